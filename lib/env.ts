@@ -1,0 +1,100 @@
+/**
+ * Every environment variable of both services, parsed once with zod.
+ * Defaults are the embedded ones (PGlite under DATA_DIR, in-process bus, local git).
+ * A bad value stops start-up with a message naming the variable and what it expects.
+ * docs/operations.md lists each of these; keep the two in step.
+ */
+import { z } from "zod";
+
+const flag = z
+  .enum(["0", "1", "true", "false", ""])
+  .optional()
+  .transform((v) => v === "1" || v === "true");
+
+const optionalUrl = z
+  .string()
+  .trim()
+  .optional()
+  .transform((v) => (v ? v : undefined))
+  .pipe(z.url().optional());
+
+const port = (fallback: number) => z.coerce.number().int().min(1).max(65535).default(fallback);
+const millis = (fallback: number) => z.coerce.number().int().min(10).max(86_400_000).default(fallback);
+
+export const envSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  /** Where embedded data lives: PGlite databases, local git repositories, generated secrets. */
+  DATA_DIR: z.string().min(1).default(".data"),
+
+  // ---- offers service ----
+  OFFERS_PORT: port(4000),
+  OFFERS_HOST: z.string().min(1).default("127.0.0.1"),
+  /** PostgreSQL URL of the offers database; unset = PGlite under DATA_DIR/offers. */
+  OFFERS_DATABASE_URL: optionalUrl,
+  /** 32-byte key (64 hex chars or base64) that encrypts game API keys; unset = generated once under DATA_DIR. */
+  OFFERS_SECRET_KEY: z.string().optional(),
+  /** Bearer token of the admin API used by the portal; unset = generated once under DATA_DIR. */
+  OFFERS_ADMIN_TOKEN: z.string().min(16, "at least 16 characters").optional(),
+  /** Redis URL for the cross-instance event bus; unset = in-process bus. */
+  REDIS_URL: optionalUrl,
+  OFFERS_MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(64 * 1024),
+  OFFERS_SWEEP_INTERVAL_MS: millis(30_000),
+  SSE_HEARTBEAT_MS: millis(30_000),
+  SSE_IDLE_TIMEOUT_MS: millis(120_000),
+  /** Seed the demo game: auto = when on the embedded database or in development. */
+  OFFERS_DEMO_DATA: z.enum(["auto", "on", "off"]).default("auto"),
+  DEMO_GAME_ID: z.string().min(1).default("demo-game"),
+  DEMO_CLIENT_ID: z.string().min(1).default("demo-client"),
+  DEMO_API_KEY: z.string().min(8).default("demo-api-key"),
+  /** Where players are sent with a one-time token: {DASHBOARD_URL}/rewards?token=…&gameId=… */
+  DASHBOARD_URL: z.url().default("http://localhost:3000"),
+
+  // ---- portal ----
+  PORT: port(3000),
+  /** PostgreSQL URL of the portal database; unset = PGlite under DATA_DIR/portal. */
+  PORTAL_DATABASE_URL: optionalUrl,
+  /** Base URL of the offers service as the portal's server reaches it. */
+  OFFERS_BASE_URL: z.url().default("http://127.0.0.1:4000"),
+  NEXTAUTH_URL: optionalUrl,
+  NEXTAUTH_SECRET: z.string().min(16, "at least 16 characters").optional(),
+  /** Enables the development sign-in (any name, no password). Never in production. */
+  PORTAL_DEV_LOGIN: flag,
+  /** Seeds a personal API token of the admin user `admin` (development and CI scripts). */
+  PORTAL_DEV_TOKEN: z.string().min(16, "at least 16 characters").optional(),
+  /** Roles and providers file. */
+  PORTAL_CONFIG: z.string().min(1).default("config/portal.yaml"),
+  /** Git remote (or local path) of the config repository; unset = shipped config/ copied into DATA_DIR. */
+  CONFIG_REPO_URL: z.string().optional(),
+  SCM_PROVIDER: z.enum(["local", "gitlab"]).default("local"),
+  GITLAB_URL: z.url().default("https://gitlab.com"),
+  GITLAB_CLIENT_ID: z.string().optional(),
+  GITLAB_CLIENT_SECRET: z.string().optional(),
+  /** Token the portal's server uses for GitLab REST calls (SCM_PROVIDER=gitlab). */
+  GITLAB_TOKEN: z.string().optional(),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+export class EnvError extends Error {}
+
+/** Parses a set of variables; throws EnvError naming every bad variable and what it expects. */
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  const result = envSchema.safeParse(source);
+  if (!result.success) {
+    const lines = result.error.issues.map((issue) => {
+      const name = issue.path.join(".");
+      return `  ${name}=${JSON.stringify(source[name] ?? "")}: ${issue.message}`;
+    });
+    throw new EnvError(`Invalid environment variables:\n${lines.join("\n")}\nSee docs/operations.md.`);
+  }
+  return result.data;
+}
+
+let cached: Env | undefined;
+
+/** The process environment, parsed on first use and then kept. */
+export function getEnv(): Env {
+  cached ??= parseEnv(process.env);
+  return cached;
+}
