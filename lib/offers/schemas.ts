@@ -1,0 +1,285 @@
+/**
+ * Every shape of the offers API, one zod schema each; types are z.infer of these.
+ * The Fastify routes, the OpenAPI document and the typed client all use these same schemas.
+ * Field names follow spec/interface.md exactly; shapes the interface leaves open follow DESIGN.
+ */
+import { z } from "zod";
+
+// ---------- identifiers and scalars ----------
+
+/** Ids chosen by game servers (gameId, playerId, offerId, currency id): printable, bounded. */
+export const ExternalId = z
+  .string()
+  .min(1)
+  .max(200)
+  .regex(/^[\x21-\x7e]+$/, "printable ASCII without spaces");
+export const Timestamp = z.iso.datetime({ offset: true }).describe("ISO 8601 UTC timestamp");
+export const ImageUrl = z.url().max(2048);
+
+// ---------- rewards and conditions ----------
+
+export const RewardKind = z.enum(["item", "coins", "exp", "trust_points", "loyalty_currency"]);
+export type RewardKind = z.infer<typeof RewardKind>;
+
+export const Reward = z.object({
+  kind: RewardKind,
+  rewardId: z.string().min(1).max(200),
+  name: z.string().min(1).max(200),
+  amount: z.number().finite().nonnegative(),
+  image: ImageUrl.optional(),
+});
+export type Reward = z.infer<typeof Reward>;
+
+/** Completion-condition kinds the engine can track. The interface names spendCurrency only. */
+export const CompletionConditionKind = z.enum(["spendCurrency"]);
+export type CompletionConditionKind = z.infer<typeof CompletionConditionKind>;
+
+export const CompletionCondition = z.object({
+  kind: CompletionConditionKind,
+  /** Identifier of the currency. */
+  id: z.string().min(1).max(200),
+  name: z.string().min(1).max(200),
+  amount: z.number().finite().positive(),
+});
+export type CompletionCondition = z.infer<typeof CompletionCondition>;
+
+// ---------- offers ----------
+
+export const OfferStatus = z.enum(["inQueue", "surfaced", "viewed", "claimable", "claimed", "expired"]);
+export type OfferStatus = z.infer<typeof OfferStatus>;
+
+/** Progress per condition kind (`kind:id` when an offer has two conditions of one kind). */
+export const CompletionTrackers = z.record(z.string(), z.number());
+export type CompletionTrackers = z.infer<typeof CompletionTrackers>;
+
+/** Offer, client view (interface "Offer (client view)"). */
+export const Offer = z.object({
+  offerId: z.string(),
+  instanceId: z.string(),
+  playerId: z.string(),
+  gameId: z.string(),
+  name: z.string(),
+  description: z.string(),
+  image: z.string().optional(),
+  status: OfferStatus,
+  /** Configuration flag: only realTime offers are pushed over the event stream. */
+  realTime: z.boolean(),
+  rewards: z.array(Reward),
+  completionConditions: z.array(CompletionCondition).optional(),
+  completionTrackers: CompletionTrackers.optional(),
+  createdAt: Timestamp,
+  expiresAt: Timestamp,
+});
+export type Offer = z.infer<typeof Offer>;
+
+/** Offer definition as a game server writes it (PUT /v1/offers/definitions/:offerId). */
+export const OfferDefinitionInput = z.object({
+  /** Optional; when present it must equal the path parameter. */
+  offerId: ExternalId.optional(),
+  name: z.string().min(1).max(200),
+  description: z.string().max(2000).default(""),
+  image: ImageUrl.optional(),
+  rewards: z.array(Reward).min(1).max(50),
+  completionConditions: z.array(CompletionCondition).max(20).optional(),
+  realTime: z.boolean().default(false),
+  /** Lifetime from surfacing to expiresAt. */
+  durationSeconds: z.number().int().min(1).max(366 * 24 * 3600),
+  /** Higher surfaces first from the queue. */
+  priority: z.number().int().min(-1_000_000).max(1_000_000).default(0),
+});
+export type OfferDefinitionInput = z.infer<typeof OfferDefinitionInput>;
+
+export const OfferDefinition = z.object({
+  gameId: z.string(),
+  offerId: z.string(),
+  name: z.string(),
+  description: z.string(),
+  image: z.string().optional(),
+  rewards: z.array(Reward),
+  completionConditions: z.array(CompletionCondition).optional(),
+  realTime: z.boolean(),
+  durationSeconds: z.number().int(),
+  priority: z.number().int(),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+});
+export type OfferDefinition = z.infer<typeof OfferDefinition>;
+
+export const OfferDefinitionParams = z.object({ offerId: ExternalId });
+
+// ---------- players ----------
+
+export const PlayerSnapshotCore = z.object({
+  _id: z.string(),
+  gameId: z.string(),
+  playerId: z.string(),
+  username: z.string(),
+  daysInGame: z.number(),
+  loginStreak: z.number(),
+  trustScore: z.number(),
+});
+export type PlayerSnapshotCore = z.infer<typeof PlayerSnapshotCore>;
+
+export const CurrencyBalance = z.object({
+  balance: z.number().finite(),
+  in: z.number().finite(),
+  out: z.number().finite(),
+});
+export type CurrencyBalance = z.infer<typeof CurrencyBalance>;
+
+export const LevelValue = z.object({ level: z.number().finite() });
+
+/** Top-level snapshot (IPlayerSnapshot): the seven fields plus currencies and levels. */
+export const PlayerSnapshot = PlayerSnapshotCore.extend({
+  currencies: z.record(z.string(), CurrencyBalance),
+  levels: z.record(z.string(), LevelValue),
+});
+export type PlayerSnapshot = z.infer<typeof PlayerSnapshot>;
+
+export const PlayerDataCurrency = z.object({
+  id: z.string(),
+  name: z.string(),
+  balance: z.number(),
+  image: z.string(),
+});
+
+export const PlayerData = z.object({
+  gameId: z.string(),
+  playerId: z.string(),
+  currencies: z.record(z.string(), PlayerDataCurrency),
+});
+export type PlayerData = z.infer<typeof PlayerData>;
+
+/** IClientPlayer: the snapshot nested here carries only the seven core fields. */
+export const Player = z.object({
+  snapshot: PlayerSnapshotCore,
+  data: PlayerData,
+});
+export type Player = z.infer<typeof Player>;
+
+// ---------- interface endpoints ----------
+
+export const ViewingCampaigns = z.boolean().nullable().optional();
+
+export const ClientCampaignsRequest = z.object({ viewingCampaigns: ViewingCampaigns });
+export type ClientCampaignsRequest = z.infer<typeof ClientCampaignsRequest>;
+export const ClientCampaignsResponse = z.object({
+  player: Player,
+  offers: z.array(Offer),
+  snapshot: PlayerSnapshot,
+  playerData: PlayerData,
+});
+export type ClientCampaignsResponse = z.infer<typeof ClientCampaignsResponse>;
+
+export const ServerCampaignsRefreshRequest = z.object({ playerId: ExternalId, viewingCampaigns: ViewingCampaigns });
+export type ServerCampaignsRefreshRequest = z.infer<typeof ServerCampaignsRefreshRequest>;
+/** Names the snapshot playerSnapshot; it has no field named snapshot. */
+export const ServerCampaignsRefreshResponse = z.object({
+  player: Player,
+  offers: z.array(Offer),
+  token: z.string(),
+  gameId: z.string(),
+  playerSnapshot: PlayerSnapshot,
+  playerData: PlayerData,
+});
+export type ServerCampaignsRefreshResponse = z.infer<typeof ServerCampaignsRefreshResponse>;
+
+export const ClaimKind = z.enum(["offer", "referral"]);
+export type ClaimKind = z.infer<typeof ClaimKind>;
+
+export const ClientClaimRequest = z.object({ kind: ClaimKind, instanceId: z.string().min(1).max(200) });
+export type ClientClaimRequest = z.infer<typeof ClientClaimRequest>;
+export const ClientClaimResponse = z.object({ message: z.string() });
+export type ClientClaimResponse = z.infer<typeof ClientClaimResponse>;
+
+export const ServerClaimRequest = ClientClaimRequest.extend({ playerId: ExternalId });
+export type ServerClaimRequest = z.infer<typeof ServerClaimRequest>;
+export const ServerClaimResponse = z.object({ message: z.string(), rewards: z.array(Reward) });
+export type ServerClaimResponse = z.infer<typeof ServerClaimResponse>;
+
+/** The interface asks for an empty JSON object; extra keys are ignored. */
+export const OneTimeTokenGenerateRequest = z.object({}).optional();
+export const OneTimeTokenGenerateResponse = z.object({ token: z.string() });
+export type OneTimeTokenGenerateResponse = z.infer<typeof OneTimeTokenGenerateResponse>;
+
+// ---------- endpoints of ours (DESIGN) ----------
+
+export const OneTimeTokenRedeemRequest = z.object({ token: z.string().min(1).max(200), gameId: ExternalId });
+export type OneTimeTokenRedeemRequest = z.infer<typeof OneTimeTokenRedeemRequest>;
+export const OneTimeTokenRedeemResponse = z.object({
+  playerId: z.string(),
+  gameId: z.string(),
+  /** HS256 JWT of the game, valid 15 minutes. */
+  accessToken: z.string(),
+});
+export type OneTimeTokenRedeemResponse = z.infer<typeof OneTimeTokenRedeemResponse>;
+
+export const AssignOfferRequest = z.object({ playerId: ExternalId, offerId: ExternalId });
+export type AssignOfferRequest = z.infer<typeof AssignOfferRequest>;
+
+export const SnapshotPushRequest = z.object({
+  playerId: ExternalId,
+  username: z.string().max(200).optional(),
+  daysInGame: z.number().finite().optional(),
+  loginStreak: z.number().finite().optional(),
+  trustScore: z.number().finite().optional(),
+  currencies: z.record(z.string().min(1).max(200), CurrencyBalance).optional(),
+  levels: z.record(z.string().min(1).max(200), LevelValue).optional(),
+});
+export type SnapshotPushRequest = z.infer<typeof SnapshotPushRequest>;
+/** The stored snapshot after the push. */
+export const SnapshotPushResponse = PlayerSnapshot;
+
+export const CurrencyInput = z.object({ name: z.string().min(1).max(200), image: ImageUrl });
+export type CurrencyInput = z.infer<typeof CurrencyInput>;
+export const Currency = z.object({ gameId: z.string(), id: z.string(), name: z.string(), image: z.string() });
+export type Currency = z.infer<typeof Currency>;
+export const CurrencyParams = z.object({ currencyId: ExternalId });
+
+export const ReferralStatus = z.enum(["pending", "claimable", "claimed"]);
+export type ReferralStatus = z.infer<typeof ReferralStatus>;
+export const ReferralCreateRequest = z.object({
+  referrerId: ExternalId,
+  refereeId: ExternalId,
+  rewards: z.array(Reward).min(1).max(50),
+});
+export type ReferralCreateRequest = z.infer<typeof ReferralCreateRequest>;
+export const Referral = z.object({
+  instanceId: z.string(),
+  gameId: z.string(),
+  referrerId: z.string(),
+  refereeId: z.string(),
+  rewards: z.array(Reward),
+  status: ReferralStatus,
+  createdAt: Timestamp,
+});
+export type Referral = z.infer<typeof Referral>;
+
+// ---------- errors and probes ----------
+
+/** JWT errors and other coded errors: {"message": code}. */
+export const ErrorMessage = z.object({ message: z.string() });
+export type ErrorMessage = z.infer<typeof ErrorMessage>;
+export const JwtErrorCode = z.enum([
+  "jwt-expired",
+  "jwt-invalid",
+  "jwt-missing-gameId",
+  "jwt-missing-playerId",
+  "jwt-not-yet-valid",
+  "unknown-gameId",
+]);
+export type JwtErrorCode = z.infer<typeof JwtErrorCode>;
+/** API key errors: the body is the bare JSON string. */
+export const ApiKeyError = z.literal("invalid-api-key");
+export const InvalidRequest = z.object({
+  message: z.literal("invalid-request"),
+  issues: z.array(z.object({ path: z.array(z.union([z.string(), z.number()])), message: z.string() })),
+});
+export type InvalidRequest = z.infer<typeof InvalidRequest>;
+
+export const HealthResponse = z.object({
+  status: z.enum(["ok", "unavailable"]),
+  database: z.enum(["ok", "unavailable"]),
+  message: z.string().optional(),
+});
+export type HealthResponse = z.infer<typeof HealthResponse>;
