@@ -1,0 +1,38 @@
+// `npm run dev`: both services on embedded defaults with demo data, hot reload, one Ctrl-C stops both.
+import { runServices, waitForHealthy } from "./lib/services.mjs";
+
+const portalPort = process.env.PORT ?? "3000";
+const offersPort = process.env.OFFERS_PORT ?? "4000";
+const env = {
+  NODE_ENV: "development",
+  PORT: portalPort,
+  OFFERS_PORT: offersPort,
+  OFFERS_BASE_URL: process.env.OFFERS_BASE_URL ?? `http://127.0.0.1:${offersPort}`,
+  NEXTAUTH_URL: process.env.NEXTAUTH_URL ?? `http://localhost:${portalPort}`,
+  DASHBOARD_URL: process.env.DASHBOARD_URL ?? `http://localhost:${portalPort}`,
+  PORTAL_DEV_LOGIN: process.env.PORTAL_DEV_LOGIN ?? "1",
+  PORTAL_DEV_TOKEN: process.env.PORTAL_DEV_TOKEN ?? "dev-admin-token-change-me",
+};
+
+const { stopped } = runServices([
+  { name: "offers", command: "npx", args: ["tsx", "watch", "--clear-screen=false", "lib/offers/main.ts"], env },
+  { name: "portal", command: "npx", args: ["next", "dev", "--port", portalPort], env },
+]);
+
+const [offersUp, portalUp] = await Promise.all([
+  waitForHealthy(`http://127.0.0.1:${offersPort}/health`),
+  waitForHealthy(`http://127.0.0.1:${portalPort}/health`),
+]);
+if (offersUp && portalUp) {
+  const demoGame = process.env.DEMO_GAME_ID ?? "demo-game";
+  console.log(`
+  Portal          http://localhost:${portalPort}
+                  sign in at http://localhost:${portalPort}/auth/dev/login with any name;
+                  "admin" has every role, "lee" is a lead, "olga" an operator, "sam" support.
+                  API token of admin: ${env.PORTAL_DEV_TOKEN}
+  Offers service  http://localhost:${offersPort}/v1   (API docs: http://localhost:${offersPort}/v1/docs)
+                  demo game: gameId=${demoGame} clientId=${process.env.DEMO_CLIENT_ID ?? "demo-client"} apiKey=${process.env.DEMO_API_KEY ?? "demo-api-key"}
+  Ctrl-C stops both.
+`);
+}
+process.exit(await stopped);

@@ -1,0 +1,28 @@
+// `npm start`: the production builds of both services (run `npm run build` first).
+import { existsSync } from "node:fs";
+import { runServices, waitForHealthy } from "./lib/services.mjs";
+
+if (!existsSync("dist/offers/main.mjs") || !existsSync(".next/BUILD_ID")) {
+  console.error("No production build found: run `npm run build` first.");
+  process.exit(1);
+}
+const portalPort = process.env.PORT ?? "3000";
+const offersPort = process.env.OFFERS_PORT ?? "4000";
+const env = {
+  NODE_ENV: "production",
+  PORT: portalPort,
+  OFFERS_PORT: offersPort,
+  OFFERS_BASE_URL: process.env.OFFERS_BASE_URL ?? `http://127.0.0.1:${offersPort}`,
+  NEXTAUTH_URL: process.env.NEXTAUTH_URL ?? `http://localhost:${portalPort}`,
+  DASHBOARD_URL: process.env.DASHBOARD_URL ?? `http://localhost:${portalPort}`,
+};
+const { stopped } = runServices([
+  { name: "offers", command: "node", args: ["--enable-source-maps", "dist/offers/main.mjs"], env },
+  { name: "portal", command: "npx", args: ["next", "start", "--port", portalPort], env },
+]);
+const up = await Promise.all([
+  waitForHealthy(`http://127.0.0.1:${offersPort}/health`),
+  waitForHealthy(`http://127.0.0.1:${portalPort}/health`),
+]);
+if (up.every(Boolean)) console.log(`\n  Portal http://localhost:${portalPort}   Offers http://localhost:${offersPort}/v1\n`);
+process.exit(await stopped);
