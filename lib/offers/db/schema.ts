@@ -1,0 +1,222 @@
+/**
+ * Offers database. Every table is prefixed `offers_` so the offers service can share a PostgreSQL
+ * database with others; its migrations table is `__offers_migrations`.
+ */
+import { sql } from "drizzle-orm";
+import {
+  bigint,
+  bigserial,
+  boolean,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
+import type { CompletionCondition, CompletionTrackers, Reward } from "../schemas";
+
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
+
+export const games = pgTable("offers_games", {
+  gameId: text("game_id").primaryKey(),
+  name: text("name").notNull(),
+  maxOfferSlots: integer("max_offer_slots").notNull().default(3),
+  createdAt: ts("created_at").notNull().defaultNow(),
+});
+
+/**
+ * One API client = one client id + one API key. The key is also the HS256 secret of the game's
+ * JWTs, so it is stored encrypted (AES-256-GCM), never hashed: verifying a JWT needs the key itself.
+ * Rotation adds a second active client; revocation sets revokedAt.
+ */
+export const apiClients = pgTable(
+  "offers_api_clients",
+  {
+    clientId: text("client_id").primaryKey(),
+    gameId: text("game_id")
+      .notNull()
+      .references(() => games.gameId, { onDelete: "cascade" }),
+    /** base64url(iv) . base64url(tag) . base64url(ciphertext) */
+    encryptedKey: text("encrypted_key").notNull(),
+    createdAt: ts("created_at").notNull().defaultNow(),
+    revokedAt: ts("revoked_at"),
+  },
+  (t) => [index("offers_api_clients_game_idx").on(t.gameId)],
+);
+
+export const currencies = pgTable(
+  "offers_currencies",
+  {
+    gameId: text("game_id")
+      .notNull()
+      .references(() => games.gameId, { onDelete: "cascade" }),
+    currencyId: text("currency_id").notNull(),
+    name: text("name").notNull(),
+    image: text("image").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.gameId, t.currencyId] })],
+);
+
+export const offerDefinitions = pgTable(
+  "offers_definitions",
+  {
+    gameId: text("game_id")
+      .notNull()
+      .references(() => games.gameId, { onDelete: "cascade" }),
+    offerId: text("offer_id").notNull(),
+    name: text("name").notNull(),
+    description: text("description").notNull().default(""),
+    image: text("image"),
+    rewards: jsonb("rewards").$type<Reward[]>().notNull(),
+    completionConditions: jsonb("completion_conditions").$type<CompletionCondition[]>(),
+    realTime: boolean("real_time").notNull().default(false),
+    durationSeconds: integer("duration_seconds").notNull(),
+    priority: integer("priority").notNull().default(0),
+    createdAt: ts("created_at").notNull().defaultNow(),
+    updatedAt: ts("updated_at").notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.gameId, t.offerId] })],
+);
+
+/**
+ * One row per player of a game: the last pushed snapshot, and the per-player event counter.
+ * Every write that concerns a player locks this row first, so a player's transitions are serial
+ * (slots cannot be over-filled) and event sequence ids are gap-free and in commit order.
+ */
+export const players = pgTable(
+  "offers_players",
+  {
+    gameId: text("game_id")
+      .notNull()
+      .references(() => games.gameId, { onDelete: "cascade" }),
+    playerId: text("player_id").notNull(),
+    username: text("username").notNull().default(""),
+    daysInGame: doublePrecision("days_in_game").notNull().default(0),
+    loginStreak: doublePrecision("login_streak").notNull().default(0),
+    trustScore: doublePrecision("trust_score").notNull().default(0),
+    currencies: jsonb("currencies").$type<Record<string, { balance: number; in: number; out: number }>>().notNull().default({}),
+    levels: jsonb("levels").$type<Record<string, { level: number }>>().notNull().default({}),
+    /** Last event sequence id given to this player (monotonic, per player). */
+    eventSeq: bigint("event_seq", { mode: "number" }).notNull().default(0),
+    createdAt: ts("created_at").notNull().defaultNow(),
+    updatedAt: ts("updated_at").notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.gameId, t.playerId] })],
+);
+
+/**
+ * One row per assignment of a definition to a player. The definition's content is copied at
+ * assignment, so a later edit of the definition never changes what a player was promised.
+ */
+export const offerInstances = pgTable(
+  "offers_instances",
+  {
+    instanceId: text("instance_id").primaryKey(),
+    gameId: text("game_id").notNull(),
+    playerId: text("player_id").notNull(),
+    offerId: text("offer_id").notNull(),
+    status: text("status").$type<"inQueue" | "surfaced" | "viewed" | "claimable" | "claimed" | "expired">().notNull(),
+    name: text("name").notNull(),
+    description: text("description").notNull(),
+    image: text("image"),
+    rewards: jsonb("rewards").$type<Reward[]>().notNull(),
+    completionConditions: jsonb("completion_conditions").$type<CompletionCondition[]>(),
+    realTime: boolean("real_time").notNull(),
+    durationSeconds: integer("duration_seconds").notNull(),
+    priority: integer("priority").notNull(),
+    /** currencies[X].out at surfacing, per tracker key: progress is measured from here. */
+    trackerBaseline: jsonb("tracker_baseline").$type<Record<string, number>>().notNull().default({}),
+    completionTrackers: jsonb("completion_trackers").$type<CompletionTrackers>().notNull().default({}),
+    createdAt: ts("created_at").notNull(),
+    surfacedAt: ts("surfaced_at"),
+    expiresAt: ts("expires_at").notNull(),
+    claimedAt: ts("claimed_at"),
+    updatedAt: ts("updated_at").notNull(),
+  },
+  (t) => [
+    index("offers_instances_player_idx").on(t.gameId, t.playerId, t.status),
+    index("offers_instances_expiry_idx")
+      .on(t.expiresAt)
+      .where(sql`status in ('inQueue', 'surfaced', 'viewed')`),
+  ],
+);
+
+/** Every transition of an offer, with its cause and time; also the replay log of the event stream. */
+export const offerEvents = pgTable(
+  "offers_events",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    gameId: text("game_id").notNull(),
+    playerId: text("player_id").notNull(),
+    /** Monotonic per player (from offers_players.event_seq). */
+    seq: bigint("seq", { mode: "number" }).notNull(),
+    instanceId: text("instance_id").notNull(),
+    type: text("type").notNull(),
+    fromStatus: text("from_status"),
+    toStatus: text("to_status").notNull(),
+    cause: text("cause").notNull(),
+    at: ts("at").notNull(),
+  },
+  (t) => [
+    uniqueIndex("offers_events_player_seq_idx").on(t.gameId, t.playerId, t.seq),
+    index("offers_events_instance_idx").on(t.instanceId),
+  ],
+);
+
+/** What was granted, once per claimed source (offer instance or referral). */
+export const rewardLedger = pgTable(
+  "offers_reward_ledger",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    gameId: text("game_id").notNull(),
+    playerId: text("player_id").notNull(),
+    sourceKind: text("source_kind").$type<"offer" | "referral">().notNull(),
+    sourceId: text("source_id").notNull(),
+    rewards: jsonb("rewards").$type<Reward[]>().notNull(),
+    grantedAt: ts("granted_at").notNull(),
+  },
+  (t) => [
+    uniqueIndex("offers_reward_ledger_source_idx").on(t.sourceKind, t.sourceId),
+    index("offers_reward_ledger_player_idx").on(t.gameId, t.playerId),
+  ],
+);
+
+export const referrals = pgTable(
+  "offers_referrals",
+  {
+    instanceId: text("instance_id").primaryKey(),
+    gameId: text("game_id")
+      .notNull()
+      .references(() => games.gameId, { onDelete: "cascade" }),
+    referrerId: text("referrer_id").notNull(),
+    refereeId: text("referee_id").notNull(),
+    rewards: jsonb("rewards").$type<Reward[]>().notNull(),
+    status: text("status").$type<"pending" | "claimable" | "claimed">().notNull(),
+    createdAt: ts("created_at").notNull(),
+    updatedAt: ts("updated_at").notNull(),
+    claimedAt: ts("claimed_at"),
+  },
+  (t) => [
+    // A player is referred once per game.
+    uniqueIndex("offers_referrals_referee_idx").on(t.gameId, t.refereeId),
+    index("offers_referrals_referrer_idx").on(t.gameId, t.referrerId),
+  ],
+);
+
+/** One-time dashboard tokens: only the SHA-256 of the token is kept. */
+export const oneTimeTokens = pgTable(
+  "offers_one_time_tokens",
+  {
+    tokenHash: text("token_hash").primaryKey(),
+    gameId: text("game_id").notNull(),
+    playerId: text("player_id").notNull(),
+    createdAt: ts("created_at").notNull(),
+    expiresAt: ts("expires_at").notNull(),
+    usedAt: ts("used_at"),
+  },
+  (t) => [index("offers_one_time_tokens_expiry_idx").on(t.expiresAt)],
+);
