@@ -1,0 +1,210 @@
+import { afterEach, describe, expect, it } from "vitest";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { backoffDelay, connectEventStream, EventStreamParser, type StreamEvent, type StreamState } from "./sse";
+import { createJwtProvider, jwtExpiry } from "./jwt-provider";
+
+describe("EventStreamParser", () => {
+  function parse(chunks: string[]) {
+    const events: StreamEvent[] = [];
+    const comments: string[] = [];
+    const parser = new EventStreamParser((e) => events.push(e), (c) => comments.push(c));
+    for (const chunk of chunks) parser.push(chunk);
+    return { events, comments, parser };
+  }
+
+  it("reads typed events with ids, comments and multi-line data", () => {
+    const { events, comments } = parse([":heartbeat\n\nid: 7\nevent: offer_surfaced\ndata: {\"a\":1}\n\n", "data: line1\ndata: line2\n\n"]);
+    expect(comments).toEqual(["heartbeat"]);
+    expect(events).toEqual([
+      { id: "7", event: "offer_surfaced", data: '{"a":1}' },
+      { id: "7", event: "message", data: "line1\nline2" },
+    ]);
+  });
+
+  it("joins events split at any byte and accepts CRLF and CR line ends", () => {
+    const text = "id: 1\r\nevent: x\r\ndata: hello\r\n\r\nid: 2\rdata: bye\r\r\n";
+    const chunked = text.split("");
+    const { events, parser } = parse(chunked);
+    expect(events).toEqual([
+      { id: "1", event: "x", data: "hello" },
+      { id: "2", event: "message", data: "bye" },
+    ]);
+    expect(parser.lastEventId).toBe("2");
+  });
+
+  it("ignores unknown fields, keeps retry, and dispatches nothing without data", () => {
+    const { events, parser } = parse(["foo: bar\nretry: 1500\nevent: empty\n\n"]);
+    expect(events).toEqual([]);
+    expect(parser.retryMs).toBe(1500);
+  });
+});
+
+describe("backoffDelay", () => {
+  it("grows exponentially with jitter and stays under the cap", () => {
+    expect(backoffDelay(1, 500, 30_000, () => 0)).toBe(250);
+    expect(backoffDelay(1, 500, 30_000, () => 1)).toBe(500);
+    expect(backoffDelay(4, 500, 30_000, () => 1)).toBe(4_000);
+    expect(backoffDelay(20, 500, 30_000, () => 1)).toBe(30_000);
+  });
+});
+
+function fakeJwt(exp: number, sub = "p1") {
+  const b64 = (o: object) => Buffer.from(JSON.stringify(o)).toString("base64url");
+  return `${b64({ alg: "HS256", typ: "JWT" })}.${b64({ sub, exp })}.sig`;
+}
+
+describe("createJwtProvider", () => {
+  it("caches until shortly before exp, shares concurrent fetches, and renews on demand", async () => {
+    let clock = 1_000_000_000_000;
+    let fetches = 0;
+    const provider = createJwtProvider(
+      async () => {
+        fetches += 1;
+        return fakeJwt(Math.floor(clock / 1000) + 900, `p${fetches}`);
+      },
+      { now: () => clock },
+    );
+    const [a, b] = await Promise.all([provider(), provider()]);
+    expect(a).toBe(b);
+    expect(fetches).toBe(1);
+    clock += 800_000;
+    expect(await provider()).toBe(a);
+    clock += 50_000; // within 60 s of exp
+    const renewed = await provider();
+    expect(renewed).not.toBe(a);
+    expect(await provider({ forceRefresh: true })).not.toBe(renewed);
+    expect(fetches).toBe(3);
+    expect(jwtExpiry(renewed)).toBeGreaterThan(0);
+    expect(jwtExpiry("garbage")).toBeUndefined();
+  });
+});
+
+describe("connectEventStream against a real HTTP server", () => {
+  type Handler = (req: http.IncomingMessage, res: http.ServerResponse, connection: number) => void;
+  let server: http.Server | undefined;
+  afterEach(async () => {
+    server?.closeAllConnections();
+    await new Promise((r) => server?.close(r));
+  });
+
+  async function serve(handler: Handler) {
+    let connection = 0;
+    const seen: http.IncomingHttpHeaders[] = [];
+    server = http.createServer((req, res) => {
+      seen.push(req.headers);
+      handler(req, res, ++connection);
+    });
+    await new Promise<void>((r) => server!.listen(0, "127.0.0.1", r));
+    return { url: `http://127.0.0.1:${(server!.address() as AddressInfo).port}/v1/sse/connect`, seen };
+  }
+
+  const streamHead = (res: http.ServerResponse) =>
+    res.writeHead(200, { "Content-Type": "text/event-stream", "Cache-Control": "no-cache" });
+
+  it("reconnects after the server ends the stream and resumes with Last-Event-ID", async () => {
+    const { url, seen } = await serve((_req, res, n) => {
+      streamHead(res);
+      if (n === 1) {
+        res.write("id: 1\nevent: offer_surfaced\ndata: {\"n\":1}\n\n");
+        res.write("id: 2\nevent: offer_surfaced\ndata: {\"n\":2}\n\n");
+        res.end(); // a server restart, say
+      } else {
+        res.write("id: 3\nevent: offer_surfaced\ndata: {\"n\":3}\n\n");
+      }
+    });
+    const events: StreamEvent[] = [];
+    const states: StreamState[] = [];
+    const handle = connectEventStream({
+      url,
+      getToken: async () => "tok",
+      onEvent: (e) => events.push(e),
+      onStateChange: (s) => states.push(s),
+      initialDelayMs: 10,
+      maxDelayMs: 50,
+    });
+    while (events.length < 3) await new Promise((r) => setTimeout(r, 10));
+    handle.close();
+    await handle.closed;
+    expect(events.map((e) => e.id)).toEqual(["1", "2", "3"]);
+    expect(seen[0]!.authorization).toBe("Bearer tok");
+    expect(seen[0]!.accept).toBe("text/event-stream");
+    expect(seen[0]!["last-event-id"]).toBeUndefined();
+    expect(seen[1]!["last-event-id"]).toBe("2");
+    expect(states.map((s) => s.status)).toEqual(["open", "reconnecting", "open", "closed"]);
+    expect(handle.lastEventId).toBe("3");
+  });
+
+  it("asks for a fresh token after a JWT error and backs off while the server is down", async () => {
+    const tokens: boolean[] = [];
+    const { url, seen } = await serve((req, res, n) => {
+      if (n === 1) {
+        res.writeHead(401, { "Content-Type": "application/json" }).end(JSON.stringify({ message: "jwt-expired" }));
+        return;
+      }
+      streamHead(res);
+      res.write(`id: ${n}\ndata: ok\n\n`);
+    });
+    const events: StreamEvent[] = [];
+    const states: StreamState[] = [];
+    const handle = connectEventStream({
+      url,
+      getToken: async ({ forceRefresh = false } = {}) => {
+        tokens.push(forceRefresh);
+        return forceRefresh ? "fresh" : "stale";
+      },
+      onEvent: (e) => events.push(e),
+      onStateChange: (s) => states.push(s),
+      initialDelayMs: 10,
+    });
+    while (events.length < 1) await new Promise((r) => setTimeout(r, 10));
+    handle.close();
+    await handle.closed;
+    expect(tokens.slice(0, 2)).toEqual([false, true]);
+    expect(seen[1]!.authorization).toBe("Bearer fresh");
+    expect(states[0]).toMatchObject({ status: "reconnecting", attempt: 1, reason: "HTTP 401 jwt-expired" });
+  });
+
+  it("stops for good when a newer connection replaced it", async () => {
+    const { url, seen } = await serve((_req, res) => {
+      streamHead(res);
+      res.end(":replaced\n\n");
+    });
+    const handle = connectEventStream({ url, getToken: async () => "t", onEvent: () => {}, initialDelayMs: 10 });
+    await handle.closed;
+    expect(handle.state).toMatchObject({ status: "closed", reason: "replaced by a newer connection" });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(seen).toHaveLength(1);
+  });
+
+  it("keeps retrying with growing delays while nothing listens, then connects", async () => {
+    // Reserve a port, close it: connections are refused until the server comes up there.
+    const probe = http.createServer();
+    await new Promise<void>((r) => probe.listen(0, "127.0.0.1", r));
+    const port = (probe.address() as AddressInfo).port;
+    await new Promise((r) => probe.close(r));
+    const states: StreamState[] = [];
+    const events: StreamEvent[] = [];
+    const handle = connectEventStream({
+      url: `http://127.0.0.1:${port}/v1/sse/connect`,
+      getToken: async () => "t",
+      onEvent: (e) => events.push(e),
+      onStateChange: (s) => states.push(s),
+      initialDelayMs: 20,
+      maxDelayMs: 100,
+      random: () => 1,
+    });
+    while (states.filter((s) => s.status === "reconnecting").length < 3) await new Promise((r) => setTimeout(r, 10));
+    server = http.createServer((_req, res) => {
+      streamHead(res);
+      res.write("id: 9\ndata: back\n\n");
+    });
+    await new Promise<void>((r) => server!.listen(port, "127.0.0.1", r));
+    while (events.length < 1) await new Promise((r) => setTimeout(r, 10));
+    handle.close();
+    await handle.closed;
+    const attempts = states.filter((s) => s.status === "reconnecting").map((s) => s.attempt);
+    expect(attempts.slice(0, 3)).toEqual([1, 2, 3]);
+    expect(events[0]!.data).toBe("back");
+  });
+});
