@@ -1,0 +1,214 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { MemoryEventBus } from "../../events";
+import { SseHub, type OfferEventMessage, type PlayerKey, type SseSink, type SurfacedSince } from "./hub";
+import type { Offer } from "../schemas";
+
+class FakeSink implements SseSink {
+  chunks: string[] = [];
+  ended = false;
+  accepting = true;
+  private drainListeners: Array<() => void> = [];
+  write(chunk: string) {
+    if (this.ended) throw new Error("write after end");
+    this.chunks.push(chunk);
+    return this.accepting;
+  }
+  end() {
+    this.ended = true;
+  }
+  onDrain(listener: () => void) {
+    this.drainListeners.push(listener);
+  }
+  drain() {
+    this.accepting = true;
+    this.drainListeners.forEach((l) => l());
+  }
+  get text() {
+    return this.chunks.join("");
+  }
+  /** ids of offer_surfaced events written so far */
+  get surfacedIds() {
+    return [...this.text.matchAll(/id: (\d+)\nevent: offer_surfaced\n/g)].map((m) => Number(m[1]));
+  }
+}
+
+const player: PlayerKey = { gameId: "g", playerId: "p" };
+const tick = () => new Promise((r) => setTimeout(r, 5));
+async function until(check: () => boolean, ms = 1_000) {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error("condition not met in time");
+    await tick();
+  }
+}
+
+function offer(instanceId: string): Offer {
+  return {
+    offerId: "o",
+    instanceId,
+    playerId: player.playerId,
+    gameId: player.gameId,
+    name: "Offer",
+    description: "",
+    status: "surfaced",
+    rewards: [],
+    createdAt: new Date(0).toISOString(),
+    expiresAt: new Date(0).toISOString(),
+  } as Offer;
+}
+
+function event(seq: number, patch: Partial<OfferEventMessage> = {}): OfferEventMessage {
+  return {
+    kind: "offer_event",
+    seq,
+    type: "surfaced",
+    instanceId: `i${seq}`,
+    offerId: "o",
+    fromStatus: null,
+    toStatus: "surfaced",
+    cause: "assigned",
+    at: new Date(0).toISOString(),
+    realTime: true,
+    offer: offer(`i${seq}`),
+    ...patch,
+  };
+}
+
+describe("SseHub", () => {
+  const hubs: SseHub[] = [];
+  let stored: Array<{ seq: number; offer: Offer }> = [];
+  let lastSeq = 0;
+  const loads: Array<number | null> = [];
+  const bus = new MemoryEventBus();
+
+  function makeHub(overrides: Partial<ConstructorParameters<typeof SseHub>[0]> = {}) {
+    const hub = new SseHub({
+      bus,
+      heartbeatMs: 60_000,
+      staleTimeoutMs: 60_000,
+      loadSurfacedSince: async (_key, after): Promise<SurfacedSince> => {
+        loads.push(after);
+        return { events: after === null ? [] : stored.filter((e) => e.seq > after), lastSeq };
+      },
+      ...overrides,
+    });
+    hubs.push(hub);
+    return hub;
+  }
+
+  afterEach(async () => {
+    await Promise.all(hubs.splice(0).map((h) => h.closeAll()));
+    stored = [];
+    lastSeq = 0;
+    loads.length = 0;
+    expect(bus.channelCount).toBe(0);
+  });
+
+  const publish = (hub: SseHub, message: OfferEventMessage) => hub.publish(player, message);
+
+  it("sends real-time surfaced offers with their seq as id, and nothing else", async () => {
+    const hub = makeHub();
+    const sink = new FakeSink();
+    await hub.connect({ key: player, sink, expiresAtMs: Date.now() + 60_000, lastEventId: null });
+    expect(sink.text.startsWith(":connected\n\n")).toBe(true);
+    await publish(hub, event(1));
+    await publish(hub, event(2, { type: "viewed", toStatus: "viewed" }));
+    await publish(hub, event(3, { realTime: false }));
+    await publish(hub, event(4));
+    await until(() => sink.surfacedIds.length === 2);
+    expect(sink.surfacedIds).toEqual([1, 4]);
+    expect(sink.text).toContain(`event: offer_surfaced\ndata: ${JSON.stringify({ offer: offer("i1") })}\n\n`);
+  });
+
+  it("replays what was missed after Last-Event-ID, then goes on live without repeats", async () => {
+    stored = [{ seq: 3, offer: offer("i3") }, { seq: 5, offer: offer("i5") }];
+    lastSeq = 6;
+    const hub = makeHub();
+    const sink = new FakeSink();
+    await hub.connect({ key: player, sink, expiresAtMs: Date.now() + 60_000, lastEventId: 2 });
+    expect(sink.surfacedIds).toEqual([3, 5]);
+    await publish(hub, event(5)); // already seen
+    await publish(hub, event(7));
+    await until(() => sink.surfacedIds.length === 3);
+    expect(sink.surfacedIds).toEqual([3, 5, 7]);
+  });
+
+  it("reads the database when a message arrives out of order", async () => {
+    const hub = makeHub();
+    const sink = new FakeSink();
+    await hub.connect({ key: player, sink, expiresAtMs: Date.now() + 60_000, lastEventId: null });
+    stored = [{ seq: 1, offer: offer("i1") }, { seq: 2, offer: offer("i2") }];
+    lastSeq = 2;
+    await publish(hub, event(2)); // seq 1's message is late
+    await until(() => sink.surfacedIds.length === 2);
+    await publish(hub, event(1));
+    await tick();
+    expect(sink.surfacedIds).toEqual([1, 2]);
+    expect(loads).toEqual([null, 0]);
+  });
+
+  it("keeps one connection per player: a newer one replaces the older, on this or another instance", async () => {
+    const a = makeHub();
+    const b = makeHub();
+    const first = new FakeSink();
+    const second = new FakeSink();
+    const third = new FakeSink();
+    await a.connect({ key: player, sink: first, expiresAtMs: Date.now() + 60_000, lastEventId: null });
+    await a.connect({ key: player, sink: second, expiresAtMs: Date.now() + 60_000, lastEventId: null });
+    expect(first.ended).toBe(true);
+    expect(first.text.endsWith(":replaced\n\n")).toBe(true);
+    expect(a.connectionCount).toBe(1);
+    await new Promise((r) => setTimeout(r, 2)); // a later openedAt
+    await b.connect({ key: player, sink: third, expiresAtMs: Date.now() + 60_000, lastEventId: null });
+    await until(() => second.ended);
+    expect(a.connectionCount).toBe(0);
+    expect(b.connectionCount).toBe(1);
+    expect(third.ended).toBe(false);
+  });
+
+  it("sends heartbeats, closes at JWT expiry, and frees everything", async () => {
+    const hub = makeHub({ heartbeatMs: 20 });
+    const sink = new FakeSink();
+    await hub.connect({ key: player, sink, expiresAtMs: Date.now() + 120, lastEventId: null });
+    await until(() => sink.text.split(":heartbeat\n\n").length > 2);
+    await until(() => sink.ended);
+    expect(hub.connectionCount).toBe(0);
+    expect(bus.channelCount).toBe(0);
+  });
+
+  it("closes a client that has read nothing for the stale timeout, but not one that drains", async () => {
+    const hub = makeHub({ heartbeatMs: 10, staleTimeoutMs: 80 });
+    const slow = new FakeSink();
+    slow.accepting = false;
+    await hub.connect({ key: player, sink: slow, expiresAtMs: Date.now() + 60_000, lastEventId: null });
+    await until(() => slow.ended, 1_000);
+    expect(hub.connectionCount).toBe(0);
+
+    const other = { gameId: "g", playerId: "q" };
+    const draining = new FakeSink();
+    draining.accepting = false;
+    await hub.connect({ key: other, sink: draining, expiresAtMs: Date.now() + 60_000, lastEventId: null });
+    await new Promise((r) => setTimeout(r, 40));
+    draining.drain();
+    await new Promise((r) => setTimeout(r, 80));
+    expect(draining.ended).toBe(false);
+  });
+
+  it("lets watchers observe every transition and connection change without taking the player's slot", async () => {
+    const hub = makeHub();
+    const watcherSink = new FakeSink();
+    await hub.watch({ key: player, sink: watcherSink });
+    const sink = new FakeSink();
+    const connection = await hub.connect({ key: player, sink, expiresAtMs: Date.now() + 60_000, lastEventId: null });
+    await publish(hub, event(1));
+    await publish(hub, event(2, { type: "viewed", fromStatus: "surfaced", toStatus: "viewed" }));
+    await connection.close("client closed");
+    await until(() => watcherSink.text.includes('"state":"closed"'));
+    const types = [...watcherSink.text.matchAll(/event: (\w+)/g)].map((m) => m[1]);
+    expect(types).toEqual(["connection", "surfaced", "viewed", "connection"]);
+    expect(hub.connectionCount).toBe(0);
+    expect(hub.watcherCount).toBe(1);
+    expect(sink.ended).toBe(true);
+    expect(watcherSink.ended).toBe(false);
+  });
+});

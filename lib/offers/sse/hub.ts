@@ -1,0 +1,338 @@
+/**
+ * The event-stream hub: one live connection per player (a newer one replaces the older, on any
+ * instance), heartbeats, replay after Last-Event-ID, close at JWT expiry, close of a client that has
+ * read nothing for the stale timeout, and watchers (support staff) that observe a player's events
+ * without taking the player's connection. Plain TypeScript: the HTTP layer hands it a sink.
+ *
+ * Ordering: every offer transition is published on the player's bus channel with its per-player
+ * sequence number (offers_events.seq). A connection applies messages in seq order; on a gap
+ * (a message from another instance overtook one) it reads what it missed from the database.
+ */
+import { randomUUID } from "node:crypto";
+import type { EventBus, Unsubscribe } from "../../events";
+import type { Offer } from "../schemas";
+
+export interface PlayerKey {
+  gameId: string;
+  playerId: string;
+}
+
+export const playerChannel = (key: PlayerKey) => `offers:player:${key.gameId}:${key.playerId}`;
+
+/** An offer transition as published on the bus (and shown to watchers). */
+export interface OfferEventMessage {
+  kind: "offer_event";
+  seq: number;
+  type: string;
+  instanceId: string;
+  offerId: string;
+  fromStatus: string | null;
+  toStatus: string;
+  cause: string;
+  at: string;
+  realTime: boolean;
+  /** The offer after the transition (client view). */
+  offer: Offer;
+}
+
+export interface ConnectionMessage {
+  kind: "connection";
+  state: "opened" | "closed";
+  connectionId: string;
+  instance: string;
+  at: string;
+  reason?: string;
+}
+
+interface TakeoverMessage {
+  kind: "takeover";
+  connectionId: string;
+  /** When the new connection opened: of two racing connections, the newer one stays. */
+  openedAt: number;
+}
+
+export type PlayerBusMessage = OfferEventMessage | ConnectionMessage | TakeoverMessage;
+
+/** Where a connection writes. write() answers false when the client is not keeping up. */
+export interface SseSink {
+  write(chunk: string): boolean;
+  end(): void;
+  onDrain(listener: () => void): void;
+}
+
+export interface SurfacedSince {
+  /** Real-time offers surfaced after the given seq, ascending. */
+  events: Array<{ seq: number; offer: Offer }>;
+  /** The player's latest seq at the time of reading (0 for a player without events). */
+  lastSeq: number;
+}
+
+export interface HubLogger {
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+}
+
+export interface SseHubOptions {
+  bus: EventBus;
+  /** Reads surfaced real-time offers after `afterSeq` (null: none, only the current last seq). */
+  loadSurfacedSince(key: PlayerKey, afterSeq: number | null): Promise<SurfacedSince>;
+  heartbeatMs: number;
+  /** A client that has read nothing for this long is closed. */
+  staleTimeoutMs: number;
+  now?: () => number;
+  logger?: HubLogger;
+  /** Name of this instance, in connection events. */
+  instance?: string;
+  /** Told when a player's connection on this instance opens or closes (presence). */
+  onPresence?: (key: PlayerKey, connected: boolean, connectionId: string) => void;
+}
+
+export type CloseReason = "client closed" | "replaced" | "jwt expired" | "stale" | "shutdown" | "error";
+
+const MAX_TIMEOUT = 2 ** 31 - 1;
+
+export function formatEvent(type: string, data: unknown, id?: number | string): string {
+  return `${id !== undefined ? `id: ${id}\n` : ""}event: ${type}\ndata: ${JSON.stringify(data)}\n\n`;
+}
+
+abstract class Stream {
+  protected closed = false;
+  private heartbeat: ReturnType<typeof setInterval>;
+  private staleTimer: ReturnType<typeof setTimeout> | undefined;
+  protected unsubscribe: Unsubscribe | undefined;
+
+  constructor(
+    protected readonly hub: SseHub,
+    protected readonly sink: SseSink,
+    readonly key: PlayerKey,
+  ) {
+    this.heartbeat = setInterval(() => this.write(":heartbeat\n\n"), hub.options.heartbeatMs);
+    sink.onDrain(() => {
+      if (this.staleTimer) clearTimeout(this.staleTimer);
+      this.staleTimer = undefined;
+    });
+  }
+
+  protected write(chunk: string): void {
+    if (this.closed) return;
+    const flushed = this.sink.write(chunk);
+    // Backpressure: the client is not reading. If it still has not drained when the stale timeout
+    // ends, it is closed and everything it held is freed.
+    if (!flushed && !this.staleTimer) {
+      this.staleTimer = setTimeout(() => void this.close("stale"), this.hub.options.staleTimeoutMs);
+    }
+  }
+
+  async close(reason: CloseReason): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    clearInterval(this.heartbeat);
+    if (this.staleTimer) clearTimeout(this.staleTimer);
+    this.cleanupTimers();
+    this.forget();
+    try {
+      if (reason === "replaced") this.sink.write(":replaced\n\n");
+      this.sink.end();
+    } catch {
+      // The socket may already be gone.
+    }
+    const unsubscribe = this.unsubscribe;
+    this.unsubscribe = undefined;
+    await unsubscribe?.().catch(() => {});
+    await this.afterClose(reason);
+  }
+
+  protected cleanupTimers(): void {}
+  protected abstract forget(): void;
+  protected async afterClose(_reason: CloseReason): Promise<void> {}
+}
+
+/** A player's own connection: offer_surfaced events for real-time offers, with ids. */
+export class PlayerConnection extends Stream {
+  readonly id = randomUUID();
+  readonly openedAt: number;
+  private lastSeq = 0;
+  private ready = false;
+  private buffered: OfferEventMessage[] = [];
+  private chain: Promise<void> = Promise.resolve();
+  private expiryTimer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(hub: SseHub, sink: SseSink, key: PlayerKey, expiresAtMs: number) {
+    super(hub, sink, key);
+    this.openedAt = hub.now();
+    const untilExpiry = expiresAtMs - hub.now();
+    this.expiryTimer = setTimeout(() => void this.close("jwt expired"), Math.max(0, Math.min(untilExpiry, MAX_TIMEOUT)));
+  }
+
+  async start(lastEventId: number | null): Promise<void> {
+    this.unsubscribe = await this.hub.options.bus.subscribe(playerChannel(this.key), (raw) => this.onMessage(raw));
+    if (this.closed) {
+      await this.unsubscribe();
+      return;
+    }
+    // Tell connections of this player on other instances to yield.
+    await this.hub.publish(this.key, { kind: "takeover", connectionId: this.id, openedAt: this.openedAt });
+    // A comment first, so proxies and clients see the stream open at once.
+    this.write(":connected\n\n");
+    const { events, lastSeq } = await this.hub.options.loadSurfacedSince(this.key, lastEventId);
+    for (const event of events) this.write(formatEvent("offer_surfaced", { offer: event.offer }, event.seq));
+    this.lastSeq = Math.max(lastSeq, lastEventId ?? 0, events.at(-1)?.seq ?? 0);
+    this.ready = true;
+    const buffered = this.buffered;
+    this.buffered = [];
+    for (const message of buffered) this.enqueue(message);
+    await this.hub.publish(this.key, {
+      kind: "connection",
+      state: "opened",
+      connectionId: this.id,
+      instance: this.hub.instance,
+      at: new Date(this.hub.now()).toISOString(),
+    });
+  }
+
+  private onMessage(raw: string): void {
+    if (this.closed) return;
+    const message = JSON.parse(raw) as PlayerBusMessage;
+    if (message.kind === "takeover") {
+      const newer =
+        message.openedAt > this.openedAt || (message.openedAt === this.openedAt && message.connectionId > this.id);
+      if (message.connectionId !== this.id && newer) void this.close("replaced");
+      return;
+    }
+    if (message.kind !== "offer_event") return;
+    if (!this.ready) this.buffered.push(message);
+    else this.enqueue(message);
+  }
+
+  private enqueue(message: OfferEventMessage): void {
+    this.chain = this.chain.then(() => this.apply(message)).catch((error: unknown) => {
+      this.hub.logger.warn({ err: (error as Error).message, player: this.key }, "event stream catch-up failed");
+    });
+  }
+
+  private async apply(message: OfferEventMessage): Promise<void> {
+    if (this.closed || message.seq <= this.lastSeq) return;
+    if (message.seq === this.lastSeq + 1) {
+      this.lastSeq = message.seq;
+      if (message.type === "surfaced" && message.realTime) {
+        this.write(formatEvent("offer_surfaced", { offer: message.offer }, message.seq));
+      }
+      return;
+    }
+    // A gap: some transition's message has not arrived (yet). The database is the record.
+    const { events, lastSeq } = await this.hub.options.loadSurfacedSince(this.key, this.lastSeq);
+    if (this.closed) return;
+    for (const event of events) this.write(formatEvent("offer_surfaced", { offer: event.offer }, event.seq));
+    this.lastSeq = Math.max(this.lastSeq, lastSeq, message.seq);
+  }
+
+  protected cleanupTimers(): void {
+    if (this.expiryTimer) clearTimeout(this.expiryTimer);
+  }
+
+  protected forget(): void {
+    this.hub.forgetConnection(this);
+  }
+
+  protected async afterClose(reason: CloseReason): Promise<void> {
+    this.hub.logger.info({ player: this.key, reason }, "event stream closed");
+    await this.hub
+      .publish(this.key, {
+        kind: "connection",
+        state: "closed",
+        connectionId: this.id,
+        instance: this.hub.instance,
+        at: new Date(this.hub.now()).toISOString(),
+        reason,
+      })
+      .catch(() => {});
+  }
+}
+
+/** A support watcher: every offer transition and connection change of one player. */
+export class PlayerWatcher extends Stream {
+  async start(): Promise<void> {
+    this.unsubscribe = await this.hub.options.bus.subscribe(playerChannel(this.key), (raw) => {
+      const message = JSON.parse(raw) as PlayerBusMessage;
+      if (message.kind === "offer_event") this.write(formatEvent(message.type, message, message.seq));
+      else if (message.kind === "connection") this.write(formatEvent("connection", message));
+    });
+    if (this.closed) await this.unsubscribe();
+    this.write(":watching\n\n");
+  }
+
+  protected forget(): void {
+    this.hub.forgetWatcher(this);
+  }
+}
+
+export class SseHub {
+  readonly instance: string;
+  readonly logger: HubLogger;
+  readonly now: () => number;
+  private readonly connections = new Map<string, PlayerConnection>();
+  private readonly watchers = new Set<PlayerWatcher>();
+
+  constructor(readonly options: SseHubOptions) {
+    this.instance = options.instance ?? randomUUID().slice(0, 8);
+    this.logger = options.logger ?? { info: () => {}, warn: () => {} };
+    this.now = options.now ?? Date.now;
+  }
+
+  /** Opens a player's connection, replacing any older one of the same player. */
+  async connect(input: { key: PlayerKey; sink: SseSink; expiresAtMs: number; lastEventId: number | null }): Promise<PlayerConnection> {
+    const mapKey = playerChannel(input.key);
+    const older = this.connections.get(mapKey);
+    const connection = new PlayerConnection(this, input.sink, input.key, input.expiresAtMs);
+    this.connections.set(mapKey, connection);
+    if (older) await older.close("replaced");
+    this.options.onPresence?.(input.key, true, connection.id);
+    try {
+      await connection.start(input.lastEventId);
+    } catch (error) {
+      await connection.close("error");
+      throw error;
+    }
+    return connection;
+  }
+
+  async watch(input: { key: PlayerKey; sink: SseSink }): Promise<PlayerWatcher> {
+    const watcher = new PlayerWatcher(this, input.sink, input.key);
+    this.watchers.add(watcher);
+    await watcher.start();
+    return watcher;
+  }
+
+  /** Whether this instance holds a live connection of the player. */
+  isConnected(key: PlayerKey): boolean {
+    return this.connections.has(playerChannel(key));
+  }
+
+  get connectionCount(): number {
+    return this.connections.size;
+  }
+
+  get watcherCount(): number {
+    return this.watchers.size;
+  }
+
+  forgetConnection(connection: PlayerConnection): void {
+    const mapKey = playerChannel(connection.key);
+    if (this.connections.get(mapKey) === connection) {
+      this.connections.delete(mapKey);
+      this.options.onPresence?.(connection.key, false, connection.id);
+    }
+  }
+
+  forgetWatcher(watcher: PlayerWatcher): void {
+    this.watchers.delete(watcher);
+  }
+
+  async publish(key: PlayerKey, message: PlayerBusMessage): Promise<void> {
+    await this.options.bus.publish(playerChannel(key), JSON.stringify(message));
+  }
+
+  async closeAll(reason: CloseReason = "shutdown"): Promise<void> {
+    await Promise.all([...this.connections.values(), ...this.watchers].map((s) => s.close(reason)));
+  }
+}
