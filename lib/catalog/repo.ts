@@ -1,0 +1,91 @@
+/**
+ * The config repository: a git working copy that holds components/*.yaml.
+ * - Embedded default: at first start the shipped config/components/ is copied into
+ *   DATA_DIR/config-repo/components/ and committed (git init + initial commit); later starts reuse it.
+ * - CONFIG_REPO_URL: any git remote or local path, cloned into DATA_DIR/config-repo-<hash>/; refresh
+ *   pulls (fast-forward only) and writes are pushed.
+ */
+import { simpleGit, type SimpleGit } from "simple-git";
+import { createHash } from "node:crypto";
+import { cp, mkdir, readdir, rm, stat } from "node:fs/promises";
+import path from "node:path";
+
+export const COMPONENTS_SUBDIR = "components";
+
+export interface ConfigRepo {
+  /** Absolute path of the working copy. */
+  dir: string;
+  /** Folder of the records relative to dir ("components", or "" when the repository keeps them at its root). */
+  componentsSubdir: string;
+  /** True when cloned from CONFIG_REPO_URL: refresh pulls, writes push. */
+  remote: boolean;
+  /** Where it came from (a URL, a path, or the shipped folder). */
+  source: string;
+  git: SimpleGit;
+}
+
+export interface EnsureConfigRepoOptions {
+  dataDir: string;
+  /** Shipped records (config/components). */
+  shippedDir: string;
+  remoteUrl?: string;
+}
+
+async function exists(p: string): Promise<boolean> {
+  return stat(p).then(
+    () => true,
+    () => false,
+  );
+}
+
+/** Committer identity local to the repository, so commits never depend on the host's git config. */
+async function configureIdentity(git: SimpleGit): Promise<void> {
+  await git.addConfig("user.name", "Platform Portal");
+  await git.addConfig("user.email", "portal@localhost");
+  await git.addConfig("commit.gpgsign", "false");
+}
+
+async function pickComponentsSubdir(dir: string): Promise<string> {
+  return (await exists(path.join(dir, COMPONENTS_SUBDIR))) ? COMPONENTS_SUBDIR : "";
+}
+
+export async function ensureConfigRepo(options: EnsureConfigRepoOptions): Promise<ConfigRepo> {
+  const dataDir = path.resolve(options.dataDir);
+  await mkdir(dataDir, { recursive: true });
+  if (options.remoteUrl) {
+    const hash = createHash("sha1").update(options.remoteUrl).digest("hex").slice(0, 10);
+    const dir = path.join(dataDir, `config-repo-${hash}`);
+    if (!(await exists(path.join(dir, ".git")))) {
+      await rm(dir, { recursive: true, force: true });
+      await simpleGit().clone(options.remoteUrl, dir);
+    }
+    const git = simpleGit(dir);
+    await configureIdentity(git);
+    return { dir, componentsSubdir: await pickComponentsSubdir(dir), remote: true, source: options.remoteUrl, git };
+  }
+  const dir = path.join(dataDir, "config-repo");
+  if (!(await exists(path.join(dir, ".git")))) {
+    const target = path.join(dir, COMPONENTS_SUBDIR);
+    await mkdir(target, { recursive: true });
+    if (await exists(options.shippedDir)) {
+      for (const name of await readdir(options.shippedDir)) {
+        if (/\.ya?ml$/.test(name)) await cp(path.join(options.shippedDir, name), path.join(target, name));
+      }
+    }
+    const git = simpleGit(dir);
+    await git.raw(["init", "--quiet", "--initial-branch=main"]);
+    await configureIdentity(git);
+    await git.add(".");
+    await git.commit("Initial catalog from the shipped config/components", undefined, { "--allow-empty": null });
+  }
+  const git = simpleGit(dir);
+  return { dir, componentsSubdir: COMPONENTS_SUBDIR, remote: false, source: options.shippedDir, git };
+}
+
+/** A git author string from a user: "Name <email>", with characters git would misread removed. */
+export function authorString(author: { name: string; email?: string; id: string }): string {
+  const clean = (s: string) => s.replace(/[<>\n\r]/g, "").trim();
+  const name = clean(author.name) || clean(author.id) || "unknown";
+  const email = clean(author.email ?? "") || `${clean(author.id).replace(/[^A-Za-z0-9._-]/g, "_") || "user"}@users.portal.invalid`;
+  return `${name} <${email}>`;
+}

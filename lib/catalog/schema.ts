@@ -1,0 +1,218 @@
+/**
+ * The Component record, exactly as spec/interface.md lists it ("Internal platform portal API").
+ * Single source of the type (z.infer). Plain TypeScript: imported by the server and by the edit form.
+ *
+ * Choices the interface leaves open (docs/decisions.md):
+ * - objects are strict: an unknown key (a typo such as `enviroments`) is an error, not silently ignored;
+ * - spec.kind, environments and platforms accept only the values the interface lists;
+ * - metadata.name is a DNS label (lowercase letters, digits, hyphens, at most 63) so it is safe in a path;
+ *   "favorites" is reserved because /api/components/favorites is a route of its own;
+ * - a component has at least one owner; environments may be empty but not repeat;
+ * - runtime.k8s.namespaces may only name environments the component lists.
+ */
+import { z } from "zod";
+
+export const COMPONENT_KINDS = ["frontend", "service", "docs", "tooling", "mobile", "library"] as const;
+export const ENVIRONMENTS = ["dev", "staging", "sandbox", "production"] as const;
+export const MOBILE_PLATFORMS = ["ios", "android", "web"] as const;
+export const DEPENDENCY_FLAGS = ["mongo", "redis", "pubsub", "gcpSecrets"] as const;
+export const LIBRARY_MODELS = ["monorepo", "single"] as const;
+export const RESERVED_NAMES = ["favorites"] as const;
+
+export type ComponentKind = (typeof COMPONENT_KINDS)[number];
+export type Environment = (typeof ENVIRONMENTS)[number];
+export type DependencyFlag = (typeof DEPENDENCY_FLAGS)[number];
+
+/** A record name: what may appear as :name in /api/components/:name. */
+export const NAME_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+export const API_VERSION_PATTERN = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*\/v1alpha1$/;
+/** <group>/<project>; GitLab subgroups allowed (<group>/<subgroup>/<project>). */
+export const REPO_PATH_PATTERN = /^[A-Za-z0-9_.-]+(\/[A-Za-z0-9_.-]+)+$/;
+const K8S_NAME_PATTERN = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
+
+export function isValidName(name: string): boolean {
+  return NAME_PATTERN.test(name) && !(RESERVED_NAMES as readonly string[]).includes(name);
+}
+
+const text = (what: string) => z.string({ error: `${what} must be text` }).trim().min(1, `${what} must not be empty`);
+
+export const componentNameSchema = z
+  .string({ error: "name must be text" })
+  .regex(NAME_PATTERN, "name must be lowercase letters, digits and hyphens (1–63, no leading or trailing hyphen)")
+  .refine((n) => !(RESERVED_NAMES as readonly string[]).includes(n), { message: "this name is reserved" });
+
+export const environmentSchema = z.enum(ENVIRONMENTS, {
+  error: `must be one of ${ENVIRONMENTS.join(", ")}`,
+});
+
+export const ownerSchema = z.strictObject({
+  user: text("user"),
+  group: text("group").optional(),
+});
+
+export const k8sRuntimeSchema = z.strictObject({
+  namespaces: z
+    .partialRecord(environmentSchema, z.string().regex(K8S_NAME_PATTERN, "a namespace must be a Kubernetes name (lowercase letters, digits, hyphens)"))
+    .optional(),
+  deploymentContractPath: text("deploymentContractPath"),
+});
+
+export const mobileRuntimeSchema = z.strictObject({
+  platforms: z
+    .array(z.enum(MOBILE_PLATFORMS, { error: `must be one of ${MOBILE_PLATFORMS.join(", ")}` }))
+    .min(1, "list at least one platform")
+    .refine((p) => new Set(p).size === p.length, { message: "a platform is listed twice" }),
+});
+
+export const dependenciesSchema = z.strictObject({
+  mongo: z.boolean().optional(),
+  redis: z.boolean().optional(),
+  pubsub: z.boolean().optional(),
+  gcpSecrets: z.boolean().optional(),
+});
+
+export const librarySchema = z.strictObject({
+  model: z.enum(LIBRARY_MODELS, { error: `must be one of ${LIBRARY_MODELS.join(", ")}` }),
+  defaultRegistry: text("defaultRegistry"),
+  publish: z
+    .strictObject({
+      strategy: text("strategy"),
+      visibilityPolicy: z.strictObject({
+        default: text("default"),
+        allowPublic: z.boolean(),
+      }),
+    })
+    .optional(),
+});
+
+export const componentSchema = z
+  .strictObject({
+    apiVersion: z.string().regex(API_VERSION_PATTERN, "apiVersion must have the form <group>/v1alpha1, e.g. platform.example.com/v1alpha1"),
+    kind: z.literal("Component", { error: 'kind must be "Component"' }),
+    metadata: z.strictObject({
+      name: componentNameSchema,
+      displayName: text("displayName"),
+    }),
+    spec: z.strictObject({
+      kind: z.enum(COMPONENT_KINDS, { error: `must be one of ${COMPONENT_KINDS.join(", ")}` }),
+      repo: z.strictObject({
+        path: z.string().regex(REPO_PATH_PATTERN, "repository path must have the form <group>/<project>"),
+      }),
+      owners: z.array(ownerSchema).min(1, "a component needs at least one owner"),
+      environments: z
+        .array(environmentSchema)
+        .refine((e) => new Set(e).size === e.length, { message: "an environment is listed twice" }),
+      runtime: z
+        .strictObject({
+          k8s: k8sRuntimeSchema.optional(),
+          mobile: mobileRuntimeSchema.optional(),
+        })
+        .optional(),
+      dependencies: dependenciesSchema.optional(),
+      library: librarySchema.optional(),
+    }),
+  })
+  .superRefine((c, ctx) => {
+    const namespaces = c.spec.runtime?.k8s?.namespaces ?? {};
+    for (const env of Object.keys(namespaces)) {
+      if (!c.spec.environments.includes(env as Environment)) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["spec", "runtime", "k8s", "namespaces", env],
+          message: `namespace given for "${env}", which is not in spec.environments`,
+        });
+      }
+    }
+  });
+
+export type Component = z.infer<typeof componentSchema>;
+export type Owner = z.infer<typeof ownerSchema>;
+
+export interface FieldIssue {
+  /** Dotted field path, e.g. spec.owners[0].user; "" for the whole record. */
+  path: string;
+  message: string;
+}
+
+export function formatPath(path: ReadonlyArray<PropertyKey>): string {
+  let out = "";
+  for (const part of path) {
+    if (typeof part === "number") out += `[${part}]`;
+    else out += out ? `.${String(part)}` : String(part);
+  }
+  return out;
+}
+
+function describe(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "a list";
+  switch (typeof value) {
+    case "string":
+      return `text ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
+    case "number":
+      return `the number ${value}`;
+    case "boolean":
+      return `${value}`;
+    case "object":
+      return "a mapping";
+    case "undefined":
+      return "nothing";
+    default:
+      return typeof value;
+  }
+}
+
+const typeNames: Record<string, string> = {
+  string: "text",
+  number: "a number",
+  boolean: "true or false",
+  array: "a list",
+  object: "a mapping",
+};
+
+function valueAt(root: unknown, path: ReadonlyArray<PropertyKey>): unknown {
+  let cur: unknown = root;
+  for (const p of path) {
+    if (cur === null || typeof cur !== "object") return undefined;
+    cur = (cur as Record<PropertyKey, unknown>)[p as string];
+  }
+  return cur;
+}
+
+/** zod issues as messages a person understands: path, what was expected, what was found. */
+export function humanIssues(error: z.ZodError, input: unknown): FieldIssue[] {
+  const out: FieldIssue[] = [];
+  for (const issue of error.issues) {
+    const path = formatPath(issue.path);
+    const found = valueAt(input, issue.path);
+    let message = issue.message;
+    switch (issue.code) {
+      case "invalid_type": {
+        if (found === undefined) message = `${path || "record"} is required (${typeNames[issue.expected] ?? issue.expected})`;
+        else message = `expected ${typeNames[issue.expected] ?? issue.expected}, found ${describe(found)}`;
+        break;
+      }
+      case "unrecognized_keys":
+        for (const key of issue.keys) {
+          out.push({ path: formatPath([...issue.path, key]), message: `unknown field "${key}"` });
+        }
+        continue;
+      case "invalid_value":
+      case "invalid_format":
+        if (found !== undefined && !message.includes("found")) message = `${message}; found ${describe(found)}`;
+        break;
+      default:
+        break;
+    }
+    out.push({ path, message });
+  }
+  return out;
+}
+
+export type ValidationResult = { ok: true; component: Component } | { ok: false; issues: FieldIssue[] };
+
+export function validateComponent(input: unknown): ValidationResult {
+  const result = componentSchema.safeParse(input);
+  if (result.success) return { ok: true, component: result.data };
+  return { ok: false, issues: humanIssues(result.error, input) };
+}
