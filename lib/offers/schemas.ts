@@ -62,8 +62,8 @@ export const Offer = z.object({
   description: z.string(),
   image: z.string().optional(),
   status: OfferStatus,
-  /** Configuration flag: only realTime offers are pushed over the event stream. */
-  realTime: z.boolean(),
+  /** Configuration flag: only realTime offers are pushed over the event stream. Always sent by this service. */
+  realTime: z.boolean().optional(),
   rewards: z.array(Reward),
   completionConditions: z.array(CompletionCondition).optional(),
   completionTrackers: CompletionTrackers.optional(),

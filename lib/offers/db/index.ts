@@ -1,0 +1,27 @@
+import path from "node:path";
+import { openDatabase, type AppDatabase, type DatabaseHandle } from "../../db";
+import { openTestDatabase, type TestDatabase, type TestDatabaseTarget } from "../../db/testing";
+import * as schema from "./schema";
+
+export { schema };
+export type OffersSchema = typeof schema;
+export type OffersDatabase = AppDatabase<OffersSchema>;
+export type OffersDatabaseHandle = DatabaseHandle<OffersSchema>;
+/** A transaction handle, usable wherever a database is. */
+export type OffersTx = Parameters<Parameters<OffersDatabase["transaction"]>[0]>[0];
+export type OffersExecutor = OffersDatabase | OffersTx;
+
+export const OFFERS_MIGRATIONS_TABLE = "__offers_migrations";
+
+/** Resolved from the working directory so the esbuild bundle finds the same folder as tsx. */
+export function offersMigrationsDir(): string {
+  return path.join(process.cwd(), "lib/offers/db/migrations");
+}
+
+export function openOffersDatabase(options: { url?: string; dataDir?: string; poolSize?: number; onPoolError?: (err: Error) => void }): Promise<OffersDatabaseHandle> {
+  return openDatabase({ ...options, schema, migrationsDir: offersMigrationsDir(), migrationsTable: OFFERS_MIGRATIONS_TABLE });
+}
+
+export function openOffersTestDatabase(target: TestDatabaseTarget): Promise<TestDatabase<OffersSchema>> {
+  return openTestDatabase(target, { schema, migrationsDir: offersMigrationsDir(), migrationsTable: OFFERS_MIGRATIONS_TABLE });
+}

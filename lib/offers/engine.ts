@@ -1,0 +1,686 @@
+/**
+ * The offer engine: assignment into slots or the queue, queue promotion, trackers from snapshot
+ * `out` deltas, viewing, expiry, exactly-once claims of offers and referrals.
+ *
+ * Concurrency rule: every write about a player runs in one transaction that first locks that
+ * player's row (offers_players … FOR UPDATE). A player's transitions are therefore serial (slots
+ * are never over-filled, event sequence ids follow commit order), while different players proceed
+ * in parallel. Claims additionally move claimable → claimed with a conditional UPDATE and write a
+ * ledger row that is unique per source, so a claim is granted once even without the lock.
+ *
+ * Domain events are delivered to listeners (onOfferEvent) after the transaction commits.
+ */
+import { randomUUID } from "node:crypto";
+import { and, asc, eq, inArray, lte, sql } from "drizzle-orm";
+import type { Clock } from "./clock";
+import { systemClock } from "./clock";
+import { OffersError } from "./errors";
+import type { OffersDatabase, OffersExecutor, OffersTx } from "./db";
+import { currencies, games, offerDefinitions, offerEvents, offerInstances, players, referrals, rewardLedger } from "./db/schema";
+import type {
+  CompletionCondition,
+  CompletionTrackers,
+  Offer,
+  OfferDefinition,
+  OfferDefinitionInput,
+  OfferStatus,
+  PlayerData,
+  PlayerSnapshot,
+  PlayerSnapshotCore,
+  Referral,
+  ReferralCreateRequest,
+  Reward,
+  SnapshotPushRequest,
+} from "./schemas";
+
+export type OfferEventType = "queued" | "surfaced" | "viewed" | "claimable" | "claimed" | "expired";
+
+export interface OfferEvent {
+  /** Monotonic per player; the SSE `id:` line. */
+  seq: number;
+  type: OfferEventType;
+  gameId: string;
+  playerId: string;
+  instanceId: string;
+  fromStatus: OfferStatus | null;
+  toStatus: OfferStatus;
+  /** Why it happened: assign, viewingCampaigns, snapshot, claim, slot-freed, expiry, … */
+  cause: string;
+  at: string;
+  /** The offer after the transition (client view). */
+  offer: Offer;
+}
+
+export type OfferEventListener = (event: OfferEvent) => void;
+
+export const DEFAULT_MAX_OFFER_SLOTS = 3;
+
+type InstanceRow = typeof offerInstances.$inferSelect;
+type PlayerRow = typeof players.$inferSelect;
+
+const SLOT_HOLDING: OfferStatus[] = ["surfaced", "viewed", "claimable"];
+const EXPIRABLE: OfferStatus[] = ["inQueue", "surfaced", "viewed"];
+const OPEN: OfferStatus[] = ["inQueue", "surfaced", "viewed", "claimable"];
+
+const iso = (d: Date) => d.toISOString();
+
+/** Tracker key of each condition: its kind, or `kind:id` when the offer has two of that kind. */
+export function trackerKeys(conditions: CompletionCondition[]): string[] {
+  return conditions.map((c) => (conditions.filter((o) => o.kind === c.kind).length > 1 ? `${c.kind}:${c.id}` : c.kind));
+}
+
+function currencyOut(snapshot: Pick<PlayerRow, "currencies"> | undefined, currencyId: string): number {
+  return snapshot?.currencies?.[currencyId]?.out ?? 0;
+}
+
+/** Progress of each condition, capped at its amount, measured from the baseline taken at surfacing. */
+export function computeTrackers(
+  conditions: CompletionCondition[],
+  baseline: Record<string, number>,
+  snapshot: Pick<PlayerRow, "currencies"> | undefined,
+): { trackers: CompletionTrackers; complete: boolean } {
+  const keys = trackerKeys(conditions);
+  const trackers: CompletionTrackers = {};
+  let complete = true;
+  conditions.forEach((condition, i) => {
+    const key = keys[i];
+    let progress = 0;
+    if (condition.kind === "spendCurrency") {
+      progress = Math.max(0, currencyOut(snapshot, condition.id) - (baseline[key] ?? 0));
+    }
+    progress = Math.min(progress, condition.amount);
+    trackers[key] = progress;
+    if (progress < condition.amount) complete = false;
+  });
+  return { trackers, complete };
+}
+
+function baselineFor(conditions: CompletionCondition[] | null, snapshot: PlayerRow | undefined): Record<string, number> {
+  if (!conditions?.length) return {};
+  const keys = trackerKeys(conditions);
+  const baseline: Record<string, number> = {};
+  conditions.forEach((c, i) => {
+    baseline[keys[i]] = currencyOut(snapshot, c.id);
+  });
+  return baseline;
+}
+
+function zeroTrackers(conditions: CompletionCondition[] | null): CompletionTrackers {
+  const out: CompletionTrackers = {};
+  if (conditions) for (const key of trackerKeys(conditions)) out[key] = 0;
+  return out;
+}
+
+export function toOffer(row: InstanceRow): Offer {
+  const hasConditions = !!row.completionConditions && row.completionConditions.length > 0;
+  return {
+    offerId: row.offerId,
+    instanceId: row.instanceId,
+    playerId: row.playerId,
+    gameId: row.gameId,
+    name: row.name,
+    description: row.description,
+    ...(row.image ? { image: row.image } : {}),
+    status: row.status,
+    realTime: row.realTime,
+    rewards: row.rewards,
+    ...(hasConditions ? { completionConditions: row.completionConditions!, completionTrackers: row.completionTrackers } : {}),
+    createdAt: iso(row.createdAt),
+    expiresAt: iso(row.expiresAt),
+  };
+}
+
+function toDefinition(row: typeof offerDefinitions.$inferSelect): OfferDefinition {
+  return {
+    gameId: row.gameId,
+    offerId: row.offerId,
+    name: row.name,
+    description: row.description,
+    ...(row.image ? { image: row.image } : {}),
+    rewards: row.rewards,
+    ...(row.completionConditions ? { completionConditions: row.completionConditions } : {}),
+    realTime: row.realTime,
+    durationSeconds: row.durationSeconds,
+    priority: row.priority,
+    createdAt: iso(row.createdAt),
+    updatedAt: iso(row.updatedAt),
+  };
+}
+
+function toReferral(row: typeof referrals.$inferSelect): Referral {
+  return {
+    instanceId: row.instanceId,
+    gameId: row.gameId,
+    referrerId: row.referrerId,
+    refereeId: row.refereeId,
+    rewards: row.rewards,
+    status: row.status,
+    createdAt: iso(row.createdAt),
+  };
+}
+
+export interface PlayerView {
+  snapshot: PlayerSnapshot;
+  playerData: PlayerData;
+  offers: Offer[];
+}
+
+/** Per-transaction state: the locked player row and the events to publish after commit. */
+interface Unit {
+  tx: OffersTx;
+  gameId: string;
+  playerId: string;
+  player: PlayerRow;
+  maxOfferSlots: number;
+  now: Date;
+  events: OfferEvent[];
+}
+
+export interface OffersEngineOptions {
+  db: OffersDatabase;
+  clock?: Clock;
+  /** Called when a listener throws; the engine never lets a listener break a request. */
+  onListenerError?: (error: unknown) => void;
+}
+
+export class OffersEngine {
+  readonly db: OffersDatabase;
+  readonly clock: Clock;
+  private readonly listeners = new Set<OfferEventListener>();
+  private readonly onListenerError: (error: unknown) => void;
+
+  constructor(options: OffersEngineOptions) {
+    this.db = options.db;
+    this.clock = options.clock ?? systemClock;
+    this.onListenerError = options.onListenerError ?? (() => {});
+  }
+
+  /** Subscribes to every offer transition (after commit). Answers the unsubscribe function. */
+  onOfferEvent(listener: OfferEventListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private publish(events: OfferEvent[]): void {
+    for (const event of events) {
+      for (const listener of this.listeners) {
+        try {
+          listener(event);
+        } catch (error) {
+          this.onListenerError(error);
+        }
+      }
+    }
+  }
+
+  /** Runs fn in a transaction holding the player's row lock; publishes its events after commit. */
+  private async withPlayer<T>(gameId: string, playerId: string, fn: (unit: Unit) => Promise<T>): Promise<T> {
+    const events: OfferEvent[] = [];
+    const result = await this.db.transaction(async (tx) => {
+      const now = this.clock.now();
+      const [game] = await tx.select({ maxOfferSlots: games.maxOfferSlots }).from(games).where(eq(games.gameId, gameId));
+      if (!game) throw new OffersError("game-not-found", gameId);
+      await tx.insert(players).values({ gameId, playerId, createdAt: now, updatedAt: now }).onConflictDoNothing();
+      const [player] = await tx
+        .select()
+        .from(players)
+        .where(and(eq(players.gameId, gameId), eq(players.playerId, playerId)))
+        .for("update");
+      const unit: Unit = { tx, gameId, playerId, player, maxOfferSlots: game.maxOfferSlots, now, events: [] };
+      const value = await fn(unit);
+      if (unit.player.eventSeq !== player.eventSeq) {
+        await tx
+          .update(players)
+          .set({ eventSeq: unit.player.eventSeq })
+          .where(and(eq(players.gameId, gameId), eq(players.playerId, playerId)));
+      }
+      events.push(...unit.events);
+      return value;
+    });
+    this.publish(events);
+    return result;
+  }
+
+  /** Records a transition: offer event row (history + replay log) and a pending domain event. */
+  private async record(unit: Unit, row: InstanceRow, from: OfferStatus | null, type: OfferEventType, cause: string): Promise<void> {
+    unit.player.eventSeq += 1;
+    const seq = unit.player.eventSeq;
+    await unit.tx.insert(offerEvents).values({
+      gameId: unit.gameId,
+      playerId: unit.playerId,
+      seq,
+      instanceId: row.instanceId,
+      type,
+      fromStatus: from,
+      toStatus: row.status,
+      cause,
+      at: unit.now,
+    });
+    unit.events.push({
+      seq,
+      type,
+      gameId: unit.gameId,
+      playerId: unit.playerId,
+      instanceId: row.instanceId,
+      fromStatus: from,
+      toStatus: row.status,
+      cause,
+      at: iso(unit.now),
+      offer: toOffer(row),
+    });
+  }
+
+  private async move(unit: Unit, row: InstanceRow, to: OfferStatus, type: OfferEventType, cause: string, extra: Partial<InstanceRow> = {}): Promise<InstanceRow> {
+    const [updated] = await unit.tx
+      .update(offerInstances)
+      .set({ ...extra, status: to, updatedAt: unit.now })
+      .where(and(eq(offerInstances.instanceId, row.instanceId), eq(offerInstances.status, row.status)))
+      .returning();
+    if (!updated) return row; // moved meanwhile by a writer that did not lock the player (defensive)
+    await this.record(unit, updated, row.status, type, cause);
+    return updated;
+  }
+
+  private async openInstances(unit: Unit): Promise<InstanceRow[]> {
+    return unit.tx
+      .select()
+      .from(offerInstances)
+      .where(and(eq(offerInstances.gameId, unit.gameId), eq(offerInstances.playerId, unit.playerId), inArray(offerInstances.status, OPEN)))
+      .orderBy(asc(offerInstances.createdAt), asc(offerInstances.instanceId));
+  }
+
+  /**
+   * Brings a player's offers up to date: expiry, trackers → claimable, queue promotion into free slots.
+   * Promotion order: highest priority, then oldest assignment.
+   */
+  private async settle(unit: Unit, cause: string): Promise<void> {
+    const open = await this.openInstances(unit);
+    let held = 0;
+    const queue: InstanceRow[] = [];
+    for (const row of open) {
+      if (EXPIRABLE.includes(row.status) && row.expiresAt.getTime() <= unit.now.getTime()) {
+        await this.move(unit, row, "expired", "expired", "expiry");
+        continue;
+      }
+      if (row.status === "inQueue") {
+        queue.push(row);
+        continue;
+      }
+      held += 1;
+      if ((row.status === "surfaced" || row.status === "viewed") && row.completionConditions?.length) {
+        await this.track(unit, row, cause);
+      }
+    }
+    queue.sort((a, b) => b.priority - a.priority || a.createdAt.getTime() - b.createdAt.getTime() || a.instanceId.localeCompare(b.instanceId));
+    for (const row of queue) {
+      if (held >= unit.maxOfferSlots) break;
+      await this.surface(unit, row, "slot-freed");
+      held += 1;
+    }
+  }
+
+  /** Recomputes trackers of one surfaced/viewed offer; moves it to claimable when every condition is met. */
+  private async track(unit: Unit, row: InstanceRow, cause: string): Promise<InstanceRow> {
+    const { trackers, complete } = computeTrackers(row.completionConditions ?? [], row.trackerBaseline, unit.player);
+    if (complete) return this.move(unit, row, "claimable", "claimable", cause, { completionTrackers: trackers });
+    if (JSON.stringify(trackers) !== JSON.stringify(row.completionTrackers)) {
+      const [updated] = await unit.tx
+        .update(offerInstances)
+        .set({ completionTrackers: trackers, updatedAt: unit.now })
+        .where(eq(offerInstances.instanceId, row.instanceId))
+        .returning();
+      return updated ?? row;
+    }
+    return row;
+  }
+
+  private surface(unit: Unit, row: InstanceRow, cause: string): Promise<InstanceRow> {
+    return this.move(unit, row, "surfaced", "surfaced", cause, {
+      surfacedAt: unit.now,
+      expiresAt: new Date(unit.now.getTime() + row.durationSeconds * 1000),
+      trackerBaseline: baselineFor(row.completionConditions, unit.player),
+      completionTrackers: zeroTrackers(row.completionConditions),
+    });
+  }
+
+  // ---------------- definitions ----------------
+
+  async upsertDefinition(gameId: string, offerId: string, input: OfferDefinitionInput): Promise<OfferDefinition> {
+    if (input.offerId !== undefined && input.offerId !== offerId) throw new OffersError("offer-id-mismatch");
+    const now = this.clock.now();
+    const values = {
+      name: input.name,
+      description: input.description ?? "",
+      image: input.image ?? null,
+      rewards: input.rewards,
+      completionConditions: input.completionConditions?.length ? input.completionConditions : null,
+      realTime: input.realTime ?? false,
+      durationSeconds: input.durationSeconds,
+      priority: input.priority ?? 0,
+      updatedAt: now,
+    };
+    const [row] = await this.db
+      .insert(offerDefinitions)
+      .values({ gameId, offerId, ...values, createdAt: now })
+      .onConflictDoUpdate({ target: [offerDefinitions.gameId, offerDefinitions.offerId], set: values })
+      .returning();
+    return toDefinition(row);
+  }
+
+  async getDefinition(gameId: string, offerId: string): Promise<OfferDefinition | null> {
+    const [row] = await this.db
+      .select()
+      .from(offerDefinitions)
+      .where(and(eq(offerDefinitions.gameId, gameId), eq(offerDefinitions.offerId, offerId)));
+    return row ? toDefinition(row) : null;
+  }
+
+  // ---------------- assignment ----------------
+
+  /** Assigns a definition to a player: surfaced when a slot is free, else inQueue. */
+  async assignOffer(gameId: string, playerId: string, offerId: string): Promise<Offer> {
+    return this.withPlayer(gameId, playerId, async (unit) => {
+      const [definition] = await unit.tx
+        .select()
+        .from(offerDefinitions)
+        .where(and(eq(offerDefinitions.gameId, gameId), eq(offerDefinitions.offerId, offerId)));
+      if (!definition) throw new OffersError("offer-not-found", offerId);
+      await this.settle(unit, "assign");
+      const open = await this.openInstances(unit);
+      if (open.some((row) => row.offerId === offerId)) throw new OffersError("offer-already-assigned", offerId);
+      const held = open.filter((row) => SLOT_HOLDING.includes(row.status)).length;
+      const surfaced = held < unit.maxOfferSlots;
+      const conditions = definition.completionConditions?.length ? definition.completionConditions : null;
+      const [row] = await unit.tx
+        .insert(offerInstances)
+        .values({
+          instanceId: randomUUID(),
+          gameId,
+          playerId,
+          offerId,
+          status: surfaced ? "surfaced" : "inQueue",
+          name: definition.name,
+          description: definition.description,
+          image: definition.image,
+          rewards: definition.rewards,
+          completionConditions: conditions,
+          realTime: definition.realTime,
+          durationSeconds: definition.durationSeconds,
+          priority: definition.priority,
+          trackerBaseline: surfaced ? baselineFor(conditions, unit.player) : {},
+          completionTrackers: zeroTrackers(conditions),
+          createdAt: unit.now,
+          surfacedAt: surfaced ? unit.now : null,
+          // A queued offer also has a deadline; surfacing restarts it for the full duration.
+          expiresAt: new Date(unit.now.getTime() + definition.durationSeconds * 1000),
+          updatedAt: unit.now,
+        })
+        .returning();
+      await this.record(unit, row, null, surfaced ? "surfaced" : "queued", "assign");
+      return toOffer(row);
+    });
+  }
+
+  // ---------------- snapshots ----------------
+
+  /** Upserts the player's snapshot (fields given replace, currencies/levels merge by key), then recomputes trackers. */
+  async pushSnapshot(gameId: string, input: SnapshotPushRequest): Promise<PlayerSnapshot> {
+    return this.withPlayer(gameId, input.playerId, async (unit) => {
+      const p = unit.player;
+      const next = {
+        username: input.username ?? p.username,
+        daysInGame: input.daysInGame ?? p.daysInGame,
+        loginStreak: input.loginStreak ?? p.loginStreak,
+        trustScore: input.trustScore ?? p.trustScore,
+        currencies: { ...p.currencies, ...(input.currencies ?? {}) },
+        levels: { ...p.levels, ...(input.levels ?? {}) },
+        updatedAt: unit.now,
+      };
+      await unit.tx
+        .update(players)
+        .set(next)
+        .where(and(eq(players.gameId, gameId), eq(players.playerId, input.playerId)));
+      Object.assign(unit.player, next);
+      await this.settle(unit, "snapshot");
+      // A referral becomes claimable once the referred player shows up in the game.
+      await unit.tx
+        .update(referrals)
+        .set({ status: "claimable", updatedAt: unit.now })
+        .where(and(eq(referrals.gameId, gameId), eq(referrals.refereeId, input.playerId), eq(referrals.status, "pending")));
+      return snapshotOf(unit.player);
+    });
+  }
+
+  // ---------------- fetch ----------------
+
+  /**
+   * The player's offers, snapshot and currency data, after due transitions. With viewing, surfaced
+   * offers become viewed, and viewed offers without conditions become claimable, in this same call.
+   * The client view omits inQueue offers; the server view lists all.
+   */
+  async fetchCampaigns(gameId: string, playerId: string, options: { viewing: boolean; includeQueued: boolean }): Promise<PlayerView> {
+    const now = this.clock.now();
+    // Fast path: a read without lock when nothing would change (the common case under load).
+    const [player] = await this.db.select().from(players).where(and(eq(players.gameId, gameId), eq(players.playerId, playerId)));
+    let rows = await this.db
+      .select()
+      .from(offerInstances)
+      .where(and(eq(offerInstances.gameId, gameId), eq(offerInstances.playerId, playerId)))
+      .orderBy(asc(offerInstances.createdAt), asc(offerInstances.instanceId));
+    const [game] = await this.db.select({ maxOfferSlots: games.maxOfferSlots }).from(games).where(eq(games.gameId, gameId));
+    const slots = game?.maxOfferSlots ?? DEFAULT_MAX_OFFER_SLOTS;
+    const held = rows.filter((r) => SLOT_HOLDING.includes(r.status)).length;
+    const needsWrite =
+      rows.some((r) => EXPIRABLE.includes(r.status) && r.expiresAt.getTime() <= now.getTime()) ||
+      (options.viewing && rows.some((r) => r.status === "surfaced" || (r.status === "viewed" && !r.completionConditions?.length))) ||
+      (held < slots && rows.some((r) => r.status === "inQueue"));
+    let current: PlayerRow | undefined = player;
+    if (needsWrite) {
+      const result = await this.withPlayer(gameId, playerId, async (unit) => {
+        await this.settle(unit, options.viewing ? "viewingCampaigns" : "fetch");
+        if (options.viewing) {
+          for (const row of await this.openInstances(unit)) {
+            let r = row;
+            if (r.status === "surfaced") r = await this.move(unit, r, "viewed", "viewed", "viewingCampaigns");
+            if (r.status === "viewed" && !r.completionConditions?.length) {
+              await this.move(unit, r, "claimable", "claimable", "viewed-without-conditions");
+            }
+          }
+        }
+        const all = await unit.tx
+          .select()
+          .from(offerInstances)
+          .where(and(eq(offerInstances.gameId, gameId), eq(offerInstances.playerId, playerId)))
+          .orderBy(asc(offerInstances.createdAt), asc(offerInstances.instanceId));
+        return { all, player: unit.player };
+      });
+      rows = result.all;
+      current = result.player;
+    }
+    const gameCurrencies = await this.db.select().from(currencies).where(eq(currencies.gameId, gameId));
+    const snapshot = current ? snapshotOf(current) : emptySnapshot(gameId, playerId);
+    return {
+      snapshot,
+      playerData: playerDataOf(snapshot, gameCurrencies),
+      offers: rows.filter((r) => options.includeQueued || r.status !== "inQueue").map(toOffer),
+    };
+  }
+
+  // ---------------- claims ----------------
+
+  /**
+   * Exactly-once claim: one transaction moves claimable → claimed by a conditional update, writes
+   * the ledger row (unique per source) and frees the slot (promoting the queue).
+   */
+  async claim(gameId: string, playerId: string, kind: "offer" | "referral", instanceId: string): Promise<Reward[]> {
+    if (kind === "referral") return this.claimReferral(gameId, playerId, instanceId);
+    return this.withPlayer(gameId, playerId, async (unit) => {
+      const [claimed] = await unit.tx
+        .update(offerInstances)
+        .set({ status: "claimed", claimedAt: unit.now, updatedAt: unit.now })
+        .where(
+          and(
+            eq(offerInstances.instanceId, instanceId),
+            eq(offerInstances.gameId, gameId),
+            eq(offerInstances.playerId, playerId),
+            eq(offerInstances.status, "claimable"),
+          ),
+        )
+        .returning();
+      if (!claimed) {
+        const [existing] = await unit.tx
+          .select({ status: offerInstances.status })
+          .from(offerInstances)
+          .where(and(eq(offerInstances.instanceId, instanceId), eq(offerInstances.gameId, gameId), eq(offerInstances.playerId, playerId)));
+        throw new OffersError(existing ? "offer-not-claimable" : "offer-not-found", instanceId);
+      }
+      await this.grant(unit.tx, { gameId, playerId, sourceKind: "offer", sourceId: instanceId, rewards: claimed.rewards, now: unit.now });
+      await this.record(unit, claimed, "claimable", "claimed", "claim");
+      await this.settle(unit, "claim");
+      return claimed.rewards;
+    });
+  }
+
+  private async claimReferral(gameId: string, playerId: string, instanceId: string): Promise<Reward[]> {
+    return this.withPlayer(gameId, playerId, async (unit) => {
+      const [claimed] = await unit.tx
+        .update(referrals)
+        .set({ status: "claimed", claimedAt: unit.now, updatedAt: unit.now })
+        .where(
+          and(
+            eq(referrals.instanceId, instanceId),
+            eq(referrals.gameId, gameId),
+            eq(referrals.referrerId, playerId),
+            eq(referrals.status, "claimable"),
+          ),
+        )
+        .returning();
+      if (!claimed) {
+        const [existing] = await unit.tx
+          .select({ status: referrals.status })
+          .from(referrals)
+          .where(and(eq(referrals.instanceId, instanceId), eq(referrals.gameId, gameId), eq(referrals.referrerId, playerId)));
+        throw new OffersError(existing ? "offer-not-claimable" : "offer-not-found", instanceId);
+      }
+      await this.grant(unit.tx, { gameId, playerId, sourceKind: "referral", sourceId: instanceId, rewards: claimed.rewards, now: unit.now });
+      return claimed.rewards;
+    });
+  }
+
+  private async grant(
+    tx: OffersExecutor,
+    entry: { gameId: string; playerId: string; sourceKind: "offer" | "referral"; sourceId: string; rewards: Reward[]; now: Date },
+  ): Promise<void> {
+    const inserted = await tx
+      .insert(rewardLedger)
+      .values({ gameId: entry.gameId, playerId: entry.playerId, sourceKind: entry.sourceKind, sourceId: entry.sourceId, rewards: entry.rewards, grantedAt: entry.now })
+      .onConflictDoNothing()
+      .returning({ id: rewardLedger.id });
+    // Unreachable while the conditional update holds; if it ever were reached, refuse rather than grant twice.
+    if (inserted.length === 0) throw new OffersError("offer-not-claimable", entry.sourceId);
+  }
+
+  // ---------------- referrals ----------------
+
+  /** Creates a referral; claimable at once when the referee already has a snapshot, else pending. */
+  async createReferral(gameId: string, input: ReferralCreateRequest): Promise<Referral> {
+    if (input.referrerId === input.refereeId) throw new OffersError("referral-self");
+    const now = this.clock.now();
+    return this.db.transaction(async (tx) => {
+      const [referee] = await tx
+        .select({ playerId: players.playerId })
+        .from(players)
+        .where(and(eq(players.gameId, gameId), eq(players.playerId, input.refereeId)));
+      const [row] = await tx
+        .insert(referrals)
+        .values({
+          instanceId: randomUUID(),
+          gameId,
+          referrerId: input.referrerId,
+          refereeId: input.refereeId,
+          rewards: input.rewards,
+          status: referee ? "claimable" : "pending",
+          createdAt: now,
+          updatedAt: now,
+        })
+        .onConflictDoNothing()
+        .returning();
+      if (!row) throw new OffersError("referral-exists", input.refereeId);
+      return toReferral(row);
+    });
+  }
+
+  // ---------------- expiry sweep ----------------
+
+  /** Expires overdue offers of every player (and promotes their queues). Answers how many players were settled. */
+  async sweepExpired(limit = 500): Promise<number> {
+    const now = this.clock.now();
+    const due = await this.db
+      .selectDistinct({ gameId: offerInstances.gameId, playerId: offerInstances.playerId })
+      .from(offerInstances)
+      .where(and(inArray(offerInstances.status, EXPIRABLE), lte(offerInstances.expiresAt, now)))
+      .limit(limit);
+    for (const { gameId, playerId } of due) {
+      await this.withPlayer(gameId, playerId, (unit) => this.settle(unit, "expiry-sweep"));
+    }
+    return due.length;
+  }
+
+  // ---------------- history (for the admin API and SSE replay) ----------------
+
+  /** A player's events after a sequence id, oldest first. */
+  async eventsSince(gameId: string, playerId: string, afterSeq: number, limit = 500) {
+    return this.db
+      .select()
+      .from(offerEvents)
+      .where(and(eq(offerEvents.gameId, gameId), eq(offerEvents.playerId, playerId), sql`${offerEvents.seq} > ${afterSeq}`))
+      .orderBy(asc(offerEvents.seq))
+      .limit(limit);
+  }
+
+  async ledgerOf(gameId: string, playerId: string) {
+    return this.db
+      .select()
+      .from(rewardLedger)
+      .where(and(eq(rewardLedger.gameId, gameId), eq(rewardLedger.playerId, playerId)))
+      .orderBy(asc(rewardLedger.id));
+  }
+}
+
+function snapshotCoreOf(row: PlayerRow): PlayerSnapshotCore {
+  return {
+    _id: `${row.gameId}:${row.playerId}`,
+    gameId: row.gameId,
+    playerId: row.playerId,
+    username: row.username,
+    daysInGame: row.daysInGame,
+    loginStreak: row.loginStreak,
+    trustScore: row.trustScore,
+  };
+}
+
+export function snapshotOf(row: PlayerRow): PlayerSnapshot {
+  return { ...snapshotCoreOf(row), currencies: row.currencies, levels: row.levels };
+}
+
+function emptySnapshot(gameId: string, playerId: string): PlayerSnapshot {
+  return { _id: `${gameId}:${playerId}`, gameId, playerId, username: "", daysInGame: 0, loginStreak: 0, trustScore: 0, currencies: {}, levels: {} };
+}
+
+/** The seven-field snapshot nested in Player. */
+export function coreOf(snapshot: PlayerSnapshot): PlayerSnapshotCore {
+  const { _id, gameId, playerId, username, daysInGame, loginStreak, trustScore } = snapshot;
+  return { _id, gameId, playerId, username, daysInGame, loginStreak, trustScore };
+}
+
+/** Every currency of the game with the player's balance, plus currencies the snapshot has that the game did not declare. */
+function playerDataOf(snapshot: PlayerSnapshot, gameCurrencies: Array<typeof currencies.$inferSelect>): PlayerData {
+  const out: PlayerData["currencies"] = {};
+  for (const c of gameCurrencies) {
+    out[c.currencyId] = { id: c.currencyId, name: c.name, balance: snapshot.currencies[c.currencyId]?.balance ?? 0, image: c.image };
+  }
+  for (const [id, value] of Object.entries(snapshot.currencies)) {
+    if (!out[id]) out[id] = { id, name: id, balance: value.balance, image: "" };
+  }
+  return { gameId: snapshot.gameId, playerId: snapshot.playerId, currencies: out };
+}

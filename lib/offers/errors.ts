@@ -1,0 +1,42 @@
+/**
+ * Domain errors carry a stable code (the body's message) and the HTTP status the API maps them to.
+ * The domain does not import Fastify; the status is data the app layer reads.
+ */
+export type OffersErrorCode =
+  | "offer-not-found"
+  | "offer-not-claimable"
+  | "offer-already-assigned"
+  | "referral-exists"
+  | "referral-self"
+  | "offer-id-mismatch"
+  | "token-invalid"
+  | "token-used"
+  | "token-expired"
+  | "game-exists"
+  | "game-not-found"
+  | "too-many-keys"
+  | "client-not-found";
+
+const statusOf: Record<OffersErrorCode, number> = {
+  "offer-not-found": 404,
+  "offer-not-claimable": 409,
+  "offer-already-assigned": 409,
+  "referral-exists": 409,
+  "referral-self": 400,
+  "offer-id-mismatch": 400,
+  "token-invalid": 401,
+  "token-used": 410,
+  "token-expired": 410,
+  "game-exists": 409,
+  "game-not-found": 404,
+  "too-many-keys": 409,
+  "client-not-found": 404,
+};
+
+export class OffersError extends Error {
+  readonly status: number;
+  constructor(readonly code: OffersErrorCode, detail?: string) {
+    super(detail ? `${code}: ${detail}` : code);
+    this.status = statusOf[code];
+  }
+}

@@ -1,0 +1,167 @@
+/**
+ * Games and their API clients: creation, key rotation and revocation, API-key authentication,
+ * and the decrypted keys that verify a game's JWTs (cached briefly: every JWT request needs them).
+ */
+import { randomBytes } from "node:crypto";
+import { and, asc, eq, isNull } from "drizzle-orm";
+import type { Clock } from "./clock";
+import { systemClock } from "./clock";
+import { OffersError } from "./errors";
+import { constantTimeEqual, type SecretBox } from "./secret-box";
+import type { OffersDatabase } from "./db";
+import { apiClients, currencies, games } from "./db/schema";
+
+/** During rotation a game holds two active keys; a third must wait for a revocation. */
+export const MAX_ACTIVE_KEYS = 2;
+const CACHE_TTL_MS = 5_000;
+
+export interface GameKeys {
+  gameId: string;
+  name: string;
+  maxOfferSlots: number;
+  /** Decrypted API keys of the active clients, newest first. */
+  keys: string[];
+}
+
+export interface NewApiClient {
+  gameId: string;
+  clientId: string;
+  /** Shown once; only its encryption is stored. */
+  apiKey: string;
+}
+
+export function generateClientId(): string {
+  return `cl_${randomBytes(9).toString("base64url")}`;
+}
+export function generateApiKey(): string {
+  return `ok_${randomBytes(32).toString("base64url")}`;
+}
+
+export class GameDirectory {
+  private readonly gameCache = new Map<string, { at: number; value: GameKeys | null }>();
+  private readonly clientCache = new Map<string, { at: number; value: { gameId: string; apiKey: string } | null }>();
+  private readonly clock: Clock;
+
+  constructor(
+    private readonly db: OffersDatabase,
+    private readonly box: SecretBox,
+    options: { clock?: Clock } = {},
+  ) {
+    this.clock = options.clock ?? systemClock;
+  }
+
+  /** Forget cached keys (after a rotation or revocation made by this process). */
+  invalidate(): void {
+    this.gameCache.clear();
+    this.clientCache.clear();
+  }
+
+  /** The game with its active keys, or null when the game is unknown. */
+  async findGameWithKeys(gameId: string): Promise<GameKeys | null> {
+    const now = Date.now();
+    const cached = this.gameCache.get(gameId);
+    if (cached && now - cached.at < CACHE_TTL_MS) return cached.value;
+    const [game] = await this.db.select().from(games).where(eq(games.gameId, gameId));
+    let value: GameKeys | null = null;
+    if (game) {
+      const clients = await this.db
+        .select()
+        .from(apiClients)
+        .where(and(eq(apiClients.gameId, gameId), isNull(apiClients.revokedAt)))
+        .orderBy(asc(apiClients.createdAt));
+      value = {
+        gameId: game.gameId,
+        name: game.name,
+        maxOfferSlots: game.maxOfferSlots,
+        keys: clients.reverse().map((c) => this.box.decrypt(c.encryptedKey)),
+      };
+    }
+    this.gameCache.set(gameId, { at: now, value });
+    return value;
+  }
+
+  /** The gameId of a valid client id + API key pair, or null. Compares keys in constant time. */
+  async authenticateApiKey(clientId: string | undefined, apiKey: string | undefined): Promise<string | null> {
+    if (!clientId || !apiKey || clientId.length > 200 || apiKey.length > 500) return null;
+    const now = Date.now();
+    let cached = this.clientCache.get(clientId);
+    if (!cached || now - cached.at >= CACHE_TTL_MS) {
+      const [client] = await this.db
+        .select()
+        .from(apiClients)
+        .where(and(eq(apiClients.clientId, clientId), isNull(apiClients.revokedAt)));
+      cached = { at: now, value: client ? { gameId: client.gameId, apiKey: this.box.decrypt(client.encryptedKey) } : null };
+      this.clientCache.set(clientId, cached);
+    }
+    if (!cached.value) {
+      constantTimeEqual(apiKey, apiKey); // same work whether or not the client exists
+      return null;
+    }
+    return constantTimeEqual(apiKey, cached.value.apiKey) ? cached.value.gameId : null;
+  }
+
+  async createGame(input: { gameId: string; name: string; maxOfferSlots?: number; clientId?: string; apiKey?: string }): Promise<NewApiClient> {
+    const clientId = input.clientId ?? generateClientId();
+    const apiKey = input.apiKey ?? generateApiKey();
+    const now = this.clock.now();
+    await this.db.transaction(async (tx) => {
+      const inserted = await tx
+        .insert(games)
+        .values({ gameId: input.gameId, name: input.name, maxOfferSlots: input.maxOfferSlots ?? 3, createdAt: now })
+        .onConflictDoNothing()
+        .returning();
+      if (inserted.length === 0) throw new OffersError("game-exists", input.gameId);
+      await tx.insert(apiClients).values({ clientId, gameId: input.gameId, encryptedKey: this.box.encrypt(apiKey), createdAt: now });
+    });
+    this.invalidate();
+    return { gameId: input.gameId, clientId, apiKey };
+  }
+
+  /** Adds an active client with a fresh key next to the current one (rotation step one). */
+  async rotateKey(gameId: string, input: { clientId?: string; apiKey?: string } = {}): Promise<NewApiClient> {
+    const clientId = input.clientId ?? generateClientId();
+    const apiKey = input.apiKey ?? generateApiKey();
+    await this.db.transaction(async (tx) => {
+      const [game] = await tx.select().from(games).where(eq(games.gameId, gameId)).for("update");
+      if (!game) throw new OffersError("game-not-found", gameId);
+      const active = await tx
+        .select({ clientId: apiClients.clientId })
+        .from(apiClients)
+        .where(and(eq(apiClients.gameId, gameId), isNull(apiClients.revokedAt)));
+      if (active.length >= MAX_ACTIVE_KEYS) throw new OffersError("too-many-keys", `revoke one of ${active.map((a) => a.clientId).join(", ")} first`);
+      await tx.insert(apiClients).values({ clientId, gameId, encryptedKey: this.box.encrypt(apiKey), createdAt: this.clock.now() });
+    });
+    this.invalidate();
+    return { gameId, clientId, apiKey };
+  }
+
+  async revokeKey(gameId: string, clientId: string): Promise<void> {
+    const revoked = await this.db
+      .update(apiClients)
+      .set({ revokedAt: this.clock.now() })
+      .where(and(eq(apiClients.gameId, gameId), eq(apiClients.clientId, clientId), isNull(apiClients.revokedAt)))
+      .returning({ clientId: apiClients.clientId });
+    if (revoked.length === 0) throw new OffersError("client-not-found", `${clientId} is not an active client of ${gameId}`);
+    this.invalidate();
+  }
+
+  async listGames(): Promise<Array<{ gameId: string; name: string; maxOfferSlots: number; activeClientIds: string[] }>> {
+    const rows = await this.db.select().from(games).orderBy(asc(games.gameId));
+    const clients = await this.db.select().from(apiClients).where(isNull(apiClients.revokedAt)).orderBy(asc(apiClients.createdAt));
+    return rows.map((g) => ({
+      gameId: g.gameId,
+      name: g.name,
+      maxOfferSlots: g.maxOfferSlots,
+      activeClientIds: clients.filter((c) => c.gameId === g.gameId).map((c) => c.clientId),
+    }));
+  }
+
+  async upsertCurrency(gameId: string, currencyId: string, input: { name: string; image: string }) {
+    const [row] = await this.db
+      .insert(currencies)
+      .values({ gameId, currencyId, name: input.name, image: input.image })
+      .onConflictDoUpdate({ target: [currencies.gameId, currencies.currencyId], set: { name: input.name, image: input.image } })
+      .returning();
+    return { gameId: row.gameId, id: row.currencyId, name: row.name, image: row.image };
+  }
+}

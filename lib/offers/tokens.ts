@@ -1,0 +1,66 @@
+/**
+ * One-time dashboard tokens: 32 random bytes (base64url), valid 5 minutes, single use.
+ * Only the SHA-256 of a token is stored. Redeeming is one conditional UPDATE, so of N concurrent
+ * redeems exactly one succeeds; it answers a 15-minute access JWT of the player's game.
+ */
+import { randomBytes } from "node:crypto";
+import { and, eq, gt, isNull, lt } from "drizzle-orm";
+import type { Clock } from "./clock";
+import { OffersError } from "./errors";
+import type { OffersDatabase } from "./db";
+import { oneTimeTokens } from "./db/schema";
+import type { GameDirectory } from "./games";
+import { signGameJwt } from "./jwt";
+import { sha256Hex } from "./secret-box";
+import type { OneTimeTokenRedeemResponse } from "./schemas";
+
+export const ONE_TIME_TOKEN_TTL_MS = 5 * 60 * 1000;
+
+export class OneTimeTokens {
+  constructor(
+    private readonly db: OffersDatabase,
+    private readonly games: GameDirectory,
+    private readonly clock: Clock,
+  ) {}
+
+  async generate(gameId: string, playerId: string): Promise<string> {
+    const token = randomBytes(32).toString("base64url");
+    const now = this.clock.now();
+    await this.db.insert(oneTimeTokens).values({
+      tokenHash: sha256Hex(token),
+      gameId,
+      playerId,
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + ONE_TIME_TOKEN_TTL_MS),
+    });
+    return token;
+  }
+
+  async redeem(token: string, gameId: string): Promise<OneTimeTokenRedeemResponse> {
+    const now = this.clock.now();
+    const hash = sha256Hex(token);
+    const [used] = await this.db
+      .update(oneTimeTokens)
+      .set({ usedAt: now })
+      .where(and(eq(oneTimeTokens.tokenHash, hash), eq(oneTimeTokens.gameId, gameId), isNull(oneTimeTokens.usedAt), gt(oneTimeTokens.expiresAt, now)))
+      .returning({ playerId: oneTimeTokens.playerId });
+    if (!used) {
+      const [row] = await this.db
+        .select()
+        .from(oneTimeTokens)
+        .where(and(eq(oneTimeTokens.tokenHash, hash), eq(oneTimeTokens.gameId, gameId)));
+      if (!row) throw new OffersError("token-invalid");
+      throw new OffersError(row.usedAt ? "token-used" : "token-expired");
+    }
+    const game = await this.games.findGameWithKeys(gameId);
+    if (!game || game.keys.length === 0) throw new OffersError("token-invalid");
+    const accessToken = await signGameJwt({ gameId, playerId: used.playerId, apiKey: game.keys[0], now });
+    return { playerId: used.playerId, gameId, accessToken };
+  }
+
+  /** Deletes tokens that expired more than a day ago (kept a while so "already used" can be told apart). */
+  async purge(): Promise<void> {
+    const cutoff = new Date(this.clock.now().getTime() - 24 * 3600 * 1000);
+    await this.db.delete(oneTimeTokens).where(lt(oneTimeTokens.expiresAt, cutoff));
+  }
+}
