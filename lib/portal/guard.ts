@@ -1,0 +1,56 @@
+// The one authorization helper of portal route handlers and server components.
+//
+//   const auth = await authorize(request, "operator");
+//   if (!auth.ok) return auth.response;   // 401 {"message":"unauthenticated"} | 403 {"message":"forbidden","requiredRole":"operator"}
+//   auth.user.id …                        //   | 403 {"message":"cross-site-request"}
+//
+// Accepts the next-auth session cookie (mutating methods must come from our own origin) or a personal
+// API token in `Authorization: Bearer <token>` (no Origin check). Roles come from config/portal.yaml.
+import "server-only";
+import { cookies } from "next/headers";
+import { hasRole, type PortalUser, type Role } from "./roles";
+import { getAuthSettings, getPortalConfig } from "./auth/settings";
+import { createAuthorizer } from "./auth/authorizer";
+import { decodeSessionToken, sessionCookieValue, userFromToken } from "./auth/session-user";
+import { verifyToken } from "./tokens";
+import { getPortalDb } from "./db";
+
+export type { Role, PortalUser };
+export { hasRole };
+
+let authorizer: ReturnType<typeof createAuthorizer> | undefined;
+
+function getAuthorizer() {
+  if (!authorizer) {
+    const settings = getAuthSettings();
+    authorizer = createAuthorizer({
+      secret: settings.secret,
+      sessionCookieName: settings.sessionCookieName,
+      devLogin: settings.devLogin,
+      publicOrigin: settings.publicOrigin,
+      config: getPortalConfig,
+      verifyToken: async (token) => verifyToken((await getPortalDb()).db, token),
+    });
+  }
+  return authorizer;
+}
+
+/**
+ * Authenticates a route handler's request and checks the role (admin implies every role).
+ * Without a role, any signed-in user (every signed-in user holds `engineer`).
+ */
+export async function authorize(
+  request: Request,
+  role?: Role,
+): Promise<{ ok: true; user: PortalUser; via: "session" | "token" } | { ok: false; response: Response }> {
+  return getAuthorizer()(request, role);
+}
+
+/** The signed-in user of the current request, for server components and server actions; null when signed out. */
+export async function currentUser(): Promise<PortalUser | null> {
+  const settings = getAuthSettings();
+  const store = await cookies();
+  const value = sessionCookieValue(settings.sessionCookieName, () => store.getAll());
+  const token = await decodeSessionToken(value, settings.secret);
+  return userFromToken(token, getPortalConfig(), settings.devLogin);
+}

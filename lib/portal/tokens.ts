@@ -1,0 +1,143 @@
+// Personal API tokens: `Authorization: Bearer <token>` for scripts and CI.
+// A token is "pat_" + 32 random bytes (base64url); only its SHA-256 is stored.
+import { createHash, randomBytes } from "node:crypto";
+import { and, desc, eq, isNull, lt, or } from "drizzle-orm";
+import type { AppDatabase } from "@/lib/db";
+import { portalApiTokens } from "./db/schema/tokens";
+import { normalizeRoles, type Role } from "./roles";
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Db = AppDatabase<any>;
+
+export const tokenPrefix = "pat_";
+/** last_used_at is written at most this often per token, so busy scripts do not write on every call. */
+const lastUsedResolutionMs = 60_000;
+
+export function hashToken(token: string): string {
+  return createHash("sha256").update(token, "utf8").digest("hex");
+}
+
+export function generateToken(): string {
+  return tokenPrefix + randomBytes(32).toString("base64url");
+}
+
+export interface TokenOwner {
+  id: string;
+  name: string;
+  email?: string;
+  groups: string[];
+}
+
+/** What lists show: never the token or its hash. */
+export interface TokenSummary {
+  id: string;
+  name: string;
+  prefix: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+}
+
+export interface VerifiedToken {
+  tokenId: string;
+  owner: TokenOwner;
+  grantedRoles: Role[];
+}
+
+type Row = typeof portalApiTokens.$inferSelect;
+
+function summary(row: Row): TokenSummary {
+  return {
+    id: row.id,
+    name: row.name,
+    prefix: row.prefix,
+    createdAt: row.createdAt.toISOString(),
+    lastUsedAt: row.lastUsedAt ? row.lastUsedAt.toISOString() : null,
+  };
+}
+
+/** Creates a token for the owner; the answer holds the token itself, which is never shown again. */
+export async function createToken(db: Db, owner: TokenOwner, name: string): Promise<TokenSummary & { token: string }> {
+  const token = generateToken();
+  const [row] = await db
+    .insert(portalApiTokens)
+    .values({
+      userId: owner.id,
+      userName: owner.name,
+      email: owner.email ?? null,
+      groups: owner.groups,
+      name,
+      tokenHash: hashToken(token),
+      prefix: token.slice(0, tokenPrefix.length + 6),
+    })
+    .returning();
+  return { ...summary(row), token };
+}
+
+/** The owner's live tokens, newest first. */
+export async function listTokens(db: Db, userId: string): Promise<TokenSummary[]> {
+  const rows = await db
+    .select()
+    .from(portalApiTokens)
+    .where(and(eq(portalApiTokens.userId, userId), isNull(portalApiTokens.revokedAt)))
+    .orderBy(desc(portalApiTokens.createdAt));
+  return rows.map(summary);
+}
+
+/**
+ * Revokes a live token. With `ownerId`, only that user's token; without, any (admins).
+ * True when a token was revoked; false when there is no such live token (or it is someone else's).
+ */
+export async function revokeToken(db: Db, id: string, ownerId?: string): Promise<boolean> {
+  const conditions = [eq(portalApiTokens.id, id), isNull(portalApiTokens.revokedAt)];
+  if (ownerId !== undefined) conditions.push(eq(portalApiTokens.userId, ownerId));
+  const rows = await db
+    .update(portalApiTokens)
+    .set({ revokedAt: new Date() })
+    .where(and(...conditions))
+    .returning({ id: portalApiTokens.id });
+  return rows.length > 0;
+}
+
+/** The owner of a live token, or null; records the use. */
+export async function verifyToken(db: Db, token: string): Promise<VerifiedToken | null> {
+  if (!token.startsWith(tokenPrefix) && token.length < 16) return null;
+  const [row] = await db
+    .select()
+    .from(portalApiTokens)
+    .where(and(eq(portalApiTokens.tokenHash, hashToken(token)), isNull(portalApiTokens.revokedAt)))
+    .limit(1);
+  if (!row) return null;
+  const now = new Date();
+  if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() >= lastUsedResolutionMs) {
+    await db
+      .update(portalApiTokens)
+      .set({ lastUsedAt: now })
+      .where(
+        and(
+          eq(portalApiTokens.id, row.id),
+          or(isNull(portalApiTokens.lastUsedAt), lt(portalApiTokens.lastUsedAt, new Date(now.getTime() - lastUsedResolutionMs))),
+        ),
+      );
+  }
+  return {
+    tokenId: row.id,
+    owner: { id: row.userId, name: row.userName, email: row.email ?? undefined, groups: row.groups },
+    grantedRoles: normalizeRoles(row.grantedRoles),
+  };
+}
+
+/** PORTAL_DEV_TOKEN: a token of user `admin` with the admin role, created once (idempotent; concurrent starts are fine). */
+export async function seedDevToken(db: Db, token: string): Promise<void> {
+  await db
+    .insert(portalApiTokens)
+    .values({
+      userId: "admin",
+      userName: "admin",
+      groups: [],
+      grantedRoles: ["admin"],
+      name: "PORTAL_DEV_TOKEN",
+      tokenHash: hashToken(token),
+      prefix: token.slice(0, 6),
+    })
+    .onConflictDoUpdate({ target: portalApiTokens.tokenHash, set: { revokedAt: null, grantedRoles: ["admin"] } });
+}
