@@ -1,0 +1,127 @@
+/**
+ * Read models of the admin API that the portal's support dashboard uses: games, player search and
+ * a player's whole state (offers with their event history, snapshot, currencies, ledger, referrals).
+ */
+import { and, asc, count, eq, ilike, or } from "drizzle-orm";
+import { z } from "zod";
+import type { OffersDatabase } from "./db";
+import { currencies, games, offerEvents, players, referrals, rewardLedger } from "./db/schema";
+import type { OffersEngine } from "./engine";
+import { Offer, PlayerData, PlayerSnapshot, Reward } from "./schemas";
+
+export const AdminGame = z.object({
+  gameId: z.string(),
+  name: z.string(),
+  maxOfferSlots: z.number(),
+  players: z.number(),
+  currencies: z.array(z.object({ id: z.string(), name: z.string(), image: z.string() })),
+});
+export type AdminGame = z.infer<typeof AdminGame>;
+
+export const AdminPlayerSummary = z.object({
+  playerId: z.string(),
+  username: z.string(),
+  updatedAt: z.string(),
+});
+
+export const AdminOfferEvent = z.object({
+  seq: z.number(),
+  type: z.string(),
+  fromStatus: z.string().nullable(),
+  toStatus: z.string(),
+  cause: z.string(),
+  at: z.string(),
+});
+
+export const AdminPlayerState = z.object({
+  gameId: z.string(),
+  playerId: z.string(),
+  snapshot: PlayerSnapshot,
+  playerData: PlayerData,
+  offers: z.array(Offer.extend({ events: z.array(AdminOfferEvent) })),
+  ledger: z.array(z.object({ sourceKind: z.string(), sourceId: z.string(), rewards: z.array(Reward), grantedAt: z.string() })),
+  referrals: z.array(
+    z.object({ instanceId: z.string(), referrerId: z.string(), refereeId: z.string(), status: z.string(), rewards: z.array(Reward) }),
+  ),
+  /** Whether the player holds a live event stream now. */
+  connected: z.boolean(),
+});
+export type AdminPlayerState = z.infer<typeof AdminPlayerState>;
+
+export async function listGames(db: OffersDatabase): Promise<AdminGame[]> {
+  const rows = await db.select().from(games).orderBy(asc(games.gameId));
+  const counts = await db.select({ gameId: players.gameId, n: count() }).from(players).groupBy(players.gameId);
+  const allCurrencies = await db.select().from(currencies).orderBy(asc(currencies.currencyId));
+  return rows.map((g) => ({
+    gameId: g.gameId,
+    name: g.name,
+    maxOfferSlots: g.maxOfferSlots,
+    players: Number(counts.find((c) => c.gameId === g.gameId)?.n ?? 0),
+    currencies: allCurrencies.filter((c) => c.gameId === g.gameId).map((c) => ({ id: c.currencyId, name: c.name, image: c.image })),
+  }));
+}
+
+/** Players whose id or username contains the query (case-insensitive), newest activity first. */
+export async function findPlayers(db: OffersDatabase, gameId: string, query: string, limit = 20) {
+  const pattern = `%${query.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const rows = await db
+    .select({ playerId: players.playerId, username: players.username, updatedAt: players.updatedAt })
+    .from(players)
+    .where(and(eq(players.gameId, gameId), query ? or(ilike(players.playerId, pattern), ilike(players.username, pattern)) : undefined))
+    .orderBy(asc(players.playerId))
+    .limit(limit);
+  return rows.map((r) => ({ ...r, updatedAt: r.updatedAt.toISOString() }));
+}
+
+/** The player's whole state, or null when the game has no such player. */
+export async function playerState(
+  engine: OffersEngine,
+  gameId: string,
+  playerId: string,
+  connected: boolean,
+): Promise<AdminPlayerState | null> {
+  const db = engine.db;
+  const [exists] = await db
+    .select({ playerId: players.playerId })
+    .from(players)
+    .where(and(eq(players.gameId, gameId), eq(players.playerId, playerId)));
+  if (!exists) return null;
+  // The server view (queued offers too), after due expiries; it does not mark anything viewed.
+  const view = await engine.fetchCampaigns(gameId, playerId, { viewing: false, includeQueued: true });
+  const events = await db
+    .select()
+    .from(offerEvents)
+    .where(and(eq(offerEvents.gameId, gameId), eq(offerEvents.playerId, playerId)))
+    .orderBy(asc(offerEvents.seq));
+  const ledger = await db
+    .select()
+    .from(rewardLedger)
+    .where(and(eq(rewardLedger.gameId, gameId), eq(rewardLedger.playerId, playerId)))
+    .orderBy(asc(rewardLedger.id));
+  const playerReferrals = await db
+    .select()
+    .from(referrals)
+    .where(and(eq(referrals.gameId, gameId), or(eq(referrals.referrerId, playerId), eq(referrals.refereeId, playerId))))
+    .orderBy(asc(referrals.createdAt));
+  return {
+    gameId,
+    playerId,
+    snapshot: view.snapshot,
+    playerData: view.playerData,
+    offers: view.offers.map((offer) => ({
+      ...offer,
+      events: events
+        .filter((e) => e.instanceId === offer.instanceId)
+        .map((e) => ({ seq: e.seq, type: e.type, fromStatus: e.fromStatus, toStatus: e.toStatus, cause: e.cause, at: e.at.toISOString() })),
+    })),
+    ledger: ledger.map((l) => ({ sourceKind: l.sourceKind, sourceId: l.sourceId, rewards: l.rewards, grantedAt: l.grantedAt.toISOString() })),
+    referrals: playerReferrals.map((r) => ({
+      instanceId: r.instanceId,
+      referrerId: r.referrerId,
+      refereeId: r.refereeId,
+      status: r.status,
+      rewards: r.rewards,
+    })),
+    connected,
+  };
+}

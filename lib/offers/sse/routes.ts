@@ -1,0 +1,161 @@
+/**
+ * HTTP side of the event stream and the admin API: GET /v1/sse/connect for players,
+ * /v1/admin/... for the portal (Bearer OFFERS_ADMIN_TOKEN), including a watch stream.
+ */
+import { timingSafeEqual, createHash } from "node:crypto";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { JwtError, type VerifiedJwt } from "../jwt";
+import type { OffersEngine } from "../engine";
+import { AdminGame, AdminPlayerState, findPlayers, listGames, playerState } from "../admin";
+import type { SseHub, SseSink } from "./hub";
+
+export interface StreamRoutesOptions {
+  hub: SseHub;
+  engine: OffersEngine;
+  /** Verifies the request's JWT; throws JwtError. */
+  verifyJwt(headers: FastifyRequest["headers"]): Promise<VerifiedJwt>;
+  adminToken: string;
+}
+
+const streamHeaders = {
+  "Content-Type": "text/event-stream; charset=utf-8",
+  // no-transform: proxies (and Next) must not compress or buffer the stream.
+  "Cache-Control": "no-cache, no-transform",
+  Connection: "keep-alive",
+  "X-Accel-Buffering": "no",
+};
+
+/** Takes over the raw response for a long-lived stream; the hub writes through the sink. */
+function openStream(reply: FastifyReply): { sink: SseSink; onClose(listener: () => void): void } {
+  reply.hijack();
+  const raw = reply.raw;
+  raw.writeHead(200, streamHeaders);
+  raw.socket?.setNoDelay(true);
+  return {
+    sink: {
+      write: (chunk) => raw.write(chunk),
+      end: () => raw.end(),
+      onDrain: (listener) => raw.on("drain", listener),
+    },
+    onClose: (listener) => raw.on("close", listener),
+  };
+}
+
+function parseLastEventId(value: string | string[] | undefined): number | null {
+  const text = Array.isArray(value) ? value[0] : value;
+  return text && /^\d{1,15}$/.test(text.trim()) ? Number(text.trim()) : null;
+}
+
+const digest = (text: string) => createHash("sha256").update(text).digest();
+
+export function registerStreamRoutes(app: FastifyInstance, options: StreamRoutesOptions): void {
+  const { hub, engine } = options;
+  const typed = app.withTypeProvider<ZodTypeProvider>();
+  const adminDigest = digest(options.adminToken);
+
+  typed.get(
+    "/v1/sse/connect",
+    {
+      schema: {
+        tags: ["client"],
+        summary: "Event stream of the player's real-time offers (text/event-stream)",
+        description:
+          "Bearer JWT. Events: `offer_surfaced` with `id:` (per-player sequence) and data `{offer}`; `:heartbeat` comments. " +
+          "Send `Last-Event-ID` to receive what was missed. A newer connection of the same player replaces this one (comment `:replaced`).",
+        headers: z.object({ "last-event-id": z.string().optional() }).loose(),
+      },
+    },
+    async (request, reply) => {
+      let jwt: VerifiedJwt;
+      try {
+        jwt = await options.verifyJwt(request.headers);
+      } catch (error) {
+        if (error instanceof JwtError) return reply.code(error.status).send({ message: error.code });
+        throw error;
+      }
+      const stream = openStream(reply);
+      let gone = false;
+      let connection: Awaited<ReturnType<SseHub["connect"]>> | undefined;
+      stream.onClose(() => {
+        gone = true;
+        void connection?.close("client closed");
+      });
+      try {
+        connection = await hub.connect({
+          key: { gameId: jwt.gameId, playerId: jwt.playerId },
+          sink: stream.sink,
+          expiresAtMs: jwt.exp * 1000,
+          lastEventId: parseLastEventId(request.headers["last-event-id"]),
+        });
+        if (gone) await connection.close("client closed");
+      } catch (error) {
+        request.log.warn({ err: error }, "event stream could not start");
+        stream.sink.end();
+      }
+    },
+  );
+
+  app.register(async (admin) => {
+    admin.addHook("onRequest", async (request, reply) => {
+      const header = request.headers.authorization ?? "";
+      const token = /^Bearer\s+(\S+)$/i.exec(header)?.[1] ?? "";
+      if (!token || !timingSafeEqual(digest(token), adminDigest)) {
+        return reply.code(401).send({ message: "invalid-admin-token" });
+      }
+    });
+    const r = admin.withTypeProvider<ZodTypeProvider>();
+    const tags = ["admin"];
+    const PlayerParams = z.object({ gameId: z.string().min(1).max(200), playerId: z.string().min(1).max(200) });
+
+    r.get("/v1/admin/games", { schema: { tags, summary: "Games", response: { 200: z.object({ games: z.array(AdminGame) }) } } }, async () => ({
+      games: await listGames(engine.db),
+    }));
+
+    r.get(
+      "/v1/admin/games/:gameId/players",
+      {
+        schema: {
+          tags,
+          summary: "Find players by id or username",
+          params: z.object({ gameId: z.string().min(1).max(200) }),
+          querystring: z.object({ q: z.string().max(200).default(""), limit: z.coerce.number().int().min(1).max(100).default(20) }),
+        },
+      },
+      async (request) => ({ players: await findPlayers(engine.db, request.params.gameId, request.query.q, request.query.limit) }),
+    );
+
+    r.get(
+      "/v1/admin/games/:gameId/players/:playerId",
+      { schema: { tags, summary: "A player's whole state", params: PlayerParams, response: { 200: AdminPlayerState, 404: z.object({ message: z.string() }) } } },
+      async (request, reply) => {
+        const key = request.params;
+        const state = await playerState(engine, key.gameId, key.playerId, hub.isConnected(key));
+        if (!state) return reply.code(404).send({ message: "player-not-found" });
+        return state;
+      },
+    );
+
+    r.get(
+      "/v1/admin/games/:gameId/players/:playerId/watch",
+      {
+        schema: {
+          tags,
+          summary: "Watch a player's events (text/event-stream)",
+          description:
+            "Every offer transition (event type = surfaced, viewed, claimable, claimed, expired, queued; data = the transition with the offer) " +
+            "and `connection` events (opened, closed). Does not take the player's connection.",
+          params: PlayerParams,
+        },
+      },
+      async (request, reply) => {
+        const stream = openStream(reply);
+        const watcher = await hub.watch({ key: request.params, sink: stream.sink });
+        stream.onClose(() => void watcher.close("client closed"));
+        // Say at once whether the player is online, so a new watcher need not wait for a change.
+        stream.sink.write(`event: presence\ndata: ${JSON.stringify({ connected: hub.isConnected(request.params) })}\n\n`);
+      },
+    );
+  });
+}
