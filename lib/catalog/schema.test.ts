@@ -1,0 +1,163 @@
+import { describe, expect, it } from "vitest";
+import { readFileSync, readdirSync } from "node:fs";
+import path from "node:path";
+import { parse } from "yaml";
+import { componentSchema, validateComponent, COMPONENT_KINDS, ENVIRONMENTS, DEPENDENCY_FLAGS, MOBILE_PLATFORMS } from "./schema";
+import { validComponent } from "./testing";
+
+function clone<T>(v: T): T {
+  return structuredClone(v);
+}
+
+function setAt(obj: Record<string, unknown>, dotted: string, value: unknown): Record<string, unknown> {
+  const parts = dotted.split(".");
+  let cur: Record<string, unknown> = obj;
+  for (const p of parts.slice(0, -1)) cur = cur[p] as Record<string, unknown>;
+  const last = parts[parts.length - 1];
+  if (value === undefined) delete cur[last];
+  else cur[last] = value;
+  return obj;
+}
+
+describe("Component schema: every field accepted", () => {
+  it("accepts a record that uses every field", () => {
+    const r = validateComponent(validComponent());
+    expect(r.ok).toBe(true);
+  });
+
+  it.each(COMPONENT_KINDS)("accepts spec.kind %s", (kind) => {
+    expect(validateComponent(validComponent("x", { kind })).ok).toBe(true);
+  });
+
+  it("accepts every environment, and none", () => {
+    expect(validateComponent(validComponent("x", { environments: [...ENVIRONMENTS] })).ok).toBe(true);
+    expect(validateComponent(validComponent("x", { environments: [], runtime: undefined })).ok).toBe(true);
+  });
+
+  it("accepts owners with and without group", () => {
+    expect(validateComponent(validComponent("x", { owners: [{ user: "a" }, { user: "b", group: "g/h" }] })).ok).toBe(true);
+  });
+
+  it("accepts every mobile platform, every dependency flag, and each flag alone or absent", () => {
+    for (const p of MOBILE_PLATFORMS) expect(validateComponent(validComponent("x", { runtime: { mobile: { platforms: [p] } } })).ok).toBe(true);
+    for (const d of DEPENDENCY_FLAGS) expect(validateComponent(validComponent("x", { dependencies: { [d]: true } })).ok).toBe(true);
+    expect(validateComponent(validComponent("x", { dependencies: {} })).ok).toBe(true);
+  });
+
+  it("accepts optional parts absent: runtime, k8s namespaces, dependencies, library, publish", () => {
+    const c = validComponent("x", { runtime: { k8s: { deploymentContractPath: "d.yaml" } }, dependencies: undefined, library: { model: "single", defaultRegistry: "r" } });
+    expect(validateComponent(c).ok).toBe(true);
+    const bare = validComponent("y", { runtime: undefined, dependencies: undefined, library: undefined });
+    expect(validateComponent(bare).ok).toBe(true);
+  });
+
+  it("accepts subgroups in the repository path", () => {
+    expect(validateComponent(validComponent("x", { repo: { path: "a/b/c" } })).ok).toBe(true);
+  });
+
+  it("loads every shipped demo record, and together they use every field", () => {
+    const dir = path.resolve("config/components");
+    const files = readdirSync(dir).filter((f) => f.endsWith(".yaml"));
+    expect(files.length).toBeGreaterThanOrEqual(25);
+    const records = files.map((f) => componentSchema.parse(parse(readFileSync(path.join(dir, f), "utf8"))));
+    const kinds = new Set(records.map((r) => r.spec.kind));
+    expect([...kinds].sort()).toEqual([...COMPONENT_KINDS].sort());
+    const envs = new Set(records.flatMap((r) => r.spec.environments));
+    expect([...envs].sort()).toEqual([...ENVIRONMENTS].sort());
+    expect(records.some((r) => r.spec.environments.length === 0)).toBe(true);
+    expect(records.some((r) => r.spec.owners.some((o) => o.group))).toBe(true);
+    expect(records.some((r) => r.spec.owners.some((o) => !o.group))).toBe(true);
+    const namespaced = new Set(records.flatMap((r) => Object.keys(r.spec.runtime?.k8s?.namespaces ?? {})));
+    expect([...namespaced].sort()).toEqual([...ENVIRONMENTS].sort());
+    const platforms = new Set(records.flatMap((r) => r.spec.runtime?.mobile?.platforms ?? []));
+    expect([...platforms].sort()).toEqual([...MOBILE_PLATFORMS].sort());
+    for (const d of DEPENDENCY_FLAGS) expect(records.some((r) => r.spec.dependencies?.[d] === true)).toBe(true);
+    expect(records.some((r) => r.spec.dependencies && Object.values(r.spec.dependencies).includes(false))).toBe(true);
+    expect(new Set(records.map((r) => r.spec.library?.model).filter(Boolean))).toEqual(new Set(["monorepo", "single"]));
+    expect(records.some((r) => r.spec.library?.publish?.visibilityPolicy.allowPublic === true)).toBe(true);
+    expect(records.some((r) => r.spec.library && !r.spec.library.publish)).toBe(true);
+    expect(records.some((r) => r.spec.runtime?.k8s && !r.spec.runtime.k8s.namespaces)).toBe(true);
+  });
+});
+
+// Each field with a value of a wrong type (and wrong values); the error names the field path.
+const wrong: Array<[string, unknown, string]> = [
+  ["apiVersion", 1, "apiVersion"],
+  ["apiVersion", "platform.example.com/v1", "apiVersion"],
+  ["apiVersion", undefined, "apiVersion"],
+  ["kind", "Service", "kind"],
+  ["kind", true, "kind"],
+  ["metadata", "x", "metadata"],
+  ["metadata.name", 7, "metadata.name"],
+  ["metadata.name", "Has Spaces", "metadata.name"],
+  ["metadata.name", "../etc", "metadata.name"],
+  ["metadata.name", "favorites", "metadata.name"],
+  ["metadata.displayName", ["a"], "metadata.displayName"],
+  ["metadata.displayName", "", "metadata.displayName"],
+  ["spec", [], "spec"],
+  ["spec.kind", "backend", "spec.kind"],
+  ["spec.kind", 3, "spec.kind"],
+  ["spec.repo", "commerce/x", "spec.repo"],
+  ["spec.repo.path", "no-slash", "spec.repo.path"],
+  ["spec.repo.path", 12, "spec.repo.path"],
+  ["spec.owners", "alice", "spec.owners"],
+  ["spec.owners", [], "spec.owners"],
+  ["spec.owners", [{ user: 5 }], "spec.owners[0].user"],
+  ["spec.owners", [{ user: "a", group: false }], "spec.owners[0].group"],
+  ["spec.owners", [{ group: "g" }], "spec.owners[0].user"],
+  ["spec.environments", "dev", "spec.environments"],
+  ["spec.environments", ["prod"], "spec.environments[0]"],
+  ["spec.environments", ["dev", "dev"], "spec.environments"],
+  ["spec.runtime", 1, "spec.runtime"],
+  ["spec.runtime.k8s", [], "spec.runtime.k8s"],
+  ["spec.runtime.k8s.namespaces", "ns", "spec.runtime.k8s.namespaces"],
+  ["spec.runtime.k8s.namespaces", { dev: 3 }, "spec.runtime.k8s.namespaces.dev"],
+  ["spec.runtime.k8s.namespaces", { qa: "x" }, "spec.runtime.k8s.namespaces.qa"],
+  ["spec.runtime.k8s.deploymentContractPath", null, "spec.runtime.k8s.deploymentContractPath"],
+  ["spec.runtime.mobile", true, "spec.runtime.mobile"],
+  ["spec.runtime.mobile.platforms", "ios", "spec.runtime.mobile.platforms"],
+  ["spec.runtime.mobile.platforms", ["windows"], "spec.runtime.mobile.platforms[0]"],
+  ["spec.dependencies", ["mongo"], "spec.dependencies"],
+  ["spec.dependencies.mongo", "yes", "spec.dependencies.mongo"],
+  ["spec.dependencies.redis", 1, "spec.dependencies.redis"],
+  ["spec.dependencies.pubsub", "true", "spec.dependencies.pubsub"],
+  ["spec.dependencies.gcpSecrets", null, "spec.dependencies.gcpSecrets"],
+  ["spec.dependencies.mysql", true, "spec.dependencies.mysql"],
+  ["spec.library", "npm", "spec.library"],
+  ["spec.library.model", "polyrepo", "spec.library.model"],
+  ["spec.library.defaultRegistry", 4, "spec.library.defaultRegistry"],
+  ["spec.library.publish", "always", "spec.library.publish"],
+  ["spec.library.publish.strategy", [], "spec.library.publish.strategy"],
+  ["spec.library.publish.visibilityPolicy", "public", "spec.library.publish.visibilityPolicy"],
+  ["spec.library.publish.visibilityPolicy.default", 0, "spec.library.publish.visibilityPolicy.default"],
+  ["spec.library.publish.visibilityPolicy.allowPublic", "yes", "spec.library.publish.visibilityPolicy.allowPublic"],
+  ["spec.extra", 1, "spec.extra"],
+];
+
+describe("Component schema: every wrong type is reported at its field", () => {
+  it.each(wrong)("%s = %j", (field, value, expectedPath) => {
+    const input = setAt(clone(validComponent()) as unknown as Record<string, unknown>, field, value);
+    const r = validateComponent(input);
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    const paths = r.issues.map((i) => i.path);
+    expect(paths).toContain(expectedPath);
+    for (const issue of r.issues) {
+      expect(issue.message.length).toBeGreaterThan(5);
+      expect(issue.message).not.toMatch(/^Invalid input$/);
+    }
+  });
+
+  it("speaks plainly: required, expected type and found value", () => {
+    const r = validateComponent(setAt(clone(validComponent()) as unknown as Record<string, unknown>, "metadata.displayName", 42));
+    expect(r.ok ? [] : r.issues).toEqual([{ path: "metadata.displayName", message: "expected text, found the number 42" }]);
+    const missing = validateComponent(setAt(clone(validComponent()) as unknown as Record<string, unknown>, "spec.repo.path", undefined));
+    expect(missing.ok ? "" : missing.issues[0].message).toMatch(/spec\.repo\.path is required/);
+  });
+
+  it("refuses a namespace for an environment the component does not list", () => {
+    const r = validateComponent(validComponent("x", { environments: ["dev"] }));
+    expect(r.ok).toBe(false);
+    expect(r.ok ? [] : r.issues.map((i) => i.path)).toContain("spec.runtime.k8s.namespaces.production");
+  });
+});
