@@ -1,0 +1,203 @@
+/**
+ * Typed client of the offers API (/v1), for browsers and Node. Types come from the same zod
+ * schemas as the service's routes, and responses are checked against them.
+ *
+ *   // In a game client: a JWT from your game server, cached and renewed before expiry.
+ *   const game = createGameClient({
+ *     baseUrl: "https://offers.example.com/v1",
+ *     getJwt: createJwtProvider(() => fetch("/my-game/offers-jwt").then((r) => r.text())),
+ *   });
+ *   const { offers } = await game.campaigns({ viewingCampaigns: true });
+ *   const stream = game.connectStream({ onOffer: (offer) => showToast(offer.name) });
+ *   // …later: stream.close();
+ *
+ *   // On a game server (never in client code: the API key is the JWT secret).
+ *   const server = createServerClient({ baseUrl, clientId, apiKey });
+ *   await server.assignOffer({ playerId: "p1", offerId: "daily-chest" });
+ */
+import type { z } from "zod";
+import {
+  AssignOfferRequest,
+  ClientCampaignsRequest,
+  ClientCampaignsResponse,
+  ClientClaimRequest,
+  ClientClaimResponse,
+  Offer,
+  OfferDefinition,
+  OfferDefinitionInput,
+  OneTimeTokenGenerateResponse,
+  OneTimeTokenRedeemRequest,
+  OneTimeTokenRedeemResponse,
+  PlayerSnapshot,
+  Referral,
+  ReferralCreateRequest,
+  ServerCampaignsRefreshRequest,
+  ServerCampaignsRefreshResponse,
+  ServerClaimRequest,
+  ServerClaimResponse,
+  SnapshotPushRequest,
+} from "../offers/schemas";
+import { connectEventStream, type EventStreamHandle, type StreamState } from "./sse";
+import { createJwtProvider, jwtExpiry, type JwtProvider } from "./jwt-provider";
+
+export { connectEventStream, createJwtProvider, jwtExpiry };
+export type { EventStreamHandle, JwtProvider, StreamState };
+export type { Offer } from "../offers/schemas";
+
+/** A non-2xx answer. `code` is the error code the interface documents (jwt-expired, invalid-api-key, offer-not-claimable…). */
+export class OffersApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    readonly body: unknown,
+  ) {
+    super(`offers API ${status}: ${code}`);
+  }
+}
+
+interface BaseOptions {
+  /** The API base, ending in /v1. */
+  baseUrl: string;
+  fetch?: typeof fetch;
+}
+
+function joinUrl(baseUrl: string, path: string): string {
+  return baseUrl.replace(/\/+$/, "") + path;
+}
+
+async function call<S extends z.ZodType>(
+  options: BaseOptions,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body: unknown,
+  schema: S,
+): Promise<z.infer<S>> {
+  const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
+  const response = await doFetch(joinUrl(options.baseUrl, path), {
+    method,
+    headers: { "Content-Type": "application/json", Accept: "application/json", ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  let parsed: unknown = undefined;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    parsed = text;
+  }
+  if (!response.ok) {
+    const code = typeof parsed === "string" ? parsed : ((parsed as { message?: string } | undefined)?.message ?? `http-${response.status}`);
+    throw new OffersApiError(response.status, code, parsed);
+  }
+  return schema.parse(parsed);
+}
+
+export interface GameClientOptions extends BaseOptions {
+  /** Answers the player's JWT; use createJwtProvider to cache and renew it. */
+  getJwt: JwtProvider;
+}
+
+export interface OfferStreamOptions {
+  onOffer: (offer: Offer, eventId: string | undefined) => void;
+  onStateChange?: (state: StreamState) => void;
+  /** Resume after this event id (e.g. kept in storage across page loads). */
+  lastEventId?: string;
+}
+
+/** Streams held in this runtime, one per player and service: a new one replaces the old. */
+const openStreams = new Map<string, EventStreamHandle>();
+
+/** Client for game clients: the player and game come from the JWT. */
+export function createGameClient(options: GameClientOptions) {
+  const withJwt = async <S extends z.ZodType>(path: string, body: unknown, schema: S): Promise<z.infer<S>> => {
+    const token = await options.getJwt();
+    try {
+      return await call(options, "POST", path, { Authorization: `Bearer ${token}` }, body, schema);
+    } catch (error) {
+      // The token may have expired between caching and use: renew once and retry.
+      if (error instanceof OffersApiError && error.code === "jwt-expired") {
+        const fresh = await options.getJwt({ forceRefresh: true });
+        return call(options, "POST", path, { Authorization: `Bearer ${fresh}` }, body, schema);
+      }
+      throw error;
+    }
+  };
+
+  return {
+    campaigns: (request: z.input<typeof ClientCampaignsRequest> = {}) =>
+      withJwt("/client/player/campaigns", ClientCampaignsRequest.parse(request), ClientCampaignsResponse),
+    claim: (request: z.input<typeof ClientClaimRequest>) => withJwt("/client/reward/claim", ClientClaimRequest.parse(request), ClientClaimResponse),
+    generateOneTimeToken: () => withJwt("/auth/one_time_token/generate", {}, OneTimeTokenGenerateResponse),
+
+    /**
+     * Opens the player's event stream: offers surfaced in real time, with reconnection (exponential
+     * backoff with jitter), resume from the last event id, and token renewal. One per player.
+     */
+    connectStream(stream: OfferStreamOptions): EventStreamHandle {
+      const url = joinUrl(options.baseUrl, "/sse/connect");
+      let registryKey: string | undefined;
+      const handle = connectEventStream({
+        url,
+        fetch: options.fetch,
+        lastEventId: stream.lastEventId,
+        getToken: async (o) => {
+          const token = await options.getJwt(o);
+          const key = `${url}|${playerOf(token)}`;
+          if (registryKey !== key) {
+            const older = openStreams.get(key);
+            if (older && older !== handle) older.close();
+            registryKey = key;
+            openStreams.set(key, handle);
+          }
+          return token;
+        },
+        onEvent: (event) => {
+          if (event.event !== "offer_surfaced") return;
+          const data = JSON.parse(event.data) as { offer: unknown };
+          stream.onOffer(Offer.parse(data.offer), event.id);
+        },
+        onStateChange: (state) => {
+          if (state.status === "closed" && registryKey && openStreams.get(registryKey) === handle) openStreams.delete(registryKey);
+          stream.onStateChange?.(state);
+        },
+      });
+      return handle;
+    },
+  };
+}
+
+function playerOf(token: string): string {
+  try {
+    const payload = JSON.parse(atob(token.split(".")[1]!.replace(/-/g, "+").replace(/_/g, "/"))) as { iss?: string; sub?: string };
+    return `${payload.iss}/${payload.sub}`;
+  } catch {
+    return token;
+  }
+}
+
+export interface ServerClientOptions extends BaseOptions {
+  clientId: string;
+  apiKey: string;
+}
+
+/** Client for game servers (API key). Never ship it, or the key, to a browser or game client. */
+export function createServerClient(options: ServerClientOptions) {
+  const headers = { "x-api-key": options.apiKey, "x-client-id": options.clientId };
+  const post = <S extends z.ZodType>(path: string, body: unknown, schema: S) => call(options, "POST", path, headers, body, schema);
+  return {
+    refreshCampaigns: (request: z.input<typeof ServerCampaignsRefreshRequest>) =>
+      post("/player/campaigns/refresh", ServerCampaignsRefreshRequest.parse(request), ServerCampaignsRefreshResponse),
+    claim: (request: z.input<typeof ServerClaimRequest>) => post("/reward/sdk/claim", ServerClaimRequest.parse(request), ServerClaimResponse),
+    upsertDefinition: (offerId: string, definition: z.input<typeof OfferDefinitionInput>) =>
+      call(options, "PUT", `/offers/definitions/${encodeURIComponent(offerId)}`, headers, OfferDefinitionInput.parse(definition), OfferDefinition),
+    assignOffer: (request: z.input<typeof AssignOfferRequest>) => post("/player/offers/assign", AssignOfferRequest.parse(request), Offer),
+    pushSnapshot: (request: z.input<typeof SnapshotPushRequest>) => post("/player/snapshot", SnapshotPushRequest.parse(request), PlayerSnapshot),
+    createReferral: (request: z.input<typeof ReferralCreateRequest>) => post("/referrals", ReferralCreateRequest.parse(request), Referral),
+  };
+}
+
+/** Redeems a one-time dashboard token (the token is the credential): once, within 5 minutes. */
+export function redeemOneTimeToken(options: BaseOptions, request: z.input<typeof OneTimeTokenRedeemRequest>) {
+  return call(options, "POST", "/auth/one_time_token/redeem", {}, OneTimeTokenRedeemRequest.parse(request), OneTimeTokenRedeemResponse);
+}
