@@ -226,9 +226,10 @@ export class OffersEngine {
         .from(players)
         .where(and(eq(players.gameId, gameId), eq(players.playerId, playerId)))
         .for("update");
+      const startSeq = player.eventSeq;
       const unit: Unit = { tx, gameId, playerId, player, maxOfferSlots: game.maxOfferSlots, now, events: [] };
       const value = await fn(unit);
-      if (unit.player.eventSeq !== player.eventSeq) {
+      if (unit.player.eventSeq !== startSeq) {
         await tx
           .update(players)
           .set({ eventSeq: unit.player.eventSeq })

@@ -1,0 +1,71 @@
+/**
+ * Test helpers: an offers app on a fresh database (PGlite or PostgreSQL), a manual clock, a game
+ * with known credentials, and JWT signing the way a game server does it.
+ */
+import { randomBytes } from "node:crypto";
+import type { FastifyInstance, InjectOptions } from "fastify";
+import { SignJWT } from "jose";
+import type { TestDatabase, TestDatabaseTarget } from "../db/testing";
+import { buildOffersApp, type OffersAppDeps } from "./app";
+import { ManualClock } from "./clock";
+import { openOffersTestDatabase, type OffersSchema } from "./db";
+
+export interface TestGame {
+  gameId: string;
+  clientId: string;
+  apiKey: string;
+}
+
+export interface OffersTestContext {
+  app: FastifyInstance;
+  database: TestDatabase<OffersSchema>;
+  clock: ManualClock;
+  game: TestGame;
+  secretKey: string;
+  /** Signs a game JWT at the clock's time (HS256 with the game's API key). */
+  jwt(playerId: string, options?: { gameId?: string; apiKey?: string; ttlSeconds?: number }): Promise<string>;
+  apiHeaders(game?: TestGame): Record<string, string>;
+  /** POST with a JSON body; answers status and parsed body. */
+  post(url: string, body: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any }>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  inject(options: InjectOptions): ReturnType<FastifyInstance["inject"]>;
+  close(): Promise<void>;
+}
+
+export async function startOffersTestApp(target: TestDatabaseTarget, extra: Partial<OffersAppDeps> = {}): Promise<OffersTestContext> {
+  const database = await openOffersTestDatabase(target);
+  const clock = new ManualClock(Date.UTC(2026, 0, 1, 12, 0, 0));
+  const secretKey = randomBytes(32).toString("hex");
+  const app = await buildOffersApp({ database, secretKey, adminToken: "test-admin-token-0123456789", clock, ...extra });
+  await app.ready();
+  const game = await app.offers.games.createGame({ gameId: "game-a", name: "Game A", clientId: "client-a", apiKey: "api-key-of-game-a-0123456789" });
+  const jwt: OffersTestContext["jwt"] = (playerId, options = {}) => {
+    const iat = Math.floor(clock.now().getTime() / 1000);
+    return new SignJWT({})
+      .setProtectedHeader({ alg: "HS256", typ: "JWT" })
+      .setIssuer(options.gameId ?? game.gameId)
+      .setSubject(playerId)
+      .setIssuedAt(iat)
+      .setExpirationTime(iat + (options.ttlSeconds ?? 900))
+      .sign(new TextEncoder().encode(options.apiKey ?? game.apiKey));
+  };
+  const apiHeaders = (g: TestGame = game) => ({ "x-api-key": g.apiKey, "x-client-id": g.clientId });
+  const post: OffersTestContext["post"] = async (url, body, headers = {}) => {
+    const res = await app.inject({ method: "POST", url, payload: body as object, headers: { "content-type": "application/json", ...headers } });
+    return { status: res.statusCode, body: res.body ? JSON.parse(res.body) : undefined };
+  };
+  return {
+    app,
+    database,
+    clock,
+    game,
+    secretKey,
+    jwt,
+    apiHeaders,
+    post,
+    inject: (options) => app.inject(options),
+    close: async () => {
+      await app.close();
+      await database.close();
+    },
+  };
+}
