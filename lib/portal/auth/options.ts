@@ -10,20 +10,7 @@ import { getPortalConfig, getAuthSettings, devProviderId, gitlabProviderId, sess
 import { userFromToken, type PortalTokenClaims } from "./session-user";
 import { fetchGitlabGroups, type GitlabProfile } from "./gitlab";
 import type { PortalUser } from "../roles";
-
-export const devUserNamePattern = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
-export const groupPathPattern = /^[A-Za-z0-9][A-Za-z0-9._/-]{0,254}$/;
-
-/** The development sign-in's credentials, checked: a user name and optional groups (comma or newline separated). */
-export function parseDevCredentials(input: { username?: string; groups?: string } | undefined): { username: string; groups: string[] } | null {
-  const username = input?.username?.trim() ?? "";
-  if (!devUserNamePattern.test(username)) return null;
-  const groups = (input?.groups ?? "")
-    .split(/[,\n]/)
-    .map((g) => g.trim())
-    .filter((g) => g && groupPathPattern.test(g));
-  return { username, groups: [...new Set(groups)] };
-}
+import { parseDevCredentials } from "./dev-credentials";
 
 /** The portal's own callback URL of a provider: /auth/<provider>/callback (it forwards to next-auth's). */
 export function portalCallbackUrl(origin: string, providerId: string): string {

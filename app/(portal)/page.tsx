@@ -1,0 +1,66 @@
+import Link from "next/link";
+import { Alert, Card } from "@/components/ui/card";
+import { Badge } from "@/components/ui/badge";
+import { ButtonLink } from "@/components/ui/button";
+import { currentUser } from "@/lib/portal/guard";
+import { navItems } from "@/components/shell/nav-links";
+
+const descriptions: Record<string, string> = {
+  "/catalog": "Every software component: owners, environments, configuration and releases.",
+  "/app-orders": "Order a new app or service; leads approve or reject the request.",
+  "/offers": "Inspect a player's offers, rewards and live events.",
+};
+
+type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+export default async function HomePage({ searchParams }: Props) {
+  const user = await currentUser();
+  const { signedOut } = await searchParams;
+  if (!user) {
+    return (
+      <div className="stack" style={{ maxWidth: 560 }}>
+        {signedOut ? <Alert tone="success">You are signed out.</Alert> : null}
+        <h1>Platform portal</h1>
+        <p className="muted" data-testid="signed-out">
+          You are not signed in. Sign in to browse the catalog, order apps and inspect offers.
+        </p>
+        <div>
+          <ButtonLink href="/auth/signin" variant="primary">
+            Sign in
+          </ButtonLink>
+        </div>
+      </div>
+    );
+  }
+  return (
+    <div className="stack">
+      <h1>Welcome, {user.name}</h1>
+      <div className="row">
+        <span className="muted">Your roles:</span>
+        {user.roles.map((role) => (
+          <Badge key={role} tone="accent">
+            {role}
+          </Badge>
+        ))}
+      </div>
+      <div className="home-grid">
+        {navItems.map((item) => (
+          <Card key={item.href}>
+            <h2>
+              <Link href={item.href}>{item.label}</Link>
+            </h2>
+            <p className="muted">{descriptions[item.href]}</p>
+          </Card>
+        ))}
+        <Card>
+          <h2>
+            <Link href="/tokens">API tokens</Link>
+          </h2>
+          <p className="muted">
+            Personal tokens for scripts and CI: <code>Authorization: Bearer …</code>
+          </p>
+        </Card>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,24 @@
+import Link from "next/link";
+import type { PortalUser } from "@/lib/portal/roles";
+import { ButtonLink } from "@/components/ui/button";
+import { NavLinks } from "./nav-links";
+import { UserMenu } from "./user-menu";
+
+/** The portal's top bar: brand, main navigation, and the user menu (or a sign-in link). */
+export function AppHeader({ user }: { user: PortalUser | null }) {
+  return (
+    <header className="shell-header">
+      <Link href="/" className="shell-brand">
+        Platform portal
+      </Link>
+      <NavLinks />
+      {user ? (
+        <UserMenu user={user} />
+      ) : (
+        <ButtonLink href="/auth/signin" variant="primary" size="small">
+          Sign in
+        </ButtonLink>
+      )}
+    </header>
+  );
+}

@@ -1,0 +1,30 @@
+"use client";
+import Link from "next/link";
+import { usePathname } from "next/navigation";
+
+export interface NavItem {
+  href: string;
+  label: string;
+}
+
+export const navItems: NavItem[] = [
+  { href: "/catalog", label: "Catalog" },
+  { href: "/app-orders", label: "App orders" },
+  { href: "/offers", label: "Offers" },
+];
+
+export function NavLinks({ items = navItems }: { items?: NavItem[] }) {
+  const pathname = usePathname();
+  return (
+    <nav className="shell-nav" aria-label="Main">
+      {items.map((item) => {
+        const active = pathname === item.href || pathname.startsWith(`${item.href}/`);
+        return (
+          <Link key={item.href} href={item.href} className="shell-nav__link" aria-current={active ? "page" : undefined}>
+            {item.label}
+          </Link>
+        );
+      })}
+    </nav>
+  );
+}
