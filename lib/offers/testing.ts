@@ -3,7 +3,7 @@
  * with known credentials, and JWT signing the way a game server does it.
  */
 import { randomBytes } from "node:crypto";
-import type { FastifyInstance, InjectOptions } from "fastify";
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from "fastify";
 import { SignJWT } from "jose";
 import type { TestDatabase, TestDatabaseTarget } from "../db/testing";
 import { buildOffersApp, type OffersAppDeps } from "./app";
@@ -27,7 +27,7 @@ export interface OffersTestContext {
   apiHeaders(game?: TestGame): Record<string, string>;
   /** POST with a JSON body; answers status and parsed body. */
   post(url: string, body: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any }>; // eslint-disable-line @typescript-eslint/no-explicit-any
-  inject(options: InjectOptions): ReturnType<FastifyInstance["inject"]>;
+  inject(options: InjectOptions): Promise<LightMyRequestResponse>;
   close(): Promise<void>;
 }
 

@@ -15,7 +15,7 @@ export interface StreamRoutesOptions {
   hub: SseHub;
   engine: OffersEngine;
   /** Verifies the request's JWT; throws JwtError. */
-  verifyJwt(headers: FastifyRequest["headers"]): Promise<VerifiedJwt>;
+  verifyJwt(request: FastifyRequest): Promise<VerifiedJwt>;
   adminToken: string;
 }
 
@@ -56,7 +56,7 @@ export function registerStreamRoutes(app: FastifyInstance, options: StreamRoutes
   const adminDigest = digest(options.adminToken);
 
   typed.get(
-    "/v1/sse/connect",
+    "/sse/connect",
     {
       schema: {
         tags: ["client"],
@@ -70,7 +70,7 @@ export function registerStreamRoutes(app: FastifyInstance, options: StreamRoutes
     async (request, reply) => {
       let jwt: VerifiedJwt;
       try {
-        jwt = await options.verifyJwt(request.headers);
+        jwt = await options.verifyJwt(request);
       } catch (error) {
         if (error instanceof JwtError) return reply.code(error.status).send({ message: error.code });
         throw error;
@@ -109,12 +109,12 @@ export function registerStreamRoutes(app: FastifyInstance, options: StreamRoutes
     const tags = ["admin"];
     const PlayerParams = z.object({ gameId: z.string().min(1).max(200), playerId: z.string().min(1).max(200) });
 
-    r.get("/v1/admin/games", { schema: { tags, summary: "Games", response: { 200: z.object({ games: z.array(AdminGame) }) } } }, async () => ({
+    r.get("/admin/games", { schema: { tags, summary: "Games", response: { 200: z.object({ games: z.array(AdminGame) }) } } }, async () => ({
       games: await listGames(engine.db),
     }));
 
     r.get(
-      "/v1/admin/games/:gameId/players",
+      "/admin/games/:gameId/players",
       {
         schema: {
           tags,
@@ -127,7 +127,7 @@ export function registerStreamRoutes(app: FastifyInstance, options: StreamRoutes
     );
 
     r.get(
-      "/v1/admin/games/:gameId/players/:playerId",
+      "/admin/games/:gameId/players/:playerId",
       { schema: { tags, summary: "A player's whole state", params: PlayerParams, response: { 200: AdminPlayerState, 404: z.object({ message: z.string() }) } } },
       async (request, reply) => {
         const key = request.params;
@@ -138,7 +138,7 @@ export function registerStreamRoutes(app: FastifyInstance, options: StreamRoutes
     );
 
     r.get(
-      "/v1/admin/games/:gameId/players/:playerId/watch",
+      "/admin/games/:gameId/players/:playerId/watch",
       {
         schema: {
           tags,

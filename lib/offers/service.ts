@@ -1,0 +1,115 @@
+/**
+ * Starts the offers service from settings: database (PostgreSQL or PGlite under DATA_DIR/offers)
+ * with migrations, demo data, the app, the periodic expiry sweep, and graceful shutdown.
+ * main.ts calls this; other work (event stream, admin API) plugs in through `extend`.
+ */
+import path from "node:path";
+import { pino, type Logger } from "pino";
+import type { FastifyInstance } from "fastify";
+import type { Env } from "../env";
+import { persistentSecret } from "../secrets";
+import { buildOffersApp, type OffersAppDeps } from "./app";
+import { systemClock, type Clock } from "./clock";
+import { openOffersDatabase, type OffersDatabaseHandle } from "./db";
+import { seedDemoData } from "./demo";
+import { SecretBox } from "./secret-box";
+
+export interface OffersSettings {
+  databaseUrl?: string;
+  pgliteDir: string;
+  secretKey: string;
+  adminToken: string;
+  seedDemo: boolean;
+}
+
+/** Database and secrets as both the service and the CLI resolve them from the environment. */
+export function offersSettings(env: Env): OffersSettings {
+  return {
+    databaseUrl: env.OFFERS_DATABASE_URL,
+    pgliteDir: path.join(env.DATA_DIR, "offers"),
+    secretKey: persistentSecret(env.DATA_DIR, "offers-secret-key", env.OFFERS_SECRET_KEY),
+    adminToken: persistentSecret(env.DATA_DIR, "offers-admin-token", env.OFFERS_ADMIN_TOKEN),
+    seedDemo:
+      env.OFFERS_DEMO_DATA === "on" || (env.OFFERS_DEMO_DATA === "auto" && (!env.OFFERS_DATABASE_URL || env.NODE_ENV === "development")),
+  };
+}
+
+export interface RunningOffersService {
+  app: FastifyInstance;
+  database: OffersDatabaseHandle;
+  url: string;
+  /** Drains requests, stops timers, closes the database. Safe to call twice. */
+  stop(): Promise<void>;
+}
+
+export async function startOffersService(options: {
+  env: Env;
+  logger?: Logger;
+  clock?: Clock;
+  extend?: OffersAppDeps["extend"];
+}): Promise<RunningOffersService> {
+  const { env } = options;
+  const logger = options.logger ?? pino({ level: env.LOG_LEVEL });
+  const clock = options.clock ?? systemClock;
+  const settings = offersSettings(env);
+
+  const database = await openOffersDatabase({
+    url: settings.databaseUrl,
+    dataDir: settings.databaseUrl ? undefined : settings.pgliteDir,
+    poolSize: 20,
+    onPoolError: (err) => logger.warn({ err }, "offers database connection lost"),
+  });
+  logger.info({ database: database.kind }, "offers database ready (migrations applied)");
+
+  const app = await buildOffersApp({
+    database,
+    secretKey: settings.secretKey,
+    adminToken: settings.adminToken,
+    clock,
+    logger,
+    maxBodyBytes: env.OFFERS_MAX_BODY_BYTES,
+    extend: options.extend,
+  });
+
+  if (settings.seedDemo) {
+    await seedDemoData({
+      db: database.db,
+      games: app.offers.games,
+      box: new SecretBox(settings.secretKey),
+      clock,
+      settings: { gameId: env.DEMO_GAME_ID, clientId: env.DEMO_CLIENT_ID, apiKey: env.DEMO_API_KEY },
+    });
+    logger.info({ gameId: env.DEMO_GAME_ID, clientId: env.DEMO_CLIENT_ID }, "demo data ready");
+  }
+
+  // Expiry is also applied on every read; the sweep makes it visible to players who do not read.
+  let sweeping: Promise<void> | undefined;
+  const sweep = () => {
+    if (sweeping) return;
+    sweeping = (async () => {
+      try {
+        await app.offers.engine.sweepExpired();
+        await app.offers.tokens.purge();
+      } catch (err) {
+        logger.warn({ err }, "expiry sweep failed; will retry");
+      } finally {
+        sweeping = undefined;
+      }
+    })();
+  };
+  const timer = setInterval(sweep, env.OFFERS_SWEEP_INTERVAL_MS);
+  timer.unref();
+
+  const url = await app.listen({ host: env.OFFERS_HOST, port: env.OFFERS_PORT });
+  logger.info({ url }, "offers service listening");
+
+  let stopping: Promise<void> | undefined;
+  const stop = () =>
+    (stopping ??= (async () => {
+      clearInterval(timer);
+      await app.close(); // stops accepting, answers 503 to new requests, waits for in-flight ones
+      await sweeping;
+      await database.close();
+    })());
+  return { app, database, url, stop };
+}

@@ -1,0 +1,64 @@
+/**
+ * Wires the event stream into the offers service: engine transitions go to the bus, the hub serves
+ * /v1/sse/connect and the admin API. Pass `extend` to buildOffersApp (main.ts and tests).
+ */
+import type { FastifyInstance } from "fastify";
+import type { EventBus } from "../../events";
+import type { OffersServices } from "../app";
+import { loadSurfacedSince, publishEngineEvents } from "./bridge";
+import { SseHub, type HubLogger } from "./hub";
+import { registerStreamRoutes } from "./routes";
+
+export interface EventStream {
+  /** Pass as OffersAppDeps.extend. */
+  extend(app: FastifyInstance, services: OffersServices): void;
+  /** The hub, once the app is built. */
+  readonly hub: SseHub;
+  /** Closes every stream and stops publishing. */
+  close(): Promise<void>;
+}
+
+export function createEventStream(options: {
+  bus: EventBus;
+  adminToken: string;
+  heartbeatMs: number;
+  staleTimeoutMs: number;
+  logger?: HubLogger;
+  /** Clock of JWT expiry (tests with a manual clock pass theirs). */
+  now?: () => number;
+}): EventStream {
+  let hub: SseHub | undefined;
+  let stopPublishing = () => {};
+  return {
+    extend(app, services) {
+      const engine = services.engine;
+      hub = new SseHub({
+        bus: options.bus,
+        loadSurfacedSince: (key, after) => loadSurfacedSince(engine.db, key, after),
+        heartbeatMs: options.heartbeatMs,
+        staleTimeoutMs: options.staleTimeoutMs,
+        logger: options.logger,
+        now: options.now,
+      });
+      stopPublishing = publishEngineEvents(engine, options.bus, options.logger ?? { info: () => {}, warn: () => {} });
+      registerStreamRoutes(app, {
+        hub,
+        engine,
+        verifyJwt: (request) => services.authenticateJwt(request),
+        adminToken: options.adminToken,
+      });
+      // Streams never end by themselves: close them when the server closes, or close() would wait.
+      app.addHook("preClose", async () => {
+        await hub?.closeAll("shutdown");
+      });
+    },
+    get hub() {
+      if (!hub) throw new Error("the event stream is not attached to an app yet");
+      return hub;
+    },
+    async close() {
+      stopPublishing();
+      await hub?.closeAll("shutdown");
+    },
+  };
+}

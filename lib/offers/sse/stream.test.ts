@@ -1,0 +1,354 @@
+/**
+ * The event stream over real HTTP, on a real database: contract, replay, replacement, cleanup,
+ * slow readers, the admin watch stream, two instances sharing a bus, and the SDK across a restart.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import net from "node:net";
+import { randomBytes } from "node:crypto";
+import type { AddressInfo } from "node:net";
+import { MemoryEventBus, RedisEventBus, type EventBus } from "../../events";
+import { testDatabaseTargets } from "../../db/testing";
+import { buildOffersApp } from "../app";
+import { startOffersTestApp, type OffersTestContext } from "../testing";
+import { createEventStream, type EventStream } from "./index";
+import { EventStreamParser, type StreamEvent } from "../../offers-client/sse";
+import { createGameClient } from "../../offers-client";
+import type { Offer } from "../schemas";
+
+const ADMIN = "test-admin-token-0123456789";
+const redisUrl = process.env.TEST_REDIS_URL;
+
+interface Server {
+  ctx: OffersTestContext;
+  stream: EventStream;
+  base: string;
+}
+
+async function startServer(target: "pglite" | "postgres", bus: EventBus, opts: { staleTimeoutMs?: number } = {}): Promise<Server> {
+  let clockNow = () => Date.now();
+  const stream = createEventStream({
+    bus,
+    adminToken: ADMIN,
+    heartbeatMs: 100,
+    staleTimeoutMs: opts.staleTimeoutMs ?? 60_000,
+    now: () => clockNow(),
+  });
+  const ctx = await startOffersTestApp(target, { extend: stream.extend });
+  clockNow = () => ctx.clock.now().getTime();
+  await ctx.app.listen({ port: 0, host: "127.0.0.1" });
+  return { ctx, stream, base: `http://127.0.0.1:${(ctx.app.server.address() as AddressInfo).port}/v1` };
+}
+
+/** Reads a stream with fetch, collecting events and comments. */
+function openReader(url: string, headers: Record<string, string>) {
+  const controller = new AbortController();
+  const events: StreamEvent[] = [];
+  const comments: string[] = [];
+  let ended = false;
+  const response = fetch(url, { headers: { Accept: "text/event-stream", ...headers }, signal: controller.signal });
+  const done = response.then(async (res) => {
+    if (!res.ok || !res.body) return res;
+    const parser = new EventStreamParser((e) => events.push(e), (c) => comments.push(c));
+    const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+    try {
+      for (;;) {
+        const { value, done: finished } = await reader.read();
+        if (finished) break;
+        parser.push(value);
+      }
+    } catch {
+      // aborted
+    }
+    ended = true;
+    return res;
+  });
+  return {
+    response,
+    events,
+    comments,
+    done,
+    get ended() {
+      return ended;
+    },
+    abort: () => controller.abort(),
+  };
+}
+
+async function until(check: () => boolean, ms = 3_000, what = "condition") {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`${what} not met within ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+async function defineOffers(ctx: OffersTestContext) {
+  const headers = { ...ctx.apiHeaders(), "content-type": "application/json" };
+  for (const [offerId, realTime] of [["live-1", true], ["live-2", true], ["live-3", true], ["quiet", false]] as const) {
+    const res = await ctx.inject({
+      method: "PUT",
+      url: `/v1/offers/definitions/${offerId}`,
+      headers,
+      payload: {
+        name: `Offer ${offerId}`,
+        description: "test",
+        rewards: [{ kind: "coins", rewardId: "gold", name: "Gold", amount: 10 }],
+        realTime,
+        durationSeconds: 3600,
+      },
+    });
+    expect(res.statusCode).toBe(200);
+  }
+}
+
+async function assign(ctx: OffersTestContext, playerId: string, offerId: string): Promise<Offer> {
+  const res = await ctx.post("/v1/player/offers/assign", { playerId, offerId }, ctx.apiHeaders());
+  expect(res.status).toBe(200);
+  return res.body as Offer;
+}
+
+describe.each(testDatabaseTargets())("event stream on %s", (target) => {
+  const cleanups: Array<() => Promise<void>> = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+  async function server(opts: { staleTimeoutMs?: number } = {}) {
+    const bus = new MemoryEventBus();
+    const s = await startServer(target, bus, opts);
+    cleanups.push(async () => {
+      await s.ctx.close();
+      expect(bus.channelCount).toBe(0);
+    });
+    await defineOffers(s.ctx);
+    return s;
+  }
+
+  it("refuses bad tokens with the JWT error codes", async () => {
+    const { ctx, base } = await server();
+    const none = await fetch(`${base}/sse/connect`, { headers: { Accept: "text/event-stream" } });
+    expect(none.status).toBe(401);
+    expect(await none.json()).toEqual({ message: "jwt-invalid" });
+    const expired = await ctx.jwt("p1", { ttlSeconds: -60 });
+    const res = await fetch(`${base}/sse/connect`, { headers: { Authorization: `Bearer ${expired}` } });
+    expect(res.status).toBe(401);
+    expect(await res.json()).toEqual({ message: "jwt-expired" });
+    const otherKey = await ctx.jwt("p1", { apiKey: "not-the-key-of-this-game" });
+    const bad = await fetch(`${base}/sse/connect`, { headers: { Authorization: `Bearer ${otherKey}` } });
+    expect(bad.status).toBe(401);
+    expect(await bad.json()).toEqual({ message: "jwt-invalid" });
+  });
+
+  it("streams real-time offers with ids and heartbeats, and replays what was missed after Last-Event-ID", async () => {
+    const { ctx, base, stream } = await server();
+    const auth = { Authorization: `Bearer ${await ctx.jwt("p1")}` };
+    const first = openReader(`${base}/sse/connect`, auth);
+    const res = await first.response;
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("text/event-stream; charset=utf-8");
+    expect(res.headers.get("cache-control")).toContain("no-cache");
+    expect(res.headers.get("x-accel-buffering")).toBe("no");
+    await until(() => stream.hub.connectionCount === 1);
+
+    const live = await assign(ctx, "p1", "live-1");
+    await assign(ctx, "p1", "quiet"); // not real-time: never pushed
+    await until(() => first.events.length === 1);
+    const event = first.events[0]!;
+    expect(event.event).toBe("offer_surfaced");
+    const data = JSON.parse(event.data) as { offer: Offer };
+    expect(Object.keys(data)).toEqual(["offer"]);
+    expect(data.offer).toMatchObject({ instanceId: live.instanceId, status: "surfaced", playerId: "p1", gameId: ctx.game.gameId });
+    expect(Number(event.id)).toBeGreaterThan(0);
+    await until(() => first.comments.filter((c) => c === "heartbeat").length >= 2, 2_000, "two heartbeats");
+
+    first.abort();
+    await until(() => stream.hub.connectionCount === 0, 3_000, "cleanup after abort");
+    const missed = await assign(ctx, "p1", "live-2");
+
+    const second = openReader(`${base}/sse/connect`, { ...auth, "Last-Event-ID": event.id! });
+    await until(() => second.events.length === 1);
+    expect(JSON.parse(second.events[0]!.data).offer.instanceId).toBe(missed.instanceId);
+    const third = await assign(ctx, "p1", "live-3"); // over the slot limit: queued, not surfaced
+    expect(third.status).toBe("inQueue");
+    await new Promise((r) => setTimeout(r, 200));
+    expect(second.events).toHaveLength(1);
+    expect(Number(second.events[0]!.id)).toBeGreaterThan(Number(event.id));
+    second.abort();
+  });
+
+  it("keeps one connection per player: a newer one replaces the older", async () => {
+    const { ctx, base, stream } = await server();
+    const token = await ctx.jwt("p2");
+    const older = openReader(`${base}/sse/connect`, { Authorization: `Bearer ${token}` });
+    await until(() => stream.hub.connectionCount === 1);
+    const newer = openReader(`${base}/sse/connect`, { Authorization: `Bearer ${token}` });
+    await until(() => older.ended, 3_000, "older stream closed");
+    expect(older.comments).toContain("replaced");
+    expect(stream.hub.connectionCount).toBe(1);
+    await assign(ctx, "p2", "live-1");
+    await until(() => newer.events.length === 1);
+    expect(older.events).toHaveLength(0);
+    newer.abort();
+    await until(() => stream.hub.connectionCount === 0);
+  });
+
+  it("closes the stream when the JWT expires", async () => {
+    const { ctx, base, stream } = await server();
+    const reader = openReader(`${base}/sse/connect`, { Authorization: `Bearer ${await ctx.jwt("p3", { ttlSeconds: 1 })}` });
+    await until(() => stream.hub.connectionCount === 1);
+    await until(() => reader.ended, 3_000, "closed at expiry");
+    expect(stream.hub.connectionCount).toBe(0);
+  });
+
+  it("closes a client that reads nothing, and frees what it held", async () => {
+    const { ctx, base, stream } = await server({ staleTimeoutMs: 300 });
+    const token = await ctx.jwt("slow");
+    const url = new URL(`${base}/sse/connect`);
+    // A raw socket that sends the request and never reads the answer.
+    const socket = net.connect(Number(url.port), url.hostname);
+    socket.pause();
+    let socketClosed = false;
+    socket.on("close", () => (socketClosed = true)).on("error", () => {});
+    socket.write(`GET ${url.pathname} HTTP/1.1\r\nHost: ${url.host}\r\nAuthorization: Bearer ${token}\r\nAccept: text/event-stream\r\n\r\n`);
+    await until(() => stream.hub.connectionCount === 1);
+    // Far more than the socket buffers hold, so writes back up.
+    const big = "x".repeat(64 * 1024);
+    for (let seq = 1; seq <= 300; seq++) {
+      await stream.hub.publish({ gameId: ctx.game.gameId, playerId: "slow" }, {
+        kind: "offer_event", seq, type: "surfaced", instanceId: `i${seq}`, offerId: "o", fromStatus: null, toStatus: "surfaced",
+        cause: "test", at: new Date().toISOString(), realTime: true,
+        offer: { offerId: "o", instanceId: `i${seq}`, playerId: "slow", gameId: ctx.game.gameId, name: "n", description: big, status: "surfaced", rewards: [], createdAt: new Date().toISOString(), expiresAt: new Date().toISOString() },
+      });
+    }
+    await until(() => stream.hub.connectionCount === 0, 5_000, "slow reader closed");
+    socket.destroy();
+    expect(socketClosed || socket.destroyed).toBe(true);
+  });
+
+  it("serves the admin API and a watch stream that does not take the player's connection", async () => {
+    const { ctx, base, stream } = await server();
+    const denied = await fetch(`${base}/admin/games`);
+    expect(denied.status).toBe(401);
+    const wrong = await fetch(`${base}/admin/games`, { headers: { Authorization: "Bearer nope" } });
+    expect(wrong.status).toBe(401);
+    const admin = { Authorization: `Bearer ${ADMIN}` };
+    const games = (await (await fetch(`${base}/admin/games`, { headers: admin })).json()) as { games: Array<{ gameId: string }> };
+    expect(games.games.map((g) => g.gameId)).toContain(ctx.game.gameId);
+
+    const watchUrl = `${base}/admin/games/${ctx.game.gameId}/players/p4/watch`;
+    const watcher = openReader(watchUrl, admin);
+    await until(() => watcher.events.some((e) => e.event === "presence"));
+    const player = openReader(`${base}/sse/connect`, { Authorization: `Bearer ${await ctx.jwt("p4")}` });
+    await until(() => stream.hub.connectionCount === 1);
+    expect(stream.hub.watcherCount).toBe(1);
+    const offer = await assign(ctx, "p4", "live-1");
+    const view = await ctx.post("/v1/client/player/campaigns", { viewingCampaigns: true }, { Authorization: `Bearer ${await ctx.jwt("p4")}` });
+    expect(view.status).toBe(200);
+    await until(() => player.events.length === 1);
+    player.abort();
+    await until(() => watcher.events.filter((e) => e.event === "connection").length === 2, 3_000, "connection events");
+    const types = watcher.events.map((e) => e.event);
+    expect(types).toEqual(["presence", "connection", "surfaced", "viewed", "claimable", "connection"]);
+    expect(JSON.parse(watcher.events[2]!.data)).toMatchObject({ instanceId: offer.instanceId, toStatus: "surfaced" });
+
+    const state = await fetch(`${base}/admin/games/${ctx.game.gameId}/players/p4`, { headers: admin });
+    expect(state.status).toBe(200);
+    const body = (await state.json()) as { offers: Array<{ instanceId: string; status: string; events: Array<{ type: string }> }>; connected: boolean };
+    expect(body.connected).toBe(false);
+    expect(body.offers[0]!.status).toBe("claimable");
+    expect(body.offers[0]!.events.map((e) => e.type)).toEqual(["surfaced", "viewed", "claimable"]);
+    const missing = await fetch(`${base}/admin/games/${ctx.game.gameId}/players/nobody`, { headers: admin });
+    expect(missing.status).toBe(404);
+    watcher.abort();
+    await until(() => stream.hub.watcherCount === 0);
+  });
+
+  it("the SDK resumes across a server restart with no event lost and none repeated", async () => {
+    const bus = new MemoryEventBus();
+    const first = await startServer(target, bus);
+    await defineOffers(first.ctx);
+    const port = (first.ctx.app.server.address() as AddressInfo).port;
+    const received: Offer[] = [];
+    const states: string[] = [];
+    const client = createGameClient({ baseUrl: first.base, getJwt: () => first.ctx.jwt("sdk") });
+    const handle = client.connectStream({ onOffer: (offer) => received.push(offer), onStateChange: (s) => states.push(s.status) });
+    let restarted: Awaited<ReturnType<typeof buildOffersApp>> | undefined;
+    const second = createEventStream({ bus, adminToken: ADMIN, heartbeatMs: 100, staleTimeoutMs: 60_000, now: () => first.ctx.clock.now().getTime() });
+    cleanups.push(async () => {
+      handle.close();
+      await restarted?.close();
+      await first.ctx.database.close();
+    });
+    try {
+      await until(() => first.stream.hub.connectionCount === 1);
+      const a = await assign(first.ctx, "sdk", "live-1");
+      await until(() => received.length === 1);
+
+      // Restart: the first server goes away; an offer surfaces while the client is disconnected.
+      await first.ctx.app.close();
+      restarted = await buildOffersApp({
+        database: first.ctx.database,
+        secretKey: first.ctx.secretKey,
+        adminToken: ADMIN,
+        clock: first.ctx.clock,
+        extend: second.extend,
+      });
+      await restarted.ready();
+      const during = await restarted.inject({
+        method: "POST",
+        url: "/v1/player/offers/assign",
+        headers: { ...first.ctx.apiHeaders(), "content-type": "application/json" },
+        payload: { playerId: "sdk", offerId: "live-2" },
+      });
+      expect(during.statusCode).toBe(200);
+      await restarted.listen({ port, host: "127.0.0.1" });
+      await until(() => received.length === 2, 10_000, "missed offer after restart");
+      const c = await restarted.inject({
+        method: "POST",
+        url: "/v1/player/offers/assign",
+        headers: { ...first.ctx.apiHeaders(), "content-type": "application/json" },
+        payload: { playerId: "sdk", offerId: "live-3" },
+      });
+      expect(c.statusCode).toBe(200);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(received.map((o) => o.instanceId)).toEqual([a.instanceId, JSON.parse(during.body).instanceId]);
+      expect(states).toContain("reconnecting");
+    } finally {
+      handle.close();
+    }
+  });
+});
+
+describe.each(testDatabaseTargets())("two offers instances on %s", (target) => {
+  it("an offer surfaced through instance A reaches a client connected to instance B", async () => {
+    const prefix = `test:${randomBytes(4).toString("hex")}:`;
+    const buses: EventBus[] = redisUrl
+      ? [new RedisEventBus({ url: redisUrl, prefix }), new RedisEventBus({ url: redisUrl, prefix })]
+      : [new MemoryEventBus()];
+    if (redisUrl) await Promise.all(buses.map((b) => (b as RedisEventBus).ready()));
+    const a = await startServer(target, buses[0]!);
+    await defineOffers(a.ctx);
+    // Instance B: its own process state (hub, engine, bus connection), the same database.
+    const streamB = createEventStream({ bus: buses[1] ?? buses[0]!, adminToken: ADMIN, heartbeatMs: 100, staleTimeoutMs: 60_000, now: () => a.ctx.clock.now().getTime() });
+    const b = await buildOffersApp({ database: a.ctx.database, secretKey: a.ctx.secretKey, adminToken: ADMIN, clock: a.ctx.clock, extend: streamB.extend });
+    await b.listen({ port: 0, host: "127.0.0.1" });
+    try {
+      const baseB = `http://127.0.0.1:${(b.server.address() as AddressInfo).port}/v1`;
+      const reader = openReader(`${baseB}/sse/connect`, { Authorization: `Bearer ${await a.ctx.jwt("x1")}` });
+      await until(() => streamB.hub.connectionCount === 1);
+      const offer = await assign(a.ctx, "x1", "live-1");
+      await until(() => reader.events.length === 1, 3_000, "cross-instance delivery");
+      expect(JSON.parse(reader.events[0]!.data).offer.instanceId).toBe(offer.instanceId);
+
+      // One connection per player across instances: connecting on A replaces the one on B.
+      const onA = openReader(`${a.base}/sse/connect`, { Authorization: `Bearer ${await a.ctx.jwt("x1")}` });
+      await until(() => reader.ended, 3_000, "B's connection replaced");
+      expect(reader.comments).toContain("replaced");
+      expect(a.stream.hub.connectionCount).toBe(1);
+      onA.abort();
+    } finally {
+      await b.close();
+      await a.ctx.close();
+      await Promise.all(buses.map((bus) => bus.close()));
+    }
+  });
+});
