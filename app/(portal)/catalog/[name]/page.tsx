@@ -1,0 +1,47 @@
+// A component's page: overview, star, and (engineers) the edit form.
+import type { Metadata } from "next";
+import { notFound } from "next/navigation";
+import { currentUser, hasRole } from "@/lib/portal/guard";
+import { getPortalDb } from "@/lib/portal/db";
+import { getCatalog } from "@/lib/catalog/service";
+import { favoriteSet } from "@/lib/catalog/favorites";
+import { checkName } from "@/lib/catalog/names";
+import { componentStatus } from "@/lib/catalog/status";
+import { ComponentView } from "@/components/catalog/component-view";
+import { SignInNeeded } from "@/components/catalog/sign-in-needed";
+
+export const dynamic = "force-dynamic";
+
+type Params = Promise<{ name: string }>;
+
+export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
+  const { name } = await params;
+  return { title: checkName(name).ok ? name : "Component" };
+}
+
+export default async function ComponentPage({ params }: { params: Params }) {
+  const check = checkName((await params).name);
+  if (!check.ok) notFound();
+  const user = await currentUser();
+  if (!user) return <SignInNeeded next={`/catalog/${check.name}`} />;
+  const catalog = await getCatalog();
+  const source = await catalog.source(check.name);
+  if (!source) notFound();
+  const { db } = await getPortalDb();
+  const favorite = (await favoriteSet(db, user.id)).has(check.name);
+  const { entry } = source;
+  return (
+    <ComponentView
+      name={entry.name}
+      file={entry.file}
+      component={entry.component}
+      yaml={source.text}
+      etag={source.etag}
+      stale={entry.stale}
+      staleReason={entry.staleReason ?? null}
+      favorite={favorite}
+      canEdit={hasRole(user, "engineer")}
+      status={componentStatus(entry)}
+    />
+  );
+}

@@ -1,0 +1,267 @@
+"use client";
+// The catalog list: search (`/` focuses it), filter chips with counts, sort, favorites toggle, and
+// server-side paging, so the browser only ever holds one page even at 10,000 records.
+import Link from "next/link";
+import { useEffect, useMemo, useRef, useState } from "react";
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { Alert } from "@/components/ui/card";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { Select } from "@/components/ui/input";
+import type { ListResult } from "@/lib/catalog/search";
+import styles from "./catalog.module.css";
+import { fetchList } from "./api";
+import { StarButton } from "./star-button";
+
+export interface CatalogState {
+  q: string;
+  kind: string[];
+  environment: string[];
+  dependency: string[];
+  group: string;
+  owner: string;
+  favorites: boolean;
+  sort: string;
+  order: "asc" | "desc";
+  page: number;
+}
+
+export interface CatalogOptionsProps {
+  kinds: readonly string[];
+  environments: readonly string[];
+  dependencyFlags: readonly string[];
+  groups: string[];
+  owners: string[];
+}
+
+export function stateToParams(s: CatalogState): URLSearchParams {
+  const p = new URLSearchParams();
+  if (s.q) p.set("q", s.q);
+  if (s.kind.length) p.set("kind", s.kind.join(","));
+  if (s.environment.length) p.set("environment", s.environment.join(","));
+  if (s.dependency.length) p.set("dependency", s.dependency.join(","));
+  if (s.group) p.set("group", s.group);
+  if (s.owner) p.set("owner", s.owner);
+  if (s.favorites) p.set("favorites", "1");
+  if (s.sort !== "name") p.set("sort", s.sort);
+  if (s.order !== "asc") p.set("order", s.order);
+  if (s.page > 1) p.set("page", String(s.page));
+  return p;
+}
+
+const PAGE_SIZE = 25;
+
+function toggle(list: string[], value: string): string[] {
+  return list.includes(value) ? list.filter((v) => v !== value) : [...list, value];
+}
+
+export function CatalogBrowser({ initialState, initialData, options }: { initialState: CatalogState; initialData: ListResult; options: CatalogOptionsProps }) {
+  const [state, setState] = useState<CatalogState>(initialState);
+  const [typed, setTyped] = useState(initialState.q);
+  const searchRef = useRef<HTMLInputElement>(null);
+  const initialKey = useMemo(() => stateToParams(initialState).toString(), [initialState]);
+  const params = stateToParams(state);
+  params.set("pageSize", String(PAGE_SIZE));
+  const key = stateToParams(state).toString();
+
+  const query = useQuery({
+    queryKey: ["catalog", "list", key],
+    queryFn: ({ signal }) => fetchList(params.toString(), signal),
+    placeholderData: keepPreviousData,
+    initialData: key === initialKey ? initialData : undefined,
+    staleTime: 5_000,
+  });
+  const data = query.data ?? initialData;
+
+  // Debounce typing into the search: one request per pause, not per key.
+  useEffect(() => {
+    const t = setTimeout(() => {
+      setState((s) => (s.q === typed.trim() ? s : { ...s, q: typed.trim(), page: 1 }));
+    }, 150);
+    return () => clearTimeout(t);
+  }, [typed]);
+
+  // Keep the address shareable without a server round trip.
+  useEffect(() => {
+    const qs = stateToParams(state).toString();
+    window.history.replaceState(null, "", qs ? `?${qs}` : window.location.pathname);
+  }, [state]);
+
+  // "/" focuses the search box (unless the user is typing somewhere).
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== "/" || e.metaKey || e.ctrlKey || e.altKey) return;
+      const el = e.target as HTMLElement | null;
+      if (el && (el.tagName === "INPUT" || el.tagName === "TEXTAREA" || el.tagName === "SELECT" || el.isContentEditable)) return;
+      e.preventDefault();
+      searchRef.current?.focus();
+      searchRef.current?.select();
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, []);
+
+  const update = (patch: Partial<CatalogState>) => setState((s) => ({ ...s, page: 1, ...patch }));
+  const counts = data.counts;
+  const anyFilter = state.q || state.kind.length || state.environment.length || state.dependency.length || state.group || state.owner || state.favorites;
+
+  return (
+    <div className="stack">
+      <div className="row" style={{ justifyContent: "space-between" }}>
+        <h1 style={{ margin: 0 }}>Catalog</h1>
+        <span className="muted" data-testid="catalog-counts">
+          {counts.matching === counts.all ? `${counts.all} components` : `${counts.matching} of ${counts.all} components`}
+          {counts.stale ? ` · ${counts.stale} stale` : ""}
+        </span>
+      </div>
+
+      {counts.errors > 0 ? (
+        <Alert tone="warning" data-testid="catalog-error-banner">
+          {counts.errors === 1 ? "1 file" : `${counts.errors} files`} of the config repository failed to load.{" "}
+          <Link href="/catalog/errors">See which, and why</Link>
+        </Alert>
+      ) : null}
+
+      <div className={styles.toolbar}>
+        <input
+          ref={searchRef}
+          className={`ui-input ${styles.search}`}
+          type="search"
+          placeholder="Search name, display name, repository, owner…  (press / )"
+          aria-label="Search components"
+          value={typed}
+          onChange={(e) => setTyped(e.target.value)}
+          data-testid="catalog-search"
+        />
+        <Button aria-pressed={state.favorites} variant={state.favorites ? "primary" : "default"} onClick={() => update({ favorites: !state.favorites })} data-testid="favorites-toggle">
+          ★ Favorites <span className={styles.count}>{counts.favorites}</span>
+        </Button>
+        <label className="row">
+          <span className="muted">Sort</span>
+          <Select value={state.sort} onChange={(e) => update({ sort: e.target.value })} aria-label="Sort by">
+            <option value="name">Name</option>
+            <option value="displayName">Display name</option>
+            <option value="kind">Kind</option>
+            <option value="repo">Repository</option>
+          </Select>
+        </label>
+        <Button size="small" onClick={() => update({ order: state.order === "asc" ? "desc" : "asc" })} aria-label={state.order === "asc" ? "Ascending; switch to descending" : "Descending; switch to ascending"}>
+          {state.order === "asc" ? "↑" : "↓"}
+        </Button>
+        {anyFilter ? (
+          <Button
+            variant="ghost"
+            size="small"
+            onClick={() => {
+              setTyped("");
+              setState({ ...state, q: "", kind: [], environment: [], dependency: [], group: "", owner: "", favorites: false, page: 1 });
+            }}
+          >
+            Clear
+          </Button>
+        ) : null}
+      </div>
+
+      <div className="stack" style={{ gap: 6 }}>
+        <ChipRow label="Kind" name="kind" values={options.kinds} selected={state.kind} counts={counts.kind} onToggle={(v) => update({ kind: toggle(state.kind, v) })} />
+        <ChipRow label="Environment" name="environment" values={[...options.environments, "none"]} selected={state.environment} counts={counts.environment} onToggle={(v) => update({ environment: toggle(state.environment, v) })} />
+        <ChipRow label="Dependency" name="dependency" values={options.dependencyFlags} selected={state.dependency} counts={counts.dependency} onToggle={(v) => update({ dependency: toggle(state.dependency, v) })} />
+        <div className={styles.chips}>
+          <span className={styles.chipLabel}>Owner</span>
+          <Select value={state.group} onChange={(e) => update({ group: e.target.value })} aria-label="Group">
+            <option value="">Any group</option>
+            {options.groups.map((g) => (
+              <option key={g} value={g}>
+                {g} ({counts.group[g.toLowerCase()] ?? 0})
+              </option>
+            ))}
+          </Select>
+          <Select value={state.owner} onChange={(e) => update({ owner: e.target.value })} aria-label="Owner">
+            <option value="">Any owner</option>
+            {options.owners.map((o) => (
+              <option key={o} value={o}>
+                {o} ({counts.owner[o.toLowerCase()] ?? 0})
+              </option>
+            ))}
+          </Select>
+        </div>
+      </div>
+
+      {data.items.length === 0 ? (
+        <p className="muted" data-testid="catalog-empty">
+          No component matches. {anyFilter ? "Try fewer filters." : ""}
+        </p>
+      ) : (
+        <ul className={`${styles.list} ${query.isFetching && query.isPlaceholderData ? styles.busy : ""}`} data-testid="catalog-list" aria-busy={query.isFetching}>
+          {data.items.map((item) => {
+            const c = item.component;
+            return (
+              <li key={item.name} className={styles.item} data-testid={`row-${item.name}`}>
+                <StarButton key={`${item.name}-${item.favorite}`} name={item.name} initial={item.favorite} />
+                <div className={styles.name}>
+                  <Link href={`/catalog/${item.name}`} data-testid={`link-${item.name}`}>
+                    {c.metadata.displayName}
+                  </Link>
+                  <span className={styles.sub}>
+                    {item.name}
+                    {item.stale ? (
+                      <>
+                        {" "}
+                        <Badge tone="warning" title="The file no longer loads; showing its last valid version">
+                          stale
+                        </Badge>
+                      </>
+                    ) : null}
+                  </span>
+                </div>
+                <div>
+                  <Badge tone="accent">{c.spec.kind}</Badge>
+                </div>
+                <div className={styles.sub}>
+                  <div>{c.spec.repo.path}</div>
+                  <div>{c.spec.owners.map((o) => o.user).join(", ")}</div>
+                </div>
+                <div className="row" style={{ gap: 4 }}>
+                  {c.spec.environments.length ? c.spec.environments.map((e) => <Badge key={e}>{e}</Badge>) : <span className={styles.sub}>no environments</span>}
+                </div>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+
+      <div className={styles.pager}>
+        <span className="muted" data-testid="catalog-page">
+          Page {data.page} of {data.pages}
+        </span>
+        <div className="row">
+          <Button size="small" disabled={state.page <= 1} onClick={() => setState((s) => ({ ...s, page: s.page - 1 }))}>
+            ← Previous
+          </Button>
+          <Button size="small" disabled={data.page >= data.pages} onClick={() => setState((s) => ({ ...s, page: s.page + 1 }))}>
+            Next →
+          </Button>
+        </div>
+      </div>
+      {query.isError ? <Alert tone="error">Could not load the catalog: {(query.error as Error).message}</Alert> : null}
+    </div>
+  );
+}
+
+function ChipRow({ label, name, values, selected, counts, onToggle }: { label: string; name: string; values: readonly string[]; selected: string[]; counts: Record<string, number>; onToggle: (v: string) => void }) {
+  return (
+    <div className={styles.chips} role="group" aria-label={label}>
+      <span className={styles.chipLabel}>{label}</span>
+      {values.map((v) => {
+        const n = counts[v] ?? 0;
+        const on = selected.includes(v);
+        return (
+          <button key={v} type="button" className={styles.chip} aria-pressed={on} disabled={!on && n === 0} onClick={() => onToggle(v)} data-testid={`chip-${name}-${v}`}>
+            {v}
+            <span className={styles.count}>{n}</span>
+          </button>
+        );
+      })}
+    </div>
+  );
+}
