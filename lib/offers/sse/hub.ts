@@ -159,7 +159,8 @@ export class PlayerConnection extends Stream {
 
   constructor(hub: SseHub, sink: SseSink, key: PlayerKey, expiresAtMs: number) {
     super(hub, sink, key);
-    this.openedAt = hub.now();
+    // Wall time, not the JWT clock: it orders connections across instances.
+    this.openedAt = Date.now();
     const untilExpiry = expiresAtMs - hub.now();
     this.expiryTimer = setTimeout(() => void this.close("jwt expired"), Math.max(0, Math.min(untilExpiry, MAX_TIMEOUT)));
   }

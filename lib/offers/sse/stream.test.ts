@@ -309,8 +309,9 @@ describe.each(testDatabaseTargets())("event stream on %s", (target) => {
         payload: { playerId: "sdk", offerId: "live-3" },
       });
       expect(c.statusCode).toBe(200);
-      await new Promise((r) => setTimeout(r, 300));
-      expect(received.map((o) => o.instanceId)).toEqual([a.instanceId, JSON.parse(during.body).instanceId]);
+      await until(() => received.length === 3, 3_000, "live offer after resume");
+      await new Promise((r) => setTimeout(r, 200));
+      expect(received.map((o) => o.instanceId)).toEqual([a.instanceId, JSON.parse(during.body).instanceId, JSON.parse(c.body).instanceId]);
       expect(states).toContain("reconnecting");
     } finally {
       handle.close();
