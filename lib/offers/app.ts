@@ -109,6 +109,8 @@ export async function buildOffersApp(deps: OffersAppDeps): Promise<FastifyInstan
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  // Every body of this API is JSON; anything else is 415 rather than a string that fails validation.
+  app.removeContentTypeParser("text/plain");
 
   const services: OffersServices = {
     engine,
