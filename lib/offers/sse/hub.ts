@@ -51,7 +51,13 @@ interface TakeoverMessage {
   openedAt: number;
 }
 
-export type PlayerBusMessage = OfferEventMessage | ConnectionMessage | TakeoverMessage;
+/** "Who holds this player's stream?" — answered on replyTo by the instance that does. */
+interface PresenceQueryMessage {
+  kind: "presence_query";
+  replyTo: string;
+}
+
+export type PlayerBusMessage = OfferEventMessage | ConnectionMessage | TakeoverMessage | PresenceQueryMessage;
 
 /** Where a connection writes. write() answers false when the client is not keeping up. */
 export interface SseSink {
@@ -194,6 +200,10 @@ export class PlayerConnection extends Stream {
   private onMessage(raw: string): void {
     if (this.closed) return;
     const message = JSON.parse(raw) as PlayerBusMessage;
+    if (message.kind === "presence_query") {
+      void this.hub.options.bus.publish(message.replyTo, JSON.stringify({ connectionId: this.id, instance: this.hub.instance })).catch(() => {});
+      return;
+    }
     if (message.kind === "takeover") {
       const newer =
         message.openedAt > this.openedAt || (message.openedAt === this.openedAt && message.connectionId > this.id);
@@ -307,6 +317,25 @@ export class SseHub {
   /** Whether this instance holds a live connection of the player. */
   isConnected(key: PlayerKey): boolean {
     return this.connections.has(playerChannel(key));
+  }
+
+  /** Whether any instance holds a live connection of the player (asks over the bus). */
+  async isOnline(key: PlayerKey, timeoutMs = 300): Promise<boolean> {
+    if (this.isConnected(key)) return true;
+    const replyTo = `offers:presence:${randomUUID()}`;
+    let answered!: (value: boolean) => void;
+    const result = new Promise<boolean>((resolve) => (answered = resolve));
+    const unsubscribe = await this.options.bus.subscribe(replyTo, () => answered(true));
+    const timer = setTimeout(() => answered(false), timeoutMs);
+    try {
+      await this.publish(key, { kind: "presence_query", replyTo });
+      return await result;
+    } catch {
+      return false;
+    } finally {
+      clearTimeout(timer);
+      await unsubscribe();
+    }
   }
 
   get connectionCount(): number {

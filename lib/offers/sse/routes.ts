@@ -131,7 +131,7 @@ export function registerStreamRoutes(app: FastifyInstance, options: StreamRoutes
       { schema: { tags, summary: "A player's whole state", params: PlayerParams, response: { 200: AdminPlayerState, 404: z.object({ message: z.string() }) } } },
       async (request, reply) => {
         const key = request.params;
-        const state = await playerState(engine, key.gameId, key.playerId, hub.isConnected(key));
+        const state = await playerState(engine, key.gameId, key.playerId, await hub.isOnline(key));
         if (!state) return reply.code(404).send({ message: "player-not-found" });
         return state;
       },
@@ -154,7 +154,8 @@ export function registerStreamRoutes(app: FastifyInstance, options: StreamRoutes
         const watcher = await hub.watch({ key: request.params, sink: stream.sink });
         stream.onClose(() => void watcher.close("client closed"));
         // Say at once whether the player is online, so a new watcher need not wait for a change.
-        stream.sink.write(`event: presence\ndata: ${JSON.stringify({ connected: hub.isConnected(request.params) })}\n\n`);
+        const connected = await hub.isOnline(request.params);
+        stream.sink.write(`event: presence\ndata: ${JSON.stringify({ connected })}\n\n`);
       },
     );
   });

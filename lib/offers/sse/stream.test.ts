@@ -339,6 +339,9 @@ describe.each(testDatabaseTargets())("two offers instances on %s", (target) => {
       const offer = await assign(a.ctx, "x1", "live-1");
       await until(() => reader.events.length === 1, 3_000, "cross-instance delivery");
       expect(JSON.parse(reader.events[0]!.data).offer.instanceId).toBe(offer.instanceId);
+      // Instance A knows the player is online although the stream is held by B.
+      const state = await fetch(`${a.base}/admin/games/${a.ctx.game.gameId}/players/x1`, { headers: { Authorization: `Bearer ${ADMIN}` } });
+      expect(((await state.json()) as { connected: boolean }).connected).toBe(true);
 
       // One connection per player across instances: connecting on A replaces the one on B.
       const onA = openReader(`${a.base}/sse/connect`, { Authorization: `Bearer ${await a.ctx.jwt("x1")}` });
