@@ -3,13 +3,7 @@ import { Alert, Card } from "@/components/ui/card";
 import { Badge } from "@/components/ui/badge";
 import { ButtonLink } from "@/components/ui/button";
 import { currentUser } from "@/lib/portal/guard";
-import { navItems } from "@/components/shell/nav-links";
-
-const descriptions: Record<string, string> = {
-  "/catalog": "Every software component: owners, environments, configuration and releases.",
-  "/app-orders": "Order a new app or service; leads approve or reject the request.",
-  "/offers": "Inspect a player's offers, rewards and live events.",
-};
+import { navItems } from "@/components/shell/nav-items";
 
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
@@ -49,7 +43,7 @@ export default async function HomePage({ searchParams }: Props) {
             <h2>
               <Link href={item.href}>{item.label}</Link>
             </h2>
-            <p className="muted">{descriptions[item.href]}</p>
+            <p className="muted">{item.description}</p>
           </Card>
         ))}
         <Card>

@@ -1,17 +1,8 @@
 "use client";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
+import { navItems, type NavItem } from "./nav-items";
 
-export interface NavItem {
-  href: string;
-  label: string;
-}
-
-export const navItems: NavItem[] = [
-  { href: "/catalog", label: "Catalog" },
-  { href: "/app-orders", label: "App orders" },
-  { href: "/offers", label: "Offers" },
-];
 
 export function NavLinks({ items = navItems }: { items?: NavItem[] }) {
   const pathname = usePathname();

@@ -35,7 +35,8 @@ export function authSettingsFromEnv(env: Env): AuthSettings {
 }
 
 let cached: AuthSettings | undefined;
-let warned = false;
+// Route handlers and pages are separate bundles with their own module instances: warn once per process.
+const globalForWarning = globalThis as unknown as { __portalDevLoginWarned?: boolean };
 
 export function getAuthSettings(): AuthSettings {
   if (!cached) {
@@ -51,8 +52,8 @@ export function getPortalConfig(): PortalConfig {
 
 /** Loud warning when the development sign-in is on in a production start (anyone can sign in as anyone). */
 export function warnAboutDevLogin(env: Env = getEnv()): void {
-  if (warned || !env.PORTAL_DEV_LOGIN || env.NODE_ENV !== "production") return;
-  warned = true;
+  if (globalForWarning.__portalDevLoginWarned || !env.PORTAL_DEV_LOGIN || env.NODE_ENV !== "production") return;
+  globalForWarning.__portalDevLoginWarned = true;
   const line = "!".repeat(78);
   console.warn(
     [

@@ -1,0 +1,90 @@
+import { expect, test } from "@playwright/test";
+
+test("sign in with the development sign-in, see name and roles, sign out", async ({ page }) => {
+  await page.goto("/");
+  await expect(page.getByTestId("signed-out")).toBeVisible();
+
+  await page.getByRole("link", { name: "Sign in" }).first().click();
+  await expect(page).toHaveURL(/\/auth\/signin/);
+  await page.getByRole("link", { name: "Development sign-in" }).click();
+  await expect(page).toHaveURL(/\/auth\/dev\/login/);
+
+  await page.getByLabel("User name").fill("lee");
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+
+  // The shell shows the name; the user menu shows the roles from config/portal.yaml.
+  await expect(page.getByTestId("user-name")).toHaveText("lee");
+  await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link")).toHaveText(["Catalog", "App orders", "Offers"]);
+  await page.getByTestId("user-menu").locator("summary").click();
+  await expect(page.getByTestId("user-roles")).toContainText("engineer");
+  await expect(page.getByTestId("user-roles")).toContainText("lead");
+
+  const session = await page.request.get("/api/auth/session");
+  expect(await session.json()).toMatchObject({ user: { id: "lee", name: "lee", roles: ["engineer", "lead"] } });
+
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(page.getByText("You are signed out.")).toBeVisible();
+  await expect(page.getByTestId("signed-out")).toBeVisible();
+  await expect(page.getByTestId("user-name")).toHaveCount(0);
+  expect(await (await page.request.get("/api/auth/session")).json()).toEqual({});
+});
+
+test("a group picked at the development sign-in gives its roles", async ({ page }) => {
+  await page.goto("/auth/dev/login?callbackUrl=%2Ftokens");
+  await page.getByLabel("User name").fill("ann");
+  await page.getByLabel("platform/operations").check();
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+  await expect(page).toHaveURL(/\/tokens$/);
+  await page.getByTestId("user-menu").locator("summary").click();
+  await expect(page.getByTestId("user-roles")).toHaveText(/engineer\s*operator/);
+});
+
+test("personal API token: create, use with Bearer, revoke", async ({ page, playwright }) => {
+  await page.goto("/auth/dev/login?callbackUrl=%2Ftokens");
+  await page.getByLabel("User name").fill("olga");
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+  await expect(page).toHaveURL(/\/tokens$/);
+  await page.getByLabel("Name").fill("release script");
+  await page.getByRole("button", { name: "Create token" }).click();
+  const token = (await page.getByTestId("new-token").textContent())?.trim() ?? "";
+  expect(token).toMatch(/^pat_/);
+  await page.getByRole("button", { name: "Done" }).click();
+  await expect(page.getByTestId("tokens")).toContainText("release script");
+
+  const api = await playwright.request.newContext({ baseURL: "http://127.0.0.1:3100" });
+  const listed = await api.get("/api/tokens", { headers: { Authorization: `Bearer ${token}` } });
+  expect(listed.status()).toBe(200);
+  expect((await listed.json()).tokens.map((t: { name: string }) => t.name)).toContain("release script");
+  expect((await api.get("/api/tokens")).status()).toBe(401);
+
+  await page.getByRole("button", { name: "Revoke" }).click();
+  await page.getByRole("dialog").getByRole("button", { name: "Revoke" }).click();
+  await expect(page.getByText("No tokens yet.")).toBeVisible();
+  expect((await api.get("/api/tokens", { headers: { Authorization: `Bearer ${token}` } })).status()).toBe(401);
+
+  // The seeded PORTAL_DEV_TOKEN is admin's.
+  const admin = await api.get("/api/tokens", { headers: { Authorization: "Bearer e2e-admin-token-0123456789" } });
+  expect(admin.status()).toBe(200);
+  await api.dispose();
+});
+
+test("portal health and a cross-site mutation refused", async ({ page, playwright }) => {
+  const api = await playwright.request.newContext({ baseURL: "http://127.0.0.1:3100" });
+  const health = await api.get("/health");
+  expect(health.status()).toBe(200);
+  expect(await health.json()).toMatchObject({ status: "ok" });
+
+  await page.goto("/auth/dev/login");
+  await page.getByLabel("User name").fill("sam");
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+  await expect(page.getByTestId("user-name")).toHaveText("sam");
+  const cookies = await page.context().cookies();
+  const session = cookies.find((c) => c.name.endsWith("next-auth.session-token"));
+  expect(session?.httpOnly).toBe(true);
+  expect(session?.sameSite).toBe("Lax");
+  const cookieHeader = cookies.map((c) => `${c.name}=${c.value}`).join("; ");
+  const refused = await api.post("/api/tokens", { headers: { Cookie: cookieHeader, Origin: "https://evil.example" }, data: { name: "x" } });
+  expect(refused.status()).toBe(403);
+  expect(await refused.json()).toEqual({ message: "cross-site-request" });
+  await api.dispose();
+});

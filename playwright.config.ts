@@ -1,0 +1,38 @@
+import { defineConfig } from "@playwright/test";
+
+// End-to-end journeys against the production builds of both services (scripts/e2e-server.mjs:
+// portal on 3100, offers on 4100, fresh DATA_DIR, development sign-in on), in the system Chromium.
+export default defineConfig({
+  testDir: "./e2e",
+  workers: 1,
+  fullyParallel: false,
+  reporter: "list",
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  retries: process.env.CI ? 1 : 0,
+  use: {
+    baseURL: "http://127.0.0.1:3100",
+    browserName: "chromium",
+    trace: "retain-on-failure",
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        "--disable-quic",
+      ],
+    },
+  },
+  webServer: {
+    command: "node scripts/e2e-server.mjs",
+    url: "http://127.0.0.1:3100/health",
+    reuseExistingServer: !process.env.CI,
+    timeout: 300_000,
+    stdout: "pipe",
+    stderr: "pipe",
+  },
+});
