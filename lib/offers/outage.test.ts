@@ -1,0 +1,56 @@
+/**
+ * PostgreSQL going away: requests answer 503 {"message":"database-unavailable"}, /health answers 503
+ * with a clear body, and the service recovers by itself when the database returns.
+ */
+import { describe, expect, it } from "vitest";
+import { createScratchPostgres } from "../db/testing";
+import { startTcpProxy } from "../testing/tcp-proxy";
+import { buildOffersApp } from "./app";
+import { ManualClock } from "./clock";
+import { openOffersDatabase } from "./db";
+
+describe.skipIf(!process.env.TEST_DATABASE_URL)("offers service when PostgreSQL goes away", () => {
+  it("answers 503, then recovers by itself", async () => {
+    const scratch = await createScratchPostgres();
+    const target = new URL(scratch.url);
+    const proxy = await startTcpProxy(target.hostname, Number(target.port || 5432));
+    const viaProxy = new URL(scratch.url);
+    viaProxy.hostname = "127.0.0.1";
+    viaProxy.port = String(proxy.port);
+    const database = await openOffersDatabase({ url: viaProxy.toString(), poolSize: 4, onPoolError: () => {} });
+    const clock = new ManualClock();
+    const app = await buildOffersApp({ database, secretKey: "a".repeat(64), adminToken: "admin-token-0123456789", clock });
+    try {
+      const game = await app.offers.games.createGame({ gameId: "g", name: "G", clientId: "c", apiKey: "key-0123456789-abcdef" });
+      const headers = { "x-client-id": game.clientId, "x-api-key": game.apiKey, "content-type": "application/json" };
+      const refresh = () => app.inject({ method: "POST", url: "/v1/player/campaigns/refresh", headers, payload: { playerId: "p" } });
+      expect((await refresh()).statusCode).toBe(200);
+      expect((await app.inject({ method: "GET", url: "/health" })).statusCode).toBe(200);
+
+      await proxy.cut();
+      const down = await refresh();
+      expect(down.statusCode).toBe(503);
+      expect(down.json()).toEqual({ message: "database-unavailable" });
+      const health = await app.inject({ method: "GET", url: "/health" });
+      expect(health.statusCode).toBe(503);
+      expect(health.json()).toEqual({ status: "unavailable", database: "unavailable", message: "database-unavailable" });
+      app.offers.games.invalidate(); // no cached credentials: authentication itself needs the database
+      const downAuth = await refresh();
+      expect(downAuth.statusCode).toBe(503);
+
+      await proxy.restore();
+      let status = 0;
+      for (let attempt = 0; attempt < 50 && status !== 200; attempt++) {
+        status = (await refresh()).statusCode;
+        if (status !== 200) await new Promise((r) => setTimeout(r, 200));
+      }
+      expect(status).toBe(200);
+      expect((await app.inject({ method: "GET", url: "/health" })).statusCode).toBe(200);
+    } finally {
+      await app.close();
+      await database.close().catch(() => {});
+      await proxy.close();
+      await scratch.drop();
+    }
+  });
+});
