@@ -40,8 +40,8 @@ describe.each(testDatabaseTargets())("database on %s", (target) => {
       // eslint-disable-next-line @typescript-eslint/no-explicit-any
       await migrate(handle.db as any, { migrationsFolder: migrationsDir, migrationsTable: "__fixture_migrations", migrationsSchema: "public" });
     }
-    const count = await handle.db.execute(sql`select count(*)::int as n from public.__fixture_migrations`);
-    expect((count.rows[0] as { n: number }).n).toBe(1);
+    const result = (await handle.db.execute(sql`select count(*)::int as n from public.__fixture_migrations`)) as unknown as { rows: Array<{ n: number }> };
+    expect(result.rows[0]!.n).toBe(1);
   });
 });
 
