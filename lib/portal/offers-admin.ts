@@ -1,0 +1,267 @@
+/**
+ * The portal's server-side client of the offers service's admin API (/v1/admin/...), for the
+ * support dashboard's route handlers. The admin token stays on the server: the browser only ever
+ * talks to the portal's same-origin routes (app/api/offers/**).
+ *
+ *   const admin = getOffersAdmin();
+ *   try { return Response.json(await admin.listGames()); }
+ *   catch (error) { return adminErrorResponse(error); }   // 503 offers-service-unavailable, 404 …
+ *
+ * Every answer is checked against the service's own zod schemas (lib/offers/admin.ts).
+ */
+import "server-only";
+import { z } from "zod";
+import { getEnv, type Env } from "../env";
+import { persistentSecret } from "../secrets";
+import { AdminGame, AdminPlayerState, AdminPlayerSummary } from "../offers/admin";
+
+export type { AdminGame, AdminPlayerState } from "../offers/admin";
+export type AdminPlayerSummary = z.infer<typeof AdminPlayerSummary>;
+
+export const GamesAnswer = z.object({ games: z.array(AdminGame) });
+export const PlayersAnswer = z.object({ players: z.array(AdminPlayerSummary) });
+
+/**
+ * Why an admin call failed:
+ * - `offers-service-unavailable`: the service did not answer (refused, reset, timeout) or answered 5xx;
+ * - `offers-admin-token-rejected`: the service refused our admin token (a configuration problem);
+ * - `offers-bad-response`: the answer did not have the documented shape;
+ * - otherwise the service's own code (`player-not-found`, `invalid-request`, …) with its status.
+ */
+export class OffersAdminError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message?: string,
+  ) {
+    super(message ?? code);
+    this.name = "OffersAdminError";
+  }
+
+  get unavailable(): boolean {
+    return this.code === "offers-service-unavailable";
+  }
+}
+
+export interface OffersAdminOptions {
+  /** Base URL of the offers service, without /v1 (OFFERS_BASE_URL). */
+  baseUrl: string;
+  /** The admin Bearer token (OFFERS_ADMIN_TOKEN or the one generated under DATA_DIR). */
+  token: string;
+  /** Per-call timeout of JSON calls and of the watch stream's first byte of headers. */
+  timeoutMs?: number;
+  fetch?: typeof fetch;
+}
+
+/** Settings as both services resolve them: the same token file when OFFERS_ADMIN_TOKEN is unset. */
+export function offersAdminSettings(env: Env): Pick<OffersAdminOptions, "baseUrl" | "token"> {
+  return {
+    baseUrl: env.OFFERS_BASE_URL,
+    token: persistentSecret(env.DATA_DIR, "offers-admin-token", env.OFFERS_ADMIN_TOKEN),
+  };
+}
+
+const DEFAULT_TIMEOUT_MS = 5_000;
+
+function unavailable(detail: string): OffersAdminError {
+  return new OffersAdminError(503, "offers-service-unavailable", `offers service unavailable: ${detail}`);
+}
+
+/** Maps a non-2xx answer of the service to an error. */
+function errorFromAnswer(status: number, text: string): OffersAdminError {
+  if (status >= 500) return unavailable(`HTTP ${status}`);
+  if (status === 401 || status === 403) {
+    return new OffersAdminError(502, "offers-admin-token-rejected", "the offers service refused the portal's admin token (check OFFERS_ADMIN_TOKEN)");
+  }
+  let code = `http-${status}`;
+  try {
+    const body = JSON.parse(text) as unknown;
+    if (typeof body === "string") code = body;
+    else if (body && typeof body === "object" && typeof (body as { message?: unknown }).message === "string") code = (body as { message: string }).message;
+  } catch {
+    // not JSON: keep http-<status>
+  }
+  return new OffersAdminError(status, code);
+}
+
+export function createOffersAdminClient(options: OffersAdminOptions) {
+  const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
+  const base = options.baseUrl.replace(/\/+$/, "") + "/v1/admin";
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const headers = { Authorization: `Bearer ${options.token}` };
+
+  /**
+   * fetch with the timeout and an optional caller signal; network failures and timeouts become
+   * `offers-service-unavailable`. `stopTimer` ends the timeout (after the body, or for a stream after
+   * the headers); the caller's signal keeps aborting the request until it ends.
+   */
+  async function send(path: string, accept: string, signal: AbortSignal | undefined) {
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, timeoutMs);
+    const onAbort = () => controller.abort();
+    if (signal?.aborted) controller.abort();
+    signal?.addEventListener("abort", onAbort, { once: true });
+    const stopTimer = () => clearTimeout(timer);
+    const failure = (error: unknown) => {
+      stopTimer();
+      if (signal?.aborted && !timedOut) return error;
+      return unavailable(timedOut ? `no answer within ${timeoutMs} ms` : describe(error));
+    };
+    try {
+      const response = await doFetch(base + path, { headers: { ...headers, Accept: accept }, signal: controller.signal, cache: "no-store" });
+      return { response, stopTimer, failure };
+    } catch (error) {
+      throw failure(error);
+    }
+  }
+
+  async function getJson<S extends z.ZodType>(path: string, schema: S, signal?: AbortSignal): Promise<z.infer<S>> {
+    const { response, stopTimer, failure } = await send(path, "application/json", signal);
+    let text: string;
+    try {
+      text = await response.text();
+    } catch (error) {
+      // A body cut off by the timeout or a dropped connection: the service is not answering.
+      throw failure(error);
+    } finally {
+      stopTimer();
+    }
+    if (!response.ok) throw errorFromAnswer(response.status, text);
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      throw new OffersAdminError(502, "offers-bad-response", "the offers service answered something that is not JSON");
+    }
+    const parsed = schema.safeParse(body);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw new OffersAdminError(502, "offers-bad-response", `unexpected answer from the offers service: ${issue ? `${issue.path.join(".")}: ${issue.message}` : "invalid"}`);
+    }
+    return parsed.data;
+  }
+
+  const seg = encodeURIComponent;
+
+  return {
+    listGames: (signal?: AbortSignal) => getJson("/games", GamesAnswer, signal).then((a) => a.games),
+
+    findPlayers: (gameId: string, query: string, limit = 20, signal?: AbortSignal) => {
+      const params = new URLSearchParams({ q: query, limit: String(limit) });
+      return getJson(`/games/${seg(gameId)}/players?${params}`, PlayersAnswer, signal).then((a) => a.players);
+    },
+
+    /** The player's whole state; an OffersAdminError 404 `player-not-found` when the game has no such player. */
+    playerState: (gameId: string, playerId: string, signal?: AbortSignal) =>
+      getJson(`/games/${seg(gameId)}/players/${seg(playerId)}`, AdminPlayerState, signal),
+
+    /**
+     * Opens the player's watch stream; answers the upstream response (status 200, body the
+     * text/event-stream). Abort `signal` to close it.
+     */
+    async openWatch(gameId: string, playerId: string, signal?: AbortSignal): Promise<Response> {
+      const { response, stopTimer, failure } = await send(`/games/${seg(gameId)}/players/${seg(playerId)}/watch`, "text/event-stream", signal);
+      if (!response.ok) {
+        let text: string;
+        try {
+          text = await response.text();
+        } catch (error) {
+          throw failure(error);
+        } finally {
+          stopTimer();
+        }
+        throw errorFromAnswer(response.status, text);
+      }
+      stopTimer();
+      if (!response.body || !(response.headers.get("content-type") ?? "").startsWith("text/event-stream")) {
+        void response.body?.cancel().catch(() => {});
+        throw new OffersAdminError(502, "offers-bad-response", "the watch answer is not an event stream");
+      }
+      return response;
+    },
+  };
+}
+
+export type OffersAdminClient = ReturnType<typeof createOffersAdminClient>;
+
+function describe(error: unknown): string {
+  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+  return cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error));
+}
+
+let cached: OffersAdminClient | undefined;
+
+/** The client configured from the environment (OFFERS_BASE_URL, OFFERS_ADMIN_TOKEN or DATA_DIR). */
+export function getOffersAdmin(): OffersAdminClient {
+  cached ??= createOffersAdminClient(offersAdminSettings(getEnv()));
+  return cached;
+}
+
+/** The JSON answer of a portal route for a failed admin call (unknown errors are rethrown). */
+export function adminErrorResponse(error: unknown): Response {
+  if (error instanceof OffersAdminError) {
+    return Response.json(
+      { message: error.code, detail: error.message },
+      { status: error.status, headers: { "Cache-Control": "no-store", ...(error.unavailable ? { "Retry-After": "5" } : {}) } },
+    );
+  }
+  throw error;
+}
+
+/** Headers of a text/event-stream answer through the portal (no compression, no buffering). */
+export const eventStreamHeaders: Record<string, string> = {
+  "Content-Type": "text/event-stream; charset=utf-8",
+  "Cache-Control": "no-cache, no-transform",
+  "X-Accel-Buffering": "no",
+};
+
+/**
+ * The body of the portal's watch route: the upstream stream passed through chunk by chunk. When the
+ * browser goes away (`downstream` aborts or the body is cancelled), the upstream request is aborted,
+ * so the offers service frees its watcher.
+ */
+export function relayEventStream(upstream: Response, abortUpstream: () => void): ReadableStream<Uint8Array> {
+  const reader = upstream.body!.getReader();
+  let finished = false;
+  const finish = () => {
+    if (finished) return;
+    finished = true;
+    abortUpstream();
+    reader.cancel().catch(() => {});
+  };
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { done, value } = await reader.read();
+        if (done) {
+          finished = true;
+          controller.close();
+        } else controller.enqueue(value);
+      } catch {
+        // Upstream ended abruptly (service restart): end the stream; EventSource reconnects.
+        finish();
+        try {
+          controller.close();
+        } catch {
+          // already closed or cancelled
+        }
+      }
+    },
+    cancel() {
+      finish();
+    },
+  });
+}
+
+/**
+ * A short event stream that tells the browser the offers service could not be reached and asks it to
+ * retry after `retryMs` (EventSource then reconnects by itself instead of giving up).
+ */
+export function unavailableEventStream(error: OffersAdminError, retryMs = 3_000): Response {
+  const body = `retry: ${retryMs}\nevent: unavailable\ndata: ${JSON.stringify({ message: error.code, detail: error.message, status: error.status })}\n\n`;
+  return new Response(body, { status: 200, headers: eventStreamHeaders });
+}
