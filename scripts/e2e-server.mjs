@@ -40,7 +40,8 @@ const env = {
   REDIS_URL: process.env.TEST_REDIS_URL ?? "",
 };
 const { stopped } = runServices([
-  { name: "offers", command: "node", args: ["--enable-source-maps", "dist/offers/main.mjs"], env },
+  // The portal starts once offers answers, so the portal's /health (Playwright's signal) means both are up.
+  { name: "offers", command: "node", args: ["--enable-source-maps", "dist/offers/main.mjs"], env, readyUrl: "http://127.0.0.1:4100/health" },
   { name: "portal", command: "npx", args: ["next", "start", "--port", "3100"], env },
 ]);
 process.exit(await stopped);

@@ -18,7 +18,8 @@ function prefixLines(name, stream, target) {
 }
 
 /**
- * @param {{name: string, command: string, args: string[], env?: Record<string,string>}[]} services
+ * Services start in order; one with `readyUrl` must answer it before the next one starts.
+ * @param {{name: string, command: string, args: string[], env?: Record<string,string>, readyUrl?: string}[]} services
  * @returns {{ stopped: Promise<number>, stop: () => void }}
  */
 export function runServices(services) {
@@ -52,7 +53,7 @@ export function runServices(services) {
     }, 10_000).unref();
   };
 
-  for (const service of services) {
+  const start = (service) => {
     const child = spawn(service.command, service.args, {
       env: { ...process.env, ...service.env, FORCE_COLOR: process.stdout.isTTY ? "1" : "0" },
       stdio: ["ignore", "pipe", "pipe"],
@@ -69,16 +70,31 @@ export function runServices(services) {
       }
       if (running === 0) resolveStopped(exitCode);
     });
-  }
+  };
+
+  (async () => {
+    for (const [index, service] of services.entries()) {
+      if (stopping) {
+        running -= services.length - index;
+        if (running === 0) resolveStopped(exitCode);
+        return;
+      }
+      start(service);
+      if (service.readyUrl && !(await waitForHealthy(service.readyUrl, 180_000, () => stopping))) {
+        process.stderr.write(`[${service.name}] did not answer ${service.readyUrl}; stopping\n`);
+        stop(1);
+      }
+    }
+  })();
 
   for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) process.on(signal, () => stop(0));
   return { stopped, stop };
 }
 
 /** Polls a URL until it answers 2xx, or gives up after timeoutMs. */
-export async function waitForHealthy(url, timeoutMs = 180_000) {
+export async function waitForHealthy(url, timeoutMs = 180_000, cancelled = () => false) {
   const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
+  while (Date.now() < deadline && !cancelled()) {
     try {
       const res = await fetch(url, { signal: AbortSignal.timeout(5_000) });
       if (res.ok) return true;
