@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { loadPortalConfig, parsePortalConfig, PortalConfigError, resolveRoles } from "./config";
 import { hasRole } from "./roles";
 
@@ -54,5 +56,17 @@ describe("portal.yaml roles", () => {
 
   it("the shipped file is the one read", () => {
     expect(readFileSync("config/portal.yaml", "utf8")).toContain("lee: [lead]");
+  });
+
+  it("re-reads the file when it changes, and keeps the last valid version when an edit breaks it", () => {
+    const file = path.join(mkdtempSync(path.join(tmpdir(), "portal-config-")), "portal.yaml");
+    writeFileSync(file, "roles:\n  users:\n    ann: [lead]\n");
+    expect(resolveRoles(loadPortalConfig(file), "ann", [])).toEqual(["engineer", "lead"]);
+    writeFileSync(file, "roles:\n  users:\n    ann: [operator]\n");
+    utimesSync(file, new Date(), new Date(Date.now() + 2_000));
+    expect(resolveRoles(loadPortalConfig(file), "ann", [])).toEqual(["engineer", "operator"]);
+    writeFileSync(file, "roles:\n  users:\n    ann: [nope]\n");
+    utimesSync(file, new Date(), new Date(Date.now() + 4_000));
+    expect(resolveRoles(loadPortalConfig(file), "ann", [])).toEqual(["engineer", "operator"]);
   });
 });

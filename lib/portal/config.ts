@@ -46,14 +46,25 @@ export function parsePortalConfig(text: string, file = "portal.yaml"): PortalCon
 
 let cache: { file: string; mtimeMs: number; size: number; config: PortalConfig } | undefined;
 
-/** The portal config from PORTAL_CONFIG (relative to the working directory), re-read when the file changes. */
+/**
+ * The portal config from PORTAL_CONFIG (relative to the working directory), re-read when the file changes.
+ * An edit that breaks the file is logged and the last valid version stays in force; with no valid
+ * version yet (a bad file at start), it throws.
+ */
 export function loadPortalConfig(configPath: string): PortalConfig {
   const file = path.resolve(configPath);
   const stat = statSync(file);
   if (cache && cache.file === file && cache.mtimeMs === stat.mtimeMs && cache.size === stat.size) return cache.config;
-  const config = parsePortalConfig(readFileSync(file, "utf8"), configPath);
-  cache = { file, mtimeMs: stat.mtimeMs, size: stat.size, config };
-  return config;
+  try {
+    const config = parsePortalConfig(readFileSync(file, "utf8"), configPath);
+    cache = { file, mtimeMs: stat.mtimeMs, size: stat.size, config };
+    return config;
+  } catch (error) {
+    if (!cache || cache.file !== file) throw error;
+    console.error(`[portal] ${(error as Error).message}; keeping the last valid version`);
+    cache = { ...cache, mtimeMs: stat.mtimeMs, size: stat.size };
+    return cache.config;
+  }
 }
 
 /**
