@@ -345,6 +345,6 @@ describe.each(testDatabaseTargets())("offers API on %s", (target) => {
 
   it("counts ledger rows once per claim overall", async () => {
     const dupes = await t.database.db.execute(sql`select source_id from offers_reward_ledger group by source_kind, source_id having count(*) > 1`);
-    expect(dupes.rows).toEqual([]);
+    expect((dupes as unknown as { rows: unknown[] }).rows).toEqual([]);
   });
 });

@@ -37,7 +37,7 @@ function startService(env: Record<string, string>): ChildProcess {
   return spawn(process.execPath, ["--import", "tsx", "lib/offers/main.ts"], {
     cwd: process.cwd(),
     // OFFERS_DATABASE_URL only when the test sets it: PGlite otherwise.
-    env: { ...Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== "OFFERS_DATABASE_URL")), ...env },
+    env: { ...Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== "OFFERS_DATABASE_URL")), ...env } as NodeJS.ProcessEnv,
     stdio: ["ignore", "ignore", "pipe"],
   });
 }
