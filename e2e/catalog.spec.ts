@@ -1,0 +1,83 @@
+import { expect, test } from "@playwright/test";
+
+// An engineer searches, filters, stars a component, opens it, edits its display name (reviewing the
+// YAML diff), and finds it changed in the list. Runs on the shipped demo catalog (config/components).
+test("catalog: search, filter, star, open, edit display name, see it in the list", async ({ page }) => {
+  const user = `eng${Date.now().toString(36)}`;
+  await page.goto("/auth/dev/login?callbackUrl=%2Fcatalog");
+  const signIn = page.getByRole("button", { name: "Sign in", exact: true });
+  // Fill again until the form has hydrated and taken the value.
+  await expect(async () => {
+    await page.getByLabel("User name").fill(user);
+    await expect(signIn).toBeEnabled({ timeout: 1_000 });
+  }).toPass();
+  await signIn.click();
+  await expect(page).toHaveURL(/\/catalog$/);
+  await expect(page.getByTestId("catalog-list")).toBeVisible();
+
+  // "/" focuses the search box; searching narrows the list on the server.
+  await expect(async () => {
+    await page.locator("h1").click();
+    await page.keyboard.press("/");
+    await expect(page.getByTestId("catalog-search")).toBeFocused({ timeout: 1_000 });
+  }).toPass();
+  await page.keyboard.type("offers");
+  await expect(page.getByTestId("row-offers-service")).toBeVisible();
+  await expect(page.getByTestId("row-checkout-api")).toHaveCount(0);
+  await expect(page).toHaveURL(/q=offers/);
+
+  // A filter chip: services only.
+  await page.getByTestId("chip-kind-service").click();
+  await expect(page.getByTestId("row-offers-sdk-js")).toHaveCount(0);
+  await expect(page.getByTestId("row-offers-service")).toBeVisible();
+  await expect(page.getByTestId("catalog-counts")).toContainText("1 of");
+
+  // Star it; the favorites toggle then lists it.
+  await page.getByTestId("star-offers-service").click();
+  await expect(page.getByTestId("star-offers-service")).toHaveAttribute("aria-pressed", "true");
+  await page.getByTestId("catalog-search").fill("");
+  await page.getByTestId("chip-kind-service").click();
+  await page.getByTestId("favorites-toggle").click();
+  await expect(page.getByTestId("catalog-list").locator("li")).toHaveCount(1);
+  await expect(page.getByTestId("row-offers-service")).toBeVisible();
+
+  // Open it and edit the display name; the form validates as you type.
+  await page.getByTestId("link-offers-service").click();
+  await expect(page).toHaveURL(/\/catalog\/offers-service$/);
+  await expect(page.getByTestId("component-title")).toHaveText("Offers Service");
+  await expect(page.getByTestId("star-offers-service")).toHaveAttribute("aria-pressed", "true");
+  await page.getByTestId("edit-component").click();
+  const field = page.getByTestId("field-displayName");
+  await field.fill("");
+  await expect(page.getByTestId("edit-issues")).toContainText("metadata.displayName");
+  await expect(page.getByTestId("review-changes")).toBeDisabled();
+  const newName = `Offers Service ${user}`;
+  await field.fill(newName);
+  await page.getByTestId("review-changes").click();
+  await expect(page.getByTestId("yaml-diff")).toContainText(`+   displayName: "${newName}"`);
+  await expect(page.getByTestId("yaml-diff")).toContainText(`-   displayName: "Offers Service"`);
+  await page.getByTestId("save-component").click();
+  await expect(page.getByText("Saved and committed.")).toBeVisible();
+  await expect(page.getByTestId("component-title")).toHaveText(newName);
+
+  // Back in the list, the new name shows (and is searchable).
+  await page.goto("/catalog");
+  await page.getByTestId("catalog-search").fill(user);
+  await expect(page.getByTestId("link-offers-service")).toHaveText(newName);
+  await expect(page.getByTestId("catalog-list").locator("li")).toHaveCount(1);
+});
+
+test("catalog API: sign-in required, names checked, stale ETag refused", async ({ playwright }) => {
+  const api = await playwright.request.newContext({ baseURL: test.info().project.use.baseURL });
+  expect((await api.get("/api/components")).status()).toBe(401);
+  const auth = { Authorization: `Bearer ${process.env.PORTAL_DEV_TOKEN ?? "e2e-admin-token-0123456789"}` };
+  const index = await api.get("/api", { headers: auth });
+  expect(index.status()).toBe(200);
+  const body = await index.json();
+  expect(Object.keys(body)).toEqual(["service", "configDir", "endpoints", "components", "errors"]);
+  expect(body.components.length).toBeGreaterThanOrEqual(25);
+  expect((await api.get("/api/components/a%2Fb", { headers: auth })).status()).toBe(400);
+  expect((await api.get("/api/components/no-such-component", { headers: auth })).status()).toBe(404);
+  const stale = await api.patch("/api/components/inventory", { headers: { ...auth, "If-Match": '"stale"' }, data: { metadata: { displayName: "x" } } });
+  expect(stale.status()).toBe(412);
+});
