@@ -1,18 +1,20 @@
 /**
  * Starts the offers service from settings: database (PostgreSQL or PGlite under DATA_DIR/offers)
  * with migrations, demo data, the app, the periodic expiry sweep, and graceful shutdown.
- * main.ts calls this; other work (event stream, admin API) plugs in through `extend`.
+ * main.ts calls this. The event stream and admin API plug in through the app's `extend`.
  */
 import path from "node:path";
 import { pino, type Logger } from "pino";
 import type { FastifyInstance } from "fastify";
 import type { Env } from "../env";
 import { persistentSecret } from "../secrets";
-import { buildOffersApp, type OffersAppDeps } from "./app";
+import { buildOffersApp } from "./app";
 import { systemClock, type Clock } from "./clock";
 import { openOffersDatabase, type OffersDatabaseHandle } from "./db";
 import { seedDemoData } from "./demo";
 import { SecretBox } from "./secret-box";
+import { createEventBus, type EventBus } from "../events";
+import { createEventStream, type EventStream } from "./sse";
 
 export interface OffersSettings {
   databaseUrl?: string;
@@ -37,6 +39,8 @@ export function offersSettings(env: Env): OffersSettings {
 export interface RunningOffersService {
   app: FastifyInstance;
   database: OffersDatabaseHandle;
+  bus: EventBus;
+  stream: EventStream;
   url: string;
   /** Drains requests, stops timers, closes the database. Safe to call twice. */
   stop(): Promise<void>;
@@ -46,7 +50,6 @@ export async function startOffersService(options: {
   env: Env;
   logger?: Logger;
   clock?: Clock;
-  extend?: OffersAppDeps["extend"];
 }): Promise<RunningOffersService> {
   const { env } = options;
   const logger = options.logger ?? pino({ level: env.LOG_LEVEL });
@@ -61,6 +64,17 @@ export async function startOffersService(options: {
   });
   logger.info({ database: database.kind }, "offers database ready (migrations applied)");
 
+  // Offers surfaced here reach streams held by other instances through Redis (in-process without it).
+  const bus = createEventBus({ redisUrl: env.REDIS_URL, prefix: "offers-events:", logger });
+  logger.info({ bus: bus.kind }, "event bus ready");
+  const stream = createEventStream({
+    bus,
+    adminToken: settings.adminToken,
+    heartbeatMs: env.SSE_HEARTBEAT_MS,
+    staleTimeoutMs: env.SSE_IDLE_TIMEOUT_MS,
+    logger,
+  });
+
   const app = await buildOffersApp({
     database,
     secretKey: settings.secretKey,
@@ -68,7 +82,7 @@ export async function startOffersService(options: {
     clock,
     logger,
     maxBodyBytes: env.OFFERS_MAX_BODY_BYTES,
-    extend: options.extend,
+    extend: stream.extend,
   });
 
   if (settings.seedDemo) {
@@ -107,9 +121,11 @@ export async function startOffersService(options: {
   const stop = () =>
     (stopping ??= (async () => {
       clearInterval(timer);
-      await app.close(); // stops accepting, answers 503 to new requests, waits for in-flight ones
+      await app.close(); // closes event streams, stops accepting, answers 503 to new requests, waits for in-flight ones
+      await stream.close();
       await sweeping;
+      await bus.close();
       await database.close();
     })());
-  return { app, database, url, stop };
+  return { app, database, bus, stream, url, stop };
 }
