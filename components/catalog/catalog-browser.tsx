@@ -138,7 +138,7 @@ export function CatalogBrowser({ initialState, initialData, options }: { initial
         </Button>
         <label className="row">
           <span className="muted">Sort</span>
-          <Select value={state.sort} onChange={(e) => update({ sort: e.target.value })} aria-label="Sort by">
+          <Select style={{ width: "auto" }} value={state.sort} onChange={(e) => update({ sort: e.target.value })} aria-label="Sort by">
             <option value="name">Name</option>
             <option value="displayName">Display name</option>
             <option value="kind">Kind</option>
@@ -168,7 +168,7 @@ export function CatalogBrowser({ initialState, initialData, options }: { initial
         <ChipRow label="Dependency" name="dependency" values={options.dependencyFlags} selected={state.dependency} counts={counts.dependency} onToggle={(v) => update({ dependency: toggle(state.dependency, v) })} />
         <div className={styles.chips}>
           <span className={styles.chipLabel}>Owner</span>
-          <Select value={state.group} onChange={(e) => update({ group: e.target.value })} aria-label="Group">
+          <Select style={{ width: "auto" }} value={state.group} onChange={(e) => update({ group: e.target.value })} aria-label="Group">
             <option value="">Any group</option>
             {options.groups.map((g) => (
               <option key={g} value={g}>
@@ -176,7 +176,7 @@ export function CatalogBrowser({ initialState, initialData, options }: { initial
               </option>
             ))}
           </Select>
-          <Select value={state.owner} onChange={(e) => update({ owner: e.target.value })} aria-label="Owner">
+          <Select style={{ width: "auto" }} value={state.owner} onChange={(e) => update({ owner: e.target.value })} aria-label="Owner">
             <option value="">Any owner</option>
             {options.owners.map((o) => (
               <option key={o} value={o}>

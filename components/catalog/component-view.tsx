@@ -109,7 +109,12 @@ export function ComponentView(props: ComponentViewProps) {
                 <dd>{spec.runtime.mobile.platforms.join(", ")}</dd>
               </>
             ) : null}
-            {!spec.runtime?.k8s && !spec.runtime?.mobile ? <dd className="muted">No runtime.</dd> : null}
+            {!spec.runtime?.k8s && !spec.runtime?.mobile ? (
+              <>
+                <dt>Runtime</dt>
+                <dd className="muted">none</dd>
+              </>
+            ) : null}
             <dt>Dependencies</dt>
             <dd>
               {DEPENDENCY_FLAGS.filter((d) => spec.dependencies?.[d]).join(", ") || <span className="muted">none</span>}

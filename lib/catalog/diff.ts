@@ -35,10 +35,10 @@ export function lineDiff(before: string, after: string): DiffLine[] {
         out.push({ op: " ", text: am[i] });
         i++;
         j++;
-      } else if (j < m && (i >= n || lcs[i][j + 1] >= lcs[i + 1][j])) {
-        out.push({ op: "+", text: bm[j++] });
-      } else {
+      } else if (i < n && (j >= m || lcs[i + 1][j] >= lcs[i][j + 1])) {
         out.push({ op: "-", text: am[i++] });
+      } else {
+        out.push({ op: "+", text: bm[j++] });
       }
     }
   }

@@ -161,3 +161,14 @@ describe("Component schema: every wrong type is reported at its field", () => {
     expect(r.ok ? [] : r.issues.map((i) => i.path)).toContain("spec.runtime.k8s.namespaces.production");
   });
 });
+
+describe("shipped demo records", () => {
+  it("round-trip through write-back unchanged (an edit's diff shows only the edit)", async () => {
+    const { renderUpdate } = await import("./writeback");
+    const dir = path.resolve("config/components");
+    for (const f of readdirSync(dir).filter((n) => n.endsWith(".yaml"))) {
+      const text = readFileSync(path.join(dir, f), "utf8");
+      expect(renderUpdate(text, parse(text)), f).toBe(text);
+    }
+  });
+});

@@ -76,8 +76,8 @@ export function syncDocument(doc: Document, value: unknown): Document {
 export function renderUpdate(currentText: string, value: Json | Record<string, unknown>): string {
   const doc = parseDocument(currentText, { uniqueKeys: false });
   if (doc.errors.length > 0 || doc.contents === null) {
-    return new Document(value).toString({ lineWidth: 0 });
+    return new Document(value).toString({ lineWidth: 0, flowCollectionPadding: false });
   }
   syncDocument(doc, value);
-  return doc.toString({ lineWidth: 0 });
+  return doc.toString({ lineWidth: 0, flowCollectionPadding: false });
 }
