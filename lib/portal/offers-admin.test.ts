@@ -173,10 +173,12 @@ describe("watch stream relay", () => {
     const controller = new AbortController();
     const upstream = await client().openWatch("g1", "p1", controller.signal);
     const body = relayEventStream(upstream, () => controller.abort());
-    const reader = body.pipeThrough(new TextDecoderStream()).getReader();
-    expect((await reader.read()).value).toContain("event: presence");
+    const reader = body.getReader();
+    const decoder = new TextDecoder();
+    const next = async () => decoder.decode((await reader.read()).value);
+    expect(await next()).toContain("event: presence");
     write("event: surfaced\ndata: {\"seq\":1}\n\n");
-    expect((await reader.read()).value).toContain("event: surfaced");
+    expect(await next()).toContain("event: surfaced");
     await reader.cancel();
     await closed; // the upstream request ended: the offers service frees its watcher
     expect(controller.signal.aborted).toBe(true);

@@ -1,0 +1,35 @@
+// A player's offers, snapshot, ledger and live view (support role; admin implied).
+import type { Metadata } from "next";
+import { notFound } from "next/navigation";
+import { currentUser, hasRole } from "@/lib/portal/guard";
+import { OffersSignIn, SupportRoleNeeded } from "@/components/offers/access-notice";
+import { PlayerView } from "@/components/offers/player-view";
+
+export const dynamic = "force-dynamic";
+
+type Params = Promise<{ gameId: string; playerId: string }>;
+
+function decode(value: string): string | null {
+  try {
+    const decoded = decodeURIComponent(value);
+    return decoded.length > 0 && decoded.length <= 200 ? decoded : null;
+  } catch {
+    return null;
+  }
+}
+
+export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
+  const { playerId } = await params;
+  return { title: `${decode(playerId) ?? "Player"} · Offers` };
+}
+
+export default async function PlayerPage({ params }: { params: Params }) {
+  const raw = await params;
+  const gameId = decode(raw.gameId);
+  const playerId = decode(raw.playerId);
+  if (!gameId || !playerId) notFound();
+  const user = await currentUser();
+  if (!user) return <OffersSignIn next={`/offers/${encodeURIComponent(gameId)}/${encodeURIComponent(playerId)}`} />;
+  if (!hasRole(user, "support")) return <SupportRoleNeeded />;
+  return <PlayerView key={`${gameId}/${playerId}`} gameId={gameId} playerId={playerId} />;
+}

@@ -1,0 +1,19 @@
+// Support dashboard: pick a game, find a player (support role; admin implied).
+import type { Metadata } from "next";
+import { currentUser, hasRole } from "@/lib/portal/guard";
+import { OffersSignIn, SupportRoleNeeded } from "@/components/offers/access-notice";
+import { SupportHome } from "@/components/offers/support-home";
+
+export const metadata: Metadata = { title: "Offers" };
+export const dynamic = "force-dynamic";
+
+type SearchParams = Promise<Record<string, string | string[] | undefined>>;
+const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value) ?? "";
+
+export default async function OffersPage({ searchParams }: { searchParams: SearchParams }) {
+  const user = await currentUser();
+  if (!user) return <OffersSignIn next="/offers" />;
+  if (!hasRole(user, "support")) return <SupportRoleNeeded />;
+  const params = await searchParams;
+  return <SupportHome initialGame={first(params.game).slice(0, 200)} initialQuery={first(params.q).slice(0, 200)} />;
+}

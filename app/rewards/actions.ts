@@ -1,0 +1,35 @@
+"use server";
+// Claim from the rewards page: POST /v1/client/reward/claim with the JWT of the player's cookie.
+// Next checks that server actions come from our own origin; the cookie is httpOnly and SameSite=Lax.
+import { revalidatePath } from "next/cache";
+import { z } from "zod";
+import { createGameClient, OffersApiError } from "@/lib/offers-client";
+import type { ClaimState } from "@/components/rewards/claim-button";
+import { offersApiBase, readRewardsSession } from "./session";
+
+
+const ClaimForm = z.object({ instanceId: z.string().min(1).max(200) });
+
+export async function claimOffer(_previous: ClaimState, form: FormData): Promise<ClaimState> {
+  const input = ClaimForm.safeParse({ instanceId: form.get("instanceId") });
+  if (!input.success) return { status: "error", message: "This offer could not be found." };
+  const session = await readRewardsSession();
+  if (!session || session.expired) return { status: "error", message: "Your session has expired. Reopen the rewards link from the game." };
+  const game = createGameClient({ baseUrl: offersApiBase(), getJwt: async () => session.token });
+  try {
+    const answer = await game.claim({ kind: "offer", instanceId: input.data.instanceId });
+    revalidatePath("/rewards");
+    return { status: "claimed", message: answer.message || "Rewards claimed." };
+  } catch (error) {
+    revalidatePath("/rewards");
+    if (error instanceof OffersApiError) {
+      if (error.code === "offer-not-claimable") return { status: "error", message: "This offer cannot be claimed (already claimed, or not complete yet)." };
+      if (error.code === "offer-not-found") return { status: "error", message: "This offer could not be found." };
+      if (error.code.startsWith("jwt-") || error.code === "unknown-gameId") {
+        return { status: "error", message: "Your session has expired. Reopen the rewards link from the game." };
+      }
+      if (error.status < 500) return { status: "error", message: `The claim failed (${error.code}).` };
+    }
+    return { status: "error", message: "The rewards service is unavailable. Try again in a moment." };
+  }
+}

@@ -1,0 +1,89 @@
+// /rewards — the players' rewards page. Opened from the game as /rewards?token=…&gameId=…: the
+// token is redeemed on the server (/rewards/redeem) and the page then shows the player's offers
+// through the client campaigns endpoint (viewingCampaigns: true), with a claim button on claimable ones.
+import Link from "next/link";
+import { redirect } from "next/navigation";
+import { createGameClient, OffersApiError } from "@/lib/offers-client";
+import type { ClientCampaignsResponse } from "@/lib/offers/schemas";
+import { RewardsMessage, RewardsView } from "@/components/rewards/rewards-view";
+import { claimOffer } from "./actions";
+import { offersApiBase, readRewardsSession } from "./session";
+
+export const dynamic = "force-dynamic";
+
+type SearchParams = Promise<Record<string, string | string[] | undefined>>;
+const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value) ?? "";
+
+const linkProblems = {
+  used: {
+    title: "This link has already been used",
+    text: "Each rewards link works once. Open your rewards again from the game to get a new link.",
+  },
+  expired: {
+    title: "This link has expired",
+    text: "Rewards links are valid for 5 minutes. Open your rewards again from the game to get a new link.",
+  },
+  invalid: {
+    title: "This link is not valid",
+    text: "The link may be incomplete or mistyped. Open your rewards again from the game.",
+  },
+  unavailable: {
+    title: "Rewards are unavailable right now",
+    text: "We could not reach the rewards service. Please try again in a few minutes.",
+  },
+} as const;
+
+export default async function RewardsPage({ searchParams }: { searchParams: SearchParams }) {
+  const params = await searchParams;
+  const token = first(params.token);
+  if (token) redirect(`/rewards/redeem?${new URLSearchParams({ token, gameId: first(params.gameId) })}`);
+
+  const session = await readRewardsSession();
+  const error = first(params.error);
+  if (error in linkProblems) {
+    const problem = linkProblems[error as keyof typeof linkProblems];
+    const canContinue = Boolean(session && !session.expired);
+    return (
+      <RewardsMessage title={problem.title} tone={error === "unavailable" ? "warning" : "error"} testId={`link-${error}`}>
+        <p>{problem.text}</p>
+        {canContinue ? (
+          <p>
+            <Link href="/rewards">Show the rewards of your current session</Link>
+          </p>
+        ) : null}
+      </RewardsMessage>
+    );
+  }
+
+  if (!session) {
+    return (
+      <RewardsMessage title="Open your rewards from the game" testId="no-session">
+        <p>This page shows your offers when you open it from the game&apos;s rewards button.</p>
+      </RewardsMessage>
+    );
+  }
+  const expired = (
+    <RewardsMessage title="Your session has expired" tone="warning" testId="session-expired">
+      <p>For your security, rewards sessions last 15 minutes. Reopen the rewards link from the game to continue.</p>
+    </RewardsMessage>
+  );
+  if (session.expired) return expired;
+
+  let campaigns: ClientCampaignsResponse;
+  try {
+    const game = createGameClient({ baseUrl: offersApiBase(), getJwt: async () => session.token });
+    campaigns = await game.campaigns({ viewingCampaigns: true });
+  } catch (error) {
+    if (error instanceof OffersApiError && (error.code.startsWith("jwt-") || error.code === "unknown-gameId")) return expired;
+    console.error("rewards: campaigns failed:", error instanceof Error ? error.message : error);
+    return (
+      <RewardsMessage title={linkProblems.unavailable.title} tone="warning" testId="unavailable">
+        <p>{linkProblems.unavailable.text}</p>
+        <p>
+          <Link href="/rewards">Try again</Link>
+        </p>
+      </RewardsMessage>
+    );
+  }
+  return <RewardsView campaigns={campaigns} sessionEndsAt={session.expiresAt} claim={claimOffer} />;
+}

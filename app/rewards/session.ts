@@ -1,0 +1,48 @@
+// The player's session on the rewards page: the game JWT that redeeming a one-time token answered,
+// kept in an httpOnly cookie scoped to /rewards. The browser never sees a key; the offers service
+// verifies the JWT on every call (it is only decoded here, to know its player and expiry).
+import "server-only";
+import { cookies } from "next/headers";
+import { decodeJwt } from "jose";
+import { getEnv } from "@/lib/env";
+
+export const REWARDS_COOKIE = "rewards_session";
+export const REWARDS_PATH = "/rewards";
+/** The JWT lives 15 minutes; the cookie a little longer, so an expired session can be told apart from none. */
+export const REWARDS_COOKIE_MAX_AGE_S = 60 * 60;
+
+export interface RewardsSession {
+  token: string;
+  gameId: string;
+  playerId: string;
+  expiresAt: number;
+  expired: boolean;
+}
+
+/** The offers API base as the portal's server reaches it (OFFERS_BASE_URL + /v1). */
+export function offersApiBase(): string {
+  return getEnv().OFFERS_BASE_URL.replace(/\/+$/, "") + "/v1";
+}
+
+export function sessionFromToken(token: string | undefined, now = Date.now()): RewardsSession | null {
+  if (!token) return null;
+  try {
+    const claims = decodeJwt(token);
+    if (typeof claims.iss !== "string" || typeof claims.sub !== "string" || typeof claims.exp !== "number") return null;
+    const expiresAt = claims.exp * 1000;
+    return { token, gameId: claims.iss, playerId: claims.sub, expiresAt, expired: expiresAt <= now };
+  } catch {
+    return null;
+  }
+}
+
+export async function readRewardsSession(): Promise<RewardsSession | null> {
+  const store = await cookies();
+  return sessionFromToken(store.get(REWARDS_COOKIE)?.value);
+}
+
+/** Whether the request reached us over TLS (directly or through a proxy that says so). */
+export function isSecureRequest(request: Request): boolean {
+  const forwarded = request.headers.get("x-forwarded-proto")?.split(",")[0]?.trim().toLowerCase();
+  return forwarded ? forwarded === "https" : new URL(request.url).protocol === "https:";
+}

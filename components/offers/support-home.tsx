@@ -1,0 +1,141 @@
+"use client";
+// Support dashboard start: pick a game, find a player by id or username, open the player's page.
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { useEffect, useState } from "react";
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { Alert, Card } from "@/components/ui/card";
+import { Button } from "@/components/ui/button";
+import { Field, Input, Select } from "@/components/ui/input";
+import { describeError, offersApi, OffersProxyError, queryKeys } from "./api";
+import { formatTime } from "./format";
+import styles from "./offers.module.css";
+
+const retryUnavailable = (count: number, error: Error) => error instanceof OffersProxyError && error.unavailable && count < 100;
+const retryDelay = (attempt: number) => Math.min(1000 * 2 ** attempt, 10_000);
+
+export function SupportHome({ initialGame, initialQuery }: { initialGame: string; initialQuery: string }) {
+  const router = useRouter();
+  const [gameId, setGameId] = useState(initialGame);
+  const [typed, setTyped] = useState(initialQuery);
+  const [query, setQuery] = useState(initialQuery);
+
+  const games = useQuery({ queryKey: queryKeys.games, queryFn: ({ signal }) => offersApi.games(signal), retry: retryUnavailable, retryDelay });
+  const selected = gameId || games.data?.[0]?.gameId || "";
+
+  // Debounce typing; keep the URL in step so a search can be shared and survives a reload.
+  useEffect(() => {
+    const timer = setTimeout(() => setQuery(typed.trim()), 250);
+    return () => clearTimeout(timer);
+  }, [typed]);
+  useEffect(() => {
+    const params = new URLSearchParams();
+    if (selected) params.set("game", selected);
+    if (query) params.set("q", query);
+    const url = `/offers${params.size ? `?${params}` : ""}`;
+    if (url !== `${window.location.pathname}${window.location.search}`) window.history.replaceState(null, "", url);
+  }, [selected, query]);
+
+  const players = useQuery({
+    queryKey: queryKeys.players(selected, query),
+    queryFn: ({ signal }) => offersApi.players(selected, query, signal),
+    enabled: Boolean(selected),
+    placeholderData: keepPreviousData,
+    retry: retryUnavailable,
+    retryDelay,
+  });
+  const game = games.data?.find((g) => g.gameId === selected);
+  const playerHref = (playerId: string) => `/offers/${encodeURIComponent(selected)}/${encodeURIComponent(playerId)}`;
+
+  return (
+    <div className="stack">
+      <div>
+        <h1>Offers</h1>
+        <p className="muted">Inspect a player&apos;s offers, rewards and ledger, and watch their events live.</p>
+      </div>
+
+      {games.isError ? <Alert tone="error">{describeError(games.error)}</Alert> : null}
+
+      <Card>
+        <form
+          className={styles.finder}
+          onSubmit={(event) => {
+            event.preventDefault();
+            const id = typed.trim();
+            if (!selected || !id) return;
+            // An exact id (or the only match) opens the player directly.
+            const exact = players.data?.find((p) => p.playerId === id || p.username.toLowerCase() === id.toLowerCase());
+            const only = players.data?.length === 1 && query === id ? players.data[0] : undefined;
+            router.push(playerHref((exact ?? only)?.playerId ?? id));
+          }}
+        >
+          <Field label="Game">
+            {(id) => (
+              <Select id={id} value={selected} onChange={(e) => setGameId(e.target.value)} disabled={!games.data?.length} data-testid="game-picker">
+                {games.isPending ? <option value="">Loading games…</option> : null}
+                {games.data?.map((g) => (
+                  <option key={g.gameId} value={g.gameId}>
+                    {g.name} ({g.gameId})
+                  </option>
+                ))}
+              </Select>
+            )}
+          </Field>
+          <div className={styles.finderSearch}>
+            <Field label="Player" hint="Player id or username; Enter opens an exact id.">
+              {(id) => (
+                <Input
+                  id={id}
+                  type="search"
+                  value={typed}
+                  onChange={(e) => setTyped(e.target.value)}
+                  placeholder="e.g. demo-player-1 or Aria"
+                  autoComplete="off"
+                  data-testid="player-search"
+                />
+              )}
+            </Field>
+          </div>
+          <div>
+            <Button type="submit" variant="primary" disabled={!selected || !typed.trim()}>
+              Open player
+            </Button>
+          </div>
+        </form>
+        {game ? (
+          <p className="muted" style={{ marginBottom: 0 }}>
+            {game.players} players · {game.maxOfferSlots} offer slots · currencies: {game.currencies.map((c) => c.name).join(", ") || "none"}
+          </p>
+        ) : null}
+      </Card>
+
+      <Card title={query ? `Players matching “${query}”` : "Players"}>
+        {players.isError ? <Alert tone="error">{describeError(players.error)}</Alert> : null}
+        {players.isPending && selected ? <p className="muted">Loading…</p> : null}
+        {players.data && players.data.length === 0 ? <p className="muted">No player matches.</p> : null}
+        {players.data && players.data.length > 0 ? (
+          <table className="ui-table" data-testid="player-results">
+            <thead>
+              <tr>
+                <th>Player id</th>
+                <th>Username</th>
+                <th>Last update</th>
+              </tr>
+            </thead>
+            <tbody>
+              {players.data.map((p) => (
+                <tr key={p.playerId}>
+                  <td>
+                    <Link href={playerHref(p.playerId)}>{p.playerId}</Link>
+                  </td>
+                  <td>{p.username || <span className="muted">—</span>}</td>
+                  <td>{formatTime(p.updatedAt)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        ) : null}
+      </Card>
+    </div>
+  );
+}
