@@ -2,3 +2,4 @@
 // Add your file and a line below, then `npx drizzle-kit generate --config drizzle.portal.config.ts`.
 export * from "./tokens";
 export * from "./favorites";
+export * from "./scm";

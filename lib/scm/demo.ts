@@ -1,0 +1,103 @@
+/**
+ * Demo component repositories for the embedded default: created once (a repository that exists is
+ * left alone), a few commits each by different authors. Six match demo catalog records
+ * (spec.repo.path in config/components/*.yaml); two are not in the catalog yet (for import).
+ */
+import type { LocalScmProvider } from "./local";
+import type { ScmAuthor, ScmFileChange } from "./types";
+
+const alice: ScmAuthor = { name: "Alice Martin", email: "alice.martin@example.com" };
+const bob: ScmAuthor = { name: "Bob Nguyen", email: "bob.nguyen@example.com" };
+const chen: ScmAuthor = { name: "Chen Li", email: "chen.li@example.com" };
+
+const pkg = (value: Record<string, unknown>) => `${JSON.stringify(value, null, 2)}\n`;
+
+export interface DemoRepository {
+  path: string;
+  description: string;
+  /** Commits in order: each a message, an author and files. */
+  commits: Array<{ message: string; author: ScmAuthor; files: ScmFileChange[] }>;
+}
+
+export const DEMO_REPOSITORIES: DemoRepository[] = [
+  {
+    path: "growth/rewards-dashboard",
+    description: "Player rewards dashboard (Next.js)",
+    commits: [
+      { message: "Create Next.js app", author: alice, files: [{ path: "package.json", content: pkg({ name: "rewards-dashboard", private: true, scripts: { dev: "next dev", build: "next build" }, dependencies: { next: "16.0.0", react: "19.0.0", "react-dom": "19.0.0" } }) }, { path: "app/page.tsx", content: "export default function Page() {\n  return <h1>Rewards</h1>;\n}\n" }, { path: "next.config.ts", content: "export default {};\n" }] },
+      { message: "Add offers list", author: bob, files: [{ path: "app/offers/page.tsx", content: "export default function Offers() {\n  return <ul />;\n}\n" }] },
+      { message: "Add README", author: alice, files: [{ path: "README.md", content: "# Rewards dashboard\n" }] },
+    ],
+  },
+  {
+    path: "commerce/checkout-api",
+    description: "Checkout API (Node service)",
+    commits: [
+      { message: "Service skeleton", author: alice, files: [{ path: "package.json", content: pkg({ name: "checkout-api", private: true, main: "dist/server.js", dependencies: { fastify: "5.0.0" } }) }, { path: "src/server.ts", content: 'import Fastify from "fastify";\nFastify().listen({ port: 8080 });\n' }] },
+      { message: "Add Dockerfile", author: bob, files: [{ path: "Dockerfile", content: "FROM node:20-slim\nCOPY . .\nCMD [\"node\", \"dist/server.js\"]\n" }] },
+      { message: "Deployment contract", author: alice, files: [{ path: "deploy/contract.yaml", content: "port: 8080\nhealth: /health\n" }] },
+    ],
+  },
+  {
+    path: "platform/developer-docs",
+    description: "Developer documentation site (MkDocs)",
+    commits: [
+      { message: "MkDocs site", author: chen, files: [{ path: "mkdocs.yml", content: "site_name: Developer docs\nnav:\n  - Home: index.md\n" }, { path: "docs/index.md", content: "# Developer docs\n" }] },
+      { message: "Getting started page", author: alice, files: [{ path: "docs/getting-started.md", content: "# Getting started\n" }] },
+    ],
+  },
+  {
+    path: "mobile/companion-app",
+    description: "Companion app (React Native)",
+    commits: [
+      { message: "React Native app", author: bob, files: [{ path: "package.json", content: pkg({ name: "companion-app", private: true, dependencies: { react: "19.0.0", "react-native": "0.80.0" } }) }, { path: "App.tsx", content: "export default function App() {\n  return null;\n}\n" }] },
+      { message: "iOS project", author: bob, files: [{ path: "ios/Podfile", content: "platform :ios, '15.0'\n" }] },
+      { message: "Android project", author: chen, files: [{ path: "android/build.gradle", content: "// android\n" }] },
+    ],
+  },
+  {
+    path: "web/design-system",
+    description: "Shared React components (npm package)",
+    commits: [
+      { message: "Package", author: alice, files: [{ path: "package.json", content: pkg({ name: "@example/design-system", version: "1.0.0", main: "dist/index.js", files: ["dist"], publishConfig: { registry: "https://npm.example.com", access: "restricted" }, peerDependencies: { react: "^19.0.0" } }) }, { path: "src/index.ts", content: "export const Button = () => null;\n" }] },
+      { message: "Changesets", author: chen, files: [{ path: ".changeset/config.json", content: "{}\n" }] },
+    ],
+  },
+  {
+    path: "platform/deploy-cli",
+    description: "Deploy command-line tool",
+    commits: [
+      { message: "CLI", author: chen, files: [{ path: "package.json", content: pkg({ name: "deploy-cli", private: true, bin: { deploy: "dist/cli.js" } }) }, { path: "src/cli.ts", content: "#!/usr/bin/env node\nconsole.log(process.argv);\n" }] },
+      { message: "Help text", author: alice, files: [{ path: "README.md", content: "# deploy\n\nUsage: deploy <component>\n" }] },
+    ],
+  },
+  // Not in the demo catalog: for the import wizard.
+  {
+    path: "growth/quest-engine",
+    description: "Quest engine (Go service)",
+    commits: [
+      { message: "Go service", author: bob, files: [{ path: "go.mod", content: "module example.com/quest-engine\n\ngo 1.23\n" }, { path: "cmd/server/main.go", content: "package main\n\nfunc main() {}\n" }] },
+      { message: "Dockerfile", author: bob, files: [{ path: "Dockerfile", content: "FROM golang:1.23\n" }] },
+    ],
+  },
+  {
+    path: "web/marketing-site",
+    description: "Marketing site (React + Vite)",
+    commits: [
+      { message: "Vite app", author: chen, files: [{ path: "package.json", content: pkg({ name: "marketing-site", private: true, dependencies: { react: "19.0.0", "react-dom": "19.0.0" }, devDependencies: { vite: "7.0.0" } }) }, { path: "index.html", content: "<div id=root></div>\n" }, { path: "src/main.tsx", content: "// app\n" }] },
+      { message: "Hero section", author: alice, files: [{ path: "src/Hero.tsx", content: "export const Hero = () => null;\n" }] },
+    ],
+  },
+];
+
+/** Creates the demo repositories that do not exist yet; answers the paths created now. */
+export async function ensureDemoRepositories(provider: LocalScmProvider, repos: DemoRepository[] = DEMO_REPOSITORIES): Promise<string[]> {
+  const created: string[] = [];
+  for (const repo of repos) {
+    if (await provider.getRepository(repo.path)) continue;
+    await provider.createRepository(repo.path, { description: repo.description });
+    for (const c of repo.commits) await provider.commitFiles(repo.path, { branch: "main", message: c.message, author: c.author, files: c.files });
+    created.push(repo.path);
+  }
+  return created;
+}

@@ -1,0 +1,263 @@
+/**
+ * Git plumbing over one repository (bare, or a working copy when its checked-out branch is never
+ * written through here) with simple-git: commits without a working tree (temporary index), merges
+ * with `git merge-tree --write-tree` (git ≥ 2.38), annotated tags. Callers serialise per repository.
+ */
+import { simpleGit, type SimpleGit } from "simple-git";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { ScmError, type ScmAuthor, type ScmFileChange, type ScmTag, type ScmTreeEntry } from "./types";
+
+const ZERO = "0000000000000000000000000000000000000000";
+export const PORTAL_IDENTITY: ScmAuthor = { name: "Platform Portal", email: "portal@localhost" };
+
+function identityEnv(author: ScmAuthor | undefined, date?: string): Record<string, string> {
+  const a = author ?? PORTAL_IDENTITY;
+  const env: Record<string, string> = {
+    GIT_AUTHOR_NAME: a.name,
+    GIT_AUTHOR_EMAIL: a.email,
+    GIT_COMMITTER_NAME: PORTAL_IDENTITY.name,
+    GIT_COMMITTER_EMAIL: PORTAL_IDENTITY.email,
+  };
+  if (date) {
+    env.GIT_AUTHOR_DATE = date;
+    env.GIT_COMMITTER_DATE = date;
+  }
+  return env;
+}
+
+/** The git variables we set ourselves (simple-git refuses any other GIT_* or EDITOR-like variable). */
+const ALLOWED_ENV = [
+  "GIT_TERMINAL_PROMPT",
+  "GIT_CONFIG_NOSYSTEM",
+  "GIT_INDEX_FILE",
+  "GIT_WORK_TREE",
+  "GIT_AUTHOR_NAME",
+  "GIT_AUTHOR_EMAIL",
+  "GIT_AUTHOR_DATE",
+  "GIT_COMMITTER_NAME",
+  "GIT_COMMITTER_EMAIL",
+  "GIT_COMMITTER_DATE",
+] as const;
+
+function baseEnv(): Record<string, string> {
+  const env: Record<string, string> = {};
+  // Only what git needs: simple-git refuses variables such as EDITOR or PAGER, and GIT_* from the host must not leak in.
+  for (const k of ["PATH", "HOME", "LANG", "LC_ALL", "TMPDIR", "USER", "SYSTEMROOT"]) {
+    const v = process.env[k];
+    if (v !== undefined) env[k] = v;
+  }
+  env.GIT_TERMINAL_PROMPT = "0";
+  env.GIT_CONFIG_NOSYSTEM = "1";
+  return env;
+}
+
+export class RepoGit {
+  constructor(readonly dir: string) {}
+
+  private git(extraEnv: Record<string, string> = {}): SimpleGit {
+    return simpleGit(this.dir, { allowEnvironment: ALLOWED_ENV }).env({ ...baseEnv(), ...extraEnv });
+  }
+
+  raw(args: string[], env?: Record<string, string>): Promise<string> {
+    return this.git(env).raw(args);
+  }
+
+  static async initBare(dir: string, defaultBranch = "main"): Promise<RepoGit> {
+    await simpleGit({ allowEnvironment: ALLOWED_ENV }).env(baseEnv()).raw(["init", "--bare", "--quiet", `--initial-branch=${defaultBranch}`, dir]);
+    return new RepoGit(dir);
+  }
+
+  async defaultBranch(): Promise<string> {
+    const ref = (await this.raw(["symbolic-ref", "HEAD"]).catch(() => "refs/heads/main")).trim();
+    return ref.replace(/^refs\/heads\//, "");
+  }
+
+  /** Commit SHA a ref names, or null. */
+  async resolve(ref: string): Promise<string | null> {
+    if (ref.startsWith("-")) return null;
+    try {
+      return (await this.raw(["rev-parse", "--verify", "--quiet", `${ref}^{commit}`])).trim() || null;
+    } catch {
+      return null;
+    }
+  }
+
+  async branchSha(branch: string): Promise<string | null> {
+    try {
+      return (await this.raw(["rev-parse", "--verify", "--quiet", `refs/heads/${branch}`])).trim() || null;
+    } catch {
+      return null;
+    }
+  }
+
+  async readFile(ref: string, filePath: string): Promise<string | null> {
+    const sha = await this.resolve(ref);
+    if (!sha) return null;
+    try {
+      const type = (await this.raw(["cat-file", "-t", `${sha}:${filePath}`])).trim();
+      if (type !== "blob") return null;
+      return await this.raw(["cat-file", "blob", `${sha}:${filePath}`]);
+    } catch {
+      return null;
+    }
+  }
+
+  async listTree(ref: string, dir: string | undefined, recursive: boolean): Promise<ScmTreeEntry[]> {
+    const sha = await this.resolve(ref);
+    if (!sha) return [];
+    const treeish = dir ? `${sha}:${dir}` : sha;
+    let out: string;
+    try {
+      out = await this.raw(["ls-tree", ...(recursive ? ["-r", "-t"] : []), "-z", treeish]);
+    } catch {
+      return [];
+    }
+    const prefix = dir ? `${dir}/` : "";
+    return out
+      .split("\0")
+      .filter(Boolean)
+      .map((line) => {
+        const tab = line.indexOf("\t");
+        const [, type] = line.slice(0, tab).split(" ");
+        return { path: prefix + line.slice(tab + 1), type: type === "tree" ? "tree" : "blob" } as ScmTreeEntry;
+      })
+      .filter((e) => e.type === "tree" || e.type === "blob");
+  }
+
+  /**
+   * Writes a commit of `files` on top of `parent` (null: a root commit) and moves `branch` to it,
+   * only if the branch still points where it did (compare-and-swap on the ref).
+   */
+  async commitFiles(options: { branch: string; parent: string | null; branchExists: boolean; files: ScmFileChange[]; message: string; author?: ScmAuthor; date?: string }): Promise<string> {
+    const tmp = await mkdtemp(path.join(tmpdir(), "scm-commit-"));
+    try {
+      // An empty work tree of our own: index commands need one even in a bare repository.
+      await mkdir(path.join(tmp, "wt"));
+      const indexEnv = { GIT_INDEX_FILE: path.join(tmp, "index"), GIT_WORK_TREE: path.join(tmp, "wt") };
+      if (options.parent) await this.raw(["read-tree", options.parent], indexEnv);
+      else await this.raw(["read-tree", "--empty"], indexEnv);
+      let i = 0;
+      for (const f of options.files) {
+        if (f.content === null) {
+          await this.raw(["update-index", "--force-remove", "--", f.path], indexEnv);
+          continue;
+        }
+        const file = path.join(tmp, `blob-${i++}`);
+        await writeFile(file, f.content, "utf8");
+        const blob = (await this.raw(["hash-object", "-w", "--", file])).trim();
+        await this.raw(["update-index", "--add", "--cacheinfo", `100644,${blob},${f.path}`], indexEnv);
+      }
+      const tree = (await this.raw(["write-tree"], indexEnv)).trim();
+      const args = ["commit-tree", tree, ...(options.parent ? ["-p", options.parent] : []), "-m", options.message];
+      const sha = (await this.raw(args, identityEnv(options.author, options.date))).trim();
+      await this.raw(["update-ref", `refs/heads/${options.branch}`, sha, options.branchExists && options.parent ? options.parent : ZERO]);
+      return sha;
+    } finally {
+      await rm(tmp, { recursive: true, force: true });
+    }
+  }
+
+  async treeOf(sha: string): Promise<string> {
+    return (await this.raw(["rev-parse", `${sha}^{tree}`])).trim();
+  }
+
+  async createBranch(branch: string, sha: string): Promise<void> {
+    await this.raw(["update-ref", `refs/heads/${branch}`, sha, ZERO]);
+  }
+
+  async deleteBranch(branch: string): Promise<void> {
+    await this.raw(["update-ref", "-d", `refs/heads/${branch}`]).catch(() => undefined);
+  }
+
+  /** True when `ancestor` is reachable from `descendant`. */
+  async isAncestor(ancestor: string, descendant: string): Promise<boolean> {
+    try {
+      await this.raw(["merge-base", "--is-ancestor", ancestor, descendant]);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** Merges source into target with a merge commit; throws ScmError conflict on conflicts. Answers the new target SHA. */
+  async merge(options: { target: string; source: string; message: string; author?: ScmAuthor }): Promise<string> {
+    const targetSha = await this.branchSha(options.target);
+    const sourceSha = await this.branchSha(options.source);
+    if (!targetSha) throw new ScmError("not_found", `branch ${options.target} does not exist`);
+    if (!sourceSha) throw new ScmError("not_found", `branch ${options.source} does not exist`);
+    // Exit status 1 with conflicts: simple-git only rejects when git also wrote to stderr, so read the output.
+    let out: string;
+    try {
+      out = await this.raw(["merge-tree", "--write-tree", "--no-messages", "--name-only", targetSha, sourceSha]);
+    } catch (e) {
+      out = String((e as Error).message);
+    }
+    const lines = out.trim().split("\n").filter(Boolean);
+    const tree = lines[0] ?? "";
+    if (!/^[0-9a-f]{40}$/.test(tree) || lines.length > 1) {
+      const files = [...new Set(lines.slice(1))].slice(0, 5).join(", ");
+      throw new ScmError("conflict", `the merge request has conflicts with ${options.target}${files ? ` (${files})` : ""}; resolve them first`);
+    }
+    const sha = (await this.raw(["commit-tree", tree, "-p", targetSha, "-p", sourceSha, "-m", options.message], identityEnv(options.author))).trim();
+    await this.raw(["update-ref", `refs/heads/${options.target}`, sha, targetSha]);
+    return sha;
+  }
+
+  async listTags(): Promise<ScmTag[]> {
+    const out = await this.raw([
+      "for-each-ref",
+      "refs/tags",
+      "--sort=-creatordate",
+      "--format=%(refname:short)%1f%(objecttype)%1f%(objectname)%1f%(*objectname)%1f%(creatordate:iso-strict)%1f%(contents)%1e",
+    ]);
+    return out
+      .split("\x1e")
+      .map((r) => r.replace(/^\n/, ""))
+      .filter((r) => r.includes("\x1f"))
+      .map((r) => {
+        const [name, type, obj, peeled, date, contents] = r.split("\x1f");
+        const annotated = type === "tag";
+        return {
+          name,
+          commitSha: annotated ? peeled : obj,
+          message: annotated ? contents.trim() || null : null,
+          createdAt: date ? new Date(date).toISOString() : null,
+        };
+      });
+  }
+
+  async createTag(name: string, sha: string, message: string, author?: ScmAuthor): Promise<void> {
+    await this.raw(["tag", "-a", name, sha, "-m", message], identityEnv(author));
+  }
+
+  async authors(limit = 200): Promise<Array<{ name: string; email: string }>> {
+    try {
+      const out = await this.raw(["log", "--all", `-n${limit}`, "--format=%an%x1f%ae"]);
+      const seen = new Map<string, { name: string; email: string }>();
+      for (const line of out.split("\n").filter(Boolean)) {
+        const [name, email] = line.split("\x1f");
+        if (!seen.has(email)) seen.set(email, { name, email });
+      }
+      return [...seen.values()];
+    } catch {
+      return [];
+    }
+  }
+
+  async lastActivity(): Promise<string | null> {
+    try {
+      const out = (await this.raw(["log", "--all", "-n1", "--format=%cI"])).trim();
+      return out ? new Date(out).toISOString() : null;
+    } catch {
+      return null;
+    }
+  }
+
+  async description(): Promise<string | null> {
+    const d = await import("node:fs/promises").then((fs) => fs.readFile(path.join(this.dir, "description"), "utf8")).catch(() => "");
+    const text = d.trim();
+    return text && !text.startsWith("Unnamed repository") ? text : null;
+  }
+}
