@@ -6,6 +6,7 @@
 import { parseDocument, type Document } from "yaml";
 import { createHash } from "node:crypto";
 import { validateComponent, type Component } from "./schema";
+import { fastParseYaml } from "./fast-yaml";
 
 export interface CatalogError {
   /** File path relative to the config repository, e.g. components/checkout-api.yaml. */
@@ -38,6 +39,9 @@ function lineOf(message: string): string {
 }
 
 export function parseComponentText(file: string, text: string): ParseResult {
+  // Fast path for the plain subset records are written in; anything else goes to the full parser.
+  const fast = fastParseYaml(text);
+  if (fast !== undefined && fast !== null && typeof fast === "object" && !Array.isArray(fast)) return judge(file, fast);
   let doc: Document;
   try {
     doc = parseYamlDocument(text);
@@ -69,6 +73,10 @@ export function parseComponentText(file: string, text: string): ParseResult {
   if (typeof data !== "object" || Array.isArray(data)) {
     return { ok: false, errors: [{ file, path: "", message: "the file should hold one Component record (a mapping), not a list or a single value" }] };
   }
+  return judge(file, data);
+}
+
+function judge(file: string, data: object): ParseResult {
   const result = validateComponent(data);
   if (result.ok) return { ok: true, component: result.component };
   const meta = (data as { metadata?: { name?: unknown } }).metadata;

@@ -1,0 +1,54 @@
+/** Writes N realistic component files (with comments) into a folder. Deterministic (seeded). */
+import { mkdir, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { stringify } from "yaml";
+import { COMPONENT_KINDS, DEPENDENCY_FLAGS, ENVIRONMENTS, type Component } from "../../lib/catalog/schema";
+
+function rng(seed: number) {
+  let s = seed >>> 0;
+  return () => {
+    s = (s * 1664525 + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
+}
+
+const words = ["checkout", "offers", "player", "match", "leader", "inventory", "payments", "store", "notify", "analytics", "search", "chat", "guild", "quest", "reward", "profile", "session", "billing", "audit", "flags"];
+const suffixes = ["api", "service", "web", "worker", "sdk", "docs", "cli", "app", "gateway", "ingest"];
+
+export function generateComponent(i: number, random = rng(i + 1)): Component {
+  const pick = <T,>(xs: readonly T[]) => xs[Math.floor(random() * xs.length)];
+  const base = `${pick(words)}-${pick(suffixes)}`;
+  const name = `${base}-${String(i).padStart(5, "0")}`;
+  const kind = COMPONENT_KINDS[i % COMPONENT_KINDS.length];
+  const group = `team-${Math.floor(random() * 50)}`;
+  const environments = ENVIRONMENTS.filter(() => random() < 0.6);
+  const owners = [{ user: `user${Math.floor(random() * 300)}`, group: `org/${group}` }];
+  if (random() < 0.4) owners.push({ user: `user${Math.floor(random() * 300)}` } as (typeof owners)[number]);
+  const c: Component = {
+    apiVersion: "platform.example.com/v1alpha1",
+    kind: "Component",
+    metadata: { name, displayName: base.split("-").map((w) => w[0].toUpperCase() + w.slice(1)).join(" ") + ` ${i}` },
+    spec: { kind, repo: { path: `org/${group}/${name}` }, owners, environments },
+  };
+  if (kind === "mobile") c.spec.runtime = { mobile: { platforms: ["ios", "android"] } };
+  else if (environments.length && kind !== "library") {
+    c.spec.runtime = { k8s: { namespaces: Object.fromEntries(environments.map((e) => [e, `${name}-${e}`.slice(0, 63)])), deploymentContractPath: "deploy/contract.yaml" } };
+  }
+  const deps = Object.fromEntries(DEPENDENCY_FLAGS.filter(() => random() < 0.3).map((d) => [d, true]));
+  if (Object.keys(deps).length) c.spec.dependencies = deps;
+  if (kind === "library") c.spec.library = { model: random() < 0.5 ? "single" : "monorepo", defaultRegistry: "npm.example.com", publish: { strategy: "tag", visibilityPolicy: { default: "internal", allowPublic: false } } };
+  return c;
+}
+
+export async function generateCatalog(dir: string, count: number): Promise<void> {
+  await mkdir(dir, { recursive: true });
+  const batch = 200;
+  for (let start = 0; start < count; start += batch) {
+    await Promise.all(
+      Array.from({ length: Math.min(batch, count - start) }, (_, k) => {
+        const c = generateComponent(start + k);
+        return writeFile(path.join(dir, `${c.metadata.name}.yaml`), `# Generated for the catalog benchmark.\n${stringify(c)}`);
+      }),
+    );
+  }
+}
