@@ -1,0 +1,145 @@
+// Route handlers of the catalog API, with the guard and the portal database replaced by test doubles
+// (a user from the x-test-user header; PGlite in memory) and a catalog in a temp git repository.
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import path from "node:path";
+import * as schema from "@/lib/portal/db/schema";
+import { openTestDatabase, type TestDatabase } from "@/lib/db/testing";
+import { tempCatalog, validComponent, yamlOf, type TempRepo } from "@/lib/catalog/testing";
+import type { Catalog } from "@/lib/catalog/catalog";
+
+const state: { catalog?: Catalog; db?: TestDatabase<typeof schema> } = {};
+
+vi.mock("@/lib/portal/guard", () => {
+  type Role = "engineer" | "lead" | "operator" | "support" | "admin";
+  const hasRole = (user: { roles: Role[] }, role: Role) => user.roles.includes("admin") || user.roles.includes(role);
+  return {
+    hasRole,
+    currentUser: async () => null,
+    authorize: async (request: Request, role?: Role) => {
+      const raw = request.headers.get("x-test-user");
+      if (!raw) return { ok: false, response: Response.json({ message: "unauthenticated" }, { status: 401 }) };
+      const user = JSON.parse(raw);
+      if (role && !hasRole(user, role)) return { ok: false, response: Response.json({ message: "forbidden", requiredRole: role }, { status: 403 }) };
+      return { ok: true, user, via: "token" };
+    },
+  };
+});
+vi.mock("@/lib/portal/db", () => ({ getPortalDb: async () => state.db }));
+vi.mock("@/lib/catalog/service", () => ({ getCatalog: async () => state.catalog }));
+
+const { GET: index } = await import("@/app/api/route");
+const { GET: list } = await import("@/app/api/components/route");
+const one = await import("@/app/api/components/[name]/route");
+const fav = await import("@/app/api/components/[name]/favorite/route");
+const { GET: favorites } = await import("@/app/api/components/favorites/route");
+const { GET: status } = await import("@/app/api/components/[name]/status/route");
+const { GET: options } = await import("@/app/api/options/route");
+const { POST: refresh } = await import("@/app/api/cache/refresh/route");
+
+const engineer = (id = "alice") => ({ "x-test-user": JSON.stringify({ id, name: id, roles: ["engineer"], groups: [] }) });
+const operator = { "x-test-user": JSON.stringify({ id: "olga", name: "Olga", roles: ["engineer", "operator"], groups: [] }) };
+const ctx = (name: string) => ({ params: Promise.resolve({ name }) });
+const req = (url: string, init: RequestInit = {}) => new Request(`http://portal.test${url}`, init);
+
+let repo: TempRepo;
+beforeAll(async () => {
+  repo = await tempCatalog({ "a.yaml": yamlOf(validComponent("alpha"), "alpha"), "b.yaml": yamlOf(validComponent("beta")), "bad.yaml": "kind: [\n" });
+  state.catalog = repo.catalog;
+  state.db = await openTestDatabase("pglite", { schema, migrationsDir: path.resolve("lib/portal/db/migrations"), migrationsTable: "__portal_migrations" });
+});
+afterAll(async () => {
+  await state.db?.close();
+  await repo?.cleanup();
+});
+
+describe("catalog routes", () => {
+  it("every route needs a signed-in user", async () => {
+    expect((await index(req("/api"))).status).toBe(401);
+    expect((await list(req("/api/components"))).status).toBe(401);
+    expect((await one.GET(req("/api/components/alpha"), ctx("alpha"))).status).toBe(401);
+    expect((await favorites(req("/api/components/favorites"))).status).toBe(401);
+    expect((await status(req("/api/components/alpha/status"), ctx("alpha"))).status).toBe(401);
+    expect((await options(req("/api/options"))).status).toBe(401);
+    expect((await fav.POST(req("/api/components/alpha/favorite", { method: "POST" }), ctx("alpha"))).status).toBe(401);
+  });
+
+  it("GET /api answers the root index with every portal endpoint and the errors", async () => {
+    const body = await (await index(req("/api", { headers: engineer() }))).json();
+    expect(Object.keys(body)).toEqual(["service", "configDir", "endpoints", "components", "errors"]);
+    expect(body.components.map((c: { metadata: { name: string } }) => c.metadata.name)).toEqual(["alpha", "beta"]);
+    expect(body.errors).toEqual([{ file: "components/bad.yaml", path: "", message: expect.stringMatching(/YAML/) }]);
+    expect(body.endpoints.favoriteAdd).toEqual({ method: "POST", path: "/api/components/:name/favorite", description: "Mark favorite" });
+    expect(Object.keys(body.endpoints).length).toBeGreaterThanOrEqual(29);
+  });
+
+  it("GET /api/components validates its query and answers items, total and counts", async () => {
+    expect((await list(req("/api/components?kind=nope", { headers: engineer() }))).status).toBe(400);
+    const body = await (await list(req("/api/components?q=alp", { headers: engineer() }))).json();
+    expect(body).toMatchObject({ total: 1, page: 1, items: [{ name: "alpha", favorite: false }], counts: { all: 2, errors: 1 } });
+  });
+
+  it("names: bad → 400, unknown → 404", async () => {
+    for (const bad of ["..", "a/b", "%2e%2e", "A"]) expect((await one.GET(req("/api/components/x", { headers: engineer() }), ctx(bad))).status).toBe(400);
+    expect((await one.GET(req("/api/components/gone", { headers: engineer() }), ctx("gone"))).status).toBe(404);
+    expect((await status(req("/api/components/gone/status", { headers: engineer() }), ctx("gone"))).status).toBe(404);
+  });
+
+  it("GET → ETag; PATCH needs If-Match (428), stale → 412, bad body → 400/422, good → 200 with a new ETag", async () => {
+    const got = await one.GET(req("/api/components/alpha", { headers: engineer() }), ctx("alpha"));
+    const etag = got.headers.get("etag")!;
+    expect((await got.json()).yaml).toContain("# alpha");
+    const patch = (headers: Record<string, string>, body: string) => one.PATCH(req("/api/components/alpha", { method: "PATCH", headers: { ...engineer(), ...headers }, body }), ctx("alpha"));
+    expect((await patch({}, "{}")).status).toBe(428);
+    expect((await patch({ "If-Match": '"old"' }, "{}")).status).toBe(412);
+    expect((await patch({ "If-Match": etag }, "{nope")).status).toBe(400);
+    expect((await patch({ "If-Match": etag }, JSON.stringify({ spec: { environments: "all" } }))).status).toBe(422);
+    const ok = await patch({ "If-Match": etag }, JSON.stringify({ metadata: { displayName: "Alpha!" } }));
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get("etag")).not.toBe(etag);
+    expect((await ok.json()).component.metadata.displayName).toBe("Alpha!");
+    expect((await patch({ "If-Match": etag }, JSON.stringify({ metadata: { displayName: "Lost" } }))).status).toBe(412);
+  });
+
+  it("PUT replaces the record", async () => {
+    const got = await one.GET(req("/api/components/beta", { headers: engineer() }), ctx("beta"));
+    const etag = got.headers.get("etag")!;
+    const record = { ...validComponent("beta"), metadata: { name: "beta", displayName: "Beta Two" } };
+    const put = await one.PUT(req("/api/components/beta", { method: "PUT", headers: { ...engineer(), "If-Match": etag }, body: JSON.stringify(record) }), ctx("beta"));
+    expect(put.status).toBe(200);
+    expect(state.catalog!.get("beta")?.component.metadata.displayName).toBe("Beta Two");
+  });
+
+  it("favorites are per user", async () => {
+    expect((await fav.POST(req("/x", { method: "POST", headers: engineer("alice") }), ctx("alpha"))).status).toBe(200);
+    expect((await fav.POST(req("/x", { method: "POST", headers: engineer("alice") }), ctx("nope"))).status).toBe(404);
+    const alice = await (await favorites(req("/api/components/favorites", { headers: engineer("alice") }))).json();
+    const bob = await (await favorites(req("/api/components/favorites", { headers: engineer("bob") }))).json();
+    expect(alice.names).toEqual(["alpha"]);
+    expect(bob.names).toEqual([]);
+    const listed = await (await list(req("/api/components?favorites=1", { headers: engineer("alice") }))).json();
+    expect(listed.items.map((i: { name: string }) => i.name)).toEqual(["alpha"]);
+    expect((await fav.DELETE(req("/x", { method: "DELETE", headers: engineer("alice") }), ctx("alpha"))).status).toBe(200);
+    expect((await (await favorites(req("/api/components/favorites", { headers: engineer("alice") }))).json()).names).toEqual([]);
+  });
+
+  it("status has one entry per environment", async () => {
+    const body = await (await status(req("/x", { headers: engineer() }), ctx("alpha"))).json();
+    expect(body.openMergeRequests).toBe(0);
+    expect(body.environments[0]).toEqual({ environment: "dev", namespace: "alpha-dev", deployedVersion: null });
+  });
+
+  it("options lists the values forms need", async () => {
+    const body = await (await options(req("/api/options", { headers: engineer() }))).json();
+    expect(body).toMatchObject({ kinds: expect.arrayContaining(["library"]), environments: ["dev", "staging", "sandbox", "production"], groups: ["commerce/backend"], registries: ["npm.example.com"] });
+  });
+
+  it("cache refresh is for operators; counts, errors, and one record by name", async () => {
+    expect((await refresh(req("/api/cache/refresh", { method: "POST", headers: engineer() }))).status).toBe(403);
+    const all = await refresh(req("/api/cache/refresh", { method: "POST", headers: operator }));
+    expect(all.status).toBe(200);
+    expect(await all.json()).toMatchObject({ components: 2, errorCount: 1, stale: 0 });
+    expect((await refresh(req("/api/cache/refresh?name=alpha", { method: "POST", headers: operator }))).status).toBe(200);
+    expect((await refresh(req("/api/cache/refresh?name=..", { method: "POST", headers: operator }))).status).toBe(400);
+    expect((await refresh(req("/api/cache/refresh?name=zzz", { method: "POST", headers: operator }))).status).toBe(404);
+  });
+});
