@@ -337,6 +337,14 @@ export class Catalog {
     });
   }
 
+  /**
+   * Hook for other writers of the config repository (lib/portal/gitops: persistent config, imports):
+   * runs fn while holding this repository's write lock. Call refresh() afterwards, outside fn.
+   */
+  exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    return this.mutex.run(fn);
+  }
+
   /** Values the forms need. */
   options(): CatalogOptionsAnswer {
     const owners = new Set<string>();

@@ -1,0 +1,35 @@
+// POST /api/import/components {repositories: ["group/project", …]}
+// Operators: one commit to the config repository (201); others: one merge request (202).
+// → {results: [{repository, status: imported|proposed|exists|failed, name, kind, reasons, message, component?}], commit, mergeRequest}
+import { z } from "zod";
+import { authorize, hasRole } from "@/lib/portal/guard";
+import { json, problem, readJson } from "@/lib/catalog/http";
+import { getGitOps } from "@/lib/portal/gitops/service";
+import { importRepositories } from "@/lib/portal/gitops/import";
+import { errorResponse } from "@/lib/portal/gitops/http";
+
+export const dynamic = "force-dynamic";
+
+const bodySchema = z.strictObject({
+  repositories: z
+    .array(z.string().regex(/^[A-Za-z0-9_.-]+(\/[A-Za-z0-9_.-]+)+$/, "a repository is <group>/<project>"))
+    .min(1, "name at least one repository")
+    .max(50, "at most 50 repositories at once"),
+});
+
+export async function POST(request: Request) {
+  const auth = await authorize(request);
+  if (!auth.ok) return auth.response;
+  const body = await readJson(request);
+  if (!body.ok) return body.response;
+  const parsed = bodySchema.safeParse(body.body);
+  if (!parsed.success) return problem(400, "invalid-request", { issues: parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message })) });
+  const direct = hasRole(auth.user, "operator");
+  try {
+    const result = await importRepositories(await getGitOps(), parsed.data.repositories, { user: { id: auth.user.id, name: auth.user.name, email: auth.user.email }, direct });
+    const wrote = result.commit !== null || result.mergeRequest !== null;
+    return json(result, { status: wrote ? (direct ? 201 : 202) : 200 });
+  } catch (e) {
+    return errorResponse(e);
+  }
+}

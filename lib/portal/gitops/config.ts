@@ -1,0 +1,176 @@
+/**
+ * Config per environment, two views:
+ * - persistent: config/<name>/<environment>.yaml in the config repository (what the next release makes current);
+ * - current: the values live in the environment (portal DB; set by a release, or by an edit with view current).
+ * An environment whose current values differ from its persistent ones shows the differing keys as drift.
+ *
+ * Writes: persistent → operators commit directly; engineers get a merge request in the config repository.
+ * current → operators only (a live change). Bulk updates are all or nothing: every update is validated
+ * first, then one commit (or one merge request, or one database transaction) carries all of them.
+ */
+import { and, eq, inArray } from "drizzle-orm";
+import type { Catalog, Author } from "../../catalog/catalog";
+import { componentConfigCurrent } from "../db/schema/scm";
+import { ScmError, type ScmMergeRequest } from "../../scm/types";
+import { GitOpsError } from "./errors";
+import { configFilePath, renderValues, type ConfigRepository, type FileWrite } from "./config-repo";
+import { applyPatch, configPatchSchema, diffKeys, type ConfigPatch, type ConfigValues } from "./values";
+import type { Db } from "./releases";
+
+export type ConfigView = "current" | "persistent";
+
+export interface EnvironmentConfig {
+  environment: string;
+  values: ConfigValues;
+  /** Keys whose current value differs from the persistent one. */
+  drift: string[];
+  /** current view: who set the values and how (null before the first release or edit). */
+  source: "release" | "edit" | null;
+  updatedBy: string | null;
+  updatedAt: string | null;
+}
+
+export interface ConfigAnswer {
+  name: string;
+  view: ConfigView;
+  /** Where the persistent values live in the config repository ({environment} is replaced). */
+  file: string;
+  environments: EnvironmentConfig[];
+}
+
+export interface ConfigDeps {
+  db: Db;
+  catalog: Catalog;
+  config: ConfigRepository;
+}
+
+export interface ConfigUpdate {
+  environment: string;
+  values: ConfigPatch;
+}
+
+export type ConfigWriteResult =
+  | { mode: "commit"; view: "persistent"; commit: string | null; changed: boolean; environments: Record<string, ConfigValues> }
+  | { mode: "merge_request"; view: "persistent"; mergeRequest: ScmMergeRequest; environments: Record<string, ConfigValues> }
+  | { mode: "current"; view: "current"; changed: boolean; environments: Record<string, ConfigValues> };
+
+function environmentsOf(catalog: Catalog, name: string): string[] {
+  const entry = catalog.get(name);
+  if (!entry) throw new GitOpsError(404, `no component named "${name}"`);
+  return entry.component.spec.environments;
+}
+
+async function readPersistent(deps: ConfigDeps, name: string, environment: string): Promise<ConfigValues> {
+  try {
+    return await deps.config.readValues(name, environment);
+  } catch (e) {
+    throw new GitOpsError(422, (e as Error).message);
+  }
+}
+
+async function readCurrentRows(deps: ConfigDeps, name: string) {
+  return deps.db.select().from(componentConfigCurrent).where(eq(componentConfigCurrent.component, name));
+}
+
+export async function getConfig(deps: ConfigDeps, name: string, view: ConfigView): Promise<ConfigAnswer> {
+  const envs = environmentsOf(deps.catalog, name);
+  const rows = new Map((await readCurrentRows(deps, name)).map((r) => [r.environment, r]));
+  const environments: EnvironmentConfig[] = [];
+  for (const environment of envs) {
+    const persistent = await readPersistent(deps, name, environment);
+    const row = rows.get(environment);
+    const current = row?.values ?? {};
+    environments.push({
+      environment,
+      values: view === "current" ? current : persistent,
+      drift: diffKeys(current, persistent),
+      source: (row?.source as EnvironmentConfig["source"]) ?? null,
+      updatedBy: row?.updatedBy ?? null,
+      updatedAt: row?.updatedAt.toISOString() ?? null,
+    });
+  }
+  return { name, view, file: configFilePath(name, "{environment}"), environments };
+}
+
+/** Validates every update against the component; answers them with their parsed patches, or throws 422 naming each problem. */
+export function validateUpdates(envs: string[], updates: Array<{ environment: unknown; values: unknown }>): ConfigUpdate[] {
+  const issues: Array<{ path: string; message: string }> = [];
+  const out: ConfigUpdate[] = [];
+  const seen = new Set<string>();
+  updates.forEach((u, i) => {
+    const environment = typeof u.environment === "string" ? u.environment : "";
+    if (!envs.includes(environment)) issues.push({ path: `updates[${i}].environment`, message: `must be one of the component's environments: ${envs.join(", ") || "(none)"}` });
+    else if (seen.has(environment)) issues.push({ path: `updates[${i}].environment`, message: `${environment} is named twice` });
+    seen.add(environment);
+    const parsed = configPatchSchema.safeParse(u.values);
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues) issues.push({ path: [`updates[${i}].values`, ...issue.path.map(String)].join("."), message: issue.message });
+    } else out.push({ environment, values: parsed.data });
+  });
+  if (issues.length > 0) throw new GitOpsError(422, "the config update is not valid; nothing was written", { issues });
+  return out;
+}
+
+export async function writeConfig(
+  deps: ConfigDeps,
+  name: string,
+  rawUpdates: Array<{ environment: unknown; values: unknown }>,
+  options: { view: ConfigView; user: Author; direct: boolean },
+): Promise<ConfigWriteResult> {
+  const envs = environmentsOf(deps.catalog, name);
+  if (rawUpdates.length === 0) throw new GitOpsError(422, "name at least one update");
+  const updates = validateUpdates(envs, rawUpdates);
+
+  if (options.view === "current") {
+    const rows = new Map((await readCurrentRows(deps, name)).map((r) => [r.environment, r.values]));
+    const next: Record<string, ConfigValues> = {};
+    for (const u of updates) next[u.environment] = applyPatch(rows.get(u.environment) ?? {}, u.values);
+    const changed = updates.some((u) => diffKeys(rows.get(u.environment) ?? {}, next[u.environment]).length > 0);
+    await deps.db.transaction(async (tx) => {
+      for (const u of updates) {
+        await tx
+          .insert(componentConfigCurrent)
+          .values({ component: name, environment: u.environment, values: next[u.environment], source: "edit", updatedBy: options.user.id })
+          .onConflictDoUpdate({
+            target: [componentConfigCurrent.component, componentConfigCurrent.environment],
+            set: { values: next[u.environment], source: "edit", updatedBy: options.user.id, updatedAt: new Date(), releaseId: null },
+          });
+      }
+      // Re-read inside the transaction: all rows or none.
+      await tx
+        .select()
+        .from(componentConfigCurrent)
+        .where(and(eq(componentConfigCurrent.component, name), inArray(componentConfigCurrent.environment, updates.map((u) => u.environment))));
+    });
+    return { mode: "current", view: "current", changed, environments: next };
+  }
+
+  const files: FileWrite[] = [];
+  const next: Record<string, ConfigValues> = {};
+  for (const u of updates) {
+    const file = configFilePath(name, u.environment);
+    const text = await deps.config.readText(file);
+    const base = await readPersistent(deps, name, u.environment);
+    next[u.environment] = applyPatch(base, u.values);
+    files.push({ path: file, content: renderValues(text, name, u.environment, next[u.environment]) });
+  }
+  const envList = updates.map((u) => u.environment).join(", ");
+  const title = `Config of ${name}: ${envList}`;
+  try {
+    if (options.direct) {
+      const commit = await deps.config.commit(files, `${title}\n\nChanged in the portal by ${options.user.id}.`, options.user);
+      return { mode: "commit", view: "persistent", commit, changed: commit !== null, environments: next };
+    }
+    const mergeRequest = await deps.config.propose({
+      scope: name,
+      files,
+      title,
+      description: `Proposed in the portal by ${options.user.id}.\n\nComponent: ${name}\nEnvironments: ${envList}`,
+      author: options.user,
+    });
+    return { mode: "merge_request", view: "persistent", mergeRequest, environments: next };
+  } catch (e) {
+    if (e instanceof ScmError) throw new GitOpsError(e.code === "conflict" ? 409 : 502, e.message);
+    throw e;
+  }
+}

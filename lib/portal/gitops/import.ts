@@ -1,0 +1,140 @@
+/**
+ * Import of repositories as catalog components: owners and repositories from the provider (marking
+ * the ones already in the catalog), kind inferred from contents (infer.ts), owners from the
+ * repository's members (maintainers first; the importing user when there are none), group = the
+ * repository's namespace. The records go to the config repository as one commit (operators) or one
+ * merge request (everyone else); the answer has one result per repository.
+ */
+import { stringify } from "yaml";
+import type { Catalog, Author } from "../../catalog/catalog";
+import { isValidName, validateComponent, type Component } from "../../catalog/schema";
+import { ScmError, type ScmMergeRequest, type ScmOwner, type ScmPage, type ScmProvider, type ScmRepository } from "../../scm/types";
+import { componentFilePath, type ConfigRepository, type FileWrite } from "./config-repo";
+import { GitOpsError } from "./errors";
+import { inferRepository } from "./infer";
+
+export interface ImportDeps {
+  scm: ScmProvider;
+  catalog: Catalog;
+  config: ConfigRepository;
+}
+
+export interface ImportableRepository extends ScmRepository {
+  /** Name of the catalog component whose spec.repo.path is this repository, or null. */
+  inCatalog: string | null;
+}
+
+export interface ImportResult {
+  repository: string;
+  status: "imported" | "proposed" | "exists" | "failed";
+  name: string | null;
+  kind: string | null;
+  reasons: string[];
+  message: string;
+  component?: Component;
+}
+
+export async function listOwners(deps: ImportDeps): Promise<ScmOwner[]> {
+  return deps.scm.listOwners();
+}
+
+function catalogByRepo(catalog: Catalog): Map<string, string> {
+  return new Map(catalog.entries().map((e) => [e.component.spec.repo.path, e.name]));
+}
+
+export async function listImportable(deps: ImportDeps, options: { owner?: string; search?: string; page?: number; perPage?: number }): Promise<ScmPage<ImportableRepository>> {
+  const page = await deps.scm.listRepositories(options);
+  const known = catalogByRepo(deps.catalog);
+  return { nextPage: page.nextPage, items: page.items.map((r) => ({ ...r, inCatalog: known.get(r.path) ?? null })) };
+}
+
+export function nameFor(repo: string, taken: Set<string>): string | null {
+  const parts = repo.toLowerCase().split("/");
+  const slug = (s: string) => s.replace(/[^a-z0-9-]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 63).replace(/-+$/, "");
+  for (const candidate of [slug(parts[parts.length - 1]), slug(parts.join("-"))]) {
+    if (candidate && isValidName(candidate) && !taken.has(candidate)) return candidate;
+  }
+  return null;
+}
+
+function titleOf(name: string): string {
+  return name
+    .split("-")
+    .map((w) => (w ? w[0].toUpperCase() + w.slice(1) : w))
+    .join(" ");
+}
+
+export async function buildRecord(deps: ImportDeps, repo: ScmRepository, name: string, fallbackOwner: string): Promise<{ component: Component; reasons: string[] }> {
+  const inference = await inferRepository(deps.scm, repo.path);
+  const members = (await deps.scm.listMembers(repo.path).catch(() => [])).filter((m) => m.accessLevel >= 30).sort((a, b) => b.accessLevel - a.accessLevel);
+  const owners = (members.length ? members.slice(0, 3).map((m) => m.username) : [fallbackOwner]).map((user, i) => (i === 0 && repo.owner ? { user, group: repo.owner } : { user }));
+  const apiVersion = deps.catalog.options().apiVersions[0] ?? "platform.example.com/v1alpha1";
+  const kind = inference.kind;
+  const spec: Component["spec"] = {
+    kind,
+    repo: { path: repo.path },
+    owners,
+    environments: kind === "service" || kind === "frontend" ? ["dev", "staging", "production"] : [],
+  };
+  if (kind === "service" || kind === "frontend") spec.runtime = { k8s: { deploymentContractPath: "deploy/contract.yaml" } };
+  if (kind === "mobile") spec.runtime = { mobile: { platforms: inference.platforms.length ? inference.platforms : ["ios", "android"] } };
+  if (kind === "library") spec.library = { model: "single", defaultRegistry: inference.registry ? inference.registry.replace(/^https?:\/\//, "").replace(/\/$/, "") : "npm.example.com" };
+  const component: Component = { apiVersion, kind: "Component", metadata: { name, displayName: titleOf(name) }, spec };
+  const checked = validateComponent(component);
+  if (!checked.ok) throw new GitOpsError(422, `the inferred record is not valid: ${checked.issues.map((i) => `${i.path}: ${i.message}`).join("; ")}`);
+  return { component: checked.component, reasons: inference.reasons };
+}
+
+export async function importRepositories(
+  deps: ImportDeps,
+  repositories: string[],
+  options: { user: Author; direct: boolean },
+): Promise<{ results: ImportResult[]; commit: string | null; mergeRequest: ScmMergeRequest | null }> {
+  const known = catalogByRepo(deps.catalog);
+  const taken = new Set(deps.catalog.entries().map((e) => e.name));
+  const results: ImportResult[] = [];
+  const files: FileWrite[] = [];
+  for (const path of [...new Set(repositories)]) {
+    const base = { repository: path, name: null, kind: null, reasons: [] as string[] };
+    if (known.has(path)) {
+      results.push({ ...base, status: "exists", name: known.get(path) ?? null, message: `already in the catalog as ${known.get(path)}` });
+      continue;
+    }
+    try {
+      const repo = await deps.scm.getRepository(path);
+      if (!repo) {
+        results.push({ ...base, status: "failed", message: "repository not found" });
+        continue;
+      }
+      const name = nameFor(path, taken);
+      if (!name) {
+        results.push({ ...base, status: "failed", message: "no free component name could be derived from the repository path" });
+        continue;
+      }
+      const { component, reasons } = await buildRecord(deps, repo, name, options.user.id);
+      taken.add(name);
+      files.push({ path: componentFilePath(deps.catalog, name), content: `# ${component.metadata.displayName}: imported from ${path} by ${options.user.id}.\n${stringify(component)}` });
+      results.push({ ...base, status: options.direct ? "imported" : "proposed", name, kind: component.spec.kind, reasons, message: "", component });
+    } catch (e) {
+      results.push({ ...base, status: "failed", message: e instanceof ScmError || e instanceof GitOpsError ? e.message : `failed: ${(e as Error).message}` });
+    }
+  }
+  if (files.length === 0) return { results, commit: null, mergeRequest: null };
+  const names = results.filter((r) => r.component).map((r) => r.name);
+  const title = `Import ${names.length} component${names.length === 1 ? "" : "s"}: ${names.join(", ")}`.slice(0, 200);
+  try {
+    if (options.direct) {
+      const commit = await deps.config.commit(files, `${title}\n\nImported in the portal by ${options.user.id}.`, options.user);
+      for (const r of results) if (r.status === "imported") r.message = `committed ${commit?.slice(0, 8) ?? ""}`.trim();
+      return { results, commit, mergeRequest: null };
+    }
+    const mergeRequest = await deps.config.propose({ scope: "import", files, title, description: `Proposed in the portal by ${options.user.id}.`, author: options.user });
+    for (const r of results) if (r.status === "proposed") r.message = `in merge request !${mergeRequest.iid}`;
+    return { results, commit: null, mergeRequest };
+  } catch (e) {
+    // All or nothing: the write failed, so no repository was imported.
+    const message = `not written: ${(e as Error).message}`;
+    for (const r of results) if (r.status === "imported" || r.status === "proposed") Object.assign(r, { status: "failed", message });
+    return { results, commit: null, mergeRequest: null };
+  }
+}
