@@ -16,6 +16,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { SignJWT } from "jose";
+import { percentile, verdict as mark, waitForHealthy as waitFor } from "../lib/common";
 
 // Raise the open-file limit: re-run this script under a shell that raised it.
 if (!process.env.BENCH_SSE_CHILD) {
@@ -38,22 +39,6 @@ const base = `http://127.0.0.1:${PORT}`;
 function rssKb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
   return Number(/VmRSS:\s+(\d+)/.exec(status)![1]);
-}
-
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-}
-
-async function waitFor(url: string, timeoutMs = 60_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {}
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`${url} did not answer`);
 }
 
 async function api(method: string, url: string, body: unknown) {
@@ -196,7 +181,6 @@ async function main() {
     const perConnectionKb = (rssAfter - rssBefore) / CONNECTIONS;
     const p50 = percentile(latencies, 50);
     const p99 = percentile(latencies, 99);
-    const mark = (ok: boolean) => (ok ? "ok" : "MISSED");
     console.log(`
 event stream benchmark (${process.env.BENCH_DATABASE_URL ? "PostgreSQL" : "PGlite"}, ${process.env.BENCH_REDIS_URL ? "Redis bus" : "in-process bus"})
   connections held        ${held} / ${CONNECTIONS} (connected in ${connectSeconds.toFixed(1)} s)   target ${CONNECTIONS} held  ${mark(held === CONNECTIONS)}

@@ -1,0 +1,241 @@
+/**
+ * Offers API benchmark on PostgreSQL: seeds 10,000 players × 5 offers, then runs autocannon
+ * (50 connections, 10 s) against POST /v1/client/player/campaigns with valid JWTs of distinct
+ * players, and against a bare node:http server doing the same work, in the same run; then claims
+ * per second with distinct claimable instances.
+ *
+ *   npm run build:offers && npx tsx bench/offers-api/run.ts
+ *   BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test): the server to create a scratch database on.
+ *
+ * Targets: ratio ≥ 0.5, p99 < 50 ms, claims ≥ 1,000/s. Loopback only; stops by itself.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes, randomUUID } from "node:crypto";
+import autocannon from "autocannon";
+import { SignJWT } from "jose";
+import pg from "pg";
+import { openOffersDatabase } from "../../lib/offers/db";
+import { offerInstances, players } from "../../lib/offers/db/schema";
+import { GameDirectory } from "../../lib/offers/games";
+import { OffersEngine } from "../../lib/offers/engine";
+import { SecretBox } from "../../lib/offers/secret-box";
+import { verdict, waitForHealthy } from "../lib/common";
+
+const PLAYERS = Number(process.env.BENCH_PLAYERS ?? 10_000);
+const OFFERS_PER_PLAYER = 5;
+const CLAIM_PLAYERS = Number(process.env.BENCH_CLAIM_PLAYERS ?? 10_000); // × 3 claimable each
+const GAME = "bench-game";
+const CLIENT_ID = "bench-client";
+const API_KEY = `bench-key-${randomBytes(8).toString("hex")}`;
+const SECRET_KEY = randomBytes(32).toString("hex");
+const SERVICE_PORT = 4700 + Math.floor(Math.random() * 100);
+const BARE_PORT = SERVICE_PORT + 100;
+
+const adminUrl = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+const dbName = `bench_offers_${Date.now().toString(36)}`;
+const dbUrl = (() => {
+  const url = new URL(adminUrl);
+  url.pathname = `/${dbName}`;
+  return url.toString();
+})();
+
+async function adminQuery(sql: string) {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+async function seed() {
+  const database = await openOffersDatabase({ url: dbUrl, poolSize: 4 });
+  const db = database.db;
+  const games = new GameDirectory(db, new SecretBox(SECRET_KEY));
+  await games.createGame({ gameId: GAME, name: "Bench game", clientId: CLIENT_ID, apiKey: API_KEY });
+  await games.upsertCurrency(GAME, "gold", { name: "Gold", image: "https://example.com/gold.png" });
+  const engine = new OffersEngine({ db });
+  await engine.upsertDefinition(GAME, "bench-offer", {
+    name: "Bench offer",
+    description: "A benchmark offer",
+    rewards: [{ kind: "coins", rewardId: "gold", name: "Gold", amount: 10 }],
+    completionConditions: [{ kind: "spendCurrency", id: "gold", name: "Gold", amount: 100 }],
+    realTime: false,
+    durationSeconds: 86_400,
+    priority: 0,
+  });
+  const now = new Date();
+  const later = new Date(now.getTime() + 86_400_000);
+  const earlier = new Date(now.getTime() - 3_600_000);
+  const instance = (playerId: string, status: (typeof offerInstances.$inferInsert)["status"], expiresAt: Date) => ({
+    instanceId: randomUUID(),
+    gameId: GAME,
+    playerId,
+    offerId: "bench-offer",
+    status,
+    name: "Bench offer",
+    description: "A benchmark offer",
+    image: "https://example.com/offer.png",
+    rewards: [{ kind: "coins" as const, rewardId: "gold", name: "Gold", amount: 10 }],
+    completionConditions: [{ kind: "spendCurrency" as const, id: "gold", name: "Gold", amount: 100 }],
+    realTime: false,
+    durationSeconds: 86_400,
+    priority: 0,
+    completionTrackers: { spendCurrency: status === "claimable" ? 100 : 40 },
+    createdAt: now,
+    surfacedAt: now,
+    expiresAt,
+    updatedAt: now,
+  });
+  const playerRow = (playerId: string) => ({
+    gameId: GAME,
+    playerId,
+    username: playerId,
+    currencies: { gold: { balance: 500, in: 1000, out: 500 } },
+    levels: { main: { level: 7 } },
+    createdAt: now,
+    updatedAt: now,
+  });
+  const batch = 400; // × 5 rows × 18 columns stays under PostgreSQL's 65,535 bind parameters
+  // Readers: five offers each, every state a client sees (three hold the slots).
+  for (let start = 0; start < PLAYERS; start += batch) {
+    const ids = Array.from({ length: Math.min(batch, PLAYERS - start) }, (_, i) => `reader-${start + i}`);
+    await db.insert(players).values(ids.map(playerRow));
+    await db.insert(offerInstances).values(
+      ids.flatMap((id) => [
+        instance(id, "surfaced", later),
+        instance(id, "viewed", later),
+        instance(id, "claimable", later),
+        instance(id, "claimed", later),
+        instance(id, "expired", earlier),
+      ]),
+    );
+  }
+  // Claimers: three claimable offers each.
+  const claimable: Array<{ playerId: string; instanceId: string }> = [];
+  for (let start = 0; start < CLAIM_PLAYERS; start += batch) {
+    const ids = Array.from({ length: Math.min(batch, CLAIM_PLAYERS - start) }, (_, i) => `claimer-${start + i}`);
+    await db.insert(players).values(ids.map(playerRow));
+    const rows = ids.flatMap((id) => [instance(id, "claimable", later), instance(id, "claimable", later), instance(id, "claimable", later)]);
+    await db.insert(offerInstances).values(rows);
+    claimable.push(...rows.map((r) => ({ playerId: r.playerId, instanceId: r.instanceId })));
+  }
+  await database.db.execute("analyze");
+  await database.close();
+  return claimable;
+}
+
+function start(command: string, args: string[], env: Record<string, string>): ChildProcess {
+  return spawn(command, args, { stdio: ["ignore", "ignore", "inherit"], env: { ...process.env, ...env } });
+}
+
+async function main() {
+  await adminQuery(`create database "${dbName}"`);
+  const children: ChildProcess[] = [];
+  const cleanup = async () => {
+    for (const child of children) child.kill("SIGTERM");
+    await new Promise((r) => setTimeout(r, 1_000));
+    await adminQuery(`drop database if exists "${dbName}" with (force)`).catch(() => {});
+  };
+  const watchdog = setTimeout(() => {
+    console.error("bench took over 10 minutes; stopping");
+    void cleanup().then(() => process.exit(1));
+  }, 600_000);
+  try {
+    const seedStart = Date.now();
+    const claimable = await seed();
+    console.log(`seeded ${PLAYERS} players × ${OFFERS_PER_PLAYER} offers and ${claimable.length} claimable offers in ${((Date.now() - seedStart) / 1000).toFixed(1)} s`);
+
+    children.push(
+      start("node", ["dist/offers/main.mjs"], {
+        NODE_ENV: "production",
+        LOG_LEVEL: "warn",
+        OFFERS_PORT: String(SERVICE_PORT),
+        OFFERS_DATABASE_URL: dbUrl,
+        OFFERS_SECRET_KEY: SECRET_KEY,
+        OFFERS_ADMIN_TOKEN: randomBytes(24).toString("hex"),
+        OFFERS_DEMO_DATA: "off",
+        REDIS_URL: "",
+      }),
+      start("npx", ["tsx", "bench/offers-api/bare-server.ts"], { OFFERS_DATABASE_URL: dbUrl, OFFERS_SECRET_KEY: SECRET_KEY, BARE_PORT: String(BARE_PORT) }),
+    );
+    await waitForHealthy(`http://127.0.0.1:${SERVICE_PORT}/health`);
+    await waitForHealthy(`http://127.0.0.1:${BARE_PORT}/health`);
+
+    const key = new TextEncoder().encode(API_KEY);
+    const exp = Math.floor(Date.now() / 1000) + 3_600;
+    const tokens = await Promise.all(
+      Array.from({ length: PLAYERS }, (_, i) =>
+        new SignJWT({}).setProtectedHeader({ alg: "HS256" }).setIssuer(GAME).setSubject(`reader-${i}`).setExpirationTime(exp).sign(key),
+      ),
+    );
+
+    const campaigns = async (port: number, duration: number) => {
+      let next = 0;
+      return autocannon({
+        url: `http://127.0.0.1:${port}/v1/client/player/campaigns`,
+        connections: 50,
+        duration,
+        requests: [
+          {
+            method: "POST",
+            setupRequest: (request) => ({
+              ...request,
+              headers: { "content-type": "application/json", authorization: `Bearer ${tokens[next++ % tokens.length]}` },
+              body: '{"viewingCampaigns":false}',
+            }),
+          },
+        ],
+      });
+    };
+    // Warm both (JIT, key cache, connection pools), then measure one after the other.
+    await campaigns(SERVICE_PORT, 2);
+    await campaigns(BARE_PORT, 2);
+    const service = await campaigns(SERVICE_PORT, 10);
+    const bare = await campaigns(BARE_PORT, 10);
+
+    let nextClaim = 0;
+    const claims = await autocannon({
+      url: `http://127.0.0.1:${SERVICE_PORT}/v1/reward/sdk/claim`,
+      connections: 50,
+      duration: 10,
+      requests: [
+        {
+          method: "POST",
+          setupRequest: (request) => {
+            const target = claimable[nextClaim++ % claimable.length]!;
+            return {
+              ...request,
+              headers: { "content-type": "application/json", "x-api-key": API_KEY, "x-client-id": CLIENT_ID },
+              body: JSON.stringify({ kind: "offer", instanceId: target.instanceId, playerId: target.playerId }),
+            };
+          },
+        },
+      ],
+    });
+
+    const ratio = service.requests.average / bare.requests.average;
+    const claimsPerSecond = claims["2xx"] / 10;
+    console.log(`
+offers API benchmark (PostgreSQL, autocannon 50 connections × 10 s, distinct players)
+                      req/s     p50      p99     non-2xx
+  Fastify service   ${service.requests.average.toFixed(0).padStart(7)}  ${String(service.latency.p50).padStart(4)} ms  ${String(service.latency.p99).padStart(4)} ms   ${service.non2xx}
+  bare node:http    ${bare.requests.average.toFixed(0).padStart(7)}  ${String(bare.latency.p50).padStart(4)} ms  ${String(bare.latency.p99).padStart(4)} ms   ${bare.non2xx}
+  ratio             ${ratio.toFixed(2)}   target ≥ 0.5  ${verdict(ratio >= 0.5)}
+  service p99       ${service.latency.p99} ms   target < 50 ms  ${verdict(service.latency.p99 < 50)}
+  claims            ${claimsPerSecond.toFixed(0)}/s (${claims["2xx"]} claimed, ${claims.non2xx} refused of ${claimable.length} claimable; p99 ${claims.latency.p99} ms)   target ≥ 1,000/s  ${verdict(claimsPerSecond >= 1_000)}
+`);
+  } finally {
+    clearTimeout(watchdog);
+    await cleanup();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);
