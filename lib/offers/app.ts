@@ -346,7 +346,12 @@ export async function buildOffersApp(deps: OffersAppDeps): Promise<FastifyInstan
           onRequest: apiKeyAuth,
           schema: { tags: ["server"], summary: "Create or replace a currency of the game (name and image shown in playerData)", security: apiKeySecurity, params: S.CurrencyParams, body: S.CurrencyInput, response: { 200: S.Currency } },
         },
-        async (request) => games.upsertCurrency(caller(request).gameId, request.params.currencyId, request.body),
+        async (request) => {
+          const { gameId } = caller(request);
+          const currency = await games.upsertCurrency(gameId, request.params.currencyId, request.body);
+          engine.invalidateGameSettings(gameId);
+          return currency;
+        },
       );
 
       if (deps.extend) await deps.extend(v1, services);

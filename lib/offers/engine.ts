@@ -54,6 +54,12 @@ export interface OfferEvent {
 export type OfferEventListener = (event: OfferEvent) => void;
 
 export const DEFAULT_MAX_OFFER_SLOTS = 3;
+const GAME_SETTINGS_TTL_MS = 5_000;
+
+interface GameSettings {
+  maxOfferSlots: number;
+  currencies: Array<typeof currencies.$inferSelect>;
+}
 
 type InstanceRow = typeof offerInstances.$inferSelect;
 type PlayerRow = typeof players.$inferSelect;
@@ -193,6 +199,33 @@ export class OffersEngine {
     this.db = options.db;
     this.clock = options.clock ?? systemClock;
     this.onListenerError = options.onListenerError ?? (() => {});
+  }
+
+  private readonly settingsCache = new Map<string, { at: number; value: Promise<GameSettings> }>();
+
+  /**
+   * A game's slot count and currencies, cached for a few seconds: they change rarely (by an
+   * operator), and the campaigns read is the hot path of every player of every game.
+   */
+  private gameSettings(gameId: string): Promise<GameSettings> {
+    const cached = this.settingsCache.get(gameId);
+    const at = Date.now();
+    if (cached && at - cached.at < GAME_SETTINGS_TTL_MS) return cached.value;
+    const value = (async () => {
+      const [[game], gameCurrencies] = await Promise.all([
+        this.db.select({ maxOfferSlots: games.maxOfferSlots }).from(games).where(eq(games.gameId, gameId)),
+        this.db.select().from(currencies).where(eq(currencies.gameId, gameId)),
+      ]);
+      return { maxOfferSlots: game?.maxOfferSlots ?? DEFAULT_MAX_OFFER_SLOTS, currencies: gameCurrencies };
+    })();
+    value.catch(() => this.settingsCache.delete(gameId));
+    this.settingsCache.set(gameId, { at, value });
+    return value;
+  }
+
+  /** Forget a game's cached settings (after this process changed them). */
+  invalidateGameSettings(gameId: string): void {
+    this.settingsCache.delete(gameId);
   }
 
   /** Subscribes to every offer transition (after commit). Answers the unsubscribe function. */
@@ -461,15 +494,19 @@ export class OffersEngine {
    */
   async fetchCampaigns(gameId: string, playerId: string, options: { viewing: boolean; includeQueued: boolean }): Promise<PlayerView> {
     const now = this.clock.now();
-    // Fast path: a read without lock when nothing would change (the common case under load).
-    const [player] = await this.db.select().from(players).where(and(eq(players.gameId, gameId), eq(players.playerId, playerId)));
-    let rows = await this.db
-      .select()
-      .from(offerInstances)
-      .where(and(eq(offerInstances.gameId, gameId), eq(offerInstances.playerId, playerId)))
-      .orderBy(asc(offerInstances.createdAt), asc(offerInstances.instanceId));
-    const [game] = await this.db.select({ maxOfferSlots: games.maxOfferSlots }).from(games).where(eq(games.gameId, gameId));
-    const slots = game?.maxOfferSlots ?? DEFAULT_MAX_OFFER_SLOTS;
+    // Fast path: a read without lock when nothing would change (the common case under load). The
+    // player's rows and the game's settings are read at once; the settings come from a short cache.
+    const [[player], initialRows, settings] = await Promise.all([
+      this.db.select().from(players).where(and(eq(players.gameId, gameId), eq(players.playerId, playerId))),
+      this.db
+        .select()
+        .from(offerInstances)
+        .where(and(eq(offerInstances.gameId, gameId), eq(offerInstances.playerId, playerId)))
+        .orderBy(asc(offerInstances.createdAt), asc(offerInstances.instanceId)),
+      this.gameSettings(gameId),
+    ]);
+    let rows = initialRows;
+    const slots = settings.maxOfferSlots;
     const held = rows.filter((r) => SLOT_HOLDING.includes(r.status)).length;
     const needsWrite =
       rows.some((r) => EXPIRABLE.includes(r.status) && r.expiresAt.getTime() <= now.getTime()) ||
@@ -498,11 +535,10 @@ export class OffersEngine {
       rows = result.all;
       current = result.player;
     }
-    const gameCurrencies = await this.db.select().from(currencies).where(eq(currencies.gameId, gameId));
     const snapshot = current ? snapshotOf(current) : emptySnapshot(gameId, playerId);
     return {
       snapshot,
-      playerData: playerDataOf(snapshot, gameCurrencies),
+      playerData: playerDataOf(snapshot, settings.currencies),
       offers: rows.filter((r) => options.includeQueued || r.status !== "inQueue").map(toOffer),
     };
   }
