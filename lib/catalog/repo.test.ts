@@ -1,0 +1,94 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { simpleGit } from "simple-git";
+import { ensureConfigRepo, authorString } from "./repo";
+import { openCatalog } from "./catalog";
+import { validComponent, yamlOf } from "./testing";
+
+let root: string | undefined;
+afterEach(async () => {
+  if (root) await rm(root, { recursive: true, force: true });
+  root = undefined;
+});
+
+async function remoteWith(files: Record<string, string>): Promise<{ bare: string; work: string }> {
+  root = await mkdtemp(path.join(tmpdir(), "catalog-remote-"));
+  const work = path.join(root, "upstream");
+  const bare = path.join(root, "remote.git");
+  const git = simpleGit();
+  await git.raw(["init", "--quiet", "--initial-branch=main", work]);
+  const w = simpleGit(work);
+  await w.addConfig("user.name", "Upstream");
+  await w.addConfig("user.email", "up@example.com");
+  await w.addConfig("commit.gpgsign", "false");
+  await mkdir(path.join(work, "components"), { recursive: true });
+  for (const [name, text] of Object.entries(files)) await writeFile(path.join(work, "components", name), text);
+  await w.add(".");
+  await w.commit("seed");
+  await git.raw(["clone", "--quiet", "--bare", work, bare]);
+  await w.addRemote("origin", bare);
+  return { bare, work };
+}
+
+describe("config repository", () => {
+  it("embedded default: copies the shipped folder once and commits it", async () => {
+    root = await mkdtemp(path.join(tmpdir(), "catalog-embedded-"));
+    const repo = await ensureConfigRepo({ dataDir: path.join(root, "data"), shippedDir: path.resolve("config/components") });
+    expect((await repo.git.log()).total).toBe(1);
+    const catalog = await openCatalog({ repo });
+    expect(catalog.size).toBeGreaterThanOrEqual(25);
+    expect(catalog.errors).toEqual([]);
+    // A second start reuses the repository (no new commit; edits kept).
+    const again = await ensureConfigRepo({ dataDir: path.join(root, "data"), shippedDir: path.resolve("config/components") });
+    expect((await again.git.log()).total).toBe(1);
+    expect(again.dir).toBe(repo.dir);
+  });
+
+  it("CONFIG_REPO_URL: clones, pushes accepted writes, and refresh pulls others' changes", async () => {
+    const { bare, work } = await remoteWith({ "a.yaml": yamlOf(validComponent("a")) });
+    const repo = await ensureConfigRepo({ dataDir: path.join(root!, "data"), shippedDir: "/nonexistent", remoteUrl: bare });
+    expect(repo.remote).toBe(true);
+    const catalog = await openCatalog({ repo });
+    expect(catalog.entries().map((e) => e.name)).toEqual(["a"]);
+
+    const r = await catalog.update("a", { mode: "merge", body: { metadata: { displayName: "Pushed" } }, ifMatch: "*", author: { id: "u1", name: "User One" } });
+    expect(r.ok).toBe(true);
+    expect((await simpleGit(bare).log({ maxCount: 1 })).latest?.author_name).toBe("User One");
+
+    // Someone else pushes a new record; a refresh pulls it.
+    const up = simpleGit(work);
+    await up.pull("origin", "main");
+    await writeFile(path.join(work, "components", "b.yaml"), yamlOf(validComponent("b")));
+    await up.add(".");
+    await up.commit("add b");
+    await up.push("origin", "main");
+    const summary = await catalog.refresh();
+    expect(summary.pull?.ok).toBe(true);
+    expect(catalog.entries().map((e) => e.name)).toEqual(["a", "b"]);
+    expect(await readFile(path.join(repo.dir, "components", "a.yaml"), "utf8")).toContain("Pushed");
+  });
+
+  it("a rejected push rolls the change back and answers 409", async () => {
+    const { bare, work } = await remoteWith({ "a.yaml": yamlOf(validComponent("a")) });
+    const repo = await ensureConfigRepo({ dataDir: path.join(root!, "data"), shippedDir: "/nonexistent", remoteUrl: bare });
+    const catalog = await openCatalog({ repo });
+    const up = simpleGit(work);
+    await writeFile(path.join(work, "components", "a.yaml"), yamlOf({ ...validComponent("a"), metadata: { name: "a", displayName: "Upstream" } }));
+    await up.add(".");
+    await up.commit("upstream edit");
+    await up.push("origin", "main");
+    const before = await readFile(path.join(repo.dir, "components", "a.yaml"), "utf8");
+    const r = await catalog.update("a", { mode: "merge", body: { metadata: { displayName: "Mine" } }, ifMatch: "*", author: { id: "u1", name: "User One" } });
+    expect(r).toMatchObject({ ok: false, status: 409 });
+    expect(await readFile(path.join(repo.dir, "components", "a.yaml"), "utf8")).toBe(before);
+    expect((await repo.git.log()).total).toBe(1);
+    expect(catalog.get("a")?.component.metadata.displayName).toBe("Display a");
+  });
+
+  it("author strings are safe for git", () => {
+    expect(authorString({ id: "x", name: "Eve <evil>\n", email: "e@x" })).toBe("Eve evil <e@x>");
+    expect(authorString({ id: "bob smith", name: "" })).toBe("bob smith <bob_smith@users.portal.invalid>");
+  });
+});
