@@ -35,7 +35,7 @@ export function parseYamlDocument(text: string): Document {
 
 function lineOf(message: string): string {
   // yaml's pretty errors carry "at line N, column M" followed by a code excerpt; keep the first line.
-  return message.split("\n")[0].trim();
+  return message.split("\n")[0].trim().replace(/:$/, "");
 }
 
 export function parseComponentText(file: string, text: string): ParseResult {
