@@ -38,6 +38,11 @@ export const envSchema = z.object({
   OFFERS_ADMIN_TOKEN: z.string().min(16, "at least 16 characters").optional(),
   /** Redis URL for the cross-instance event bus; unset = in-process bus. */
   REDIS_URL: optionalUrl,
+  /** Comma-separated origins of browser game clients allowed by CORS; unset = any origin. */
+  OFFERS_CORS_ORIGINS: z
+    .string()
+    .optional()
+    .transform((v) => (v ? v.split(",").map((o) => o.trim()).filter(Boolean) : [])),
   OFFERS_MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(64 * 1024),
   OFFERS_SWEEP_INTERVAL_MS: millis(30_000),
   SSE_HEARTBEAT_MS: millis(30_000),

@@ -6,6 +6,7 @@
  */
 import { randomUUID } from "node:crypto";
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
+import fastifyCors from "@fastify/cors";
 import fastifySwagger from "@fastify/swagger";
 import fastifySwaggerUi from "@fastify/swagger-ui";
 import {
@@ -40,6 +41,11 @@ export interface OffersAppDeps {
   logger?: Logger;
   /** Request bodies above this answer 413 (OFFERS_MAX_BODY_BYTES, default 64 KiB). */
   maxBodyBytes?: number;
+  /**
+   * Origins of browser game clients allowed to call the API (CORS); default every origin. Safe
+   * because no endpoint uses cookies: callers authenticate with headers a page cannot borrow.
+   */
+  corsOrigins?: string[];
   /** An engine built elsewhere (e.g. with listeners already attached); default: one over database.db. */
   engine?: OffersEngine;
   /** Extra routes registered under /v1 with the same services (event stream, admin API). */
@@ -106,6 +112,13 @@ export async function buildOffersApp(deps: OffersAppDeps): Promise<FastifyInstan
     genReqId: () => randomUUID(),
     return503OnClosing: true,
     routerOptions: { ignoreTrailingSlash: true },
+  });
+  await app.register(fastifyCors, {
+    origin: deps.corsOrigins && deps.corsOrigins.length > 0 ? deps.corsOrigins : true,
+    methods: ["GET", "POST", "PUT"],
+    allowedHeaders: ["authorization", "content-type", "x-game-jwt", "last-event-id", "cache-control", "x-request-id"],
+    exposedHeaders: ["x-request-id"],
+    maxAge: 600,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

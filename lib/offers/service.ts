@@ -82,6 +82,7 @@ export async function startOffersService(options: {
     clock,
     logger,
     maxBodyBytes: env.OFFERS_MAX_BODY_BYTES,
+    corsOrigins: env.OFFERS_CORS_ORIGINS,
     extend: stream.extend,
   });
 

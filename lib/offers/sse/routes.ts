@@ -31,7 +31,11 @@ const streamHeaders = {
 function openStream(reply: FastifyReply): { sink: SseSink; onClose(listener: () => void): void } {
   reply.hijack();
   const raw = reply.raw;
-  raw.writeHead(200, streamHeaders);
+  // Headers set by hooks (CORS, request id) are not sent for a hijacked reply unless passed on here.
+  const hookHeaders = Object.fromEntries(
+    Object.entries(reply.getHeaders()).filter((entry): entry is [string, string | number | string[]] => entry[1] !== undefined),
+  );
+  raw.writeHead(200, { ...hookHeaders, "x-request-id": reply.request.id, ...streamHeaders });
   raw.socket?.setNoDelay(true);
   return {
     sink: {

@@ -123,6 +123,17 @@ describe.each(testDatabaseTargets())("event stream on %s", (target) => {
     return s;
   }
 
+  it("answers CORS preflights of browser game clients", async () => {
+    const { base } = await server();
+    const preflight = await fetch(`${base}/client/player/campaigns`, {
+      method: "OPTIONS",
+      headers: { Origin: "https://game.example", "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "authorization,content-type" },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get("access-control-allow-origin")).toBe("https://game.example");
+    expect(preflight.headers.get("access-control-allow-headers")).toContain("authorization");
+  });
+
   it("refuses bad tokens with the JWT error codes", async () => {
     const { ctx, base } = await server();
     const none = await fetch(`${base}/sse/connect`, { headers: { Accept: "text/event-stream" } });
@@ -141,7 +152,7 @@ describe.each(testDatabaseTargets())("event stream on %s", (target) => {
   it("streams real-time offers with ids and heartbeats, and replays what was missed after Last-Event-ID", async () => {
     const { ctx, base, stream } = await server();
     const auth = { Authorization: `Bearer ${await ctx.jwt("p1")}` };
-    const first = openReader(`${base}/sse/connect`, auth);
+    const first = openReader(`${base}/sse/connect`, { ...auth, Origin: "https://game.example" });
     const res = await first.response;
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("text/event-stream; charset=utf-8");
@@ -149,6 +160,9 @@ describe.each(testDatabaseTargets())("event stream on %s", (target) => {
     expect(res.headers.get("x-accel-buffering")).toBe("no");
     await until(() => stream.hub.connectionCount === 1);
 
+    // A browser game client on another origin may read the stream (CORS), and sees the request id.
+    expect(res.headers.get("access-control-allow-origin")).toBe("https://game.example");
+    expect(res.headers.get("x-request-id")).toBeTruthy();
     const live = await assign(ctx, "p1", "live-1");
     await assign(ctx, "p1", "quiet"); // not real-time: never pushed
     await until(() => first.events.length === 1);
