@@ -10,7 +10,7 @@ import { Alert, Card } from "@/components/ui/card";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Checkbox, Field, Input, Select } from "@/components/ui/input";
-import { COMPONENT_KINDS, DEPENDENCY_FLAGS, ENVIRONMENTS, validateComponent, type Component, type Environment, type FieldIssue } from "@/lib/catalog/schema";
+import { COMPONENT_KINDS, DEPENDENCY_FLAGS, ENVIRONMENTS, LIBRARY_MODELS, MOBILE_PLATFORMS, validateComponent, type Component, type Environment, type FieldIssue } from "@/lib/catalog/schema";
 import { renderUpdate } from "@/lib/catalog/writeback";
 import { hasChanges, lineDiff } from "@/lib/catalog/diff";
 import type { ComponentStatus } from "@/lib/catalog/status";
@@ -358,6 +358,105 @@ function EditForm({ name, component, yaml, etag, onCancel, onSaved }: { name: st
             ))}
           </div>
         ) : null}
+
+        <fieldset className="stack" style={{ border: "none", padding: 0, margin: 0 }}>
+          <legend>Runtime</legend>
+          <div className="row">
+            <Checkbox
+              label="Kubernetes"
+              checked={!!draft.spec.runtime?.k8s}
+              onChange={(e) =>
+                edit((d) => {
+                  const runtime = { ...(d.spec.runtime ?? {}) };
+                  if (e.target.checked) runtime.k8s = { deploymentContractPath: "deploy/contract.yaml" };
+                  else delete runtime.k8s;
+                  if (runtime.k8s || runtime.mobile) d.spec.runtime = runtime;
+                  else delete d.spec.runtime;
+                })
+              }
+            />
+            {MOBILE_PLATFORMS.map((platform) => (
+              <Checkbox
+                key={platform}
+                label={`mobile: ${platform}`}
+                checked={draft.spec.runtime?.mobile?.platforms.includes(platform) ?? false}
+                onChange={(e) =>
+                  edit((d) => {
+                    const runtime = { ...(d.spec.runtime ?? {}) };
+                    const current = runtime.mobile?.platforms ?? [];
+                    const platforms = MOBILE_PLATFORMS.filter((p) => (p === platform ? e.target.checked : current.includes(p)));
+                    if (platforms.length) runtime.mobile = { platforms };
+                    else delete runtime.mobile;
+                    if (runtime.k8s || runtime.mobile) d.spec.runtime = runtime;
+                    else delete d.spec.runtime;
+                  })
+                }
+              />
+            ))}
+          </div>
+          {draft.spec.runtime?.k8s ? (
+            <Field label="Deployment contract path" error={issueFor(issues, "spec.runtime.k8s.deploymentContractPath")}>
+              {(id) => <Input id={id} value={draft.spec.runtime?.k8s?.deploymentContractPath ?? ""} onChange={(e) => edit((d) => void (d.spec.runtime!.k8s!.deploymentContractPath = e.target.value))} />}
+            </Field>
+          ) : null}
+        </fieldset>
+
+        <fieldset className="stack" style={{ border: "none", padding: 0, margin: 0 }}>
+          <legend>Library</legend>
+          <Checkbox
+            label="This component is a library"
+            checked={!!draft.spec.library}
+            onChange={(e) =>
+              edit((d) => {
+                if (e.target.checked) d.spec.library = { model: "single", defaultRegistry: "" };
+                else delete d.spec.library;
+              })
+            }
+          />
+          {draft.spec.library ? (
+            <div className={styles.form}>
+              <Field label="Model" error={issueFor(issues, "spec.library.model")}>
+                {(id) => (
+                  <Select id={id} value={draft.spec.library!.model} onChange={(e) => edit((d) => void (d.spec.library!.model = e.target.value as "monorepo" | "single"))}>
+                    {LIBRARY_MODELS.map((m) => (
+                      <option key={m}>{m}</option>
+                    ))}
+                  </Select>
+                )}
+              </Field>
+              <Field label="Default registry" error={issueFor(issues, "spec.library.defaultRegistry")}>
+                {(id) => <Input id={id} value={draft.spec.library!.defaultRegistry} onChange={(e) => edit((d) => void (d.spec.library!.defaultRegistry = e.target.value))} />}
+              </Field>
+              <Checkbox
+                label="Publish policy"
+                checked={!!draft.spec.library.publish}
+                onChange={(e) =>
+                  edit((d) => {
+                    if (e.target.checked) d.spec.library!.publish = { strategy: "tag", visibilityPolicy: { default: "internal", allowPublic: false } };
+                    else delete d.spec.library!.publish;
+                  })
+                }
+              />
+              {draft.spec.library.publish ? (
+                <>
+                  <Field label="Publish strategy" error={issueFor(issues, "spec.library.publish.strategy")}>
+                    {(id) => <Input id={id} value={draft.spec.library!.publish!.strategy} onChange={(e) => edit((d) => void (d.spec.library!.publish!.strategy = e.target.value))} />}
+                  </Field>
+                  <Field label="Default visibility" error={issueFor(issues, "spec.library.publish.visibilityPolicy.default")}>
+                    {(id) => (
+                      <Input id={id} value={draft.spec.library!.publish!.visibilityPolicy.default} onChange={(e) => edit((d) => void (d.spec.library!.publish!.visibilityPolicy.default = e.target.value))} />
+                    )}
+                  </Field>
+                  <Checkbox
+                    label="Public allowed"
+                    checked={draft.spec.library.publish.visibilityPolicy.allowPublic}
+                    onChange={(e) => edit((d) => void (d.spec.library!.publish!.visibilityPolicy.allowPublic = e.target.checked))}
+                  />
+                </>
+              ) : null}
+            </div>
+          ) : null}
+        </fieldset>
 
         <fieldset className="row" style={{ border: "none", padding: 0, margin: 0 }}>
           <legend>Dependencies</legend>

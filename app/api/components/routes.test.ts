@@ -88,6 +88,8 @@ describe("catalog routes", () => {
     const got = await one.GET(req("/api/components/alpha", { headers: engineer() }), ctx("alpha"));
     const etag = got.headers.get("etag")!;
     expect((await got.json()).yaml).toContain("# alpha");
+    const cached = await one.GET(req("/api/components/alpha", { headers: { ...engineer(), "If-None-Match": etag } }), ctx("alpha"));
+    expect(cached.status).toBe(304);
     const patch = (headers: Record<string, string>, body: string) => one.PATCH(req("/api/components/alpha", { method: "PATCH", headers: { ...engineer(), ...headers }, body }), ctx("alpha"));
     expect((await patch({}, "{}")).status).toBe(428);
     expect((await patch({ "If-Match": '"old"' }, "{}")).status).toBe(412);

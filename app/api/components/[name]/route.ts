@@ -3,6 +3,7 @@
 import { authorize } from "@/lib/portal/guard";
 import { getPortalDb } from "@/lib/portal/db";
 import { getCatalog } from "@/lib/catalog/service";
+import { etagMatches } from "@/lib/catalog/catalog";
 import { favoriteSet } from "@/lib/catalog/favorites";
 import { json, nameFrom, problem, readJson, updateResponse } from "@/lib/catalog/http";
 
@@ -18,6 +19,8 @@ export async function GET(request: Request, context: Context) {
   const catalog = await getCatalog();
   const source = await catalog.source(name.name);
   if (!source) return problem(404, `no component named "${name.name}"`);
+  const ifNoneMatch = request.headers.get("if-none-match");
+  if (ifNoneMatch && etagMatches(ifNoneMatch, source.etag)) return new Response(null, { status: 304, headers: { ETag: source.etag } });
   const { db } = await getPortalDb();
   const favorite = (await favoriteSet(db, auth.user.id)).has(name.name);
   const { entry } = source;
