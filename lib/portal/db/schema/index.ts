@@ -3,3 +3,5 @@
 export * from "./tokens";
 export * from "./favorites";
 export * from "./scm";
+export * from "./app-orders";
+export * from "./audit";
