@@ -7,6 +7,7 @@ import { getCatalog } from "@/lib/catalog/service";
 import { favoriteSet } from "@/lib/catalog/favorites";
 import { checkName } from "@/lib/catalog/names";
 import { componentStatus } from "@/lib/catalog/status";
+import { gitopsStatusExtra } from "@/lib/portal/gitops/service";
 import { ComponentView } from "@/components/catalog/component-view";
 import { SignInNeeded } from "@/components/catalog/sign-in-needed";
 
@@ -30,6 +31,8 @@ export default async function ComponentPage({ params }: { params: Params }) {
   const { db } = await getPortalDb();
   const favorite = (await favoriteSet(db, user.id)).has(check.name);
   const { entry } = source;
+  // GitOps (issue 6): deployed versions and open merge requests; the overview shows without them if GitOps fails.
+  const gitops = await gitopsStatusExtra(entry.name).catch(() => ({}));
   return (
     <ComponentView
       name={entry.name}
@@ -41,7 +44,7 @@ export default async function ComponentPage({ params }: { params: Params }) {
       staleReason={entry.staleReason ?? null}
       favorite={favorite}
       canEdit={hasRole(user, "engineer")}
-      status={componentStatus(entry)}
+      status={componentStatus(entry, gitops)}
     />
   );
 }
