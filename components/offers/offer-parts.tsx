@@ -36,7 +36,9 @@ export function RewardList({ rewards, size = 32 }: { rewards: Reward[]; size?: n
             </span>
           )}
           <span className={styles.rewardText}>
-            <span className={styles.rewardAmount}>×{formatAmount(reward.amount)}</span> {reward.name}
+            <span>
+              <span className={styles.rewardAmount}>×{formatAmount(reward.amount)}</span> {reward.name}
+            </span>
             <span className={styles.rewardKind}>{kindLabels[reward.kind] ?? reward.kind}</span>
           </span>
         </li>

@@ -56,7 +56,11 @@ export function PlayerView({ gameId, playerId }: { gameId: string; playerId: str
         </div>
       </div>
 
-      {player.isError ? <Alert tone="error">{describeError(player.error)}</Alert> : null}
+      {player.isError ? (
+        <Alert tone="error">{describeError(player.error)}</Alert>
+      ) : player.failureCount > 0 && player.failureReason ? (
+        <Alert tone="warning">{describeError(player.failureReason)}</Alert>
+      ) : null}
 
       <div className={styles.layout}>
         <div className={styles.main}>
@@ -108,7 +112,7 @@ function SnapshotCard({ state }: { state: AdminPlayerState }) {
           </div>
         ))}
       </dl>
-      <h3>Currencies</h3>
+      <h3 style={{ margin: "16px 0 4px" }}>Currencies</h3>
       {currencyIds.length === 0 ? (
         <p className="muted">No currencies.</p>
       ) : (

@@ -54,7 +54,11 @@ export function SupportHome({ initialGame, initialQuery }: { initialGame: string
         <p className="muted">Inspect a player&apos;s offers, rewards and ledger, and watch their events live.</p>
       </div>
 
-      {games.isError ? <Alert tone="error">{describeError(games.error)}</Alert> : null}
+      {games.isError ? (
+        <Alert tone="error">{describeError(games.error)}</Alert>
+      ) : games.failureCount > 0 && games.failureReason ? (
+        <Alert tone="warning">{describeError(games.failureReason)}</Alert>
+      ) : null}
 
       <Card>
         <form
@@ -110,7 +114,11 @@ export function SupportHome({ initialGame, initialQuery }: { initialGame: string
       </Card>
 
       <Card title={query ? `Players matching “${query}”` : "Players"}>
-        {players.isError ? <Alert tone="error">{describeError(players.error)}</Alert> : null}
+        {players.isError ? (
+          <Alert tone="error">{describeError(players.error)}</Alert>
+        ) : players.failureCount > 0 && players.failureReason ? (
+          <Alert tone="warning">{describeError(players.failureReason)}</Alert>
+        ) : null}
         {players.isPending && selected ? <p className="muted">Loading…</p> : null}
         {players.data && players.data.length === 0 ? <p className="muted">No player matches.</p> : null}
         {players.data && players.data.length > 0 ? (

@@ -100,7 +100,7 @@ function RewardOfferCard({ offer, claim }: { offer: Offer; claim: ClaimAction })
       </div>
       <ConditionBars offer={offer} />
       <footer className={styles.cardFoot}>
-        <TimeLeft at={Date.parse(offer.expiresAt)} status={offer.status} />
+        {offer.status === "claimed" ? null : <TimeLeft at={Date.parse(offer.expiresAt)} status={offer.status} />}
         {offer.status === "claimable" ? <ClaimButton instanceId={offer.instanceId} offerName={offer.name} claim={claim} /> : null}
         {offer.status === "claimed" ? <span className={styles.claimed}>✓ Rewards claimed</span> : null}
       </footer>

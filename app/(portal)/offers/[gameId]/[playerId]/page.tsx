@@ -9,24 +9,20 @@ export const dynamic = "force-dynamic";
 
 type Params = Promise<{ gameId: string; playerId: string }>;
 
-function decode(value: string): string | null {
-  try {
-    const decoded = decodeURIComponent(value);
-    return decoded.length > 0 && decoded.length <= 200 ? decoded : null;
-  } catch {
-    return null;
-  }
+/** Next passes the segments decoded; ids are 1–200 characters. */
+function checkId(value: string): string | null {
+  return value.length > 0 && value.length <= 200 ? value : null;
 }
 
 export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
   const { playerId } = await params;
-  return { title: `${decode(playerId) ?? "Player"} · Offers` };
+  return { title: `${checkId(playerId) ?? "Player"} · Offers` };
 }
 
 export default async function PlayerPage({ params }: { params: Params }) {
   const raw = await params;
-  const gameId = decode(raw.gameId);
-  const playerId = decode(raw.playerId);
+  const gameId = checkId(raw.gameId);
+  const playerId = checkId(raw.playerId);
   if (!gameId || !playerId) notFound();
   const user = await currentUser();
   if (!user) return <OffersSignIn next={`/offers/${encodeURIComponent(gameId)}/${encodeURIComponent(playerId)}`} />;

@@ -1,0 +1,100 @@
+// Journey: a player opens the rewards link from the game, claims an offer, and the link works once.
+// The one-time token is generated through the offers API with a JWT signed with the demo API key,
+// as a game client would get it from its game server.
+import { expect, test, type APIRequestContext } from "@playwright/test";
+import { SignJWT } from "jose";
+
+const OFFERS = process.env.E2E_OFFERS_URL ?? "http://127.0.0.1:4100";
+const GAME = "demo-game";
+const API_KEY = "demo-api-key";
+const CLIENT_ID = "demo-client";
+const PLAYER = "demo-player-2"; // Bram in the demo data
+const serverHeaders = { "x-api-key": API_KEY, "x-client-id": CLIENT_ID };
+
+function gameJwt(playerId: string, expiresIn: string | number = "15m"): Promise<string> {
+  return new SignJWT({})
+    .setProtectedHeader({ alg: "HS256", typ: "JWT" })
+    .setIssuer(GAME)
+    .setSubject(playerId)
+    .setIssuedAt()
+    .setExpirationTime(expiresIn)
+    .sign(new TextEncoder().encode(API_KEY));
+}
+
+async function oneTimeToken(request: APIRequestContext, playerId: string): Promise<string> {
+  const response = await request.post(`${OFFERS}/v1/auth/one_time_token/generate`, {
+    headers: { Authorization: `Bearer ${await gameJwt(playerId)}` },
+    data: {},
+  });
+  expect(response.status()).toBe(200);
+  const { token } = (await response.json()) as { token: string };
+  expect(token).toBeTruthy();
+  return token;
+}
+
+test("a player opens the rewards link, claims an offer and sees it claimed; the same link again is refused", async ({ page, request }) => {
+  // "Fair play" has no conditions: assigned into a free slot, it becomes claimable when viewed.
+  // 409 offer-already-assigned: an earlier run left it open, which serves as well.
+  const assigned = await request.post(`${OFFERS}/v1/player/offers/assign`, { headers: serverHeaders, data: { playerId: PLAYER, offerId: "fair-play" } });
+  expect([200, 409]).toContain(assigned.status());
+
+  const token = await oneTimeToken(request, PLAYER);
+  const link = `/rewards?token=${encodeURIComponent(token)}&gameId=${GAME}`;
+  await page.goto(link);
+
+  // Redeemed on the server: the token is gone from the address, the session is an httpOnly cookie.
+  await expect(page).toHaveURL(/\/rewards$/);
+  await expect(page.getByRole("heading", { name: "Hi Bram!" })).toBeVisible();
+  const cookie = (await page.context().cookies()).find((c) => c.name === "rewards_session");
+  expect(cookie).toMatchObject({ httpOnly: true, sameSite: "Lax", path: "/rewards" });
+
+  // Offers with status, rewards (images and amounts), progress bars and time left.
+  const spender = page.getByTestId("reward-offer").filter({ hasText: "Big spender" });
+  await expect(spender.getByTestId("offer-status")).toHaveText("Viewed");
+  await expect(spender.getByRole("progressbar", { name: "Spend 500 Gold" })).toHaveAttribute("aria-valuemax", "500");
+  await expect(spender.getByTestId("time-left")).toHaveText(/left$/);
+  await expect(spender.getByTestId("reward").first()).toContainText("×5 Gems");
+
+  const fairPlay = page.locator('[data-testid="reward-offer"][data-status="claimable"]').filter({ hasText: "Fair play" });
+  await expect(fairPlay).toHaveCount(1);
+  await expect(fairPlay.getByTestId("reward")).toContainText("×10 Trust points");
+  await expect(fairPlay.getByTestId("reward").locator("img")).toHaveAttribute("src", /^data:image\/svg\+xml/);
+  const instanceId = await fairPlay.getAttribute("data-instance-id");
+  expect(instanceId).toBeTruthy();
+
+  await fairPlay.getByRole("button", { name: "Claim Fair play" }).click();
+  const claimed = page.locator(`[data-instance-id="${instanceId}"]`);
+  await expect(claimed).toHaveAttribute("data-status", "claimed");
+  await expect(claimed.getByTestId("offer-status")).toHaveText("Claimed");
+  await expect(claimed).toContainText("Rewards claimed");
+  await expect(claimed.getByRole("button", { name: /Claim/ })).toHaveCount(0);
+
+  // Claimed for real: the server view agrees, and nothing secret reached the browser.
+  const refresh = await request.post(`${OFFERS}/v1/player/campaigns/refresh`, { headers: serverHeaders, data: { playerId: PLAYER } });
+  const offers = ((await refresh.json()) as { offers: { instanceId: string; status: string }[] }).offers;
+  expect(offers.find((o) => o.instanceId === instanceId)?.status).toBe("claimed");
+  const html = await page.content();
+  expect(html).not.toContain(API_KEY);
+  expect(html).not.toContain(cookie!.value);
+
+  // The same link again: one-time tokens work once.
+  await page.goto(link);
+  await expect(page).toHaveURL(/\/rewards\?error=used$/);
+  await expect(page.getByRole("heading", { name: "This link has already been used" })).toBeVisible();
+});
+
+test("an invalid link and an expired session say so clearly", async ({ page, context }) => {
+  await page.goto(`/rewards?token=not-a-real-token&gameId=${GAME}`);
+  await expect(page.getByRole("heading", { name: "This link is not valid" })).toBeVisible();
+
+  await page.goto("/rewards");
+  await expect(page.getByRole("heading", { name: "Open your rewards from the game" })).toBeVisible();
+
+  // A session whose JWT has expired asks the player to reopen the link from the game.
+  const expired = await gameJwt(PLAYER, Math.floor(Date.now() / 1000) - 60);
+  const base = new URL(page.url());
+  await context.addCookies([{ name: "rewards_session", value: expired, domain: base.hostname, path: "/rewards", httpOnly: true, sameSite: "Lax" }]);
+  await page.goto("/rewards");
+  await expect(page.getByRole("heading", { name: "Your session has expired" })).toBeVisible();
+  await expect(page.getByText("Reopen the rewards link from the game")).toBeVisible();
+});

@@ -1,0 +1,85 @@
+// Journey: a support user finds a demo player and opens the live view; an offer assigned through the
+// API appears in the log within 2 s without a reload, and the player's presence follows their stream.
+import { expect, test, type Page } from "@playwright/test";
+import { SignJWT } from "jose";
+
+const OFFERS = process.env.E2E_OFFERS_URL ?? "http://127.0.0.1:4100";
+const GAME = "demo-game";
+const API_KEY = "demo-api-key";
+const serverHeaders = { "x-api-key": API_KEY, "x-client-id": "demo-client" };
+const PLAYER = "demo-player-3"; // Cleo in the demo data
+
+async function signIn(page: Page, name: string, next: string) {
+  await page.goto(`/auth/dev/login?callbackUrl=${encodeURIComponent(next)}`);
+  await page.getByLabel("User name").fill(name);
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+  await expect(page.getByTestId("user-name")).toHaveText(name);
+}
+
+test("a support user opens a player's live view; an assigned offer appears within 2 s without a reload", async ({ page, request }) => {
+  // A new real-time definition per run, so the test can run again on the same data.
+  const stamp = Date.now().toString(36);
+  const offerId = `e2e-live-${stamp}`;
+  const name = `Live drop ${stamp}`;
+  const upsert = await request.put(`${OFFERS}/v1/offers/definitions/${offerId}`, {
+    headers: serverHeaders,
+    data: {
+      name,
+      description: "Pushed while support watches.",
+      rewards: [{ kind: "coins", rewardId: "gold", name: "Gold", amount: 25 }],
+      realTime: true,
+      durationSeconds: 3600,
+    },
+  });
+  expect(upsert.status()).toBe(200);
+
+  await signIn(page, "sam", "/offers");
+  await expect(page).toHaveURL(/\/offers/);
+  await expect(page.getByTestId("game-picker")).toHaveValue(GAME);
+  await page.getByTestId("player-search").fill("Cleo");
+  await page.getByTestId("player-results").getByRole("link", { name: PLAYER }).click();
+  await expect(page).toHaveURL(new RegExp(`/offers/${GAME}/${PLAYER}$`));
+
+  // The player's state: snapshot, currencies, offers with their timeline.
+  await expect(page.getByTestId("player-title")).toContainText("Cleo");
+  await expect(page.getByTestId("currencies")).toContainText("Gold");
+  await expect(page.getByTestId("offer").filter({ hasText: "Welcome pack" }).first()).toBeVisible();
+
+  // The live view is connected and the player is offline.
+  const live = page.getByTestId("live-view");
+  await expect(live.getByTestId("stream-state")).toHaveAttribute("data-status", "open");
+  await expect(live.getByTestId("player-presence")).toHaveAttribute("data-online", "false");
+
+  const assigned = await request.post(`${OFFERS}/v1/player/offers/assign`, { headers: serverHeaders, data: { playerId: PLAYER, offerId } });
+  expect(assigned.status()).toBe(200);
+  const started = Date.now();
+  await expect(live.getByTestId("live-log")).toContainText(name, { timeout: 2_000 });
+  expect(Date.now() - started).toBeLessThan(2_000);
+  // The offers list follows the stream as well (no reload).
+  await expect(page.getByTestId("offer").filter({ hasText: name })).toBeVisible();
+
+  // The player connects to their event stream: shown online; disconnects: offline.
+  const jwt = await new SignJWT({})
+    .setProtectedHeader({ alg: "HS256" })
+    .setIssuer(GAME)
+    .setSubject(PLAYER)
+    .setExpirationTime("15m")
+    .sign(new TextEncoder().encode(API_KEY));
+  const stream = new AbortController();
+  const response = await fetch(`${OFFERS}/v1/sse/connect`, { headers: { Authorization: `Bearer ${jwt}`, Accept: "text/event-stream" }, signal: stream.signal });
+  expect(response.status).toBe(200);
+  await expect(live.getByTestId("player-presence")).toHaveAttribute("data-online", "true");
+  stream.abort();
+  await expect(live.getByTestId("player-presence")).toHaveAttribute("data-online", "false");
+  await expect(live.getByTestId("live-log")).toContainText("Player's event stream closed");
+});
+
+test("without the support role the dashboard explains it and the API answers 403", async ({ page }) => {
+  await signIn(page, "lee", "/offers");
+  await expect(page.getByTestId("support-role-needed")).toContainText("You need the support role");
+  const api = await page.request.get("/api/offers/games");
+  expect(api.status()).toBe(403);
+  expect(await api.json()).toMatchObject({ message: "forbidden", requiredRole: "support" });
+  const watch = await page.request.get(`/api/offers/games/${GAME}/players/${PLAYER}/watch`);
+  expect(watch.status()).toBe(403);
+});
