@@ -7,7 +7,7 @@ import { openTestDatabase, type TestDatabase } from "@/lib/db/testing";
 import { tempCatalog, validComponent, yamlOf, type TempRepo } from "@/lib/catalog/testing";
 import type { Catalog } from "@/lib/catalog/catalog";
 
-const state: { catalog?: Catalog; db?: TestDatabase<typeof schema> } = {};
+const state: { catalog?: Catalog; db?: TestDatabase<typeof schema>; gitops?: { deployedVersions: Partial<Record<string, string>>; openMergeRequests: number } } = {};
 
 vi.mock("@/lib/portal/guard", () => {
   type Role = "engineer" | "lead" | "operator" | "support" | "admin";
@@ -26,6 +26,8 @@ vi.mock("@/lib/portal/guard", () => {
 });
 vi.mock("@/lib/portal/db", () => ({ getPortalDb: async () => state.db }));
 vi.mock("@/lib/catalog/service", () => ({ getCatalog: async () => state.catalog }));
+// GitOps' part of the status (issue 6), without source control: nothing deployed unless a test says so.
+vi.mock("@/lib/portal/gitops/service", () => ({ gitopsStatusExtra: async () => state.gitops ?? { deployedVersions: {}, openMergeRequests: 0 } }));
 
 const { GET: index } = await import("@/app/api/route");
 const { GET: list } = await import("@/app/api/components/route");
@@ -128,6 +130,17 @@ describe("catalog routes", () => {
     const body = await (await status(req("/x", { headers: engineer() }), ctx("alpha"))).json();
     expect(body.openMergeRequests).toBe(0);
     expect(body.environments[0]).toEqual({ environment: "dev", namespace: "alpha-dev", deployedVersion: null });
+  });
+
+  it("status carries GitOps' deployed versions and open merge requests", async () => {
+    state.gitops = { deployedVersions: { dev: "1.2.0" }, openMergeRequests: 3 };
+    try {
+      const body = await (await status(req("/x", { headers: engineer() }), ctx("alpha"))).json();
+      expect(body.openMergeRequests).toBe(3);
+      expect(body.environments[0]).toEqual({ environment: "dev", namespace: "alpha-dev", deployedVersion: "1.2.0" });
+    } finally {
+      delete state.gitops;
+    }
   });
 
   it("options lists the values forms need", async () => {
