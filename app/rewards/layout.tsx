@@ -6,8 +6,9 @@ import styles from "@/components/rewards/rewards.module.css";
 export const metadata: Metadata = {
   title: { absolute: "Your rewards" },
   description: "Your offers and rewards.",
-  // The link that opens this page carries a one-time token: never send it on as a referrer.
-  referrer: "no-referrer",
+  // Nothing of this page is sent to other sites as a referrer. Not "no-referrer": browsers then send
+  // `Origin: null` with the claim form's POST, which Next refuses as a cross-site server action.
+  referrer: "same-origin",
   robots: { index: false, follow: false },
 };
 
