@@ -222,6 +222,25 @@ describe.each(testDatabaseTargets())("gitops on %s", (target) => {
       expect(byPath.get("growth/quest-engine")).toBeNull();
     });
 
+    it("a dry run answers the inferred records and writes nothing; a kind chosen at review wins", async () => {
+      const head = await deps.config.head();
+      const open = (await deps.config.openMergeRequests()).length;
+      const r = await importRepositories(deps, [{ path: "web/marketing-site", kind: "docs" }, "growth/quest-engine", "commerce/checkout-api"], { user: operator, direct: true, dryRun: true });
+      expect(r).toMatchObject({ commit: null, mergeRequest: null });
+      expect(r.results.map((x) => [x.repository, x.status, x.kind, x.inferredKind])).toEqual([
+        ["web/marketing-site", "ready", "docs", "frontend"],
+        ["growth/quest-engine", "ready", "service", "service"],
+        ["commerce/checkout-api", "exists", null, null],
+      ]);
+      // The record follows the chosen kind: docs have no environments and no runtime.
+      expect(r.results[0].component?.spec).toMatchObject({ kind: "docs", environments: [] });
+      expect(r.results[0].component?.spec.runtime).toBeUndefined();
+      expect(r.results[0].reasons.at(-1)).toBe("kind set to docs at review (inferred frontend)");
+      expect(await deps.config.head()).toBe(head);
+      expect((await deps.config.openMergeRequests()).length).toBe(open);
+      expect(repo.catalog.get("marketing-site")).toBeUndefined();
+    });
+
     it("engineers get one merge request for all repositories", async () => {
       const r = await importRepositories(deps, ["web/marketing-site", "growth/quest-engine"], { user: engineer, direct: false });
       expect(r.mergeRequest?.sourceBranch).toMatch(/^portal\/import\//);

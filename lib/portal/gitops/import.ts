@@ -4,10 +4,14 @@
  * repository's members (maintainers first; the importing user when there are none), group = the
  * repository's namespace. The records go to the config repository as one commit (operators) or one
  * merge request (everyone else); the answer has one result per repository.
+ *
+ * A repository may be named with the kind chosen at review ({path, kind}); the record is then built
+ * for that kind (environments, runtime, library follow it). A dry run infers and answers the records
+ * (status "ready") without writing anything: the import wizard's review step.
  */
 import { stringify } from "yaml";
 import type { Catalog, Author } from "../../catalog/catalog";
-import { isValidName, validateComponent, type Component } from "../../catalog/schema";
+import { isValidName, validateComponent, type Component, type ComponentKind } from "../../catalog/schema";
 import { ScmError, type ScmMergeRequest, type ScmOwner, type ScmPage, type ScmProvider, type ScmRepository } from "../../scm/types";
 import { componentFilePath, type ConfigRepository, type FileWrite } from "./config-repo";
 import { GitOpsError } from "./errors";
@@ -24,11 +28,20 @@ export interface ImportableRepository extends ScmRepository {
   inCatalog: string | null;
 }
 
+/** A repository to import: its path, and optionally the kind chosen at review (overrides the inferred one). */
+export interface ImportRequest {
+  path: string;
+  kind?: ComponentKind;
+}
+
 export interface ImportResult {
   repository: string;
-  status: "imported" | "proposed" | "exists" | "failed";
+  /** "ready" only in a dry run: the record that would be written. */
+  status: "imported" | "proposed" | "exists" | "failed" | "ready";
   name: string | null;
   kind: string | null;
+  /** The kind inference found (kind differs when the request chose another). */
+  inferredKind: string | null;
   reasons: string[];
   message: string;
   component?: Component;
@@ -64,12 +77,19 @@ function titleOf(name: string): string {
     .join(" ");
 }
 
-export async function buildRecord(deps: ImportDeps, repo: ScmRepository, name: string, fallbackOwner: string): Promise<{ component: Component; reasons: string[] }> {
+export async function buildRecord(
+  deps: ImportDeps,
+  repo: ScmRepository,
+  name: string,
+  fallbackOwner: string,
+  kindOverride?: ComponentKind,
+): Promise<{ component: Component; reasons: string[]; inferredKind: ComponentKind }> {
   const inference = await inferRepository(deps.scm, repo.path);
   const members = (await deps.scm.listMembers(repo.path).catch(() => [])).filter((m) => m.accessLevel >= 30).sort((a, b) => b.accessLevel - a.accessLevel);
   const owners = (members.length ? members.slice(0, 3).map((m) => m.username) : [fallbackOwner]).map((user, i) => (i === 0 && repo.owner ? { user, group: repo.owner } : { user }));
   const apiVersion = deps.catalog.options().apiVersions[0] ?? "platform.example.com/v1alpha1";
-  const kind = inference.kind;
+  const kind = kindOverride ?? inference.kind;
+  const reasons = kindOverride && kindOverride !== inference.kind ? [...inference.reasons, `kind set to ${kindOverride} at review (inferred ${inference.kind})`] : inference.reasons;
   const spec: Component["spec"] = {
     kind,
     repo: { path: repo.path },
@@ -82,20 +102,25 @@ export async function buildRecord(deps: ImportDeps, repo: ScmRepository, name: s
   const component: Component = { apiVersion, kind: "Component", metadata: { name, displayName: titleOf(name) }, spec };
   const checked = validateComponent(component);
   if (!checked.ok) throw new GitOpsError(422, `the inferred record is not valid: ${checked.issues.map((i) => `${i.path}: ${i.message}`).join("; ")}`);
-  return { component: checked.component, reasons: inference.reasons };
+  return { component: checked.component, reasons, inferredKind: inference.kind };
 }
 
 export async function importRepositories(
   deps: ImportDeps,
-  repositories: string[],
-  options: { user: Author; direct: boolean },
+  repositories: Array<string | ImportRequest>,
+  options: { user: Author; direct: boolean; dryRun?: boolean },
 ): Promise<{ results: ImportResult[]; commit: string | null; mergeRequest: ScmMergeRequest | null }> {
   const known = catalogByRepo(deps.catalog);
   const taken = new Set(deps.catalog.entries().map((e) => e.name));
   const results: ImportResult[] = [];
   const files: FileWrite[] = [];
-  for (const path of [...new Set(repositories)]) {
-    const base = { repository: path, name: null, kind: null, reasons: [] as string[] };
+  const requests = new Map<string, ImportRequest>();
+  for (const r of repositories) {
+    const request = typeof r === "string" ? { path: r } : r;
+    if (!requests.has(request.path)) requests.set(request.path, request);
+  }
+  for (const { path, kind: kindOverride } of requests.values()) {
+    const base = { repository: path, name: null, kind: null, inferredKind: null, reasons: [] as string[] };
     if (known.has(path)) {
       results.push({ ...base, status: "exists", name: known.get(path) ?? null, message: `already in the catalog as ${known.get(path)}` });
       continue;
@@ -111,15 +136,16 @@ export async function importRepositories(
         results.push({ ...base, status: "failed", message: "no free component name could be derived from the repository path" });
         continue;
       }
-      const { component, reasons } = await buildRecord(deps, repo, name, options.user.id);
+      const { component, reasons, inferredKind } = await buildRecord(deps, repo, name, options.user.id, kindOverride);
       taken.add(name);
       files.push({ path: componentFilePath(deps.catalog, name), content: `# ${component.metadata.displayName}: imported from ${path} by ${options.user.id}.\n${stringify(component)}` });
-      results.push({ ...base, status: options.direct ? "imported" : "proposed", name, kind: component.spec.kind, reasons, message: "", component });
+      const status = options.dryRun ? "ready" : options.direct ? "imported" : "proposed";
+      results.push({ ...base, status, name, kind: component.spec.kind, inferredKind, reasons, message: "", component });
     } catch (e) {
       results.push({ ...base, status: "failed", message: e instanceof ScmError || e instanceof GitOpsError ? e.message : `failed: ${(e as Error).message}` });
     }
   }
-  if (files.length === 0) return { results, commit: null, mergeRequest: null };
+  if (files.length === 0 || options.dryRun) return { results, commit: null, mergeRequest: null };
   const names = results.filter((r) => r.component).map((r) => r.name);
   const title = `Import ${names.length} component${names.length === 1 ? "" : "s"}: ${names.join(", ")}`.slice(0, 200);
   try {

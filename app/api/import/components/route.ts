@@ -1,20 +1,25 @@
-// POST /api/import/components {repositories: ["group/project", …]}
+// POST /api/import/components {repositories: ["group/project" | {path, kind?}, …], dryRun?}
 // Operators: one commit to the config repository (201); others: one merge request (202).
-// → {results: [{repository, status: imported|proposed|exists|failed, name, kind, reasons, message, component?}], commit, mergeRequest}
+// {path, kind}: the kind chosen at review replaces the inferred one. dryRun: true infers the records and
+// answers them (status "ready", 200) without writing anything (the import wizard's review step).
+// → {results: [{repository, status: imported|proposed|exists|failed|ready, name, kind, inferredKind, reasons, message, component?}], commit, mergeRequest}
 import { z } from "zod";
 import { authorize, hasRole } from "@/lib/portal/guard";
 import { json, problem, readJson } from "@/lib/catalog/http";
 import { getGitOps } from "@/lib/portal/gitops/service";
 import { importRepositories } from "@/lib/portal/gitops/import";
+import { COMPONENT_KINDS } from "@/lib/catalog/schema";
 import { errorResponse } from "@/lib/portal/gitops/http";
 
 export const dynamic = "force-dynamic";
 
+const repoPath = z.string().regex(/^[A-Za-z0-9_.-]+(\/[A-Za-z0-9_.-]+)+$/, "a repository is <group>/<project>");
 const bodySchema = z.strictObject({
   repositories: z
-    .array(z.string().regex(/^[A-Za-z0-9_.-]+(\/[A-Za-z0-9_.-]+)+$/, "a repository is <group>/<project>"))
+    .array(z.union([repoPath, z.strictObject({ path: repoPath, kind: z.enum(COMPONENT_KINDS, { error: `kind must be one of ${COMPONENT_KINDS.join(", ")}` }).optional() })]))
     .min(1, "name at least one repository")
     .max(50, "at most 50 repositories at once"),
+  dryRun: z.boolean().optional(),
 });
 
 export async function POST(request: Request) {
@@ -26,7 +31,8 @@ export async function POST(request: Request) {
   if (!parsed.success) return problem(400, "invalid-request", { issues: parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message })) });
   const direct = hasRole(auth.user, "operator");
   try {
-    const result = await importRepositories(await getGitOps(), parsed.data.repositories, { user: { id: auth.user.id, name: auth.user.name, email: auth.user.email }, direct });
+    const dryRun = parsed.data.dryRun === true;
+    const result = await importRepositories(await getGitOps(), parsed.data.repositories, { user: { id: auth.user.id, name: auth.user.name, email: auth.user.email }, direct, dryRun });
     const wrote = result.commit !== null || result.mergeRequest !== null;
     return json(result, { status: wrote ? (direct ? 201 : 202) : 200 });
   } catch (e) {
