@@ -280,3 +280,18 @@ spec:
     expect(text).toContain("# Who to page.");
   });
 });
+
+describe("query cache", () => {
+  it("answers from cache until the catalog changes", async () => {
+    repo = await tempCatalog({ "a.yaml": yamlOf(validComponent("a")), "b.yaml": yamlOf(validComponent("b")) });
+    const q = listQuerySchema.parse({ q: "display" });
+    expect(repo.catalog.list(q).total).toBe(2);
+    expect(repo.catalog.list({ ...q, page: 2, pageSize: 1 }).items.map((i) => i.name)).toEqual(["b"]);
+    const r = await repo.catalog.update("a", { mode: "merge", body: { metadata: { displayName: "Renamed" } }, ifMatch: "*", author });
+    expect(r.ok).toBe(true);
+    expect(repo.catalog.list(q).items.map((i) => i.name)).toEqual(["b"]);
+    // Favorites filters are never cached.
+    expect(repo.catalog.list(listQuerySchema.parse({ favorites: "1" }), new Set(["a"])).total).toBe(1);
+    expect(repo.catalog.list(listQuerySchema.parse({ favorites: "1" }), new Set(["a", "b"])).total).toBe(2);
+  });
+});

@@ -108,6 +108,11 @@ export class Catalog {
     return this.index.list(query, favorites, this.fileErrors.size);
   }
 
+  /** Forgets cached list results (they are also dropped on every change of the catalog). */
+  clearQueryCache(): void {
+    this.index.clearCache();
+  }
+
   private relative(file: string): string {
     return path.posix.join(this.repo.componentsSubdir.split(path.sep).join("/"), file);
   }

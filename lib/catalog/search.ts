@@ -73,24 +73,44 @@ function sortKey(entry: CatalogEntry, sort: ListQuery["sort"]): string {
 
 type Dim = "kind" | "environment" | "group" | "owner" | "dependency";
 
+interface Computed {
+  matched: Indexed[];
+  facets: FacetCounts;
+  staleCount: number;
+}
+
+/** Recent query results (without paging), so paging through one result or repeating a popular search is a lookup. */
+const CACHE_SIZE = 64;
+
 export class SearchIndex {
   private byName = new Map<string, Indexed>();
   private sorted: Indexed[] | null = null;
+  private cache = new Map<string, Computed>();
+
+  /** Forgets cached query results (benchmarks measure uncached queries with it). */
+  clearCache(): void {
+    this.cache.clear();
+  }
+
+  private changed(): void {
+    this.sorted = null;
+    this.cache.clear();
+  }
 
   replaceAll(entries: Iterable<CatalogEntry>): void {
     this.byName = new Map();
     for (const e of entries) this.byName.set(e.name, index(e));
-    this.sorted = null;
+    this.changed();
   }
 
   upsert(entry: CatalogEntry): void {
     this.byName.set(entry.name, index(entry));
-    this.sorted = null;
+    this.changed();
   }
 
   remove(name: string): void {
     this.byName.delete(name);
-    this.sorted = null;
+    this.changed();
   }
 
   get size(): number {
@@ -112,6 +132,41 @@ export class SearchIndex {
   }
 
   list(query: ListQuery, favorites: ReadonlySet<string> = new Set(), errorCount = 0): ListResult {
+    // Results depend on favorites only when filtering by them; those are computed fresh.
+    const { page: _page, pageSize: _pageSize, ...rest } = query;
+    const key = query.favorites ? null : JSON.stringify(rest);
+    let computed = key ? this.cache.get(key) : undefined;
+    if (!computed) {
+      computed = this.compute(query, favorites);
+      if (key) {
+        if (this.cache.size >= CACHE_SIZE) this.cache.delete(this.cache.keys().next().value as string);
+        this.cache.set(key, computed);
+      }
+    }
+    const { matched, facets, staleCount } = computed;
+    const total = matched.length;
+    const pages = Math.max(1, Math.ceil(total / query.pageSize));
+    const start = (query.page - 1) * query.pageSize;
+    const items = matched.slice(start, start + query.pageSize).map(({ entry }) => ({
+      name: entry.name,
+      file: entry.file,
+      stale: entry.stale,
+      favorite: favorites.has(entry.name),
+      component: entry.component,
+    }));
+    let favoriteCount = 0;
+    for (const f of favorites) if (this.byName.has(f)) favoriteCount++;
+    return {
+      items,
+      total,
+      page: query.page,
+      pageSize: query.pageSize,
+      pages,
+      counts: { ...facets, all: this.byName.size, matching: total, errors: errorCount, stale: staleCount, favorites: favoriteCount },
+    };
+  }
+
+  private compute(query: ListQuery, favorites: ReadonlySet<string>): Computed {
     const words = query.q.toLowerCase().split(/\s+/).filter(Boolean);
     const kinds = new Set<string>(query.kind);
     const owners = new Set(query.owner.map((o) => o.toLowerCase()));
@@ -174,25 +229,6 @@ export class SearchIndex {
       for (const { x } of keyed) matched.push(x);
     }
 
-    const total = matched.length;
-    const pages = Math.max(1, Math.ceil(total / query.pageSize));
-    const start = (query.page - 1) * query.pageSize;
-    const items = matched.slice(start, start + query.pageSize).map(({ entry }) => ({
-      name: entry.name,
-      file: entry.file,
-      stale: entry.stale,
-      favorite: favorites.has(entry.name),
-      component: entry.component,
-    }));
-    let favoriteCount = 0;
-    for (const f of favorites) if (this.byName.has(f)) favoriteCount++;
-    return {
-      items,
-      total,
-      page: query.page,
-      pageSize: query.pageSize,
-      pages,
-      counts: { ...facets, all: this.byName.size, matching: total, errors: errorCount, stale: staleCount, favorites: favoriteCount },
-    };
+    return { matched, facets, staleCount };
   }
 }
