@@ -1,0 +1,187 @@
+/**
+ * Audit calls of the route handlers: one line after a change succeeded, e.g.
+ *   if (result.ok) await auditComponentUpdate(request, auth.user, name, result);
+ * Each opens the portal database, takes the request id (x-request-id or a new one) and writes one entry.
+ *
+ * Best effort by decision: the change has already happened when the entry is written, so a failed
+ * audit write is logged loudly (console.error, with the whole entry) and never turns a success into
+ * an error answer. See docs/decisions.md.
+ */
+import { parseDocument } from "yaml";
+import { getPortalDb } from "./db";
+import { getCatalog } from "../catalog/service";
+import type { UpdateResult } from "../catalog/catalog";
+import type { ConfigWriteResult } from "./gitops/config";
+import { listReleases, type Release } from "./gitops/releases";
+import type { ImportResult } from "./gitops/import";
+import type { ScmMergeRequest } from "../scm/types";
+import { changedFields, requestIdOf, writeAudit, type AuditActor, type AuditInput } from "./audit";
+
+export type AuditEntryInput = Omit<AuditInput, "actor" | "requestId">;
+
+/** Writes one entry for the request's user; never throws. */
+export async function recordAudit(request: Request, user: AuditActor, entry: AuditEntryInput): Promise<void> {
+  const full: AuditInput = { ...entry, actor: { id: user.id, name: user.name }, requestId: requestIdOf(request) };
+  try {
+    const { db } = await getPortalDb();
+    await writeAudit(db, full);
+  } catch (e) {
+    console.error(`[portal] audit entry not written (${(e as Error).message}):`, JSON.stringify(full));
+  }
+}
+
+/** The YAML file at <commit>^ in the config repository, as data; null when it cannot be read. */
+async function previousVersion(commit: string | undefined | null, file: string): Promise<unknown> {
+  if (!commit) return null;
+  try {
+    const catalog = await getCatalog();
+    const text = await catalog.repo.git.show([`${commit}^:${file}`]);
+    return parseDocument(text).toJS() as unknown;
+  } catch {
+    return null;
+  }
+}
+
+/** PUT/PATCH /api/components/:name */
+export async function auditComponentUpdate(request: Request, user: AuditActor, name: string, result: UpdateResult): Promise<void> {
+  if (!result.ok || !result.changed) return;
+  const before = await previousVersion(result.commit, result.entry.file);
+  const diff = changedFields(before ?? {}, result.entry.component);
+  await recordAudit(request, user, {
+    action: "component.update",
+    targetType: "component",
+    target: name,
+    component: name,
+    summary: `edited ${name}: ${diff.fields.slice(0, 5).join(", ") || "record"}${diff.fields.length > 5 ? ` and ${diff.fields.length - 5} more` : ""}`,
+    before: before === null ? null : diff.before,
+    after: { ...diff.after, commit: result.commit ?? null },
+  });
+}
+
+/** POST / DELETE /api/components/:name/favorite (only when the star changed). */
+export async function auditFavorite(request: Request, user: AuditActor, name: string, favorite: boolean, changed: boolean): Promise<void> {
+  if (!changed) return;
+  await recordAudit(request, user, {
+    action: favorite ? "favorite.add" : "favorite.remove",
+    targetType: "component",
+    target: name,
+    component: name,
+    summary: `${favorite ? "starred" : "unstarred"} ${name}`,
+    before: { favorite: !favorite },
+    after: { favorite },
+  });
+}
+
+/** POST /api/cache/refresh */
+export async function auditCacheRefresh(request: Request, user: AuditActor, outcome: { name?: string; components: number; errorCount: number; pull?: { ok: boolean; message: string } }): Promise<void> {
+  await recordAudit(request, user, {
+    action: "cache.refresh",
+    targetType: outcome.name ? "component" : "catalog",
+    target: outcome.name ?? "catalog",
+    component: outcome.name ?? null,
+    summary: outcome.name ? `refreshed ${outcome.name}` : `refreshed the catalog: ${outcome.components} components, ${outcome.errorCount} errors`,
+    after: { components: outcome.components, errors: outcome.errorCount, pull: outcome.pull ?? null },
+  });
+}
+
+async function configBefore(name: string, result: ConfigWriteResult): Promise<Record<string, unknown> | null> {
+  if (result.mode === "current") return null;
+  const out: Record<string, unknown> = {};
+  for (const env of Object.keys(result.environments)) {
+    const file = `config/${name}/${env}.yaml`;
+    if (result.mode === "commit") {
+      if (!result.commit) return null;
+      out[env] = (await previousVersion(result.commit, file)) ?? {};
+    } else {
+      // A merge request changes nothing yet: "before" is the default branch now.
+      try {
+        const catalog = await getCatalog();
+        out[env] = parseDocument(await catalog.repo.git.show([`HEAD:${file}`])).toJS() ?? {};
+      } catch {
+        out[env] = {};
+      }
+    }
+  }
+  return out;
+}
+
+/** POST /api/components/:name/config and /config/bulk */
+export async function auditConfigWrite(request: Request, user: AuditActor, name: string, result: ConfigWriteResult): Promise<void> {
+  if (result.mode !== "merge_request" && !result.changed) return;
+  const envs = Object.keys(result.environments).join(", ");
+  const how = result.mode === "commit" ? `committed ${result.commit?.slice(0, 8) ?? ""}` : result.mode === "merge_request" ? `proposed in merge request !${result.mergeRequest.iid}` : "set live (current)";
+  await recordAudit(request, user, {
+    action: "config.write",
+    targetType: "component",
+    target: name,
+    component: name,
+    summary: `config of ${name} (${result.view}: ${envs}) ${how}`.trim(),
+    before: await configBefore(name, result),
+    after: {
+      view: result.view,
+      mode: result.mode,
+      environments: result.environments,
+      ...(result.mode === "commit" ? { commit: result.commit } : {}),
+      ...(result.mode === "merge_request" ? { mergeRequest: result.mergeRequest.iid } : {}),
+    },
+  });
+}
+
+/** POST /api/components/:name/releases */
+export async function auditRelease(request: Request, user: AuditActor, name: string, release: Release): Promise<void> {
+  let previousVersion: string | null | undefined;
+  try {
+    const { db } = await getPortalDb();
+    previousVersion = (await listReleases(db, name, release.environment)).find((r) => r.id !== release.id && r.releasedAt <= release.releasedAt)?.version ?? null;
+  } catch {
+    previousVersion = undefined;
+  }
+  await recordAudit(request, user, {
+    action: "release.create",
+    targetType: "component",
+    target: name,
+    component: name,
+    summary: `released ${name} ${release.version} to ${release.environment}`,
+    before: previousVersion === undefined ? null : { version: previousVersion },
+    after: { environment: release.environment, version: release.version, tag: release.tag, commit: release.commitSha },
+  });
+}
+
+/** POST /api/import/components: one entry per component imported or proposed. */
+export async function auditImport(request: Request, user: AuditActor, result: { results: ImportResult[]; commit: string | null; mergeRequest: ScmMergeRequest | null }): Promise<void> {
+  for (const r of result.results) {
+    if ((r.status !== "imported" && r.status !== "proposed") || !r.name) continue;
+    await recordAudit(request, user, {
+      action: "import.components",
+      targetType: "component",
+      target: r.name,
+      component: r.name,
+      summary: `${r.status === "imported" ? "imported" : "proposed the import of"} ${r.repository} as ${r.name}`,
+      before: null,
+      after: { repository: r.repository, kind: r.kind, status: r.status, commit: result.commit, mergeRequest: result.mergeRequest?.iid ?? null },
+    });
+  }
+}
+
+/** POST /api/tokens (never the token itself). */
+export async function auditTokenCreated(request: Request, user: AuditActor, token: { id: string; name: string; prefix?: string }): Promise<void> {
+  await recordAudit(request, user, {
+    action: "token.create",
+    targetType: "token",
+    target: token.id,
+    summary: `created API token "${token.name}"`,
+    after: { name: token.name, prefix: token.prefix ?? null },
+  });
+}
+
+/** DELETE /api/tokens/:id */
+export async function auditTokenRevoked(request: Request, user: AuditActor, id: string): Promise<void> {
+  await recordAudit(request, user, {
+    action: "token.revoke",
+    targetType: "token",
+    target: id,
+    summary: `revoked API token ${id}`,
+    before: { revoked: false },
+    after: { revoked: true },
+  });
+}
