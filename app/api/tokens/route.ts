@@ -4,6 +4,7 @@ import { z } from "zod";
 import { authorize } from "@/lib/portal/guard";
 import { getPortalDb } from "@/lib/portal/db";
 import { createToken, listTokens } from "@/lib/portal/tokens";
+import { auditTokenCreated } from "@/lib/portal/audit-log";
 
 const createBody = z.object({ name: z.string().trim().min(1, "a name is required").max(100) });
 
@@ -32,5 +33,6 @@ export async function POST(request: Request): Promise<Response> {
   const { db } = await getPortalDb();
   const { id, name, email, groups } = auth.user;
   const created = await createToken(db, { id, name, email, groups }, parsed.data.name);
+  await auditTokenCreated(request, auth.user, created);
   return Response.json(created, { status: 201, headers: { "Cache-Control": "no-store" } });
 }

@@ -3,6 +3,7 @@
 import { authorize } from "@/lib/portal/guard";
 import { getCatalog } from "@/lib/catalog/service";
 import { json, nameFrom, problem } from "@/lib/catalog/http";
+import { auditCacheRefresh } from "@/lib/portal/audit-log";
 
 export const dynamic = "force-dynamic";
 
@@ -16,8 +17,10 @@ export async function POST(request: Request) {
     if (!name.ok) return name.response;
     const one = await catalog.refreshOne(name.name);
     if (!one) return problem(404, `no component named "${name.name}"`);
+    await auditCacheRefresh(request, auth.user, { name: name.name, components: catalog.size, errorCount: catalog.errors.length });
     return json({ ...one, components: catalog.size, errorCount: catalog.errors.length });
   }
   const summary = await catalog.refresh({ pull: true });
+  await auditCacheRefresh(request, auth.user, { components: summary.components, errorCount: summary.errors.length, pull: summary.pull });
   return json({ ...summary, errorCount: summary.errors.length });
 }

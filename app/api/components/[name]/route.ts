@@ -6,6 +6,7 @@ import { getCatalog } from "@/lib/catalog/service";
 import { etagMatches } from "@/lib/catalog/catalog";
 import { favoriteSet } from "@/lib/catalog/favorites";
 import { json, nameFrom, problem, readJson, updateResponse } from "@/lib/catalog/http";
+import { auditComponentUpdate } from "@/lib/portal/audit-log";
 
 export const dynamic = "force-dynamic";
 
@@ -41,6 +42,7 @@ async function update(request: Request, context: Context, mode: "replace" | "mer
   if (!body.ok) return body.response;
   const catalog = await getCatalog();
   const result = await catalog.update(name.name, { mode, body: body.body, ifMatch, author: auth.user });
+  await auditComponentUpdate(request, auth.user, name.name, result);
   const { db } = await getPortalDb();
   const favorite = result.ok ? (await favoriteSet(db, auth.user.id)).has(name.name) : false;
   return updateResponse(result, favorite);

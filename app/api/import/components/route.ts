@@ -10,6 +10,7 @@ import { getGitOps } from "@/lib/portal/gitops/service";
 import { importRepositories } from "@/lib/portal/gitops/import";
 import { COMPONENT_KINDS } from "@/lib/catalog/schema";
 import { errorResponse } from "@/lib/portal/gitops/http";
+import { auditImport } from "@/lib/portal/audit-log";
 
 export const dynamic = "force-dynamic";
 
@@ -34,6 +35,7 @@ export async function POST(request: Request) {
     const dryRun = parsed.data.dryRun === true;
     const result = await importRepositories(await getGitOps(), parsed.data.repositories, { user: { id: auth.user.id, name: auth.user.name, email: auth.user.email }, direct, dryRun });
     const wrote = result.commit !== null || result.mergeRequest !== null;
+    if (wrote) await auditImport(request, auth.user, result);
     return json(result, { status: wrote ? (direct ? 201 : 202) : 200 });
   } catch (e) {
     return errorResponse(e);

@@ -2,6 +2,7 @@
 import { authorize, hasRole } from "@/lib/portal/guard";
 import { getPortalDb } from "@/lib/portal/db";
 import { revokeToken } from "@/lib/portal/tokens";
+import { auditTokenRevoked } from "@/lib/portal/audit-log";
 
 type Context = { params: Promise<{ id: string }> };
 
@@ -15,5 +16,6 @@ export async function DELETE(request: Request, context: Context): Promise<Respon
   const { db } = await getPortalDb();
   const revoked = await revokeToken(db, id, hasRole(auth.user, "admin") ? undefined : auth.user.id);
   if (!revoked) return Response.json({ message: "token-not-found" }, { status: 404 });
+  await auditTokenRevoked(request, auth.user, id);
   return Response.json({ id, revoked: true });
 }

@@ -8,6 +8,7 @@ import { json, nameFrom, problem, readJson } from "@/lib/catalog/http";
 import { getGitOps } from "@/lib/portal/gitops/service";
 import { getConfig, writeConfig } from "@/lib/portal/gitops/config";
 import { errorResponse } from "@/lib/portal/gitops/http";
+import { auditConfigWrite } from "@/lib/portal/audit-log";
 
 export const dynamic = "force-dynamic";
 
@@ -48,6 +49,7 @@ export async function POST(request: Request, context: Ctx) {
       user: { id: auth.user.id, name: auth.user.name, email: auth.user.email },
       direct: operator,
     });
+    await auditConfigWrite(request, auth.user, name.name, result);
     return json(result, { status: result.mode === "merge_request" ? 202 : 200 });
   } catch (e) {
     return errorResponse(e);

@@ -4,6 +4,7 @@ import { getPortalDb } from "@/lib/portal/db";
 import { getCatalog } from "@/lib/catalog/service";
 import { addFavorite, removeFavorite } from "@/lib/catalog/favorites";
 import { json, nameFrom, problem } from "@/lib/catalog/http";
+import { auditFavorite } from "@/lib/portal/audit-log";
 
 export const dynamic = "force-dynamic";
 
@@ -17,6 +18,7 @@ export async function POST(request: Request, context: Context) {
   if (!(await getCatalog()).get(name.name)) return problem(404, `no component named "${name.name}"`);
   const { db } = await getPortalDb();
   const added = await addFavorite(db, auth.user.id, name.name);
+  await auditFavorite(request, auth.user, name.name, true, added);
   return json({ name: name.name, favorite: true, changed: added });
 }
 
@@ -27,6 +29,7 @@ export async function DELETE(request: Request, context: Context) {
   if (!name.ok) return name.response;
   const { db } = await getPortalDb();
   const removed = await removeFavorite(db, auth.user.id, name.name);
+  await auditFavorite(request, auth.user, name.name, false, removed);
   // A star on a component that has since gone can still be removed; an unknown name with no star is 404.
   if (!removed && !(await getCatalog()).get(name.name)) return problem(404, `no component named "${name.name}"`);
   return json({ name: name.name, favorite: false, changed: removed });

@@ -6,6 +6,7 @@ import { json, nameFrom, problem, readJson } from "@/lib/catalog/http";
 import { getGitOps } from "@/lib/portal/gitops/service";
 import { createRelease, listReleases } from "@/lib/portal/gitops/releases";
 import { errorResponse } from "@/lib/portal/gitops/http";
+import { auditRelease } from "@/lib/portal/audit-log";
 
 export const dynamic = "force-dynamic";
 
@@ -47,6 +48,7 @@ export async function POST(request: Request, context: Ctx) {
   if (!parsed.success) return problem(400, "invalid-request", { issues: parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message })) });
   try {
     const release = await createRelease(await getGitOps(), name.name, parsed.data, { id: auth.user.id, name: auth.user.name, email: auth.user.email });
+    await auditRelease(request, auth.user, name.name, release);
     return json(release, { status: 201 });
   } catch (e) {
     return errorResponse(e);

@@ -7,6 +7,7 @@ import { json, nameFrom, problem, readJson } from "@/lib/catalog/http";
 import { getGitOps } from "@/lib/portal/gitops/service";
 import { writeConfig } from "@/lib/portal/gitops/config";
 import { errorResponse } from "@/lib/portal/gitops/http";
+import { auditConfigWrite } from "@/lib/portal/audit-log";
 
 export const dynamic = "force-dynamic";
 
@@ -30,6 +31,7 @@ export async function POST(request: Request, context: { params: Promise<{ name: 
       user: { id: auth.user.id, name: auth.user.name, email: auth.user.email },
       direct: true,
     });
+    await auditConfigWrite(request, auth.user, name.name, result);
     return json(result);
   } catch (e) {
     return errorResponse(e);
