@@ -37,17 +37,26 @@ async function main() {
   const dataDir = path.join(root, "data");
   let server: ChildProcess | undefined;
   try {
+    // No background `git gc --auto` competing with the measurements.
+    process.env.GIT_CONFIG_PARAMETERS = "'gc.auto=0'";
     console.log(`generating ${count} component files in ${root} …`);
     let t = performance.now();
     await generateCatalog(path.join(root, "shipped"), count);
     const repo = await ensureConfigRepo({ dataDir, shippedDir: path.join(root, "shipped") });
     console.log(`  generated and committed in ${((performance.now() - t) / 1000).toFixed(1)} s`);
 
-    t = performance.now();
-    const catalog = new Catalog({ repo });
-    const summary = await catalog.refresh({ pull: false });
-    const cold = performance.now() - t;
-    if (summary.components !== count || summary.errors.length) throw new Error(`expected ${count} records, got ${summary.components} and ${summary.errors.length} errors`);
+    // Cold load: a new Catalog (nothing parsed yet) reads, parses and validates every file — what a
+    // portal process does at start. Three runs; the median is the figure (the machine is shared).
+    const colds: number[] = [];
+    let catalog!: Catalog;
+    for (let run = 0; run < 3; run++) {
+      t = performance.now();
+      catalog = new Catalog({ repo });
+      const summary = await catalog.refresh({ pull: false });
+      colds.push(performance.now() - t);
+      if (summary.components !== count || summary.errors.length) throw new Error(`expected ${count} records, got ${summary.components} and ${summary.errors.length} errors`);
+    }
+    const cold = [...colds].sort((a, b) => a - b)[1];
     t = performance.now();
     await catalog.refresh({ pull: false });
     const warm = performance.now() - t;
@@ -71,7 +80,8 @@ async function main() {
     cachedTimes.sort((a, b) => a - b);
 
     console.log("");
-    line(`cold load of ${count} records`, `${cold.toFixed(0)} ms`, "< 2000 ms", cold < 2000);
+    line(`cold load of ${count} records (median of 3)`, `${cold.toFixed(0)} ms`, "< 2000 ms", cold < 2000);
+    console.log(`${"".padEnd(44)} runs: ${colds.map((c) => c.toFixed(0)).join(", ")} ms`);
     line(`refresh, nothing changed`, `${warm.toFixed(0)} ms`, "", null);
     line(`in-process list query p50 (uncached)`, `${pct(times, 50).toFixed(2)} ms`, "< 50 ms", pct(times, 50) < 50);
     line(`in-process list query p99 (uncached)`, `${pct(times, 99).toFixed(2)} ms`, "", null);
