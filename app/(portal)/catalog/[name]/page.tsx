@@ -10,6 +10,7 @@ import { componentStatus } from "@/lib/catalog/status";
 import { gitopsStatusExtra } from "@/lib/portal/gitops/service";
 import { ComponentView } from "@/components/catalog/component-view";
 import { SignInNeeded } from "@/components/catalog/sign-in-needed";
+import { GitOpsTabs } from "@/components/gitops/gitops-tabs";
 
 export const dynamic = "force-dynamic";
 
@@ -34,17 +35,21 @@ export default async function ComponentPage({ params }: { params: Params }) {
   // GitOps (issue 6): deployed versions and open merge requests; the overview shows without them if GitOps fails.
   const gitops = await gitopsStatusExtra(entry.name).catch(() => ({}));
   return (
-    <ComponentView
-      name={entry.name}
-      file={entry.file}
-      component={entry.component}
-      yaml={source.text}
-      etag={source.etag}
-      stale={entry.stale}
-      staleReason={entry.staleReason ?? null}
-      favorite={favorite}
-      canEdit={hasRole(user, "engineer")}
-      status={componentStatus(entry, gitops)}
-    />
+    <div className="stack">
+      <ComponentView
+        name={entry.name}
+        file={entry.file}
+        component={entry.component}
+        yaml={source.text}
+        etag={source.etag}
+        stale={entry.stale}
+        staleReason={entry.staleReason ?? null}
+        favorite={favorite}
+        canEdit={hasRole(user, "engineer")}
+        status={componentStatus(entry, gitops)}
+      />
+      {/* GitOps (issue 6): Config, Releases and Merge requests tabs; the routes check roles, this only hides. */}
+      <GitOpsTabs name={entry.name} repository={entry.component.spec.repo.path} environments={entry.component.spec.environments} canOperate={hasRole(user, "operator")} />
+    </div>
   );
 }

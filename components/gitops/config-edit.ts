@@ -1,0 +1,192 @@
+/**
+ * The logic of the Config tab (plain TypeScript, no React): current against persistent side by side
+ * (drift), editing a flat map of typed values, the merge patch a save sends (null removes a key) and
+ * the list of changes shown in the preview. Values: text, number or boolean (lib/portal/gitops/values.ts).
+ */
+import { CONFIG_KEY, MAX_KEYS, MAX_STRING, type ConfigPatch, type ConfigValue, type ConfigValues } from "@/lib/portal/gitops/values";
+
+export type ValueType = "text" | "number" | "boolean";
+export const VALUE_TYPES: ValueType[] = ["text", "number", "boolean"];
+
+/** One key of the editor: text is what the input holds ("true"/"false" for booleans). */
+export interface DraftEntry {
+  id: string;
+  key: string;
+  type: ValueType;
+  text: string;
+}
+
+export interface DraftIssue {
+  /** The entry (or bulk row) it is about; "" for the whole draft. */
+  id: string;
+  field: "key" | "value" | "draft";
+  message: string;
+}
+
+export interface Change {
+  key: string;
+  op: "add" | "change" | "remove";
+  before?: ConfigValue;
+  after?: ConfigValue;
+}
+
+export interface ComparedRow {
+  key: string;
+  current?: ConfigValue;
+  persistent?: ConfigValue;
+  /** The live value differs from the one in the config repository (or exists in one only). */
+  drift: boolean;
+}
+
+export function typeOf(value: ConfigValue): ValueType {
+  return typeof value === "number" ? "number" : typeof value === "boolean" ? "boolean" : "text";
+}
+
+export function textOf(value: ConfigValue): string {
+  return String(value);
+}
+
+/** How a value reads in tables and previews: text quoted, numbers and booleans bare. */
+export function formatValue(value: ConfigValue | undefined): string {
+  if (value === undefined) return "—";
+  return typeof value === "string" ? JSON.stringify(value) : String(value);
+}
+
+export function parseValue(type: ValueType, text: string): { ok: true; value: ConfigValue } | { ok: false; message: string } {
+  if (type === "boolean") {
+    if (text === "true" || text === "false") return { ok: true, value: text === "true" };
+    return { ok: false, message: "choose true or false" };
+  }
+  if (type === "number") {
+    const t = text.trim();
+    const n = Number(t);
+    if (t === "" || !Number.isFinite(n)) return { ok: false, message: "not a number" };
+    return { ok: true, value: n };
+  }
+  if (text.length > MAX_STRING) return { ok: false, message: `at most ${MAX_STRING} characters` };
+  return { ok: true, value: text };
+}
+
+let counter = 0;
+export function newId(): string {
+  counter += 1;
+  return `e${counter}`;
+}
+
+export function draftFrom(values: ConfigValues): DraftEntry[] {
+  return Object.entries(values).map(([key, value]) => ({ id: newId(), key, type: typeOf(value), text: textOf(value) }));
+}
+
+export function emptyEntry(): DraftEntry {
+  return { id: newId(), key: "", type: "text", text: "" };
+}
+
+/** The draft's values, or the problems that keep it from being saved (each naming the entry). */
+export function valuesOf(entries: DraftEntry[]): { values: ConfigValues; issues: DraftIssue[] } {
+  const values: ConfigValues = {};
+  const issues: DraftIssue[] = [];
+  const seen = new Set<string>();
+  for (const e of entries) {
+    const key = e.key.trim();
+    if (!CONFIG_KEY.test(key)) {
+      issues.push({ id: e.id, field: "key", message: key ? `"${key}": a key starts with a letter or _ and holds letters, digits, _ . - (at most 128)` : "a key is needed" });
+      continue;
+    }
+    if (seen.has(key)) {
+      issues.push({ id: e.id, field: "key", message: `"${key}" is named twice` });
+      continue;
+    }
+    seen.add(key);
+    const parsed = parseValue(e.type, e.text);
+    if (!parsed.ok) issues.push({ id: e.id, field: "value", message: `${key}: ${parsed.message}` });
+    else values[key] = parsed.value;
+  }
+  if (seen.size > MAX_KEYS) issues.push({ id: "", field: "draft", message: `at most ${MAX_KEYS} keys` });
+  return { values, issues };
+}
+
+/** The merge patch from base to next: changed and new keys set, removed keys null, the rest left out. */
+export function patchOf(base: ConfigValues, next: ConfigValues): ConfigPatch {
+  const patch: ConfigPatch = {};
+  for (const [k, v] of Object.entries(next)) if (base[k] !== v) patch[k] = v;
+  for (const k of Object.keys(base)) if (!(k in next)) patch[k] = null;
+  return patch;
+}
+
+/** What a patch does to base, key by key (sorted). Keys the patch sets to their current value are left out. */
+export function changesOf(base: ConfigValues, patch: ConfigPatch): Change[] {
+  const out: Change[] = [];
+  for (const key of Object.keys(patch).sort()) {
+    const after = patch[key];
+    const before = base[key];
+    if (after === null) {
+      if (key in base) out.push({ key, op: "remove", before });
+    } else if (!(key in base)) out.push({ key, op: "add", after });
+    else if (before !== after) out.push({ key, op: "change", before, after });
+  }
+  return out;
+}
+
+/** Current and persistent values of one environment side by side, keys sorted. */
+export function compareViews(current: ConfigValues, persistent: ConfigValues): ComparedRow[] {
+  const keys = [...new Set([...Object.keys(current), ...Object.keys(persistent)])].sort();
+  return keys.map((key) => {
+    const row: ComparedRow = { key, drift: current[key] !== persistent[key] };
+    if (key in current) row.current = current[key];
+    if (key in persistent) row.persistent = persistent[key];
+    return row;
+  });
+}
+
+/**
+ * The bulk editor: one row per key, one cell per environment (null = the key is not set there).
+ * A row's type applies to all its cells.
+ */
+export interface BulkRow {
+  id: string;
+  key: string;
+  type: ValueType;
+  cells: Record<string, string | null>;
+}
+
+export function bulkFrom(environments: string[], byEnvironment: Record<string, ConfigValues>): BulkRow[] {
+  const keys = [...new Set(environments.flatMap((env) => Object.keys(byEnvironment[env] ?? {})))].sort();
+  return keys.map((key) => {
+    const cells: Record<string, string | null> = {};
+    let type: ValueType | null = null;
+    for (const env of environments) {
+      const v = byEnvironment[env]?.[key];
+      cells[env] = v === undefined ? null : textOf(v);
+      if (v !== undefined && type === null) type = typeOf(v);
+    }
+    return { id: newId(), key, type: type ?? "text", cells };
+  });
+}
+
+/** The bulk editor's updates: one per environment whose values change, and the problems found. */
+export function bulkUpdates(
+  environments: string[],
+  byEnvironment: Record<string, ConfigValues>,
+  rows: BulkRow[],
+): { updates: Array<{ environment: string; values: ConfigPatch; changes: Change[] }>; issues: DraftIssue[] } {
+  const issues: DraftIssue[] = [];
+  const updates: Array<{ environment: string; values: ConfigPatch; changes: Change[] }> = [];
+  const seenIssue = new Set<string>();
+  for (const env of environments) {
+    const entries = rows.filter((r) => r.cells[env] !== null && r.cells[env] !== undefined).map((r) => ({ id: r.id, key: r.key, type: r.type, text: r.cells[env] as string }));
+    const { values, issues: envIssues } = valuesOf(entries);
+    // Value problems name the environment; key problems are the same in every environment and show once.
+    for (const i of envIssues) {
+      const message = i.field === "value" ? `${env} · ${i.message}` : i.message;
+      if (!seenIssue.has(message)) {
+        seenIssue.add(message);
+        issues.push({ ...i, message });
+      }
+    }
+    const base = byEnvironment[env] ?? {};
+    const patch = patchOf(base, values);
+    const changes = changesOf(base, patch);
+    if (changes.length > 0) updates.push({ environment: env, values: patch, changes });
+  }
+  return { updates, issues };
+}

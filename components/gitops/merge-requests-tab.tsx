@@ -1,0 +1,73 @@
+"use client";
+// The Merge requests tab: the open merge requests of the component's repository and those of the
+// config repository that touch this component (branches portal/<name>/…), newest first.
+import { useQuery } from "@tanstack/react-query";
+import { Alert, Card } from "@/components/ui/card";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { describeError, fetchMergeRequests, gitopsKeys, when } from "./api";
+
+export function MergeRequestsTab({ name, repository }: { name: string; repository: string }) {
+  const mrs = useQuery({ queryKey: gitopsKeys.mergeRequests(name), queryFn: ({ signal }) => fetchMergeRequests(name, signal) });
+  if (mrs.isPending) return <p className="muted">Loading merge requests…</p>;
+  if (mrs.isError) return <Alert tone="error">The merge requests cannot be read: {describeError(mrs.error)}</Alert>;
+  const list = mrs.data.mergeRequests;
+  return (
+    <Card title="Open merge requests">
+      <div className="stack">
+        {mrs.data.errors.length > 0 ? (
+          <Alert tone="warning" data-testid="merge-request-errors">
+            Some merge requests could not be read: {mrs.data.errors.join("; ")}
+          </Alert>
+        ) : null}
+        {list.length === 0 ? (
+          <p className="muted" data-testid="no-merge-requests">
+            No open merge requests in <code>{repository}</code> or for {name} in the config repository.
+          </p>
+        ) : (
+          <table className="ui-table" data-testid="merge-requests">
+            <thead>
+              <tr>
+                <th>Merge request</th>
+                <th>Repository</th>
+                <th>Branch</th>
+                <th>Author</th>
+                <th>Opened</th>
+              </tr>
+            </thead>
+            <tbody>
+              {list.map((m) => (
+                <tr key={`${m.repository}!${m.iid}`} data-testid={`merge-request-${m.source}-${m.iid}`}>
+                  <td>
+                    {m.webUrl ? (
+                      <a href={m.webUrl} target="_blank" rel="noreferrer">
+                        !{m.iid} {m.title}
+                      </a>
+                    ) : (
+                      <>
+                        <strong>!{m.iid}</strong> {m.title}
+                      </>
+                    )}
+                  </td>
+                  <td>
+                    <Badge tone={m.source === "config" ? "accent" : "neutral"}>{m.source === "config" ? "config" : "component"}</Badge> <code>{m.repository}</code>
+                  </td>
+                  <td>
+                    <code>{m.sourceBranch}</code> → <code>{m.targetBranch}</code>
+                  </td>
+                  <td>{m.author}</td>
+                  <td title={m.createdAt}>{when(m.createdAt)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+        <div>
+          <Button size="small" variant="ghost" onClick={() => void mrs.refetch()} disabled={mrs.isFetching}>
+            {mrs.isFetching ? "Refreshing…" : "Refresh"}
+          </Button>
+        </div>
+      </div>
+    </Card>
+  );
+}
