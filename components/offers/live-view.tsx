@@ -59,7 +59,7 @@ export function LiveView({ state }: { state: LiveState }) {
             <time dateTime={entry.at} className={styles.liveTime}>
               {formatClock(entry.at)}
             </time>
-            <Badge tone={entry.type === "connection" ? "accent" : statusTone(entry.type)}>{entry.type}</Badge>
+            <Badge tone={entry.type === "connection" || entry.type === "stream" ? "accent" : statusTone(entry.type)}>{entry.type}</Badge>
             <span className={styles.liveText}>
               <strong>{entry.title}</strong>
               {entry.detail ? <span className="muted"> {entry.detail}</span> : null}

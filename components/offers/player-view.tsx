@@ -32,7 +32,8 @@ export function PlayerView({ gameId, playerId }: { gameId: string; playerId: str
     void queryClient.invalidateQueries({ queryKey: key });
     // eslint-disable-next-line react-hooks/exhaustive-deps -- key is derived from gameId and playerId
   }, [queryClient, gameId, playerId]);
-  const live = useWatchStream(offersApi.watchUrl(gameId, playerId), onOfferEvent);
+  const missing = player.error instanceof OffersProxyError && player.error.code === "player-not-found";
+  const live = useWatchStream(missing ? null : offersApi.watchUrl(gameId, playerId), onOfferEvent);
 
   const data = player.data;
   const online = live.online ?? data?.connected ?? null;
@@ -74,9 +75,11 @@ export function PlayerView({ gameId, playerId }: { gameId: string; playerId: str
             </>
           ) : null}
         </div>
-        <aside className={styles.aside}>
-          <LiveView state={live} />
-        </aside>
+        {missing ? null : (
+          <aside className={styles.aside}>
+            <LiveView state={live} />
+          </aside>
+        )}
       </div>
     </div>
   );

@@ -10,7 +10,7 @@ export type LiveStatus = "connecting" | "open" | "reconnecting";
 export interface LiveEntry {
   /** Unique within the page. */
   key: string;
-  /** surfaced | viewed | claimable | claimed | expired | queued | connection */
+  /** surfaced | viewed | claimable | claimed | expired | queued (offer events), connection (the player's stream), stream (the live view itself) */
   type: string;
   /** When it happened (the service's time), ISO. */
   at: string;
@@ -63,14 +63,20 @@ export function backoffMs(attempt: number): number {
   return Math.round(base * (0.8 + Math.random() * 0.4));
 }
 
-export function useWatchStream(url: string, onOfferEvent?: (entry: LiveEntry) => void): LiveState {
+/**
+ * Watches `url` (null: not now). `onChange` is told of every offer event, and of every reconnection
+ * (events of the gap are not replayed to watchers, so the caller refreshes what it shows).
+ */
+export function useWatchStream(url: string | null, onChange?: (entry: LiveEntry | null) => void): LiveState {
   const [state, setState] = useState<LiveState>({ status: "connecting", attempt: 0, online: null, notice: null, entries: [] });
-  const callback = useRef(onOfferEvent);
+  const callback = useRef(onChange);
   useEffect(() => {
-    callback.current = onOfferEvent;
-  }, [onOfferEvent]);
+    callback.current = onChange;
+  }, [onChange]);
 
   useEffect(() => {
+    if (!url) return;
+    let opened = false;
     let source: EventSource | null = null;
     let retryTimer: ReturnType<typeof setTimeout> | undefined;
     let attempt = 0;
@@ -87,6 +93,11 @@ export function useWatchStream(url: string, onOfferEvent?: (entry: LiveEntry) =>
 
       es.addEventListener("presence", (event) => {
         const data = parse<{ connected?: boolean }>(event as MessageEvent);
+        if (opened && attempt > 0) {
+          append({ type: "stream", at: new Date().toISOString(), title: "Live view reconnected", detail: "events during the gap are not replayed; the page was refreshed" });
+          callback.current?.(null);
+        }
+        opened = true;
         attempt = 0;
         setState((s) => ({ ...s, status: "open", attempt: 0, notice: null, online: Boolean(data?.connected) }));
       });
