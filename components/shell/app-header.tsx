@@ -1,5 +1,5 @@
 import Link from "next/link";
-import type { PortalUser } from "@/lib/portal/roles";
+import { hasRole, type PortalUser } from "@/lib/portal/roles";
 import { ButtonLink } from "@/components/ui/button";
 import { NavLinks } from "./nav-links";
 import { UserMenu } from "./user-menu";
@@ -11,7 +11,7 @@ export function AppHeader({ user }: { user: PortalUser | null }) {
       <Link href="/" className="shell-brand">
         Platform portal
       </Link>
-      <NavLinks />
+      <NavLinks pendingOrdersBadge={user ? hasRole(user, "lead") : false} />
       {user ? (
         <UserMenu user={user} />
       ) : (

@@ -2,9 +2,10 @@
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { navItems, type NavItem } from "./nav-items";
+import { PendingOrdersBadge } from "@/components/app-orders/pending-badge";
 
 
-export function NavLinks({ items = navItems }: { items?: NavItem[] }) {
+export function NavLinks({ items = navItems, pendingOrdersBadge = false }: { items?: NavItem[]; pendingOrdersBadge?: boolean }) {
   const pathname = usePathname();
   return (
     <nav className="shell-nav" aria-label="Main">
@@ -13,6 +14,7 @@ export function NavLinks({ items = navItems }: { items?: NavItem[] }) {
         return (
           <Link key={item.href} href={item.href} className="shell-nav__link" aria-current={active ? "page" : undefined}>
             {item.label}
+            {pendingOrdersBadge && item.href === "/app-orders" ? <PendingOrdersBadge /> : null}
           </Link>
         );
       })}

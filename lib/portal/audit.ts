@@ -8,91 +8,14 @@
  */
 import { randomUUID } from "node:crypto";
 import { and, desc, eq, gte, inArray, lt, lte, type SQL } from "drizzle-orm";
-import { z } from "zod";
 import type { AppDatabase } from "../db";
 import { auditLog, type AuditRow } from "./db/schema/audit";
+import { AUDIT_ACTIONS, auditFilterSchema, type AuditAction, type AuditEntry, type AuditFilter, type AuditInput, type AuditPage, type AuditTargetType } from "./audit-model";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Db = AppDatabase<any>;
 
-export const AUDIT_ACTIONS = [
-  "component.update",
-  "favorite.add",
-  "favorite.remove",
-  "cache.refresh",
-  "config.write",
-  "release.create",
-  "import.components",
-  "order.create",
-  "order.approve",
-  "order.reject",
-  "token.create",
-  "token.revoke",
-] as const;
-export type AuditAction = (typeof AUDIT_ACTIONS)[number];
-
-export const AUDIT_TARGET_TYPES = ["component", "order", "token", "catalog", "import"] as const;
-export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
-
-export interface AuditActor {
-  id: string;
-  name: string;
-}
-
-export interface AuditInput {
-  actor: AuditActor;
-  action: AuditAction;
-  targetType: AuditTargetType;
-  target: string;
-  /** The component the change concerns, when there is one. */
-  component?: string | null;
-  summary: string;
-  before?: unknown;
-  after?: unknown;
-  requestId: string;
-  /** Defaults to now. */
-  at?: Date;
-}
-
-/** One entry as the API answers it. */
-export const auditEntrySchema = z.object({
-  id: z.number().int(),
-  at: z.string().describe("ISO time"),
-  actor: z.string(),
-  actorName: z.string(),
-  action: z.enum(AUDIT_ACTIONS),
-  targetType: z.enum(AUDIT_TARGET_TYPES),
-  target: z.string(),
-  component: z.string().nullable(),
-  summary: z.string(),
-  before: z.unknown().nullable(),
-  after: z.unknown().nullable(),
-  requestId: z.string(),
-});
-export type AuditEntry = z.infer<typeof auditEntrySchema>;
-
-/** Filters of GET /api/audit (query string). */
-export const auditFilterSchema = z.strictObject({
-  actor: z.string().trim().min(1).max(200).optional(),
-  /** One action or several, comma-separated; "order" (a prefix without a dot) means every order.* action. */
-  action: z.string().trim().min(1).max(500).optional(),
-  targetType: z.enum(AUDIT_TARGET_TYPES, { error: `targetType must be one of ${AUDIT_TARGET_TYPES.join(", ")}` }).optional(),
-  target: z.string().trim().min(1).max(200).optional(),
-  component: z.string().trim().min(1).max(200).optional(),
-  requestId: z.string().trim().min(1).max(200).optional(),
-  from: z.iso.datetime({ offset: true, error: "from must be an ISO date-time" }).optional(),
-  to: z.iso.datetime({ offset: true, error: "to must be an ISO date-time" }).optional(),
-  /** Entries older than this id (the previous page's nextBefore). */
-  before: z.coerce.number().int().positive().optional(),
-  limit: z.coerce.number().int().min(1).max(200).default(50),
-});
-export type AuditFilter = z.input<typeof auditFilterSchema>;
-
-export interface AuditPage {
-  entries: AuditEntry[];
-  /** Pass as `before` for the next (older) page; null on the last page. */
-  nextBefore: number | null;
-}
+export * from "./audit-model";
 
 const MAX_REQUEST_ID = 128;
 

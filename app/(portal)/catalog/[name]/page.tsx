@@ -11,6 +11,7 @@ import { gitopsStatusExtra } from "@/lib/portal/gitops/service";
 import { ComponentView } from "@/components/catalog/component-view";
 import { SignInNeeded } from "@/components/catalog/sign-in-needed";
 import { GitOpsTabs } from "@/components/gitops/gitops-tabs";
+import { HistoryPanel } from "@/components/audit/history-panel";
 
 export const dynamic = "force-dynamic";
 
@@ -50,6 +51,8 @@ export default async function ComponentPage({ params }: { params: Params }) {
       />
       {/* GitOps (issue 6): Config, Releases and Merge requests tabs; the routes check roles, this only hides. */}
       <GitOpsTabs name={entry.name} repository={entry.component.spec.repo.path} environments={entry.component.spec.environments} canOperate={hasRole(user, "operator")} />
+      {/* Audit (issue 7): the component's history. */}
+      <HistoryPanel name={entry.name} />
     </div>
   );
 }

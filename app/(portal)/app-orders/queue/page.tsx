@@ -1,0 +1,20 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { Alert } from "@/components/ui";
+import { LeadQueue } from "@/components/app-orders/order-lists";
+import { requireRole } from "@/lib/portal/session";
+
+export const metadata: Metadata = { title: "Leads' queue" };
+
+export default async function LeadQueuePage() {
+  const user = await requireRole("lead", "/app-orders/queue");
+  return (
+    <div className="stack" style={{ maxWidth: 960 }}>
+      <p>
+        <Link href="/app-orders">← App orders</Link>
+      </p>
+      <h1>Orders waiting for a decision</h1>
+      {user ? <LeadQueue userId={user.id} /> : <Alert tone="warning">Approving and rejecting app orders needs the lead role.</Alert>}
+    </div>
+  );
+}
