@@ -57,6 +57,7 @@ export const DEFAULT_MAX_OFFER_SLOTS = 3;
 const GAME_SETTINGS_TTL_MS = 5_000;
 
 interface GameSettings {
+  exists: boolean;
   maxOfferSlots: number;
   currencies: Array<typeof currencies.$inferSelect>;
 }
@@ -216,9 +217,10 @@ export class OffersEngine {
         this.db.select({ maxOfferSlots: games.maxOfferSlots }).from(games).where(eq(games.gameId, gameId)),
         this.db.select().from(currencies).where(eq(currencies.gameId, gameId)),
       ]);
-      return { maxOfferSlots: game?.maxOfferSlots ?? DEFAULT_MAX_OFFER_SLOTS, currencies: gameCurrencies };
+      return { exists: !!game, maxOfferSlots: game?.maxOfferSlots ?? DEFAULT_MAX_OFFER_SLOTS, currencies: gameCurrencies };
     })();
-    value.catch(() => this.settingsCache.delete(gameId));
+    // An unknown game is not remembered: it may be created a moment later.
+    value.then((settings) => !settings.exists && this.settingsCache.delete(gameId)).catch(() => this.settingsCache.delete(gameId));
     this.settingsCache.set(gameId, { at, value });
     return value;
   }
@@ -249,16 +251,23 @@ export class OffersEngine {
   /** Runs fn in a transaction holding the player's row lock; publishes its events after commit. */
   private async withPlayer<T>(gameId: string, playerId: string, fn: (unit: Unit) => Promise<T>): Promise<T> {
     const events: OfferEvent[] = [];
+    // Read before the transaction: on PGlite (one connection) a query outside an open transaction would wait for it.
+    const game = await this.gameSettings(gameId);
+    if (!game.exists) throw new OffersError("game-not-found", gameId);
     const result = await this.db.transaction(async (tx) => {
       const now = this.clock.now();
-      const [game] = await tx.select({ maxOfferSlots: games.maxOfferSlots }).from(games).where(eq(games.gameId, gameId));
-      if (!game) throw new OffersError("game-not-found", gameId);
-      await tx.insert(players).values({ gameId, playerId, createdAt: now, updatedAt: now }).onConflictDoNothing();
-      const [player] = await tx
-        .select()
-        .from(players)
-        .where(and(eq(players.gameId, gameId), eq(players.playerId, playerId)))
-        .for("update");
+      const lockPlayer = () =>
+        tx
+          .select()
+          .from(players)
+          .where(and(eq(players.gameId, gameId), eq(players.playerId, playerId)))
+          .for("update");
+      // The common case is a known player: one statement locks it. A new one is inserted first.
+      let [player] = await lockPlayer();
+      if (!player) {
+        await tx.insert(players).values({ gameId, playerId, createdAt: now, updatedAt: now }).onConflictDoNothing();
+        [player] = await lockPlayer();
+      }
       const startSeq = player.eventSeq;
       const unit: Unit = { tx, gameId, playerId, player, maxOfferSlots: game.maxOfferSlots, now, events: [] };
       const value = await fn(unit);
