@@ -127,4 +127,11 @@ test("operator: commit a value, change the live value, see the drift, bulk edit 
   await page.getByTestId("save-bulk").click();
   await expect(page.getByTestId("config-outcome")).toContainText("Committed");
   await expect(page.getByTestId("config-row-REGION")).toHaveAttribute("data-drift", "true");
+
+  // Starting from the live values shows what persisting them would change.
+  await page.getByTestId("persist-live").click();
+  await page.getByTestId("preview-config").click();
+  await expect(page.getByTestId("config-preview")).toContainText('- REGION: "eu-west"');
+  await page.getByRole("button", { name: "Cancel" }).click();
+  await expect(page.getByTestId("config-compare")).toBeVisible();
 });

@@ -37,8 +37,9 @@ describe("config editing", () => {
     const b = entry("OK", "number", "nope");
     const c = entry("OK2", "text", "a");
     const d = entry("OK2", "text", "b");
-    const e = entry("  ", "text", "");
-    const { values, issues } = valuesOf([a, b, c, d, e]);
+    const e = entry("  ", "text", "a value");
+    const blank = entry("", "text", "");
+    const { values, issues } = valuesOf([a, b, c, d, e, blank]);
     expect(values).toEqual({ OK2: "a" });
     expect(issues).toEqual([
       { id: a.id, field: "key", message: expect.stringContaining('"1BAD"') },

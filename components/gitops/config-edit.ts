@@ -81,13 +81,14 @@ export function emptyEntry(): DraftEntry {
   return { id: newId(), key: "", type: "text", text: "" };
 }
 
-/** The draft's values, or the problems that keep it from being saved (each naming the entry). */
+/** The draft's values, or the problems that keep it from being saved (each naming the entry). A blank row (no key, no text) is ignored. */
 export function valuesOf(entries: DraftEntry[]): { values: ConfigValues; issues: DraftIssue[] } {
   const values: ConfigValues = {};
   const issues: DraftIssue[] = [];
   const seen = new Set<string>();
   for (const e of entries) {
     const key = e.key.trim();
+    if (key === "" && e.text === "") continue;
     if (!CONFIG_KEY.test(key)) {
       issues.push({ id: e.id, field: "key", message: key ? `"${key}": a key starts with a letter or _ and holds letters, digits, _ . - (at most 128)` : "a key is needed" });
       continue;

@@ -51,6 +51,8 @@ export function ConfigTab({ name, environments, canOperate, onShowMergeRequests 
   const current = useQuery({ queryKey: gitopsKeys.config(name, "current"), queryFn: ({ signal }) => fetchConfig(name, "current", signal) });
   const [env, setEnv] = useState(environments[0] ?? "");
   const [mode, setMode] = useState<Mode>("view");
+  // What the editor starts from: the persistent values, or the live ones (to persist a drift).
+  const [seed, setSeed] = useState<ConfigView>("persistent");
   const [outcome, setOutcome] = useState<ConfigWriteResult | null>(null);
 
   if (environments.length === 0) {
@@ -111,7 +113,8 @@ export function ConfigTab({ name, environments, canOperate, onShowMergeRequests 
         <BulkEditor name={name} environments={environments} persistent={persistentValues} current={currentValues} onCancel={() => setMode("view")} onSaved={saved} />
       ) : mode === "edit" ? (
         <EnvironmentEditor
-          key={env}
+          key={`${env}-${seed}`}
+          seed={seed}
           name={name}
           environment={env}
           file={file}
@@ -140,12 +143,26 @@ export function ConfigTab({ name, environments, canOperate, onShowMergeRequests 
               variant="primary"
               onClick={() => {
                 setOutcome(null);
+                setSeed("persistent");
                 setMode("edit");
               }}
               data-testid="edit-config"
             >
               Edit values
             </Button>
+            {info?.source && (persistent.data.environments.find((x) => x.environment === env)?.drift.length ?? 0) > 0 ? (
+              <Button
+                onClick={() => {
+                  setOutcome(null);
+                  setSeed("current");
+                  setMode("edit");
+                }}
+                title="Start from the live values, so that saving makes them persistent"
+                data-testid="persist-live"
+              >
+                Persist the live values
+              </Button>
+            ) : null}
             {canOperate ? (
               <Button
                 onClick={() => {
@@ -273,6 +290,7 @@ function ValueInput({ type, value, onChange, label, invalid }: { type: ValueType
 }
 
 function EnvironmentEditor(props: {
+  seed: ConfigView;
   name: string;
   environment: string;
   file: string;
@@ -284,7 +302,7 @@ function EnvironmentEditor(props: {
 }) {
   const [target, setTarget] = useState<ConfigView>("persistent");
   const base = target === "current" ? props.current : props.persistent;
-  const [entries, setEntries] = useState<DraftEntry[]>(() => draftFrom(props.persistent));
+  const [entries, setEntries] = useState<DraftEntry[]>(() => draftFrom(props.seed === "current" ? props.current : props.persistent));
   const [previewing, setPreviewing] = useState(false);
   const { values, issues } = valuesOf(entries);
   const patch = patchOf(base, values);
