@@ -31,6 +31,8 @@ export default defineConfig({
     command: "node scripts/e2e-server.mjs",
     url: "http://127.0.0.1:3100/health",
     reuseExistingServer: !process.env.CI,
+    // SIGTERM lets scripts/e2e-server.mjs stop both services (they run in their own process groups).
+    gracefulShutdown: { signal: "SIGTERM", timeout: 15_000 },
     timeout: 300_000,
     stdout: "pipe",
     stderr: "pipe",

@@ -88,6 +88,16 @@ export function runServices(services) {
   })();
 
   for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) process.on(signal, () => stop(0));
+  // Whatever ends this process, its services must not outlive it.
+  process.on("exit", () => {
+    for (const child of children) {
+      if (child.exitCode === null) {
+        try {
+          process.kill(-child.pid, "SIGKILL");
+        } catch {}
+      }
+    }
+  });
   return { stopped, stop };
 }
 
