@@ -1,7 +1,8 @@
 import { defineConfig } from "@playwright/test";
+import { PORTAL_URL } from "./e2e/urls";
 
 // End-to-end journeys against the production builds of both services (scripts/e2e-server.mjs:
-// portal on 3100, offers on 4100, fresh DATA_DIR, development sign-in on), in the system Chromium.
+// portal on 3100, offers on 4100 (E2E_PORTAL_PORT, E2E_OFFERS_PORT), fresh DATA_DIR, development sign-in on), in the system Chromium.
 export default defineConfig({
   testDir: "./e2e",
   workers: 1,
@@ -11,7 +12,7 @@ export default defineConfig({
   expect: { timeout: 10_000 },
   retries: process.env.CI ? 1 : 0,
   use: {
-    baseURL: "http://127.0.0.1:3100",
+    baseURL: PORTAL_URL,
     browserName: "chromium",
     trace: "retain-on-failure",
     launchOptions: {
@@ -29,7 +30,7 @@ export default defineConfig({
   },
   webServer: {
     command: "node scripts/e2e-server.mjs",
-    url: "http://127.0.0.1:3100/health",
+    url: `${PORTAL_URL}/health`,
     reuseExistingServer: !process.env.CI,
     // SIGTERM lets scripts/e2e-server.mjs stop both services (they run in their own process groups).
     gracefulShutdown: { signal: "SIGTERM", timeout: 15_000 },

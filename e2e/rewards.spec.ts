@@ -1,10 +1,11 @@
+import { OFFERS_URL } from "./urls";
 // Journey: a player opens the rewards link from the game, claims an offer, and the link works once.
 // The one-time token is generated through the offers API with a JWT signed with the demo API key,
 // as a game client would get it from its game server.
 import { expect, test, type APIRequestContext } from "@playwright/test";
 import { SignJWT } from "jose";
 
-const OFFERS = process.env.E2E_OFFERS_URL ?? "http://127.0.0.1:4100";
+const OFFERS = OFFERS_URL;
 const GAME = "demo-game";
 const API_KEY = "demo-api-key";
 const CLIENT_ID = "demo-client";

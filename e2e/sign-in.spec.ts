@@ -1,3 +1,4 @@
+import { PORTAL_URL } from "./urls";
 import { expect, test } from "@playwright/test";
 
 test("sign in with the development sign-in, see name and roles, sign out", async ({ page }) => {
@@ -51,7 +52,7 @@ test("personal API token: create, use with Bearer, revoke", async ({ page, playw
   await page.getByRole("button", { name: "Done" }).click();
   await expect(page.getByTestId("tokens")).toContainText("release script");
 
-  const api = await playwright.request.newContext({ baseURL: "http://127.0.0.1:3100" });
+  const api = await playwright.request.newContext({ baseURL: PORTAL_URL });
   const listed = await api.get("/api/tokens", { headers: { Authorization: `Bearer ${token}` } });
   expect(listed.status()).toBe(200);
   expect((await listed.json()).tokens.map((t: { name: string }) => t.name)).toContain("release script");
@@ -69,7 +70,7 @@ test("personal API token: create, use with Bearer, revoke", async ({ page, playw
 });
 
 test("portal health and a cross-site mutation refused", async ({ page, playwright }) => {
-  const api = await playwright.request.newContext({ baseURL: "http://127.0.0.1:3100" });
+  const api = await playwright.request.newContext({ baseURL: PORTAL_URL });
   const health = await api.get("/health");
   expect(health.status()).toBe(200);
   expect(await health.json()).toMatchObject({ status: "ok" });

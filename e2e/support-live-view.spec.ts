@@ -1,9 +1,10 @@
+import { OFFERS_URL } from "./urls";
 // Journey: a support user finds a demo player and opens the live view; an offer assigned through the
 // API appears in the log within 2 s without a reload, and the player's presence follows their stream.
 import { expect, test, type Page } from "@playwright/test";
 import { SignJWT } from "jose";
 
-const OFFERS = process.env.E2E_OFFERS_URL ?? "http://127.0.0.1:4100";
+const OFFERS = OFFERS_URL;
 const GAME = "demo-game";
 const API_KEY = "demo-api-key";
 const serverHeaders = { "x-api-key": API_KEY, "x-client-id": "demo-client" };

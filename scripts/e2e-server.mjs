@@ -19,16 +19,18 @@ const builtAt = (file) => (existsSync(file) ? statSync(file).mtimeMs : 0);
 if (builtAt("dist/offers/main.mjs") < sourceTime) execSync("npm run build:offers", { stdio: "inherit" });
 if (builtAt(".next/BUILD_ID") < sourceTime) execSync("npm run build:portal", { stdio: "inherit" });
 
-const dataDir = ".data/e2e";
+const portalPort = process.env.E2E_PORTAL_PORT ?? "3100";
+const offersPort = process.env.E2E_OFFERS_PORT ?? "4100";
+const dataDir = `.data/e2e-${portalPort}`;
 rmSync(dataDir, { recursive: true, force: true });
 const env = {
   NODE_ENV: "production",
   DATA_DIR: dataDir,
-  PORT: "3100",
-  OFFERS_PORT: "4100",
-  OFFERS_BASE_URL: "http://127.0.0.1:4100",
-  NEXTAUTH_URL: "http://127.0.0.1:3100",
-  DASHBOARD_URL: "http://127.0.0.1:3100",
+  PORT: portalPort,
+  OFFERS_PORT: offersPort,
+  OFFERS_BASE_URL: `http://127.0.0.1:${offersPort}`,
+  NEXTAUTH_URL: `http://127.0.0.1:${portalPort}`,
+  DASHBOARD_URL: `http://127.0.0.1:${portalPort}`,
   PORTAL_DEV_LOGIN: "1",
   PORTAL_DEV_TOKEN: "e2e-admin-token-0123456789",
   OFFERS_ADMIN_TOKEN: "e2e-offers-admin-token-0123456789",
@@ -41,7 +43,7 @@ const env = {
 };
 const { stopped } = runServices([
   // The portal starts once offers answers, so the portal's /health (Playwright's signal) means both are up.
-  { name: "offers", command: "node", args: ["--enable-source-maps", "dist/offers/main.mjs"], env, readyUrl: "http://127.0.0.1:4100/health" },
-  { name: "portal", command: "npx", args: ["next", "start", "--port", "3100"], env },
+  { name: "offers", command: "node", args: ["--enable-source-maps", "dist/offers/main.mjs"], env, readyUrl: `http://127.0.0.1:${offersPort}/health` },
+  { name: "portal", command: "npx", args: ["next", "start", "--port", portalPort], env },
 ]);
 process.exit(await stopped);
