@@ -41,4 +41,13 @@ export const PORTAL_ENDPOINTS: Record<string, EndpointDescription> = {
   appOrderPendingCount: { method: "GET", path: "/api/app-order-requests/pending/count", description: "Number of pending app orders" },
   appOrderApprove: { method: "POST", path: "/api/app-order-requests/:id/approve", description: "Approve an app order (lead)" },
   appOrderReject: { method: "POST", path: "/api/app-order-requests/:id/reject", description: "Reject an app order (lead)" },
+  // Ours, beyond the interface's list.
+  audit: { method: "GET", path: "/api/audit", description: "Audit log with filters (admin)" },
+  tokens: { method: "GET", path: "/api/tokens", description: "The signed-in user's personal API tokens" },
+  tokenCreate: { method: "POST", path: "/api/tokens", description: "Create a personal API token (shown once)" },
+  tokenRevoke: { method: "DELETE", path: "/api/tokens/:id", description: "Revoke a personal API token" },
+  offersGames: { method: "GET", path: "/api/offers/games", description: "Games of the offers service (support)" },
+  offersPlayers: { method: "GET", path: "/api/offers/games/:gameId/players", description: "Find players by id or username (support)" },
+  offersPlayer: { method: "GET", path: "/api/offers/games/:gameId/players/:playerId", description: "A player's offers, history, snapshot and ledger (support)" },
+  offersPlayerWatch: { method: "GET", path: "/api/offers/games/:gameId/players/:playerId/watch", description: "Live event stream of a player (support; text/event-stream)" },
 };
