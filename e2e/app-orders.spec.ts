@@ -1,3 +1,4 @@
+import { PORTAL_URL } from "./urls";
 import { expect, test, type Browser, type Page } from "@playwright/test";
 
 // An engineer orders an app; a lead (lee) sees the badge in the navigation turn to 1 without a reload,
@@ -16,7 +17,7 @@ async function signIn(page: Page, user: string, next: string) {
 }
 
 async function newUserPage(browser: Browser, user: string, next: string): Promise<Page> {
-  const context = await browser.newContext({ baseURL: "http://127.0.0.1:3100" });
+  const context = await browser.newContext({ baseURL: PORTAL_URL });
   const page = await context.newPage();
   await signIn(page, user, next);
   return page;

@@ -3,7 +3,7 @@ import { Alert, Card } from "@/components/ui/card";
 import { Badge } from "@/components/ui/badge";
 import { ButtonLink } from "@/components/ui/button";
 import { currentUser } from "@/lib/portal/guard";
-import { navItems } from "@/components/shell/nav-items";
+import { navItemsFor } from "@/components/shell/nav-items";
 
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
@@ -38,7 +38,7 @@ export default async function HomePage({ searchParams }: Props) {
         ))}
       </div>
       <div className="home-grid">
-        {navItems.map((item) => (
+        {navItemsFor(user).map((item) => (
           <Card key={item.href}>
             <h2>
               <Link href={item.href}>{item.label}</Link>

@@ -2,6 +2,7 @@ import Link from "next/link";
 import { hasRole, type PortalUser } from "@/lib/portal/roles";
 import { ButtonLink } from "@/components/ui/button";
 import { NavLinks } from "./nav-links";
+import { navItemsFor } from "./nav-items";
 import { UserMenu } from "./user-menu";
 
 /** The portal's top bar: brand, main navigation, and the user menu (or a sign-in link). */
@@ -11,7 +12,7 @@ export function AppHeader({ user }: { user: PortalUser | null }) {
       <Link href="/" className="shell-brand">
         Platform portal
       </Link>
-      <NavLinks pendingOrdersBadge={user ? hasRole(user, "lead") : false} />
+      <NavLinks items={navItemsFor(user)} pendingOrdersBadge={user ? hasRole(user, "lead") : false} />
       {user ? (
         <UserMenu user={user} />
       ) : (

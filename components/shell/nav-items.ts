@@ -1,12 +1,23 @@
 // The portal's main navigation (a plain module: server and client components both read it).
+import { hasRole, type PortalUser, type Role } from "@/lib/portal/roles";
+
 export interface NavItem {
   href: string;
   label: string;
   description: string;
+  /** Shown only to holders of this role (the server checks it again on every route). */
+  role?: Role;
 }
 
 export const navItems: NavItem[] = [
   { href: "/catalog", label: "Catalog", description: "Every software component: owners, environments, configuration and releases." },
   { href: "/app-orders", label: "App orders", description: "Order a new app or service; leads approve or reject the request." },
-  { href: "/offers", label: "Offers", description: "Inspect a player's offers, rewards and live events." },
+  { href: "/import", label: "Import", description: "Bring existing repositories into the catalog, with their kind inferred." },
+  { href: "/offers", label: "Offers", description: "Inspect a player's offers, rewards and live events.", role: "support" },
+  { href: "/audit", label: "Audit", description: "Every change made through the portal: who, what, when, before and after.", role: "admin" },
 ];
+
+/** The items a user may use; a visitor sees those that need no particular role. */
+export function navItemsFor(user: PortalUser | null): NavItem[] {
+  return navItems.filter((item) => !item.role || (user !== null && hasRole(user, item.role)));
+}
