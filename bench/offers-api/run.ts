@@ -158,7 +158,8 @@ async function main() {
         OFFERS_DEMO_DATA: "off",
         REDIS_URL: "",
       }),
-      start("npx", ["tsx", "bench/offers-api/bare-server.ts"], { OFFERS_DATABASE_URL: dbUrl, OFFERS_SECRET_KEY: SECRET_KEY, BARE_PORT: String(BARE_PORT) }),
+      // One process (no npx/tsx wrapper), so stopping it stops the server.
+      start(process.execPath, ["--import", "tsx", "bench/offers-api/bare-server.ts"], { OFFERS_DATABASE_URL: dbUrl, OFFERS_SECRET_KEY: SECRET_KEY, BARE_PORT: String(BARE_PORT) }),
     );
     await waitForHealthy(`http://127.0.0.1:${SERVICE_PORT}/health`);
     await waitForHealthy(`http://127.0.0.1:${BARE_PORT}/health`);
