@@ -133,6 +133,26 @@ describe("SseHub", () => {
     expect(sink.surfacedIds).toEqual([3, 5, 7]);
   });
 
+  it("delivers an offer that surfaced while the stream was being set up", async () => {
+    const hub = makeHub({
+      loadSurfacedSince: async (_key, after): Promise<SurfacedSince> => {
+        loads.push(after);
+        if (after === null) {
+          // Right after the live edge is read, an offer commits; its bus message goes nowhere yet.
+          const result = { events: [], lastSeq };
+          stored = [{ seq: 1, offer: offer("i1") }];
+          lastSeq = 1;
+          return result;
+        }
+        return { events: stored.filter((e) => e.seq > after), lastSeq };
+      },
+    });
+    const sink = new FakeSink();
+    await hub.connect({ key: player, sink, expiresAtMs: Date.now() + 60_000, lastEventId: null });
+    expect(sink.surfacedIds).toEqual([1]);
+    expect(hub.isLive(player)).toBe(true);
+  });
+
   it("reads the database when a message arrives out of order", async () => {
     const hub = makeHub();
     const sink = new FakeSink();
@@ -144,7 +164,7 @@ describe("SseHub", () => {
     await publish(hub, event(1));
     await tick();
     expect(sink.surfacedIds).toEqual([1, 2]);
-    expect(loads).toEqual([null, 0]);
+    expect(loads).toEqual([null, 0, 0]);
   });
 
   it("keeps one connection per player: a newer one replaces the older, on this or another instance", async () => {

@@ -159,6 +159,8 @@ export class PlayerConnection extends Stream {
   readonly openedAt: number;
   private lastSeq = 0;
   private ready = false;
+  /** Subscribed and caught up: from now on every surfaced offer reaches the client. */
+  live = false;
   private buffered: OfferEventMessage[] = [];
   private chain: Promise<void> = Promise.resolve();
   private expiryTimer: ReturnType<typeof setTimeout> | undefined;
@@ -172,6 +174,9 @@ export class PlayerConnection extends Stream {
   }
 
   async start(lastEventId: number | null): Promise<void> {
+    // A new stream starts at the live edge as of now, before subscribing: whatever surfaces while the
+    // subscription is being set up is then replayed from the database instead of being lost.
+    const after = lastEventId ?? (await this.hub.options.loadSurfacedSince(this.key, null)).lastSeq;
     this.unsubscribe = await this.hub.options.bus.subscribe(playerChannel(this.key), (raw) => this.onMessage(raw));
     if (this.closed) {
       await this.unsubscribe();
@@ -181,10 +186,11 @@ export class PlayerConnection extends Stream {
     await this.hub.publish(this.key, { kind: "takeover", connectionId: this.id, openedAt: this.openedAt });
     // A comment first, so proxies and clients see the stream open at once.
     this.write(":connected\n\n");
-    const { events, lastSeq } = await this.hub.options.loadSurfacedSince(this.key, lastEventId);
+    const { events, lastSeq } = await this.hub.options.loadSurfacedSince(this.key, after);
     for (const event of events) this.write(formatEvent("offer_surfaced", { offer: event.offer }, event.seq));
-    this.lastSeq = Math.max(lastSeq, lastEventId ?? 0, events.at(-1)?.seq ?? 0);
+    this.lastSeq = Math.max(lastSeq, after, events.at(-1)?.seq ?? 0);
     this.ready = true;
+    this.live = true;
     const buffered = this.buffered;
     this.buffered = [];
     for (const message of buffered) this.enqueue(message);
@@ -336,6 +342,11 @@ export class SseHub {
       clearTimeout(timer);
       await unsubscribe();
     }
+  }
+
+  /** Whether this instance holds a connection of the player that is subscribed and caught up. */
+  isLive(key: PlayerKey): boolean {
+    return this.connections.get(playerChannel(key))?.live ?? false;
   }
 
   get connectionCount(): number {

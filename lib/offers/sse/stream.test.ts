@@ -154,6 +154,7 @@ describe.each(testDatabaseTargets())("event stream on %s", (target) => {
     const auth = { Authorization: `Bearer ${await ctx.jwt("p1")}` };
     const first = openReader(`${base}/sse/connect`, { ...auth, Origin: "https://game.example" });
     const res = await first.response;
+    await until(() => first.comments.includes("connected"));
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("text/event-stream; charset=utf-8");
     expect(res.headers.get("cache-control")).toContain("no-cache");
@@ -196,6 +197,7 @@ describe.each(testDatabaseTargets())("event stream on %s", (target) => {
     await until(() => stream.hub.connectionCount === 1);
     const newer = openReader(`${base}/sse/connect`, { Authorization: `Bearer ${token}` });
     await until(() => older.ended, 3_000, "older stream closed");
+    await until(() => newer.comments.includes("connected"));
     expect(older.comments).toContain("replaced");
     expect(stream.hub.connectionCount).toBe(1);
     await assign(ctx, "p2", "live-1");
@@ -252,7 +254,7 @@ describe.each(testDatabaseTargets())("event stream on %s", (target) => {
     const watcher = openReader(watchUrl, admin);
     await until(() => watcher.events.some((e) => e.event === "presence"));
     const player = openReader(`${base}/sse/connect`, { Authorization: `Bearer ${await ctx.jwt("p4")}` });
-    await until(() => stream.hub.connectionCount === 1);
+    await until(() => player.comments.includes("connected"));
     expect(stream.hub.watcherCount).toBe(1);
     const offer = await assign(ctx, "p4", "live-1");
     const view = await ctx.post("/v1/client/player/campaigns", { viewingCampaigns: true }, { Authorization: `Bearer ${await ctx.jwt("p4")}` });
@@ -293,7 +295,7 @@ describe.each(testDatabaseTargets())("event stream on %s", (target) => {
       await first.ctx.database.close();
     });
     try {
-      await until(() => first.stream.hub.connectionCount === 1);
+      await until(() => first.stream.hub.isLive({ gameId: first.ctx.game.gameId, playerId: "sdk" }));
       const a = await assign(first.ctx, "sdk", "live-1");
       await until(() => received.length === 1);
 
@@ -349,7 +351,7 @@ describe.each(testDatabaseTargets())("two offers instances on %s", (target) => {
     try {
       const baseB = `http://127.0.0.1:${(b.server.address() as AddressInfo).port}/v1`;
       const reader = openReader(`${baseB}/sse/connect`, { Authorization: `Bearer ${await a.ctx.jwt("x1")}` });
-      await until(() => streamB.hub.connectionCount === 1);
+      await until(() => reader.comments.includes("connected"));
       const offer = await assign(a.ctx, "x1", "live-1");
       await until(() => reader.events.length === 1, 3_000, "cross-instance delivery");
       expect(JSON.parse(reader.events[0]!.data).offer.instanceId).toBe(offer.instanceId);
