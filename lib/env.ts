@@ -32,6 +32,8 @@ export const envSchema = z.object({
   OFFERS_HOST: z.string().min(1).default("127.0.0.1"),
   /** PostgreSQL URL of the offers database; unset = PGlite under DATA_DIR/offers. */
   OFFERS_DATABASE_URL: optionalUrl,
+  /** Connections in the offers service's PostgreSQL pool per instance (8 measured best on a 2-core database host; raise with its cores). */
+  OFFERS_DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(8),
   /** 32-byte key (64 hex chars or base64) that encrypts game API keys; unset = generated once under DATA_DIR. */
   OFFERS_SECRET_KEY: z.string().optional(),
   /** Bearer token of the admin API used by the portal; unset = generated once under DATA_DIR. */

@@ -10,7 +10,7 @@ import { GameDirectory } from "../../lib/offers/games";
 import { extractJwt, JwtError, verifyGameJwt } from "../../lib/offers/jwt";
 import { SecretBox } from "../../lib/offers/secret-box";
 
-const database = await openOffersDatabase({ url: process.env.OFFERS_DATABASE_URL!, poolSize: 20 });
+const database = await openOffersDatabase({ url: process.env.OFFERS_DATABASE_URL!, poolSize: Number(process.env.OFFERS_DATABASE_POOL_SIZE ?? 20) });
 const games = new GameDirectory(database.db, new SecretBox(process.env.OFFERS_SECRET_KEY!));
 const engine = new OffersEngine({ db: database.db });
 

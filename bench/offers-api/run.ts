@@ -156,10 +156,11 @@ async function main() {
         OFFERS_SECRET_KEY: SECRET_KEY,
         OFFERS_ADMIN_TOKEN: randomBytes(24).toString("hex"),
         OFFERS_DEMO_DATA: "off",
+        OFFERS_DATABASE_POOL_SIZE: process.env.OFFERS_DATABASE_POOL_SIZE ?? "8",
         REDIS_URL: "",
       }),
       // One process (no npx/tsx wrapper), so stopping it stops the server.
-      start(process.execPath, ["--import", "tsx", "bench/offers-api/bare-server.ts"], { OFFERS_DATABASE_URL: dbUrl, OFFERS_SECRET_KEY: SECRET_KEY, BARE_PORT: String(BARE_PORT) }),
+      start(process.execPath, ["--import", "tsx", "bench/offers-api/bare-server.ts"], { OFFERS_DATABASE_POOL_SIZE: process.env.OFFERS_DATABASE_POOL_SIZE ?? "8", OFFERS_DATABASE_URL: dbUrl, OFFERS_SECRET_KEY: SECRET_KEY, BARE_PORT: String(BARE_PORT) }),
     );
     await waitForHealthy(`http://127.0.0.1:${SERVICE_PORT}/health`);
     await waitForHealthy(`http://127.0.0.1:${BARE_PORT}/health`);

@@ -59,7 +59,7 @@ export async function startOffersService(options: {
   const database = await openOffersDatabase({
     url: settings.databaseUrl,
     dataDir: settings.databaseUrl ? undefined : settings.pgliteDir,
-    poolSize: 20,
+    poolSize: env.OFFERS_DATABASE_POOL_SIZE,
     onPoolError: (err) => logger.warn({ err }, "offers database connection lost"),
   });
   logger.info({ database: database.kind }, "offers database ready (migrations applied)");
