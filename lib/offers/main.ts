@@ -16,7 +16,11 @@ async function main() {
     }
     throw error;
   }
-  const logger = pino({ level: env.LOG_LEVEL });
+  // Readable lines in development; JSON lines (one per event, for log shippers) otherwise.
+  const logger = pino({
+    level: env.LOG_LEVEL,
+    ...(env.NODE_ENV === "development" ? { transport: { target: "pino-pretty", options: { colorize: true, ignore: "pid,hostname" } } } : {}),
+  });
   const service = await startOffersService({ env, logger });
 
   let signals = 0;
