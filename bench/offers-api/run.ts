@@ -148,7 +148,8 @@ async function main() {
     console.log(`seeded ${PLAYERS} players × ${OFFERS_PER_PLAYER} offers and ${claimable.length} claimable offers in ${((Date.now() - seedStart) / 1000).toFixed(1)} s`);
 
     children.push(
-      start("node", ["dist/offers/main.mjs"], {
+      // BENCH_SERVICE_NODE_ARGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof", to profile the service.
+      start("node", [...(process.env.BENCH_SERVICE_NODE_ARGS ?? "").split(" ").filter(Boolean), "dist/offers/main.mjs"], {
         NODE_ENV: "production",
         LOG_LEVEL: "warn",
         OFFERS_PORT: String(SERVICE_PORT),
