@@ -1,25 +1,15 @@
+import { signInAs } from "./sign-in-as";
 import { PORTAL_URL } from "./urls";
 import { expect, test, type Browser, type Page } from "@playwright/test";
 
 // An engineer orders an app; a lead (lee) sees the badge in the navigation turn to 1 without a reload,
 // approves, and the component is in the catalog. A second order is rejected and the requester sees why.
 
-async function signIn(page: Page, user: string, next: string) {
-  await page.goto(`/auth/dev/login?callbackUrl=${encodeURIComponent(next)}`);
-  const button = page.getByRole("button", { name: "Sign in", exact: true });
-  // Fill again until the form has hydrated and taken the value.
-  await expect(async () => {
-    await page.getByLabel("User name").fill(user);
-    await expect(button).toBeEnabled({ timeout: 1_000 });
-  }).toPass();
-  await button.click();
-  await expect(page).toHaveURL(new RegExp(`${next.replace(/[/]/g, "\\/")}$`));
-}
 
 async function newUserPage(browser: Browser, user: string, next: string): Promise<Page> {
   const context = await browser.newContext({ baseURL: PORTAL_URL });
   const page = await context.newPage();
-  await signIn(page, user, next);
+  await signInAs(page, user, next);
   return page;
 }
 
@@ -60,7 +50,7 @@ test("app orders: order, badge, approve into the catalog; reject with a reason t
   await expect(lead.getByTestId("pending-orders-badge")).toHaveCount(0);
 
   // The engineer orders an app (validation as you type, YAML preview) and sees it waiting.
-  await signIn(page, engineer, "/app-orders");
+  await signInAs(page, engineer, "/app-orders");
   await orderApp(page, approved, "Ledger");
   await page.goto("/app-orders");
   await expect(page.getByTestId(`order-status-${approved}`)).toHaveText("waiting for a lead");

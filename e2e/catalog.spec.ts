@@ -1,18 +1,11 @@
+import { signInAs } from "./sign-in-as";
 import { expect, test } from "@playwright/test";
 
 // An engineer searches, filters, stars a component, opens it, edits its display name (reviewing the
 // YAML diff), and finds it changed in the list. Runs on the shipped demo catalog (config/components).
 test("catalog: search, filter, star, open, edit display name, see it in the list", async ({ page }) => {
   const user = `eng${Date.now().toString(36)}`;
-  await page.goto("/auth/dev/login?callbackUrl=%2Fcatalog");
-  const signIn = page.getByRole("button", { name: "Sign in", exact: true });
-  // Fill again until the form has hydrated and taken the value.
-  await expect(async () => {
-    await page.getByLabel("User name").fill(user);
-    await expect(signIn).toBeEnabled({ timeout: 1_000 });
-  }).toPass();
-  await signIn.click();
-  await expect(page).toHaveURL(/\/catalog$/);
+  await signInAs(page, user, "/catalog");
   await expect(page.getByTestId("catalog-list")).toBeVisible();
 
   // "/" focuses the search box; searching narrows the list on the server.

@@ -1,22 +1,13 @@
-import { expect, test, type Page } from "@playwright/test";
+import { signInAs } from "./sign-in-as";
+import { expect, test } from "@playwright/test";
 
 // An engineer proposes a config change on a component's Config tab: edits the staging values, reviews
 // the preview, saves — which opens a merge request in the config repository — and finds the merge
 // request on the Merge requests tab. An operator then sees the same component's drift and commits.
-async function signIn(page: Page, user: string, callbackUrl: string) {
-  await page.goto(`/auth/dev/login?callbackUrl=${encodeURIComponent(callbackUrl)}`);
-  const signInButton = page.getByRole("button", { name: "Sign in", exact: true });
-  await expect(async () => {
-    await page.getByLabel("User name").fill(user);
-    await expect(signInButton).toBeEnabled({ timeout: 1_000 });
-  }).toPass();
-  await signInButton.click();
-  await expect(page).toHaveURL(new RegExp(`${callbackUrl}$`));
-}
 
 test("engineer: propose a config change and see its merge request", async ({ page }) => {
   const user = `eng${Date.now().toString(36)}`;
-  await signIn(page, user, "/catalog/rewards-dashboard");
+  await signInAs(page, user, "/catalog/rewards-dashboard");
   await expect(page.getByTestId("component-title")).toHaveText("Rewards Dashboard");
 
   // The Config tab: one switch per environment; nothing set yet.
@@ -79,7 +70,7 @@ test("engineer: propose a config change and see its merge request", async ({ pag
 });
 
 test("operator: commit a value, change the live value, see the drift, bulk edit across environments", async ({ page }) => {
-  await signIn(page, "olga", "/catalog/store-web");
+  await signInAs(page, "olga", "/catalog/store-web");
   await expect(page.getByTestId("config-tab")).toBeVisible();
   const firstEnv = page.getByRole("group", { name: "Environment" }).getByRole("button").first();
   await firstEnv.click();

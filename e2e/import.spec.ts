@@ -1,21 +1,12 @@
-import { expect, test, type Page } from "@playwright/test";
+import { signInAs } from "./sign-in-as";
+import { expect, test } from "@playwright/test";
 
 // An operator imports a repository with the wizard (owner → repositories → review → import) and finds
 // it in the catalog. growth/quest-engine is a demo repository that is not in the demo catalog; its
 // neighbour growth/rewards-dashboard is, so it is marked and cannot be picked.
-async function signIn(page: Page, user: string, callbackUrl: string) {
-  await page.goto(`/auth/dev/login?callbackUrl=${encodeURIComponent(callbackUrl)}`);
-  const signInButton = page.getByRole("button", { name: "Sign in", exact: true });
-  await expect(async () => {
-    await page.getByLabel("User name").fill(user);
-    await expect(signInButton).toBeEnabled({ timeout: 1_000 });
-  }).toPass();
-  await signInButton.click();
-  await expect(page).toHaveURL(new RegExp(`${callbackUrl}$`));
-}
 
 test("operator: import a repository and find it in the catalog", async ({ page }) => {
-  await signIn(page, "olga", "/import");
+  await signInAs(page, "olga", "/import");
   await expect(page.getByRole("heading", { name: "Import repositories" })).toBeVisible();
   await expect(page.getByTestId("import-wizard")).toContainText("committed to the config repository");
 

@@ -1,21 +1,12 @@
-import { expect, test, type Page } from "@playwright/test";
+import { signInAs } from "./sign-in-as";
+import { expect, test } from "@playwright/test";
 
 // An operator releases a demo component to staging (a new minor version, confirmed in a dialog) and
 // sees the new version, then promotes it to production. checkout-api's repository is a demo
 // repository (commerce/checkout-api) created at first start; the data directory is fresh every run.
-async function signIn(page: Page, user: string, callbackUrl: string) {
-  await page.goto(`/auth/dev/login?callbackUrl=${encodeURIComponent(callbackUrl)}`);
-  const signInButton = page.getByRole("button", { name: "Sign in", exact: true });
-  await expect(async () => {
-    await page.getByLabel("User name").fill(user);
-    await expect(signInButton).toBeEnabled({ timeout: 1_000 });
-  }).toPass();
-  await signInButton.click();
-  await expect(page).toHaveURL(new RegExp(`${callbackUrl}$`));
-}
 
 test("operator: release checkout-api to staging, see the new version, promote it to production", async ({ page }) => {
-  await signIn(page, "olga", "/catalog/checkout-api");
+  await signInAs(page, "olga", "/catalog/checkout-api");
   await expect(page.getByTestId("component-title")).toHaveText("Checkout API");
 
   await page.getByTestId("tab-releases").click();
@@ -91,7 +82,7 @@ test("operator: release checkout-api to staging, see the new version, promote it
 });
 
 test("an engineer sees the releases but no release buttons, and the API refuses them", async ({ page }) => {
-  await signIn(page, `eng${Date.now().toString(36)}`, "/catalog/checkout-api");
+  await signInAs(page, `eng${Date.now().toString(36)}`, "/catalog/checkout-api");
   await page.getByTestId("tab-releases").click();
   await expect(page.getByTestId("releases-tab")).toContainText("Operators release and promote.");
   await expect(page.getByTestId("release-staging")).toHaveCount(0);

@@ -1,7 +1,8 @@
+import { signInAs } from "./sign-in-as";
 import { OFFERS_URL } from "./urls";
 // Journey: a support user finds a demo player and opens the live view; an offer assigned through the
 // API appears in the log within 2 s without a reload, and the player's presence follows their stream.
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { SignJWT } from "jose";
 
 const OFFERS = OFFERS_URL;
@@ -10,12 +11,6 @@ const API_KEY = "demo-api-key";
 const serverHeaders = { "x-api-key": API_KEY, "x-client-id": "demo-client" };
 const PLAYER = "demo-player-3"; // Cleo in the demo data
 
-async function signIn(page: Page, name: string, next: string) {
-  await page.goto(`/auth/dev/login?callbackUrl=${encodeURIComponent(next)}`);
-  await page.getByLabel("User name").fill(name);
-  await page.getByRole("button", { name: "Sign in", exact: true }).click();
-  await expect(page.getByTestId("user-name")).toHaveText(name);
-}
 
 test("a support user opens a player's live view; an assigned offer appears within 2 s without a reload", async ({ page, request }) => {
   // A new real-time definition per run, so the test can run again on the same data.
@@ -34,7 +29,7 @@ test("a support user opens a player's live view; an assigned offer appears withi
   });
   expect(upsert.status()).toBe(200);
 
-  await signIn(page, "sam", "/offers");
+  await signInAs(page, "sam", "/offers");
   await expect(page).toHaveURL(/\/offers/);
   await expect(page.getByTestId("game-picker")).toHaveValue(GAME);
   await page.getByTestId("player-search").fill("Cleo");
@@ -76,7 +71,7 @@ test("a support user opens a player's live view; an assigned offer appears withi
 });
 
 test("without the support role the dashboard explains it and the API answers 403", async ({ page }) => {
-  await signIn(page, "lee", "/offers");
+  await signInAs(page, "lee", "/offers");
   await expect(page.getByTestId("support-role-needed")).toContainText("You need the support role");
   const api = await page.request.get("/api/offers/games");
   expect(api.status()).toBe(403);

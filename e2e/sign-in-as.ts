@@ -1,0 +1,18 @@
+import { expect, type Page } from "@playwright/test";
+
+/**
+ * Signs in with the development sign-in and waits to land on `next`. The name is typed again until
+ * the form has hydrated and taken it (a production build hydrates a moment after the page shows).
+ */
+export async function signInAs(page: Page, user: string, next: string): Promise<void> {
+  await page.goto(`/auth/dev/login?callbackUrl=${encodeURIComponent(next)}`);
+  const button = page.getByRole("button", { name: "Sign in", exact: true });
+  await expect(async () => {
+    await page.getByLabel("User name").fill(user);
+    await expect(button).toBeEnabled({ timeout: 1_000 });
+  }).toPass();
+  await button.click();
+  const escaped = next.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  await expect(page).toHaveURL(new RegExp(`${escaped}$`));
+  await expect(page.getByTestId("user-name")).toHaveText(user);
+}
