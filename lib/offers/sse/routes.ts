@@ -155,8 +155,14 @@ export function registerStreamRoutes(app: FastifyInstance, options: StreamRoutes
       },
       async (request, reply) => {
         const stream = openStream(reply);
-        const watcher = await hub.watch({ key: request.params, sink: stream.sink });
-        stream.onClose(() => void watcher.close("client closed"));
+        let gone = false;
+        let watcher: Awaited<ReturnType<SseHub["watch"]>> | undefined;
+        stream.onClose(() => {
+          gone = true;
+          void watcher?.close("client closed");
+        });
+        watcher = await hub.watch({ key: request.params, sink: stream.sink });
+        if (gone) return void (await watcher.close("client closed"));
         // Say at once whether the player is online, so a new watcher need not wait for a change.
         const connected = await hub.isOnline(request.params);
         stream.sink.write(`event: presence\ndata: ${JSON.stringify({ connected })}\n\n`);
