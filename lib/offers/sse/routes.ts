@@ -155,14 +155,10 @@ export function registerStreamRoutes(app: FastifyInstance, options: StreamRoutes
       },
       async (request, reply) => {
         const stream = openStream(reply);
-        let gone = false;
-        let watcher: Awaited<ReturnType<SseHub["watch"]>> | undefined;
-        stream.onClose(() => {
-          gone = true;
-          void watcher?.close("client closed");
-        });
-        watcher = await hub.watch({ key: request.params, sink: stream.sink });
-        if (gone) return void (await watcher.close("client closed"));
+        const watching = hub.watch({ key: request.params, sink: stream.sink });
+        // Also when the client leaves while the watcher is still being set up.
+        stream.onClose(() => void watching.then((watcher) => watcher.close("client closed"), () => {}));
+        await watching;
         // Say at once whether the player is online, so a new watcher need not wait for a change.
         const connected = await hub.isOnline(request.params);
         stream.sink.write(`event: presence\ndata: ${JSON.stringify({ connected })}\n\n`);
