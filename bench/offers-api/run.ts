@@ -6,6 +6,8 @@
  *
  *   npm run build:offers && npx tsx bench/offers-api/run.ts
  *   BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test): the server to create a scratch database on.
+ *   BENCH_INSTANCES (default 1): offers instances sharing the database for the claims run.
+ *   OFFERS_DATABASE_POOL_SIZE (default 8): PostgreSQL connections per instance.
  *
  * Targets: ratio ≥ 0.5, p99 < 50 ms, claims ≥ 1,000/s. Loopback only; stops by itself.
  */
@@ -28,7 +30,11 @@ const GAME = "bench-game";
 const CLIENT_ID = "bench-client";
 const API_KEY = `bench-key-${randomBytes(8).toString("hex")}`;
 const SECRET_KEY = randomBytes(32).toString("hex");
+const ADMIN_TOKEN = randomBytes(24).toString("hex");
 const SERVICE_PORT = 4700 + Math.floor(Math.random() * 100);
+/** Offers instances sharing the database for the claims run (the service scales out by instances). */
+const INSTANCES = Number(process.env.BENCH_INSTANCES ?? 1);
+const instancePort = (i: number) => (i === 0 ? SERVICE_PORT : SERVICE_PORT + 200 + i);
 const BARE_PORT = SERVICE_PORT + 100;
 
 const adminUrl = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
@@ -147,23 +153,24 @@ async function main() {
     const claimable = await seed();
     console.log(`seeded ${PLAYERS} players × ${OFFERS_PER_PLAYER} offers and ${claimable.length} claimable offers in ${((Date.now() - seedStart) / 1000).toFixed(1)} s`);
 
+    const serviceEnv = (port: number) => ({
+      NODE_ENV: "production",
+      LOG_LEVEL: "warn",
+      OFFERS_PORT: String(port),
+      OFFERS_DATABASE_URL: dbUrl,
+      OFFERS_SECRET_KEY: SECRET_KEY,
+      OFFERS_ADMIN_TOKEN: ADMIN_TOKEN,
+      OFFERS_DEMO_DATA: "off",
+      OFFERS_DATABASE_POOL_SIZE: process.env.OFFERS_DATABASE_POOL_SIZE ?? "8",
+      REDIS_URL: "",
+    });
+    // BENCH_SERVICE_NODE_ARGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof", to profile the service.
+    const nodeArgs = (process.env.BENCH_SERVICE_NODE_ARGS ?? "").split(" ").filter(Boolean);
+    for (let i = 0; i < INSTANCES; i++) children.push(start("node", [...nodeArgs, "dist/offers/main.mjs"], serviceEnv(instancePort(i))));
     children.push(
-      // BENCH_SERVICE_NODE_ARGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof", to profile the service.
-      start("node", [...(process.env.BENCH_SERVICE_NODE_ARGS ?? "").split(" ").filter(Boolean), "dist/offers/main.mjs"], {
-        NODE_ENV: "production",
-        LOG_LEVEL: "warn",
-        OFFERS_PORT: String(SERVICE_PORT),
-        OFFERS_DATABASE_URL: dbUrl,
-        OFFERS_SECRET_KEY: SECRET_KEY,
-        OFFERS_ADMIN_TOKEN: randomBytes(24).toString("hex"),
-        OFFERS_DEMO_DATA: "off",
-        OFFERS_DATABASE_POOL_SIZE: process.env.OFFERS_DATABASE_POOL_SIZE ?? "8",
-        REDIS_URL: "",
-      }),
-      // One process (no npx/tsx wrapper), so stopping it stops the server.
       start(process.execPath, ["--import", "tsx", "bench/offers-api/bare-server.ts"], { OFFERS_DATABASE_POOL_SIZE: process.env.OFFERS_DATABASE_POOL_SIZE ?? "8", OFFERS_DATABASE_URL: dbUrl, OFFERS_SECRET_KEY: SECRET_KEY, BARE_PORT: String(BARE_PORT) }),
     );
-    await waitForHealthy(`http://127.0.0.1:${SERVICE_PORT}/health`);
+    for (let i = 0; i < INSTANCES; i++) await waitForHealthy(`http://127.0.0.1:${instancePort(i)}/health`);
     await waitForHealthy(`http://127.0.0.1:${BARE_PORT}/health`);
 
     const key = new TextEncoder().encode(API_KEY);
@@ -198,25 +205,35 @@ async function main() {
     const service = await campaigns(SERVICE_PORT, 10);
     const bare = await campaigns(BARE_PORT, 10);
 
+    // Claims: distinct claimable offers, the load split evenly over the instances.
     let nextClaim = 0;
-    const claims = await autocannon({
-      url: `http://127.0.0.1:${SERVICE_PORT}/v1/reward/sdk/claim`,
-      connections: 50,
-      duration: 10,
-      requests: [
-        {
-          method: "POST",
-          setupRequest: (request) => {
-            const target = claimable[nextClaim++ % claimable.length]!;
-            return {
-              ...request,
-              headers: { "content-type": "application/json", "x-api-key": API_KEY, "x-client-id": CLIENT_ID },
-              body: JSON.stringify({ kind: "offer", instanceId: target.instanceId, playerId: target.playerId }),
-            };
-          },
-        },
-      ],
-    });
+    const claimRuns = await Promise.all(
+      Array.from({ length: INSTANCES }, (_, i) =>
+        autocannon({
+          url: `http://127.0.0.1:${instancePort(i)}/v1/reward/sdk/claim`,
+          connections: Math.ceil(50 / INSTANCES),
+          duration: 10,
+          requests: [
+            {
+              method: "POST",
+              setupRequest: (request) => {
+                const target = claimable[nextClaim++ % claimable.length]!;
+                return {
+                  ...request,
+                  headers: { "content-type": "application/json", "x-api-key": API_KEY, "x-client-id": CLIENT_ID },
+                  body: JSON.stringify({ kind: "offer", instanceId: target.instanceId, playerId: target.playerId }),
+                };
+              },
+            },
+          ],
+        }),
+      ),
+    );
+    const claims = {
+      "2xx": claimRuns.reduce((sum, run) => sum + run["2xx"], 0),
+      non2xx: claimRuns.reduce((sum, run) => sum + run.non2xx, 0),
+      latency: { p99: Math.max(...claimRuns.map((run) => run.latency.p99)) },
+    };
 
     const ratio = service.requests.average / bare.requests.average;
     const claimsPerSecond = claims["2xx"] / 10;
@@ -227,7 +244,7 @@ offers API benchmark (PostgreSQL, autocannon 50 connections × 10 s, distinct pl
   bare node:http    ${bare.requests.average.toFixed(0).padStart(7)}  ${String(bare.latency.p50).padStart(4)} ms  ${String(bare.latency.p99).padStart(4)} ms   ${bare.non2xx}
   ratio             ${ratio.toFixed(2)}   target ≥ 0.5  ${verdict(ratio >= 0.5)}
   service p99       ${service.latency.p99} ms   target < 50 ms  ${verdict(service.latency.p99 < 50)}
-  claims            ${claimsPerSecond.toFixed(0)}/s (${claims["2xx"]} claimed, ${claims.non2xx} refused of ${claimable.length} claimable; p99 ${claims.latency.p99} ms)   target ≥ 1,000/s  ${verdict(claimsPerSecond >= 1_000)}
+  claims            ${claimsPerSecond.toFixed(0)}/s on ${INSTANCES} instance${INSTANCES > 1 ? "s" : ""} (${claims["2xx"]} claimed, ${claims.non2xx} refused of ${claimable.length} claimable; p99 ${claims.latency.p99} ms)   target ≥ 1,000/s  ${verdict(claimsPerSecond >= 1_000)}
 `);
   } finally {
     clearTimeout(watchdog);
