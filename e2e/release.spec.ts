@@ -1,4 +1,4 @@
-import { signInAs } from "./sign-in-as";
+import { openTab, signInAs } from "./sign-in-as";
 import { expect, test } from "@playwright/test";
 
 // An operator releases a demo component to staging (a new minor version, confirmed in a dialog) and
@@ -9,7 +9,7 @@ test("operator: release checkout-api to staging, see the new version, promote it
   await signInAs(page, "olga", "/catalog/checkout-api");
   await expect(page.getByTestId("component-title")).toHaveText("Checkout API");
 
-  await page.getByTestId("tab-releases").click();
+  await openTab(page, "tab-releases");
   await expect(page.getByTestId("current-staging")).toHaveText("nothing released");
   await expect(page.getByTestId("current-production")).toHaveText("nothing released");
   // Nothing in staging yet: nothing to promote.
@@ -76,14 +76,14 @@ test("operator: release checkout-api to staging, see the new version, promote it
 
   // After a reload the history is still there.
   await page.reload();
-  await page.getByTestId("tab-releases").click();
+  await openTab(page, "tab-releases");
   await expect(page.getByTestId("history-production").locator("tbody tr")).toHaveCount(2);
   await expect(page.getByTestId("current-staging")).toHaveText("0.2.0");
 });
 
 test("an engineer sees the releases but no release buttons, and the API refuses them", async ({ page }) => {
   await signInAs(page, `eng${Date.now().toString(36)}`, "/catalog/checkout-api");
-  await page.getByTestId("tab-releases").click();
+  await openTab(page, "tab-releases");
   await expect(page.getByTestId("releases-tab")).toContainText("Operators release and promote.");
   await expect(page.getByTestId("release-staging")).toHaveCount(0);
   await expect(page.getByTestId("promote-production")).toHaveCount(0);

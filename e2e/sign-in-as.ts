@@ -16,3 +16,12 @@ export async function signInAs(page: Page, user: string, next: string): Promise<
   await expect(page).toHaveURL(new RegExp(`${escaped}$`));
   await expect(page.getByTestId("user-name")).toHaveText(user);
 }
+
+/** Opens a tab of the component page, clicking again until the hydrated page has switched to it. */
+export async function openTab(page: Page, testId: string): Promise<void> {
+  const tab = page.getByTestId(testId);
+  await expect(async () => {
+    await tab.click();
+    await expect(tab).toHaveAttribute("aria-selected", "true", { timeout: 1_000 });
+  }).toPass();
+}
