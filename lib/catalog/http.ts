@@ -2,6 +2,7 @@
  * HTTP helpers of the catalog routes (web-standard Request/Response only, no Next.js):
  * JSON answers, body reading with a size limit, and the mapping of update results to statuses.
  */
+import type { z } from "zod";
 import type { UpdateResult } from "./catalog";
 import { checkName } from "./names";
 
@@ -23,6 +24,16 @@ export function nameFrom(raw: string | undefined): { ok: true; name: string } | 
   const check = checkName(raw);
   if (check.ok) return check;
   return { ok: false, response: problem(400, check.message) };
+}
+
+/** The JSON body validated by a schema, or the 400/413 answer that says what is wrong. */
+export async function readBody<S extends z.ZodType>(request: Request, schema: S): Promise<{ ok: true; body: z.infer<S> } | { ok: false; response: Response }> {
+  const raw = await readJson(request);
+  if (!raw.ok) return raw;
+  const parsed = schema.safeParse(raw.body);
+  if (parsed.success) return { ok: true, body: parsed.data };
+  const issues = parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message }));
+  return { ok: false, response: problem(400, "invalid-request", { issues }) };
 }
 
 /** The JSON body, or a 400/413 answer. */

@@ -5,7 +5,7 @@
 // → {results: [{repository, status: imported|proposed|exists|failed|ready, name, kind, inferredKind, reasons, message, component?}], commit, mergeRequest}
 import { z } from "zod";
 import { authorize, hasRole } from "@/lib/portal/guard";
-import { json, problem, readJson } from "@/lib/catalog/http";
+import { json, readBody } from "@/lib/catalog/http";
 import { getGitOps } from "@/lib/portal/gitops/service";
 import { importRepositories } from "@/lib/portal/gitops/import";
 import { COMPONENT_KINDS } from "@/lib/catalog/schema";
@@ -26,14 +26,12 @@ const bodySchema = z.strictObject({
 export async function POST(request: Request) {
   const auth = await authorize(request);
   if (!auth.ok) return auth.response;
-  const body = await readJson(request);
-  if (!body.ok) return body.response;
-  const parsed = bodySchema.safeParse(body.body);
-  if (!parsed.success) return problem(400, "invalid-request", { issues: parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message })) });
+  const parsed = await readBody(request, bodySchema);
+  if (!parsed.ok) return parsed.response;
   const direct = hasRole(auth.user, "operator");
   try {
-    const dryRun = parsed.data.dryRun === true;
-    const result = await importRepositories(await getGitOps(), parsed.data.repositories, { user: { id: auth.user.id, name: auth.user.name, email: auth.user.email }, direct, dryRun });
+    const dryRun = parsed.body.dryRun === true;
+    const result = await importRepositories(await getGitOps(), parsed.body.repositories, { user: { id: auth.user.id, name: auth.user.name, email: auth.user.email }, direct, dryRun });
     const wrote = result.commit !== null || result.mergeRequest !== null;
     if (wrote) await auditImport(request, auth.user, result);
     return json(result, { status: wrote ? (direct ? 201 : 202) : 200 });

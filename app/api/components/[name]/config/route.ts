@@ -4,7 +4,7 @@
 //   current: operators only (live values; drift until persisted)
 import { z } from "zod";
 import { authorize, hasRole } from "@/lib/portal/guard";
-import { json, nameFrom, problem, readJson } from "@/lib/catalog/http";
+import { json, nameFrom, problem, readBody } from "@/lib/catalog/http";
 import { getGitOps } from "@/lib/portal/gitops/service";
 import { getConfig, writeConfig } from "@/lib/portal/gitops/config";
 import { errorResponse } from "@/lib/portal/gitops/http";
@@ -36,15 +36,13 @@ export async function POST(request: Request, context: Ctx) {
   if (!auth.ok) return auth.response;
   const name = nameFrom((await context.params).name);
   if (!name.ok) return name.response;
-  const body = await readJson(request);
-  if (!body.ok) return body.response;
-  const parsed = bodySchema.safeParse(body.body);
-  if (!parsed.success) return problem(400, "invalid-request", { issues: parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message })) });
-  const view = parsed.data.view ?? "persistent";
+  const parsed = await readBody(request, bodySchema);
+  if (!parsed.ok) return parsed.response;
+  const view = parsed.body.view ?? "persistent";
   const operator = hasRole(auth.user, "operator");
   if (view === "current" && !operator) return problem(403, "forbidden", { requiredRole: "operator" });
   try {
-    const result = await writeConfig(await getGitOps(), name.name, [{ environment: parsed.data.environment, values: parsed.data.values }], {
+    const result = await writeConfig(await getGitOps(), name.name, [{ environment: parsed.body.environment, values: parsed.body.values }], {
       view,
       user: { id: auth.user.id, name: auth.user.name, email: auth.user.email },
       direct: operator,

@@ -2,7 +2,7 @@
 // POST /api/components/:name/releases {environment, sourceRef?, releaseType?} (operator) → 201 Release
 import { z } from "zod";
 import { authorize } from "@/lib/portal/guard";
-import { json, nameFrom, problem, readJson } from "@/lib/catalog/http";
+import { json, nameFrom, problem, readBody } from "@/lib/catalog/http";
 import { getGitOps } from "@/lib/portal/gitops/service";
 import { createRelease, listReleases } from "@/lib/portal/gitops/releases";
 import { errorResponse } from "@/lib/portal/gitops/http";
@@ -42,12 +42,10 @@ export async function POST(request: Request, context: Ctx) {
   if (!auth.ok) return auth.response;
   const name = nameFrom((await context.params).name);
   if (!name.ok) return name.response;
-  const body = await readJson(request);
-  if (!body.ok) return body.response;
-  const parsed = bodySchema.safeParse(body.body);
-  if (!parsed.success) return problem(400, "invalid-request", { issues: parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message })) });
+  const parsed = await readBody(request, bodySchema);
+  if (!parsed.ok) return parsed.response;
   try {
-    const release = await createRelease(await getGitOps(), name.name, parsed.data, { id: auth.user.id, name: auth.user.name, email: auth.user.email });
+    const release = await createRelease(await getGitOps(), name.name, parsed.body, { id: auth.user.id, name: auth.user.name, email: auth.user.email });
     await auditRelease(request, auth.user, name.name, release);
     return json(release, { status: 201 });
   } catch (e) {

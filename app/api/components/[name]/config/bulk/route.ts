@@ -3,7 +3,7 @@
 // commit (persistent) or one transaction (current) carries them all.
 import { z } from "zod";
 import { authorize } from "@/lib/portal/guard";
-import { json, nameFrom, problem, readJson } from "@/lib/catalog/http";
+import { json, nameFrom, readBody } from "@/lib/catalog/http";
 import { getGitOps } from "@/lib/portal/gitops/service";
 import { writeConfig } from "@/lib/portal/gitops/config";
 import { errorResponse } from "@/lib/portal/gitops/http";
@@ -21,13 +21,11 @@ export async function POST(request: Request, context: { params: Promise<{ name: 
   if (!auth.ok) return auth.response;
   const name = nameFrom((await context.params).name);
   if (!name.ok) return name.response;
-  const body = await readJson(request);
-  if (!body.ok) return body.response;
-  const parsed = bodySchema.safeParse(body.body);
-  if (!parsed.success) return problem(400, "invalid-request", { issues: parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message })) });
+  const parsed = await readBody(request, bodySchema);
+  if (!parsed.ok) return parsed.response;
   try {
-    const result = await writeConfig(await getGitOps(), name.name, parsed.data.updates, {
-      view: parsed.data.view ?? "persistent",
+    const result = await writeConfig(await getGitOps(), name.name, parsed.body.updates, {
+      view: parsed.body.view ?? "persistent",
       user: { id: auth.user.id, name: auth.user.name, email: auth.user.email },
       direct: true,
     });
