@@ -4,7 +4,7 @@ import { sql } from "drizzle-orm";
 import * as schema from "./fixtures/schema";
 import { createScratchPostgres, openTestDatabase, testDatabaseTargets, type TestDatabase } from "./testing";
 import { isDatabaseUnavailable, openDatabase } from "./index";
-import { startTcpProxy } from "../testing/tcp-proxy";
+import { startProxyFor } from "../testing/tcp-proxy";
 
 const migrationsDir = fileURLToPath(new URL("./fixtures/migrations", import.meta.url));
 const options = { schema, migrationsDir, migrationsTable: "__fixture_migrations" };
@@ -48,12 +48,8 @@ describe.each(testDatabaseTargets())("database on %s", (target) => {
 describe.skipIf(!process.env.TEST_DATABASE_URL)("PostgreSQL going away", () => {
   it("reports unavailability, then recovers by itself", async () => {
     const scratch = await createScratchPostgres();
-    const target = new URL(scratch.url);
-    const proxy = await startTcpProxy(target.hostname, Number(target.port || 5432));
-    const viaProxy = new URL(scratch.url);
-    viaProxy.hostname = "127.0.0.1";
-    viaProxy.port = String(proxy.port);
-    const handle = await openDatabase({ ...options, url: viaProxy.toString(), onPoolError: () => {} });
+    const { proxy, url: viaProxy } = await startProxyFor(scratch.url, 5432);
+    const handle = await openDatabase({ ...options, url: viaProxy, onPoolError: () => {} });
     try {
       await handle.ping();
       await proxy.cut();

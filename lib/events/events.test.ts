@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { randomBytes } from "node:crypto";
 import { MemoryEventBus, RedisEventBus, type EventBus } from "./index";
-import { startTcpProxy } from "../testing/tcp-proxy";
+import { startProxyFor } from "../testing/tcp-proxy";
 
 const redisUrl = process.env.TEST_REDIS_URL;
 
@@ -130,9 +130,7 @@ describe.each(adapters)("event bus contract: $name", (adapter) => {
 
 describe.skipIf(!redisUrl)("redis event bus when Redis goes away", () => {
   it("logs, does not crash, and delivers again once Redis is back", async () => {
-    const target = new URL(redisUrl!);
-    const proxy = await startTcpProxy(target.hostname, Number(target.port || 6379));
-    const viaProxy = `redis://127.0.0.1:${proxy.port}`;
+    const { proxy, url: viaProxy } = await startProxyFor(redisUrl!, 6379);
     const warnings: string[] = [];
     const logger = { warn: (_o: object, msg?: string) => warnings.push(msg ?? ""), info: () => {} };
     const prefix = `test:${randomBytes(4).toString("hex")}:`;

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { createScratchPostgres } from "../db/testing";
-import { startTcpProxy } from "../testing/tcp-proxy";
+import { startProxyFor } from "../testing/tcp-proxy";
 import { buildOffersApp } from "./app";
 import { ManualClock } from "./clock";
 import { openOffersDatabase } from "./db";
@@ -12,12 +12,8 @@ import { openOffersDatabase } from "./db";
 describe.skipIf(!process.env.TEST_DATABASE_URL)("offers service when PostgreSQL goes away", () => {
   it("answers 503, then recovers by itself", async () => {
     const scratch = await createScratchPostgres();
-    const target = new URL(scratch.url);
-    const proxy = await startTcpProxy(target.hostname, Number(target.port || 5432));
-    const viaProxy = new URL(scratch.url);
-    viaProxy.hostname = "127.0.0.1";
-    viaProxy.port = String(proxy.port);
-    const database = await openOffersDatabase({ url: viaProxy.toString(), poolSize: 4, onPoolError: () => {} });
+    const { proxy, url: viaProxy } = await startProxyFor(scratch.url, 5432);
+    const database = await openOffersDatabase({ url: viaProxy, poolSize: 4, onPoolError: () => {} });
     const clock = new ManualClock();
     const app = await buildOffersApp({ database, secretKey: "a".repeat(64), adminToken: "admin-token-0123456789", clock });
     try {

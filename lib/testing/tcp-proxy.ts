@@ -59,3 +59,13 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
     close: stop,
   };
 }
+
+/** A proxy in front of a service URL (postgres://, redis://…), and the same URL pointed through it. */
+export async function startProxyFor(serviceUrl: string, defaultPort: number): Promise<{ proxy: TcpProxy; url: string }> {
+  const target = new URL(serviceUrl);
+  const proxy = await startTcpProxy(target.hostname, Number(target.port || defaultPort));
+  const via = new URL(serviceUrl);
+  via.hostname = "127.0.0.1";
+  via.port = String(proxy.port);
+  return { proxy, url: via.toString() };
+}
