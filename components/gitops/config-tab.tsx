@@ -289,6 +289,42 @@ function ValueInput({ type, value, onChange, label, invalid }: { type: ValueType
   return <Input aria-label={label} value={value} inputMode={type === "number" ? "decimal" : undefined} onChange={(e) => onChange(e.target.value)} className={invalid ? styles.invalid : undefined} />;
 }
 
+/** Below both editors: add a key, what is wrong, and preview or cancel. */
+function EditorActions(props: {
+  testIds: { add: string; issues: string; preview: string };
+  previewLabel: string;
+  issues: Array<{ message: string }>;
+  hasChanges: boolean;
+  onAdd: () => void;
+  onPreview: () => void;
+  onCancel: () => void;
+}) {
+  const valid = props.issues.length === 0;
+  return (
+    <>
+      <div>
+        <Button size="small" onClick={props.onAdd} data-testid={props.testIds.add}>
+          Add key
+        </Button>
+      </div>
+      {valid ? null : (
+        <Alert tone="error" data-testid={props.testIds.issues}>
+          {props.issues.map((i) => i.message).join("; ")}
+        </Alert>
+      )}
+      <div className="row">
+        <Button variant="primary" disabled={!valid || !props.hasChanges} onClick={props.onPreview} data-testid={props.testIds.preview}>
+          {props.previewLabel}
+        </Button>
+        <Button variant="ghost" onClick={props.onCancel}>
+          Cancel
+        </Button>
+        {valid && !props.hasChanges ? <span className="muted">No changes yet.</span> : null}
+      </div>
+    </>
+  );
+}
+
 function EnvironmentEditor(props: {
   seed: ConfigView;
   name: string;
@@ -357,25 +393,15 @@ function EnvironmentEditor(props: {
             </Button>
           </div>
         ))}
-        <div>
-          <Button size="small" onClick={() => edit((l) => [...l, emptyEntry()])} data-testid="add-key">
-            Add key
-          </Button>
-        </div>
-        {issues.length > 0 ? (
-          <Alert tone="error" data-testid="config-issues">
-            {issues.map((i) => i.message).join("; ")}
-          </Alert>
-        ) : null}
-        <div className="row">
-          <Button variant="primary" disabled={issues.length > 0 || changes.length === 0} onClick={() => setPreviewing(true)} data-testid="preview-config">
-            Preview change
-          </Button>
-          <Button variant="ghost" onClick={props.onCancel}>
-            Cancel
-          </Button>
-          {issues.length === 0 && changes.length === 0 ? <span className="muted">No changes yet.</span> : null}
-        </div>
+        <EditorActions
+          testIds={{ add: "add-key", issues: "config-issues", preview: "preview-config" }}
+          previewLabel="Preview change"
+          issues={issues}
+          hasChanges={changes.length > 0}
+          onAdd={() => edit((l) => [...l, emptyEntry()])}
+          onPreview={() => setPreviewing(true)}
+          onCancel={props.onCancel}
+        />
         {previewing && issues.length === 0 && changes.length > 0 ? (
           <div className="stack" data-testid="config-preview-panel">
             <h3 style={{ margin: 0 }}>
@@ -496,25 +522,15 @@ function BulkEditor(props: {
             </tbody>
           </table>
         </div>
-        <div>
-          <Button size="small" onClick={() => edit((l) => [...l, { id: newId(), key: "", type: "text", cells: Object.fromEntries(props.environments.map((e) => [e, ""])) }])} data-testid="bulk-add-key">
-            Add key
-          </Button>
-        </div>
-        {issues.length > 0 ? (
-          <Alert tone="error" data-testid="bulk-issues">
-            {issues.map((i) => i.message).join("; ")}
-          </Alert>
-        ) : null}
-        <div className="row">
-          <Button variant="primary" disabled={issues.length > 0 || updates.length === 0} onClick={() => setPreviewing(true)} data-testid="preview-bulk">
-            Preview changes
-          </Button>
-          <Button variant="ghost" onClick={props.onCancel}>
-            Cancel
-          </Button>
-          {issues.length === 0 && updates.length === 0 ? <span className="muted">No changes yet.</span> : null}
-        </div>
+        <EditorActions
+          testIds={{ add: "bulk-add-key", issues: "bulk-issues", preview: "preview-bulk" }}
+          previewLabel="Preview changes"
+          issues={issues}
+          hasChanges={updates.length > 0}
+          onAdd={() => edit((l) => [...l, { id: newId(), key: "", type: "text", cells: Object.fromEntries(props.environments.map((e) => [e, ""])) }])}
+          onPreview={() => setPreviewing(true)}
+          onCancel={props.onCancel}
+        />
         {previewing && issues.length === 0 && updates.length > 0 ? (
           <div className="stack" data-testid="bulk-preview">
             {updates.map((u) => (
