@@ -7,8 +7,8 @@ import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
-import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
-import { sql } from "drizzle-orm";
+import type { PgDatabase, PgQueryResultHKT, PgTable } from "drizzle-orm/pg-core";
+import { getTableColumns, sql } from "drizzle-orm";
 import pg from "pg";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
@@ -105,6 +105,30 @@ export async function openDatabase<TSchema extends Record<string, unknown>>(
       await client.close();
     },
   };
+}
+
+/** The rows of a raw `execute(sql…)`: both drivers answer an object with `rows`. */
+export function rowsOf<T>(result: unknown): T[] {
+  return (result as { rows: T[] }).rows;
+}
+
+/**
+ * A table row from its database form (column names, driver or JSON values), e.g. the `to_jsonb`
+ * of a row returned by a raw statement: each column maps its value as Drizzle's own queries do.
+ */
+export function fromDriverRow<T extends PgTable>(table: T, raw: Record<string, unknown>): T["$inferSelect"] {
+  const row: Record<string, unknown> = {};
+  for (const [key, column] of Object.entries(getTableColumns(table))) {
+    const value = raw[column.name];
+    row[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
+  }
+  return row as T["$inferSelect"];
+}
+
+/** True when an error (or its cause) is PostgreSQL's unique_violation (23505). */
+export function isUniqueViolation(error: unknown): boolean {
+  const err = error as { code?: string; cause?: { code?: string }; message?: string };
+  return err?.code === "23505" || err?.cause?.code === "23505" || /duplicate key|unique constraint/i.test(String(err?.message ?? ""));
 }
 
 const unavailableCodes = new Set([

@@ -102,7 +102,7 @@ export async function buildOffersApp(deps: OffersAppDeps): Promise<FastifyInstan
   const db = deps.database.db;
   const box = new SecretBox(deps.secretKey);
   const games = new GameDirectory(db, box, { clock });
-  const engine = deps.engine ?? new OffersEngine({ db, clock, onListenerError: (e) => deps.logger?.error({ err: e }, "offer event listener failed") });
+  const engine = deps.engine ?? new OffersEngine({ db, clock, onError: (e) => deps.logger?.error({ err: e }, "work after a committed offer change failed") });
   const tokens = new OneTimeTokens(db, games, clock);
 
   const app = Fastify({

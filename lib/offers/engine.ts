@@ -5,13 +5,15 @@
  * Concurrency rule: every write about a player runs in one transaction that first locks that
  * player's row (offers_players … FOR UPDATE). A player's transitions are therefore serial (slots
  * are never over-filled, event sequence ids follow commit order), while different players proceed
- * in parallel. Claims additionally move claimable → claimed with a conditional UPDATE and write a
- * ledger row that is unique per source, so a claim is granted once even without the lock.
+ * in parallel. An offer claim is that transaction in one statement (its hot path): it locks the
+ * player's row first too, moves claimable → claimed with a conditional UPDATE and writes a ledger
+ * row that is unique per source, so a claim is granted once even without the lock.
  *
  * Domain events are delivered to listeners (onOfferEvent) after the transaction commits.
  */
 import { randomUUID } from "node:crypto";
 import { and, asc, eq, inArray, lte, sql } from "drizzle-orm";
+import { fromDriverRow, isUniqueViolation, rowsOf } from "../db";
 import type { Clock } from "./clock";
 import { systemClock } from "./clock";
 import { OffersError } from "./errors";
@@ -166,6 +168,13 @@ function toReferral(row: typeof referrals.$inferSelect): Referral {
   };
 }
 
+/** SQL: whether a player has offers that a freed slot or the clock would move (queued, or overdue). */
+function unsettledOffers(gameId: string, playerId: string, nowIso: string) {
+  return sql`exists (select 1 from offers_instances o
+    where o.game_id = ${gameId} and o.player_id = ${playerId}
+      and (o.status = 'inQueue' or (o.status in ('surfaced', 'viewed') and o.expires_at <= ${nowIso})))`;
+}
+
 export interface PlayerView {
   snapshot: PlayerSnapshot;
   playerData: PlayerData;
@@ -186,20 +195,23 @@ interface Unit {
 export interface OffersEngineOptions {
   db: OffersDatabase;
   clock?: Clock;
-  /** Called when a listener throws; the engine never lets a listener break a request. */
-  onListenerError?: (error: unknown) => void;
+  /**
+   * Called when work after a committed change fails: a listener throws, or the settle that follows
+   * a claim. The engine never lets such work break a request.
+   */
+  onError?: (error: unknown) => void;
 }
 
 export class OffersEngine {
   readonly db: OffersDatabase;
   readonly clock: Clock;
   private readonly listeners = new Set<OfferEventListener>();
-  private readonly onListenerError: (error: unknown) => void;
+  private readonly onError: (error: unknown) => void;
 
   constructor(options: OffersEngineOptions) {
     this.db = options.db;
     this.clock = options.clock ?? systemClock;
-    this.onListenerError = options.onListenerError ?? (() => {});
+    this.onError = options.onError ?? (() => {});
   }
 
   private readonly settingsCache = new Map<string, { at: number; value: Promise<GameSettings> }>();
@@ -242,7 +254,7 @@ export class OffersEngine {
         try {
           listener(event);
         } catch (error) {
-          this.onListenerError(error);
+          this.onError(error);
         }
       }
     }
@@ -299,7 +311,11 @@ export class OffersEngine {
       cause,
       at: unit.now,
     });
-    unit.events.push({
+    unit.events.push(this.eventOf(unit, seq, row, from, type, cause));
+  }
+
+  private eventOf(unit: Unit, seq: number, row: InstanceRow, from: OfferStatus | null, type: OfferEventType, cause: string): OfferEvent {
+    return {
       seq,
       type,
       gameId: unit.gameId,
@@ -310,7 +326,7 @@ export class OffersEngine {
       cause,
       at: iso(unit.now),
       offer: toOffer(row),
-    });
+    };
   }
 
   private async move(unit: Unit, row: InstanceRow, to: OfferStatus, type: OfferEventType, cause: string, extra: Partial<InstanceRow> = {}): Promise<InstanceRow> {
@@ -560,31 +576,65 @@ export class OffersEngine {
    */
   async claim(gameId: string, playerId: string, kind: "offer" | "referral", instanceId: string): Promise<Reward[]> {
     if (kind === "referral") return this.claimReferral(gameId, playerId, instanceId);
-    return this.withPlayer(gameId, playerId, async (unit) => {
-      const [claimed] = await unit.tx
-        .update(offerInstances)
-        .set({ status: "claimed", claimedAt: unit.now, updatedAt: unit.now })
-        .where(
-          and(
-            eq(offerInstances.instanceId, instanceId),
-            eq(offerInstances.gameId, gameId),
-            eq(offerInstances.playerId, playerId),
-            eq(offerInstances.status, "claimable"),
-          ),
+    const game = await this.gameSettings(gameId);
+    if (!game.exists) throw new OffersError("game-not-found", gameId);
+    // The hot write path, in one statement (one round trip, atomic without BEGIN/COMMIT): lock the
+    // player's row, move the instance claimable → claimed, write the ledger row (its unique index
+    // refuses a second grant), the history row with the player's next sequence id, and the new
+    // sequence id. It also answers whether the freed slot can change anything (queued or overdue
+    // offers), and whether the player changed while this statement waited for the lock (`raced`:
+    // its snapshot predates that change), in which case the slots are settled in a transaction.
+    const now = iso(this.clock.now());
+    let result: unknown;
+    try {
+      result = await this.db.execute(sql`
+        with locked as (
+          select event_seq from offers_players where game_id = ${gameId} and player_id = ${playerId} for update
+        ), claimed as (
+          update offers_instances set status = 'claimed', claimed_at = ${now}, updated_at = ${now}
+          where instance_id = ${instanceId} and game_id = ${gameId} and player_id = ${playerId} and status = 'claimable'
+            and exists (select 1 from locked)
+          returning *
+        ), granted as (
+          insert into offers_reward_ledger (game_id, player_id, source_kind, source_id, rewards, granted_at)
+          select game_id, player_id, 'offer', instance_id, rewards, ${now} from claimed
+        ), recorded as (
+          insert into offers_events (game_id, player_id, seq, instance_id, type, from_status, to_status, cause, at)
+          select c.game_id, c.player_id, l.event_seq + 1, c.instance_id, 'claimed', 'claimable', 'claimed', 'claim', ${now}
+          from claimed c, locked l
+        ), sequenced as (
+          update offers_players p set event_seq = l.event_seq + 1 from locked l
+          where p.game_id = ${gameId} and p.player_id = ${playerId} and exists (select 1 from claimed)
         )
-        .returning();
-      if (!claimed) {
-        const [existing] = await unit.tx
-          .select({ status: offerInstances.status })
-          .from(offerInstances)
-          .where(and(eq(offerInstances.instanceId, instanceId), eq(offerInstances.gameId, gameId), eq(offerInstances.playerId, playerId)));
-        throw new OffersError(existing ? "offer-not-claimable" : "offer-not-found", instanceId);
-      }
-      await this.grant(unit.tx, { gameId, playerId, sourceKind: "offer", sourceId: instanceId, rewards: claimed.rewards, now: unit.now });
-      await this.record(unit, claimed, "claimable", "claimed", "claim");
-      await this.settle(unit, "claim");
-      return claimed.rewards;
-    });
+        select to_jsonb(c) as row, l.event_seq + 1 as seq,
+          l.event_seq <> (select event_seq from offers_players where game_id = ${gameId} and player_id = ${playerId}) as raced,
+          ${unsettledOffers(gameId, playerId, now)} as unsettled
+        from claimed c, locked l`);
+    } catch (error) {
+      // Unreachable while the conditional update holds; were it reached, the statement is undone and nothing is granted twice.
+      if (isUniqueViolation(error)) throw new OffersError("offer-not-claimable", instanceId);
+      throw error;
+    }
+    const [outcome] = rowsOf<{ row: Record<string, unknown>; seq: number | string; raced: boolean; unsettled: boolean }>(result);
+    if (!outcome) {
+      const [existing] = await this.db
+        .select({ status: offerInstances.status })
+        .from(offerInstances)
+        .where(and(eq(offerInstances.instanceId, instanceId), eq(offerInstances.gameId, gameId), eq(offerInstances.playerId, playerId)));
+      throw new OffersError(existing ? "offer-not-claimable" : "offer-not-found", instanceId);
+    }
+    const claimed = fromDriverRow(offerInstances, outcome.row);
+    this.publish([
+      { seq: Number(outcome.seq), type: "claimed", gameId, playerId, instanceId, fromStatus: "claimable", toStatus: "claimed", cause: "claim", at: now, offer: toOffer(claimed) },
+    ]);
+    // The claim is granted and answered whatever happens next; a failed settle is retried by the next read or sweep.
+    await (async () => {
+      // When the statement waited for the lock, its answer predates that change: ask again, now
+      // that the claim is committed (a change committed after this sees the freed slot itself).
+      const unsettled = outcome.unsettled || (outcome.raced && rowsOf<{ unsettled: boolean }>(await this.db.execute(sql`select ${unsettledOffers(gameId, playerId, now)} as unsettled`))[0]?.unsettled);
+      if (unsettled) await this.withPlayer(gameId, playerId, (unit) => this.settle(unit, "claim"));
+    })().catch((error: unknown) => this.onError(error));
+    return claimed.rewards;
   }
 
   private async claimReferral(gameId: string, playerId: string, instanceId: string): Promise<Reward[]> {

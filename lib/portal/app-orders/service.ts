@@ -10,7 +10,7 @@
  * STALE_APPROVING_MS) may be taken over by the next approval. Every change writes an audit entry.
  */
 import { and, count, desc, eq, inArray, lt, or } from "drizzle-orm";
-import type { AppDatabase } from "../../db";
+import { isUniqueViolation, type AppDatabase } from "../../db";
 import type { Catalog } from "../../catalog/catalog";
 import { ScmError, type ScmMergeRequest } from "../../scm/types";
 import { appOrders, type AppOrderRow } from "../db/schema/app-orders";
@@ -81,11 +81,6 @@ export function orderOf(row: AppOrderRow): AppOrder {
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
-}
-
-function isUniqueViolation(e: unknown): boolean {
-  const err = e as { code?: string; cause?: { code?: string }; message?: string };
-  return err?.code === "23505" || err?.cause?.code === "23505" || /duplicate key|unique constraint/i.test(String(err?.message ?? ""));
 }
 
 async function getRow(db: Db, id: string): Promise<AppOrderRow | null> {

@@ -9,7 +9,7 @@
  * loser recomputes from what is now recorded and tagged, and tries again.
  */
 import { and, desc, eq } from "drizzle-orm";
-import type { AppDatabase } from "../../db";
+import { isUniqueViolation, type AppDatabase } from "../../db";
 import type { Catalog, Author } from "../../catalog/catalog";
 import { componentReleases, componentConfigCurrent, type ComponentReleaseRow } from "../db/schema/scm";
 import { KeyedMutex } from "../../scm/lock";
@@ -64,11 +64,6 @@ export interface ReleaseDeps {
 }
 
 const locks = new KeyedMutex();
-
-function isUniqueViolation(e: unknown): boolean {
-  const err = e as { code?: string; cause?: { code?: string }; message?: string };
-  return err?.code === "23505" || err?.cause?.code === "23505" || /duplicate key|unique constraint/i.test(String(err?.message ?? ""));
-}
 
 export async function listReleases(db: Db, component: string, environment?: ReleaseEnvironment): Promise<Release[]> {
   const where = environment ? and(eq(componentReleases.component, component), eq(componentReleases.environment, environment)) : eq(componentReleases.component, component);
