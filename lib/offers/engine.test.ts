@@ -11,6 +11,7 @@ import { openOffersTestDatabase } from "./db";
 import { offerEvents, offerInstances, players, rewardLedger } from "./db/schema";
 import { OffersEngine, type OfferEvent } from "./engine";
 import { GameDirectory } from "./games";
+import type { Offer } from "./schemas";
 import { SecretBox } from "./secret-box";
 
 const GAME = "engine-game";
@@ -28,7 +29,7 @@ describe.each(testDatabaseTargets())("offer engine on %s", (target) => {
     engine.onOfferEvent((event) => published.push(event));
     for (let i = 1; i <= 7; i++) {
       // No conditions: claimable as soon as viewed. Higher number, higher priority in the queue.
-      await engine.upsertDefinition(GAME, `o${i}`, { name: `Offer ${i}`, rewards: [{ ...reward, amount: i }], durationSeconds: 3_600, priority: i });
+      await engine.upsertDefinition(GAME, `o${i}`, { name: `Offer ${i}`, description: "", rewards: [{ ...reward, amount: i }], realTime: false, durationSeconds: 3_600, priority: i });
     }
   });
   afterAll(async () => database?.close());
@@ -88,7 +89,7 @@ describe.each(testDatabaseTargets())("offer engine on %s", (target) => {
     for (let round = 0; round < 4; round++) {
       const playerId = `racer-${round}`;
       // Three held slots (claimable once viewed), three queued behind them.
-      const held = [];
+      const held: Offer[] = [];
       for (const offerId of ["o1", "o2", "o3"]) held.push(await engine.assignOffer(GAME, playerId, offerId));
       await engine.fetchCampaigns(GAME, playerId, { viewing: true, includeQueued: false });
       for (const offerId of ["o4", "o5", "o6"]) expect((await engine.assignOffer(GAME, playerId, offerId)).status).toBe("inQueue");
@@ -124,7 +125,7 @@ describe.each(testDatabaseTargets())("offer engine on %s", (target) => {
   // see that offer; the claim must still fill the slot it frees.
   it.skipIf(target === "pglite")("a claim that waited for the player's lock fills its freed slot with an offer queued meanwhile", async () => {
     const playerId = "waiter";
-    const held = [];
+    const held: Offer[] = [];
     for (const offerId of ["o1", "o2", "o3"]) held.push(await engine.assignOffer(GAME, playerId, offerId));
     await engine.fetchCampaigns(GAME, playerId, { viewing: true, includeQueued: false });
     let claim: Promise<unknown> | undefined;

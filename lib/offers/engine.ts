@@ -168,6 +168,20 @@ function toReferral(row: typeof referrals.$inferSelect): Referral {
   };
 }
 
+function preparedReads(db: OffersDatabase) {
+  const gameId = sql.placeholder("gameId");
+  const playerId = sql.placeholder("playerId");
+  return {
+    player: db.select().from(players).where(and(eq(players.gameId, gameId), eq(players.playerId, playerId))).prepare("offers_read_player"),
+    offers: db
+      .select()
+      .from(offerInstances)
+      .where(and(eq(offerInstances.gameId, gameId), eq(offerInstances.playerId, playerId)))
+      .orderBy(asc(offerInstances.createdAt), asc(offerInstances.instanceId))
+      .prepare("offers_read_offers"),
+  };
+}
+
 /** SQL: whether a player has offers that a freed slot or the clock would move (queued, or overdue). */
 function unsettledOffers(gameId: string, playerId: string, nowIso: string) {
   return sql`exists (select 1 from offers_instances o
@@ -212,7 +226,11 @@ export class OffersEngine {
     this.db = options.db;
     this.clock = options.clock ?? systemClock;
     this.onError = options.onError ?? (() => {});
+    this.reads = preparedReads(this.db);
   }
+
+  /** The reads of every campaigns fetch, built once (named statements on PostgreSQL: parsed and planned once per connection). */
+  private readonly reads: ReturnType<typeof preparedReads>;
 
   private readonly settingsCache = new Map<string, { at: number; value: Promise<GameSettings> }>();
 
@@ -522,12 +540,8 @@ export class OffersEngine {
     // Fast path: a read without lock when nothing would change (the common case under load). The
     // player's rows and the game's settings are read at once; the settings come from a short cache.
     const [[player], initialRows, settings] = await Promise.all([
-      this.db.select().from(players).where(and(eq(players.gameId, gameId), eq(players.playerId, playerId))),
-      this.db
-        .select()
-        .from(offerInstances)
-        .where(and(eq(offerInstances.gameId, gameId), eq(offerInstances.playerId, playerId)))
-        .orderBy(asc(offerInstances.createdAt), asc(offerInstances.instanceId)),
+      this.reads.player.execute({ gameId, playerId }),
+      this.reads.offers.execute({ gameId, playerId }),
       this.gameSettings(gameId),
     ]);
     let rows = initialRows;
