@@ -74,9 +74,10 @@ test("operator: release checkout-api to staging, see the new version, promote it
   const again = await page.request.post("/api/components/checkout-api/releases", { data: { environment: "production", sourceRef: "0.1.0" } });
   expect(again.status()).toBe(409);
 
-  // After a reload the history is still there.
+  // The open tab is in the address: a reload (or a shared link) opens Releases, history intact.
+  await expect(page).toHaveURL(/\/catalog\/checkout-api\?tab=releases$/);
   await page.reload();
-  await openTab(page, "tab-releases");
+  await expect(page.getByTestId("tab-releases")).toHaveAttribute("aria-selected", "true");
   await expect(page.getByTestId("history-production").locator("tbody tr")).toHaveCount(2);
   await expect(page.getByTestId("current-staging")).toHaveText("0.2.0");
 });

@@ -7,6 +7,7 @@ import { fetchMergeRequests, gitopsKeys } from "./api";
 import { ConfigTab } from "./config-tab";
 import { ReleasesTab } from "./releases-tab";
 import { MergeRequestsTab } from "./merge-requests-tab";
+import type { GitOpsTabId } from "./tab-ids";
 import styles from "./gitops.module.css";
 
 export interface GitOpsTabsProps {
@@ -14,18 +15,27 @@ export interface GitOpsTabsProps {
   repository: string;
   environments: string[];
   canOperate: boolean;
+  /** The tab named by the page's `?tab=` (links and reloads open it). */
+  initialTab?: GitOpsTabId;
 }
 
-type TabId = "config" | "releases" | "merge-requests";
-
-const TABS: Array<{ id: TabId; label: string }> = [
+const TABS: Array<{ id: GitOpsTabId; label: string }> = [
   { id: "config", label: "Config" },
   { id: "releases", label: "Releases" },
   { id: "merge-requests", label: "Merge requests" },
 ];
 
-export function GitOpsTabs(props: GitOpsTabsProps) {
-  const [tab, setTab] = useState<TabId>("config");
+export function GitOpsTabs({ initialTab = "config", ...props }: GitOpsTabsProps) {
+  const [tab, setSelected] = useState<GitOpsTabId>(initialTab);
+  // The open tab is kept in the address (?tab=…), so a link or a reload opens it again.
+  const setTab = (next: GitOpsTabId) => {
+    setSelected(next);
+    const url = new URL(window.location.href);
+    if (next === "config") url.searchParams.delete("tab");
+    else url.searchParams.set("tab", next);
+    // A null state: Next.js then adopts the new address as its own (it would restore the old one on refresh otherwise).
+    window.history.replaceState(null, "", url);
+  };
   const mrs = useQuery({ queryKey: gitopsKeys.mergeRequests(props.name), queryFn: ({ signal }) => fetchMergeRequests(props.name, signal) });
   const mrCount = mrs.data?.mergeRequests.length;
   return (

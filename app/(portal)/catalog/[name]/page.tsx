@@ -10,19 +10,24 @@ import { componentStatus } from "@/lib/catalog/status";
 import { gitopsStatusExtra } from "@/lib/portal/gitops/service";
 import { ComponentView } from "@/components/catalog/component-view";
 import { SignInNeeded } from "@/components/catalog/sign-in-needed";
+import { z } from "zod";
 import { GitOpsTabs } from "@/components/gitops/gitops-tabs";
+import { GITOPS_TABS } from "@/components/gitops/tab-ids";
 import { HistoryPanel } from "@/components/audit/history-panel";
 
 export const dynamic = "force-dynamic";
 
 type Params = Promise<{ name: string }>;
+type SearchParams = Promise<Record<string, string | string[] | undefined>>;
+/** `?tab=` opens a GitOps tab; anything else opens the first. */
+const TabQuery = z.enum(GITOPS_TABS).catch("config");
 
 export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
   const { name } = await params;
   return { title: checkName(name).ok ? name : "Component" };
 }
 
-export default async function ComponentPage({ params }: { params: Params }) {
+export default async function ComponentPage({ params, searchParams }: { params: Params; searchParams: SearchParams }) {
   const check = checkName((await params).name);
   if (!check.ok) notFound();
   const user = await currentUser();
@@ -50,7 +55,13 @@ export default async function ComponentPage({ params }: { params: Params }) {
         status={componentStatus(entry, gitops)}
       />
       {/* GitOps (issue 6): Config, Releases and Merge requests tabs; the routes check roles, this only hides. */}
-      <GitOpsTabs name={entry.name} repository={entry.component.spec.repo.path} environments={entry.component.spec.environments} canOperate={hasRole(user, "operator")} />
+      <GitOpsTabs
+        name={entry.name}
+        repository={entry.component.spec.repo.path}
+        environments={entry.component.spec.environments}
+        canOperate={hasRole(user, "operator")}
+        initialTab={TabQuery.parse((await searchParams).tab)}
+      />
       {/* Audit (issue 7): the component's history. */}
       <HistoryPanel name={entry.name} />
     </div>
