@@ -84,6 +84,40 @@ test("a player opens the rewards link, claims an offer and sees it claimed; the 
   await expect(page.getByRole("heading", { name: "This link has already been used" })).toBeVisible();
 });
 
+test("a player sees the friends they invited, and claims the reward once a friend starts playing", async ({ page, request }) => {
+  const run = Date.now().toString(36);
+  const inviter = `inviter-${run}`;
+  const friend = `friend-${run}`;
+  const created = await request.post(`${OFFERS}/v1/referrals`, {
+    headers: serverHeaders,
+    data: { referrerId: inviter, refereeId: friend, rewards: [{ kind: "coins", rewardId: "gold", name: "Gold", amount: 50 }] },
+  });
+  expect(created.status()).toBe(200);
+  const { instanceId } = (await created.json()) as { instanceId: string };
+
+  await page.goto(`/rewards?token=${encodeURIComponent(await oneTimeToken(request, inviter))}&gameId=${GAME}`);
+  await expect(page.getByRole("heading", { name: "Friends you invited" })).toBeVisible();
+  const card = page.locator(`[data-testid="reward-referral"][data-instance-id="${instanceId}"]`);
+  await expect(card.getByRole("heading", { name: `Invited ${friend}` })).toBeVisible();
+  await expect(card.getByTestId("referral-status")).toHaveText("Waiting for your friend");
+  await expect(card.getByTestId("reward")).toContainText("×50 Gold");
+  await expect(card.getByRole("button", { name: /Claim/ })).toHaveCount(0);
+
+  // The friend starts playing (the game server pushes their first snapshot): the reward unlocks.
+  expect((await request.post(`${OFFERS}/v1/player/snapshot`, { headers: serverHeaders, data: { playerId: friend, username: "Friend" } })).status()).toBe(200);
+  await page.reload();
+  await expect(card.getByTestId("referral-status")).toHaveText("Claimable");
+  await expect(card.getByRole("heading", { name: "Invited Friend" })).toBeVisible(); // their name, now that they play
+  await expect(page.getByText("You have rewards ready to claim.")).toBeVisible();
+  await card.getByRole("button", { name: "Claim Invited Friend" }).click();
+  await expect(card).toHaveAttribute("data-status", "claimed");
+  await expect(card).toContainText("Rewards claimed");
+
+  // Granted once: the game server's claim of the same referral is refused.
+  const again = await request.post(`${OFFERS}/v1/reward/sdk/claim`, { headers: serverHeaders, data: { kind: "referral", instanceId, playerId: inviter } });
+  expect(again.status()).toBe(409);
+});
+
 test("an invalid link and an expired session say so clearly", async ({ page, context }) => {
   await page.goto(`/rewards?token=not-a-real-token&gameId=${GAME}`);
   await expect(page.getByRole("heading", { name: "This link is not valid" })).toBeVisible();

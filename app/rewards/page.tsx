@@ -1,12 +1,13 @@
 // /rewards — the players' rewards page. Opened from the game as /rewards?token=…&gameId=…: the
 // token is redeemed on the server (/rewards/redeem) and the page then shows the player's offers
-// through the client campaigns endpoint (viewingCampaigns: true), with a claim button on claimable ones.
+// through the client campaigns endpoint (viewingCampaigns: true) and the player's referrals, with a
+// claim button on claimable ones.
 import Link from "next/link";
 import { redirect } from "next/navigation";
 import { createGameClient, OffersApiError } from "@/lib/offers-client";
-import type { ClientCampaignsResponse } from "@/lib/offers/schemas";
+import type { ClientCampaignsResponse, PlayerReferral } from "@/lib/offers/schemas";
 import { RewardsMessage, RewardsView } from "@/components/rewards/rewards-view";
-import { claimOffer } from "./actions";
+import { claimReward } from "./actions";
 import { offersApiBase, readRewardsSession } from "./session";
 
 export const dynamic = "force-dynamic";
@@ -70,9 +71,10 @@ export default async function RewardsPage({ searchParams }: { searchParams: Sear
   if (session.expired) return expired;
 
   let campaigns: ClientCampaignsResponse;
+  let referrals: PlayerReferral[];
   try {
     const game = createGameClient({ baseUrl: offersApiBase(), getJwt: async () => session.token });
-    campaigns = await game.campaigns({ viewingCampaigns: true });
+    [campaigns, { referrals }] = await Promise.all([game.campaigns({ viewingCampaigns: true }), game.referrals()]);
   } catch (error) {
     if (error instanceof OffersApiError && (error.code.startsWith("jwt-") || error.code === "unknown-gameId")) return expired;
     console.error("rewards: campaigns failed:", error instanceof Error ? error.message : error);
@@ -85,5 +87,5 @@ export default async function RewardsPage({ searchParams }: { searchParams: Sear
       </RewardsMessage>
     );
   }
-  return <RewardsView campaigns={campaigns} sessionEndsAt={session.expiresAt} claim={claimOffer} />;
+  return <RewardsView campaigns={campaigns} referrals={referrals} sessionEndsAt={session.expiresAt} claim={claimReward} />;
 }

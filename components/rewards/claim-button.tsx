@@ -1,6 +1,6 @@
 "use client";
-// The Claim button of a claimable offer: a form posting to the claimOffer server action, so it works
-// before the page's scripts load too. The page re-renders with the offer claimed.
+// The Claim button of a claimable offer or referral: a form posting to the claim server action, so
+// it works before the page's scripts load too. The page re-renders with it claimed.
 import { useActionState } from "react";
 import { useFormStatus } from "react-dom";
 import styles from "./rewards.module.css";
@@ -22,10 +22,11 @@ export interface ClaimState {
 /** The server action that claims (app/rewards/actions.ts), passed down by the page. */
 export type ClaimAction = (previous: ClaimState, form: FormData) => Promise<ClaimState>;
 
-export function ClaimButton({ instanceId, offerName, claim }: { instanceId: string; offerName: string; claim: ClaimAction }) {
+export function ClaimButton({ kind = "offer", instanceId, offerName, claim }: { kind?: "offer" | "referral"; instanceId: string; offerName: string; claim: ClaimAction }) {
   const [state, action] = useActionState<ClaimState, FormData>(claim, { status: "idle" });
   return (
     <form action={action} className={styles.claimForm}>
+      <input type="hidden" name="kind" value={kind} />
       <input type="hidden" name="instanceId" value={instanceId} />
       <Submit offerName={offerName} />
       {state.status === "error" ? (

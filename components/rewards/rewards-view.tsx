@@ -1,7 +1,8 @@
 // The players' rewards page body (server component): balances, then offers ready to claim, active
-// offers with their progress and time left, and past ones.
+// offers with their progress and time left, the friends the player invited, and past offers.
 import type { ReactNode } from "react";
-import type { ClientCampaignsResponse, Offer } from "@/lib/offers/schemas";
+import type { ClientCampaignsResponse, Offer, PlayerReferral } from "@/lib/offers/schemas";
+import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { formatAmount } from "@/components/offers/offer-math";
 import { ConditionBars, OfferImage, RewardList, StatusBadge } from "@/components/offers/offer-parts";
 import { ClaimButton, type ClaimAction } from "./claim-button";
@@ -19,7 +20,24 @@ export function RewardsMessage({ title, tone = "info", testId, children }: { tit
   );
 }
 
-export function RewardsView({ campaigns, sessionEndsAt, claim }: { campaigns: ClientCampaignsResponse; sessionEndsAt: number; claim: ClaimAction }) {
+const referralStatus: Record<PlayerReferral["status"], { label: string; tone: BadgeTone }> = {
+  pending: { label: "Waiting for your friend", tone: "warning" },
+  claimable: { label: "Claimable", tone: "success" },
+  claimed: { label: "Claimed", tone: "accent" },
+};
+const referralOrder: Record<PlayerReferral["status"], number> = { claimable: 0, pending: 1, claimed: 2 };
+
+export function RewardsView({
+  campaigns,
+  referrals,
+  sessionEndsAt,
+  claim,
+}: {
+  campaigns: ClientCampaignsResponse;
+  referrals: PlayerReferral[];
+  sessionEndsAt: number;
+  claim: ClaimAction;
+}) {
   const offers = [...campaigns.offers].sort((a, b) => (order[a.status] ?? 9) - (order[b.status] ?? 9) || a.expiresAt.localeCompare(b.expiresAt));
   const active = offers.filter((o) => o.status !== "claimed" && o.status !== "expired");
   const past = offers.filter((o) => o.status === "claimed" || o.status === "expired");
@@ -31,7 +49,7 @@ export function RewardsView({ campaigns, sessionEndsAt, claim }: { campaigns: Cl
       <section className={styles.hello}>
         <h1>{name ? `Hi ${name}!` : "Your rewards"}</h1>
         <p className={styles.muted}>
-          {active.some((o) => o.status === "claimable")
+          {active.some((o) => o.status === "claimable") || referrals.some((r) => r.status === "claimable")
             ? "You have rewards ready to claim."
             : active.length > 0
               ? "Complete your offers to earn their rewards."
@@ -62,6 +80,21 @@ export function RewardsView({ campaigns, sessionEndsAt, claim }: { campaigns: Cl
           ))}
         </div>
       </section>
+
+      {referrals.length > 0 ? (
+        <section aria-labelledby="referrals-title">
+          <h2 id="referrals-title" className={styles.sectionTitle}>
+            Friends you invited
+          </h2>
+          <div className={styles.grid}>
+            {[...referrals]
+              .sort((a, b) => referralOrder[a.status] - referralOrder[b.status] || b.createdAt.localeCompare(a.createdAt))
+              .map((referral) => (
+                <ReferralCard key={referral.instanceId} referral={referral} claim={claim} />
+              ))}
+          </div>
+        </section>
+      ) : null}
 
       {past.length > 0 ? (
         <section aria-labelledby="past-title">
@@ -103,6 +136,34 @@ function RewardOfferCard({ offer, claim }: { offer: Offer; claim: ClaimAction })
         {offer.status === "claimed" ? null : <TimeLeft at={Date.parse(offer.expiresAt)} status={offer.status} />}
         {offer.status === "claimable" ? <ClaimButton instanceId={offer.instanceId} offerName={offer.name} claim={claim} /> : null}
         {offer.status === "claimed" ? <span className={styles.claimed}>✓ Rewards claimed</span> : null}
+      </footer>
+    </article>
+  );
+}
+
+function ReferralCard({ referral, claim }: { referral: PlayerReferral; claim: ClaimAction }) {
+  const status = referralStatus[referral.status];
+  const title = `Invited ${referral.refereeUsername || referral.refereeId}`;
+  return (
+    <article className={styles.card} data-testid="reward-referral" data-instance-id={referral.instanceId} data-status={referral.status} aria-label={title}>
+      <header className={styles.cardHead}>
+        <div className={styles.cardTitle}>
+          <h3>{title}</h3>
+          <Badge tone={status.tone} data-testid="referral-status">
+            {status.label}
+          </Badge>
+        </div>
+      </header>
+      <p className={styles.description}>
+        {referral.status === "pending" ? "Your reward unlocks when your friend starts playing." : "Thanks for bringing a friend to the game!"}
+      </p>
+      <div>
+        <h4 className={styles.label}>Rewards</h4>
+        <RewardList rewards={referral.rewards} size={36} />
+      </div>
+      <footer className={styles.cardFoot}>
+        {referral.status === "claimable" ? <ClaimButton kind="referral" instanceId={referral.instanceId} offerName={title} claim={claim} /> : null}
+        {referral.status === "claimed" ? <span className={styles.claimed}>✓ Rewards claimed</span> : null}
       </footer>
     </article>
   );

@@ -22,6 +22,7 @@ import {
   ClientCampaignsResponse,
   ClientClaimRequest,
   ClientClaimResponse,
+  ClientReferralsResponse,
   Offer,
   OfferDefinition,
   OfferDefinitionInput,
@@ -129,6 +130,8 @@ export function createGameClient(options: GameClientOptions) {
       withJwt("/client/player/campaigns", ClientCampaignsRequest.parse(request), ClientCampaignsResponse),
     claim: (request: z.input<typeof ClientClaimRequest>) => withJwt("/client/reward/claim", ClientClaimRequest.parse(request), ClientClaimResponse),
     generateOneTimeToken: () => withJwt("/auth/one_time_token/generate", {}, OneTimeTokenGenerateResponse),
+    /** The player's referrals (as referrer), newest first. */
+    referrals: () => withJwt("/client/player/referrals", {}, ClientReferralsResponse),
 
     /**
      * Opens the player's event stream: offers surfaced in real time, with reconnection (exponential

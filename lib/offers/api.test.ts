@@ -257,15 +257,24 @@ describe.each(testDatabaseTargets())("offers API on %s", (target) => {
     expect((await serverFetch("dup-player")).offers[0].rewards).toEqual([coins(10)]);
   });
 
-  it("runs referrals pending → claimable → claimed, once", async () => {
+  it("runs referrals pending → claimable → claimed, once, and lists them to the referrer", async () => {
+    const referralsOf = async (playerId: string) => {
+      const res = await t.post("/v1/client/player/referrals", {}, { "x-game-jwt": await t.jwt(playerId) });
+      expect(res.status).toBe(200);
+      return S.ClientReferralsResponse.strict().parse(res.body).referrals;
+    };
     const created = await t.post("/v1/referrals", { referrerId: "ref-a", refereeId: "ref-b", rewards: [coins(7)] }, h);
     expect(created.body.status).toBe("pending");
     const id = created.body.instanceId as string;
+    expect(await referralsOf("ref-a")).toEqual([{ instanceId: id, gameId: "game-a", referrerId: "ref-a", refereeId: "ref-b", rewards: [coins(7)], status: "pending", createdAt: expect.any(String) }]);
+    expect(await referralsOf("ref-b")).toEqual([]); // the referee does not get the referrer's rewards
     expect(await clientClaim("ref-a", id, "referral")).toEqual({ status: 409, body: { message: "offer-not-claimable" } });
     await snapshot("ref-b", { username: "Bee" });
+    expect(await referralsOf("ref-a")).toMatchObject([{ status: "claimable", refereeUsername: "Bee" }]);
     expect(await clientClaim("ref-b", id, "referral")).toEqual({ status: 404, body: { message: "offer-not-found" } });
     const claimed = await t.post("/v1/reward/sdk/claim", { kind: "referral", instanceId: id, playerId: "ref-a" }, h);
     expect(claimed).toEqual({ status: 200, body: { message: expect.any(String), rewards: [coins(7)] } });
+    expect((await referralsOf("ref-a")).map((r) => r.status)).toEqual(["claimed"]);
     expect(await clientClaim("ref-a", id, "referral")).toEqual({ status: 409, body: { message: "offer-not-claimable" } });
     expect(await t.post("/v1/referrals", { referrerId: "ref-c", refereeId: "ref-b", rewards: [coins(1)] }, h)).toEqual({ status: 409, body: { message: "referral-exists" } });
     expect(await t.post("/v1/referrals", { referrerId: "ref-c", refereeId: "ref-c", rewards: [coins(1)] }, h)).toEqual({ status: 400, body: { message: "referral-self" } });

@@ -254,6 +254,18 @@ export async function buildOffersApp(deps: OffersAppDeps): Promise<FastifyInstan
       );
 
       r.post(
+        "/client/player/referrals",
+        {
+          onRequest: jwtAuth,
+          schema: { tags: ["client"], summary: "The player's referrals (as referrer), newest first; claim a claimable one with kind referral", security: jwtSecurity, body: S.ClientReferralsRequest, response: { 200: S.ClientReferralsResponse } },
+        },
+        async (request) => {
+          const { gameId, playerId } = caller(request);
+          return { referrals: await engine.referralsOf(gameId, playerId!) };
+        },
+      );
+
+      r.post(
         "/auth/one_time_token/redeem",
         {
           schema: { tags: ["dashboard"], summary: "Redeem a one-time token for a 15-minute access JWT", body: S.OneTimeTokenRedeemRequest, response: { 200: S.OneTimeTokenRedeemResponse } },

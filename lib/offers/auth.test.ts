@@ -168,7 +168,7 @@ describe.each(testDatabaseTargets())("authentication on %s", (target) => {
   });
 
   it("guards every JWT endpoint", async () => {
-    for (const url of ["/v1/auth/one_time_token/generate", "/v1/client/player/campaigns", "/v1/client/reward/claim"]) {
+    for (const url of ["/v1/auth/one_time_token/generate", "/v1/client/player/campaigns", "/v1/client/player/referrals", "/v1/client/reward/claim"]) {
       expect(await t.post(url, {}, {}), url).toEqual({ status: 401, body: { message: "jwt-invalid" } });
       expect(await t.post(url, {}, { "x-game-jwt": hmacToken(hs256, claims({ exp: now - 1 }), key) }), url).toEqual({ status: 401, body: { message: "jwt-expired" } });
     }

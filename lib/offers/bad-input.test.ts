@@ -21,6 +21,7 @@ const endpoints: Endpoint[] = [
   { method: "POST", url: "/v1/auth/one_time_token/generate", auth: "jwt", wrongTypes: "a string", emptyIsValid: true },
   { method: "POST", url: "/v1/auth/one_time_token/redeem", auth: "none", wrongTypes: { token: 1, gameId: true } },
   { method: "POST", url: "/v1/client/player/campaigns", auth: "jwt", wrongTypes: { viewingCampaigns: "yes" }, emptyIsValid: true },
+  { method: "POST", url: "/v1/client/player/referrals", auth: "jwt", wrongTypes: "a string", emptyIsValid: true },
   { method: "POST", url: "/v1/player/campaigns/refresh", auth: "apiKey", wrongTypes: { playerId: 5, viewingCampaigns: 1 } },
   { method: "POST", url: "/v1/client/reward/claim", auth: "jwt", wrongTypes: { kind: "coupon", instanceId: 3 } },
   { method: "POST", url: "/v1/reward/sdk/claim", auth: "apiKey", wrongTypes: { kind: "offer", instanceId: "x", playerId: [] } },

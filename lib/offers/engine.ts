@@ -12,7 +12,7 @@
  * Domain events are delivered to listeners (onOfferEvent) after the transaction commits.
  */
 import { randomUUID } from "node:crypto";
-import { and, asc, eq, inArray, lte, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, lte, sql } from "drizzle-orm";
 import { fromDriverRow, isUniqueViolation, rowsOf } from "../db";
 import type { Clock } from "./clock";
 import { systemClock } from "./clock";
@@ -27,6 +27,7 @@ import type {
   OfferDefinitionInput,
   OfferStatus,
   PlayerData,
+  PlayerReferral,
   PlayerSnapshot,
   PlayerSnapshotCore,
   Referral,
@@ -718,6 +719,18 @@ export class OffersEngine {
       if (!row) throw new OffersError("referral-exists", input.refereeId);
       return toReferral(row);
     });
+  }
+
+  /** The referrals a player made (as referrer), newest first, with each friend's username once known; at most `limit`. */
+  async referralsOf(gameId: string, referrerId: string, limit = 200): Promise<PlayerReferral[]> {
+    const rows = await this.db
+      .select({ referral: referrals, refereeUsername: players.username })
+      .from(referrals)
+      .leftJoin(players, and(eq(players.gameId, referrals.gameId), eq(players.playerId, referrals.refereeId)))
+      .where(and(eq(referrals.gameId, gameId), eq(referrals.referrerId, referrerId)))
+      .orderBy(desc(referrals.createdAt), asc(referrals.instanceId))
+      .limit(limit);
+    return rows.map((row) => ({ ...toReferral(row.referral), ...(row.refereeUsername ? { refereeUsername: row.refereeUsername } : {}) }));
   }
 
   // ---------------- expiry sweep ----------------

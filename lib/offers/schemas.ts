@@ -254,6 +254,13 @@ export const Referral = z.object({
   createdAt: Timestamp,
 });
 export type Referral = z.infer<typeof Referral>;
+export const ClientReferralsRequest = z.object({}).optional();
+/** A referral as its referrer sees it: with the referred friend's username once they play. */
+export const PlayerReferral = Referral.extend({ refereeUsername: z.string().optional() });
+export type PlayerReferral = z.infer<typeof PlayerReferral>;
+/** The referrals a player made (the player is the referrer), newest first. */
+export const ClientReferralsResponse = z.object({ referrals: z.array(PlayerReferral) });
+export type ClientReferralsResponse = z.infer<typeof ClientReferralsResponse>;
 
 // ---------- errors and probes ----------
 
