@@ -208,16 +208,12 @@ async function main() {
       });
     };
     const only = process.env.BENCH_ONLY;
-    let campaignsRun: { service: Awaited<ReturnType<typeof campaigns>>; bare: Awaited<ReturnType<typeof campaigns>> } | undefined;
     if (only !== "claims") {
       // Warm both (JIT, key cache, connection pools), then measure one after the other.
       await campaigns(SERVICE_PORT, 2);
       await campaigns(BARE_PORT, 2);
-      campaignsRun = { service: await campaigns(SERVICE_PORT, 10), bare: await campaigns(BARE_PORT, 10) };
-    }
-
-    if (campaignsRun) {
-      const { service, bare } = campaignsRun;
+      const service = await campaigns(SERVICE_PORT, 10);
+      const bare = await campaigns(BARE_PORT, 10);
       const ratio = service.requests.average / bare.requests.average;
       console.log(`
 offers API benchmark (PostgreSQL, autocannon 50 connections × 10 s, distinct players)

@@ -183,6 +183,11 @@ function preparedReads(db: OffersDatabase) {
   };
 }
 
+/** The domain event of a transition of `row` (the offer after it). */
+function offerEvent(seq: number, row: InstanceRow, from: OfferStatus | null, type: OfferEventType, cause: string, at: string): OfferEvent {
+  return { seq, type, gameId: row.gameId, playerId: row.playerId, instanceId: row.instanceId, fromStatus: from, toStatus: row.status, cause, at, offer: toOffer(row) };
+}
+
 /** SQL: whether a player has offers that a freed slot or the clock would move (queued, or overdue). */
 function unsettledOffers(gameId: string, playerId: string, nowIso: string) {
   return sql`exists (select 1 from offers_instances o
@@ -330,22 +335,7 @@ export class OffersEngine {
       cause,
       at: unit.now,
     });
-    unit.events.push(this.eventOf(unit, seq, row, from, type, cause));
-  }
-
-  private eventOf(unit: Unit, seq: number, row: InstanceRow, from: OfferStatus | null, type: OfferEventType, cause: string): OfferEvent {
-    return {
-      seq,
-      type,
-      gameId: unit.gameId,
-      playerId: unit.playerId,
-      instanceId: row.instanceId,
-      fromStatus: from,
-      toStatus: row.status,
-      cause,
-      at: iso(unit.now),
-      offer: toOffer(row),
-    };
+    unit.events.push(offerEvent(seq, row, from, type, cause, iso(unit.now)));
   }
 
   private async move(unit: Unit, row: InstanceRow, to: OfferStatus, type: OfferEventType, cause: string, extra: Partial<InstanceRow> = {}): Promise<InstanceRow> {
@@ -639,17 +629,21 @@ export class OffersEngine {
       throw new OffersError(existing ? "offer-not-claimable" : "offer-not-found", instanceId);
     }
     const claimed = fromDriverRow(offerInstances, outcome.row);
-    this.publish([
-      { seq: Number(outcome.seq), type: "claimed", gameId, playerId, instanceId, fromStatus: "claimable", toStatus: "claimed", cause: "claim", at: now, offer: toOffer(claimed) },
-    ]);
+    this.publish([offerEvent(Number(outcome.seq), claimed, "claimable", "claimed", "claim", now)]);
     // The claim is granted and answered whatever happens next; a failed settle is retried by the next read or sweep.
-    await (async () => {
-      // When the statement waited for the lock, its answer predates that change: ask again, now
-      // that the claim is committed (a change committed after this sees the freed slot itself).
-      const unsettled = outcome.unsettled || (outcome.raced && rowsOf<{ unsettled: boolean }>(await this.db.execute(sql`select ${unsettledOffers(gameId, playerId, now)} as unsettled`))[0]?.unsettled);
-      if (unsettled) await this.withPlayer(gameId, playerId, (unit) => this.settle(unit, "claim"));
-    })().catch((error: unknown) => this.onError(error));
+    await this.settleAfterClaim(gameId, playerId, now, outcome).catch((error: unknown) => this.onError(error));
     return claimed.rewards;
+  }
+
+  private async settleAfterClaim(gameId: string, playerId: string, now: string, outcome: { raced: boolean; unsettled: boolean }): Promise<void> {
+    let unsettled = outcome.unsettled;
+    if (!unsettled && outcome.raced) {
+      // The claim waited for the lock, so its answer predates that change: ask again, now that the
+      // claim is committed (a change committed after this sees the freed slot itself).
+      const [fresh] = rowsOf<{ unsettled: boolean }>(await this.db.execute(sql`select ${unsettledOffers(gameId, playerId, now)} as unsettled`));
+      unsettled = fresh?.unsettled ?? false;
+    }
+    if (unsettled) await this.withPlayer(gameId, playerId, (unit) => this.settle(unit, "claim"));
   }
 
   private async claimReferral(gameId: string, playerId: string, instanceId: string): Promise<Reward[]> {
