@@ -1,0 +1,170 @@
+/**
+ * Throwaway PostgreSQL and Redis servers for fault tests: each test starts its own on a free port,
+ * stops, freezes (SIGSTOP) and thaws (SIGCONT) it, and removes it at the end. The shared servers
+ * (5432, 6379) are never touched. PostgreSQL runs as the `postgres` user when the test runs as root
+ * (initdb refuses root).
+ */
+import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+
+const run = promisify(execFile);
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const port = (server.address() as net.AddressInfo).port;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitFor(check: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check().catch(() => false)) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${what} did not come up within ${timeoutMs} ms`);
+}
+
+function canConnect(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, "127.0.0.1");
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once("error", () => resolve(false));
+  });
+}
+
+/** The bin folder of the newest PostgreSQL installed from Debian's packages, or null. */
+export function postgresBinDir(): string | null {
+  const root = "/usr/lib/postgresql";
+  if (!existsSync(root)) return null;
+  const versions = readdirSync(root)
+    .filter((v) => existsSync(path.join(root, v, "bin", "initdb")))
+    .sort((a, b) => Number(b) - Number(a));
+  return versions.length ? path.join(root, versions[0], "bin") : null;
+}
+
+export const canRunThrowawayPostgres = (): boolean => postgresBinDir() !== null;
+export const canRunThrowawayRedis = (): boolean => existsSync("/usr/bin/redis-server") || existsSync("/usr/local/bin/redis-server");
+
+export interface ThrowawayServer {
+  port: number;
+  /** Connection URL (database `postgres` for PostgreSQL). */
+  url: string;
+  /** SIGSTOP: the server holds its sockets but answers nothing. */
+  freeze(): void;
+  /** SIGCONT after freeze(). */
+  thaw(): void;
+  /** Stops the server (fast); start() brings it back on the same port and data. */
+  stop(): Promise<void>;
+  start(): Promise<void>;
+  /** Stops it and removes its files. Safe to call twice. */
+  destroy(): Promise<void>;
+}
+
+function asPostgresUser(command: string, args: string[]): [string, string[]] {
+  return process.getuid?.() === 0 ? ["runuser", ["-u", "postgres", "--", command, ...args]] : [command, args];
+}
+
+/** A PostgreSQL server of its own (initdb into a temporary folder, trust authentication). */
+export async function startThrowawayPostgres(): Promise<ThrowawayServer> {
+  const bin = postgresBinDir();
+  if (!bin) throw new Error("no PostgreSQL binaries under /usr/lib/postgresql");
+  const dir = mkdtempSync(path.join(os.tmpdir(), "pg-throwaway-"));
+  const data = path.join(dir, "data");
+  if (process.getuid?.() === 0) {
+    const { stdout } = await run("id", ["-u", "postgres"]);
+    const { stdout: gid } = await run("id", ["-g", "postgres"]);
+    chownSync(dir, Number(stdout.trim()), Number(gid.trim()));
+  }
+  chmodSync(dir, 0o700);
+  const [initCmd, initArgs] = asPostgresUser(path.join(bin, "initdb"), ["-D", data, "-A", "trust", "-U", "postgres", "--no-sync", "-E", "UTF8"]);
+  await run(initCmd, initArgs);
+  const port = await freePort();
+  let pid: number | null = null;
+  const pgCtl = (args: string[]) => {
+    const [cmd, a] = asPostgresUser(path.join(bin, "pg_ctl"), args);
+    return run(cmd, a);
+  };
+  const start = async () => {
+    await pgCtl(["-D", data, "-l", path.join(dir, "log"), "-w", "-t", "30", "-o", `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`, "start"]);
+    pid = Number(readFileSync(path.join(data, "postmaster.pid"), "utf8").split("\n")[0]);
+  };
+  const stop = async () => {
+    if (pid === null) return;
+    try {
+      process.kill(pid, "SIGCONT");
+    } catch {
+      // already gone
+    }
+    await pgCtl(["-D", data, "-m", "immediate", "-w", "stop"]).catch(() => undefined);
+    pid = null;
+  };
+  await start();
+  let destroyed = false;
+  return {
+    port,
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    freeze: () => {
+      if (pid !== null) process.kill(pid, "SIGSTOP");
+    },
+    thaw: () => {
+      if (pid !== null) process.kill(pid, "SIGCONT");
+    },
+    stop,
+    start,
+    destroy: async () => {
+      if (destroyed) return;
+      destroyed = true;
+      await stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A Redis server of its own on a free port, keeping nothing on disk. */
+export async function startThrowawayRedis(): Promise<ThrowawayServer> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "redis-throwaway-"));
+  const port = await freePort();
+  let child: ChildProcess | null = null;
+  const start = async () => {
+    child = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir], { stdio: "ignore" });
+    await waitFor(() => canConnect(port), 10_000, `redis-server on ${port}`);
+  };
+  const stop = async () => {
+    const c = child;
+    if (!c) return;
+    child = null;
+    if (c.exitCode !== null || c.signalCode) return;
+    const gone = new Promise<void>((resolve) => c.once("exit", () => resolve()));
+    c.kill("SIGCONT");
+    c.kill("SIGKILL");
+    await gone;
+  };
+  await start();
+  let destroyed = false;
+  return {
+    port,
+    url: `redis://127.0.0.1:${port}`,
+    freeze: () => child?.kill("SIGSTOP"),
+    thaw: () => child?.kill("SIGCONT"),
+    stop,
+    start,
+    destroy: async () => {
+      if (destroyed) return;
+      destroyed = true;
+      await stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
