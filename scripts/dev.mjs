@@ -1,5 +1,5 @@
 // `npm run dev`: both services on embedded defaults with demo data, hot reload, one Ctrl-C stops both.
-import { runServices, waitForHealthy } from "./lib/services.mjs";
+import { runServices } from "./lib/services.mjs";
 
 const portalPort = process.env.PORT ?? "3000";
 const offersPort = process.env.OFFERS_PORT ?? "4000";
@@ -14,16 +14,14 @@ const env = {
   PORTAL_DEV_TOKEN: process.env.PORTAL_DEV_TOKEN ?? "dev-admin-token-change-me",
 };
 
-const { stopped } = runServices([
-  { name: "offers", command: "npx", args: ["tsx", "watch", "--clear-screen=false", "lib/offers/main.ts"], env },
-  { name: "portal", command: "npx", args: ["next", "dev", "--port", portalPort], env },
-]);
+const { stopped, ready } = runServices([
+  { name: "offers", command: "npx", args: ["tsx", "watch", "--clear-screen=false", "lib/offers/main.ts"], env, healthUrl: `http://127.0.0.1:${offersPort}/health` },
+  { name: "portal", command: "npx", args: ["next", "dev", "--port", portalPort], env, healthUrl: `http://127.0.0.1:${portalPort}/health` },
+  // Under watch, a crash waits for the next save instead of exiting: no start deadline in development.
+], { startTimeoutMs: Number.POSITIVE_INFINITY });
 
-const [offersUp, portalUp] = await Promise.all([
-  waitForHealthy(`http://127.0.0.1:${offersPort}/health`),
-  waitForHealthy(`http://127.0.0.1:${portalPort}/health`),
-]);
-if (offersUp && portalUp) {
+void ready.then((up) => {
+  if (!up) return;
   const demoGame = process.env.DEMO_GAME_ID ?? "demo-game";
   console.log(`
   Portal          http://localhost:${portalPort}
@@ -34,5 +32,5 @@ if (offersUp && portalUp) {
                   demo game: gameId=${demoGame} clientId=${process.env.DEMO_CLIENT_ID ?? "demo-client"} apiKey=${process.env.DEMO_API_KEY ?? "demo-api-key"}
   Ctrl-C stops both.
 `);
-}
+});
 process.exit(await stopped);

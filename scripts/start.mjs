@@ -1,6 +1,6 @@
 // `npm start`: the production builds of both services (run `npm run build` first).
 import { existsSync } from "node:fs";
-import { runServices, waitForHealthy } from "./lib/services.mjs";
+import { runServices } from "./lib/services.mjs";
 
 if (!existsSync("dist/offers/main.mjs") || !existsSync(".next/BUILD_ID")) {
   console.error("No production build found: run `npm run build` first.");
@@ -16,13 +16,10 @@ const env = {
   NEXTAUTH_URL: process.env.NEXTAUTH_URL ?? `http://localhost:${portalPort}`,
   DASHBOARD_URL: process.env.DASHBOARD_URL ?? `http://localhost:${portalPort}`,
 };
-const { stopped } = runServices([
-  { name: "offers", command: "node", args: ["--enable-source-maps", "dist/offers/main.mjs"], env },
-  { name: "portal", command: "npx", args: ["next", "start", "--port", portalPort], env },
+const { stopped, ready } = runServices([
+  { name: "offers", command: "node", args: ["--enable-source-maps", "dist/offers/main.mjs"], env, healthUrl: `http://127.0.0.1:${offersPort}/health` },
+  { name: "portal", command: "npx", args: ["next", "start", "--port", portalPort], env, healthUrl: `http://127.0.0.1:${portalPort}/health` },
 ]);
-const up = await Promise.all([
-  waitForHealthy(`http://127.0.0.1:${offersPort}/health`),
-  waitForHealthy(`http://127.0.0.1:${portalPort}/health`),
-]);
-if (up.every(Boolean)) console.log(`\n  Portal http://localhost:${portalPort}   Offers http://localhost:${offersPort}/v1\n`);
+// A failed start or a signal ends `stopped` at once; the banner shows only when both answer.
+void ready.then((up) => up && console.log(`\n  Portal http://localhost:${portalPort}   Offers http://localhost:${offersPort}/v1\n`));
 process.exit(await stopped);

@@ -1,56 +1,90 @@
-// Runs the two services as child processes with prefixed output; stops both on Ctrl-C, SIGTERM,
-// or when either exits.
+// Runs the services as child processes with prefixed output; stops all of them on Ctrl-C, SIGTERM,
+// or when any exits. A service that exits before it answered its health URL is a failed start: the
+// runner says which service and why (its last lines of output) and exits non-zero at once.
 import { spawn } from "node:child_process";
 
 const colors = { offers: "\x1b[36m", portal: "\x1b[35m" };
 const reset = "\x1b[0m";
+const TAIL_LINES = 5;
 
-function prefixLines(name, stream, target) {
+function prefixLines(name, stream, target, tail) {
   const tag = process.stdout.isTTY ? `${colors[name] ?? ""}[${name}]${reset} ` : `[${name}] `;
   let pending = "";
+  const keep = (line) => {
+    // Colour codes out, so the reason quoted in the failure line reads plainly.
+    const plain = line.replace(/\x1b\[[0-9;]*m/g, "").trim();
+    if (!plain) return;
+    tail.push(plain);
+    if (tail.length > TAIL_LINES) tail.shift();
+  };
   stream.on("data", (chunk) => {
     pending += chunk.toString();
     const lines = pending.split("\n");
     pending = lines.pop() ?? "";
-    for (const line of lines) target.write(tag + line + "\n");
+    for (const line of lines) {
+      keep(line);
+      target.write(tag + line + "\n");
+    }
   });
-  stream.on("end", () => pending && target.write(tag + pending + "\n"));
+  stream.on("end", () => {
+    if (!pending) return;
+    keep(pending);
+    target.write(tag + pending + "\n");
+  });
 }
 
 /**
- * Services start in order; one with `readyUrl` must answer it before the next one starts.
- * @param {{name: string, command: string, args: string[], env?: Record<string,string>, readyUrl?: string}[]} services
- * @returns {{ stopped: Promise<number>, stop: () => void }}
+ * Services start in order; one with `readyUrl` must answer it before the next one starts. One with
+ * `healthUrl` is polled in the background; `ready` resolves true once every such URL answered 2xx.
+ * @param {{name: string, command: string, args: string[], env?: Record<string,string>, readyUrl?: string, healthUrl?: string}[]} services
+ * @param {{startTimeoutMs?: number}} [options]
+ * @returns {{ stopped: Promise<number>, ready: Promise<boolean>, stop: (code?: number) => void }}
  */
-export function runServices(services) {
+export function runServices(services, options = {}) {
+  const startTimeoutMs = options.startTimeoutMs ?? Number(process.env.START_TIMEOUT_MS ?? 180_000);
   const children = [];
   let stopping = false;
   let resolveStopped;
   const stopped = new Promise((resolve) => (resolveStopped = resolve));
   let exitCode = 0;
-  let running = services.length;
+  let running = 0;
+  const healthy = new Set();
 
   const stop = (code = 0) => {
     if (stopping) return;
     stopping = true;
     exitCode = code;
     for (const child of children) {
-      if (child.exitCode === null) {
+      if (child.exitCode === null && child.signalCode === null) {
         try {
           process.kill(-child.pid, "SIGTERM");
         } catch {}
       }
     }
+    if (running === 0) resolveStopped(exitCode);
     // Whatever ignores SIGTERM for 10 s is killed.
     setTimeout(() => {
       for (const child of children) {
-        if (child.exitCode === null) {
+        if (child.exitCode === null && child.signalCode === null) {
           try {
             process.kill(-child.pid, "SIGKILL");
           } catch {}
         }
       }
     }, 10_000).unref();
+  };
+
+  const fail = (service, reason) => {
+    if (stopping) return;
+    process.stderr.write(`\n[${service.name}] failed to start: ${reason}\n`);
+    stop(1);
+  };
+
+  const watchHealth = async (service, url) => {
+    const ok = await waitForHealthy(url, startTimeoutMs, () => stopping);
+    if (ok) healthy.add(service.name);
+    else if (!stopping) fail(service, `did not answer ${url} within ${Math.round(startTimeoutMs / 1000)} s`);
+    return ok;
   };
 
   const start = (service) => {
@@ -60,48 +94,55 @@ export function runServices(services) {
       detached: true, // own process group, so the whole tree (npx, tsx, next workers) stops together
     });
     children.push(child);
-    prefixLines(service.name, child.stdout, process.stdout);
-    prefixLines(service.name, child.stderr, process.stderr);
+    running += 1;
+    const tail = [];
+    prefixLines(service.name, child.stdout, process.stdout, tail);
+    prefixLines(service.name, child.stderr, process.stderr, tail);
+    child.on("error", (err) => fail(service, `${service.command} could not be run: ${err.message}`));
     child.on("exit", (code, signal) => {
       running -= 1;
       if (!stopping) {
-        process.stderr.write(`[${service.name}] exited (${signal ?? code}); stopping the other service\n`);
-        stop(code || 1);
+        const how = signal ? `killed by ${signal}` : `exited with code ${code}`;
+        // Output may still be in the pipes when exit fires: read the tail once they close.
+        setImmediate(() => {
+          const last = tail.length ? `; last output: ${tail.join(" | ")}` : "";
+          const everHealthy = healthy.has(service.name);
+          if (everHealthy) {
+            process.stderr.write(`[${service.name}] ${how}; stopping the other services\n`);
+            stop(code || 1);
+          } else fail(service, `${how}${last}`);
+        });
       }
-      if (running === 0) resolveStopped(exitCode);
+      if (running === 0 && stopping) resolveStopped(exitCode);
     });
   };
 
-  (async () => {
-    for (const [index, service] of services.entries()) {
-      if (stopping) {
-        running -= services.length - index;
-        if (running === 0) resolveStopped(exitCode);
-        return;
-      }
+  const ready = (async () => {
+    const watches = [];
+    for (const service of services) {
+      if (stopping) return false;
       start(service);
-      if (service.readyUrl && !(await waitForHealthy(service.readyUrl, 180_000, () => stopping))) {
-        process.stderr.write(`[${service.name}] did not answer ${service.readyUrl}; stopping\n`);
-        stop(1);
-      }
+      if (service.readyUrl && !(await watchHealth(service, service.readyUrl))) return false;
+      if (service.healthUrl) watches.push(watchHealth(service, service.healthUrl));
     }
+    return (await Promise.all(watches)).every(Boolean) && !stopping;
   })();
 
   for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) process.on(signal, () => stop(0));
   // Whatever ends this process, its services must not outlive it.
   process.on("exit", () => {
     for (const child of children) {
-      if (child.exitCode === null) {
+      if (child.exitCode === null && child.signalCode === null) {
         try {
           process.kill(-child.pid, "SIGKILL");
         } catch {}
       }
     }
   });
-  return { stopped, stop };
+  return { stopped, ready, stop };
 }
 
-/** Polls a URL until it answers 2xx, or gives up after timeoutMs. */
+/** Polls a URL until it answers 2xx, or gives up after timeoutMs or once cancelled() is true. */
 export async function waitForHealthy(url, timeoutMs = 180_000, cancelled = () => false) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline && !cancelled()) {
@@ -109,7 +150,8 @@ export async function waitForHealthy(url, timeoutMs = 180_000, cancelled = () =>
       const res = await fetch(url, { signal: AbortSignal.timeout(5_000) });
       if (res.ok) return true;
     } catch {}
-    await new Promise((r) => setTimeout(r, 500));
+    // Short steps, so a stop or a failed start is noticed at once.
+    for (let waited = 0; waited < 500 && !cancelled(); waited += 50) await new Promise((r) => setTimeout(r, 50));
   }
   return false;
 }
