@@ -97,6 +97,7 @@ export async function startThrowawayPostgres(): Promise<ThrowawayServer> {
     return run(cmd, a);
   };
   const start = async () => {
+    if (pid !== null) return; // already running
     await pgCtl(["-D", data, "-l", path.join(dir, "log"), "-w", "-t", "30", "-o", `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`, "start"]);
     pid = Number(readFileSync(path.join(data, "postmaster.pid"), "utf8").split("\n")[0]);
   };
@@ -138,6 +139,7 @@ export async function startThrowawayRedis(): Promise<ThrowawayServer> {
   const port = await freePort();
   let child: ChildProcess | null = null;
   const start = async () => {
+    if (child) return; // already running: a second server on the same port would leak
     child = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir], { stdio: "ignore" });
     await waitFor(() => canConnect(port), 10_000, `redis-server on ${port}`);
   };
