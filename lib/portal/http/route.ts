@@ -16,6 +16,7 @@
 import type { z } from "zod";
 import { authorize } from "@/lib/portal/guard";
 import type { PortalUser, Role } from "@/lib/portal/roles";
+import { searchParamsToObject } from "@/lib/catalog/query";
 import { PortalError } from "./errors";
 import { assertWellFormed, issuesOf, readJsonBody, type BodyProblem } from "./input";
 import { errorResponse, json, portalErrorResponse } from "./respond";
@@ -107,7 +108,8 @@ async function parseParts<P extends Part | undefined, Q extends Part | undefined
   const rawParams = (await context?.params) ?? {};
   assertWellFormed("path", rawParams);
   const url = new URL(request.url);
-  const rawQuery = queryObject(url.searchParams);
+  // A repeated parameter becomes an array of its values.
+  const rawQuery = searchParamsToObject(url.searchParams);
   assertWellFormed("query", rawQuery);
 
   const params = parsePart("path", spec.params, rawParams);
@@ -152,17 +154,7 @@ export function invalidRequest(problem: InputProblem): PortalError {
       const issues = issuesOf(problem.error);
       const first = issues[0];
       const where = first && first.path.length ? `${first.path.join(".")}: ` : "";
-      return new PortalError("invalid-request", `the ${problem.part === "path" ? "path" : problem.part} is not valid: ${where}${first?.message ?? "invalid"}`, issues);
+      return new PortalError("invalid-request", `the ${problem.part} is not valid: ${where}${first?.message ?? "invalid"}`, issues);
     }
   }
-}
-
-/** The query as an object: a repeated parameter becomes an array of its values. */
-export function queryObject(params: URLSearchParams): Record<string, string | string[]> {
-  const out: Record<string, string | string[]> = {};
-  for (const key of new Set(params.keys())) {
-    const all = params.getAll(key);
-    out[key] = all.length > 1 ? all : all[0]!;
-  }
-  return out;
 }
