@@ -26,6 +26,13 @@ export const envSchema = z.object({
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   /** Where embedded data lives: PGlite databases, local git repositories, generated secrets. */
   DATA_DIR: z.string().min(1).default(".data"),
+  /**
+   * PostgreSQL (both services): bound of every statement, of a wait for a pool connection and (plus
+   * 1 s) of every answer; past it a request answers 503 database-unavailable.
+   */
+  DATABASE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
+  /** PostgreSQL (both services): bound of each migration statement at start, wait for another instance's migration lock included. */
+  DATABASE_MIGRATION_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(60_000),
 
   // ---- offers service ----
   OFFERS_PORT: port(4000),

@@ -3,7 +3,8 @@ import { getPortalDb } from "@/lib/portal/db";
 
 export const dynamic = "force-dynamic";
 
-// The first open of an empty embedded database takes a few seconds; a PostgreSQL connect gives up after 5 s.
+// The first open of an empty embedded database takes a few seconds; on PostgreSQL the ping itself is
+// bounded by DATABASE_TIMEOUT_MS (lib/db), and the first open by the connection timeout.
 const pingTimeoutMs = 8_000;
 
 export async function GET(): Promise<Response> {

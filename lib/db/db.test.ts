@@ -1,10 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { fileURLToPath } from "node:url";
 import { sql } from "drizzle-orm";
 import * as schema from "./fixtures/schema";
-import { createScratchPostgres, openTestDatabase, testDatabaseTargets, type TestDatabase } from "./testing";
+import pg from "pg";
+import { createScratchPostgres, openTestDatabase, signalPostgres, testDatabaseTargets, type TestDatabase } from "./testing";
 import { isDatabaseUnavailable, openDatabase } from "./index";
 import { startProxyFor } from "../testing/tcp-proxy";
+import { canRunThrowawayPostgres, startThrowawayPostgres } from "../testing/throwaway";
 
 const migrationsDir = fileURLToPath(new URL("./fixtures/migrations", import.meta.url));
 const options = { schema, migrationsDir, migrationsTable: "__fixture_migrations" };
@@ -66,11 +68,90 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("PostgreSQL going away", () => {
   });
 });
 
+describe.skipIf(!canRunThrowawayPostgres())("PostgreSQL frozen (SIGSTOP of every process)", () => {
+  const timeoutMs = 1_000;
+  // The client waits 1 s longer than the server's statement_timeout; the rest is slack for a busy machine.
+  const boundMs = timeoutMs + 1_000 + 3_000;
+  const failure = (work: Promise<unknown>) => work.then(() => undefined, (e: unknown) => e);
+
+  it("every query, transaction, ping and open fails within the bound as unavailable; the pool recovers on thaw and loses nothing", async () => {
+    const server = await startThrowawayPostgres();
+    // Also when the test fails or times out: a frozen server would outlive the run.
+    onTestFinished(async () => {
+      signalPostgres(server.port, "SIGCONT");
+      await server.destroy();
+    });
+    const handle = await openDatabase({ ...options, url: server.url, poolSize: 4, timeoutMs, onPoolError: () => {} });
+    try {
+      // Four idle connections in the pool, so queries reach frozen backends, not only a frozen postmaster.
+      await Promise.all([1, 2, 3, 4].map((i) => handle.db.execute(sql`select pg_sleep(0.05), ${i}::int`)));
+      signalPostgres(server.port, "SIGSTOP");
+
+      const started = Date.now();
+      const transaction = () =>
+        handle.db.transaction(async (tx) => {
+          await tx.insert(schema.notes).values({ body: "written while frozen" });
+        });
+      const outcomes = await Promise.all(
+        [
+          transaction(),
+          transaction(),
+          transaction(),
+          handle.db.select().from(schema.notes),
+          // The pool is busy: these wait for a connection.
+          handle.ping(),
+          handle.db.insert(schema.notes).values({ body: "also while frozen" }),
+          openDatabase({ ...options, url: server.url, timeoutMs, onPoolError: () => {} }),
+        ].map(failure),
+      );
+      const elapsed = Date.now() - started;
+      for (const outcome of outcomes) {
+        expect(outcome).toBeInstanceOf(Error);
+        expect(isDatabaseUnavailable(outcome), String(outcome)).toBe(true);
+      }
+      expect(elapsed).toBeLessThan(boundMs);
+      // Still frozen: the next request is bounded too (a new connection that gets no answer).
+      const again = Date.now();
+      expect(isDatabaseUnavailable(await failure(handle.db.select().from(schema.notes)))).toBe(true);
+      expect(Date.now() - again).toBeLessThan(boundMs);
+
+      signalPostgres(server.port, "SIGCONT");
+      let recovered = false;
+      for (let attempt = 0; attempt < 30 && !recovered; attempt++) {
+        recovered = (await failure(handle.db.select().from(schema.notes))) === undefined;
+        if (!recovered) await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(recovered).toBe(true);
+      // Every pool slot works again (none is held by a connection lost in the freeze), and every write is
+      // committed (no connection came back inside a transaction left open by the freeze).
+      await Promise.all(Array.from({ length: 8 }, (_, i) => handle.db.transaction(async (tx) => {
+        await tx.insert(schema.notes).values({ body: `after ${i}` });
+        await tx.execute(sql`select pg_sleep(0.2)`);
+      })));
+      const reader = new pg.Client({ connectionString: server.url });
+      await reader.connect();
+      try {
+        const { rows } = await reader.query<{ body: string }>("select body from notes order by body");
+        expect(rows.map((r) => r.body)).toEqual(Array.from({ length: 8 }, (_, i) => `after ${i}`));
+      } finally {
+        await reader.end();
+      }
+    } finally {
+      signalPostgres(server.port, "SIGCONT");
+      await Promise.race([handle.close().catch(() => {}), new Promise((r) => setTimeout(r, 5_000))]);
+    }
+  }, 60_000);
+});
+
 describe("isDatabaseUnavailable", () => {
   it("tells connection failures from query errors, through causes", () => {
     expect(isDatabaseUnavailable(Object.assign(new Error("x"), { code: "ECONNREFUSED" }))).toBe(true);
     expect(isDatabaseUnavailable(new Error("wrapped", { cause: Object.assign(new Error("y"), { code: "57P01" }) }))).toBe(true);
     expect(isDatabaseUnavailable(Object.assign(new Error("syntax"), { code: "42601" }))).toBe(false);
+    // Timeouts: the server's statement_timeout, the client's read timeout, a wait for a pool connection.
+    expect(isDatabaseUnavailable(Object.assign(new Error("canceling statement due to statement timeout"), { code: "57014" }))).toBe(true);
+    expect(isDatabaseUnavailable(new Error("Failed query", { cause: new Error("Query read timeout") }))).toBe(true);
+    expect(isDatabaseUnavailable(new Error("timeout exceeded when trying to connect"))).toBe(true);
     expect(isDatabaseUnavailable(undefined)).toBe(false);
   });
 });

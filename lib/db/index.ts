@@ -12,6 +12,7 @@ import { getTableColumns, sql } from "drizzle-orm";
 import pg from "pg";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
+import { getEnv } from "../env";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AppDatabase<TSchema extends Record<string, unknown> = Record<string, any>> = PgDatabase<PgQueryResultHKT, TSchema>;
@@ -36,6 +37,14 @@ export interface OpenDatabaseOptions<TSchema extends Record<string, unknown>> {
   migrationsTable: string;
   /** PostgreSQL pool size. */
   poolSize?: number;
+  /**
+   * PostgreSQL only: the bound of every statement (server side), of a wait for a connection, and,
+   * with a little slack, of every answer (client side, for a server that stopped answering at all).
+   * Default DATABASE_TIMEOUT_MS.
+   */
+  timeoutMs?: number;
+  /** PostgreSQL only: the bound of the migrations at open, lock wait included. Default DATABASE_MIGRATION_TIMEOUT_MS. */
+  migrationTimeoutMs?: number;
   onPoolError?: (err: Error) => void;
 }
 
@@ -55,6 +64,90 @@ function sharedPglite(dataDir: string): Promise<PGlite> {
   return instance;
 }
 
+/**
+ * How much longer than the server's statement_timeout the client waits for an answer. A slow query
+ * on a live server is cancelled by the server first (the connection stays usable); only a server
+ * that answers nothing at all (frozen, network gone) reaches the client's own timeout.
+ */
+const READ_TIMEOUT_SLACK_MS = 1_000;
+const READ_TIMEOUT_MESSAGE = "Query read timeout";
+
+/** Raised when the database did not answer within its bound; isDatabaseUnavailable() says true. */
+export class DatabaseTimeoutError extends Error {
+  readonly code = "DATABASE_TIMEOUT";
+  constructor(what: string, ms: number) {
+    super(`${what}: no answer from the database within ${ms} ms`);
+    this.name = "DatabaseTimeoutError";
+  }
+}
+
+/**
+ * A pg client that gives itself up when its connection can no longer be trusted: an answer that timed
+ * out (pg's query_timeout only fails the caller; the query stays active on the connection, so later
+ * queries would queue behind a request the server may answer much later, or run inside a transaction
+ * whose rollback never ran), or a connection that failed.
+ *
+ * Checked out of a pool, it is handed back with the error, so the pool ends and forgets it; whatever
+ * its holder does later is harmless. That matters for drizzle's transactions: when `begin` fails they
+ * never release their client, and each one would keep a pool slot forever.
+ */
+class BoundedClient extends pg.Client {
+  /** Between the pool's 'acquire' and 'release' of this client. */
+  leased = false;
+
+  constructor(config?: string | pg.ClientConfig) {
+    super(config);
+    // A checked-out client has no other 'error' listener: a lost connection must not end the process.
+    // Its queries fail with the error anyway.
+    this.on("error", () => {});
+  }
+
+  private giveUp(error: unknown): void {
+    const state = this as unknown as { _queryable: boolean; _ending: boolean; release?: (err?: Error) => void };
+    const timedOut = error instanceof Error && error.message === READ_TIMEOUT_MESSAGE;
+    if (!timedOut && state._queryable && !state._ending) return; // a query error: the connection is fine
+    const release = state.release;
+    if (this.leased && typeof release === "function") {
+      state.release = () => {};
+      release(error instanceof Error ? error : new Error(String(error)));
+    } else {
+      void this.end().catch(() => {});
+    }
+  }
+
+  // pg's query() has many overloads (callback, promise, submittable); this passes each through.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  override query(...args: any[]): any {
+    const [config, values, callback] = args;
+    const watch =
+      (done: (err: unknown, res?: unknown) => void) =>
+      (err: unknown, res?: unknown): void => {
+        if (err) this.giveUp(err);
+        done(err, res);
+      };
+    if (config && typeof config.submit === "function") return super.query(config, values, callback);
+    if (typeof values === "function") return super.query(config, watch(values));
+    if (typeof callback === "function") return super.query(config, values, watch(callback));
+    if (config && typeof config === "object" && typeof config.callback === "function") {
+      return super.query({ ...config, callback: watch(config.callback) }, values);
+    }
+    return (super.query(config, values) as Promise<unknown>).catch((error: unknown) => {
+      this.giveUp(error);
+      throw error;
+    });
+  }
+}
+
+/** Rejects with a DatabaseTimeoutError when `work` takes longer than `ms` (the work itself is bounded too; this bounds the sum of its waits). */
+function within<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new DatabaseTimeoutError(what, ms)), ms);
+    timer.unref();
+  });
+  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
+}
+
 export async function openDatabase<TSchema extends Record<string, unknown>>(
   options: OpenDatabaseOptions<TSchema>,
 ): Promise<DatabaseHandle<TSchema>> {
@@ -64,29 +157,36 @@ export async function openDatabase<TSchema extends Record<string, unknown>>(
     migrationsSchema: "public",
   };
   if (options.url) {
+    const env = getEnv();
+    const timeoutMs = options.timeoutMs ?? env.DATABASE_TIMEOUT_MS;
+    const migrationTimeoutMs = options.migrationTimeoutMs ?? env.DATABASE_MIGRATION_TIMEOUT_MS;
+    // statement_timeout travels in the startup message: no extra round trip per query.
+    const bounds = (statementMs: number) => ({
+      connectionTimeoutMillis: timeoutMs,
+      statement_timeout: statementMs,
+      query_timeout: statementMs + READ_TIMEOUT_SLACK_MS,
+      keepAlive: true,
+    });
+    await migrateOnce(options.url, bounds(migrationTimeoutMs), options, migrationConfig);
     const pool = new pg.Pool({
       connectionString: options.url,
       max: options.poolSize ?? 10,
-      connectionTimeoutMillis: 5_000,
       idleTimeoutMillis: 30_000,
+      ...bounds(timeoutMs),
+      Client: BoundedClient,
     });
     // An idle client losing its server emits 'error' on the pool; unhandled, that would end the process.
     pool.on("error", (err) => options.onPoolError?.(err));
+    pool.on("acquire", (client) => ((client as unknown as BoundedClient).leased = true));
+    pool.on("release", (_err, client) => ((client as unknown as BoundedClient).leased = false));
     const db = drizzlePg(pool, { schema: options.schema });
-    // Several instances may start together: serialise migrations with an advisory lock.
-    const client = await pool.connect();
-    try {
-      await client.query("select pg_advisory_lock(hashtext($1))", [options.migrationsTable]);
-      await migratePg(drizzlePg(client, { schema: options.schema }), migrationConfig);
-    } finally {
-      await client.query("select pg_advisory_unlock(hashtext($1))", [options.migrationsTable]).catch(() => {});
-      client.release();
-    }
+    // A ping waits for a connection and then for an answer: bound the two together too.
+    const pingBoundMs = timeoutMs + READ_TIMEOUT_SLACK_MS;
     return {
       db: db as unknown as AppDatabase<TSchema>,
       kind: "postgres",
       ping: async () => {
-        await pool.query("select 1");
+        await within(pool.query("select 1"), pingBoundMs, "ping");
       },
       close: () => pool.end(),
     };
@@ -105,6 +205,32 @@ export async function openDatabase<TSchema extends Record<string, unknown>>(
       await client.close();
     },
   };
+}
+
+/**
+ * Applies the migrations on a connection of its own, under an advisory lock (several instances may
+ * start together), each statement and the lock wait bounded by the migration timeout.
+ */
+async function migrateOnce<TSchema extends Record<string, unknown>>(
+  url: string,
+  bounds: pg.ClientConfig,
+  options: OpenDatabaseOptions<TSchema>,
+  migrationConfig: { migrationsFolder: string; migrationsTable: string; migrationsSchema: string },
+): Promise<void> {
+  const client = new BoundedClient({ ...bounds, connectionString: url });
+  // Errors of a client that is not running a query (e.g. the server goes away between statements).
+  client.on("error", (err) => options.onPoolError?.(err));
+  try {
+    await client.connect();
+    await client.query("select pg_advisory_lock(hashtext($1))", [options.migrationsTable]);
+    try {
+      await migratePg(drizzlePg(client, { schema: options.schema }), migrationConfig);
+    } finally {
+      await client.query("select pg_advisory_unlock(hashtext($1))", [options.migrationsTable]).catch(() => {});
+    }
+  } finally {
+    await client.end().catch(() => {});
+  }
 }
 
 /** The rows of a raw `execute(sql…)`: both drivers answer an object with `rows`. */
@@ -133,18 +259,28 @@ export function isUniqueViolation(error: unknown): boolean {
 
 const unavailableCodes = new Set([
   "ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "EHOSTUNREACH", "ENOTFOUND",
+  "DATABASE_TIMEOUT",
+  // admin_shutdown, crash_shutdown, cannot_connect_now; connection exceptions
   "57P01", "57P02", "57P03", "08000", "08001", "08003", "08004", "08006",
+  // query_canceled: the statement_timeout fired (the server is alive but did not finish in time)
+  "57014",
+  // too_many_connections
+  "53300",
 ]);
 
-/** True when an error (or one of its causes) means the database is out of reach, not that the query is wrong. */
+const unavailableMessages =
+  /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Client was closed and is not queryable|connect ECONNREFUSED|Query read timeout|^timeout expired$/i;
+
+/**
+ * True when an error (or one of its causes) means the database is out of reach or did not answer in
+ * time, not that the query is wrong. Both services answer these with 503 database-unavailable.
+ */
 export function isDatabaseUnavailable(error: unknown): boolean {
   let current: unknown = error;
   for (let depth = 0; current && depth < 6; depth++) {
     const e = current as { code?: unknown; message?: unknown; cause?: unknown };
     if (typeof e.code === "string" && unavailableCodes.has(e.code)) return true;
-    if (typeof e.message === "string" && /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|connect ECONNREFUSED/i.test(e.message)) {
-      return true;
-    }
+    if (typeof e.message === "string" && unavailableMessages.test(e.message)) return true;
     current = e.cause;
   }
   return false;

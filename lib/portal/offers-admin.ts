@@ -14,34 +14,15 @@ import { z } from "zod";
 import { getEnv, type Env } from "../env";
 import { persistentSecret } from "../secrets";
 import { AdminGame, AdminPlayerState, AdminPlayerSummary } from "../offers/admin";
+import { OffersAdminError } from "./offers-admin-error";
+
+export { OffersAdminError };
 
 export type { AdminGame, AdminPlayerState } from "../offers/admin";
 export type AdminPlayerSummary = z.infer<typeof AdminPlayerSummary>;
 
 export const GamesAnswer = z.object({ games: z.array(AdminGame) });
 export const PlayersAnswer = z.object({ players: z.array(AdminPlayerSummary) });
-
-/**
- * Why an admin call failed:
- * - `offers-service-unavailable`: the service did not answer (refused, reset, timeout) or answered 5xx;
- * - `offers-admin-token-rejected`: the service refused our admin token (a configuration problem);
- * - `offers-bad-response`: the answer did not have the documented shape;
- * - otherwise the service's own code (`player-not-found`, `invalid-request`, …) with its status.
- */
-export class OffersAdminError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message?: string,
-  ) {
-    super(message ?? code);
-    this.name = "OffersAdminError";
-  }
-
-  get unavailable(): boolean {
-    return this.code === "offers-service-unavailable";
-  }
-}
 
 export interface OffersAdminOptions {
   /** Base URL of the offers service, without /v1 (OFFERS_BASE_URL). */

@@ -8,12 +8,3 @@ export const PlayerQuery = z.object({
   q: z.string().max(200).default(""),
   limit: z.coerce.number().int().min(1).max(100).default(20),
 });
-
-export function badRequest(issues: z.core.$ZodIssue[]): Response {
-  return Response.json(
-    { message: "invalid-request", issues: issues.map((i) => ({ path: i.path.map(String), message: i.message })) },
-    { status: 400, headers: { "Cache-Control": "no-store" } },
-  );
-}
-
-export const noStore = { headers: { "Cache-Control": "no-store" } };

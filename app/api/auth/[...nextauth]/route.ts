@@ -1,12 +1,14 @@
 // next-auth's own endpoints (/api/auth/session, /csrf, /providers, /signin/*, /callback/*, /signout).
 // /api/auth/logout is a sibling static route and takes precedence over this catch-all.
 import NextAuth from "next-auth";
+import { z } from "zod";
 import { getAuthOptions } from "@/lib/portal/auth/options";
+import { publicRoute } from "@/lib/portal/http";
 
-type Context = { params: Promise<{ nextauth: string[] }> };
-
-async function handler(request: Request, context: Context): Promise<Response> {
-  return NextAuth(request as never, context as never, getAuthOptions()) as Promise<Response>;
-}
+// next-auth reads the request (body included) itself; route() adds the boundary rule on strings and one error answer.
+const handler = publicRoute({
+  params: z.object({ nextauth: z.array(z.string()) }),
+  handler: ({ request, params }) => NextAuth(request as never, { params: Promise.resolve(params) } as never, getAuthOptions()) as Promise<Response>,
+});
 
 export { handler as GET, handler as POST };

@@ -2,18 +2,21 @@
 import { isSameSiteRequest, crossSite } from "@/lib/portal/auth/authorizer";
 import { parseCookieHeader } from "@/lib/portal/auth/session-user";
 import { getAuthSettings } from "@/lib/portal/auth/settings";
+import { publicRoute } from "@/lib/portal/http";
 
-export async function POST(request: Request): Promise<Response> {
-  const settings = getAuthSettings();
-  // A page of another site must not sign the user out either.
-  if (!isSameSiteRequest(request, settings.publicOrigin)) return crossSite();
-  const names = parseCookieHeader(request.headers.get("cookie"))
-    .map((c) => c.name)
-    .filter((name) => name === settings.sessionCookieName || name.startsWith(`${settings.sessionCookieName}.`));
-  const response = Response.json({ ok: true, signedIn: false }, { headers: { "Cache-Control": "no-store" } });
-  for (const name of new Set([settings.sessionCookieName, ...names])) {
-    const secure = settings.secureCookies ? "; Secure" : "";
-    response.headers.append("Set-Cookie", `${name}=; Path=/; Max-Age=0; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; SameSite=Lax${secure}`);
-  }
-  return response;
-}
+export const POST = publicRoute({
+  handler: async ({ request }) => {
+    const settings = getAuthSettings();
+    // A page of another site must not sign the user out either.
+    if (!isSameSiteRequest(request, settings.publicOrigin)) return crossSite();
+    const names = parseCookieHeader(request.headers.get("cookie"))
+      .map((c) => c.name)
+      .filter((name) => name === settings.sessionCookieName || name.startsWith(`${settings.sessionCookieName}.`));
+    const response = Response.json({ ok: true, signedIn: false }, { headers: { "Cache-Control": "no-store" } });
+    for (const name of new Set([settings.sessionCookieName, ...names])) {
+      const secure = settings.secureCookies ? "; Secure" : "";
+      response.headers.append("Set-Cookie", `${name}=; Path=/; Max-Age=0; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; SameSite=Lax${secure}`);
+    }
+    return response;
+  },
+});

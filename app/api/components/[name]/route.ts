@@ -1,57 +1,74 @@
 // GET, PUT (replace) and PATCH (JSON merge patch) /api/components/:name.
 // Writes need If-Match (the ETag of the GET, or "*"); a stale one answers 412 with the current ETag.
-import { authorize } from "@/lib/portal/guard";
+import { z } from "zod";
 import { getPortalDb } from "@/lib/portal/db";
 import { getCatalog } from "@/lib/catalog/service";
-import { etagMatches } from "@/lib/catalog/catalog";
+import { etagMatches, type UpdateResult } from "@/lib/catalog/catalog";
 import { favoriteSet } from "@/lib/catalog/favorites";
-import { json, nameFrom, problem, readJson, updateResponse } from "@/lib/catalog/http";
+import { componentParams, json, legacy, problem, route } from "@/lib/portal/http";
 import { auditComponentUpdate } from "@/lib/portal/audit-log";
 
 export const dynamic = "force-dynamic";
 
-type Context = { params: Promise<{ name: string }> };
+export const GET = route({
+  params: componentParams,
+  headers: z.object({ "if-none-match": z.string().optional() }),
+  handler: async ({ user, params: { name }, headers }) => {
+    const catalog = await getCatalog();
+    const source = await catalog.source(name);
+    if (!source) return problem(404, `no component named "${name}"`);
+    const ifNoneMatch = headers["if-none-match"];
+    if (ifNoneMatch && etagMatches(ifNoneMatch, source.etag)) return new Response(null, { status: 304, headers: { ETag: source.etag } });
+    const { db } = await getPortalDb();
+    const favorite = (await favoriteSet(db, user.id)).has(name);
+    const { entry } = source;
+    return json(
+      { name: entry.name, file: entry.file, component: entry.component, etag: source.etag, stale: entry.stale, staleReason: entry.staleReason ?? null, yaml: source.text, favorite },
+      { headers: { ETag: source.etag } },
+    );
+  },
+});
 
-export async function GET(request: Request, context: Context) {
-  const auth = await authorize(request);
-  if (!auth.ok) return auth.response;
-  const name = nameFrom((await context.params).name);
-  if (!name.ok) return name.response;
-  const catalog = await getCatalog();
-  const source = await catalog.source(name.name);
-  if (!source) return problem(404, `no component named "${name.name}"`);
-  const ifNoneMatch = request.headers.get("if-none-match");
-  if (ifNoneMatch && etagMatches(ifNoneMatch, source.etag)) return new Response(null, { status: 304, headers: { ETag: source.etag } });
-  const { db } = await getPortalDb();
-  const favorite = (await favoriteSet(db, auth.user.id)).has(name.name);
-  const { entry } = source;
-  return json(
-    { name: entry.name, file: entry.file, component: entry.component, etag: source.etag, stale: entry.stale, staleReason: entry.staleReason ?? null, yaml: source.text, favorite },
-    { headers: { ETag: source.etag } },
-  );
+const ifMatchRequired = {
+  schema: z.object({ "if-match": z.string().min(1) }),
+  invalid: () => problem(428, 'If-Match is required: send the ETag from GET /api/components/:name (or "*" to overwrite)'),
+};
+
+function update(mode: "replace" | "merge") {
+  return route({
+    role: "engineer",
+    params: componentParams,
+    headers: ifMatchRequired,
+    // The record (PUT) or the merge patch (PATCH); the catalog validates it (422 with issues).
+    body: { schema: z.unknown(), invalid: legacy.dottedIssues },
+    handler: async ({ request, user, params: { name }, headers, body }) => {
+      const catalog = await getCatalog();
+      const result = await catalog.update(name, { mode, body, ifMatch: headers["if-match"], author: user });
+      await auditComponentUpdate(request, user, name, result);
+      const { db } = await getPortalDb();
+      const favorite = result.ok ? (await favoriteSet(db, user.id)).has(name) : false;
+      return updateResponse(result, favorite);
+    },
+  });
 }
 
-async function update(request: Request, context: Context, mode: "replace" | "merge") {
-  const auth = await authorize(request, "engineer");
-  if (!auth.ok) return auth.response;
-  const name = nameFrom((await context.params).name);
-  if (!name.ok) return name.response;
-  const ifMatch = request.headers.get("if-match");
-  if (!ifMatch) return problem(428, 'If-Match is required: send the ETag from GET /api/components/:name (or "*" to overwrite)');
-  const body = await readJson(request);
-  if (!body.ok) return body.response;
-  const catalog = await getCatalog();
-  const result = await catalog.update(name.name, { mode, body: body.body, ifMatch, author: auth.user });
-  await auditComponentUpdate(request, auth.user, name.name, result);
-  const { db } = await getPortalDb();
-  const favorite = result.ok ? (await favoriteSet(db, auth.user.id)).has(name.name) : false;
-  return updateResponse(result, favorite);
-}
+export const PUT = update("replace");
+export const PATCH = update("merge");
 
-export function PUT(request: Request, context: Context) {
-  return update(request, context, "replace");
-}
-
-export function PATCH(request: Request, context: Context) {
-  return update(request, context, "merge");
+function updateResponse(result: UpdateResult, favorite: boolean): Response {
+  if (result.ok) {
+    const { entry } = result;
+    return json(
+      { name: entry.name, file: entry.file, component: entry.component, etag: entry.etag, stale: entry.stale, yaml: result.text, changed: result.changed, commit: result.commit ?? null, favorite },
+      { headers: { ETag: entry.etag } },
+    );
+  }
+  switch (result.status) {
+    case 412:
+      return json({ message: result.message, etag: result.etag }, { status: 412, headers: { ETag: result.etag } });
+    case 422:
+      return problem(422, result.message, { issues: result.issues });
+    default:
+      return problem(result.status, result.message);
+  }
 }

@@ -4,13 +4,12 @@
 // answers them (status "ready", 200) without writing anything (the import wizard's review step).
 // → {results: [{repository, status: imported|proposed|exists|failed|ready, name, kind, inferredKind, reasons, message, component?}], commit, mergeRequest}
 import { z } from "zod";
-import { authorize, hasRole } from "@/lib/portal/guard";
-import { json, readBody } from "@/lib/catalog/http";
+import { hasRole } from "@/lib/portal/roles";
 import { getGitOps } from "@/lib/portal/gitops/service";
 import { importRepositories } from "@/lib/portal/gitops/import";
 import { COMPONENT_KINDS } from "@/lib/catalog/schema";
-import { errorResponse } from "@/lib/portal/gitops/http";
 import { auditImport } from "@/lib/portal/audit-log";
+import { json, legacy, route } from "@/lib/portal/http";
 
 export const dynamic = "force-dynamic";
 
@@ -23,19 +22,14 @@ const bodySchema = z.strictObject({
   dryRun: z.boolean().optional(),
 });
 
-export async function POST(request: Request) {
-  const auth = await authorize(request);
-  if (!auth.ok) return auth.response;
-  const parsed = await readBody(request, bodySchema);
-  if (!parsed.ok) return parsed.response;
-  const direct = hasRole(auth.user, "operator");
-  try {
-    const dryRun = parsed.body.dryRun === true;
-    const result = await importRepositories(await getGitOps(), parsed.body.repositories, { user: { id: auth.user.id, name: auth.user.name, email: auth.user.email }, direct, dryRun });
+export const POST = route({
+  body: { schema: bodySchema, invalid: legacy.dottedIssues },
+  handler: async ({ request, user, body }) => {
+    const direct = hasRole(user, "operator");
+    const dryRun = body.dryRun === true;
+    const result = await importRepositories(await getGitOps(), body.repositories, { user: { id: user.id, name: user.name, email: user.email }, direct, dryRun });
     const wrote = result.commit !== null || result.mergeRequest !== null;
-    if (wrote) await auditImport(request, auth.user, result);
+    if (wrote) await auditImport(request, user, result);
     return json(result, { status: wrote ? (direct ? 201 : 202) : 200 });
-  } catch (e) {
-    return errorResponse(e);
-  }
-}
+  },
+});

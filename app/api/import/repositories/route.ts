@@ -1,24 +1,31 @@
 // GET /api/import/repositories?owner=&search=&page=&perPage= → {items: [...repository, inCatalog: name|null], nextPage}
-import { authorize } from "@/lib/portal/guard";
-import { json, problem } from "@/lib/catalog/http";
+import { z } from "zod";
 import { getGitOps } from "@/lib/portal/gitops/service";
 import { listImportable } from "@/lib/portal/gitops/import";
-import { errorResponse } from "@/lib/portal/gitops/http";
+import { json, legacy, route } from "@/lib/portal/http";
 
 export const dynamic = "force-dynamic";
 
-export async function GET(request: Request) {
-  const auth = await authorize(request);
-  if (!auth.ok) return auth.response;
-  const q = new URL(request.url).searchParams;
-  const page = Number(q.get("page") ?? "1");
-  const perPage = Number(q.get("perPage") ?? "50");
-  if (!Number.isInteger(page) || page < 1 || !Number.isInteger(perPage) || perPage < 1 || perPage > 100) return problem(400, "page must be ≥ 1 and perPage 1–100");
-  const owner = q.get("owner")?.trim() || undefined;
-  if (owner && !/^[A-Za-z0-9_.-]+(\/[A-Za-z0-9_.-]+)*$/.test(owner)) return problem(400, "owner is not a namespace path");
-  try {
-    return json(await listImportable(await getGitOps(), { owner, search: q.get("search")?.trim() || undefined, page, perPage }));
-  } catch (e) {
-    return errorResponse(e);
-  }
-}
+const pagingMessage = "page must be ≥ 1 and perPage 1–100";
+const pageNumber = (fallback: string, max: number) =>
+  z
+    .string()
+    .default(fallback)
+    .transform(Number)
+    .refine((n) => Number.isInteger(n) && n >= 1 && n <= max, pagingMessage);
+const blankAsAbsent = z
+  .string()
+  .optional()
+  .transform((v) => v?.trim() || undefined);
+
+const querySchema = z.object({
+  page: pageNumber("1", Number.MAX_SAFE_INTEGER),
+  perPage: pageNumber("50", 100),
+  owner: blankAsAbsent.refine((o) => !o || /^[A-Za-z0-9_.-]+(\/[A-Za-z0-9_.-]+)*$/.test(o), "owner is not a namespace path"),
+  search: blankAsAbsent,
+});
+
+export const GET = route({
+  query: { schema: querySchema, invalid: legacy.firstIssue },
+  handler: async ({ query }) => json(await listImportable(await getGitOps(), query)),
+});

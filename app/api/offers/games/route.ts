@@ -1,16 +1,10 @@
 // GET /api/offers/games — the games of the offers service (support role), through the admin API.
-import { authorize } from "@/lib/portal/guard";
-import { adminErrorResponse, getOffersAdmin } from "@/lib/portal/offers-admin";
-import { noStore } from "../params";
+import { getOffersAdmin } from "@/lib/portal/offers-admin";
+import { json, route } from "@/lib/portal/http";
 
 export const dynamic = "force-dynamic";
 
-export async function GET(request: Request) {
-  const auth = await authorize(request, "support");
-  if (!auth.ok) return auth.response;
-  try {
-    return Response.json({ games: await getOffersAdmin().listGames(request.signal) }, noStore);
-  } catch (error) {
-    return adminErrorResponse(error);
-  }
-}
+export const GET = route({
+  role: "support",
+  handler: async ({ request }) => json({ games: await getOffersAdmin().listGames(request.signal) }),
+});

@@ -1,21 +1,22 @@
 // DELETE /api/tokens/:id: revokes one of the caller's tokens (an admin may revoke anyone's).
-import { authorize, hasRole } from "@/lib/portal/guard";
+import { z } from "zod";
 import { getPortalDb } from "@/lib/portal/db";
+import { hasRole } from "@/lib/portal/roles";
 import { revokeToken } from "@/lib/portal/tokens";
 import { auditTokenRevoked } from "@/lib/portal/audit-log";
-
-type Context = { params: Promise<{ id: string }> };
+import { json, route } from "@/lib/portal/http";
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const tokenNotFound = () => json({ message: "token-not-found" }, { status: 404 });
 
-export async function DELETE(request: Request, context: Context): Promise<Response> {
-  const auth = await authorize(request);
-  if (!auth.ok) return auth.response;
-  const { id } = await context.params;
-  if (!uuidPattern.test(id)) return Response.json({ message: "token-not-found" }, { status: 404 });
-  const { db } = await getPortalDb();
-  const revoked = await revokeToken(db, id, hasRole(auth.user, "admin") ? undefined : auth.user.id);
-  if (!revoked) return Response.json({ message: "token-not-found" }, { status: 404 });
-  await auditTokenRevoked(request, auth.user, id);
-  return Response.json({ id, revoked: true });
-}
+export const DELETE = route({
+  params: z.object({ id: z.string() }),
+  handler: async ({ request, user, params: { id } }) => {
+    if (!uuidPattern.test(id)) return tokenNotFound();
+    const { db } = await getPortalDb();
+    const revoked = await revokeToken(db, id, hasRole(user, "admin") ? undefined : user.id);
+    if (!revoked) return tokenNotFound();
+    await auditTokenRevoked(request, user, id);
+    return json({ id, revoked: true });
+  },
+});

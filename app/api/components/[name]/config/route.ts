@@ -3,11 +3,10 @@
 //   persistent: operators commit directly (200 {mode:"commit"}); engineers open a merge request (202 {mode:"merge_request"})
 //   current: operators only (live values; drift until persisted)
 import { z } from "zod";
-import { authorize, hasRole } from "@/lib/portal/guard";
-import { json, nameFrom, problem, readBody } from "@/lib/catalog/http";
+import { hasRole } from "@/lib/portal/roles";
 import { getGitOps } from "@/lib/portal/gitops/service";
 import { getConfig, writeConfig } from "@/lib/portal/gitops/config";
-import { errorResponse } from "@/lib/portal/gitops/http";
+import { componentParams, json, legacy, problem, route } from "@/lib/portal/http";
 import { auditConfigWrite } from "@/lib/portal/audit-log";
 
 export const dynamic = "force-dynamic";
@@ -15,41 +14,25 @@ export const dynamic = "force-dynamic";
 const viewSchema = z.enum(["current", "persistent"], { error: "view must be current or persistent" });
 const bodySchema = z.strictObject({ environment: z.string(), values: z.unknown(), view: viewSchema.optional() });
 
-type Ctx = { params: Promise<{ name: string }> };
+export const GET = route({
+  params: componentParams,
+  query: { schema: z.object({ view: viewSchema.default("persistent") }), invalid: legacy.firstIssue },
+  handler: async ({ params: { name }, query }) => json(await getConfig(await getGitOps(), name, query.view)),
+});
 
-export async function GET(request: Request, context: Ctx) {
-  const auth = await authorize(request);
-  if (!auth.ok) return auth.response;
-  const name = nameFrom((await context.params).name);
-  if (!name.ok) return name.response;
-  const view = viewSchema.safeParse(new URL(request.url).searchParams.get("view") ?? "persistent");
-  if (!view.success) return problem(400, "view must be current or persistent");
-  try {
-    return json(await getConfig(await getGitOps(), name.name, view.data));
-  } catch (e) {
-    return errorResponse(e);
-  }
-}
-
-export async function POST(request: Request, context: Ctx) {
-  const auth = await authorize(request);
-  if (!auth.ok) return auth.response;
-  const name = nameFrom((await context.params).name);
-  if (!name.ok) return name.response;
-  const parsed = await readBody(request, bodySchema);
-  if (!parsed.ok) return parsed.response;
-  const view = parsed.body.view ?? "persistent";
-  const operator = hasRole(auth.user, "operator");
-  if (view === "current" && !operator) return problem(403, "forbidden", { requiredRole: "operator" });
-  try {
-    const result = await writeConfig(await getGitOps(), name.name, [{ environment: parsed.body.environment, values: parsed.body.values }], {
+export const POST = route({
+  params: componentParams,
+  body: { schema: bodySchema, invalid: legacy.dottedIssues },
+  handler: async ({ request, user, params: { name }, body }) => {
+    const view = body.view ?? "persistent";
+    const operator = hasRole(user, "operator");
+    if (view === "current" && !operator) return problem(403, "forbidden", { requiredRole: "operator" });
+    const result = await writeConfig(await getGitOps(), name, [{ environment: body.environment, values: body.values }], {
       view,
-      user: { id: auth.user.id, name: auth.user.name, email: auth.user.email },
+      user: { id: user.id, name: user.name, email: user.email },
       direct: operator,
     });
-    await auditConfigWrite(request, auth.user, name.name, result);
+    await auditConfigWrite(request, user, name, result);
     return json(result, { status: result.mode === "merge_request" ? 202 : 200 });
-  } catch (e) {
-    return errorResponse(e);
-  }
-}
+  },
+});

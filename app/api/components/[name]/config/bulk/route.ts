@@ -2,11 +2,9 @@
 // All or nothing: every update is validated first (422 names each problem, nothing written), then one
 // commit (persistent) or one transaction (current) carries them all.
 import { z } from "zod";
-import { authorize } from "@/lib/portal/guard";
-import { json, nameFrom, readBody } from "@/lib/catalog/http";
 import { getGitOps } from "@/lib/portal/gitops/service";
 import { writeConfig } from "@/lib/portal/gitops/config";
-import { errorResponse } from "@/lib/portal/gitops/http";
+import { componentParams, json, legacy, route } from "@/lib/portal/http";
 import { auditConfigWrite } from "@/lib/portal/audit-log";
 
 export const dynamic = "force-dynamic";
@@ -16,22 +14,17 @@ const bodySchema = z.strictObject({
   view: z.enum(["current", "persistent"], { error: "view must be current or persistent" }).optional(),
 });
 
-export async function POST(request: Request, context: { params: Promise<{ name: string }> }) {
-  const auth = await authorize(request, "operator");
-  if (!auth.ok) return auth.response;
-  const name = nameFrom((await context.params).name);
-  if (!name.ok) return name.response;
-  const parsed = await readBody(request, bodySchema);
-  if (!parsed.ok) return parsed.response;
-  try {
-    const result = await writeConfig(await getGitOps(), name.name, parsed.body.updates, {
-      view: parsed.body.view ?? "persistent",
-      user: { id: auth.user.id, name: auth.user.name, email: auth.user.email },
+export const POST = route({
+  role: "operator",
+  params: componentParams,
+  body: { schema: bodySchema, invalid: legacy.dottedIssues },
+  handler: async ({ request, user, params: { name }, body }) => {
+    const result = await writeConfig(await getGitOps(), name, body.updates, {
+      view: body.view ?? "persistent",
+      user: { id: user.id, name: user.name, email: user.email },
       direct: true,
     });
-    await auditConfigWrite(request, auth.user, name.name, result);
+    await auditConfigWrite(request, user, name, result);
     return json(result);
-  } catch (e) {
-    return errorResponse(e);
-  }
-}
+  },
+});

@@ -4,30 +4,29 @@
 //
 // When the offers service cannot be reached the answer is still an event stream: an `unavailable`
 // event and a `retry:` hint, so EventSource keeps reconnecting by itself instead of giving up.
-import { authorize } from "@/lib/portal/guard";
 import { eventStreamHeaders, getOffersAdmin, OffersAdminError, relayEventStream, unavailableEventStream } from "@/lib/portal/offers-admin";
-import { badRequest, PlayerParams } from "../../../../../params";
+import { route } from "@/lib/portal/http";
+import { PlayerParams } from "../../../../../params";
 
 export const dynamic = "force-dynamic";
 
-export async function GET(request: Request, context: { params: Promise<{ gameId: string; playerId: string }> }) {
-  const auth = await authorize(request, "support");
-  if (!auth.ok) return auth.response;
-  const params = PlayerParams.safeParse(await context.params);
-  if (!params.success) return badRequest(params.error.issues);
-
-  // Aborted when the browser goes away (request.signal) or the relayed body is cancelled.
-  const upstreamAbort = new AbortController();
-  const abort = () => upstreamAbort.abort();
-  request.signal.addEventListener("abort", abort, { once: true });
-  let upstream: Response;
-  try {
-    upstream = await getOffersAdmin().openWatch(params.data.gameId, params.data.playerId, upstreamAbort.signal);
-  } catch (error) {
-    request.signal.removeEventListener("abort", abort);
-    if (error instanceof OffersAdminError) return unavailableEventStream(error, error.unavailable ? 3_000 : 15_000);
-    if (request.signal.aborted) return new Response(null, { status: 499 });
-    throw error;
-  }
-  return new Response(relayEventStream(upstream, abort), { status: 200, headers: eventStreamHeaders });
-}
+export const GET = route({
+  role: "support",
+  params: PlayerParams,
+  handler: async ({ request, params }) => {
+    // Aborted when the browser goes away (request.signal) or the relayed body is cancelled.
+    const upstreamAbort = new AbortController();
+    const abort = () => upstreamAbort.abort();
+    request.signal.addEventListener("abort", abort, { once: true });
+    let upstream: Response;
+    try {
+      upstream = await getOffersAdmin().openWatch(params.gameId, params.playerId, upstreamAbort.signal);
+    } catch (error) {
+      request.signal.removeEventListener("abort", abort);
+      if (error instanceof OffersAdminError) return unavailableEventStream(error, error.unavailable ? 3_000 : 15_000);
+      if (request.signal.aborted) return new Response(null, { status: 499 });
+      throw error;
+    }
+    return new Response(relayEventStream(upstream, abort), { status: 200, headers: eventStreamHeaders });
+  },
+});

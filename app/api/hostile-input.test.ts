@@ -1,0 +1,321 @@
+/**
+ * Every portal API route against hostile strings: U+0000 in every string position (path, query, body
+ * values and keys) answers 400 invalid-request; a path whose percent-encoding is not UTF-8 answers 400
+ * (proxy.ts, before Next.js decodes it); and a property test puts generated strings (every control
+ * character, lone surrogates, long strings, path tricks) in every string position of every route's
+ * input: no answer is a 5xx.
+ *
+ * The real route handlers run with the guard replaced by a test double (an admin from x-test-user),
+ * the portal database on PGlite, a catalog in a temporary git repository, local source control, and
+ * the offers service's admin API answered by a stub.
+ */
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import fc from "fast-check";
+import { readdirSync, statSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { NextRequest } from "next/server";
+import * as schema from "@/lib/portal/db/schema";
+import { openTestDatabase, type TestDatabase } from "@/lib/db/testing";
+import { tempCatalog, validComponent, yamlOf, type TempRepo } from "@/lib/catalog/testing";
+import { LocalScmProvider } from "@/lib/scm/local";
+import { dbMergeRequestStore } from "@/lib/scm/mr-store";
+import { DEMO_REPOSITORIES, ensureDemoRepositories } from "@/lib/scm/demo";
+import { ConfigRepository } from "@/lib/portal/gitops/config-repo";
+import type { RouteHandler } from "@/lib/portal/http";
+
+const state: { db?: TestDatabase<typeof schema>; deps?: unknown; catalog?: TempRepo["catalog"] } = {};
+
+vi.mock("server-only", () => ({}));
+vi.stubEnv("NEXTAUTH_SECRET", "hostile-input-secret-0123456789");
+vi.mock("@/lib/portal/guard", () => ({
+  authorize: async (request: Request) => {
+    const raw = request.headers.get("x-test-user");
+    if (!raw) return { ok: false, response: Response.json({ message: "unauthenticated" }, { status: 401 }) };
+    return { ok: true, user: JSON.parse(raw), via: "session" };
+  },
+}));
+vi.mock("@/lib/portal/db", () => ({ getPortalDb: async () => state.db }));
+vi.mock("@/lib/catalog/service", () => ({ getCatalog: async () => state.catalog }));
+vi.mock("@/lib/portal/gitops/service", async (original) => ({
+  ...(await original<typeof import("@/lib/portal/gitops/service")>()),
+  getGitOps: async () => state.deps,
+  gitopsStatusExtra: async () => ({ deployedVersions: {}, openMergeRequests: 0 }),
+}));
+// The offers service's admin API: a stub that knows one game and no players.
+vi.mock("@/lib/portal/offers-admin", async (original) => {
+  const real = await original<typeof import("@/lib/portal/offers-admin")>();
+  const stub = real.createOffersAdminClient({
+    baseUrl: "http://offers.test",
+    token: "stub-admin-token-0123456789",
+    fetch: async (input) => {
+      const url = new URL(String(input));
+      if (url.pathname === "/v1/admin/games") return Response.json({ games: [] });
+      if (/^\/v1\/admin\/games\/[^/]+\/players$/.test(url.pathname)) return Response.json({ players: [] });
+      return Response.json({ message: "player-not-found" }, { status: 404 });
+    },
+  });
+  return { ...real, getOffersAdmin: () => stub };
+});
+
+type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
+interface Example {
+  params?: Record<string, string | string[]>;
+  query?: Record<string, string>;
+  headers?: Record<string, string>;
+  body?: Json;
+}
+
+const apiDir = path.resolve("app/api");
+const component = "checkout-api";
+const someId = "00000000-0000-4000-8000-000000000000";
+const order = { name: "fuzz-app", displayName: "Fuzz app", kind: "service", owners: [{ user: "admin" }], environments: ["dev"], dependencies: { redis: true }, repoPath: "commerce/fuzz-app" };
+
+/** A valid request per route and method: its string leaves are the positions the tests fill. */
+const examples: Record<string, Partial<Record<Method, Example>>> = {
+  "": { GET: {} },
+  "[...path]": Object.fromEntries((["GET", "POST", "PUT", "PATCH", "DELETE"] as const).map((m) => [m, { params: { path: ["nope", "deeper"] } }])),
+  "app-order-requests": { GET: { query: { status: "pending", requester: "me" } }, POST: { body: order } },
+  "app-order-requests/[id]/approve": { POST: { params: { id: someId } } },
+  "app-order-requests/[id]/reject": { POST: { params: { id: someId }, body: { reason: "not now" } } },
+  "app-order-requests/open-merge-requests": { GET: {} },
+  "app-order-requests/pending/count": { GET: {} },
+  audit: {
+    GET: { query: { actor: "alice", action: "order", targetType: "component", target: component, component, requestId: "r-1", from: "2026-01-01T00:00:00Z", to: "2027-01-01T00:00:00Z", limit: "10" } },
+  },
+  "auth/logout": { POST: {} },
+  "cache/refresh": { POST: { query: { name: component } } },
+  components: { GET: { query: { q: "check", kind: "service", owner: "alice", group: "commerce/backend", environment: "dev", dependency: "mongo", sort: "name", order: "asc", page: "1", pageSize: "10" } } },
+  "components/[name]": {
+    GET: { params: { name: component } },
+    PUT: { params: { name: component }, headers: { "if-match": "*" }, body: validComponent(component) as unknown as Json },
+    PATCH: { params: { name: component }, headers: { "if-match": "*" }, body: { metadata: { displayName: "Checkout" } } },
+  },
+  "components/[name]/config": {
+    GET: { params: { name: component }, query: { view: "persistent" } },
+    POST: { params: { name: component }, body: { environment: "dev", values: { LOG_LEVEL: "info" }, view: "persistent" } },
+  },
+  "components/[name]/config/bulk": { POST: { params: { name: component }, body: { updates: [{ environment: "dev", values: { LOG_LEVEL: "debug" } }], view: "persistent" } } },
+  "components/[name]/favorite": { POST: { params: { name: component } }, DELETE: { params: { name: component } } },
+  "components/[name]/open-merge-requests": { GET: { params: { name: component } } },
+  "components/[name]/releases": {
+    GET: { params: { name: component }, query: { environment: "staging" } },
+    POST: { params: { name: component }, body: { environment: "staging", sourceRef: "main", releaseType: "minor" } },
+  },
+  "components/[name]/status": { GET: { params: { name: component } } },
+  "components/favorites": { GET: {} },
+  "import/components": { POST: { body: { repositories: ["commerce/checkout-api", { path: "growth/quest-engine", kind: "service" }], dryRun: true } } },
+  "import/owners": { GET: {} },
+  "import/repositories": { GET: { query: { owner: "commerce", search: "check", page: "1", perPage: "10" } } },
+  "offers/games": { GET: {} },
+  "offers/games/[gameId]/players": { GET: { params: { gameId: "demo-game" }, query: { q: "play", limit: "5" } } },
+  "offers/games/[gameId]/players/[playerId]": { GET: { params: { gameId: "demo-game", playerId: "player-1" } } },
+  "offers/games/[gameId]/players/[playerId]/watch": { GET: { params: { gameId: "demo-game", playerId: "player-1" } } },
+  options: { GET: {} },
+  "resource-requests": { GET: { query: { component, environment: "dev", resource: "redis", status: "requested" } } },
+  tokens: { GET: {}, POST: { body: { name: "ci" } } },
+  "tokens/[id]": { DELETE: { params: { id: someId } } },
+};
+// next-auth's own endpoints need Next's request scope; only the boundary rule (before next-auth runs) is driven here.
+const boundaryOnly: Record<string, Partial<Record<Method, Example>>> = {
+  "auth/[...nextauth]": { GET: { params: { nextauth: ["session"] } }, POST: { params: { nextauth: ["signout"] } } },
+};
+
+/** Every route folder under app/api (relative, "" for /api itself). */
+function routeFolders(dir = apiDir): string[] {
+  const found: string[] = [];
+  for (const entry of readdirSync(dir)) {
+    const full = path.join(dir, entry);
+    if (statSync(full).isDirectory()) found.push(...routeFolders(full));
+    else if (entry === "route.ts") found.push(path.relative(apiDir, dir).split(path.sep).join("/"));
+  }
+  return found.sort();
+}
+
+const modules: Record<string, Record<string, RouteHandler>> = {};
+const admin = { "x-test-user": JSON.stringify({ id: "admin", name: "Admin", roles: ["admin"], groups: [] }) };
+
+/** The URL of a route folder with its dynamic segments filled from the example's params. */
+function urlOf(folder: string, example: Example): string {
+  const segments = folder
+    .split("/")
+    .filter(Boolean)
+    .map((segment) => {
+      const dynamic = /^\[(\.\.\.)?(\w+)\]$/.exec(segment);
+      if (!dynamic) return segment;
+      const value = example.params?.[dynamic[2]!] ?? "x";
+      return (Array.isArray(value) ? value : [value]).map(encodeSegment).join("/");
+    });
+  const query = new URLSearchParams(example.query ?? {}).toString();
+  return `http://portal.test/api${segments.length ? `/${segments.join("/")}` : ""}${query ? `?${query}` : ""}`;
+}
+
+/** The URL only decorates the request (handlers read params from the context); a lone surrogate has no encoding. */
+function encodeSegment(value: string): string {
+  try {
+    return encodeURIComponent(value);
+  } catch {
+    return "x";
+  }
+}
+
+function send(folder: string, method: Method, example: Example): Promise<Response> {
+  const handler = modules[folder]![method]!;
+  const headers: Record<string, string> = { ...admin, ...(example.headers ?? {}) };
+  if (example.body !== undefined) headers["content-type"] = "application/json";
+  const request = new Request(urlOf(folder, example), { method, headers, body: example.body === undefined ? undefined : JSON.stringify(example.body) });
+  return handler(request, { params: Promise.resolve(example.params ?? {}) });
+}
+
+type Position = { part: "params" | "query" | "body"; path: Array<string | number>; key?: boolean };
+
+/** Every string position of an example: path and query values, body values and object keys. */
+function positionsOf(example: Example): Position[] {
+  const out: Position[] = [];
+  for (const [key, value] of Object.entries(example.params ?? {})) {
+    if (Array.isArray(value)) value.forEach((_, i) => out.push({ part: "params", path: [key, i] }));
+    else out.push({ part: "params", path: [key] });
+  }
+  for (const key of Object.keys(example.query ?? {})) out.push({ part: "query", path: [key] });
+  const walk = (value: Json, at: Array<string | number>) => {
+    if (typeof value === "string") out.push({ part: "body", path: at });
+    else if (Array.isArray(value)) value.forEach((v, i) => walk(v, [...at, i]));
+    else if (value && typeof value === "object") {
+      for (const [k, v] of Object.entries(value)) {
+        out.push({ part: "body", path: [...at, k], key: true });
+        walk(v, [...at, k]);
+      }
+    }
+  };
+  if (example.body !== undefined) walk(example.body, []);
+  return out;
+}
+
+/** The example with `text` at a position (a key position renames the key). */
+function withString(example: Example, position: Position, text: string): Example {
+  const copy = structuredClone(example);
+  const root = (position.part === "body" ? { body: copy.body } : position.part === "params" ? copy.params : copy.query) as Record<string | number, unknown>;
+  const trail = position.part === "body" ? ["body", ...position.path] : position.path;
+  let parent = root;
+  for (const step of trail.slice(0, -1)) parent = parent[step] as Record<string | number, unknown>;
+  const last = trail[trail.length - 1]!;
+  if (position.key) {
+    const entries = Object.entries(parent).map(([k, v]) => (k === String(last) ? [text, v] : [k, v]));
+    for (const k of Object.keys(parent)) delete parent[k];
+    Object.assign(parent, Object.fromEntries(entries));
+  } else parent[last] = text;
+  if (position.part === "body") copy.body = (root as { body: Json }).body;
+  return copy;
+}
+
+const cases = () =>
+  Object.entries(examples).flatMap(([folder, methods]) => Object.entries(methods).map(([method, example]) => ({ folder, method: method as Method, example: example! })));
+
+let repo: TempRepo;
+let root: string;
+beforeAll(async () => {
+  state.db = await openTestDatabase("pglite", { schema, migrationsDir: path.resolve("lib/portal/db/migrations"), migrationsTable: "__portal_migrations" });
+  repo = await tempCatalog({ [`${component}.yaml`]: yamlOf(validComponent(component), "the checkout") });
+  state.catalog = repo.catalog;
+  root = await mkdtemp(path.join(tmpdir(), "hostile-input-"));
+  const store = dbMergeRequestStore(state.db.db);
+  const scm = new LocalScmProvider({ root, store });
+  await ensureDemoRepositories(scm, DEMO_REPOSITORIES.filter((r) => ["commerce/checkout-api", "growth/quest-engine"].includes(r.path)));
+  const configProvider = new LocalScmProvider({
+    root,
+    store,
+    workingCopies: { "portal/config": { dir: repo.catalog.repo.dir, exclusive: (fn) => repo.catalog.exclusive(fn), afterChange: async () => void (await repo.catalog.refresh({ pull: false })) } },
+  });
+  state.deps = { db: state.db.db, scm, catalog: repo.catalog, config: new ConfigRepository(repo.catalog, { provider: configProvider, repo: "portal/config" }) };
+  for (const folder of [...Object.keys(examples), ...Object.keys(boundaryOnly)]) {
+    modules[folder] = (await import(/* @vite-ignore */ `@/app/api/${folder ? `${folder}/` : ""}route`)) as Record<string, RouteHandler>;
+  }
+}, 120_000);
+afterAll(async () => {
+  await state.db?.close();
+  await repo?.cleanup();
+  if (root) await rm(root, { recursive: true, force: true });
+  vi.unstubAllEnvs();
+});
+
+describe("every portal API route", () => {
+  it("has an example here for each method it exports (a new route must be added)", () => {
+    expect(routeFolders()).toEqual([...Object.keys(examples), ...Object.keys(boundaryOnly)].sort());
+    for (const [folder, methods] of Object.entries({ ...examples, ...boundaryOnly })) {
+      const exported = Object.keys(modules[folder]!).filter((k) => /^[A-Z]+$/.test(k) && !["HEAD", "OPTIONS"].includes(k));
+      expect(exported.sort(), folder).toEqual(Object.keys(methods).sort());
+    }
+  });
+
+  it("answers its example without a 5xx", async () => {
+    for (const { folder, method, example } of cases()) {
+      const response = await send(folder, method, example);
+      expect(response.status, `${method} /api/${folder}`).toBeLessThan(500);
+      await response.body?.cancel();
+    }
+  }, 120_000);
+
+  it("answers 400 invalid-request for U+0000 in every string position", async () => {
+    const all = [...cases(), ...Object.entries(boundaryOnly).flatMap(([folder, methods]) => Object.entries(methods).map(([method, example]) => ({ folder, method: method as Method, example: example! })))];
+    for (const { folder, method, example } of all) {
+      const positions = [...positionsOf(example), { part: "query", path: ["unexpected"] } as Position];
+      for (const position of positions) {
+        const hostile = withString({ ...example, query: { ...example.query, ...(position.path[0] === "unexpected" ? { unexpected: "" } : {}) } }, position, "a\u0000b");
+        const response = await send(folder, method, hostile);
+        const where = `${method} /api/${folder} ${position.part}.${position.path.join(".")}${position.key ? " (key)" : ""}`;
+        expect(response.status, where).toBe(400);
+        expect(await response.json(), where).toMatchObject({ message: "invalid-request", detail: expect.stringContaining("U+0000") });
+      }
+    }
+  }, 120_000);
+
+  it("answers 400 JSON in the proxy for a path whose percent-encoding is not UTF-8, in every segment", async () => {
+    const { proxy } = await import("@/proxy");
+    for (const folder of routeFolders()) {
+      const segments = ["api", ...folder.split("/").filter(Boolean).map((s) => (s.startsWith("[") ? "x" : s))];
+      for (let i = 1; i < segments.length; i++) {
+        for (const bad of ["%ff%fe", "%c0%ae", "%ed%a0%80", "%"]) {
+          const pathname = "/" + segments.map((s, j) => (j === i ? bad : s)).join("/");
+          const response = proxy(new NextRequest(`http://portal.test${pathname}`));
+          expect(response.status, pathname).toBe(400);
+          expect(await response.json(), pathname).toMatchObject({ message: "invalid-request" });
+        }
+      }
+    }
+  });
+});
+
+// Generated strings: any code point, every C0 and C1 control character, lone surrogates, characters
+// that mean something to paths, YAML or shells, and long strings.
+const controlCharacter = fc.oneof(fc.integer({ min: 0, max: 0x1f }), fc.integer({ min: 0x7f, max: 0x9f })).map((c) => String.fromCharCode(c));
+const loneSurrogate = fc.integer({ min: 0xd800, max: 0xdfff }).map((c) => String.fromCharCode(c));
+const character = fc.oneof(
+  { weight: 4, arbitrary: fc.string({ unit: "binary", minLength: 1, maxLength: 1 }) },
+  { weight: 2, arbitrary: controlCharacter },
+  { weight: 1, arbitrary: loneSurrogate },
+  { weight: 1, arbitrary: fc.constantFrom("/", "..", "%", "%00", "\\", "'", '"', "$(", "{{", ": ", "- ", "#", "&", "*", "!", "\u2028", "\ufeff", "😀") },
+);
+const hostileString = fc.oneof(
+  { weight: 8, arbitrary: fc.string({ unit: character, maxLength: 40 }) },
+  { weight: 1, arbitrary: fc.string({ unit: character, minLength: 1_000, maxLength: 5_000 }) },
+  { weight: 1, arbitrary: fc.constantFrom("", " ", "-", "--help", "HEAD", "main..HEAD", "refs/heads/../../x", "a".repeat(300)) },
+);
+
+describe("property: generated strings in every string position of every route", () => {
+  it("never answer a 5xx", async () => {
+    const targets = cases().flatMap(({ folder, method, example }) => positionsOf(example).map((position) => ({ folder, method, example, position })));
+    const failures: string[] = [];
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...targets), hostileString, async ({ folder, method, example, position }, text) => {
+        const response = await send(folder, method, withString(example, position, text));
+        await response.body?.cancel();
+        if (response.status >= 500) failures.push(`${method} /api/${folder} ${position.part}.${position.path.join(".")}: ${JSON.stringify(text).slice(0, 80)} → ${response.status}`);
+        return response.status < 500;
+      }),
+      { numRuns: 300, interruptAfterTimeLimit: 150_000 },
+    );
+    expect(failures).toEqual([]);
+  }, 240_000);
+});

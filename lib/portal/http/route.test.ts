@@ -1,0 +1,156 @@
+// route(): the one preamble of the portal's API routes, with the guard replaced by a test double
+// (the user from the x-test-user header, as in the route tests).
+import { describe, expect, it, vi } from "vitest";
+import { z } from "zod";
+import { GitOpsError } from "../gitops/errors";
+import { OffersAdminError } from "../offers-admin-error";
+import { ScmError } from "@/lib/scm/types";
+
+vi.mock("@/lib/portal/guard", () => ({
+  authorize: async (request: Request, role?: string) => {
+    if (request.headers.get("x-test-auth") === "database-down") throw Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" });
+    const raw = request.headers.get("x-test-user");
+    if (!raw) return { ok: false, response: Response.json({ message: "unauthenticated" }, { status: 401 }) };
+    const user = JSON.parse(raw);
+    if (role && !user.roles.includes(role)) return { ok: false, response: Response.json({ message: "forbidden", requiredRole: role }, { status: 403 }) };
+    return { ok: true, user, via: request.headers.get("x-test-via") ?? "session" };
+  },
+}));
+
+const { route, publicRoute, legacy, PortalError, json } = await import("./index");
+
+const alice = { "x-test-user": JSON.stringify({ id: "alice", name: "Alice", roles: ["engineer"], groups: [] }) };
+const req = (url: string, init: RequestInit = {}) => new Request(`http://portal.test${url}`, { ...init, headers: { ...alice, ...(init.headers as Record<string, string>) } });
+const ctx = (params: Record<string, string | string[]> = {}) => ({ params: Promise.resolve(params) });
+const answer = async (response: Response) => ({ status: response.status, body: await response.json() });
+
+const echo = route({
+  params: z.object({ id: z.string() }),
+  query: z.object({ q: z.string().optional() }),
+  body: z.object({ name: z.string(), tags: z.array(z.string()).optional(), meta: z.record(z.string(), z.unknown()).optional() }),
+  handler: async ({ params, query, body, user }) => json({ params, query, body, user: user.id }),
+});
+const post = (body: string, url = "/x/1") => echo(req(url, { method: "POST", body, headers: { "content-type": "application/json" } }), ctx({ id: "1" }));
+
+describe("route()", () => {
+  it("parses the path, query and body, and hands the user to the handler", async () => {
+    expect(await answer(await post(JSON.stringify({ name: "n" }), "/x/1?q=hello"))).toEqual({
+      status: 200,
+      body: { params: { id: "1" }, query: { q: "hello" }, body: { name: "n" }, user: "alice" },
+    });
+  });
+
+  it("authenticates first: 401 and 403 as the guard answers them", async () => {
+    expect((await echo(new Request("http://portal.test/x/1", { method: "POST", body: "{}" }), ctx({ id: "1" }))).status).toBe(401);
+    const admins = route({ role: "admin", handler: async () => json({}) });
+    expect(await answer(await admins(req("/a")))).toEqual({ status: 403, body: { message: "forbidden", requiredRole: "admin" } });
+  });
+
+  it("refuses U+0000 anywhere in the body, keys included, with 400 invalid-request and where it is", async () => {
+    for (const [body, path] of [
+      [{ name: "a\u0000b" }, ["name"]],
+      [{ name: "n", tags: ["ok", "\u0000"] }, ["tags", "1"]],
+      [{ name: "n", meta: { "k\u0000": 1 } }, ["meta", '"k\\u0000"']],
+      [{ name: "n", meta: { deep: { deeper: ["\u0000"] } } }, ["meta", "deep", "deeper", "0"]],
+    ] as const) {
+      const { status, body: answered } = await answer(await post(JSON.stringify(body)));
+      expect(status).toBe(400);
+      expect(answered).toMatchObject({ message: "invalid-request", detail: expect.stringContaining("U+0000"), issues: [{ path, message: expect.stringContaining("U+0000") }] });
+    }
+  });
+
+  it("refuses U+0000 in the query and the path, and lone surrogates anywhere", async () => {
+    expect(await answer(await post(JSON.stringify({ name: "n" }), "/x/1?q=a%00b"))).toMatchObject({ status: 400, body: { message: "invalid-request", issues: [{ path: ["q"] }] } });
+    expect(await answer(await post(JSON.stringify({ name: "n" }), "/x/1?a%00=b"))).toMatchObject({ status: 400, body: { message: "invalid-request" } });
+    const inPath = await echo(req("/x/1", { method: "POST", body: '{"name":"n"}' }), ctx({ id: "a\u0000" }));
+    expect(await answer(inPath)).toMatchObject({ status: 400, body: { message: "invalid-request", issues: [{ path: ["id"] }] } });
+    for (const lone of ['"\\ud800"', '"x\\udc00y"', '"\\ud800\\ud800"']) {
+      expect(await answer(await post(`{"name":${lone}}`))).toMatchObject({ status: 400, body: { message: "invalid-request", detail: expect.stringContaining("surrogate") } });
+    }
+    // A surrogate pair is a well-formed character.
+    expect((await post(JSON.stringify({ name: "😀" }))).status).toBe(200);
+  });
+
+  it("refuses JSON nested deeper than 64 levels (and survives far deeper)", async () => {
+    const nested = (depth: number) => `{"name":"n","meta":{"a":${"[".repeat(depth)}${"]".repeat(depth)}}}`;
+    expect((await post(nested(60))).status).toBe(200);
+    for (const depth of [70, 100_000]) expect(await answer(await post(nested(depth)))).toMatchObject({ status: 400, body: { message: "invalid-request", detail: expect.stringContaining("nested") } });
+  });
+
+  it("answers bad JSON, a bad body and a large body in the standard shape", async () => {
+    expect(await answer(await post("{nope"))).toEqual({ status: 400, body: { message: "invalid-request", detail: "the body is not valid JSON", issues: [{ path: [], message: "the body is not valid JSON" }] } });
+    expect(await answer(await post(JSON.stringify({ name: 3 })))).toMatchObject({ status: 400, body: { message: "invalid-request", issues: [{ path: ["name"] }] } });
+    expect(await answer(await post(JSON.stringify({ name: "x".repeat(300_000) })))).toMatchObject({ status: 413, body: { message: "payload-too-large" } });
+  });
+
+  it("keeps the earlier answers of routes that ask for them", async () => {
+    const old = route({ body: { schema: z.object({ name: z.string({ error: "a name is needed" }) }), invalid: legacy.dottedIssues }, handler: async () => json({}) });
+    const send = (body: string) => old(req("/o", { method: "POST", body }));
+    expect(await answer(await send("{nope"))).toEqual({ status: 400, body: { message: "the body is not valid JSON" } });
+    expect(await answer(await send("{}"))).toEqual({ status: 400, body: { message: "invalid-request", issues: [{ path: "name", message: "a name is needed" }] } });
+    const sentence = route({ query: { schema: z.object({ view: z.enum(["a"], { error: "view must be a" }) }), invalid: legacy.firstIssue }, handler: async () => json({}) });
+    expect(await answer(await sentence(req("/s?view=b")))).toEqual({ status: 400, body: { message: "view must be a" } });
+  });
+
+  it("maps what handlers throw in one place", async () => {
+    const throwing = (error: unknown) => route({ handler: async () => Promise.reject(error) })(req("/t"));
+    expect(await answer(await throwing(new GitOpsError(409, "already decided", { state: "approved" })))).toEqual({ status: 409, body: { message: "already decided", state: "approved" } });
+    expect(await answer(await throwing(new ScmError("not_found", "no such repository")))).toEqual({ status: 404, body: { message: "no such repository", code: "not_found" } });
+    const offline = await throwing(new OffersAdminError(503, "offers-service-unavailable", "offers service unavailable: ECONNREFUSED"));
+    expect(offline.headers.get("retry-after")).toBe("5");
+    expect(await answer(offline)).toEqual({ status: 503, body: { message: "offers-service-unavailable", detail: "offers service unavailable: ECONNREFUSED" } });
+    expect(await answer(await throwing(new PortalError("not-found", "no such thing")))).toEqual({ status: 404, body: { message: "not-found", detail: "no such thing" } });
+    const spy = vi.spyOn(console, "error").mockImplementation(() => {});
+    try {
+      expect(await answer(await throwing(new TypeError("a bug")))).toEqual({ status: 500, body: { message: "internal-error", detail: expect.any(String) } });
+      expect(spy).toHaveBeenCalled();
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
+  it("answers 503 database-unavailable with Retry-After when the database is out of reach or too slow, the guard's token check included", async () => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    try {
+      const failures = [
+        new Error("Failed query: select 1", { cause: Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" }) }),
+        new Error("Failed query: select 1", { cause: new Error("Query read timeout") }),
+        Object.assign(new Error("canceling statement due to statement timeout"), { code: "57014" }),
+        new Error("timeout exceeded when trying to connect"),
+      ];
+      for (const failure of failures) {
+        const response = await route({ handler: async () => Promise.reject(failure) })(req("/d"));
+        expect(response.headers.get("retry-after")).toBe("5");
+        expect(await answer(response)).toEqual({ status: 503, body: { message: "database-unavailable", detail: expect.stringContaining("database") } });
+      }
+      const viaGuard = await route({ handler: async () => json({}) })(req("/d", { headers: { "x-test-auth": "database-down" } }));
+      expect(await answer(viaGuard)).toMatchObject({ status: 503, body: { message: "database-unavailable" } });
+    } finally {
+      warn.mockRestore();
+    }
+  });
+
+  it("sessionOnly refuses personal API tokens", async () => {
+    const sessions = route({ sessionOnly: true, handler: async () => json({ ok: true }) });
+    expect(await answer(await sessions(req("/s", { headers: { "x-test-via": "token" } })))).toEqual({ status: 403, body: { message: "session-required" } });
+    expect((await sessions(req("/s"))).status).toBe(200);
+  });
+
+  it("publicRoute needs no user and applies the same rules", async () => {
+    const open = publicRoute({ query: z.object({ q: z.string() }), handler: async ({ query }) => json(query) });
+    expect(await answer(await open(new Request("http://portal.test/p?q=1")))).toEqual({ status: 200, body: { q: "1" } });
+    expect((await open(new Request("http://portal.test/p?q=%00"))).status).toBe(400);
+  });
+});
+
+describe("unknown /api paths", () => {
+  it("answer a JSON 404 not-found for every method", async () => {
+    const unknown = (await import("@/app/api/[...path]/route")) as unknown as Record<string, (r: Request, c: unknown) => Promise<Response>>;
+    for (const method of ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"]) {
+      const response = await unknown[method]!(new Request("http://portal.test/api/nope/deeper", { method }), ctx({ path: ["nope", "deeper"] }));
+      expect(response.status, method).toBe(404);
+      expect(response.headers.get("content-type")).toMatch(/^application\/json/);
+      if (method !== "HEAD") expect(await response.json()).toEqual({ message: "not-found", detail: `no API endpoint ${method} /api/nope/deeper` });
+    }
+  });
+});

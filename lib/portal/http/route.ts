@@ -1,0 +1,160 @@
+/**
+ * The one preamble of every portal API route: authentication and role, the path, query, header and
+ * body parts parsed by their zod schemas, the boundary rule for strings (lib/portal/http/input.ts),
+ * and every failure mapped to an answer in one place (lib/portal/http/respond.ts).
+ *
+ *   export const POST = route({
+ *     role: "operator",
+ *     params: componentParams,
+ *     body: z.strictObject({ environment: z.string() }),
+ *     handler: async ({ user, params, body }) => json(await doIt(params.name, body, user)),
+ *   });
+ *
+ * A part is a zod schema (bad input answers 400 `{message: "invalid-request", detail, issues}`), or
+ * `{schema, invalid}` where `invalid` gives the answer a route had before this layer (lib/portal/http/legacy.ts).
+ */
+import type { z } from "zod";
+import { authorize } from "@/lib/portal/guard";
+import type { PortalUser, Role } from "@/lib/portal/roles";
+import { searchParamsToObject } from "@/lib/catalog/query";
+import { PortalError } from "./errors";
+import { assertWellFormed, issuesOf, readJsonBody, type BodyProblem } from "./input";
+import { errorResponse, json, portalErrorResponse } from "./respond";
+
+export type RequestPart = "path" | "query" | "headers" | "body";
+
+/** Why a part of a request was refused. */
+export type InputProblem = ({ kind: "schema"; error: z.ZodError; raw: unknown } | BodyProblem) & { part: RequestPart };
+
+export type InvalidAnswer = (problem: InputProblem) => Response;
+
+type AnySchema = z.ZodType;
+export type Part = AnySchema | { schema: AnySchema; invalid: InvalidAnswer };
+type Parsed<T> = T extends { schema: infer S extends AnySchema } ? z.output<S> : T extends AnySchema ? z.output<T> : undefined;
+
+/** What Next.js passes as the second argument of a route handler. */
+export type RouteContext = { params?: Promise<Record<string, string | string[] | undefined>> };
+
+export interface RouteInput<P, Q, H, B> {
+  request: Request;
+  params: Parsed<P>;
+  query: Parsed<Q>;
+  headers: Parsed<H>;
+  body: Parsed<B>;
+}
+
+export interface AuthenticatedInput<P, Q, H, B> extends RouteInput<P, Q, H, B> {
+  user: PortalUser;
+  /** How the caller authenticated: a browser session or a personal API token. */
+  via: "session" | "token";
+}
+
+interface PartsSpec<P, Q, H, B> {
+  params?: P;
+  query?: Q;
+  headers?: H;
+  /** The JSON body; without it, the body is not read. */
+  body?: B;
+}
+
+export interface RouteSpec<P, Q, H, B> extends PartsSpec<P, Q, H, B> {
+  /** The role the caller needs (admin implies every role); absent: any signed-in user. */
+  role?: Role;
+  /** Only a browser session, not a personal API token, may call (403 `session-required`). */
+  sessionOnly?: boolean;
+  handler: (input: AuthenticatedInput<P, Q, H, B>) => Promise<Response>;
+}
+
+export interface PublicRouteSpec<P, Q, H, B> extends PartsSpec<P, Q, H, B> {
+  handler: (input: RouteInput<P, Q, H, B>) => Promise<Response>;
+}
+
+export type RouteHandler = (request: Request, context?: RouteContext) => Promise<Response>;
+
+/** A route for signed-in callers (browser session or personal API token). */
+export function route<P extends Part | undefined = undefined, Q extends Part | undefined = undefined, H extends Part | undefined = undefined, B extends Part | undefined = undefined>(
+  spec: RouteSpec<P, Q, H, B>,
+): RouteHandler {
+  return async (request, context) => {
+    try {
+      const auth = await authorize(request, spec.role);
+      if (!auth.ok) return auth.response;
+      if (spec.sessionOnly && auth.via !== "session") return json({ message: "session-required" }, { status: 403 });
+      const parts = await parseParts(request, context, spec);
+      if (parts instanceof Response) return parts;
+      return await spec.handler({ request, user: auth.user, via: auth.via, ...parts });
+    } catch (error) {
+      return errorResponse(error);
+    }
+  };
+}
+
+/** A route without authentication (sign-out, next-auth's own endpoints, unknown paths). */
+export function publicRoute<P extends Part | undefined = undefined, Q extends Part | undefined = undefined, H extends Part | undefined = undefined, B extends Part | undefined = undefined>(
+  spec: PublicRouteSpec<P, Q, H, B>,
+): RouteHandler {
+  return async (request, context) => {
+    try {
+      const parts = await parseParts(request, context, spec);
+      if (parts instanceof Response) return parts;
+      return await spec.handler({ request, ...parts });
+    } catch (error) {
+      return errorResponse(error);
+    }
+  };
+}
+
+async function parseParts<P extends Part | undefined, Q extends Part | undefined, H extends Part | undefined, B extends Part | undefined>(request: Request, context: RouteContext | undefined, spec: PartsSpec<P, Q, H, B>) {
+  const rawParams = (await context?.params) ?? {};
+  assertWellFormed("path", rawParams);
+  const url = new URL(request.url);
+  // A repeated parameter becomes an array of its values.
+  const rawQuery = searchParamsToObject(url.searchParams);
+  assertWellFormed("query", rawQuery);
+
+  const params = parsePart("path", spec.params, rawParams);
+  if (params instanceof Response) return params;
+  const query = parsePart("query", spec.query, rawQuery);
+  if (query instanceof Response) return query;
+  const headers = parsePart("headers", spec.headers, Object.fromEntries(request.headers));
+  if (headers instanceof Response) return headers;
+
+  let body: unknown = undefined;
+  if (spec.body) {
+    const read = await readJsonBody(request);
+    if (!read.ok) return answerInvalid(spec.body, { ...read.problem, part: "body" });
+    assertWellFormed("body", read.value);
+    body = parsePart("body", spec.body, read.value);
+    if (body instanceof Response) return body;
+  }
+  return { params, query, headers, body } as { params: Parsed<P>; query: Parsed<Q>; headers: Parsed<H>; body: Parsed<B> };
+}
+
+function parsePart(part: RequestPart, spec: Part | undefined, raw: unknown): unknown {
+  if (!spec) return undefined;
+  const schema = "safeParse" in spec ? spec : spec.schema;
+  const parsed = schema.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  return answerInvalid(spec, { kind: "schema", error: parsed.error, raw, part });
+}
+
+function answerInvalid(spec: Part, problem: InputProblem): Response {
+  if (!("safeParse" in spec)) return spec.invalid(problem);
+  return portalErrorResponse(invalidRequest(problem));
+}
+
+/** The standard answer to bad input: `{message: "invalid-request", detail, issues}` (413 `payload-too-large` for a big body). */
+export function invalidRequest(problem: InputProblem): PortalError {
+  switch (problem.kind) {
+    case "too-large":
+      return new PortalError("payload-too-large", `the body is larger than ${problem.limit} bytes`);
+    case "malformed-json":
+      return new PortalError("invalid-request", "the body is not valid JSON", [{ path: [], message: "the body is not valid JSON" }]);
+    case "schema": {
+      const issues = issuesOf(problem.error);
+      const first = issues[0];
+      const where = first && first.path.length ? `${first.path.join(".")}: ` : "";
+      return new PortalError("invalid-request", `the ${problem.part} is not valid: ${where}${first?.message ?? "invalid"}`, issues);
+    }
+  }
+}
