@@ -10,7 +10,6 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { encode } from "next-auth/jwt";
-import { signalPostgres } from "@/lib/db/testing";
 import { canRunThrowawayPostgres, startThrowawayPostgres, type ThrowawayServer } from "@/lib/testing/throwaway";
 import type { RouteHandler } from "@/lib/portal/http";
 
@@ -72,7 +71,7 @@ describe.skipIf(!canRunThrowawayPostgres())("portal API when its PostgreSQL is d
   }, 120_000);
 
   afterAll(async () => {
-    if (server) signalPostgres(server.port, "SIGCONT");
+    if (server) server.thaw();
     const db = globals.__portalDb as Promise<{ close(): Promise<void> }> | undefined;
     await Promise.race([db?.then((handle) => handle.close()).catch(() => {}), new Promise((r) => setTimeout(r, 5_000))]);
     for (const name of singletons) delete globals[name];
@@ -119,11 +118,11 @@ describe.skipIf(!canRunThrowawayPostgres())("portal API when its PostgreSQL is d
   }, 60_000);
 
   it("frozen: every route that needs the database answers 503 within the bound; thawed: 200 without a restart", async () => {
-    signalPostgres(server.port, "SIGSTOP");
+    server.freeze();
     try {
       await Promise.all(calls.map(expectUnavailable));
     } finally {
-      signalPostgres(server.port, "SIGCONT");
+      server.thaw();
     }
     await expectRecovered();
   }, 60_000);

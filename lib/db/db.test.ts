@@ -3,7 +3,7 @@ import { fileURLToPath } from "node:url";
 import { sql } from "drizzle-orm";
 import * as schema from "./fixtures/schema";
 import pg from "pg";
-import { createScratchPostgres, openTestDatabase, signalPostgres, testDatabaseTargets, type TestDatabase } from "./testing";
+import { createScratchPostgres, openTestDatabase, testDatabaseTargets, type TestDatabase } from "./testing";
 import { isDatabaseUnavailable, openDatabase } from "./index";
 import { startProxyFor } from "../testing/tcp-proxy";
 import { canRunThrowawayPostgres, startThrowawayPostgres } from "../testing/throwaway";
@@ -78,14 +78,14 @@ describe.skipIf(!canRunThrowawayPostgres())("PostgreSQL frozen (SIGSTOP of every
     const server = await startThrowawayPostgres();
     // Also when the test fails or times out: a frozen server would outlive the run.
     onTestFinished(async () => {
-      signalPostgres(server.port, "SIGCONT");
+      server.thaw();
       await server.destroy();
     });
     const handle = await openDatabase({ ...options, url: server.url, poolSize: 4, timeoutMs, onPoolError: () => {} });
     try {
       // Four idle connections in the pool, so queries reach frozen backends, not only a frozen postmaster.
       await Promise.all([1, 2, 3, 4].map((i) => handle.db.execute(sql`select pg_sleep(0.05), ${i}::int`)));
-      signalPostgres(server.port, "SIGSTOP");
+      server.freeze();
 
       const started = Date.now();
       const transaction = () =>
@@ -115,7 +115,7 @@ describe.skipIf(!canRunThrowawayPostgres())("PostgreSQL frozen (SIGSTOP of every
       expect(isDatabaseUnavailable(await failure(handle.db.select().from(schema.notes)))).toBe(true);
       expect(Date.now() - again).toBeLessThan(boundMs);
 
-      signalPostgres(server.port, "SIGCONT");
+      server.thaw();
       let recovered = false;
       for (let attempt = 0; attempt < 30 && !recovered; attempt++) {
         recovered = (await failure(handle.db.select().from(schema.notes))) === undefined;
@@ -137,7 +137,7 @@ describe.skipIf(!canRunThrowawayPostgres())("PostgreSQL frozen (SIGSTOP of every
         await reader.end();
       }
     } finally {
-      signalPostgres(server.port, "SIGCONT");
+      server.thaw();
       await Promise.race([handle.close().catch(() => {}), new Promise((r) => setTimeout(r, 5_000))]);
     }
   }, 60_000);

@@ -3,7 +3,6 @@
  * when TEST_DATABASE_URL is set (dropped on close), so parallel files and runs never collide.
  */
 import { randomBytes } from "node:crypto";
-import { readdirSync, readFileSync } from "node:fs";
 import pg from "pg";
 import { openDatabase, type DatabaseHandle, type OpenDatabaseOptions } from "./index";
 
@@ -62,40 +61,4 @@ export async function openTestDatabase<TSchema extends Record<string, unknown>>(
       await scratch.drop();
     },
   };
-}
-
-/**
- * Every process of a throwaway PostgreSQL on `port` (the postmaster and its children: backends,
- * checkpointer, …), found in /proc. Freezing only the postmaster would leave open connections
- * answering; a frozen host stops them all.
- */
-export function postgresProcesses(port: number): number[] {
-  const parents = new Map<number, number>();
-  let postmaster: number | undefined;
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    const pid = Number(entry);
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-      parents.set(pid, Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]));
-      const args = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
-      const p = args.indexOf("-p");
-      if (args[0]?.endsWith("postgres") && p >= 0 && args[p + 1] === String(port)) postmaster = pid;
-    } catch {
-      // gone meanwhile
-    }
-  }
-  if (postmaster === undefined) return [];
-  return [postmaster, ...[...parents].filter(([, parent]) => parent === postmaster).map(([pid]) => pid)];
-}
-
-/** SIGSTOP (freeze) or SIGCONT (thaw) every process of the PostgreSQL server on `port`, postmaster first. */
-export function signalPostgres(port: number, signal: "SIGSTOP" | "SIGCONT"): void {
-  for (const pid of postgresProcesses(port)) {
-    try {
-      process.kill(pid, signal);
-    } catch {
-      // gone meanwhile
-    }
-  }
 }

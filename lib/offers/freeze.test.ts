@@ -6,7 +6,6 @@
 import { describe, expect, it, onTestFinished } from "vitest";
 import { SignJWT } from "jose";
 import { openDatabase } from "../db";
-import { signalPostgres } from "../db/testing";
 import { canRunThrowawayPostgres, startThrowawayPostgres } from "../testing/throwaway";
 import { buildOffersApp } from "./app";
 import { ManualClock } from "./clock";
@@ -20,7 +19,7 @@ describe.skipIf(!canRunThrowawayPostgres())("offers service when PostgreSQL free
   it("answers 503 database-unavailable within the bound, then recovers on thaw without a restart", async () => {
     const server = await startThrowawayPostgres();
     onTestFinished(async () => {
-      signalPostgres(server.port, "SIGCONT");
+      server.thaw();
       await server.destroy();
     });
     const database = await openDatabase({
@@ -57,7 +56,7 @@ describe.skipIf(!canRunThrowawayPostgres())("offers service when PostgreSQL free
       };
       for (const send of Object.values(requests)) expect((await send()).statusCode).toBe(200);
 
-      signalPostgres(server.port, "SIGSTOP");
+      server.freeze();
       const answers = await Promise.all(
         Object.entries(requests).map(async ([name, send]) => {
           const started = Date.now();
@@ -72,7 +71,7 @@ describe.skipIf(!canRunThrowawayPostgres())("offers service when PostgreSQL free
       }
       expect(answers.find((a) => a.name === "campaigns")?.retryAfter).toBeDefined();
 
-      signalPostgres(server.port, "SIGCONT");
+      server.thaw();
       let status = 0;
       for (let attempt = 0; attempt < 50 && status !== 200; attempt++) {
         status = (await requests.campaigns()).statusCode;
@@ -81,7 +80,7 @@ describe.skipIf(!canRunThrowawayPostgres())("offers service when PostgreSQL free
       expect(status).toBe(200);
       for (const send of Object.values(requests)) expect((await send()).statusCode).toBe(200);
     } finally {
-      signalPostgres(server.port, "SIGCONT");
+      server.thaw();
       await app.close();
       await Promise.race([database.close().catch(() => {}), new Promise((r) => setTimeout(r, 5_000))]);
     }

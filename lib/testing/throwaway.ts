@@ -61,7 +61,7 @@ export interface ThrowawayServer {
   port: number;
   /** Connection URL (database `postgres` for PostgreSQL). */
   url: string;
-  /** SIGSTOP: the server holds its sockets but answers nothing. */
+  /** SIGSTOP of every process of the server (PostgreSQL: the postmaster and its backends): it holds its sockets but answers nothing, like a frozen host. */
   freeze(): void;
   /** SIGCONT after freeze(). */
   thaw(): void;
@@ -70,6 +70,31 @@ export interface ThrowawayServer {
   start(): Promise<void>;
   /** Stops it and removes its files. Safe to call twice. */
   destroy(): Promise<void>;
+}
+
+/** A process and its direct children (PostgreSQL's backends, checkpointer, …), read from /proc. */
+function withChildren(pid: number): number[] {
+  const children: number[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      if (Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) === pid) children.push(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return [pid, ...children];
+}
+
+function signalAll(pids: number[], signal: NodeJS.Signals): void {
+  for (const pid of pids) {
+    try {
+      process.kill(pid, signal);
+    } catch {
+      // gone meanwhile
+    }
+  }
 }
 
 function asPostgresUser(command: string, args: string[]): [string, string[]] {
@@ -103,11 +128,7 @@ export async function startThrowawayPostgres(): Promise<ThrowawayServer> {
   };
   const stop = async () => {
     if (pid === null) return;
-    try {
-      process.kill(pid, "SIGCONT");
-    } catch {
-      // already gone
-    }
+    signalAll(withChildren(pid), "SIGCONT");
     await pgCtl(["-D", data, "-m", "immediate", "-w", "stop"]).catch(() => undefined);
     pid = null;
   };
@@ -116,11 +137,12 @@ export async function startThrowawayPostgres(): Promise<ThrowawayServer> {
   return {
     port,
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    // Freezing only the postmaster would leave open connections answering.
     freeze: () => {
-      if (pid !== null) process.kill(pid, "SIGSTOP");
+      if (pid !== null) signalAll(withChildren(pid), "SIGSTOP");
     },
     thaw: () => {
-      if (pid !== null) process.kill(pid, "SIGCONT");
+      if (pid !== null) signalAll(withChildren(pid), "SIGCONT");
     },
     stop,
     start,
