@@ -4,11 +4,13 @@
  */
 import { randomBytes } from "node:crypto";
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from "fastify";
+import { sql } from "drizzle-orm";
 import { SignJWT } from "jose";
+import { rowsOf } from "../db";
 import type { TestDatabase, TestDatabaseTarget } from "../db/testing";
 import { buildOffersApp, type OffersAppDeps } from "./app";
 import { ManualClock } from "./clock";
-import { openOffersTestDatabase, type OffersSchema } from "./db";
+import { openOffersTestDatabase, type OffersDatabase, type OffersSchema } from "./db";
 
 export interface TestGame {
   gameId: string;
@@ -68,4 +70,17 @@ export async function startOffersTestApp(target: TestDatabaseTarget, extra: Part
       await database.close();
     },
   };
+}
+
+/**
+ * A digest of everything the offers service stores (every offers_ table, rows in a fixed order),
+ * so a test can assert that a refused request changed nothing.
+ */
+export async function storedStateDigest(db: OffersDatabase): Promise<string> {
+  const tables = rowsOf<{ name: string }>(
+    await db.execute(sql`select table_name as name from information_schema.tables where table_schema = 'public' and table_name like 'offers\_%' order by 1`),
+  ).map((row) => row.name);
+  const parts = tables.map((name) => sql`select ${name} || ':' || coalesce(md5(string_agg(t::text, '|' order by t::text)), '') as digest from ${sql.identifier(name)} t`);
+  const [row] = rowsOf<{ digest: string }>(await db.execute(sql`select string_agg(digest, ',' order by digest) as digest from (${sql.join(parts, sql` union all `)}) d`));
+  return row?.digest ?? "";
 }
