@@ -6,87 +6,27 @@
  */
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
-import net from "node:net";
-import os from "node:os";
-import path from "node:path";
 import { eq } from "drizzle-orm";
 import { pino } from "pino";
 import { afterEach, describe, expect, it } from "vitest";
-import { parseEnv } from "../env";
-import { createScratchPostgres, testDatabaseTargets, type TestDatabaseTarget } from "../db/testing";
+import { testDatabaseTargets } from "../db/testing";
 import { buildOffersApp } from "./app";
-import { runOffersCli } from "./cli-commands";
-import { openOffersDatabase, type OffersDatabaseHandle } from "./db";
 import { apiClients, settings } from "./db/schema";
 import { GameDirectory } from "./games";
 import { SecretBox } from "./secret-box";
 import { ensureSecretKeyMatches, SECRET_KEY_CHECK_SETTING, SecretKeyRefusedError } from "./secret-key";
 import { startOffersService } from "./service";
+import { offersStorage, runCli as cli } from "./testing";
 
 const keyA = randomBytes(32).toString("hex");
 const keyB = randomBytes(32).toString("hex");
 const keyC = randomBytes(32).toString("hex");
 const MISMATCH = /OFFERS_SECRET_KEY does not match the key that encrypted the stored API keys/;
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const port = (server.address() as net.AddressInfo).port;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-/** A data directory and (on the postgres target) a scratch database, removed after each test. */
-function storage(target: TestDatabaseTarget) {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), "offers-secret-"));
-  let scratch: Awaited<ReturnType<typeof createScratchPostgres>> | undefined;
-  return {
-    dataDir,
-    async url() {
-      if (target !== "postgres") return undefined;
-      scratch ??= await createScratchPostgres();
-      return scratch.url;
-    },
-    async open(): Promise<OffersDatabaseHandle> {
-      const url = await this.url();
-      return openOffersDatabase(url ? { url, poolSize: 2 } : { dataDir: path.join(dataDir, "offers") });
-    },
-    async env(vars: Record<string, string | undefined>) {
-      const url = await this.url();
-      return parseEnv({
-        NODE_ENV: "test",
-        LOG_LEVEL: "silent",
-        DATA_DIR: dataDir,
-        OFFERS_HOST: "127.0.0.1",
-        OFFERS_PORT: String(await freePort()),
-        OFFERS_ADMIN_TOKEN: "admin-token-0123456789",
-        OFFERS_DEMO_DATA: "off",
-        ...(url ? { OFFERS_DATABASE_URL: url } : {}),
-        ...vars,
-      });
-    },
-    async cleanup() {
-      await scratch?.drop();
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
-}
-
-async function cli(env: ReturnType<typeof parseEnv>, ...argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runOffersCli(argv, env, { out: (line) => out.push(line), err: (line) => err.push(line) });
-  return { code, out: out.join("\n"), err: err.join("\n") };
-}
-
 describe.each(testDatabaseTargets())("the secret key of stored API keys, on %s", (target) => {
   const cleanups: Array<() => Promise<void>> = [];
   const newStorage = () => {
-    const s = storage(target);
+    const s = offersStorage(target);
     cleanups.push(() => s.cleanup());
     return s;
   };
