@@ -91,7 +91,7 @@ describe.each(testDatabaseTargets())("the secret key of stored API keys, on %s",
     expect(stderr).not.toMatch(/\n\s+at /); // the message, not a stack trace
   });
 
-  it("stores the check value once: derived from a stored key on a database that has none, else from the key", async () => {
+  it("stores the check value once: derived from a stored key on a database that has none, else from the key", { timeout: 120_000 }, async () => {
     const s = newStorage();
     const database = await s.open();
     try {
@@ -119,7 +119,7 @@ describe.each(testDatabaseTargets())("the secret key of stored API keys, on %s",
     }
   });
 
-  it("answers 503 secret-key-mismatch, never 500, when a stored key cannot be decrypted at request time", async () => {
+  it("answers 503 secret-key-mismatch, never 500, when a stored key cannot be decrypted at request time", { timeout: 120_000 }, async () => {
     const s = newStorage();
     const database = await s.open();
     const logged: unknown[] = [];
