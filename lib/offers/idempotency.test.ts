@@ -4,10 +4,12 @@
  * an offer that is not claimable, without a key or with a new one, is 409 offer-not-claimable).
  */
 import { and, eq } from "drizzle-orm";
+import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testDatabaseTargets } from "../db/testing";
 import { idempotencyKeys, rewardLedger } from "./db/schema";
-import { startOffersTestApp, storedStateDigest, type OffersTestContext } from "./testing";
+import { startOffersService } from "./service";
+import { offersStorage, startOffersTestApp, storedStateDigest, type OffersTestContext } from "./testing";
 
 const coins = (amount: number) => ({ kind: "coins" as const, rewardId: "coins", name: "Coins", amount });
 
@@ -171,6 +173,32 @@ describe.each(testDatabaseTargets())("Idempotency-Key on claims, on %s", (target
       expect(header.required).toBe(false);
       expect(header.schema.pattern ?? JSON.stringify(header.schema)).toContain("x20-");
       expect(header.description ?? header.schema.description).toContain("24 h");
+    }
+  });
+});
+
+describe.each(testDatabaseTargets())("the running service's sweep, on %s", (target) => {
+  it("purges Idempotency-Keys older than 24 h", { timeout: 120_000 }, async () => {
+    const s = offersStorage(target);
+    const service = await startOffersService({
+      env: await s.env({ OFFERS_SECRET_KEY: "d".repeat(64), OFFERS_SWEEP_INTERVAL_MS: "50" }),
+      logger: pino({ level: "silent" }),
+    });
+    try {
+      const db = service.database.db;
+      const row = (key: string, expiresAt: Date) => ({ gameId: "g", playerId: "p", endpoint: "sdk" as const, key, fingerprint: "f", rewards: [], createdAt: new Date(), expiresAt });
+      await db.insert(idempotencyKeys).values([row("expired", new Date(Date.now() - 1000)), row("fresh", new Date(Date.now() + 3600_000))]);
+      const deadline = Date.now() + 30_000;
+      let keys: string[] = [];
+      while (Date.now() < deadline) {
+        keys = (await db.select({ key: idempotencyKeys.key }).from(idempotencyKeys)).map((k) => k.key);
+        if (!keys.includes("expired")) break;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(keys).toEqual(["fresh"]);
+    } finally {
+      await service.stop();
+      await s.cleanup();
     }
   });
 });
