@@ -191,7 +191,8 @@ export async function buildOffersApp(deps: OffersAppDeps): Promise<FastifyInstan
   // before the route's schema runs, every string and object key of the body, the query and the path
   // must be text PostgreSQL can store unchanged (no U+0000, no lone surrogate), and every path
   // parameter, which in this API always names something, must be an identifier. Headers reach
-  // storage only as ids (client id, JWT claims), and those are checked by the identifier rule.
+  // storage only under rules of their own: the client id and the JWT's iss and sub are identifiers,
+  // an Idempotency-Key is printable ASCII (its route schema).
   app.addHook("preValidation", async (request, reply) => {
     const issues: S.ValidationIssue[] = [];
     const params = (request.params ?? {}) as Record<string, unknown>;
