@@ -43,6 +43,11 @@ export const envSchema = z.object({
   OFFERS_DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(8),
   /** 32-byte key (64 hex chars or base64) that encrypts game API keys; unset = generated once under DATA_DIR. */
   OFFERS_SECRET_KEY: z.string().optional(),
+  /** During a rotation of OFFERS_SECRET_KEY: the old key, still accepted for decryption (see secret-key:rotate). */
+  OFFERS_SECRET_KEY_PREVIOUS: z
+    .string()
+    .optional()
+    .transform((v) => (v?.trim() ? v.trim() : undefined)),
   /** Bearer token of the admin API used by the portal; unset = generated once under DATA_DIR. */
   OFFERS_ADMIN_TOKEN: z.string().min(16, "at least 16 characters").optional(),
   /** Redis URL for the cross-instance event bus; unset = in-process bus. */

@@ -34,6 +34,8 @@ export interface OffersAppDeps {
   database: Pick<OffersDatabaseHandle, "db" | "ping">;
   /** AES-256-GCM key of stored API keys (OFFERS_SECRET_KEY: 64 hex chars or base64 of 32 bytes). */
   secretKey: string | Buffer;
+  /** The key before a rotation of the secret key (OFFERS_SECRET_KEY_PREVIOUS): decrypts, never encrypts. */
+  previousSecretKey?: string | Buffer;
   /** Bearer token of the admin API (used by the admin routes that build on this app). */
   adminToken: string;
   clock?: Clock;
@@ -100,7 +102,7 @@ function sendApiKeyError(reply: FastifyReply) {
 export async function buildOffersApp(deps: OffersAppDeps): Promise<FastifyInstance> {
   const clock = deps.clock ?? systemClock;
   const db = deps.database.db;
-  const box = new SecretBox(deps.secretKey);
+  const box = new SecretBox(deps.secretKey, deps.previousSecretKey);
   const games = new GameDirectory(db, box, { clock });
   const engine = deps.engine ?? new OffersEngine({ db, clock, onError: (e) => deps.logger?.error({ err: e }, "work after a committed offer change failed") });
   const tokens = new OneTimeTokens(db, games, clock);
@@ -111,13 +113,24 @@ export async function buildOffersApp(deps: OffersAppDeps): Promise<FastifyInstan
     requestIdHeader: "x-request-id",
     genReqId: () => randomUUID(),
     return503OnClosing: true,
-    routerOptions: { ignoreTrailingSlash: true },
+    // Path parameters are identifiers of up to 200 characters, up to 3 bytes each once percent-encoded.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 600 },
+    // The router refuses a path that is not percent-encoded UTF-8 (e.g. %ED%A0%80, a lone surrogate)
+    // or a parameter over maxParamLength: the same 400 as any other bad input.
+    frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+      if (error.code === "FST_ERR_BAD_URL" || error.code === "FST_ERR_MAX_PARAM_LENGTH") {
+        const message = error.code === "FST_ERR_BAD_URL" ? "the path is not valid percent-encoded UTF-8" : "a path parameter is too long";
+        return reply.code(400).send({ message: "invalid-request", issues: [{ path: [], message }] });
+      }
+      request.log.error({ err: error }, "framework error");
+      return reply.code(500).send({ message: "internal-error" });
+    },
   });
   await app.register(fastifyCors, {
     origin: deps.corsOrigins && deps.corsOrigins.length > 0 ? deps.corsOrigins : true,
     methods: ["GET", "POST", "PUT"],
-    allowedHeaders: ["authorization", "content-type", "x-game-jwt", "last-event-id", "cache-control", "x-request-id"],
-    exposedHeaders: ["x-request-id"],
+    allowedHeaders: ["authorization", "content-type", "x-game-jwt", "last-event-id", "cache-control", "x-request-id", "idempotency-key"],
+    exposedHeaders: ["x-request-id", "idempotent-replayed"],
     maxAge: 600,
   });
   app.setValidatorCompiler(validatorCompiler);
@@ -155,8 +168,40 @@ export async function buildOffersApp(deps: OffersAppDeps): Promise<FastifyInstan
   };
   const caller = (request: FastifyRequest) => request.offersCaller!;
 
+  /** A claim with the request's Idempotency-Key (validated by the route's header schema); marks a replayed answer. */
+  const claimWithKey = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    gameId: string,
+    playerId: string,
+    body: S.ClientClaimRequest,
+    endpoint: "client" | "sdk",
+  ) => {
+    const key = request.headers["idempotency-key"];
+    const outcome = await engine.claimOnce(gameId, playerId, body.kind, body.instanceId, typeof key === "string" ? { key, endpoint } : undefined);
+    if (outcome.replayed) reply.header("idempotent-replayed", "true");
+    return outcome;
+  };
+
   app.addHook("onSend", async (request, reply) => {
     reply.header("x-request-id", request.id);
+  });
+
+  // One rule at the boundary for every string of every route (the stream and admin routes too):
+  // before the route's schema runs, every string and object key of the body, the query and the path
+  // must be text PostgreSQL can store unchanged (no U+0000, no lone surrogate), and every path
+  // parameter, which in this API always names something, must be an identifier. Headers reach
+  // storage only under rules of their own: the client id and the JWT's iss and sub are identifiers,
+  // an Idempotency-Key is printable ASCII (its route schema).
+  app.addHook("preValidation", async (request, reply) => {
+    const issues: S.ValidationIssue[] = [];
+    const params = (request.params ?? {}) as Record<string, unknown>;
+    for (const [name, value] of Object.entries(params)) {
+      // "*" is the wildcard of the docs page's static files, not a name.
+      if (name !== "*" && typeof value === "string" && !S.isIdentifier(value)) issues.push({ path: [name], message: S.IDENTIFIER_RULE });
+    }
+    issues.push(...S.findUnstorableText(request.query), ...S.findUnstorableText(request.body));
+    if (issues.length > 0) return reply.code(400).send({ message: "invalid-request", issues });
   });
 
   app.setNotFoundHandler((request, reply) => {
@@ -166,7 +211,11 @@ export async function buildOffersApp(deps: OffersAppDeps): Promise<FastifyInstan
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof JwtError) return reply.code(error.status).send({ message: error.code });
     if (error instanceof ApiKeyRejected) return sendApiKeyError(reply);
-    if (error instanceof OffersError) return reply.code(error.status).send({ message: error.code });
+    if (error instanceof OffersError) {
+      // secret-key-mismatch: this instance cannot open stored API keys; an operator must fix OFFERS_SECRET_KEY.
+      if (error.status >= 500) request.log.error({ err: error }, error.message);
+      return reply.code(error.status).send({ message: error.code });
+    }
     if (error.validation || hasZodFastifySchemaValidationErrors(error)) {
       return reply.code(400).send({ message: "invalid-request", issues: issuesOf(error) });
     }
@@ -307,11 +356,18 @@ export async function buildOffersApp(deps: OffersAppDeps): Promise<FastifyInstan
         "/client/reward/claim",
         {
           onRequest: jwtAuth,
-          schema: { tags: ["client"], summary: "Claim the rewards of a claimable offer or referral", security: jwtSecurity, body: S.ClientClaimRequest, response: { 200: S.ClientClaimResponse } },
+          schema: {
+            tags: ["client"],
+            summary: "Claim the rewards of a claimable offer or referral",
+            security: jwtSecurity,
+            headers: S.ClaimHeaders,
+            body: S.ClientClaimRequest,
+            response: { 200: S.ClientClaimResponse },
+          },
         },
-        async (request) => {
+        async (request, reply) => {
           const { gameId, playerId } = caller(request);
-          await engine.claim(gameId, playerId!, request.body.kind, request.body.instanceId);
+          await claimWithKey(request, reply, gameId, playerId!, request.body, "client");
           return { message: CLAIM_MESSAGE };
         },
       );
@@ -320,11 +376,18 @@ export async function buildOffersApp(deps: OffersAppDeps): Promise<FastifyInstan
         "/reward/sdk/claim",
         {
           onRequest: apiKeyAuth,
-          schema: { tags: ["server"], summary: "Claim for a player; answers the rewards distributed", security: apiKeySecurity, body: S.ServerClaimRequest, response: { 200: S.ServerClaimResponse } },
+          schema: {
+            tags: ["server"],
+            summary: "Claim for a player; answers the rewards distributed",
+            security: apiKeySecurity,
+            headers: S.ClaimHeaders,
+            body: S.ServerClaimRequest,
+            response: { 200: S.ServerClaimResponse },
+          },
         },
-        async (request) => {
+        async (request, reply) => {
           const { gameId } = caller(request);
-          const rewards = await engine.claim(gameId, request.body.playerId, request.body.kind, request.body.instanceId);
+          const { rewards } = await claimWithKey(request, reply, gameId, request.body.playerId, request.body, "sdk");
           return { message: CLAIM_MESSAGE, rewards };
         },
       );

@@ -11,14 +11,14 @@
  *
  * Domain events are delivered to listeners (onOfferEvent) after the transaction commits.
  */
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { and, asc, desc, eq, inArray, lte, sql } from "drizzle-orm";
 import { fromDriverRow, isUniqueViolation, rowsOf } from "../db";
 import type { Clock } from "./clock";
 import { systemClock } from "./clock";
 import { OffersError } from "./errors";
 import type { OffersDatabase, OffersExecutor, OffersTx } from "./db";
-import { currencies, games, offerDefinitions, offerEvents, offerInstances, players, referrals, rewardLedger } from "./db/schema";
+import { currencies, games, idempotencyKeys, offerDefinitions, offerEvents, offerInstances, players, referrals, rewardLedger } from "./db/schema";
 import type {
   CompletionCondition,
   CompletionTrackers,
@@ -57,6 +57,25 @@ export interface OfferEvent {
 export type OfferEventListener = (event: OfferEvent) => void;
 
 export const DEFAULT_MAX_OFFER_SLOTS = 3;
+/** How long a claim's Idempotency-Key answers retries with the first answer. */
+export const IDEMPOTENCY_KEY_TTL_MS = 24 * 3600 * 1000;
+
+/** The Idempotency-Key of a claim and where it was sent: keys are scoped per game, player and endpoint. */
+export interface ClaimIdempotency {
+  key: string;
+  endpoint: "client" | "sdk";
+}
+
+export interface ClaimOutcome {
+  rewards: Reward[];
+  /** True when this is the stored answer of an earlier claim with the same Idempotency-Key. */
+  replayed: boolean;
+}
+
+/** Fingerprint of a claim as parsed: a retry must ask for the same thing (whitespace and key order do not matter). */
+function claimFingerprint(kind: "offer" | "referral", instanceId: string): string {
+  return createHash("sha256").update(JSON.stringify([kind, instanceId])).digest("base64url");
+}
 const GAME_SETTINGS_TTL_MS = 5_000;
 
 interface GameSettings {
@@ -579,8 +598,82 @@ export class OffersEngine {
    * Exactly-once claim: one transaction moves claimable → claimed by a conditional update, writes
    * the ledger row (unique per source) and frees the slot (promoting the queue).
    */
-  async claim(gameId: string, playerId: string, kind: "offer" | "referral", instanceId: string): Promise<Reward[]> {
-    if (kind === "referral") return this.claimReferral(gameId, playerId, instanceId);
+  async claim(gameId: string, playerId: string, kind: "offer" | "referral", instanceId: string, idempotency?: ClaimIdempotency): Promise<Reward[]> {
+    return (await this.claimOnce(gameId, playerId, kind, instanceId, idempotency)).rewards;
+  }
+
+  /**
+   * A claim with an optional Idempotency-Key. The key is stored with the claim, in the same
+   * statement (offers) or transaction (referrals), and only when the claim succeeds: a refused
+   * claim changed nothing, so its key stays unused. A later claim with the key, within 24 h:
+   * the same claim (kind, instanceId) answers the stored rewards (`replayed`); another claim is
+   * idempotency-key-reused. Two claims with one key at once: the second waits for the player's
+   * lock, then finds the first's key and answers the same.
+   */
+  async claimOnce(gameId: string, playerId: string, kind: "offer" | "referral", instanceId: string, idempotency?: ClaimIdempotency): Promise<ClaimOutcome> {
+    const remember = idempotency ? { ...idempotency, fingerprint: claimFingerprint(kind, instanceId) } : undefined;
+    if (kind === "referral") return this.claimReferral(gameId, playerId, instanceId, remember);
+    try {
+      return { rewards: await this.claimOffer(gameId, playerId, instanceId, remember), replayed: false };
+    } catch (error) {
+      if (!remember || !(error instanceof OffersError) || (error.code !== "offer-not-claimable" && error.code !== "offer-not-found")) throw error;
+      // Refused: the offer may have been claimed with this very key (a retry, or a twin that held the
+      // lock), or the key was used for another claim.
+      const stored = await this.storedClaim(this.db, gameId, playerId, remember);
+      if (stored === "expired") {
+        // An expired key the sweep has not purged yet: it is free again.
+        await this.forgetExpiredKey(this.db, gameId, playerId, remember);
+        return { rewards: await this.claimOffer(gameId, playerId, instanceId, remember), replayed: false };
+      }
+      if (stored) return stored;
+      throw error;
+    }
+  }
+
+  /** The stored answer of a claim made with this key: replayed, or idempotency-key-reused; "expired" or null when none holds. */
+  private async storedClaim(
+    tx: OffersExecutor,
+    gameId: string,
+    playerId: string,
+    remember: ClaimIdempotency & { fingerprint: string },
+  ): Promise<ClaimOutcome | "expired" | null> {
+    const [row] = await tx
+      .select()
+      .from(idempotencyKeys)
+      .where(
+        and(
+          eq(idempotencyKeys.gameId, gameId),
+          eq(idempotencyKeys.playerId, playerId),
+          eq(idempotencyKeys.endpoint, remember.endpoint),
+          eq(idempotencyKeys.key, remember.key),
+        ),
+      );
+    if (!row) return null;
+    if (row.expiresAt.getTime() <= this.clock.now().getTime()) return "expired";
+    if (row.fingerprint !== remember.fingerprint) throw new OffersError("idempotency-key-reused", "this Idempotency-Key was sent with another claim");
+    return { rewards: row.rewards, replayed: true };
+  }
+
+  private async forgetExpiredKey(tx: OffersExecutor, gameId: string, playerId: string, remember: ClaimIdempotency): Promise<void> {
+    await tx
+      .delete(idempotencyKeys)
+      .where(
+        and(
+          eq(idempotencyKeys.gameId, gameId),
+          eq(idempotencyKeys.playerId, playerId),
+          eq(idempotencyKeys.endpoint, remember.endpoint),
+          eq(idempotencyKeys.key, remember.key),
+          lte(idempotencyKeys.expiresAt, this.clock.now()),
+        ),
+      );
+  }
+
+  /** Deletes Idempotency-Keys older than 24 h (the periodic sweep). */
+  async purgeIdempotencyKeys(): Promise<void> {
+    await this.db.delete(idempotencyKeys).where(lte(idempotencyKeys.expiresAt, this.clock.now()));
+  }
+
+  private async claimOffer(gameId: string, playerId: string, instanceId: string, remember?: ClaimIdempotency & { fingerprint: string }): Promise<Reward[]> {
     const game = await this.gameSettings(gameId);
     if (!game.exists) throw new OffersError("game-not-found", gameId);
     // The hot write path, in one statement (one round trip, atomic without BEGIN/COMMIT): lock the
@@ -589,7 +682,18 @@ export class OffersEngine {
     // sequence id. It also answers whether the freed slot can change anything (queued or overdue
     // offers), and whether the player changed while this statement waited for the lock (`raced`:
     // its snapshot predates that change), in which case the slots are settled in a transaction.
-    const now = iso(this.clock.now());
+    // With an Idempotency-Key, the key is stored by the same statement; a key stored meanwhile makes
+    // its primary key refuse the insert, and the whole statement (claim included) is undone.
+    const nowDate = this.clock.now();
+    const now = iso(nowDate);
+    const rememberKey = remember
+      ? sql`, remembered as (
+          insert into offers_idempotency_keys (game_id, player_id, endpoint, key, fingerprint, rewards, created_at, expires_at)
+          select game_id, player_id, ${remember.endpoint}, ${remember.key}, ${remember.fingerprint}, rewards, ${now},
+            ${iso(new Date(nowDate.getTime() + IDEMPOTENCY_KEY_TTL_MS))}
+          from claimed
+        )`
+      : sql``;
     let result: unknown;
     try {
       result = await this.db.execute(sql`
@@ -610,13 +714,15 @@ export class OffersEngine {
         ), sequenced as (
           update offers_players p set event_seq = l.event_seq + 1 from locked l
           where p.game_id = ${gameId} and p.player_id = ${playerId} and exists (select 1 from claimed)
-        )
+        )${rememberKey}
         select to_jsonb(c) as row, l.event_seq + 1 as seq,
           l.event_seq <> (select event_seq from offers_players where game_id = ${gameId} and player_id = ${playerId}) as raced,
           ${unsettledOffers(gameId, playerId, now)} as unsettled
         from claimed c, locked l`);
     } catch (error) {
-      // Unreachable while the conditional update holds; were it reached, the statement is undone and nothing is granted twice.
+      // The ledger's unique index: unreachable while the conditional update holds; were it reached, the
+      // statement is undone and nothing is granted twice. The Idempotency-Key's primary key: the key
+      // was stored meanwhile by another claim, which claimOnce answers from.
       if (isUniqueViolation(error)) throw new OffersError("offer-not-claimable", instanceId);
       throw error;
     }
@@ -646,8 +752,14 @@ export class OffersEngine {
     if (unsettled) await this.withPlayer(gameId, playerId, (unit) => this.settle(unit, "claim"));
   }
 
-  private async claimReferral(gameId: string, playerId: string, instanceId: string): Promise<Reward[]> {
+  private async claimReferral(gameId: string, playerId: string, instanceId: string, remember?: ClaimIdempotency & { fingerprint: string }): Promise<ClaimOutcome> {
     return this.withPlayer(gameId, playerId, async (unit) => {
+      if (remember) {
+        // Under the player's lock: a claim with the same key has committed or has not started.
+        const stored = await this.storedClaim(unit.tx, gameId, playerId, remember);
+        if (stored === "expired") await this.forgetExpiredKey(unit.tx, gameId, playerId, remember);
+        else if (stored) return stored;
+      }
       const [claimed] = await unit.tx
         .update(referrals)
         .set({ status: "claimed", claimedAt: unit.now, updatedAt: unit.now })
@@ -668,7 +780,19 @@ export class OffersEngine {
         throw new OffersError(existing ? "offer-not-claimable" : "offer-not-found", instanceId);
       }
       await this.grant(unit.tx, { gameId, playerId, sourceKind: "referral", sourceId: instanceId, rewards: claimed.rewards, now: unit.now });
-      return claimed.rewards;
+      if (remember) {
+        await unit.tx.insert(idempotencyKeys).values({
+          gameId,
+          playerId,
+          endpoint: remember.endpoint,
+          key: remember.key,
+          fingerprint: remember.fingerprint,
+          rewards: claimed.rewards,
+          createdAt: unit.now,
+          expiresAt: new Date(unit.now.getTime() + IDEMPOTENCY_KEY_TTL_MS),
+        });
+      }
+      return { rewards: claimed.rewards, replayed: false };
     });
   }
 

@@ -14,8 +14,12 @@ export type OffersErrorCode =
   | "token-expired"
   | "game-exists"
   | "game-not-found"
+  | "invalid-game-id"
+  | "invalid-game-settings"
   | "too-many-keys"
-  | "client-not-found";
+  | "client-not-found"
+  | "idempotency-key-reused"
+  | "secret-key-mismatch";
 
 const statusOf: Record<OffersErrorCode, number> = {
   "offer-not-found": 404,
@@ -29,8 +33,14 @@ const statusOf: Record<OffersErrorCode, number> = {
   "token-expired": 410,
   "game-exists": 409,
   "game-not-found": 404,
+  "invalid-game-id": 400,
+  "invalid-game-settings": 400,
   "too-many-keys": 409,
   "client-not-found": 404,
+  // The same Idempotency-Key was sent earlier with another claim (RFC draft: 422).
+  "idempotency-key-reused": 422,
+  // A stored API key cannot be decrypted: this instance runs with another OFFERS_SECRET_KEY.
+  "secret-key-mismatch": 503,
 };
 
 export class OffersError extends Error {

@@ -7,18 +7,45 @@ import { and, asc, eq, isNull } from "drizzle-orm";
 import type { Clock } from "./clock";
 import { systemClock } from "./clock";
 import { OffersError } from "./errors";
-import { constantTimeEqual, type SecretBox } from "./secret-box";
+import { constantTimeEqual, SecretKeyMismatchError, type SecretBox } from "./secret-box";
 import type { OffersDatabase } from "./db";
 import { apiClients, currencies, games } from "./db/schema";
+import { IDENTIFIER_RULE, isIdentifier } from "./schemas";
 
 /** During rotation a game holds two active keys; a third must wait for a revocation. */
 export const MAX_ACTIVE_KEYS = 2;
 const CACHE_TTL_MS = 5_000;
 
+/** Longest JWT lifetime a game accepts unless set otherwise (exp − iat, or exp − now). */
+export const DEFAULT_MAX_TOKEN_LIFETIME_SECONDS = 24 * 3600;
+export const MIN_MAX_TOKEN_LIFETIME_SECONDS = 60;
+export const MAX_MAX_TOKEN_LIFETIME_SECONDS = 30 * 24 * 3600;
+export const MAX_OFFER_SLOTS_LIMIT = 100;
+
+export interface GameSettingsInput {
+  maxOfferSlots?: number;
+  maxTokenLifetimeSeconds?: number;
+}
+
+function checkSettings(input: GameSettingsInput): void {
+  const { maxOfferSlots: slots, maxTokenLifetimeSeconds: lifetime } = input;
+  if (slots !== undefined && (!Number.isInteger(slots) || slots < 1 || slots > MAX_OFFER_SLOTS_LIMIT)) {
+    throw new OffersError("invalid-game-settings", `offer slots must be an integer from 1 to ${MAX_OFFER_SLOTS_LIMIT}`);
+  }
+  if (lifetime !== undefined && (!Number.isInteger(lifetime) || lifetime < MIN_MAX_TOKEN_LIFETIME_SECONDS || lifetime > MAX_MAX_TOKEN_LIFETIME_SECONDS)) {
+    throw new OffersError(
+      "invalid-game-settings",
+      `the maximum token lifetime must be whole seconds from ${MIN_MAX_TOKEN_LIFETIME_SECONDS} to ${MAX_MAX_TOKEN_LIFETIME_SECONDS} (30 days)`,
+    );
+  }
+}
+
 export interface GameKeys {
   gameId: string;
   name: string;
   maxOfferSlots: number;
+  /** Longest JWT lifetime accepted, in seconds. */
+  maxTokenLifetimeSeconds: number;
   /** Decrypted API keys of the active clients, newest first. */
   keys: string[];
 }
@@ -73,16 +100,33 @@ export class GameDirectory {
         gameId: game.gameId,
         name: game.name,
         maxOfferSlots: game.maxOfferSlots,
-        keys: clients.reverse().map((c) => this.box.decrypt(c.encryptedKey)),
+        maxTokenLifetimeSeconds: game.maxTokenLifetimeSeconds,
+        keys: clients.reverse().map((c) => this.decrypt(c.encryptedKey)),
       };
     }
     this.gameCache.set(gameId, { at: now, value });
     return value;
   }
 
+  /**
+   * A stored key that cannot be opened means this instance runs with another OFFERS_SECRET_KEY than
+   * the one that sealed it: a misconfiguration answered 503 secret-key-mismatch (and logged), never
+   * a 500 and never a 401 that would send the game's developers hunting for a key that is right.
+   * Failures are not cached, so fixing the key heals at once.
+   */
+  private decrypt(sealed: string): string {
+    try {
+      return this.box.decrypt(sealed);
+    } catch (error) {
+      if (error instanceof SecretKeyMismatchError) throw new OffersError("secret-key-mismatch", error.message);
+      throw error;
+    }
+  }
+
   /** The gameId of a valid client id + API key pair, or null. Compares keys in constant time. */
   async authenticateApiKey(clientId: string | undefined, apiKey: string | undefined): Promise<string | null> {
-    if (!clientId || !apiKey || clientId.length > 200 || apiKey.length > 500) return null;
+    // A client id outside the identifier rule cannot exist: refused without a query.
+    if (!clientId || !apiKey || !isIdentifier(clientId) || apiKey.length > 500) return null;
     const now = Date.now();
     let cached = this.clientCache.get(clientId);
     if (!cached || now - cached.at >= CACHE_TTL_MS) {
@@ -90,7 +134,7 @@ export class GameDirectory {
         .select()
         .from(apiClients)
         .where(and(eq(apiClients.clientId, clientId), isNull(apiClients.revokedAt)));
-      cached = { at: now, value: client ? { gameId: client.gameId, apiKey: this.box.decrypt(client.encryptedKey) } : null };
+      cached = { at: now, value: client ? { gameId: client.gameId, apiKey: this.decrypt(client.encryptedKey) } : null };
       this.clientCache.set(clientId, cached);
     }
     if (!cached.value) {
@@ -100,14 +144,24 @@ export class GameDirectory {
     return constantTimeEqual(apiKey, cached.value.apiKey) ? cached.value.gameId : null;
   }
 
-  async createGame(input: { gameId: string; name: string; maxOfferSlots?: number; clientId?: string; apiKey?: string }): Promise<NewApiClient> {
+  async createGame(input: { gameId: string; name: string; clientId?: string; apiKey?: string } & GameSettingsInput): Promise<NewApiClient> {
+    // Game ids follow the identifier rule, so a JWT whose iss breaks it names no game (unknown-gameId without a query).
+    if (!isIdentifier(input.gameId)) throw new OffersError("invalid-game-id", IDENTIFIER_RULE);
+    if (input.clientId !== undefined && !isIdentifier(input.clientId)) throw new OffersError("invalid-game-settings", `client id: ${IDENTIFIER_RULE}`);
+    checkSettings(input);
     const clientId = input.clientId ?? generateClientId();
     const apiKey = input.apiKey ?? generateApiKey();
     const now = this.clock.now();
     await this.db.transaction(async (tx) => {
       const inserted = await tx
         .insert(games)
-        .values({ gameId: input.gameId, name: input.name, maxOfferSlots: input.maxOfferSlots ?? 3, createdAt: now })
+        .values({
+          gameId: input.gameId,
+          name: input.name,
+          maxOfferSlots: input.maxOfferSlots ?? 3,
+          maxTokenLifetimeSeconds: input.maxTokenLifetimeSeconds ?? DEFAULT_MAX_TOKEN_LIFETIME_SECONDS,
+          createdAt: now,
+        })
         .onConflictDoNothing()
         .returning();
       if (inserted.length === 0) throw new OffersError("game-exists", input.gameId);
@@ -135,6 +189,21 @@ export class GameDirectory {
     return { gameId, clientId, apiKey };
   }
 
+  /** Changes a game's settings (offer slots, maximum token lifetime); answers the game as stored. */
+  async updateGame(gameId: string, input: GameSettingsInput): Promise<{ gameId: string; maxOfferSlots: number; maxTokenLifetimeSeconds: number }> {
+    checkSettings(input);
+    const set: Partial<typeof games.$inferInsert> = {};
+    if (input.maxOfferSlots !== undefined) set.maxOfferSlots = input.maxOfferSlots;
+    if (input.maxTokenLifetimeSeconds !== undefined) set.maxTokenLifetimeSeconds = input.maxTokenLifetimeSeconds;
+    const [row] =
+      Object.keys(set).length > 0
+        ? await this.db.update(games).set(set).where(eq(games.gameId, gameId)).returning()
+        : await this.db.select().from(games).where(eq(games.gameId, gameId));
+    if (!row) throw new OffersError("game-not-found", gameId);
+    this.invalidate();
+    return { gameId: row.gameId, maxOfferSlots: row.maxOfferSlots, maxTokenLifetimeSeconds: row.maxTokenLifetimeSeconds };
+  }
+
   async revokeKey(gameId: string, clientId: string): Promise<void> {
     const revoked = await this.db
       .update(apiClients)
@@ -145,13 +214,14 @@ export class GameDirectory {
     this.invalidate();
   }
 
-  async listGames(): Promise<Array<{ gameId: string; name: string; maxOfferSlots: number; activeClientIds: string[] }>> {
+  async listGames(): Promise<Array<{ gameId: string; name: string; maxOfferSlots: number; maxTokenLifetimeSeconds: number; activeClientIds: string[] }>> {
     const rows = await this.db.select().from(games).orderBy(asc(games.gameId));
     const clients = await this.db.select().from(apiClients).where(isNull(apiClients.revokedAt)).orderBy(asc(apiClients.createdAt));
     return rows.map((g) => ({
       gameId: g.gameId,
       name: g.name,
       maxOfferSlots: g.maxOfferSlots,
+      maxTokenLifetimeSeconds: g.maxTokenLifetimeSeconds,
       activeClientIds: clients.filter((c) => c.gameId === g.gameId).map((c) => c.clientId),
     }));
   }

@@ -1,18 +1,28 @@
 /**
  * Verification of game JWTs (HS256, secret = one of the game's active API keys) in exactly the
  * order DESIGN fixes, so a token with several faults always yields the same code:
- *   unreadable → jwt-invalid; no iss → jwt-missing-gameId; unknown game → unknown-gameId;
- *   alg ≠ HS256 or bad signature → jwt-invalid; no sub → jwt-missing-playerId; no exp → jwt-invalid;
- *   exp passed → jwt-expired; nbf ahead (tolerance ≤ 5 s) → jwt-not-yet-valid.
+ *   1. unreadable → jwt-invalid: not three canonical base64url segments (no padding, only the
+ *      alphabet, zero trailing bits), header or payload not a JSON object, or a duplicate key;
+ *   2. no iss → jwt-missing-gameId;
+ *   3. unknown game → unknown-gameId (also an iss that breaks the identifier rule: no game has it);
+ *   4. alg ≠ HS256 or bad signature → jwt-invalid;
+ *   5. no sub → jwt-missing-playerId; a sub that breaks the identifier rule → jwt-invalid;
+ *   6. exp missing or absurd → jwt-invalid: exp, iat or nbf not whole seconds from 1970 to 9999
+ *      (so milliseconds are refused), iat more than 5 s ahead, exp − (iat, else now) over the
+ *      game's maximum token lifetime;
+ *   7. exp passed → jwt-expired;  8. nbf ahead (tolerance 5 s) → jwt-not-yet-valid.
  * RFC 8725: the algorithm is pinned (none/None/HS512/RS256 refused), kid/jku/x5u/jwk are ignored
  * (keys come only from our database, nothing is fetched), crit and b64 are refused, size is bounded.
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { SignJWT } from "jose";
-import type { JwtErrorCode } from "./schemas";
+import { isIdentifier, type JwtErrorCode } from "./schemas";
 
-/** Clock skew accepted on nbf. exp gets none: a token whose exp equals now is expired. */
-export const NBF_TOLERANCE_SECONDS = 5;
+/** Clock skew accepted on nbf and iat. exp gets none: a token whose exp equals now is expired. */
+export const CLOCK_TOLERANCE_SECONDS = 5;
+export const NBF_TOLERANCE_SECONDS = CLOCK_TOLERANCE_SECONDS;
+/** Used when the lookup does not name the game's maximum (DEFAULT of games.max_token_lifetime_seconds). */
+const DEFAULT_MAX_TOKEN_LIFETIME_SECONDS = 24 * 3600;
 /** Longer tokens are refused unread (a game JWT is a few hundred bytes). */
 export const MAX_JWT_LENGTH = 4096;
 export const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;
@@ -41,21 +51,94 @@ export interface VerifiedJwt {
   exp: number;
 }
 
-/** Answers the active keys of a game (newest first), or null when the game is unknown. */
-export type GameKeyLookup = (gameId: string) => Promise<{ keys: string[] } | null>;
+/** Answers the active keys of a game (newest first) and its longest token lifetime, or null when the game is unknown. */
+export type GameKeyLookup = (gameId: string) => Promise<{ keys: string[]; maxTokenLifetimeSeconds?: number } | null>;
 
 const encoder = new TextEncoder();
-const segment = /^[A-Za-z0-9_-]*$/;
+const base64urlAlphabet = /^[A-Za-z0-9_-]+$/;
 
+/** Value of one base64url character (the alphabet is already checked). */
+function sextet(code: number): number {
+  if (code >= 97) return code - 71; // a–z → 26–51
+  if (code >= 65) return code - 65; // A–Z → 0–25
+  if (code >= 48) return code === 95 ? 63 : code + 4; // 0–9 → 52–61, _ → 63
+  return 62; // -
+}
+
+/**
+ * RFC 7515 base64url without padding, in its one canonical spelling: a length that is not 1 mod 4,
+ * and the unused low bits of the last character zero. Otherwise several spellings decode to the
+ * same bytes (a signature with another last character would verify).
+ */
+export function isCanonicalBase64url(part: string): boolean {
+  if (!base64urlAlphabet.test(part)) return false;
+  const rest = part.length % 4;
+  if (rest === 0) return true;
+  if (rest === 1) return false;
+  const last = sextet(part.charCodeAt(part.length - 1));
+  return rest === 2 ? (last & 0x0f) === 0 : (last & 0x03) === 0;
+}
+
+/**
+ * How many member names a JSON text that JSON.parse accepted has: every string followed by `:`.
+ * Jumps from quote to quote (a quote after an odd run of backslashes is inside the string).
+ */
+function memberNamesInText(text: string): number {
+  let names = 0;
+  let start = text.indexOf('"');
+  while (start !== -1) {
+    let end = text.indexOf('"', start + 1);
+    for (;;) {
+      if (end === -1) return names; // unreachable on text JSON.parse accepted
+      let slashes = 0;
+      for (let k = end - 1; text.charCodeAt(k) === 92; k--) slashes++;
+      if (slashes % 2 === 0) break;
+      end = text.indexOf('"', end + 1);
+    }
+    let next = end + 1;
+    let c = text.charCodeAt(next);
+    while (c === 32 || c === 9 || c === 10 || c === 13) c = text.charCodeAt(++next);
+    if (c === 58) names++;
+    start = text.indexOf('"', end + 1);
+  }
+  return names;
+}
+
+/** How many members the parsed value has, over every nested object. */
+function membersInValue(value: unknown): number {
+  if (value === null || typeof value !== "object") return 0;
+  let n = 0;
+  if (Array.isArray(value)) {
+    for (const item of value) n += membersInValue(item);
+    return n;
+  }
+  for (const key in value) n += 1 + membersInValue((value as Record<string, unknown>)[key]);
+  return n;
+}
+
+/**
+ * A JSON object from a canonical base64url segment, or null. JSON.parse keeps the last of two
+ * equal names, so a text with more names than the parsed value had a duplicate (RFC 7515 §5.2:
+ * such a JWS must be rejected).
+ */
 function decodeJsonObject(part: string): Record<string, unknown> | null {
-  if (!part || !segment.test(part)) return null;
+  if (!part || !isCanonicalBase64url(part)) return null;
   try {
-    const value: unknown = JSON.parse(Buffer.from(part, "base64url").toString("utf8"));
-    return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+    const text = Buffer.from(part, "base64url").toString("utf8");
+    const value: unknown = JSON.parse(text);
+    if (value === null || typeof value !== "object" || Array.isArray(value)) return null;
+    return memberNamesInText(text) === membersInValue(value) ? (value as Record<string, unknown>) : null;
   } catch {
     return null;
   }
 }
+
+/** The last second of year 9999: a larger NumericDate is milliseconds (or nonsense), not seconds. */
+const LAST_NUMERIC_DATE = 253_402_300_799;
+
+/** A NumericDate as game servers write it: whole seconds from 1970 to 9999. */
+const isWholeSeconds = (value: unknown): value is number =>
+  typeof value === "number" && Number.isInteger(value) && value >= 0 && value <= LAST_NUMERIC_DATE;
 
 /** Takes the token from `x-game-jwt`, else from `Authorization: Bearer`. */
 export function extractJwt(headers: Record<string, string | string[] | undefined>): string | undefined {
@@ -76,14 +159,15 @@ export async function verifyGameJwt(token: string | undefined, lookup: GameKeyLo
   if (parts.length !== 3) throw new JwtError("jwt-invalid");
   const header = decodeJsonObject(parts[0]);
   const payload = decodeJsonObject(parts[1]);
-  if (!header || !payload || !parts[2] || !segment.test(parts[2])) throw new JwtError("jwt-invalid");
+  if (!header || !payload || !isCanonicalBase64url(parts[2])) throw new JwtError("jwt-invalid");
 
   // 2. iss
   const iss = payload.iss;
   if (iss === undefined || iss === null || iss === "") throw new JwtError("jwt-missing-gameId");
   if (typeof iss !== "string") throw new JwtError("jwt-invalid");
 
-  // 3. game
+  // 3. game. Game ids follow the identifier rule, so any other iss (NUL, emoji, "../x") names no game: no query.
+  if (!isIdentifier(iss)) throw new JwtError("unknown-gameId");
   const game = await lookup(iss);
   if (!game) throw new JwtError("unknown-gameId");
 
@@ -100,25 +184,27 @@ export async function verifyGameJwt(token: string | undefined, lookup: GameKeyLo
   });
   if (!verified) throw new JwtError("jwt-invalid");
 
-  // 5. sub
+  // 5. sub: present, and a player id by the same rule as every other player id of the API. The
+  // token is genuine but cannot name a player, so jwt-invalid ("check JWT generation").
   const sub = payload.sub;
   if (sub === undefined || sub === null || sub === "") throw new JwtError("jwt-missing-playerId");
-  if (typeof sub !== "string" || sub.length > 200) throw new JwtError("jwt-invalid");
+  if (!isIdentifier(sub)) throw new JwtError("jwt-invalid");
 
-  // 6. exp
-  const exp = payload.exp;
-  if (typeof exp !== "number" || !Number.isFinite(exp)) throw new JwtError("jwt-invalid");
+  // 6. exp, and the time claims being whole seconds that make sense together
+  const { exp, iat, nbf } = payload;
+  if (!isWholeSeconds(exp)) throw new JwtError("jwt-invalid");
+  if (iat !== undefined && !isWholeSeconds(iat)) throw new JwtError("jwt-invalid");
+  if (nbf !== undefined && !isWholeSeconds(nbf)) throw new JwtError("jwt-invalid");
+  const nowSeconds = now.getTime() / 1000;
+  if (iat !== undefined && iat > nowSeconds + CLOCK_TOLERANCE_SECONDS) throw new JwtError("jwt-invalid");
+  const maxLifetime = game.maxTokenLifetimeSeconds ?? DEFAULT_MAX_TOKEN_LIFETIME_SECONDS;
+  if (exp - (iat ?? nowSeconds) > maxLifetime) throw new JwtError("jwt-invalid");
 
   // 7. expired (no tolerance: exp equal to now is expired)
-  const nowSeconds = now.getTime() / 1000;
   if (exp <= nowSeconds) throw new JwtError("jwt-expired");
 
   // 8. nbf
-  const nbf = payload.nbf;
-  if (nbf !== undefined) {
-    if (typeof nbf !== "number" || !Number.isFinite(nbf)) throw new JwtError("jwt-invalid");
-    if (nbf > nowSeconds + NBF_TOLERANCE_SECONDS) throw new JwtError("jwt-not-yet-valid");
-  }
+  if (nbf !== undefined && nbf > nowSeconds + CLOCK_TOLERANCE_SECONDS) throw new JwtError("jwt-not-yet-valid");
 
   return { gameId: iss, playerId: sub, exp };
 }

@@ -3,6 +3,7 @@
  */
 import { pino } from "pino";
 import { EnvError, getEnv } from "../env";
+import { SecretKeyRefusedError } from "./secret-key";
 import { startOffersService } from "./service";
 
 async function main() {
@@ -52,6 +53,7 @@ async function main() {
 }
 
 main().catch((err: unknown) => {
-  console.error("offers service failed to start:", err);
+  // A refused secret key is the operator's to fix: the message says what and how, a stack trace adds nothing.
+  console.error("offers service failed to start:", err instanceof SecretKeyRefusedError ? err.message : err);
   process.exit(1);
 });

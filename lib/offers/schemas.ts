@@ -7,12 +7,64 @@ import { z } from "zod";
 
 // ---------- identifiers and scalars ----------
 
-/** Ids chosen by game servers (gameId, playerId, offerId, currency id): printable, bounded. */
-export const ExternalId = z
-  .string()
-  .min(1)
-  .max(200)
-  .regex(/^[\x21-\x7e]+$/, "printable ASCII without spaces");
+/**
+ * The one rule for every identifier of this API: game, player (JWT `sub`, body fields, referral
+ * ids, admin paths), offer, currency, client and instance ids. 1–200 characters of ASCII letters,
+ * digits and `_ . @ + = | ~ -`, starting with a letter, digit or `_`. Why so narrow: ids travel in
+ * URL paths (no `/ ? # %`, no `.` or `..` alone), in `gameId:playerId` keys and bus channels (no
+ * `:`), and in logs and support screens (no spaces, controls or look-alike Unicode: `é` has two
+ * spellings that look the same). UUIDs, numbers, e-mail addresses and `auth0|…` subjects fit.
+ */
+export const IDENTIFIER_PATTERN = /^[A-Za-z0-9_][A-Za-z0-9_.@+=|~-]{0,199}$/;
+export const IDENTIFIER_RULE = "1–200 of A–Z a–z 0–9 _ . @ + = | ~ -, starting with a letter, digit or _";
+export const isIdentifier = (value: unknown): value is string => typeof value === "string" && IDENTIFIER_PATTERN.test(value);
+export const Identifier = z.string().regex(IDENTIFIER_PATTERN, IDENTIFIER_RULE);
+/** Ids chosen by game servers (gameId, playerId, offerId, currency id). */
+export const ExternalId = Identifier;
+
+/**
+ * Text PostgreSQL cannot store unchanged: U+0000 (refused by text and jsonb) and UTF-16
+ * surrogates without their pair (refused by jsonb, silently replaced by U+FFFD in text). With the
+ * `u` flag a well-formed pair is one code point, so `\p{Cs}` matches only a lone surrogate.
+ */
+const UNSTORABLE_TEXT = /[\u0000\p{Cs}]/u;
+
+/** Why a string cannot be stored as sent, or null when it can. */
+export function unstorableTextReason(value: string): string | null {
+  if (!UNSTORABLE_TEXT.test(value)) return null;
+  return value.includes("\u0000") ? "must not contain U+0000 (NUL)" : "must be well-formed Unicode (a UTF-16 surrogate without its pair)";
+}
+
+export interface ValidationIssue {
+  path: Array<string | number>;
+  message: string;
+}
+
+/**
+ * Every string (and object key) of a parsed JSON value, params or query that cannot be stored,
+ * with its path; at most `limit`. Iterative: a deeply nested body must not overflow the stack.
+ */
+export function findUnstorableText(value: unknown, limit = 20): ValidationIssue[] {
+  const issues: ValidationIssue[] = [];
+  const stack: Array<{ value: unknown; path: Array<string | number> }> = [{ value, path: [] }];
+  while (stack.length > 0 && issues.length < limit) {
+    const item = stack.pop()!;
+    const current = item.value;
+    if (typeof current === "string") {
+      const reason = unstorableTextReason(current);
+      if (reason) issues.push({ path: item.path, message: reason });
+    } else if (Array.isArray(current)) {
+      for (let i = current.length - 1; i >= 0; i--) stack.push({ value: current[i], path: [...item.path, i] });
+    } else if (current !== null && typeof current === "object") {
+      for (const key of Object.keys(current)) {
+        const reason = unstorableTextReason(key);
+        if (reason) issues.push({ path: [...item.path, key], message: `key ${reason}` });
+        stack.push({ value: (current as Record<string, unknown>)[key], path: [...item.path, key] });
+      }
+    }
+  }
+  return issues;
+}
 export const Timestamp = z.iso.datetime({ offset: true }).describe("ISO 8601 UTC timestamp");
 export const ImageUrl = z.url().max(2048);
 
@@ -187,10 +239,24 @@ export type ServerCampaignsRefreshResponse = z.infer<typeof ServerCampaignsRefre
 export const ClaimKind = z.enum(["offer", "referral"]);
 export type ClaimKind = z.infer<typeof ClaimKind>;
 
-export const ClientClaimRequest = z.object({ kind: ClaimKind, instanceId: z.string().min(1).max(200) });
+export const ClientClaimRequest = z.object({ kind: ClaimKind, instanceId: Identifier });
 export type ClientClaimRequest = z.infer<typeof ClientClaimRequest>;
 export const ClientClaimResponse = z.object({ message: z.string() });
 export type ClientClaimResponse = z.infer<typeof ClientClaimResponse>;
+
+/**
+ * Idempotency-Key request header of both claim endpoints: 1–255 printable ASCII characters.
+ * A retry with the same key and the same claim within 24 h answers the first answer again.
+ */
+export const IdempotencyKey = z
+  .string()
+  .regex(/^[\x20-\x7e]{1,255}$/, "1–255 printable ASCII characters")
+  .describe(
+    "Makes a retried claim safe: a retry with the same key and the same body within 24 h answers exactly the first answer " +
+      "(200, same rewards, header Idempotent-Replayed: true); the same key with another claim answers 422 idempotency-key-reused. " +
+      "Keys are scoped per game, player and endpoint. Only a successful claim binds its key.",
+  );
+export const ClaimHeaders = z.object({ "idempotency-key": IdempotencyKey.optional() }).loose();
 
 export const ServerClaimRequest = ClientClaimRequest.extend({ playerId: ExternalId });
 export type ServerClaimRequest = z.infer<typeof ServerClaimRequest>;

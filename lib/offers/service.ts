@@ -13,6 +13,7 @@ import { systemClock, type Clock } from "./clock";
 import { openOffersDatabase, type OffersDatabaseHandle } from "./db";
 import { seedDemoData } from "./demo";
 import { SecretBox } from "./secret-box";
+import { ensureSecretKeyMatches } from "./secret-key";
 import { createEventBus, type EventBus } from "../events";
 import { createEventStream, type EventStream } from "./sse";
 
@@ -20,6 +21,10 @@ export interface OffersSettings {
   databaseUrl?: string;
   pgliteDir: string;
   secretKey: string;
+  /** OFFERS_SECRET_KEY_PREVIOUS: still decrypts during a rotation of the secret key. */
+  previousSecretKey?: string;
+  /** Said when the secret key is refused: where this instance's key came from. */
+  secretKeySource: string;
   adminToken: string;
   seedDemo: boolean;
 }
@@ -30,6 +35,10 @@ export function offersSettings(env: Env): OffersSettings {
     databaseUrl: env.OFFERS_DATABASE_URL,
     pgliteDir: path.join(env.DATA_DIR, "offers"),
     secretKey: persistentSecret(env.DATA_DIR, "offers-secret-key", env.OFFERS_SECRET_KEY),
+    previousSecretKey: env.OFFERS_SECRET_KEY_PREVIOUS,
+    secretKeySource: env.OFFERS_SECRET_KEY
+      ? "This instance's key is OFFERS_SECRET_KEY."
+      : `This instance's key was generated into ${path.join(env.DATA_DIR, "secrets", "offers-secret-key")} (OFFERS_SECRET_KEY is unset).`,
     adminToken: persistentSecret(env.DATA_DIR, "offers-admin-token", env.OFFERS_ADMIN_TOKEN),
     seedDemo:
       env.OFFERS_DEMO_DATA === "on" || (env.OFFERS_DEMO_DATA === "auto" && (!env.OFFERS_DATABASE_URL || env.NODE_ENV === "development")),
@@ -64,6 +73,15 @@ export async function startOffersService(options: {
   });
   logger.info({ database: database.kind }, "offers database ready (migrations applied)");
 
+  // Refuse to start with a secret key that cannot open the stored API keys (every API-key request would fail).
+  try {
+    const keyState = await ensureSecretKeyMatches(database.db, new SecretBox(settings.secretKey, settings.previousSecretKey), settings.secretKeySource);
+    if (keyState === "rotation-pending") logger.warn("OFFERS_SECRET_KEY_PREVIOUS still seals the stored API keys: run `npm run offers -- secret-key:rotate`");
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+
   // Offers surfaced here reach streams held by other instances through Redis (in-process without it).
   const bus = createEventBus({ redisUrl: env.REDIS_URL, prefix: "offers-events:", logger });
   logger.info({ bus: bus.kind }, "event bus ready");
@@ -78,6 +96,7 @@ export async function startOffersService(options: {
   const app = await buildOffersApp({
     database,
     secretKey: settings.secretKey,
+    previousSecretKey: settings.previousSecretKey,
     adminToken: settings.adminToken,
     clock,
     logger,
@@ -90,7 +109,7 @@ export async function startOffersService(options: {
     await seedDemoData({
       db: database.db,
       games: app.offers.games,
-      box: new SecretBox(settings.secretKey),
+      box: new SecretBox(settings.secretKey, settings.previousSecretKey),
       clock,
       settings: { gameId: env.DEMO_GAME_ID, clientId: env.DEMO_CLIENT_ID, apiKey: env.DEMO_API_KEY },
     });
@@ -105,6 +124,7 @@ export async function startOffersService(options: {
       try {
         await app.offers.engine.sweepExpired();
         await app.offers.tokens.purge();
+        await app.offers.engine.purgeIdempotencyKeys();
       } catch (err) {
         logger.warn({ err }, "expiry sweep failed; will retry");
       } finally {

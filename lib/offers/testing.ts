@@ -3,12 +3,20 @@
  * with known credentials, and JWT signing the way a game server does it.
  */
 import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from "fastify";
+import { sql } from "drizzle-orm";
 import { SignJWT } from "jose";
-import type { TestDatabase, TestDatabaseTarget } from "../db/testing";
+import { rowsOf } from "../db";
+import { parseEnv, type Env } from "../env";
+import { createScratchPostgres, type TestDatabase, type TestDatabaseTarget } from "../db/testing";
 import { buildOffersApp, type OffersAppDeps } from "./app";
 import { ManualClock } from "./clock";
-import { openOffersTestDatabase, type OffersSchema } from "./db";
+import { runOffersCli } from "./cli-commands";
+import { openOffersDatabase, openOffersTestDatabase, type OffersDatabase, type OffersDatabaseHandle, type OffersSchema } from "./db";
 
 export interface TestGame {
   gameId: string;
@@ -68,4 +76,75 @@ export async function startOffersTestApp(target: TestDatabaseTarget, extra: Part
       await database.close();
     },
   };
+}
+
+/**
+ * A digest of everything the offers service stores (every offers_ table, rows in a fixed order),
+ * so a test can assert that a refused request changed nothing.
+ */
+export async function storedStateDigest(db: OffersDatabase): Promise<string> {
+  const tables = rowsOf<{ name: string }>(
+    await db.execute(sql`select table_name as name from information_schema.tables where table_schema = 'public' and table_name like 'offers\_%' order by 1`),
+  ).map((row) => row.name);
+  const parts = tables.map((name) => sql`select ${name} || ':' || coalesce(md5(string_agg(t::text, '|' order by t::text)), '') as digest from ${sql.identifier(name)} t`);
+  const [row] = rowsOf<{ digest: string }>(await db.execute(sql`select string_agg(digest, ',' order by digest) as digest from (${sql.join(parts, sql` union all `)}) d`));
+  return row?.digest ?? "";
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const port = (server.address() as net.AddressInfo).port;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Storage for tests of the service and the CLI as an operator runs them: a data directory and, on
+ * the postgres target, a scratch database; env() builds the settings; cleanup() removes both.
+ */
+export function offersStorage(target: TestDatabaseTarget) {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), "offers-storage-"));
+  let scratch: Awaited<ReturnType<typeof createScratchPostgres>> | undefined;
+  const url = async () => {
+    if (target !== "postgres") return undefined;
+    scratch ??= await createScratchPostgres();
+    return scratch.url;
+  };
+  return {
+    dataDir,
+    async open(): Promise<OffersDatabaseHandle> {
+      const databaseUrl = await url();
+      return openOffersDatabase(databaseUrl ? { url: databaseUrl, poolSize: 2 } : { dataDir: path.join(dataDir, "offers") });
+    },
+    async env(vars: Record<string, string | undefined>): Promise<Env> {
+      const databaseUrl = await url();
+      return parseEnv({
+        NODE_ENV: "test",
+        LOG_LEVEL: "silent",
+        DATA_DIR: dataDir,
+        OFFERS_HOST: "127.0.0.1",
+        OFFERS_PORT: String(await freePort()),
+        OFFERS_ADMIN_TOKEN: "admin-token-0123456789",
+        OFFERS_DEMO_DATA: "off",
+        ...(databaseUrl ? { OFFERS_DATABASE_URL: databaseUrl } : {}),
+        ...vars,
+      });
+    },
+    async cleanup() {
+      await scratch?.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Runs `npm run offers -- …` in process; answers its exit code and output. */
+export async function runCli(env: Env, ...argv: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await runOffersCli(argv, env, { out: (line) => out.push(line), err: (line) => err.push(line) });
+  return { code, out: out.join("\n"), err: err.join("\n") };
 }

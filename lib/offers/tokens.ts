@@ -10,7 +10,7 @@ import { OffersError } from "./errors";
 import type { OffersDatabase } from "./db";
 import { oneTimeTokens } from "./db/schema";
 import type { GameDirectory } from "./games";
-import { signGameJwt } from "./jwt";
+import { ACCESS_TOKEN_TTL_SECONDS, signGameJwt } from "./jwt";
 import { sha256Hex } from "./secret-box";
 import type { OneTimeTokenRedeemResponse } from "./schemas";
 
@@ -54,7 +54,9 @@ export class OneTimeTokens {
     }
     const game = await this.games.findGameWithKeys(gameId);
     if (!game || game.keys.length === 0) throw new OffersError("token-invalid");
-    const accessToken = await signGameJwt({ gameId, playerId: used.playerId, apiKey: game.keys[0], now });
+    // 15 minutes, or less when the game accepts only shorter tokens.
+    const ttlSeconds = Math.min(ACCESS_TOKEN_TTL_SECONDS, game.maxTokenLifetimeSeconds);
+    const accessToken = await signGameJwt({ gameId, playerId: used.playerId, apiKey: game.keys[0], now, ttlSeconds });
     return { playerId: used.playerId, gameId, accessToken };
   }
 

@@ -25,7 +25,20 @@ export const games = pgTable("offers_games", {
   gameId: text("game_id").primaryKey(),
   name: text("name").notNull(),
   maxOfferSlots: integer("max_offer_slots").notNull().default(3),
+  /** Longest JWT lifetime accepted (exp − iat, or exp − now without iat); longer tokens are jwt-invalid. */
+  maxTokenLifetimeSeconds: integer("max_token_lifetime_seconds").notNull().default(86_400),
   createdAt: ts("created_at").notNull().defaultNow(),
+});
+
+/**
+ * Service-wide settings, one row each. `secret-key-check` holds an HMAC of a constant under
+ * OFFERS_SECRET_KEY, so an instance started with another key refuses to start instead of failing
+ * every API-key request.
+ */
+export const settings = pgTable("offers_settings", {
+  name: text("name").primaryKey(),
+  value: text("value").notNull(),
+  updatedAt: ts("updated_at").notNull().defaultNow(),
 });
 
 /**
@@ -219,4 +232,26 @@ export const oneTimeTokens = pgTable(
     usedAt: ts("used_at"),
   },
   (t) => [index("offers_one_time_tokens_expiry_idx").on(t.expiresAt)],
+);
+
+/**
+ * Idempotency keys of claims: the key a client sent with a claim that succeeded, per game, player
+ * and endpoint, with a fingerprint of the request and the rewards answered, so a retry within 24 h
+ * gets the same answer. Written in the same statement (or transaction) as the claim.
+ */
+export const idempotencyKeys = pgTable(
+  "offers_idempotency_keys",
+  {
+    gameId: text("game_id").notNull(),
+    playerId: text("player_id").notNull(),
+    /** Which claim endpoint: `client` (JWT) or `sdk` (API key). */
+    endpoint: text("endpoint").$type<"client" | "sdk">().notNull(),
+    key: text("key").notNull(),
+    /** SHA-256 of the claim as parsed (kind, instanceId). */
+    fingerprint: text("fingerprint").notNull(),
+    rewards: jsonb("rewards").$type<Reward[]>().notNull(),
+    createdAt: ts("created_at").notNull(),
+    expiresAt: ts("expires_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.gameId, t.playerId, t.endpoint, t.key] }), index("offers_idempotency_keys_expiry_idx").on(t.expiresAt)],
 );

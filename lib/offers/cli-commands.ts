@@ -1,0 +1,187 @@
+/**
+ * Onboarding and key management without SQL: `npm run offers -- <command>` on the same database
+ * settings as the service (see `usage`). Every command that opens the database first checks that
+ * OFFERS_SECRET_KEY matches the stored API keys, and refuses to run otherwise.
+ */
+import { randomBytes } from "node:crypto";
+import type { Env } from "../env";
+import { openOffersDatabase } from "./db";
+import { OffersError } from "./errors";
+import { GameDirectory, MAX_MAX_TOKEN_LIFETIME_SECONDS, MIN_MAX_TOKEN_LIFETIME_SECONDS, type GameSettingsInput } from "./games";
+import { SecretBox } from "./secret-box";
+import { ensureSecretKeyMatches, rotateSecretKey, SecretKeyRefusedError } from "./secret-key";
+import { offersSettings } from "./service";
+
+export const usage = `Usage: npm run offers -- <command>
+  games:create <gameId> <name> [--slots N] [--max-token-lifetime DURATION]
+                                  prints the client id and API key (shown once)
+  games:set <gameId> [--slots N] [--max-token-lifetime DURATION]
+                                  changes a game's offer slots or longest accepted JWT lifetime
+  games:list                      games, their settings and active client ids
+  keys:rotate <gameId>            adds a second active key (both verify JWTs)
+  keys:revoke <gameId> <clientId> revokes a key
+  secret-key:generate             prints a new random OFFERS_SECRET_KEY (touches nothing)
+  secret-key:rotate               re-encrypts every stored API key under OFFERS_SECRET_KEY
+                                  (the old key in OFFERS_SECRET_KEY_PREVIOUS), in one transaction
+DURATION: seconds, or a number with s, m, h or d (e.g. 900, 15m, 24h); from ${MIN_MAX_TOKEN_LIFETIME_SECONDS} s to ${MAX_MAX_TOKEN_LIFETIME_SECONDS / 86_400} days. Default lifetime 24h.`;
+
+export interface CliIo {
+  out(line: string): void;
+  err(line: string): void;
+}
+
+/** "900", "15m", "24h", "2d" → seconds; NaN when unreadable. */
+export function parseDuration(text: string): number {
+  const match = /^(\d+)([smhd]?)$/.exec(text.trim());
+  if (!match) return Number.NaN;
+  const unit = { "": 1, s: 1, m: 60, h: 3600, d: 86_400 }[match[2] as "" | "s" | "m" | "h" | "d"];
+  return Number(match[1]) * unit;
+}
+
+/** Splits `--name value` options from positional arguments; answers null on an unknown option or a missing value. */
+function parseArgs(args: string[], known: string[]): { positional: string[]; options: Record<string, string> } | null {
+  const positional: string[] = [];
+  const options: Record<string, string> = {};
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    if (arg.startsWith("--")) {
+      const name = arg.slice(2);
+      if (!known.includes(name) || args[i + 1] === undefined) return null;
+      options[name] = args[++i];
+    } else positional.push(arg);
+  }
+  return { positional, options };
+}
+
+/** The settings named by --slots and --max-token-lifetime (the domain checks their ranges). */
+function settingsFrom(options: Record<string, string>): GameSettingsInput {
+  return {
+    ...(options.slots !== undefined ? { maxOfferSlots: Number(options.slots) } : {}),
+    ...(options["max-token-lifetime"] !== undefined ? { maxTokenLifetimeSeconds: parseDuration(options["max-token-lifetime"]) } : {}),
+  };
+}
+
+async function embeddedServiceIsRunning(host: string, port: number): Promise<boolean> {
+  try {
+    const res = await fetch(`http://${host}:${port}/health`, { signal: AbortSignal.timeout(1000) });
+    return res.status === 200 || res.status === 503;
+  } catch {
+    return false;
+  }
+}
+
+/** Runs one command; answers the exit code (0 ok, 1 usage or refused, 2 cannot run here). */
+export async function runOffersCli(argv: string[], env: Env, io: CliIo): Promise<number> {
+  const [command, ...args] = argv;
+  if (!command || command === "help" || command === "--help") {
+    io.out(usage);
+    return command ? 0 : 1;
+  }
+  if (command === "secret-key:generate") {
+    io.out(randomBytes(32).toString("hex"));
+    return 0;
+  }
+  const known = ["games:create", "games:set", "games:list", "keys:rotate", "keys:revoke", "secret-key:rotate"];
+  if (!known.includes(command)) {
+    io.err(`Unknown command ${command}\n${usage}`);
+    return 1;
+  }
+  const parsed = parseArgs(args, ["slots", "max-token-lifetime"]);
+  if (!parsed) {
+    io.err(usage);
+    return 1;
+  }
+  const { positional, options } = parsed;
+
+  const settings = offersSettings(env);
+  // PGlite is single-process: a second process on the same directory would corrupt it.
+  if (!settings.databaseUrl && (await embeddedServiceIsRunning(env.OFFERS_HOST, env.OFFERS_PORT))) {
+    io.err(`The offers service is running on ${env.OFFERS_HOST}:${env.OFFERS_PORT} with the embedded database (${settings.pgliteDir}).
+Stop it first, or use OFFERS_DATABASE_URL (PostgreSQL), which allows both at once.`);
+    return 2;
+  }
+  const database = await openOffersDatabase({ url: settings.databaseUrl, dataDir: settings.databaseUrl ? undefined : settings.pgliteDir, poolSize: 2 });
+  const box = new SecretBox(settings.secretKey, settings.previousSecretKey);
+  const games = new GameDirectory(database.db, box);
+  try {
+    // A command run with the wrong key would seal new keys the service cannot open.
+    const keyState = await ensureSecretKeyMatches(database.db, box, settings.secretKeySource);
+    if (keyState === "rotation-pending" && command !== "secret-key:rotate") {
+      io.err("Note: stored API keys are still sealed under OFFERS_SECRET_KEY_PREVIOUS; run secret-key:rotate to finish the rotation.");
+    }
+    switch (command) {
+      case "games:create": {
+        const [gameId, ...nameParts] = positional;
+        const name = nameParts.join(" ");
+        if (!gameId || !name) {
+          io.err(usage);
+          return 1;
+        }
+        const created = await games.createGame({ gameId, name, ...settingsFrom(options) });
+        io.out(`Game created: ${gameId} (${name})`);
+        io.out(`Client id: ${created.clientId}`);
+        io.out(`API key:   ${created.apiKey}`);
+        io.out("The API key is shown this once. Keep it on your game servers only: it also signs your players' JWTs.");
+        return 0;
+      }
+      case "games:set": {
+        const [gameId] = positional;
+        const changes = settingsFrom(options);
+        if (!gameId || positional.length !== 1 || Object.keys(changes).length === 0) {
+          io.err(usage);
+          return 1;
+        }
+        const game = await games.updateGame(gameId, changes);
+        io.out(`${game.gameId}: slots=${game.maxOfferSlots} max-token-lifetime=${game.maxTokenLifetimeSeconds}s. Running services apply it within 5 seconds.`);
+        return 0;
+      }
+      case "keys:rotate": {
+        const [gameId] = positional;
+        if (!gameId) {
+          io.err(usage);
+          return 1;
+        }
+        const added = await games.rotateKey(gameId);
+        io.out(`New key added to ${gameId}; both keys are active now.`);
+        io.out(`Client id: ${added.clientId}`);
+        io.out(`API key:   ${added.apiKey}`);
+        io.out("Move your servers to the new key, then revoke the old one with keys:revoke.");
+        return 0;
+      }
+      case "keys:revoke": {
+        const [gameId, clientId] = positional;
+        if (!gameId || !clientId) {
+          io.err(usage);
+          return 1;
+        }
+        await games.revokeKey(gameId, clientId);
+        io.out(`Revoked ${clientId} of ${gameId}. Running services stop accepting it within 5 seconds.`);
+        return 0;
+      }
+      case "games:list": {
+        for (const g of await games.listGames()) {
+          io.out(`${g.gameId}\t${g.name}\tslots=${g.maxOfferSlots}\tmax-token-lifetime=${g.maxTokenLifetimeSeconds}s\tclients=${g.activeClientIds.join(",") || "-"}`);
+        }
+        return 0;
+      }
+      case "secret-key:rotate": {
+        const result = await rotateSecretKey(database.db, box);
+        io.out(
+          `Re-encrypted ${result.resealed} stored API key${result.resealed === 1 ? "" : "s"} under OFFERS_SECRET_KEY ` +
+            `(${result.unchanged} already were); the stored check value now names OFFERS_SECRET_KEY.`,
+        );
+        io.out("Instances started with only the old key now refuse to start; remove OFFERS_SECRET_KEY_PREVIOUS from every instance at its next restart.");
+        return 0;
+      }
+    }
+    return 1;
+  } catch (error) {
+    if (error instanceof OffersError || error instanceof SecretKeyRefusedError) {
+      io.err(error.message);
+      return 1;
+    }
+    throw error;
+  } finally {
+    await database.close();
+  }
+}

@@ -1,0 +1,296 @@
+/**
+ * Property test of every route's validation: generated strings (every control character U+0000–
+ * U+001F and U+007F, lone surrogates, other scripts, long strings) in every string position of
+ * every route registered in the app (body fields and record keys, path, query, headers, JWT
+ * claims), including the admin and stream routes. Never a 5xx, and a 4xx changes nothing stored.
+ */
+import { createHmac } from "node:crypto";
+import fc from "fast-check";
+import type { InjectOptions, LightMyRequestResponse } from "fastify";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MemoryEventBus } from "../events";
+import { testDatabaseTargets } from "../db/testing";
+import { createEventStream } from "./sse";
+import { startOffersTestApp, storedStateDigest, type OffersTestContext } from "./testing";
+
+const ADMIN = "test-admin-token-0123456789";
+/** Generated cases per route (FUZZ_RUNS to search longer, FUZZ_SEED to replay a failure). */
+const NUM_RUNS = Number(process.env.FUZZ_RUNS ?? 20);
+
+type Auth = "jwt" | "apiKey" | "admin" | "none";
+/** A valid request of a route; every string in it (and every object key of its body) is a position to fuzz. */
+interface Example {
+  auth: Auth;
+  params?: Record<string, string>;
+  query?: Record<string, string>;
+  headers?: Record<string, string>;
+  body?: unknown;
+  /** The answer is a long-lived event stream. */
+  stream?: boolean;
+}
+
+type Position =
+  | { in: "params" | "query" | "headers"; name: string }
+  | { in: "body"; path: Array<string | number>; key: boolean }
+  | { in: "claim"; name: string; key: boolean }
+  | { in: "client-id" };
+
+const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
+
+/** Control characters, lone surrogates and other troublemakers, one per string. */
+const CONTROLS = [...Array.from({ length: 32 }, (_, c) => String.fromCharCode(c)), "\u007f"];
+const SURROGATES = ["\ud800", "\udbff", "\udc00", "\udfff", "\udc00\ud800"];
+const OTHERS = ["😀", "é", "e\u0301", "\u2028", "\ufeff", "日本", "%00", "%ff", "/", "../..", ":", "\\", '"', "'", "{}", "\u0000\u0000"];
+
+/**
+ * Strings tried in every position, deterministically: every control character at once (with and
+ * without U+0000, which alone decides the refusal of text), lone high and low surrogates, and long
+ * strings (over an id's 200 characters, and over the 64 KiB body limit). The generated strings
+ * below try each control character on its own.
+ */
+const DETERMINISTIC = [
+  `a${CONTROLS.join("")}b`,
+  `a${CONTROLS.slice(1).join("")}b`,
+  "a\ud800b",
+  "a\udfffb",
+  "x".repeat(201),
+  "x".repeat(5_000),
+  "x".repeat(70 * 1024),
+];
+
+/** Random strings built from the same troublemakers, ordinary characters and any code point. */
+const hostileString = fc.oneof(
+  fc.constantFrom(...CONTROLS, ...SURROGATES, ...OTHERS),
+  fc.array(fc.oneof(fc.constantFrom(...CONTROLS, ...SURROGATES, ...OTHERS), fc.string({ unit: "binary", maxLength: 4 }), fc.constantFrom("a", "Z", "0", "-", "_")), { maxLength: 40 }).map((parts) => parts.join("")),
+  fc.string({ unit: "binary", maxLength: 60 }),
+  fc.integer({ min: 190, max: 70 * 1024 }).map((n) => "y".repeat(n)),
+);
+
+/** A header value carries latin-1 only: other characters become "?" (a NUL cannot reach a header over HTTP). */
+const headerSafe = (value: string) => value.replace(/[^\t\x20-\x7e\x80-\xff]/g, "?");
+/** Percent-encoding of any JS string, lone surrogates as their WTF-8 bytes (what a client would send). */
+function percentEncode(value: string): string {
+  let out = "";
+  for (const char of value) {
+    const code = char.codePointAt(0)!;
+    if (/[A-Za-z0-9_~-]/.test(char)) out += char;
+    else if (code >= 0xd800 && code <= 0xdfff) out += [0xe0 | (code >> 12), 0x80 | ((code >> 6) & 0x3f), 0x80 | (code & 0x3f)].map((b) => `%${b.toString(16).toUpperCase()}`).join("");
+    else out += encodeURIComponent(char).replace(/\./g, "%2E");
+  }
+  return out;
+}
+
+function stringPositions(example: Example, jwt: boolean): Position[] {
+  const positions: Position[] = [];
+  for (const name of Object.keys(example.params ?? {})) positions.push({ in: "params", name });
+  for (const name of Object.keys(example.query ?? {})) positions.push({ in: "query", name });
+  for (const name of Object.keys(example.headers ?? {})) positions.push({ in: "headers", name });
+  const walk = (value: unknown, path: Array<string | number>) => {
+    if (typeof value === "string") positions.push({ in: "body", path, key: false });
+    else if (Array.isArray(value)) value.forEach((item, i) => walk(item, [...path, i]));
+    else if (value && typeof value === "object") {
+      for (const [key, item] of Object.entries(value)) {
+        positions.push({ in: "body", path: [...path, key], key: true });
+        walk(item, [...path, key]);
+      }
+    }
+  };
+  walk(example.body, []);
+  if (example.body !== undefined && typeof example.body === "object" && Object.keys(example.body as object).length === 0) {
+    positions.push({ in: "body", path: ["extra"], key: false });
+  }
+  if (jwt) {
+    for (const name of ["iss", "sub", "note"]) positions.push({ in: "claim", name, key: false });
+    positions.push({ in: "claim", name: "note", key: true });
+  }
+  if (example.auth === "apiKey") positions.push({ in: "client-id" });
+  return positions;
+}
+
+/** Sets value at path in a copy of body (as a value, or as the key at the end of the path). */
+function placeInBody(body: unknown, path: Array<string | number>, value: string, key: boolean): unknown {
+  const copy = structuredClone(body ?? {}) as Record<string | number, unknown>;
+  let parent: Record<string | number, unknown> = copy;
+  for (const step of path.slice(0, -1)) parent = parent[step] as Record<string | number, unknown>;
+  const last = path.at(-1)!;
+  if (key) {
+    const item = parent[last];
+    delete parent[last];
+    parent[value] = item;
+  } else parent[last] = value;
+  return copy;
+}
+
+const describePosition = (p: Position) => (p.in === "body" ? `body ${JSON.stringify(p.path)}${p.key ? " (key)" : ""}` : p.in === "claim" ? `claim ${p.name}${p.key ? " (key)" : ""}` : p.in === "client-id" ? "x-client-id" : `${p.in} ${p.name}`);
+
+describe.each(testDatabaseTargets())("every route's validation under generated strings, on %s", (target) => {
+  let t: OffersTestContext;
+  let now: number;
+  let examples: Record<string, Example>;
+  let lastDigest = "";
+  const jwtRoutes = new Set<string>();
+  const answered = new Map<number, number>();
+
+  const signed = (claims: Record<string, unknown>) => {
+    const input = `${b64({ alg: "HS256", typ: "JWT" })}.${b64(claims)}`;
+    return `${input}.${createHmac("sha256", t.game.apiKey).update(input).digest("base64url")}`;
+  };
+
+  beforeAll(async () => {
+    const stream = createEventStream({ bus: new MemoryEventBus(), adminToken: ADMIN, heartbeatMs: 60_000, staleTimeoutMs: 60_000 });
+    t = await startOffersTestApp(target, { extend: stream.extend, adminToken: ADMIN });
+    now = Math.floor(t.clock.now().getTime() / 1000);
+    const api = t.apiHeaders();
+    // Enough state that valid-looking requests reach the engine: a player, offers, a claimable one.
+    const reward = { kind: "coins", rewardId: "coins", name: "Coins", amount: 5, image: "https://img.example/c.png" };
+    expect((await t.inject({ method: "PUT", url: "/v1/offers/definitions/gift", headers: api, payload: { name: "Gift", rewards: [reward], durationSeconds: 86_400 } })).statusCode).toBe(200);
+    expect((await t.post("/v1/player/snapshot", { playerId: "p1", username: "one" }, api)).status).toBe(200);
+    const offer = await t.post("/v1/player/offers/assign", { playerId: "p1", offerId: "gift" }, api);
+    await t.post("/v1/client/player/campaigns", { viewingCampaigns: true }, { "x-game-jwt": await t.jwt("p1") });
+    const instanceId: string = offer.body.instanceId;
+
+    examples = {
+      "POST /v1/auth/one_time_token/generate": { auth: "jwt", body: {} },
+      "POST /v1/auth/one_time_token/redeem": { auth: "none", body: { token: "not-a-token", gameId: "game-a" } },
+      "POST /v1/client/player/referrals": { auth: "jwt", body: {} },
+      "POST /v1/client/player/campaigns": { auth: "jwt", body: { viewingCampaigns: true } },
+      "POST /v1/player/campaigns/refresh": { auth: "apiKey", body: { playerId: "p1", viewingCampaigns: false } },
+      "POST /v1/client/reward/claim": { auth: "jwt", headers: { "idempotency-key": "key-1" }, body: { kind: "offer", instanceId } },
+      "POST /v1/reward/sdk/claim": { auth: "apiKey", headers: { "idempotency-key": "key-2" }, body: { kind: "offer", instanceId, playerId: "p1" } },
+      "PUT /v1/offers/definitions/{offerId}": {
+        auth: "apiKey",
+        params: { offerId: "fuzz-offer" },
+        body: {
+          offerId: "fuzz-offer",
+          name: "Fuzz",
+          description: "An offer",
+          image: "https://img.example/o.png",
+          rewards: [reward],
+          completionConditions: [{ kind: "spendCurrency", id: "gold", name: "Gold", amount: 10 }],
+          realTime: true,
+          durationSeconds: 3600,
+          priority: 1,
+        },
+      },
+      "POST /v1/player/offers/assign": { auth: "apiKey", body: { playerId: "p2", offerId: "gift" } },
+      "POST /v1/player/snapshot": {
+        auth: "apiKey",
+        body: { playerId: "p1", username: "One", daysInGame: 3, currencies: { gold: { balance: 1, in: 2, out: 1 } }, levels: { "level-main": { level: 2 } } },
+      },
+      "POST /v1/referrals": { auth: "apiKey", body: { referrerId: "p1", refereeId: "p3", rewards: [reward] } },
+      "PUT /v1/currencies/{currencyId}": { auth: "apiKey", params: { currencyId: "gold" }, body: { name: "Gold", image: "https://img.example/g.png" } },
+      "GET /v1/sse/connect": { auth: "jwt", headers: { "last-event-id": "0" }, stream: true },
+      "GET /v1/admin/games": { auth: "admin" },
+      "GET /v1/admin/games/{gameId}/players": { auth: "admin", params: { gameId: "game-a" }, query: { q: "p", limit: "5" } },
+      "GET /v1/admin/games/{gameId}/players/{playerId}": { auth: "admin", params: { gameId: "game-a", playerId: "p1" } },
+      "GET /v1/admin/games/{gameId}/players/{playerId}/watch": { auth: "admin", params: { gameId: "game-a", playerId: "p1" }, stream: true },
+      // Routes outside the OpenAPI document.
+      "GET /health": { auth: "none" },
+      "GET /ready": { auth: "none" },
+      "GET /v1/openapi.json": { auth: "none" },
+      "GET /v1/docs/{*}": { auth: "none", params: { "*": "json" } },
+    };
+    const doc = t.app.swagger() as { paths: Record<string, Record<string, { security?: Array<Record<string, unknown>> }>> };
+    for (const [path, operations] of Object.entries(doc.paths)) {
+      for (const [method, operation] of Object.entries(operations)) {
+        const name = `${method.toUpperCase()} ${path}`;
+        if (operation.security?.some((s) => "gameJwt" in s || "bearerJwt" in s) || path === "/v1/sse/connect") jwtRoutes.add(name);
+      }
+    }
+    lastDigest = await storedStateDigest(t.database.db);
+  });
+  afterAll(async () => t?.close());
+
+  it("has an example request for every route registered in the app", () => {
+    // Every route of the router (its printed tree, parameters renamed as in OpenAPI), but the docs page's own files.
+    const lines = t.app.printRoutes({ commonPrefix: false }).split("\n").filter((line) => line.includes("("));
+    const stack: string[] = [];
+    const routes: string[] = [];
+    for (const line of lines) {
+      const depth = line.search(/[^│ ├└─]/) / 4;
+      const [, segment, methods] = /^[│ ├└─]*(\S*) \(([^)]*)\)/.exec(line)!;
+      stack.length = depth;
+      stack.push(segment);
+      const path = stack.join("").replace(/:(\w+)/g, "{$1}").replace(/\/?\*$/, "/{*}").replace(/^\*$/, "");
+      for (const method of methods.split(", ")) if (method !== "HEAD" && method !== "OPTIONS") routes.push(`${method} ${path}`);
+    }
+    const served = routes.filter((r) => !/^GET \/v1\/docs(\/static\/|\/json|\/yaml|$)/.test(r));
+    expect(served.length).toBeGreaterThan(15);
+    expect(served.filter((r) => !(r in examples))).toEqual([]);
+  });
+
+  /** Sends the example of a route with `value` at one position; answers the response. */
+  async function send(route: string, position: Position, value: string): Promise<LightMyRequestResponse> {
+    const example = examples[route];
+    const [method, template] = route.split(" ") as ["GET" | "POST" | "PUT", string];
+    const params = { ...example.params };
+    const query = { ...example.query };
+    const headers: Record<string, string> = { ...example.headers };
+    let body = example.body;
+    const claims: Record<string, unknown> = { iss: "game-a", sub: "p1", iat: now, exp: now + 600, note: "n" };
+    let clientId = t.game.clientId;
+    if (position.in === "params") params[position.name] = value;
+    else if (position.in === "query") query[position.name] = value;
+    else if (position.in === "headers") headers[position.name] = headerSafe(value);
+    else if (position.in === "body") body = placeInBody(body, position.path, value, position.key);
+    else if (position.in === "claim") {
+      if (position.key) {
+        delete claims[position.name];
+        claims[value] = "n";
+      } else claims[position.name] = value;
+    } else clientId = headerSafe(value);
+
+    if (example.auth === "jwt") headers.authorization = `Bearer ${signed(claims)}`;
+    if (example.auth === "apiKey") Object.assign(headers, { "x-client-id": clientId, "x-api-key": t.game.apiKey });
+    if (example.auth === "admin") headers.authorization = `Bearer ${ADMIN}`;
+    const url =
+      template.replace(/\{([^}]+)\}/g, (_, name: string) => (name === "*" ? params[name] : percentEncode(params[name]))) +
+      (Object.keys(query).length ? `?${Object.entries(query).map(([k, v]) => `${k}=${percentEncode(v)}`).join("&")}` : "");
+    const options: InjectOptions = { method, url, headers };
+    if (body !== undefined) {
+      options.payload = JSON.stringify(body);
+      headers["content-type"] = "application/json";
+    }
+    if (example.stream) options.payloadAsStream = true;
+    const response = await t.inject(options);
+    if (example.stream) {
+      // A stream that opened stays open: leave it (the player's next stream replaces it; app.close ends the rest).
+      response.stream().resume();
+    }
+    return response;
+  }
+
+  /** Sends, then checks the invariant: no 5xx; a 4xx stored nothing. */
+  async function check(route: string, position: Position, value: string): Promise<void> {
+    const response = await send(route, position, value);
+    const label = `${route} ${describePosition(position)} = ${JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…(${value.length})` : value)}: ${response.statusCode} ${examples[route].stream ? "" : response.body.slice(0, 200)}`;
+    answered.set(response.statusCode, (answered.get(response.statusCode) ?? 0) + 1);
+    expect(response.statusCode, label).toBeLessThan(500);
+    const digest = await storedStateDigest(t.database.db);
+    if (response.statusCode >= 400) expect(digest, `${label}: a refused request changed what is stored`).toBe(lastDigest);
+    lastDigest = digest;
+  }
+
+  const routeNames = () => Object.keys(examples);
+
+  it("answers every control character, lone surrogate and long string in every position without a 5xx", { timeout: 120_000 }, async () => {
+    for (const route of routeNames()) {
+      for (const position of stringPositions(examples[route], jwtRoutes.has(route))) {
+        for (const value of DETERMINISTIC) await check(route, position, value);
+      }
+    }
+    // The deterministic strings reach the engine, not only the validators.
+    expect(answered.get(200) ?? 0).toBeGreaterThan(50);
+    expect(answered.get(400) ?? 0).toBeGreaterThan(300);
+  });
+
+  it("answers generated strings in every position without a 5xx (fast-check)", { timeout: 120_000 }, async () => {
+    const cases = routeNames().flatMap((route) => stringPositions(examples[route], jwtRoutes.has(route)).map((position) => ({ route, position })));
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...cases), hostileString, async ({ route, position }, value) => {
+        await check(route, position, value);
+      }),
+      { numRuns: NUM_RUNS * routeNames().length, seed: process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : undefined },
+    );
+  });
+});
