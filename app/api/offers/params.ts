@@ -1,9 +1,10 @@
 // Shared by the offers proxy routes: path and query parameters, checked before they reach the offers service.
 import { z } from "zod";
+import { Identifier } from "@/lib/offers/schemas";
 
-const Id = z.string().min(1).max(200);
-export const GameParams = z.object({ gameId: Id });
-export const PlayerParams = z.object({ gameId: Id, playerId: Id });
+// The offers service's one rule for ids, so an id it would refuse is refused here with the same words.
+export const GameParams = z.object({ gameId: Identifier });
+export const PlayerParams = z.object({ gameId: Identifier, playerId: Identifier });
 export const PlayerQuery = z.object({
   q: z.string().max(200).default(""),
   limit: z.coerce.number().int().min(1).max(100).default(20),
