@@ -202,7 +202,7 @@ describe.each(testDatabaseTargets())("event stream on %s", (target) => {
     expect(stream.hub.connectionCount).toBe(1);
     await assign(ctx, "p2", "live-1");
     await until(() => newer.events.length === 1);
-    expect(older.events).toHaveLength(0);
+    expect(older.events.map((e) => [e.event, e.id, e.data])).toEqual([["replaced", "replaced", '{"message":"stream-replaced"}']]);
     newer.abort();
     await until(() => stream.hub.connectionCount === 0);
   });
@@ -215,29 +215,63 @@ describe.each(testDatabaseTargets())("event stream on %s", (target) => {
     expect(stream.hub.connectionCount).toBe(0);
   });
 
-  it("closes a client that reads nothing, and frees what it held", async () => {
-    const { ctx, base, stream } = await server({ staleTimeoutMs: 300 });
-    const token = await ctx.jwt("slow");
-    const url = new URL(`${base}/sse/connect`);
-    // A raw socket that sends the request and never reads the answer.
-    const socket = net.connect(Number(url.port), url.hostname);
-    socket.pause();
-    let socketClosed = false;
-    socket.on("close", () => (socketClosed = true)).on("error", () => {});
-    socket.write(`GET ${url.pathname} HTTP/1.1\r\nHost: ${url.host}\r\nAuthorization: Bearer ${token}\r\nAccept: text/event-stream\r\n\r\n`);
-    await until(() => stream.hub.connectionCount === 1);
-    // Far more than the socket buffers hold, so writes back up.
-    const big = "x".repeat(64 * 1024);
-    for (let seq = 1; seq <= 300; seq++) {
-      await stream.hub.publish({ gameId: ctx.game.gameId, playerId: "slow" }, {
-        kind: "offer_event", seq, type: "surfaced", instanceId: `i${seq}`, offerId: "o", fromStatus: null, toStatus: "surfaced",
-        cause: "test", at: new Date().toISOString(), realTime: true,
-        offer: { offerId: "o", instanceId: `i${seq}`, playerId: "slow", gameId: ctx.game.gameId, name: "n", description: big, status: "surfaced", rewards: [], createdAt: new Date().toISOString(), expiresAt: new Date().toISOString() },
-      });
+  it("closes clients that read nothing within the stale timeout, and frees every socket, timer and subscription", async () => {
+    const staleTimeoutMs = 500;
+    const { ctx, stream } = await server({ staleTimeoutMs });
+    const serverSockets: Array<{ socket: net.Socket; closedAt: number }> = [];
+    ctx.app.server.on("connection", (socket: net.Socket) => {
+      const entry = { socket, closedAt: 0 };
+      socket.on("close", () => (entry.closedAt = Date.now()));
+      serverSockets.push(entry);
+    });
+    const port = (ctx.app.server.address() as AddressInfo).port;
+    const timeouts = () => process.getActiveResourcesInfo().filter((r) => r === "Timeout").length;
+    const openConnections = () => new Promise<number>((resolve) => ctx.app.server.getConnections((_e, n) => resolve(n)));
+    const timeoutsBefore = timeouts();
+
+    // Raw sockets that send the request and never read the answer.
+    const clients = await Promise.all(
+      Array.from({ length: 8 }, async (_, i) => {
+        const socket = net.connect(port, "127.0.0.1");
+        socket.pause();
+        const client = { socket, playerId: `slow${i}`, closed: false };
+        socket.on("close", () => (client.closed = true)).on("error", () => {});
+        socket.write(`GET /v1/sse/connect HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${await ctx.jwt(client.playerId)}\r\nAccept: text/event-stream\r\n\r\n`);
+        return client;
+      }),
+    );
+    try {
+      await until(() => stream.hub.connectionCount === clients.length);
+      // Offers until every connection has data its client did not take, beyond what the kernel buffers hold.
+      const description = "x".repeat(64 * 1024);
+      const backedUp = () => serverSockets.every(({ socket }) => socket.destroyed || socket.writableLength > 0);
+      for (let seq = 1; !backedUp(); seq++) {
+        expect(seq, "connections never backed up").toBeLessThan(1_000);
+        for (const { playerId } of clients) {
+          await stream.hub.publish({ gameId: ctx.game.gameId, playerId }, {
+            kind: "offer_event", seq, type: "surfaced", instanceId: `i${seq}`, offerId: "o", fromStatus: null, toStatus: "surfaced",
+            cause: "test", at: new Date().toISOString(), realTime: true,
+            offer: { offerId: "o", instanceId: `i${seq}`, playerId, gameId: ctx.game.gameId, name: "n", description, status: "surfaced", rewards: [], createdAt: new Date().toISOString(), expiresAt: new Date().toISOString() },
+          });
+        }
+        await new Promise((r) => setImmediate(r));
+      }
+      const queuedAt = Date.now();
+      // The server closes each connection itself (the clients never close theirs).
+      expect(serverSockets).toHaveLength(clients.length);
+      await until(() => serverSockets.every((s) => s.closedAt > 0), staleTimeoutMs + 5_000, "server closed every stalled connection");
+      for (const { closedAt } of serverSockets) expect(closedAt - queuedAt).toBeLessThan(staleTimeoutMs + 5_000);
+      // Abortively: what was queued is dropped, so a client that reads again soon learns the stream is gone.
+      for (const { socket } of clients) socket.resume();
+      await until(() => clients.every((c) => c.closed), 3_000, "clients see the connection closed");
+      expect(stream.hub.connectionCount).toBe(0);
+      expect((stream.hub.options.bus as MemoryEventBus).channelCount).toBe(0);
+      expect((stream.hub.options.bus as MemoryEventBus).reconnectListenerCount).toBe(0);
+      expect(await openConnections()).toBe(0);
+      await until(() => timeouts() <= timeoutsBefore, 2_000, "timers freed");
+    } finally {
+      for (const { socket } of clients) socket.destroy();
     }
-    await until(() => stream.hub.connectionCount === 0, 5_000, "slow reader closed");
-    socket.destroy();
-    expect(socketClosed || socket.destroyed).toBe(true);
   });
 
   it("serves the admin API and a watch stream that does not take the player's connection", async () => {
