@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { MemoryEventBus, type EventBus } from "../../events";
 import { SseHub, type OfferEventMessage, type PlayerKey, type SseSink, type SurfacedSince } from "./hub";
 import type { Offer } from "../schemas";
@@ -281,6 +281,25 @@ describe("SseHub", () => {
     await until(() => sink.ended, 1_000);
     expect(sink.destroyed).toBe(true);
     expect(hub.connectionCount).toBe(0);
+  });
+
+  it("leaves no timer behind once a client that reads nothing is closed", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "setInterval", "clearInterval", "setImmediate", "performance"] });
+    try {
+      const hub = makeHub({ heartbeatMs: 1_000, staleTimeoutMs: 5_000 });
+      const sink = new FakeSink();
+      sink.accepting = false;
+      await hub.connect({ key: player, sink, expiresAtMs: Date.now() + 3_600_000, lastEventId: null });
+      expect(vi.getTimerCount()).toBe(3); // heartbeat, JWT expiry, stall
+      await vi.advanceTimersByTimeAsync(4_999);
+      expect(sink.ended).toBe(false);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(sink.destroyed).toBe(true);
+      expect(hub.connectionCount).toBe(0);
+      expect(vi.getTimerCount()).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("drops a replaced connection whose client does not take its last bytes", async () => {
