@@ -94,6 +94,8 @@ export interface SseHubOptions {
   heartbeatMs: number;
   /** A client that has read nothing for this long is closed. */
   staleTimeoutMs: number;
+  /** Reconnection delay advertised to standard EventSource clients (`retry:`); unset = theirs (about 3 s). */
+  retryMs?: number;
   now?: () => number;
   logger?: HubLogger;
   /** Name of this instance, in connection events. */
@@ -269,7 +271,8 @@ export class PlayerConnection extends Stream {
     // Tell connections of this player on other instances to yield.
     await this.hub.publish(this.key, { kind: "takeover", connectionId: this.id, openedAt: this.openedAt });
     // A comment first, so proxies and clients see the stream open at once.
-    this.write(":connected\n\n");
+    const retry = this.hub.options.retryMs;
+    this.write(`${retry !== undefined ? `retry: ${retry}\n` : ""}:connected\n\n`);
     const { events, lastSeq } = await this.hub.options.loadSurfacedSince(this.key, after);
     for (const event of events) this.write(formatEvent("offer_surfaced", { offer: event.offer }, event.seq));
     this.lastSeq = Math.max(lastSeq, after, events.at(-1)?.seq ?? 0);

@@ -23,6 +23,8 @@ export function createEventStream(options: {
   adminToken: string;
   heartbeatMs: number;
   staleTimeoutMs: number;
+  /** `retry:` sent to clients at connect (their reconnection delay); unset = the client's default. */
+  retryMs?: number;
   logger?: HubLogger;
   /** Clock of JWT expiry (tests with a manual clock pass theirs). */
   now?: () => number;
@@ -37,6 +39,7 @@ export function createEventStream(options: {
         loadSurfacedSince: (key, after) => loadSurfacedSince(engine.db, key, after),
         heartbeatMs: options.heartbeatMs,
         staleTimeoutMs: options.staleTimeoutMs,
+        retryMs: options.retryMs,
         logger: options.logger,
         now: options.now,
       });

@@ -20,7 +20,9 @@ export interface StreamRoutesOptions {
 }
 
 const streamHeaders = {
-  "Content-Type": "text/event-stream; charset=utf-8",
+  // Exactly the MIME type (the stream is UTF-8 by definition): clients that compare it as a string,
+  // like fetch-event-source's documented onopen, would otherwise treat every stream as an error.
+  "Content-Type": "text/event-stream",
   // no-transform: proxies (and Next) must not compress or buffer the stream.
   "Cache-Control": "no-cache, no-transform",
   Connection: "keep-alive",
