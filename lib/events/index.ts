@@ -185,6 +185,8 @@ export class RedisEventBus implements EventBus {
   /** The subscriber holds every subscription of the registry (set after each (re)subscribe completes). */
   private subscribed = false;
   private publishFailing = false;
+  /** Subscriptions were restored; listeners are told once publishing works too. */
+  private reconnectPending = false;
   private closed = false;
 
   constructor(options: RedisEventBusOptions) {
@@ -210,6 +212,7 @@ export class RedisEventBus implements EventBus {
       this.subscribed = false;
     });
     this.subscriber.on("ready", () => void this.resubscribe());
+    this.publisher.on("ready", () => this.notifyIfBack());
     this.subscriber.on("message", (channel: string, payload: string) => {
       if (!channel.startsWith(this.prefix)) return;
       let message = payload;
@@ -247,7 +250,15 @@ export class RedisEventBus implements EventBus {
     }
     if (this.subscriber.status !== "ready" || this.closed) return;
     this.subscribed = true;
+    this.reconnectPending = true;
     this.logger.info({ channels: channels.length }, "redis event bus receiving");
+    this.notifyIfBack();
+  }
+
+  /** Listeners act on both directions (they read what they missed and publish), so wait for both connections. */
+  private notifyIfBack(): void {
+    if (!this.reconnectPending || this.state !== "ok") return;
+    this.reconnectPending = false;
     this.reconnectListeners.notify(this.logger);
   }
 

@@ -117,7 +117,7 @@ describe("SseHub", () => {
 
   const publish = (hub: SseHub, message: OfferEventMessage) => hub.publish(player, message);
 
-  /** The shared bus, but an instance's messages can be lost (an outage) and the bus can say it is back. */
+  /** The shared bus, but while an instance's bus is down its messages are lost both ways; it says when it is back. */
   function outageBus() {
     const listeners = new Set<() => void>();
     let down = false;
@@ -127,7 +127,7 @@ describe("SseHub", () => {
         return down ? ("degraded" as const) : ("ok" as const);
       },
       publish: async (channel, message) => (down ? undefined : bus.publish(channel, message)),
-      subscribe: (channel, handler) => bus.subscribe(channel, handler),
+      subscribe: (channel, handler) => bus.subscribe(channel, (message) => (down ? undefined : handler(message))),
       onReconnect: (listener) => {
         listeners.add(listener);
         return () => void listeners.delete(listener);
@@ -333,9 +333,13 @@ describe("SseHub", () => {
     expect(newer.surfacedIds).toEqual([]);
     expect(older.ended).toBe(false);
 
-    a.comeBack();
+    // B is back first: its announcement cannot reach A yet. When A is back, A announces its older
+    // connection, B answers, and A's yields.
     b.comeBack();
     await until(() => newer.surfacedIds.length === 2);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(older.ended).toBe(false);
+    a.comeBack();
     expect(newer.surfacedIds).toEqual([1, 2]);
     await until(() => older.ended);
     expect(older.text).toContain("event: replaced");

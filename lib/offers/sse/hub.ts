@@ -269,7 +269,7 @@ export class PlayerConnection extends Stream {
       return;
     }
     // Tell connections of this player on other instances to yield.
-    await this.hub.publish(this.key, { kind: "takeover", connectionId: this.id, openedAt: this.openedAt });
+    await this.announce();
     // A comment first, so proxies and clients see the stream open at once.
     const retry = this.hub.options.retryMs;
     this.write(`${retry !== undefined ? `retry: ${retry}\n` : ""}:connected\n\n`);
@@ -299,9 +299,13 @@ export class PlayerConnection extends Stream {
       return;
     }
     if (message.kind === "takeover") {
+      if (message.connectionId === this.id) return;
       const newer =
         message.openedAt > this.openedAt || (message.openedAt === this.openedAt && message.connectionId > this.id);
-      if (message.connectionId !== this.id && newer) void this.close("replaced");
+      if (newer) void this.close("replaced");
+      // An older connection of this player announced itself (after a bus outage, when this one's
+      // announcement could not reach it): answer, so that it yields.
+      else void this.announce();
       return;
     }
     if (message.kind !== "offer_event") return;
@@ -333,18 +337,26 @@ export class PlayerConnection extends Stream {
       return;
     }
     this.resyncAfterStart = false;
-    await this.hub.publish(this.key, { kind: "takeover", connectionId: this.id, openedAt: this.openedAt }).catch(() => {});
+    await this.announce();
     await this.inOrder(() => this.readMissed());
   }
 
-  /** Writes the real-time offers surfaced after the last seq this stream has seen, from the database. */
-  private async readMissed(): Promise<void> {
+  /** Tells connections of this player on other instances that this one holds the stream (the older yields). */
+  private async announce(): Promise<void> {
+    await this.hub.publish(this.key, { kind: "takeover", connectionId: this.id, openedAt: this.openedAt }).catch(() => {});
+  }
+
+  /**
+   * Writes the real-time offers surfaced after the last seq this stream has seen, from the database;
+   * `seen` is the seq of a message that made the read (it is in the record).
+   */
+  private async readMissed(seen = 0): Promise<void> {
     const { events, lastSeq } = await this.hub.options.loadSurfacedSince(this.key, this.lastSeq);
     if (this.closed) return;
     for (const event of events) {
       if (event.seq > this.lastSeq) this.write(formatEvent("offer_surfaced", { offer: event.offer }, event.seq));
     }
-    this.lastSeq = Math.max(this.lastSeq, lastSeq);
+    this.lastSeq = Math.max(this.lastSeq, lastSeq, seen);
   }
 
   private async apply(message: OfferEventMessage): Promise<void> {
@@ -357,7 +369,7 @@ export class PlayerConnection extends Stream {
       return;
     }
     // A gap: some transition's message has not arrived (yet). The database is the record.
-    await this.readMissed();
+    await this.readMissed(message.seq);
   }
 
   protected farewell(reason: CloseReason): string | undefined {

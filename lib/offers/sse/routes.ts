@@ -41,8 +41,8 @@ function openStream(reply: FastifyReply): { sink: SseSink; onClose(listener: () 
   raw.socket?.setNoDelay(true);
   return {
     sink: {
-      write: (chunk, flushed) => void raw.write(chunk, () => flushed()),
-      end: (finished) => void raw.end(() => finished()),
+      write: (chunk, flushed) => void raw.write(chunk, flushed),
+      end: (finished) => void raw.end(finished),
       // A reset, not a FIN: the FIN would wait behind the unread data in the kernel, keeping it for minutes.
       destroy: () => void (raw.socket && !raw.socket.destroyed ? raw.socket.resetAndDestroy() : raw.destroy()),
     },

@@ -239,7 +239,7 @@ describe.each(testDatabaseTargets())("event stream on %s", (target) => {
       }),
     );
     try {
-      await until(() => stream.hub.connectionCount === clients.length);
+      await until(() => clients.every(({ playerId }) => stream.hub.isLive({ gameId: ctx.game.gameId, playerId })), 10_000, "streams live");
       // Offers until every connection has data its client did not take, beyond what the kernel buffers hold.
       const description = "x".repeat(64 * 1024);
       const backedUp = () => serverSockets.every(({ socket }) => socket.destroyed || socket.writableLength > 0);
