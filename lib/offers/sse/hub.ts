@@ -17,6 +17,7 @@
 import { randomUUID } from "node:crypto";
 import type { EventBus, Unsubscribe } from "../../events";
 import type { Offer } from "../schemas";
+import { StallSampler, type SampledSocket } from "./stall-sampler";
 
 export interface PlayerKey {
   gameId: string;
@@ -73,6 +74,8 @@ export interface SseSink {
   end(finished: () => void): void;
   /** Closes the connection at once, dropping whatever is still queued. */
   destroy(): void;
+  /** The TCP socket underneath, if any: its kernel send queue shows a client that stopped reading. */
+  readonly socket?: SampledSocket;
 }
 
 export interface SurfacedSince {
@@ -85,6 +88,7 @@ export interface SurfacedSince {
 export interface HubLogger {
   info(obj: object, msg?: string): void;
   warn(obj: object, msg?: string): void;
+  debug?(obj: object, msg?: string): void;
 }
 
 export interface SseHubOptions {
@@ -94,6 +98,8 @@ export interface SseHubOptions {
   heartbeatMs: number;
   /** A client that has read nothing for this long is closed. */
   staleTimeoutMs: number;
+  /** How often the kernel's send queues are sampled (default: a quarter of the stale timeout, at most 15 s). */
+  sampleMs?: number;
   /** Reconnection delay advertised to standard EventSource clients (`retry:`); unset = theirs (about 3 s). */
   retryMs?: number;
   now?: () => number;
@@ -130,12 +136,21 @@ abstract class Stream {
   /** Runs while data is queued: closes the stream (or drops an ended one) when nothing moves. */
   private stallTimer: ReturnType<typeof setTimeout> | undefined;
 
+  /** Stops the hub's sampler watching this stream's socket. */
+  private unwatchSocket: () => void = () => {};
+
   constructor(
     protected readonly hub: SseHub,
     protected readonly sink: SseSink,
     readonly key: PlayerKey,
   ) {
     this.heartbeat = setInterval(() => this.write(":heartbeat\n\n"), hub.options.heartbeatMs);
+    if (sink.socket) {
+      this.unwatchSocket = hub.stallSampler.watch(sink.socket, (queued) => {
+        hub.logger.info({ player: key, ...queued }, "event stream client reads nothing: closing");
+        void this.close("stale");
+      });
+    }
   }
 
   protected write(chunk: string): void {
@@ -147,8 +162,9 @@ abstract class Stream {
   /**
    * "The client has read nothing" is measured on what it takes: as long as any chunk is queued, the
    * time since the connection last took one is the time it has read nothing. write()'s answer and
-   * drain events say only whether Node's own buffer is over its mark, and the kernel's buffers hide
-   * a stopped reader until they fill, so neither is used.
+   * drain events say only whether Node's own buffer is over its mark, so they are not used. The
+   * kernel's buffers hide a stopped reader from this rule until they fill (megabytes): the hub's
+   * StallSampler watches the kernel's send queue for that.
    */
   private queued(): void {
     if (this.unflushed === 0) this.waitingSince = performance.now();
@@ -200,6 +216,7 @@ abstract class Stream {
     if (this.closed) return;
     this.closed = true;
     clearInterval(this.heartbeat);
+    this.unwatchSocket();
     this.cleanupTimers();
     this.forget();
     if (reason === "stale" || reason === "client closed") {
@@ -433,11 +450,24 @@ export class SseHub {
   private stopListeningForReconnect: (() => void) | undefined;
   private resyncing: Promise<void> | undefined;
   private resyncAgain = false;
+  /** Watches every stream's socket for a client that reads nothing while the kernel holds its data. */
+  readonly stallSampler: StallSampler;
 
   constructor(readonly options: SseHubOptions) {
     this.instance = options.instance ?? randomUUID().slice(0, 8);
     this.logger = options.logger ?? { info: () => {}, warn: () => {} };
     this.now = options.now ?? Date.now;
+    this.stallSampler = new StallSampler({
+      staleTimeoutMs: options.staleTimeoutMs,
+      periodMs: options.sampleMs ?? Math.min(options.staleTimeoutMs / 4, 15_000),
+      logger: this.logger,
+    });
+    if (!this.stallSampler.available) {
+      this.logger.debug?.(
+        {},
+        "kernel send queues not readable here (no /proc/net/tcp): a stream client that reads nothing is found only once Node buffers its data",
+      );
+    }
   }
 
   /** Opens a player's connection, replacing any older one of the same player. */
@@ -549,5 +579,6 @@ export class SseHub {
 
   async closeAll(reason: CloseReason = "shutdown"): Promise<void> {
     await Promise.all([...this.connections.values(), ...this.watchers].map((s) => s.close(reason)));
+    this.stallSampler.stop();
   }
 }

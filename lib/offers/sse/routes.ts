@@ -45,6 +45,7 @@ function openStream(reply: FastifyReply): { sink: SseSink; onClose(listener: () 
       end: (finished) => void raw.end(finished),
       // A reset, not a FIN: the FIN would wait behind the unread data in the kernel, keeping it for minutes.
       destroy: () => void (raw.socket && !raw.socket.destroyed ? raw.socket.resetAndDestroy() : raw.destroy()),
+      socket: raw.socket ?? undefined,
     },
     onClose: (listener) => raw.on("close", listener),
   };

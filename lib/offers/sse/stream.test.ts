@@ -11,6 +11,7 @@ import { testDatabaseTargets } from "../../db/testing";
 import { buildOffersApp } from "../app";
 import { startOffersTestApp, type OffersTestContext } from "../testing";
 import { createEventStream, type EventStream } from "./index";
+import { collectSendQueues, readTcpTable, tcpRowOf, tcpTablesReadable } from "./tcp-send-queue";
 import { EventStreamParser, type StreamEvent } from "../../offers-client/sse";
 import { createGameClient } from "../../offers-client";
 import type { Offer } from "../schemas";
@@ -24,13 +25,19 @@ interface Server {
   base: string;
 }
 
-async function startServer(target: "pglite" | "postgres", bus: EventBus, opts: { staleTimeoutMs?: number } = {}): Promise<Server> {
+interface ServerOptions {
+  staleTimeoutMs?: number;
+  sampleMs?: number;
+}
+
+async function startServer(target: "pglite" | "postgres", bus: EventBus, opts: ServerOptions = {}): Promise<Server> {
   let clockNow = () => Date.now();
   const stream = createEventStream({
     bus,
     adminToken: ADMIN,
     heartbeatMs: 100,
     staleTimeoutMs: opts.staleTimeoutMs ?? 60_000,
+    sampleMs: opts.sampleMs,
     now: () => clockNow(),
   });
   const ctx = await startOffersTestApp(target, { extend: stream.extend });
@@ -107,12 +114,57 @@ async function assign(ctx: OffersTestContext, playerId: string, offerId: string)
   return res.body as Offer;
 }
 
+/** Offers with a description of `size` bytes, published on the bus as the engine would, to each player. */
+async function publishOffers(stream: EventStream, gameId: string, playerIds: string[], seqs: number[], size: number) {
+  const description = "x".repeat(size);
+  for (const seq of seqs) {
+    for (const playerId of playerIds) {
+      const at = new Date().toISOString();
+      await stream.hub.publish({ gameId, playerId }, {
+        kind: "offer_event", seq, type: "surfaced", instanceId: `i${seq}`, offerId: "o", fromStatus: null, toStatus: "surfaced",
+        cause: "test", at, realTime: true,
+        offer: { offerId: "o", instanceId: `i${seq}`, playerId, gameId, name: "n", description, status: "surfaced", rewards: [], createdAt: at, expiresAt: at },
+      });
+    }
+  }
+}
+
+/** Server-side sockets of an app, with when each closed. */
+function trackServerSockets(ctx: OffersTestContext) {
+  const sockets: Array<{ socket: net.Socket; closedAt: number }> = [];
+  ctx.app.server.on("connection", (socket: net.Socket) => {
+    const entry = { socket, closedAt: 0 };
+    socket.on("close", () => (entry.closedAt = Date.now()));
+    sockets.push(entry);
+  });
+  return sockets;
+}
+
+/** A raw client that sends the stream request and reads nothing until told to. */
+async function rawStreamClient(ctx: OffersTestContext, playerId: string) {
+  const socket = net.connect((ctx.app.server.address() as AddressInfo).port, "127.0.0.1");
+  socket.pause();
+  const client = { socket, playerId, closed: false, received: 0 };
+  socket.on("close", () => (client.closed = true)).on("error", () => {});
+  socket.on("data", (chunk: Buffer) => (client.received += chunk.length));
+  socket.pause();
+  socket.write(`GET /v1/sse/connect HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${await ctx.jwt(playerId)}\r\nAccept: text/event-stream\r\n\r\n`);
+  return client;
+}
+
+/** What the server side of a connection has not had acknowledged: the kernel's queue plus Node's buffer. */
+async function outstanding(socket: net.Socket): Promise<{ kernel: number; node: number }> {
+  const row = tcpRowOf(socket);
+  const kernel = row ? (collectSendQueues(await readTcpTable(row.table), new Set([row.key])).get(row.key) ?? 0) : 0;
+  return { kernel, node: socket.writableLength };
+}
+
 describe.each(testDatabaseTargets())("event stream on %s", (target) => {
   const cleanups: Array<() => Promise<void>> = [];
   afterEach(async () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
   });
-  async function server(opts: { staleTimeoutMs?: number } = {}) {
+  async function server(opts: ServerOptions = {}) {
     const bus = new MemoryEventBus();
     const s = await startServer(target, bus, opts);
     cleanups.push(async () => {
@@ -269,6 +321,104 @@ describe.each(testDatabaseTargets())("event stream on %s", (target) => {
     } finally {
       for (const { socket } of clients) socket.destroy();
     }
+  });
+
+  it.skipIf(!tcpTablesReadable())(
+    "closes clients that read nothing while what they were sent sits in the kernel, not in Node, and frees everything",
+    async () => {
+      const staleTimeoutMs = 1_500;
+      const sampleMs = 200;
+      const { ctx, stream } = await server({ staleTimeoutMs, sampleMs });
+      const serverSockets = trackServerSockets(ctx);
+      const openConnections = () => new Promise<number>((resolve) => ctx.app.server.getConnections((_e, n) => resolve(n)));
+      const clients = await Promise.all(Array.from({ length: 20 }, (_, i) => rawStreamClient(ctx, `idle${i}`)));
+      try {
+        const players = clients.map((c) => c.playerId);
+        await until(() => players.every((playerId) => stream.hub.isLive({ gameId: ctx.game.gameId, playerId })), 10_000, "streams live");
+        // About 150 KB each: the client's kernel takes ~128 KB into its receive buffer and
+        // acknowledges it; the rest waits in the server's kernel; Node's buffer stays empty.
+        await publishOffers(stream, ctx.game.gameId, players, Array.from({ length: 20 }, (_, i) => i + 1), 7_500);
+        expect(serverSockets).toHaveLength(clients.length);
+        const inKernelOnly = async () => {
+          const queues = await Promise.all(serverSockets.map(({ socket }) => outstanding(socket)));
+          return queues.every(({ kernel, node }) => kernel > 0 && node === 0);
+        };
+        for (let tries = 0; !(await inKernelOnly()); tries++) {
+          expect(tries, "the data never sat in the kernel alone").toBeLessThan(100);
+          await new Promise((r) => setTimeout(r, 10));
+        }
+        const queuedAt = Date.now();
+        const bound = staleTimeoutMs + 2 * sampleMs + 2_000;
+        await until(() => serverSockets.every((s) => s.closedAt > 0), bound, "server closed every client that reads nothing");
+        for (const { closedAt } of serverSockets) expect(closedAt - queuedAt).toBeLessThan(bound);
+        // Reset, not a FIN behind the unread data: a client that reads again learns at once.
+        for (const { socket } of clients) socket.resume();
+        await until(() => clients.every((c) => c.closed), 3_000, "clients see the connection closed");
+        expect(stream.hub.connectionCount).toBe(0);
+        expect((stream.hub.options.bus as MemoryEventBus).channelCount).toBe(0);
+        expect((stream.hub.options.bus as MemoryEventBus).reconnectListenerCount).toBe(0);
+        expect(stream.hub.stallSampler.watching).toBe(0);
+        await until(() => !stream.hub.stallSampler.running, 1_000, "sampler stopped");
+        expect(await openConnections()).toBe(0);
+      } finally {
+        for (const { socket } of clients) socket.destroy();
+      }
+    },
+  );
+
+  it.skipIf(!tcpTablesReadable())("keeps a client that reads slowly but steadily while data waits for it", async () => {
+    const staleTimeoutMs = 1_500;
+    const { ctx, stream } = await server({ staleTimeoutMs, sampleMs: 200 });
+    const serverSockets = trackServerSockets(ctx);
+    const client = await rawStreamClient(ctx, "slow-reader");
+    const key = { gameId: ctx.game.gameId, playerId: client.playerId };
+    try {
+      await until(() => stream.hub.isLive(key), 10_000, "stream live");
+      // More than the client's receive buffer holds, before it starts reading.
+      let seq = 0;
+      await publishOffers(stream, key.gameId, [key.playerId], Array.from({ length: 30 }, () => ++seq), 8_000);
+      // Four stale timeouts: the client takes one chunk every 200 ms; the server sends faster than that.
+      const reader = setInterval(() => {
+        client.socket.once("data", () => client.socket.pause());
+        client.socket.resume();
+      }, 200);
+      let looks = 0;
+      let waiting = 0;
+      try {
+        for (const end = Date.now() + 4 * staleTimeoutMs; Date.now() < end; ) {
+          await publishOffers(stream, key.gameId, [key.playerId], [++seq, ++seq], 8_000);
+          await new Promise((r) => setTimeout(r, 40));
+          const { kernel, node } = await outstanding(serverSockets[0]!.socket);
+          looks++;
+          if (kernel + node > 0) waiting++;
+        }
+      } finally {
+        clearInterval(reader);
+      }
+      expect(serverSockets[0]!.closedAt).toBe(0);
+      expect(client.closed).toBe(false);
+      expect(stream.hub.isConnected(key)).toBe(true);
+      expect(waiting / looks, "data waited for the client most of the time").toBeGreaterThan(0.8);
+      expect(client.received).toBeGreaterThan(200_000);
+    } finally {
+      client.socket.destroy();
+    }
+    await until(() => stream.hub.connectionCount === 0, 3_000, "cleanup after the client left");
+    await until(() => !stream.hub.stallSampler.running, 1_000, "sampler stopped");
+  });
+
+  it("keeps a client that reads everything and only gets heartbeats", async () => {
+    const staleTimeoutMs = 1_500;
+    const { ctx, base, stream } = await server({ staleTimeoutMs, sampleMs: 200 });
+    const reader = openReader(`${base}/sse/connect`, { Authorization: `Bearer ${await ctx.jwt("hb")}` });
+    await until(() => reader.comments.includes("connected"));
+    await new Promise((r) => setTimeout(r, 3 * staleTimeoutMs));
+    expect(reader.ended).toBe(false);
+    expect(reader.comments.filter((c) => c === "heartbeat").length).toBeGreaterThan(10);
+    expect(stream.hub.connectionCount).toBe(1);
+    reader.abort();
+    await until(() => stream.hub.connectionCount === 0, 3_000, "cleanup after abort");
+    await until(() => !stream.hub.stallSampler.running, 1_000, "sampler stopped");
   });
 
   it("serves the admin API and a watch stream that does not take the player's connection", async () => {
