@@ -462,7 +462,9 @@ export class SseHub {
       periodMs: options.sampleMs ?? Math.min(options.staleTimeoutMs / 4, 15_000),
       logger: this.logger,
     });
-    if (!this.stallSampler.available) {
+    if (this.stallSampler.available) {
+      this.logger.debug?.({ sampleMs: this.stallSampler.periodMs }, "stream clients that read nothing: kernel send queues sampled");
+    } else {
       this.logger.debug?.(
         {},
         "kernel send queues not readable here (no /proc/net/tcp): a stream client that reads nothing is found only once Node buffers its data",

@@ -100,6 +100,10 @@ export class StallSampler {
     return this.timer !== undefined || this.sampling;
   }
 
+  get periodMs(): number {
+    return this.options.periodMs;
+  }
+
   /** Forgets every connection and stops the timer. */
   stop(): void {
     this.watched.clear();
