@@ -1,16 +1,31 @@
 /**
  * Publish/subscribe by channel. In-process by default; Redis pub/sub (REDIS_URL) to reach
  * subscribers on other instances. Messages are strings (callers JSON-encode).
+ *
+ * Delivery to this instance's own subscribers never depends on Redis: a message is dispatched
+ * locally and also sent to Redis for the other instances (its echo from Redis is dropped, so a
+ * local subscriber gets it once). While Redis is away the bus says so (`state`), and when it is
+ * back and every subscription is restored it tells `onReconnect` listeners, which read what they
+ * may have missed from the record (the database).
  */
+import { randomBytes } from "node:crypto";
 import { Redis } from "ioredis";
 
 export type Unsubscribe = () => Promise<void>;
 export type MessageHandler = (message: string) => void;
+/** "degraded": other instances are out of reach; this instance's subscribers still get every message. */
+export type BusState = "ok" | "degraded";
 
 export interface EventBus {
   readonly kind: "memory" | "redis";
+  readonly state: BusState;
   publish(channel: string, message: string): Promise<void>;
   subscribe(channel: string, handler: MessageHandler): Promise<Unsubscribe>;
+  /**
+   * Calls `listener` each time the bus receives from other instances again after an outage (every
+   * subscription restored): messages published elsewhere meanwhile were lost. Answers a remover.
+   */
+  onReconnect(listener: () => void): () => void;
   close(): Promise<void>;
 }
 
@@ -43,6 +58,10 @@ class HandlerRegistry {
     return true;
   }
 
+  has(channel: string): boolean {
+    return this.handlers.has(channel);
+  }
+
   dispatch(channel: string, message: string, logger: BusLogger): void {
     const set = this.handlers.get(channel);
     if (!set) return;
@@ -55,6 +74,15 @@ class HandlerRegistry {
     }
   }
 
+  /** Dispatches on a later tick, as a transport would: a publisher never runs subscribers inline. */
+  dispatchSoon(channel: string, message: string, logger: BusLogger): void {
+    queueMicrotask(() => this.dispatch(channel, message, logger));
+  }
+
+  channels(): string[] {
+    return [...this.handlers.keys()];
+  }
+
   get channelCount(): number {
     return this.handlers.size;
   }
@@ -64,14 +92,42 @@ class HandlerRegistry {
   }
 }
 
+class ListenerSet {
+  private readonly listeners = new Set<() => void>();
+
+  add(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => void this.listeners.delete(listener);
+  }
+
+  notify(logger: BusLogger): void {
+    for (const listener of [...this.listeners]) {
+      try {
+        listener();
+      } catch (error) {
+        logger.warn({ err: error }, "event bus reconnect listener failed");
+      }
+    }
+  }
+
+  get size(): number {
+    return this.listeners.size;
+  }
+
+  clear(): void {
+    this.listeners.clear();
+  }
+}
+
 export class MemoryEventBus implements EventBus {
   readonly kind = "memory" as const;
+  readonly state = "ok" as const;
   private readonly registry = new HandlerRegistry();
+  private readonly reconnectListeners = new ListenerSet();
   constructor(private readonly logger: BusLogger = silentLogger) {}
 
   async publish(channel: string, message: string): Promise<void> {
-    // Delivered on a later tick, as over Redis: a publisher never runs subscribers inline.
-    queueMicrotask(() => this.registry.dispatch(channel, message, this.logger));
+    this.registry.dispatchSoon(channel, message, this.logger);
   }
 
   async subscribe(channel: string, handler: MessageHandler): Promise<Unsubscribe> {
@@ -84,13 +140,23 @@ export class MemoryEventBus implements EventBus {
     };
   }
 
+  /** An in-process bus has no outage to recover from; listeners are kept only to be counted. */
+  onReconnect(listener: () => void): () => void {
+    return this.reconnectListeners.add(listener);
+  }
+
   /** Channels with at least one subscriber (tests check cleanup with it). */
   get channelCount(): number {
     return this.registry.channelCount;
   }
 
+  get reconnectListenerCount(): number {
+    return this.reconnectListeners.size;
+  }
+
   async close(): Promise<void> {
     this.registry.clear();
+    this.reconnectListeners.clear();
   }
 }
 
@@ -101,13 +167,27 @@ export interface RedisEventBusOptions {
   logger?: BusLogger;
 }
 
+/** Channels per SUBSCRIBE command when restoring subscriptions after a reconnect. */
+const RESUBSCRIBE_BATCH = 1_000;
+/** Marks who published a message on Redis: `<16 hex chars>:<message>`. */
+const ORIGIN = /^[0-9a-f]{16}:/;
+
 export class RedisEventBus implements EventBus {
   readonly kind = "redis" as const;
   private readonly publisher: Redis;
   private readonly subscriber: Redis;
   private readonly registry = new HandlerRegistry();
+  private readonly reconnectListeners = new ListenerSet();
   private readonly prefix: string;
   private readonly logger: BusLogger;
+  /** This bus's id on Redis: its own messages coming back are dropped (they were delivered locally). */
+  private readonly origin = randomBytes(8).toString("hex");
+  /** The subscriber holds every subscription of the registry (set after each (re)subscribe completes). */
+  private subscribed = false;
+  private publishFailing = false;
+  /** Subscriptions were restored; listeners are told once publishing works too. */
+  private reconnectPending = false;
+  private closed = false;
 
   constructor(options: RedisEventBusOptions) {
     this.prefix = options.prefix ?? "events:";
@@ -116,37 +196,92 @@ export class RedisEventBus implements EventBus {
       // Reconnect forever, backing off to 2 s; Redis loss is logged, never fatal.
       retryStrategy: (attempt: number) => Math.min(50 * 2 ** attempt, 2_000),
       lazyConnect: false,
+      // While Redis is away, commands fail at once instead of queueing without bound or waiting:
+      // local delivery goes on, and subscriptions are restored by resubscribe() when it is back.
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 1,
     };
-    // A publish while Redis is away fails at once instead of queueing without bound.
-    this.publisher = new Redis(options.url, { ...common, enableOfflineQueue: false, maxRetriesPerRequest: 1 });
-    this.subscriber = new Redis(options.url, { ...common, autoResubscribe: true });
+    this.publisher = new Redis(options.url, common);
+    this.subscriber = new Redis(options.url, { ...common, autoResubscribe: false });
     for (const [name, client] of [["publisher", this.publisher], ["subscriber", this.subscriber]] as const) {
       client.on("error", (err: Error) => this.logger.warn({ err: err.message, client: name }, "redis event bus error"));
       client.on("reconnecting", () => this.logger.info({ client: name }, "redis event bus reconnecting"));
     }
-    this.subscriber.on("message", (channel: string, message: string) => {
+    this.subscriber.on("close", () => {
+      if (this.subscribed) this.logger.warn({}, "redis event bus lost: delivering on this instance only until it is back");
+      this.subscribed = false;
+    });
+    this.subscriber.on("ready", () => void this.resubscribe());
+    this.publisher.on("ready", () => this.notifyIfBack());
+    this.subscriber.on("message", (channel: string, payload: string) => {
       if (!channel.startsWith(this.prefix)) return;
+      let message = payload;
+      if (ORIGIN.test(payload)) {
+        if (payload.slice(0, 16) === this.origin) return; // ours: already delivered locally
+        message = payload.slice(17);
+      }
       this.registry.dispatch(channel.slice(this.prefix.length), message, this.logger);
     });
   }
 
-  /** Resolves once both connections are up (start-up and tests). */
+  get state(): BusState {
+    return this.subscribed && this.publisher.status === "ready" ? "ok" : "degraded";
+  }
+
+  /** Resolves once both connections are up and every subscription is in place (start-up and tests). */
   async ready(): Promise<void> {
-    const wait = (client: Redis) =>
-      client.status === "ready" ? Promise.resolve() : new Promise<void>((resolve) => client.once("ready", () => resolve()));
-    await Promise.all([wait(this.publisher), wait(this.subscriber)]);
+    while (this.state !== "ok" && !this.closed) await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+
+  /** Restores every subscription on a fresh connection, then tells the listeners what may be missed. */
+  private async resubscribe(): Promise<void> {
+    const channels = this.registry.channels();
+    try {
+      for (let i = 0; i < channels.length; i += RESUBSCRIBE_BATCH) {
+        await this.subscriber.subscribe(...channels.slice(i, i + RESUBSCRIBE_BATCH).map((c) => this.prefix + c));
+      }
+      // A channel whose last subscriber left meanwhile: do not keep it on Redis.
+      const gone = channels.filter((c) => !this.registry.has(c)).map((c) => this.prefix + c);
+      if (gone.length > 0) await this.subscriber.unsubscribe(...gone);
+    } catch (error) {
+      // Lost again while restoring; the next "ready" starts over.
+      this.logger.warn({ err: (error as Error).message }, "redis resubscribe failed");
+      return;
+    }
+    if (this.subscriber.status !== "ready" || this.closed) return;
+    this.subscribed = true;
+    this.reconnectPending = true;
+    this.logger.info({ channels: channels.length }, "redis event bus receiving");
+    this.notifyIfBack();
+  }
+
+  /** Listeners act on both directions (they read what they missed and publish), so wait for both connections. */
+  private notifyIfBack(): void {
+    if (!this.reconnectPending || this.state !== "ok") return;
+    this.reconnectPending = false;
+    this.reconnectListeners.notify(this.logger);
   }
 
   async publish(channel: string, message: string): Promise<void> {
-    await this.publisher.publish(this.prefix + channel, message);
+    this.registry.dispatchSoon(channel, message, this.logger);
+    if (this.closed) return;
+    try {
+      await this.publisher.publish(this.prefix + channel, `${this.origin}:${message}`);
+      if (this.publishFailing) this.logger.info({}, "redis event bus publishing again");
+      this.publishFailing = false;
+    } catch (error) {
+      // Other instances miss it; they read it from the database when their own connection comes back.
+      if (!this.publishFailing) this.logger.warn({ err: (error as Error).message }, "redis event bus publish failed: delivered on this instance only");
+      this.publishFailing = true;
+    }
   }
 
   async subscribe(channel: string, handler: MessageHandler): Promise<Unsubscribe> {
-    if (this.registry.add(channel, handler)) {
+    if (this.registry.add(channel, handler) && this.subscriber.status === "ready") {
       try {
         await this.subscriber.subscribe(this.prefix + channel);
       } catch (error) {
-        // Offline: ioredis queues the subscription and autoResubscribe restores it on reconnect.
+        // Lost meanwhile: resubscribe() restores it when Redis is back.
         this.logger.warn({ err: (error as Error).message, channel }, "redis subscribe deferred");
       }
     }
@@ -154,18 +289,29 @@ export class RedisEventBus implements EventBus {
     return async () => {
       if (!active) return;
       active = false;
-      if (this.registry.remove(channel, handler)) {
+      if (this.registry.remove(channel, handler) && this.subscriber.status === "ready") {
         await this.subscriber.unsubscribe(this.prefix + channel).catch(() => {});
       }
     };
+  }
+
+  onReconnect(listener: () => void): () => void {
+    return this.reconnectListeners.add(listener);
   }
 
   get channelCount(): number {
     return this.registry.channelCount;
   }
 
+  get reconnectListenerCount(): number {
+    return this.reconnectListeners.size;
+  }
+
   async close(): Promise<void> {
+    this.closed = true;
+    this.subscribed = false;
     this.registry.clear();
+    this.reconnectListeners.clear();
     this.publisher.disconnect();
     this.subscriber.disconnect();
   }

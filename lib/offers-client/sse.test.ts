@@ -165,16 +165,46 @@ describe("connectEventStream against a real HTTP server", () => {
     expect(states[0]).toMatchObject({ status: "reconnecting", attempt: 1, reason: "HTTP 401 jwt-expired" });
   });
 
-  it("stops for good when a newer connection replaced it", async () => {
+  it("stops for good when a newer connection replaced it, keeping the last offer's id", async () => {
     const { url, seen } = await serve((_req, res) => {
       streamHead(res);
-      res.end(":replaced\n\n");
+      res.write('id: 7\nevent: offer_surfaced\ndata: {"offer":{}}\n\n');
+      res.end(':replaced\n\nid: replaced\nevent: replaced\ndata: {"message":"stream-replaced"}\n\n');
     });
-    const handle = connectEventStream({ url, getToken: async () => "t", onEvent: () => {}, initialDelayMs: 10 });
+    const events: StreamEvent[] = [];
+    const handle = connectEventStream({ url, getToken: async () => "t", onEvent: (e) => events.push(e), initialDelayMs: 10 });
     await handle.closed;
     expect(handle.state).toMatchObject({ status: "closed", reason: "replaced by a newer connection" });
+    expect(events.map((e) => e.event)).toEqual(["offer_surfaced", "replaced"]);
+    // A later stream resumes after the last offer, not after the marker.
+    expect(handle.lastEventId).toBe("7");
     await new Promise((r) => setTimeout(r, 50));
     expect(seen).toHaveLength(1);
+  });
+
+  it("also stops on the named event alone, on the comment of older servers, and on a 409 stream-replaced", async () => {
+    const answers: Array<(res: http.ServerResponse) => void> = [
+      (res) => {
+        streamHead(res);
+        res.end('id: replaced\nevent: replaced\ndata: {"message":"stream-replaced"}\n\n');
+      },
+      (res) => {
+        streamHead(res);
+        res.end(":replaced\n\n");
+      },
+      (res) => res.writeHead(409, { "Content-Type": "application/json" }).end(JSON.stringify({ message: "stream-replaced" })),
+    ];
+    for (const answer of answers) {
+      const { url, seen } = await serve((_req, res) => answer(res));
+      const handle = connectEventStream({ url, getToken: async () => "t", onEvent: () => {}, initialDelayMs: 10, lastEventId: "3" });
+      await handle.closed;
+      expect(handle.state).toMatchObject({ status: "closed", reason: "replaced by a newer connection" });
+      await new Promise((r) => setTimeout(r, 50));
+      expect(seen).toHaveLength(1);
+      expect(seen[0]!["last-event-id"]).toBe("3");
+      server?.closeAllConnections();
+      await new Promise((r) => server?.close(r));
+    }
   });
 
   it("keeps retrying with growing delays while nothing listens, then connects", async () => {

@@ -123,6 +123,9 @@ export function backoffDelay(attempt: number, initialMs: number, maxMs: number, 
   return Math.round(ceiling / 2 + (random() * ceiling) / 2);
 }
 
+/** The event a displaced stream gets when a newer connection of the same player takes over. */
+export const REPLACED_EVENT = "replaced";
+
 class HttpStatusError extends Error {
   constructor(readonly status: number, readonly code: string | undefined) {
     super(`HTTP ${status}${code ? ` ${code}` : ""}`);
@@ -133,7 +136,9 @@ class HttpStatusError extends Error {
  * Opens the stream and keeps it open: reconnects with exponential backoff and jitter after network
  * errors, server restarts and stream ends; renews the token on a JWT error; resumes with
  * Last-Event-ID so nothing is missed or repeated. Stops for good on close() or when the server says
- * a newer connection of the same player replaced this one (comment `:replaced`).
+ * a newer connection of the same player replaced this one: the event `replaced` (passed to onEvent;
+ * its id is not an offer's and is not kept as lastEventId), the comment `:replaced` of servers from
+ * before that event, or a 409 `stream-replaced` answer.
  */
 export function connectEventStream(options: EventStreamOptions): EventStreamHandle {
   const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
@@ -184,7 +189,8 @@ export function connectEventStream(options: EventStreamOptions): EventStreamHand
     let replaced = false;
     const parser = new EventStreamParser(
       (event) => {
-        lastEventId = event.id ?? lastEventId;
+        if (event.event === REPLACED_EVENT) replaced = true;
+        else lastEventId = event.id ?? lastEventId;
         options.onEvent(event);
       },
       (text) => {
@@ -218,6 +224,11 @@ export function connectEventStream(options: EventStreamOptions): EventStreamHand
         attempt = 0;
       } catch (error) {
         if (stopped) break;
+        if (error instanceof HttpStatusError && error.status === 409 && error.code === "stream-replaced") {
+          stopped = true;
+          setState({ status: "closed", attempt: 0, reason: "replaced by a newer connection" });
+          break;
+        }
         if (error instanceof HttpStatusError) {
           reason = error.message;
           // Any JWT error: the next attempt asks for a fresh token.

@@ -52,6 +52,11 @@ export interface OffersAppDeps {
   engine?: OffersEngine;
   /** Extra routes registered under /v1 with the same services (event stream, admin API). */
   extend?: (app: FastifyInstance, services: OffersServices) => void | Promise<void>;
+  /**
+   * Parts that can degrade without making the service unusable (the event bus), reported by /health
+   * and /ready: a degraded one sets `status: "degraded"` and leaves the answer 200.
+   */
+  healthChecks?: () => Record<string, "ok" | "degraded">;
 }
 
 export interface OffersServices {
@@ -252,13 +257,19 @@ export async function buildOffersApp(deps: OffersAppDeps): Promise<FastifyInstan
       return false;
     }
   };
+  const degradable = () => {
+    const parts = deps.healthChecks?.() ?? {};
+    return { parts, status: Object.values(parts).includes("degraded") ? "degraded" : "ok" };
+  };
   probe.get("/health", { schema: { hide: true } }, async (request, reply) => {
-    if (await pingDatabase()) return reply.send({ status: "ok", database: "ok" });
-    return reply.code(503).send({ status: "unavailable", database: "unavailable", message: "database-unavailable" });
+    const { parts, status } = degradable();
+    if (await pingDatabase()) return reply.send({ status, database: "ok", ...parts });
+    return reply.code(503).send({ status: "unavailable", database: "unavailable", ...parts, message: "database-unavailable" });
   });
   probe.get("/ready", { schema: { hide: true } }, async (request, reply) => {
-    if (await pingDatabase()) return reply.send({ status: "ok", database: "ok" });
-    return reply.code(503).send({ status: "unavailable", database: "unavailable", message: "database-unavailable" });
+    const { parts, status } = degradable();
+    if (await pingDatabase()) return reply.send({ status, database: "ok", ...parts });
+    return reply.code(503).send({ status: "unavailable", database: "unavailable", ...parts, message: "database-unavailable" });
   });
 
   await app.register(fastifySwagger, {

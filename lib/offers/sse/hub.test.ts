@@ -1,27 +1,38 @@
-import { afterEach, describe, expect, it } from "vitest";
-import { MemoryEventBus } from "../../events";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { MemoryEventBus, type EventBus } from "../../events";
 import { SseHub, type OfferEventMessage, type PlayerKey, type SseSink, type SurfacedSince } from "./hub";
 import type { Offer } from "../schemas";
 
+/** A connection that takes what is written at once (accepting) or holds it until drain(). */
 class FakeSink implements SseSink {
   chunks: string[] = [];
   ended = false;
+  destroyed = false;
   accepting = true;
-  private drainListeners: Array<() => void> = [];
-  write(chunk: string) {
+  private held: Array<() => void> = [];
+  write(chunk: string, flushed: () => void) {
     if (this.ended) throw new Error("write after end");
     this.chunks.push(chunk);
-    return this.accepting;
+    this.take(flushed);
   }
-  end() {
+  end(finished: () => void) {
+    if (this.ended) throw new Error("end after end");
     this.ended = true;
+    this.take(finished);
   }
-  onDrain(listener: () => void) {
-    this.drainListeners.push(listener);
+  destroy() {
+    this.ended = true;
+    this.destroyed = true;
+    this.held = [];
   }
+  private take(callback: () => void) {
+    if (this.accepting) setImmediate(callback);
+    else this.held.push(callback);
+  }
+  /** The client reads everything queued so far. */
   drain() {
     this.accepting = true;
-    this.drainListeners.forEach((l) => l());
+    this.held.splice(0).forEach((callback) => callback());
   }
   get text() {
     return this.chunks.join("");
@@ -106,6 +117,34 @@ describe("SseHub", () => {
 
   const publish = (hub: SseHub, message: OfferEventMessage) => hub.publish(player, message);
 
+  /** The shared bus, but while an instance's bus is down its messages are lost both ways; it says when it is back. */
+  function outageBus() {
+    const listeners = new Set<() => void>();
+    let down = false;
+    const wrapped: EventBus = {
+      kind: "redis",
+      get state() {
+        return down ? ("degraded" as const) : ("ok" as const);
+      },
+      publish: async (channel, message) => (down ? undefined : bus.publish(channel, message)),
+      subscribe: (channel, handler) => bus.subscribe(channel, (message) => (down ? undefined : handler(message))),
+      onReconnect: (listener) => {
+        listeners.add(listener);
+        return () => void listeners.delete(listener);
+      },
+      close: async () => {},
+    };
+    return {
+      bus: wrapped,
+      listeners,
+      goDown: () => (down = true),
+      comeBack: () => {
+        down = false;
+        listeners.forEach((listener) => listener());
+      },
+    };
+  }
+
   it("sends real-time surfaced offers with their seq as id, and nothing else", async () => {
     const hub = makeHub();
     const sink = new FakeSink();
@@ -176,7 +215,8 @@ describe("SseHub", () => {
     await a.connect({ key: player, sink: first, expiresAtMs: Date.now() + 60_000, lastEventId: null });
     await a.connect({ key: player, sink: second, expiresAtMs: Date.now() + 60_000, lastEventId: null });
     expect(first.ended).toBe(true);
-    expect(first.text.endsWith(":replaced\n\n")).toBe(true);
+    // A comment for SDKs of before the named event, and the event every standard client sees.
+    expect(first.text.endsWith(':replaced\n\nid: replaced\nevent: replaced\ndata: {"message":"stream-replaced"}\n\n')).toBe(true);
     expect(a.connectionCount).toBe(1);
     await new Promise((r) => setTimeout(r, 2)); // a later openedAt
     await b.connect({ key: player, sink: third, expiresAtMs: Date.now() + 60_000, lastEventId: null });
@@ -230,5 +270,81 @@ describe("SseHub", () => {
     expect(hub.watcherCount).toBe(1);
     expect(sink.ended).toBe(true);
     expect(watcherSink.ended).toBe(false);
+  });
+
+  it("closes a client that stops reading after it has read, and drops its connection", async () => {
+    const hub = makeHub({ heartbeatMs: 10, staleTimeoutMs: 100 });
+    const sink = new FakeSink();
+    await hub.connect({ key: player, sink, expiresAtMs: Date.now() + 60_000, lastEventId: null });
+    await until(() => sink.text.includes(":heartbeat"));
+    sink.accepting = false; // from now on nothing written is taken
+    await until(() => sink.ended, 1_000);
+    expect(sink.destroyed).toBe(true);
+    expect(hub.connectionCount).toBe(0);
+  });
+
+  it("leaves no timer behind once a client that reads nothing is closed", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "setInterval", "clearInterval", "setImmediate", "performance"] });
+    try {
+      const hub = makeHub({ heartbeatMs: 1_000, staleTimeoutMs: 5_000 });
+      const sink = new FakeSink();
+      sink.accepting = false;
+      await hub.connect({ key: player, sink, expiresAtMs: Date.now() + 3_600_000, lastEventId: null });
+      expect(vi.getTimerCount()).toBe(3); // heartbeat, JWT expiry, stall
+      await vi.advanceTimersByTimeAsync(4_999);
+      expect(sink.ended).toBe(false);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(sink.destroyed).toBe(true);
+      expect(hub.connectionCount).toBe(0);
+      expect(vi.getTimerCount()).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("drops a replaced connection whose client does not take its last bytes", async () => {
+    const hub = makeHub({ staleTimeoutMs: 100 });
+    const stuck = new FakeSink();
+    await hub.connect({ key: player, sink: stuck, expiresAtMs: Date.now() + 60_000, lastEventId: null });
+    stuck.accepting = false;
+    await hub.connect({ key: player, sink: new FakeSink(), expiresAtMs: Date.now() + 60_000, lastEventId: null });
+    expect(stuck.ended).toBe(true);
+    expect(stuck.destroyed).toBe(false);
+    await until(() => stuck.destroyed, 1_000);
+  });
+
+  it("after a bus outage, reads what was missed and makes an older connection elsewhere yield", async () => {
+    const a = outageBus();
+    const b = outageBus();
+    const hubA = makeHub({ bus: a.bus });
+    const hubB = makeHub({ bus: b.bus });
+    const older = new FakeSink();
+    await hubA.connect({ key: player, sink: older, expiresAtMs: Date.now() + 60_000, lastEventId: null });
+    expect(a.listeners.size).toBe(1);
+
+    // The bus is away: B's takeover does not reach A, and offers surfaced elsewhere do not reach B.
+    a.goDown();
+    b.goDown();
+    await new Promise((r) => setTimeout(r, 2)); // a later openedAt
+    const newer = new FakeSink();
+    await hubB.connect({ key: player, sink: newer, expiresAtMs: Date.now() + 60_000, lastEventId: null });
+    stored = [{ seq: 1, offer: offer("i1") }, { seq: 2, offer: offer("i2") }];
+    lastSeq = 2;
+    expect(newer.surfacedIds).toEqual([]);
+    expect(older.ended).toBe(false);
+
+    // B is back first: its announcement cannot reach A yet. When A is back, A announces its older
+    // connection, B answers, and A's yields.
+    b.comeBack();
+    await until(() => newer.surfacedIds.length === 2);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(older.ended).toBe(false);
+    a.comeBack();
+    expect(newer.surfacedIds).toEqual([1, 2]);
+    await until(() => older.ended);
+    expect(older.text).toContain("event: replaced");
+    expect(newer.ended).toBe(false);
+    expect(hubA.connectionCount).toBe(0);
+    expect(a.listeners.size).toBe(0); // no connection left on A: it stops listening
   });
 });

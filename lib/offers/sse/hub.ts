@@ -6,11 +6,18 @@
  *
  * Ordering: every offer transition is published on the player's bus channel with its per-player
  * sequence number (offers_events.seq). A connection applies messages in seq order; on a gap
- * (a message from another instance overtook one) it reads what it missed from the database.
+ * (a message from another instance overtook one) it reads what it missed from the database, and so
+ * does every connection when the bus comes back after an outage (messages published elsewhere
+ * meanwhile were lost).
+ *
+ * Displacement: the older connection gets the named event `replaced` (our addition to the
+ * interface's event types) whose id is REPLACED_EVENT_ID. A standard EventSource reconnects sending
+ * that id as Last-Event-ID, and the route answers 409, which makes it stop for good.
  */
 import { randomUUID } from "node:crypto";
 import type { EventBus, Unsubscribe } from "../../events";
 import type { Offer } from "../schemas";
+import { StallSampler, type SampledSocket } from "./stall-sampler";
 
 export interface PlayerKey {
   gameId: string;
@@ -59,11 +66,16 @@ interface PresenceQueryMessage {
 
 export type PlayerBusMessage = OfferEventMessage | ConnectionMessage | TakeoverMessage | PresenceQueryMessage;
 
-/** Where a connection writes. write() answers false when the client is not keeping up. */
+/** Where a connection writes (the HTTP response; a fake in tests). */
 export interface SseSink {
-  write(chunk: string): boolean;
-  end(): void;
-  onDrain(listener: () => void): void;
+  /** Queues a chunk; `flushed` runs once the connection has taken it (handed it to the network). */
+  write(chunk: string, flushed: () => void): void;
+  /** Ends the response after what is queued; `finished` runs once the connection has taken all of it. */
+  end(finished: () => void): void;
+  /** Closes the connection at once, dropping whatever is still queued. */
+  destroy(): void;
+  /** The TCP socket underneath, if any: its kernel send queue shows a client that stopped reading. */
+  readonly socket?: SampledSocket;
 }
 
 export interface SurfacedSince {
@@ -76,6 +88,7 @@ export interface SurfacedSince {
 export interface HubLogger {
   info(obj: object, msg?: string): void;
   warn(obj: object, msg?: string): void;
+  debug?(obj: object, msg?: string): void;
 }
 
 export interface SseHubOptions {
@@ -85,6 +98,10 @@ export interface SseHubOptions {
   heartbeatMs: number;
   /** A client that has read nothing for this long is closed. */
   staleTimeoutMs: number;
+  /** How often the kernel's send queues are sampled (default: a quarter of the stale timeout, at most 15 s). */
+  sampleMs?: number;
+  /** Reconnection delay advertised to standard EventSource clients (`retry:`); unset = theirs (about 3 s). */
+  retryMs?: number;
   now?: () => number;
   logger?: HubLogger;
   /** Name of this instance, in connection events. */
@@ -95,7 +112,14 @@ export interface SseHubOptions {
 
 export type CloseReason = "client closed" | "replaced" | "jwt expired" | "stale" | "shutdown" | "error";
 
+/** The id of the `replaced` event. Sent back as Last-Event-ID, it is answered 409 (see routes.ts). */
+export const REPLACED_EVENT_ID = "replaced";
+
 const MAX_TIMEOUT = 2 ** 31 - 1;
+/** An ended stream whose client takes nothing for this long (at most the stale timeout) is dropped. */
+const END_GRACE_MS = 5_000;
+/** Connections reading what they missed at once after a bus outage (the rest wait their turn). */
+const RESYNC_CONCURRENCY = 4;
 
 export function formatEvent(type: string, data: unknown, id?: number | string): string {
   return `${id !== undefined ? `id: ${id}\n` : ""}event: ${type}\ndata: ${JSON.stringify(data)}\n\n`;
@@ -104,8 +128,16 @@ export function formatEvent(type: string, data: unknown, id?: number | string): 
 abstract class Stream {
   protected closed = false;
   private heartbeat: ReturnType<typeof setInterval>;
-  private staleTimer: ReturnType<typeof setTimeout> | undefined;
   protected unsubscribe: Unsubscribe | undefined;
+  /** Chunks handed to the sink that the connection has not taken yet. */
+  private unflushed = 0;
+  /** When queued data last made progress (or started waiting), in performance.now() time. */
+  private waitingSince = 0;
+  /** Runs while data is queued: closes the stream (or drops an ended one) when nothing moves. */
+  private stallTimer: ReturnType<typeof setTimeout> | undefined;
+
+  /** Stops the hub's sampler watching this stream's socket. */
+  private unwatchSocket: () => void = () => {};
 
   constructor(
     protected readonly hub: SseHub,
@@ -113,19 +145,70 @@ abstract class Stream {
     readonly key: PlayerKey,
   ) {
     this.heartbeat = setInterval(() => this.write(":heartbeat\n\n"), hub.options.heartbeatMs);
-    sink.onDrain(() => {
-      if (this.staleTimer) clearTimeout(this.staleTimer);
-      this.staleTimer = undefined;
-    });
+    if (sink.socket) {
+      this.unwatchSocket = hub.stallSampler.watch(sink.socket, (queued) => {
+        hub.logger.info({ player: key, ...queued }, "event stream client reads nothing: closing");
+        void this.close("stale");
+      });
+    }
   }
 
   protected write(chunk: string): void {
     if (this.closed) return;
-    const flushed = this.sink.write(chunk);
-    // Backpressure: the client is not reading. If it still has not drained when the stale timeout
-    // ends, it is closed and everything it held is freed.
-    if (!flushed && !this.staleTimer) {
-      this.staleTimer = setTimeout(() => void this.close("stale"), this.hub.options.staleTimeoutMs);
+    this.queued();
+    this.sink.write(chunk, this.flushed);
+  }
+
+  /**
+   * "The client has read nothing" is measured on what it takes: as long as any chunk is queued, the
+   * time since the connection last took one is the time it has read nothing. write()'s answer and
+   * drain events say only whether Node's own buffer is over its mark, so they are not used. The
+   * kernel's buffers hide a stopped reader from this rule until they fill (megabytes): the hub's
+   * StallSampler watches the kernel's send queue for that.
+   */
+  private queued(): void {
+    if (this.unflushed === 0) this.waitingSince = performance.now();
+    this.unflushed += 1;
+    this.stallTimer ??= setTimeout(this.checkStall, this.stallLimit());
+  }
+
+  private readonly flushed = (): void => {
+    this.unflushed = Math.max(0, this.unflushed - 1);
+    this.waitingSince = performance.now();
+    if (this.unflushed === 0 && this.stallTimer) {
+      clearTimeout(this.stallTimer);
+      this.stallTimer = undefined;
+    }
+  };
+
+  /** How long queued data may wait: the stale timeout while open, a short grace once ended. */
+  private stallLimit(): number {
+    const stale = this.hub.options.staleTimeoutMs;
+    return this.closed ? Math.min(stale, END_GRACE_MS) : stale;
+  }
+
+  private readonly checkStall = (): void => {
+    this.stallTimer = undefined;
+    if (this.unflushed === 0) return;
+    const left = this.stallLimit() - (performance.now() - this.waitingSince);
+    if (left > 0) {
+      this.stallTimer = setTimeout(this.checkStall, left);
+    } else if (this.closed) {
+      this.drop();
+    } else {
+      void this.close("stale");
+    }
+  };
+
+  /** Closes the connection at once; what the client has not taken is dropped. */
+  private drop(): void {
+    if (this.stallTimer) clearTimeout(this.stallTimer);
+    this.stallTimer = undefined;
+    this.unflushed = 0;
+    try {
+      this.sink.destroy();
+    } catch {
+      // Already gone.
     }
   }
 
@@ -133,19 +216,37 @@ abstract class Stream {
     if (this.closed) return;
     this.closed = true;
     clearInterval(this.heartbeat);
-    if (this.staleTimer) clearTimeout(this.staleTimer);
+    this.unwatchSocket();
     this.cleanupTimers();
     this.forget();
-    try {
-      if (reason === "replaced") this.sink.write(":replaced\n\n");
-      this.sink.end();
-    } catch {
-      // The socket may already be gone.
+    if (reason === "stale" || reason === "client closed") {
+      // Nobody reads what would be written: free the socket and its buffers now.
+      this.drop();
+    } else {
+      try {
+        const farewell = this.farewell(reason);
+        if (farewell) {
+          this.queued();
+          this.sink.write(farewell, this.flushed);
+        }
+        this.queued();
+        this.sink.end(this.flushed);
+        // From now on the stall timer gives the client a short grace to take the last bytes.
+        if (this.stallTimer) clearTimeout(this.stallTimer);
+        this.stallTimer = setTimeout(this.checkStall, 0);
+      } catch {
+        this.drop();
+      }
     }
     const unsubscribe = this.unsubscribe;
     this.unsubscribe = undefined;
     await unsubscribe?.().catch(() => {});
     await this.afterClose(reason);
+  }
+
+  /** The last words of a stream closed for this reason, if any. */
+  protected farewell(_reason: CloseReason): string | undefined {
+    return undefined;
   }
 
   protected cleanupTimers(): void {}
@@ -164,6 +265,8 @@ export class PlayerConnection extends Stream {
   private buffered: OfferEventMessage[] = [];
   private chain: Promise<void> = Promise.resolve();
   private expiryTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The bus came back while this stream was starting: read again once it has started. */
+  private resyncAfterStart = false;
 
   constructor(hub: SseHub, sink: SseSink, key: PlayerKey, expiresAtMs: number) {
     super(hub, sink, key);
@@ -183,9 +286,10 @@ export class PlayerConnection extends Stream {
       return;
     }
     // Tell connections of this player on other instances to yield.
-    await this.hub.publish(this.key, { kind: "takeover", connectionId: this.id, openedAt: this.openedAt });
+    await this.announce();
     // A comment first, so proxies and clients see the stream open at once.
-    this.write(":connected\n\n");
+    const retry = this.hub.options.retryMs;
+    this.write(`${retry !== undefined ? `retry: ${retry}\n` : ""}:connected\n\n`);
     const { events, lastSeq } = await this.hub.options.loadSurfacedSince(this.key, after);
     for (const event of events) this.write(formatEvent("offer_surfaced", { offer: event.offer }, event.seq));
     this.lastSeq = Math.max(lastSeq, after, events.at(-1)?.seq ?? 0);
@@ -194,6 +298,7 @@ export class PlayerConnection extends Stream {
     const buffered = this.buffered;
     this.buffered = [];
     for (const message of buffered) this.enqueue(message);
+    if (this.resyncAfterStart) void this.resync();
     await this.hub.publish(this.key, {
       kind: "connection",
       state: "opened",
@@ -211,9 +316,13 @@ export class PlayerConnection extends Stream {
       return;
     }
     if (message.kind === "takeover") {
+      if (message.connectionId === this.id) return;
       const newer =
         message.openedAt > this.openedAt || (message.openedAt === this.openedAt && message.connectionId > this.id);
-      if (message.connectionId !== this.id && newer) void this.close("replaced");
+      if (newer) void this.close("replaced");
+      // An older connection of this player announced itself (after a bus outage, when this one's
+      // announcement could not reach it): answer, so that it yields.
+      else void this.announce();
       return;
     }
     if (message.kind !== "offer_event") return;
@@ -222,9 +331,49 @@ export class PlayerConnection extends Stream {
   }
 
   private enqueue(message: OfferEventMessage): void {
-    this.chain = this.chain.then(() => this.apply(message)).catch((error: unknown) => {
+    this.inOrder(() => this.apply(message));
+  }
+
+  /** Runs `step` after every step queued before it (messages and reads apply in order). */
+  private inOrder(step: () => Promise<void>): Promise<void> {
+    this.chain = this.chain.then(step).catch((error: unknown) => {
       this.hub.logger.warn({ err: (error as Error).message, player: this.key }, "event stream catch-up failed");
     });
+    return this.chain;
+  }
+
+  /**
+   * After a bus outage: announce this connection again, so that a connection of the same player
+   * opened on another instance meanwhile (the takeover could not reach it) yields to the newer one;
+   * then read what was published elsewhere and lost.
+   */
+  async resync(): Promise<void> {
+    if (this.closed) return;
+    if (!this.ready) {
+      this.resyncAfterStart = true;
+      return;
+    }
+    this.resyncAfterStart = false;
+    await this.announce();
+    await this.inOrder(() => this.readMissed());
+  }
+
+  /** Tells connections of this player on other instances that this one holds the stream (the older yields). */
+  private async announce(): Promise<void> {
+    await this.hub.publish(this.key, { kind: "takeover", connectionId: this.id, openedAt: this.openedAt }).catch(() => {});
+  }
+
+  /**
+   * Writes the real-time offers surfaced after the last seq this stream has seen, from the database;
+   * `seen` is the seq of a message that made the read (it is in the record).
+   */
+  private async readMissed(seen = 0): Promise<void> {
+    const { events, lastSeq } = await this.hub.options.loadSurfacedSince(this.key, this.lastSeq);
+    if (this.closed) return;
+    for (const event of events) {
+      if (event.seq > this.lastSeq) this.write(formatEvent("offer_surfaced", { offer: event.offer }, event.seq));
+    }
+    this.lastSeq = Math.max(this.lastSeq, lastSeq, seen);
   }
 
   private async apply(message: OfferEventMessage): Promise<void> {
@@ -237,10 +386,13 @@ export class PlayerConnection extends Stream {
       return;
     }
     // A gap: some transition's message has not arrived (yet). The database is the record.
-    const { events, lastSeq } = await this.hub.options.loadSurfacedSince(this.key, this.lastSeq);
-    if (this.closed) return;
-    for (const event of events) this.write(formatEvent("offer_surfaced", { offer: event.offer }, event.seq));
-    this.lastSeq = Math.max(this.lastSeq, lastSeq, message.seq);
+    await this.readMissed(message.seq);
+  }
+
+  protected farewell(reason: CloseReason): string | undefined {
+    if (reason !== "replaced") return undefined;
+    // The comment for SDKs of before the named event; the event for every standard client.
+    return ":replaced\n\n" + formatEvent("replaced", { message: "stream-replaced" }, REPLACED_EVENT_ID);
   }
 
   protected cleanupTimers(): void {
@@ -278,6 +430,11 @@ export class PlayerWatcher extends Stream {
     this.write(":watching\n\n");
   }
 
+  /** Writes an event of the watch stream (e.g. the player's presence when it opens). */
+  send(type: string, data: unknown): void {
+    this.write(formatEvent(type, data));
+  }
+
   protected forget(): void {
     this.hub.forgetWatcher(this);
   }
@@ -289,11 +446,30 @@ export class SseHub {
   readonly now: () => number;
   private readonly connections = new Map<string, PlayerConnection>();
   private readonly watchers = new Set<PlayerWatcher>();
+  /** Held while this instance has connections: the bus says when it is back after an outage. */
+  private stopListeningForReconnect: (() => void) | undefined;
+  private resyncing: Promise<void> | undefined;
+  private resyncAgain = false;
+  /** Watches every stream's socket for a client that reads nothing while the kernel holds its data. */
+  readonly stallSampler: StallSampler;
 
   constructor(readonly options: SseHubOptions) {
     this.instance = options.instance ?? randomUUID().slice(0, 8);
     this.logger = options.logger ?? { info: () => {}, warn: () => {} };
     this.now = options.now ?? Date.now;
+    this.stallSampler = new StallSampler({
+      staleTimeoutMs: options.staleTimeoutMs,
+      periodMs: options.sampleMs ?? Math.min(options.staleTimeoutMs / 4, 15_000),
+      logger: this.logger,
+    });
+    if (this.stallSampler.available) {
+      this.logger.debug?.({ sampleMs: this.stallSampler.periodMs }, "stream clients that read nothing: kernel send queues sampled");
+    } else {
+      this.logger.debug?.(
+        {},
+        "kernel send queues not readable here (no /proc/net/tcp): a stream client that reads nothing is found only once Node buffers its data",
+      );
+    }
   }
 
   /** Opens a player's connection, replacing any older one of the same player. */
@@ -302,6 +478,7 @@ export class SseHub {
     const older = this.connections.get(mapKey);
     const connection = new PlayerConnection(this, input.sink, input.key, input.expiresAtMs);
     this.connections.set(mapKey, connection);
+    this.stopListeningForReconnect ??= this.options.bus.onReconnect(() => this.resync());
     if (older) await older.close("replaced");
     this.options.onPresence?.(input.key, true, connection.id);
     try {
@@ -362,7 +539,36 @@ export class SseHub {
     if (this.connections.get(mapKey) === connection) {
       this.connections.delete(mapKey);
       this.options.onPresence?.(connection.key, false, connection.id);
+      if (this.connections.size === 0) {
+        this.stopListeningForReconnect?.();
+        this.stopListeningForReconnect = undefined;
+      }
     }
+  }
+
+  /**
+   * The bus is back after an outage: every connection announces itself again and reads what it
+   * missed, a few at a time so the database is not flooded. A second outage during the pass runs
+   * another pass after it.
+   */
+  private resync(): void {
+    if (this.resyncing) {
+      this.resyncAgain = true;
+      return;
+    }
+    this.resyncing = (async () => {
+      do {
+        this.resyncAgain = false;
+        const pending = [...this.connections.values()];
+        this.logger.info({ connections: pending.length }, "event bus back: streams read what they missed");
+        const worker = async () => {
+          for (let connection = pending.pop(); connection; connection = pending.pop()) await connection.resync();
+        };
+        await Promise.all(Array.from({ length: RESYNC_CONCURRENCY }, worker));
+      } while (this.resyncAgain);
+    })().finally(() => {
+      this.resyncing = undefined;
+    });
   }
 
   forgetWatcher(watcher: PlayerWatcher): void {
@@ -375,5 +581,6 @@ export class SseHub {
 
   async closeAll(reason: CloseReason = "shutdown"): Promise<void> {
     await Promise.all([...this.connections.values(), ...this.watchers].map((s) => s.close(reason)));
+    this.stallSampler.stop();
   }
 }

@@ -23,6 +23,10 @@ export function createEventStream(options: {
   adminToken: string;
   heartbeatMs: number;
   staleTimeoutMs: number;
+  /** How often the kernel's send queues are sampled for clients that read nothing (default: a quarter of the stale timeout, at most 15 s). */
+  sampleMs?: number;
+  /** `retry:` sent to clients at connect (their reconnection delay); unset = the client's default. */
+  retryMs?: number;
   logger?: HubLogger;
   /** Clock of JWT expiry (tests with a manual clock pass theirs). */
   now?: () => number;
@@ -37,6 +41,8 @@ export function createEventStream(options: {
         loadSurfacedSince: (key, after) => loadSurfacedSince(engine.db, key, after),
         heartbeatMs: options.heartbeatMs,
         staleTimeoutMs: options.staleTimeoutMs,
+        sampleMs: options.sampleMs,
+        retryMs: options.retryMs,
         logger: options.logger,
         now: options.now,
       });

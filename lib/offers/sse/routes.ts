@@ -9,7 +9,7 @@ import { z } from "zod";
 import { JwtError, type VerifiedJwt } from "../jwt";
 import type { OffersEngine } from "../engine";
 import { AdminGame, AdminPlayerState, findPlayers, listGames, playerState } from "../admin";
-import type { SseHub, SseSink } from "./hub";
+import { REPLACED_EVENT_ID, type SseHub, type SseSink } from "./hub";
 
 export interface StreamRoutesOptions {
   hub: SseHub;
@@ -20,7 +20,9 @@ export interface StreamRoutesOptions {
 }
 
 const streamHeaders = {
-  "Content-Type": "text/event-stream; charset=utf-8",
+  // Exactly the MIME type (the stream is UTF-8 by definition): clients that compare it as a string,
+  // like fetch-event-source's documented onopen, would otherwise treat every stream as an error.
+  "Content-Type": "text/event-stream",
   // no-transform: proxies (and Next) must not compress or buffer the stream.
   "Cache-Control": "no-cache, no-transform",
   Connection: "keep-alive",
@@ -39,17 +41,23 @@ function openStream(reply: FastifyReply): { sink: SseSink; onClose(listener: () 
   raw.socket?.setNoDelay(true);
   return {
     sink: {
-      write: (chunk) => raw.write(chunk),
-      end: () => raw.end(),
-      onDrain: (listener) => raw.on("drain", listener),
+      write: (chunk, flushed) => void raw.write(chunk, flushed),
+      end: (finished) => void raw.end(finished),
+      // A reset, not a FIN: the FIN would wait behind the unread data in the kernel, keeping it for minutes.
+      destroy: () => void (raw.socket && !raw.socket.destroyed ? raw.socket.resetAndDestroy() : raw.destroy()),
+      socket: raw.socket ?? undefined,
     },
     onClose: (listener) => raw.on("close", listener),
   };
 }
 
+function headerText(value: string | string[] | undefined): string {
+  return (Array.isArray(value) ? value[0] : value)?.trim() ?? "";
+}
+
 function parseLastEventId(value: string | string[] | undefined): number | null {
-  const text = Array.isArray(value) ? value[0] : value;
-  return text && /^\d{1,15}$/.test(text.trim()) ? Number(text.trim()) : null;
+  const text = headerText(value);
+  return /^\d{1,15}$/.test(text) ? Number(text) : null;
 }
 
 const digest = (text: string) => createHash("sha256").update(text).digest();
@@ -67,7 +75,10 @@ export function registerStreamRoutes(app: FastifyInstance, options: StreamRoutes
         summary: "Event stream of the player's real-time offers (text/event-stream)",
         description:
           "Bearer JWT. Events: `offer_surfaced` with `id:` (per-player sequence) and data `{offer}`; `:heartbeat` comments. " +
-          "Send `Last-Event-ID` to receive what was missed. A newer connection of the same player replaces this one (comment `:replaced`).",
+          "Send `Last-Event-ID` to receive what was missed. A newer connection of the same player replaces this one: " +
+          "the older gets the comment `:replaced` and the event `replaced` (id `replaced`, data `{\"message\":\"stream-replaced\"}`) and is closed. " +
+          "A reconnect with `Last-Event-ID: replaced` is answered 409 `{\"message\":\"stream-replaced\"}`, so a standard EventSource stops " +
+          "instead of taking the stream back; open a new one (without Last-Event-ID) to take it over.",
         headers: z.object({ "last-event-id": z.string().optional() }).loose(),
       },
     },
@@ -78,6 +89,11 @@ export function registerStreamRoutes(app: FastifyInstance, options: StreamRoutes
       } catch (error) {
         if (error instanceof JwtError) return reply.code(error.status).send({ message: error.code });
         throw error;
+      }
+      // The automatic reconnect of a displaced client: a 4xx other than 429 ends it (EventSource fails
+      // on any non-200; fetch-event-source's documented onopen treats such a 4xx as fatal).
+      if (headerText(request.headers["last-event-id"]) === REPLACED_EVENT_ID) {
+        return reply.code(409).send({ message: "stream-replaced" });
       }
       const stream = openStream(reply);
       let gone = false;
@@ -95,8 +111,8 @@ export function registerStreamRoutes(app: FastifyInstance, options: StreamRoutes
         });
         if (gone) await connection.close("client closed");
       } catch (error) {
+        // The hub has closed the stream; the client reconnects with backoff.
         request.log.warn({ err: error }, "event stream could not start");
-        stream.sink.end();
       }
     },
   );
@@ -161,7 +177,7 @@ export function registerStreamRoutes(app: FastifyInstance, options: StreamRoutes
         await watching;
         // Say at once whether the player is online, so a new watcher need not wait for a change.
         const connected = await hub.isOnline(request.params);
-        stream.sink.write(`event: presence\ndata: ${JSON.stringify({ connected })}\n\n`);
+        (await watching).send("presence", { connected });
       },
     );
   });

@@ -11,6 +11,7 @@ import { testDatabaseTargets } from "../../db/testing";
 import { buildOffersApp } from "../app";
 import { startOffersTestApp, type OffersTestContext } from "../testing";
 import { createEventStream, type EventStream } from "./index";
+import { collectSendQueues, readTcpTable, tcpRowOf, tcpTablesReadable } from "./tcp-send-queue";
 import { EventStreamParser, type StreamEvent } from "../../offers-client/sse";
 import { createGameClient } from "../../offers-client";
 import type { Offer } from "../schemas";
@@ -24,13 +25,19 @@ interface Server {
   base: string;
 }
 
-async function startServer(target: "pglite" | "postgres", bus: EventBus, opts: { staleTimeoutMs?: number } = {}): Promise<Server> {
+interface ServerOptions {
+  staleTimeoutMs?: number;
+  sampleMs?: number;
+}
+
+async function startServer(target: "pglite" | "postgres", bus: EventBus, opts: ServerOptions = {}): Promise<Server> {
   let clockNow = () => Date.now();
   const stream = createEventStream({
     bus,
     adminToken: ADMIN,
     heartbeatMs: 100,
     staleTimeoutMs: opts.staleTimeoutMs ?? 60_000,
+    sampleMs: opts.sampleMs,
     now: () => clockNow(),
   });
   const ctx = await startOffersTestApp(target, { extend: stream.extend });
@@ -107,12 +114,57 @@ async function assign(ctx: OffersTestContext, playerId: string, offerId: string)
   return res.body as Offer;
 }
 
+/** Offers with a description of `size` bytes, published on the bus as the engine would, to each player. */
+async function publishOffers(stream: EventStream, gameId: string, playerIds: string[], seqs: number[], size: number) {
+  const description = "x".repeat(size);
+  for (const seq of seqs) {
+    for (const playerId of playerIds) {
+      const at = new Date().toISOString();
+      await stream.hub.publish({ gameId, playerId }, {
+        kind: "offer_event", seq, type: "surfaced", instanceId: `i${seq}`, offerId: "o", fromStatus: null, toStatus: "surfaced",
+        cause: "test", at, realTime: true,
+        offer: { offerId: "o", instanceId: `i${seq}`, playerId, gameId, name: "n", description, status: "surfaced", rewards: [], createdAt: at, expiresAt: at },
+      });
+    }
+  }
+}
+
+/** Server-side sockets of an app, with when each closed. */
+function trackServerSockets(ctx: OffersTestContext) {
+  const sockets: Array<{ socket: net.Socket; closedAt: number }> = [];
+  ctx.app.server.on("connection", (socket: net.Socket) => {
+    const entry = { socket, closedAt: 0 };
+    socket.on("close", () => (entry.closedAt = Date.now()));
+    sockets.push(entry);
+  });
+  return sockets;
+}
+
+/** A raw client that sends the stream request and reads nothing until told to. */
+async function rawStreamClient(ctx: OffersTestContext, playerId: string) {
+  const socket = net.connect((ctx.app.server.address() as AddressInfo).port, "127.0.0.1");
+  socket.pause();
+  const client = { socket, playerId, closed: false, received: 0 };
+  socket.on("close", () => (client.closed = true)).on("error", () => {});
+  socket.on("data", (chunk: Buffer) => (client.received += chunk.length));
+  socket.pause();
+  socket.write(`GET /v1/sse/connect HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${await ctx.jwt(playerId)}\r\nAccept: text/event-stream\r\n\r\n`);
+  return client;
+}
+
+/** What the server side of a connection has not had acknowledged: the kernel's queue plus Node's buffer. */
+async function outstanding(socket: net.Socket): Promise<{ kernel: number; node: number }> {
+  const row = tcpRowOf(socket);
+  const kernel = row ? (collectSendQueues(await readTcpTable(row.table), new Set([row.key])).get(row.key) ?? 0) : 0;
+  return { kernel, node: socket.writableLength };
+}
+
 describe.each(testDatabaseTargets())("event stream on %s", (target) => {
   const cleanups: Array<() => Promise<void>> = [];
   afterEach(async () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
   });
-  async function server(opts: { staleTimeoutMs?: number } = {}) {
+  async function server(opts: ServerOptions = {}) {
     const bus = new MemoryEventBus();
     const s = await startServer(target, bus, opts);
     cleanups.push(async () => {
@@ -156,7 +208,7 @@ describe.each(testDatabaseTargets())("event stream on %s", (target) => {
     const res = await first.response;
     await until(() => first.comments.includes("connected"));
     expect(res.status).toBe(200);
-    expect(res.headers.get("content-type")).toBe("text/event-stream; charset=utf-8");
+    expect(res.headers.get("content-type")).toBe("text/event-stream");
     expect(res.headers.get("cache-control")).toContain("no-cache");
     expect(res.headers.get("x-accel-buffering")).toBe("no");
     await until(() => stream.hub.connectionCount === 1);
@@ -202,7 +254,7 @@ describe.each(testDatabaseTargets())("event stream on %s", (target) => {
     expect(stream.hub.connectionCount).toBe(1);
     await assign(ctx, "p2", "live-1");
     await until(() => newer.events.length === 1);
-    expect(older.events).toHaveLength(0);
+    expect(older.events.map((e) => [e.event, e.id, e.data])).toEqual([["replaced", "replaced", '{"message":"stream-replaced"}']]);
     newer.abort();
     await until(() => stream.hub.connectionCount === 0);
   });
@@ -215,30 +267,160 @@ describe.each(testDatabaseTargets())("event stream on %s", (target) => {
     expect(stream.hub.connectionCount).toBe(0);
   });
 
-  it("closes a client that reads nothing, and frees what it held", async () => {
-    const { ctx, base, stream } = await server({ staleTimeoutMs: 300 });
-    const token = await ctx.jwt("slow");
-    const url = new URL(`${base}/sse/connect`);
-    // A raw socket that sends the request and never reads the answer.
-    const socket = net.connect(Number(url.port), url.hostname);
-    socket.pause();
-    let socketClosed = false;
-    socket.on("close", () => (socketClosed = true)).on("error", () => {});
-    socket.write(`GET ${url.pathname} HTTP/1.1\r\nHost: ${url.host}\r\nAuthorization: Bearer ${token}\r\nAccept: text/event-stream\r\n\r\n`);
-    await until(() => stream.hub.connectionCount === 1);
-    // Far more than the socket buffers hold, so writes back up.
-    const big = "x".repeat(64 * 1024);
-    for (let seq = 1; seq <= 300; seq++) {
-      await stream.hub.publish({ gameId: ctx.game.gameId, playerId: "slow" }, {
-        kind: "offer_event", seq, type: "surfaced", instanceId: `i${seq}`, offerId: "o", fromStatus: null, toStatus: "surfaced",
-        cause: "test", at: new Date().toISOString(), realTime: true,
-        offer: { offerId: "o", instanceId: `i${seq}`, playerId: "slow", gameId: ctx.game.gameId, name: "n", description: big, status: "surfaced", rewards: [], createdAt: new Date().toISOString(), expiresAt: new Date().toISOString() },
-      });
+  it("closes clients that read nothing within the stale timeout, and frees every socket and subscription", async () => {
+    const staleTimeoutMs = 500;
+    const { ctx, stream } = await server({ staleTimeoutMs });
+    const serverSockets: Array<{ socket: net.Socket; closedAt: number }> = [];
+    ctx.app.server.on("connection", (socket: net.Socket) => {
+      const entry = { socket, closedAt: 0 };
+      socket.on("close", () => (entry.closedAt = Date.now()));
+      serverSockets.push(entry);
+    });
+    const port = (ctx.app.server.address() as AddressInfo).port;
+    const openConnections = () => new Promise<number>((resolve) => ctx.app.server.getConnections((_e, n) => resolve(n)));
+
+    // Raw sockets that send the request and never read the answer.
+    const clients = await Promise.all(
+      Array.from({ length: 8 }, async (_, i) => {
+        const socket = net.connect(port, "127.0.0.1");
+        socket.pause();
+        const client = { socket, playerId: `slow${i}`, closed: false };
+        socket.on("close", () => (client.closed = true)).on("error", () => {});
+        socket.write(`GET /v1/sse/connect HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${await ctx.jwt(client.playerId)}\r\nAccept: text/event-stream\r\n\r\n`);
+        return client;
+      }),
+    );
+    try {
+      await until(() => clients.every(({ playerId }) => stream.hub.isLive({ gameId: ctx.game.gameId, playerId })), 10_000, "streams live");
+      // Offers until every connection has data its client did not take, beyond what the kernel buffers hold.
+      const description = "x".repeat(64 * 1024);
+      const backedUp = () => serverSockets.every(({ socket }) => socket.destroyed || socket.writableLength > 0);
+      for (let seq = 1; !backedUp(); seq++) {
+        expect(seq, "connections never backed up").toBeLessThan(1_000);
+        for (const { playerId } of clients) {
+          await stream.hub.publish({ gameId: ctx.game.gameId, playerId }, {
+            kind: "offer_event", seq, type: "surfaced", instanceId: `i${seq}`, offerId: "o", fromStatus: null, toStatus: "surfaced",
+            cause: "test", at: new Date().toISOString(), realTime: true,
+            offer: { offerId: "o", instanceId: `i${seq}`, playerId, gameId: ctx.game.gameId, name: "n", description, status: "surfaced", rewards: [], createdAt: new Date().toISOString(), expiresAt: new Date().toISOString() },
+          });
+        }
+        await new Promise((r) => setImmediate(r));
+      }
+      const queuedAt = Date.now();
+      // The server closes each connection itself (the clients never close theirs).
+      expect(serverSockets).toHaveLength(clients.length);
+      await until(() => serverSockets.every((s) => s.closedAt > 0), staleTimeoutMs + 5_000, "server closed every stalled connection");
+      for (const { closedAt } of serverSockets) expect(closedAt - queuedAt).toBeLessThan(staleTimeoutMs + 5_000);
+      // Abortively: what was queued is dropped, so a client that reads again soon learns the stream is gone.
+      for (const { socket } of clients) socket.resume();
+      await until(() => clients.every((c) => c.closed), 3_000, "clients see the connection closed");
+      expect(stream.hub.connectionCount).toBe(0);
+      expect((stream.hub.options.bus as MemoryEventBus).channelCount).toBe(0);
+      expect((stream.hub.options.bus as MemoryEventBus).reconnectListenerCount).toBe(0);
+      expect(await openConnections()).toBe(0);
+    } finally {
+      for (const { socket } of clients) socket.destroy();
     }
-    await until(() => stream.hub.connectionCount === 0, 5_000, "slow reader closed");
-    socket.destroy();
-    expect(socketClosed || socket.destroyed).toBe(true);
   });
+
+  it.skipIf(!tcpTablesReadable())(
+    "closes clients that read nothing while what they were sent sits in the kernel, not in Node, and frees everything",
+    async () => {
+      const staleTimeoutMs = 1_500;
+      const sampleMs = 200;
+      const { ctx, stream } = await server({ staleTimeoutMs, sampleMs });
+      const serverSockets = trackServerSockets(ctx);
+      const openConnections = () => new Promise<number>((resolve) => ctx.app.server.getConnections((_e, n) => resolve(n)));
+      const clients = await Promise.all(Array.from({ length: 20 }, (_, i) => rawStreamClient(ctx, `idle${i}`)));
+      try {
+        const players = clients.map((c) => c.playerId);
+        await until(() => players.every((playerId) => stream.hub.isLive({ gameId: ctx.game.gameId, playerId })), 10_000, "streams live");
+        // About 150 KB each: the client's kernel takes ~128 KB into its receive buffer and
+        // acknowledges it; the rest waits in the server's kernel; Node's buffer stays empty.
+        await publishOffers(stream, ctx.game.gameId, players, Array.from({ length: 20 }, (_, i) => i + 1), 7_500);
+        expect(serverSockets).toHaveLength(clients.length);
+        const inKernelOnly = async () => {
+          const queues = await Promise.all(serverSockets.map(({ socket }) => outstanding(socket)));
+          return queues.every(({ kernel, node }) => kernel > 0 && node === 0);
+        };
+        for (let tries = 0; !(await inKernelOnly()); tries++) {
+          expect(tries, "the data never sat in the kernel alone").toBeLessThan(100);
+          await new Promise((r) => setTimeout(r, 10));
+        }
+        const queuedAt = Date.now();
+        const bound = staleTimeoutMs + 2 * sampleMs + 2_000;
+        await until(() => serverSockets.every((s) => s.closedAt > 0), bound, "server closed every client that reads nothing");
+        for (const { closedAt } of serverSockets) expect(closedAt - queuedAt).toBeLessThan(bound);
+        // Reset, not a FIN behind the unread data: a client that reads again learns at once.
+        for (const { socket } of clients) socket.resume();
+        await until(() => clients.every((c) => c.closed), 3_000, "clients see the connection closed");
+        expect(stream.hub.connectionCount).toBe(0);
+        expect((stream.hub.options.bus as MemoryEventBus).channelCount).toBe(0);
+        expect((stream.hub.options.bus as MemoryEventBus).reconnectListenerCount).toBe(0);
+        expect(stream.hub.stallSampler.watching).toBe(0);
+        await until(() => !stream.hub.stallSampler.running, 1_000, "sampler stopped");
+        expect(await openConnections()).toBe(0);
+      } finally {
+        for (const { socket } of clients) socket.destroy();
+      }
+    },
+    60_000,
+  );
+
+  it.skipIf(!tcpTablesReadable())("keeps a client that reads slowly but steadily while data waits for it", async () => {
+    const staleTimeoutMs = 1_500;
+    const { ctx, stream } = await server({ staleTimeoutMs, sampleMs: 200 });
+    const serverSockets = trackServerSockets(ctx);
+    const client = await rawStreamClient(ctx, "slow-reader");
+    const key = { gameId: ctx.game.gameId, playerId: client.playerId };
+    try {
+      await until(() => stream.hub.isLive(key), 10_000, "stream live");
+      // More than the client's receive buffer holds, before it starts reading.
+      let seq = 0;
+      await publishOffers(stream, key.gameId, [key.playerId], Array.from({ length: 30 }, () => ++seq), 8_000);
+      // Four stale timeouts: the client takes one chunk every 200 ms; the server keeps ~300 KB waiting for it.
+      const reader = setInterval(() => {
+        client.socket.once("data", () => client.socket.pause());
+        client.socket.resume();
+      }, 200);
+      let looks = 0;
+      let waiting = 0;
+      try {
+        for (const end = Date.now() + 4 * staleTimeoutMs; Date.now() < end; ) {
+          const { kernel, node } = await outstanding(serverSockets[0]!.socket);
+          looks++;
+          if (kernel + node > 0) waiting++;
+          if (kernel + node < 300_000) await publishOffers(stream, key.gameId, [key.playerId], [++seq, ++seq, ++seq, ++seq], 8_000);
+          await new Promise((r) => setTimeout(r, 20));
+        }
+      } finally {
+        clearInterval(reader);
+      }
+      expect(serverSockets[0]!.closedAt).toBe(0);
+      expect(client.closed).toBe(false);
+      expect(stream.hub.isConnected(key)).toBe(true);
+      expect(waiting / looks, `data waited for the client in ${waiting} of ${looks} looks`).toBeGreaterThan(0.8);
+      expect(client.received).toBeGreaterThan(200_000);
+    } finally {
+      client.socket.destroy();
+    }
+    await until(() => stream.hub.connectionCount === 0, 3_000, "cleanup after the client left");
+    await until(() => !stream.hub.stallSampler.running, 1_000, "sampler stopped");
+  }, 60_000);
+
+  it("keeps a client that reads everything and only gets heartbeats", async () => {
+    const staleTimeoutMs = 1_500;
+    const { ctx, base, stream } = await server({ staleTimeoutMs, sampleMs: 200 });
+    const reader = openReader(`${base}/sse/connect`, { Authorization: `Bearer ${await ctx.jwt("hb")}` });
+    await until(() => reader.comments.includes("connected"));
+    await new Promise((r) => setTimeout(r, 3 * staleTimeoutMs));
+    expect(reader.ended).toBe(false);
+    expect(reader.comments.filter((c) => c === "heartbeat").length).toBeGreaterThan(10);
+    expect(stream.hub.connectionCount).toBe(1);
+    reader.abort();
+    await until(() => stream.hub.connectionCount === 0, 3_000, "cleanup after abort");
+    await until(() => !stream.hub.stallSampler.running, 1_000, "sampler stopped");
+  }, 60_000);
 
   it("serves the admin API and a watch stream that does not take the player's connection", async () => {
     const { ctx, base, stream } = await server();
