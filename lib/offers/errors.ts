@@ -19,7 +19,8 @@ export type OffersErrorCode =
   | "too-many-keys"
   | "client-not-found"
   | "idempotency-key-reused"
-  | "secret-key-mismatch";
+  | "secret-key-mismatch"
+  | "stream-replaced";
 
 const statusOf: Record<OffersErrorCode, number> = {
   "offer-not-found": 404,
@@ -41,6 +42,8 @@ const statusOf: Record<OffersErrorCode, number> = {
   "idempotency-key-reused": 422,
   // A stored API key cannot be decrypted: this instance runs with another OFFERS_SECRET_KEY.
   "secret-key-mismatch": 503,
+  // The automatic reconnect of an event stream displaced by a newer one: a 4xx ends a standard EventSource.
+  "stream-replaced": 409,
 };
 
 export class OffersError extends Error {

@@ -7,6 +7,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { JwtError, type VerifiedJwt } from "../jwt";
+import { OffersError } from "../errors";
 import type { OffersEngine } from "../engine";
 import { AdminGame, AdminPlayerState, findPlayers, listGames, playerState } from "../admin";
 import { REPLACED_EVENT_ID, type SseHub, type SseSink } from "./hub";
@@ -93,7 +94,7 @@ export function registerStreamRoutes(app: FastifyInstance, options: StreamRoutes
       // The automatic reconnect of a displaced client: a 4xx other than 429 ends it (EventSource fails
       // on any non-200; fetch-event-source's documented onopen treats such a 4xx as fatal).
       if (headerText(request.headers["last-event-id"]) === REPLACED_EVENT_ID) {
-        return reply.code(409).send({ message: "stream-replaced" });
+        throw new OffersError("stream-replaced");
       }
       const stream = openStream(reply);
       let gone = false;
