@@ -14,6 +14,9 @@
  *   // On a game server (never in client code: the API key is the JWT secret).
  *   const server = createServerClient({ baseUrl, clientId, apiKey });
  *   await server.assignOffer({ playerId: "p1", offerId: "daily-chest" });
+ *
+ * Claims carry an Idempotency-Key (one per claim() call, or yours) and are retried with the same key
+ * when the answer is lost (network failure, 502/503/504): a retried claim answers what the first did.
  */
 import type { z } from "zod";
 import {
@@ -60,6 +63,34 @@ interface BaseOptions {
   /** The API base, ending in /v1. */
   baseUrl: string;
   fetch?: typeof fetch;
+}
+
+/** Options of one claim() call. */
+export interface ClaimOptions {
+  /** Keep the same key when you retry a claim yourself (e.g. after a reload); default: a new UUID per call. */
+  idempotencyKey?: string;
+}
+
+/** Pauses before the retries of a claim whose answer was lost. */
+const CLAIM_RETRY_DELAYS_MS = [250, 1_000];
+
+function isLostAnswer(error: unknown): boolean {
+  // fetch rejects with a TypeError when the connection fails; a gateway or a busy database answers 502–504.
+  return error instanceof TypeError || (error instanceof OffersApiError && [502, 503, 504].includes(error.status));
+}
+
+/** Runs a claim, again with the same Idempotency-Key while its answer is lost. */
+async function idempotentClaim<T>(options: ClaimOptions, send: (headers: Record<string, string>) => Promise<T>): Promise<T> {
+  const headers = { "Idempotency-Key": options.idempotencyKey ?? globalThis.crypto.randomUUID() };
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await send(headers);
+    } catch (error) {
+      const delay = CLAIM_RETRY_DELAYS_MS[attempt];
+      if (delay === undefined || !isLostAnswer(error)) throw error;
+      await new Promise((resolve) => setTimeout(resolve, delay));
+    }
+  }
 }
 
 function joinUrl(baseUrl: string, path: string): string {
@@ -111,15 +142,15 @@ const openStreams = new Map<string, EventStreamHandle>();
 
 /** Client for game clients: the player and game come from the JWT. */
 export function createGameClient(options: GameClientOptions) {
-  const withJwt = async <S extends z.ZodType>(path: string, body: unknown, schema: S): Promise<z.infer<S>> => {
+  const withJwt = async <S extends z.ZodType>(path: string, body: unknown, schema: S, headers: Record<string, string> = {}): Promise<z.infer<S>> => {
     const token = await options.getJwt();
     try {
-      return await call(options, "POST", path, { Authorization: `Bearer ${token}` }, body, schema);
+      return await call(options, "POST", path, { ...headers, Authorization: `Bearer ${token}` }, body, schema);
     } catch (error) {
       // The token may have expired between caching and use: renew once and retry.
       if (error instanceof OffersApiError && error.code === "jwt-expired") {
         const fresh = await options.getJwt({ forceRefresh: true });
-        return call(options, "POST", path, { Authorization: `Bearer ${fresh}` }, body, schema);
+        return call(options, "POST", path, { ...headers, Authorization: `Bearer ${fresh}` }, body, schema);
       }
       throw error;
     }
@@ -128,7 +159,10 @@ export function createGameClient(options: GameClientOptions) {
   return {
     campaigns: (request: z.input<typeof ClientCampaignsRequest> = {}) =>
       withJwt("/client/player/campaigns", ClientCampaignsRequest.parse(request), ClientCampaignsResponse),
-    claim: (request: z.input<typeof ClientClaimRequest>) => withJwt("/client/reward/claim", ClientClaimRequest.parse(request), ClientClaimResponse),
+    claim: (request: z.input<typeof ClientClaimRequest>, claimOptions: ClaimOptions = {}) => {
+      const body = ClientClaimRequest.parse(request);
+      return idempotentClaim(claimOptions, (headers) => withJwt("/client/reward/claim", body, ClientClaimResponse, headers));
+    },
     generateOneTimeToken: () => withJwt("/auth/one_time_token/generate", {}, OneTimeTokenGenerateResponse),
     /** The player's referrals (as referrer), newest first. */
     referrals: () => withJwt("/client/player/referrals", {}, ClientReferralsResponse),
@@ -191,7 +225,10 @@ export function createServerClient(options: ServerClientOptions) {
   return {
     refreshCampaigns: (request: z.input<typeof ServerCampaignsRefreshRequest>) =>
       post("/player/campaigns/refresh", ServerCampaignsRefreshRequest.parse(request), ServerCampaignsRefreshResponse),
-    claim: (request: z.input<typeof ServerClaimRequest>) => post("/reward/sdk/claim", ServerClaimRequest.parse(request), ServerClaimResponse),
+    claim: (request: z.input<typeof ServerClaimRequest>, claimOptions: ClaimOptions = {}) => {
+      const body = ServerClaimRequest.parse(request);
+      return idempotentClaim(claimOptions, (idempotency) => call(options, "POST", "/reward/sdk/claim", { ...headers, ...idempotency }, body, ServerClaimResponse));
+    },
     upsertDefinition: (offerId: string, definition: z.input<typeof OfferDefinitionInput>) =>
       call(options, "PUT", `/offers/definitions/${encodeURIComponent(offerId)}`, headers, OfferDefinitionInput.parse(definition), OfferDefinition),
     assignOffer: (request: z.input<typeof AssignOfferRequest>) => post("/player/offers/assign", AssignOfferRequest.parse(request), Offer),
