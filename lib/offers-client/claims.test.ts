@@ -70,6 +70,7 @@ describe.each(testDatabaseTargets())("SDK claims on %s", (target) => {
     const lossy = losingFirstAnswer();
     const game = createGameClient({ baseUrl, getJwt: () => t.jwt("sdk-p2"), fetch: lossy.fetch });
     await expect(game.claim({ kind: "offer", instanceId })).resolves.toEqual({ message: "Rewards claimed" });
+    expect(lossy.keys).toHaveLength(2);
     expect(lossy.keys[0]).toBe(lossy.keys[1]);
     expect(await grants(instanceId)).toBe(1);
   });
