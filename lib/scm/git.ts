@@ -1,9 +1,14 @@
 /**
- * Git plumbing over one repository (bare, or a working copy when its checked-out branch is never
- * written through here) with simple-git: commits without a working tree (temporary index), merges
- * with `git merge-tree --write-tree` (git ≥ 2.38), annotated tags. Callers serialise per repository.
+ * Git plumbing over one repository (bare, or a working copy) with simple-git: commits without a
+ * working tree (a private index), merges with `git merge-tree --write-tree` (git ≥ 2.38), annotated
+ * tags, and bulk reads of committed content (`ls-tree`, `cat-file --batch`). Nothing here touches a
+ * working tree or the shared index, so a crash at any instant leaves every ref at its old commit or
+ * its new one. Refs move by compare-and-swap; a working copy passes its own `updateRef` (the config
+ * repository's one writer) so that moving its served branch also publishes it. Callers serialise
+ * per repository.
  */
 import { simpleGit, type SimpleGit } from "simple-git";
+import { spawn } from "node:child_process";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -53,8 +58,46 @@ function baseEnv(): Record<string, string> {
   return env;
 }
 
+/** Moves `ref` to `sha` only if it still points at `expected` (null: only if it does not exist yet). */
+export type RefUpdater = (ref: string, sha: string, expected: string | null) => Promise<void>;
+
+/** A compare-and-swap on a ref lost: the ref moved (or is locked) since it was read. */
+export class RefMovedError extends ScmError {
+  constructor(
+    readonly ref: string,
+    detail: string,
+  ) {
+    super("conflict", `${ref} changed meanwhile (${detail}); try again`);
+    this.name = "RefMovedError";
+  }
+}
+
+/** One entry of a tree listing with its mode and size (`ls-tree --long`). */
+export interface TreeEntryLong {
+  /** 100644, 100755 (files), 120000 (symbolic link), 040000 (tree), 160000 (submodule). */
+  mode: string;
+  type: "blob" | "tree" | "commit";
+  sha: string;
+  /** Bytes of a blob; null for trees and submodules. */
+  size: number | null;
+  /** Path from the repository root. */
+  path: string;
+}
+
+export const SYMLINK_MODE = "120000";
+
+function firstLine(e: unknown): string {
+  return String((e as Error)?.message ?? e)
+    .split("\n")
+    .map((l) => l.trim())
+    .filter(Boolean)[0] ?? "git failed";
+}
+
 export class RepoGit {
-  constructor(readonly dir: string) {}
+  constructor(
+    readonly dir: string,
+    private readonly options: { updateRef?: RefUpdater } = {},
+  ) {}
 
   private git(extraEnv: Record<string, string> = {}): SimpleGit {
     return simpleGit(this.dir, { allowEnvironment: ALLOWED_ENV }).env({ ...baseEnv(), ...extraEnv });
@@ -152,11 +195,109 @@ export class RepoGit {
       const tree = (await this.raw(["write-tree"], indexEnv)).trim();
       const args = ["commit-tree", tree, ...(options.parent ? ["-p", options.parent] : []), "-m", options.message];
       const sha = (await this.raw(args, identityEnv(options.author, options.date))).trim();
-      await this.raw(["update-ref", `refs/heads/${options.branch}`, sha, options.branchExists && options.parent ? options.parent : ZERO]);
+      await this.updateRef(`refs/heads/${options.branch}`, sha, options.branchExists && options.parent ? options.parent : null);
       return sha;
     } finally {
       await rm(tmp, { recursive: true, force: true });
     }
+  }
+
+  /** Compare-and-swap of a ref; throws RefMovedError when it no longer points at `expected`. */
+  async casRef(ref: string, sha: string, expected: string | null): Promise<void> {
+    try {
+      await this.raw(["update-ref", ref, sha, expected ?? ZERO]);
+    } catch (e) {
+      throw new RefMovedError(ref, firstLine(e));
+    }
+  }
+
+  /** Deletes a ref only if it still points at `expected`. */
+  async casDeleteRef(ref: string, expected: string): Promise<void> {
+    try {
+      await this.raw(["update-ref", "-d", ref, expected]);
+    } catch (e) {
+      throw new RefMovedError(ref, firstLine(e));
+    }
+  }
+
+  /** Moves a ref through the repository's writer when it has one, else by compare-and-swap. */
+  private updateRef(ref: string, sha: string, expected: string | null): Promise<void> {
+    return this.options.updateRef ? this.options.updateRef(ref, sha, expected) : this.casRef(ref, sha, expected);
+  }
+
+  /** Entries of `dir` (the root by default) at a commit, with modes and sizes; [] when absent. */
+  async listTreeLong(ref: string, dir?: string): Promise<TreeEntryLong[]> {
+    let out: string;
+    try {
+      out = await this.raw(["ls-tree", "-z", "--long", "--full-tree", ref, ...(dir ? ["--", `${dir.replace(/\/+$/, "")}/`] : [])]);
+    } catch {
+      return [];
+    }
+    return parseLongListing(out);
+  }
+
+  /** The entry at exactly `filePath` in a commit, or null. */
+  async entryAt(ref: string, filePath: string): Promise<TreeEntryLong | null> {
+    let out: string;
+    try {
+      out = await this.raw(["ls-tree", "-z", "--long", "--full-tree", ref, "--", filePath]);
+    } catch {
+      return null;
+    }
+    return parseLongListing(out).find((e) => e.path === filePath) ?? null;
+  }
+
+  /**
+   * Contents of many blobs through one `git cat-file --batch` process (10,000 small files in well
+   * under a second). Missing objects are absent from the answer.
+   */
+  readBlobs(shas: string[]): Promise<Map<string, Buffer>> {
+    const wanted = [...new Set(shas)];
+    const found = new Map<string, Buffer>();
+    if (wanted.length === 0) return Promise.resolve(found);
+    return new Promise((resolve, reject) => {
+      const child = spawn("git", ["cat-file", "--batch"], { cwd: this.dir, env: baseEnv() as NodeJS.ProcessEnv, stdio: ["pipe", "pipe", "pipe"] });
+      const chunks: Buffer[] = [];
+      let stderr = "";
+      child.stdout.on("data", (c: Buffer) => chunks.push(c));
+      child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
+      child.on("error", reject);
+      child.on("close", (code) => {
+        if (code !== 0) return reject(new Error(`git cat-file --batch failed (${code}): ${stderr.trim()}`));
+        const out = Buffer.concat(chunks);
+        let at = 0;
+        while (at < out.length) {
+          const eol = out.indexOf(10, at);
+          if (eol < 0) break;
+          const header = out.subarray(at, eol).toString();
+          at = eol + 1;
+          const [sha, type, size] = header.split(" ");
+          if (type === "missing" || size === undefined) continue;
+          const n = Number(size);
+          found.set(sha, out.subarray(at, at + n));
+          at += n + 1;
+        }
+        resolve(found);
+      });
+      child.stdin.on("error", () => undefined);
+      child.stdin.end(wanted.join("\n") + "\n");
+    });
+  }
+
+  /**
+   * The commit on `target`'s first-parent line that brought `source` in (a merge with `source` as a
+   * parent), or `source` itself when it got there without one (fast-forward). Null when `source` is
+   * not contained in `target`.
+   */
+  async mergeCommitOf(source: string, target: string): Promise<string | null> {
+    if (!(await this.isAncestor(source, target))) return null;
+    if (source === target) return source;
+    const out = await this.raw(["rev-list", "--first-parent", "--ancestry-path", "--reverse", "--parents", `${source}..${target}`]).catch(() => "");
+    for (const line of out.split("\n").filter(Boolean)) {
+      const [commit, ...parents] = line.split(" ");
+      if (parents.includes(source)) return commit;
+    }
+    return source;
   }
 
   async treeOf(sha: string): Promise<string> {
@@ -171,22 +312,35 @@ export class RepoGit {
     await this.raw(["update-ref", "-d", `refs/heads/${branch}`]).catch(() => undefined);
   }
 
-  /** True when `ancestor` is reachable from `descendant`. */
+  /** True when `ancestor` is reachable from `descendant` (read from git's exit status: 0 yes, 1 no). */
   async isAncestor(ancestor: string, descendant: string): Promise<boolean> {
-    try {
-      await this.raw(["merge-base", "--is-ancestor", ancestor, descendant]);
-      return true;
-    } catch {
-      return false;
-    }
+    const code = await this.exitCode(["merge-base", "--is-ancestor", ancestor, descendant]);
+    if (code === 0) return true;
+    if (code === 1) return false;
+    throw new ScmError("unavailable", `git merge-base failed (exit ${code}) in ${this.dir}`);
   }
 
-  /** Merges source into target with a merge commit; throws ScmError conflict on conflicts. Answers the new target SHA. */
-  async merge(options: { target: string; source: string; message: string; author?: ScmAuthor }): Promise<string> {
+  /** Runs git and answers its exit status (simple-git cannot tell a quiet "no" from success). */
+  private exitCode(args: string[]): Promise<number> {
+    return new Promise((resolve, reject) => {
+      const child = spawn("git", args, { cwd: this.dir, env: baseEnv() as NodeJS.ProcessEnv, stdio: "ignore" });
+      child.on("error", reject);
+      child.on("close", (code) => resolve(code ?? -1));
+    });
+  }
+
+  /**
+   * Merges source into target with a merge commit; throws ScmError conflict on conflicts. Idempotent:
+   * a source already contained in the target makes no commit and answers the commit that brought it
+   * in (created false). Answers the merge commit.
+   */
+  async merge(options: { target: string; source: string; message: string; author?: ScmAuthor }): Promise<{ sha: string; created: boolean }> {
     const targetSha = await this.branchSha(options.target);
     const sourceSha = await this.branchSha(options.source);
     if (!targetSha) throw new ScmError("not_found", `branch ${options.target} does not exist`);
     if (!sourceSha) throw new ScmError("not_found", `branch ${options.source} does not exist`);
+    const existing = await this.mergeCommitOf(sourceSha, targetSha);
+    if (existing) return { sha: existing, created: false };
     // Exit status 1 with conflicts: simple-git only rejects when git also wrote to stderr, so read the output.
     let out: string;
     try {
@@ -201,8 +355,8 @@ export class RepoGit {
       throw new ScmError("conflict", `the merge request has conflicts with ${options.target}${files ? ` (${files})` : ""}; resolve them first`);
     }
     const sha = (await this.raw(["commit-tree", tree, "-p", targetSha, "-p", sourceSha, "-m", options.message], identityEnv(options.author))).trim();
-    await this.raw(["update-ref", `refs/heads/${options.target}`, sha, targetSha]);
-    return sha;
+    await this.updateRef(`refs/heads/${options.target}`, sha, targetSha);
+    return { sha, created: true };
   }
 
   async listTags(): Promise<ScmTag[]> {
@@ -260,4 +414,16 @@ export class RepoGit {
     const text = d.trim();
     return text && !text.startsWith("Unnamed repository") ? text : null;
   }
+}
+
+function parseLongListing(out: string): TreeEntryLong[] {
+  const entries: TreeEntryLong[] = [];
+  for (const line of out.split("\0")) {
+    if (!line) continue;
+    const tab = line.indexOf("\t");
+    const [mode, type, sha, size] = line.slice(0, tab).split(/ +/);
+    if (type !== "blob" && type !== "tree" && type !== "commit") continue;
+    entries.push({ mode, type, sha, size: size === "-" || size === undefined ? null : Number(size), path: line.slice(tab + 1) });
+  }
+  return entries;
 }
