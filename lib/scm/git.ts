@@ -7,9 +7,8 @@
  * repository's one writer) so that moving its served branch also publishes it. Callers serialise
  * per repository.
  */
-import { simpleGit, type SimpleGit } from "simple-git";
 import { spawn } from "node:child_process";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { ScmError, type ScmAuthor, type ScmFileChange, type ScmTag, type ScmTreeEntry } from "./types";
@@ -32,23 +31,9 @@ function identityEnv(author: ScmAuthor | undefined, date?: string): Record<strin
   return env;
 }
 
-/** The git variables we set ourselves (simple-git refuses any other GIT_* or EDITOR-like variable). */
-const ALLOWED_ENV = [
-  "GIT_TERMINAL_PROMPT",
-  "GIT_CONFIG_NOSYSTEM",
-  "GIT_INDEX_FILE",
-  "GIT_WORK_TREE",
-  "GIT_AUTHOR_NAME",
-  "GIT_AUTHOR_EMAIL",
-  "GIT_AUTHOR_DATE",
-  "GIT_COMMITTER_NAME",
-  "GIT_COMMITTER_EMAIL",
-  "GIT_COMMITTER_DATE",
-] as const;
-
 function baseEnv(): Record<string, string> {
   const env: Record<string, string> = {};
-  // Only what git needs: simple-git refuses variables such as EDITOR or PAGER, and GIT_* from the host must not leak in.
+  // Only what git needs: no EDITOR or PAGER, and no GIT_* from the host leaking in.
   for (const k of ["PATH", "HOME", "LANG", "LC_ALL", "TMPDIR", "USER", "SYSTEMROOT"]) {
     const v = process.env[k];
     if (v !== undefined) env[k] = v;
@@ -56,6 +41,44 @@ function baseEnv(): Record<string, string> {
   env.GIT_TERMINAL_PROMPT = "0";
   env.GIT_CONFIG_NOSYSTEM = "1";
   return env;
+}
+
+export interface GitRun {
+  code: number;
+  stdout: Buffer;
+  stderr: string;
+}
+
+/**
+ * Runs git in `cwd` and answers its exit status and output. Plumbing is spawned directly rather than
+ * through simple-git: it waits 50 ms after every command that prints nothing (most plumbing does),
+ * and cannot tell a quiet "no" (exit 1) from success.
+ */
+export function runGit(cwd: string, args: string[], options: { env?: Record<string, string>; input?: string } = {}): Promise<GitRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn("git", args, { cwd, env: { ...baseEnv(), ...options.env } as NodeJS.ProcessEnv, stdio: ["pipe", "pipe", "pipe"] });
+    const out: Buffer[] = [];
+    let err = "";
+    child.stdout.on("data", (c: Buffer) => out.push(c));
+    child.stderr.on("data", (c: Buffer) => (err += c.toString()));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code: code ?? -1, stdout: Buffer.concat(out), stderr: err }));
+    child.stdin.on("error", () => undefined);
+    child.stdin.end(options.input ?? "");
+  });
+}
+
+/** A git command that failed: its exit status and what it said. */
+export class GitCommandError extends Error {
+  constructor(
+    readonly args: string[],
+    readonly code: number,
+    readonly stderr: string,
+    readonly stdout: string,
+  ) {
+    super(`git ${args[0] ?? ""} failed (exit ${code}): ${(stderr || stdout).trim()}`);
+    this.name = "GitCommandError";
+  }
 }
 
 /** Moves `ref` to `sha` only if it still points at `expected` (null: only if it does not exist yet). */
@@ -99,16 +122,16 @@ export class RepoGit {
     private readonly options: { updateRef?: RefUpdater } = {},
   ) {}
 
-  private git(extraEnv: Record<string, string> = {}): SimpleGit {
-    return simpleGit(this.dir, { allowEnvironment: ALLOWED_ENV }).env({ ...baseEnv(), ...extraEnv });
-  }
-
-  raw(args: string[], env?: Record<string, string>): Promise<string> {
-    return this.git(env).raw(args);
+  /** Runs git; answers its standard output, or throws GitCommandError when it exits with a non-zero status. */
+  async raw(args: string[], env?: Record<string, string>, input?: string): Promise<string> {
+    const r = await runGit(this.dir, args, { env, input });
+    if (r.code !== 0) throw new GitCommandError(args, r.code, r.stderr, r.stdout.toString());
+    return r.stdout.toString();
   }
 
   static async initBare(dir: string, defaultBranch = "main"): Promise<RepoGit> {
-    await simpleGit({ allowEnvironment: ALLOWED_ENV }).env(baseEnv()).raw(["init", "--bare", "--quiet", `--initial-branch=${defaultBranch}`, dir]);
+    const r = await runGit(path.dirname(path.resolve(dir)), ["init", "--bare", "--quiet", `--initial-branch=${defaultBranch}`, path.resolve(dir)]);
+    if (r.code !== 0) throw new GitCommandError(["init"], r.code, r.stderr, r.stdout.toString());
     return new RepoGit(dir);
   }
 
@@ -181,15 +204,12 @@ export class RepoGit {
       const indexEnv = { GIT_INDEX_FILE: path.join(tmp, "index"), GIT_WORK_TREE: path.join(tmp, "wt") };
       if (options.parent) await this.raw(["read-tree", options.parent], indexEnv);
       else await this.raw(["read-tree", "--empty"], indexEnv);
-      let i = 0;
       for (const f of options.files) {
         if (f.content === null) {
           await this.raw(["update-index", "--force-remove", "--", f.path], indexEnv);
           continue;
         }
-        const file = path.join(tmp, `blob-${i++}`);
-        await writeFile(file, f.content, "utf8");
-        const blob = (await this.raw(["hash-object", "-w", "--", file])).trim();
+        const blob = (await this.raw(["hash-object", "-w", "--stdin"], undefined, f.content)).trim();
         await this.raw(["update-index", "--add", "--cacheinfo", `100644,${blob},${f.path}`], indexEnv);
       }
       const tree = (await this.raw(["write-tree"], indexEnv)).trim();
@@ -314,20 +334,12 @@ export class RepoGit {
 
   /** True when `ancestor` is reachable from `descendant` (read from git's exit status: 0 yes, 1 no). */
   async isAncestor(ancestor: string, descendant: string): Promise<boolean> {
-    const code = await this.exitCode(["merge-base", "--is-ancestor", ancestor, descendant]);
+    const { code } = await runGit(this.dir, ["merge-base", "--is-ancestor", ancestor, descendant]);
     if (code === 0) return true;
     if (code === 1) return false;
     throw new ScmError("unavailable", `git merge-base failed (exit ${code}) in ${this.dir}`);
   }
 
-  /** Runs git and answers its exit status (simple-git cannot tell a quiet "no" from success). */
-  private exitCode(args: string[]): Promise<number> {
-    return new Promise((resolve, reject) => {
-      const child = spawn("git", args, { cwd: this.dir, env: baseEnv() as NodeJS.ProcessEnv, stdio: "ignore" });
-      child.on("error", reject);
-      child.on("close", (code) => resolve(code ?? -1));
-    });
-  }
 
   /**
    * Merges source into target with a merge commit; throws ScmError conflict on conflicts. Idempotent:
@@ -341,14 +353,10 @@ export class RepoGit {
     if (!sourceSha) throw new ScmError("not_found", `branch ${options.source} does not exist`);
     const existing = await this.mergeCommitOf(sourceSha, targetSha);
     if (existing) return { sha: existing, created: false };
-    // Exit status 1 with conflicts: simple-git only rejects when git also wrote to stderr, so read the output.
-    let out: string;
-    try {
-      out = await this.raw(["merge-tree", "--write-tree", "--no-messages", "--name-only", targetSha, sourceSha]);
-    } catch (e) {
-      out = String((e as Error).message);
-    }
-    const lines = out.trim().split("\n").filter(Boolean);
+    // Exit status 1 with conflicts (the tree, then the conflicted files); anything else is a failure.
+    const run = await runGit(this.dir, ["merge-tree", "--write-tree", "--no-messages", "--name-only", targetSha, sourceSha]);
+    if (run.code !== 0 && run.code !== 1) throw new ScmError("unavailable", `git merge-tree failed: ${run.stderr.trim()}`);
+    const lines = run.stdout.toString().trim().split("\n").filter(Boolean);
     const tree = lines[0] ?? "";
     if (!/^[0-9a-f]{40}$/.test(tree) || lines.length > 1) {
       const files = [...new Set(lines.slice(1))].slice(0, 5).join(", ");
