@@ -11,6 +11,7 @@
 import { readdir } from "node:fs/promises";
 import path from "node:path";
 import { openDatabase } from "../../db";
+import { RepoGit } from "../../scm/git";
 import * as schema from "../db/schema";
 import { appOrders } from "../db/schema/app-orders";
 import { ensureConfigRepo } from "../../catalog/repo";
@@ -69,6 +70,8 @@ const lee = { id: "lee", name: "Lee Lead", requestId: "harness" };
 
 async function main(): Promise<void> {
   const config = JSON.parse(process.argv[2] ?? "{}") as HarnessConfig;
+  const started = performance.now();
+  const stage = (what: string) => process.env.HARNESS_TIMING && console.log(`stage ${what} ${Math.round(performance.now() - started)}`);
   const handle = await openDatabase({
     url: config.databaseUrl,
     dataDir: config.databaseUrl ? undefined : path.join(config.dataDir, "portal"),
@@ -76,20 +79,23 @@ async function main(): Promise<void> {
     migrationsDir: path.resolve("lib/portal/db/migrations"),
     migrationsTable: "__portal_migrations",
   });
+  stage("database");
   // As getCatalog(), getGitOps() and getAppOrderDeps() do in a portal process.
   const repo = await ensureConfigRepo({ dataDir: config.dataDir, shippedDir: config.shippedDir });
   const catalog = await openCatalog({ repo });
+  stage("catalog");
   const gitops = await wireGitOps(handle.db, catalog, { provider: "local", dataDir: config.dataDir, gitlabUrl: "http://gitlab.invalid", demo: false });
   const deps: AppOrderDeps = { db: handle.db, catalog, config: gitops.config };
   const recovered = await recoverInterruptedApprovals(deps);
+  stage("approvals");
 
-  const git = repo.git;
+  const git = new RepoGit(repo.dir);
   const head = (await git.raw(["rev-parse", "HEAD"])).trim();
   const mismatches: string[] = [];
   const listed = (await git.raw(["ls-tree", "--name-only", "HEAD", "--", "components/"])).trim().split("\n").filter(Boolean);
   const atHead = new Set<string>();
   for (const file of listed) {
-    const parsed = parseComponentText(file, await git.show([`HEAD:${file}`]));
+    const parsed = parseComponentText(file, await git.raw(["show", `HEAD:${file}`]));
     if (!parsed.ok) continue;
     atHead.add(parsed.component.metadata.name);
     const served = catalog.get(parsed.component.metadata.name);
@@ -104,13 +110,13 @@ async function main(): Promise<void> {
     const contained = tip ? (await git.raw(["merge-base", tip, "HEAD"])).trim() === tip : false;
     if (!contained || !catalog.get(o.name)) approvedMissing.push(o.name);
   }
-  const merges = (await git.raw(["rev-list", "--merges", "--parents", "HEAD"])).trim().split("\n").filter(Boolean);
+  const merges = (await git.raw(["log", "--merges", "--format=%P%x09%s", "HEAD"])).trim().split("\n").filter(Boolean);
   const perBranch = new Map<string, number>();
   let emptyMerges = 0;
   for (const line of merges) {
-    const [commit, first, second] = line.split(" ");
-    const subject = (await git.raw(["log", "-1", "--format=%s", commit])).trim();
-    const branch = /^Merge branch '([^']+)'/.exec(subject)?.[1] ?? commit;
+    const [parents, subject] = line.split("\t");
+    const [first, second] = parents.split(" ");
+    const branch = /^Merge branch '([^']+)'/.exec(subject)?.[1] ?? parents;
     perBranch.set(branch, (perBranch.get(branch) ?? 0) + 1);
     if ((await git.raw(["merge-base", first, second])).trim() === second) emptyMerges++;
   }
@@ -134,6 +140,7 @@ async function main(): Promise<void> {
     emptyMerges,
     nextWrite: write.ok,
   };
+  stage("facts");
   console.log(`facts ${JSON.stringify(facts)}`);
   if (config.checkOnly) {
     await handle.close();
@@ -161,10 +168,15 @@ async function main(): Promise<void> {
     );
     await approveOrder(deps, o.id, lee);
   };
-  for (;;) {
-    await Promise.allSettled([update(), update(), commitConfig(), order()]);
-    console.log("op");
-  }
+  // Independent lanes, so that a kill finds every kind of write in flight.
+  const lane = async (label: string, fn: () => Promise<void>) => {
+    for (;;) {
+      const t = performance.now();
+      await fn().catch((e: unknown) => console.log(`error ${label}: ${(e as Error).message}`));
+      console.log(process.env.HARNESS_TIMING ? `op ${label} ${Math.round(performance.now() - t)}` : `op ${label}`);
+    }
+  };
+  await Promise.all([lane("update", update), lane("update", update), lane("config", commitConfig), lane("order", order), lane("order", order)]);
 }
 
 main().catch((e: unknown) => {
