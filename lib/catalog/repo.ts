@@ -107,6 +107,8 @@ export async function ensureConfigRepo(options: EnsureConfigRepoOptions): Promis
       await configureIdentity(git);
       await git.add(".");
       await git.commit("Initial catalog from the shipped config/components", undefined, { "--allow-empty": null });
+      // One pack instead of a loose object per file: reading the records back stays fast.
+      await git.raw(["repack", "-a", "-d", "-q"]);
     });
   }
   const git = simpleGit(dir);

@@ -12,11 +12,12 @@
  * ever read from it: the catalog and the config views read the commit (ls-tree + cat-file --batch).
  *
  * Recovery (once per process, before the first read or write): stale lock files of git (index.lock,
- * ref locks) are removed when no git process is working in the repository any more, the working tree
+ * ref locks) are removed when no git process still working in the repository can hold them, the working tree
  * is reset to the branch (and untracked files removed), and with a remote a branch left ahead of it by
  * a crash before the push is pushed or, when the remote refuses, dropped (it was never acknowledged).
  */
 import { readdir, readlink, readFile, rm, stat } from "node:fs/promises";
+import type { Dirent } from "node:fs";
 import path from "node:path";
 import { Mutex } from "./lock";
 import { authorString, type ConfigRepo } from "./repo";
@@ -55,6 +56,8 @@ export interface Snapshot {
 }
 
 const MAX_ATTEMPTS = 8;
+/** Loose objects beyond which the start packs them (in the background): reading thousands of loose objects is slow. */
+const REPACK_LOOSE_OBJECTS = 2000;
 const LOCK_WAIT_MS = 10_000;
 
 export function identityOf(author: { id: string; name: string; email?: string }): ScmAuthor {
@@ -67,22 +70,36 @@ function firstLine(e: unknown): string {
   return String((e as Error)?.message ?? e).split("\n").map((l) => l.trim()).filter(Boolean)[0] ?? "failed";
 }
 
-/** Git processes (by pid) whose working directory is inside `dir` (Linux /proc; [] elsewhere). */
-async function gitProcessesIn(dir: string): Promise<number[]> {
+/** A git process working in the repository, and when it started (ms since the epoch). */
+interface GitProcess {
+  pid: number;
+  startedAt: number;
+}
+
+let bootTimeMs: number | null = null;
+const CLOCK_TICKS_PER_SECOND = 100;
+
+/** Git processes whose working directory is inside `dir` (Linux /proc; [] elsewhere, where locks are judged by age alone). */
+async function gitProcessesIn(dir: string): Promise<GitProcess[]> {
   let pids: string[];
   try {
     pids = (await readdir("/proc")).filter((p) => /^\d+$/.test(p));
+    bootTimeMs ??= Number(/^btime (\d+)$/m.exec(await readFile("/proc/stat", "utf8"))?.[1] ?? 0) * 1000;
   } catch {
     return [];
   }
-  const found: number[] = [];
+  const found: GitProcess[] = [];
   const root = path.resolve(dir);
   for (const pid of pids) {
     try {
       const comm = (await readFile(`/proc/${pid}/comm`, "utf8")).trim();
       if (!comm.startsWith("git")) continue;
       const cwd = await readlink(`/proc/${pid}/cwd`);
-      if (cwd === root || cwd.startsWith(root + path.sep)) found.push(Number(pid));
+      if (cwd !== root && !cwd.startsWith(root + path.sep)) continue;
+      // Field 22 of stat (after the parenthesised command name) is the start time in clock ticks since boot.
+      const stat = await readFile(`/proc/${pid}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      found.push({ pid: Number(pid), startedAt: bootTimeMs + (Number(fields[19]) * 1000) / CLOCK_TICKS_PER_SECOND });
     } catch {
       // gone meanwhile, or not ours to read
     }
@@ -90,26 +107,29 @@ async function gitProcessesIn(dir: string): Promise<number[]> {
   return found;
 }
 
-async function findLocks(gitDir: string): Promise<string[]> {
-  const found: string[] = [];
+/** Lock files of git that can block this repository's writer or its working tree (relative to the git directory). */
+async function findLocks(gitDir: string): Promise<Array<{ file: string; mtimeMs: number }>> {
+  const found: Array<{ file: string; mtimeMs: number }> = [];
+  const consider = async (rel: string) => {
+    const s = await stat(path.join(gitDir, rel)).catch(() => null);
+    if (s?.isFile()) found.push({ file: rel, mtimeMs: s.mtimeMs });
+  };
+  for (const name of ["index.lock", "HEAD.lock", "ORIG_HEAD.lock", "packed-refs.lock", "config.lock", "shallow.lock"]) await consider(name);
   const walk = async (rel: string) => {
-    let names: string[];
+    let entries: Dirent[];
     try {
-      names = await readdir(path.join(gitDir, rel));
+      entries = await readdir(path.join(gitDir, rel), { withFileTypes: true });
     } catch {
       return;
     }
-    for (const n of names) {
-      const child = rel ? `${rel}/${n}` : n;
-      if (child === "objects" || child === "hooks") continue;
-      const s = await stat(path.join(gitDir, child)).catch(() => null);
-      if (!s) continue;
-      if (s.isDirectory()) await walk(child);
-      else if (n.endsWith(".lock")) found.push(child);
+    for (const e of entries) {
+      const child = `${rel}/${e.name}`;
+      if (e.isDirectory()) await walk(child);
+      else if (e.name.endsWith(".lock")) await consider(child);
     }
   };
-  await walk("");
-  return found.sort();
+  await walk("refs");
+  return found.sort((a, b) => (a.file < b.file ? -1 : 1));
 }
 
 export class ConfigRepoStore {
@@ -332,21 +352,19 @@ export class ConfigRepoStore {
   /** Removes stale locks, resets the working tree to the branch, lines the branch up with a remote. */
   private async recover(): Promise<RecoveryReport> {
     const report: RecoveryReport = { removedLocks: [], keptLocks: [], resetWorkingTree: false };
-    let locks = await findLocks(this.gitDir);
-    if (locks.length > 0) {
-      // A lock belongs to a git process that is still working (ours, or one left running by a
-      // process that died): wait for it a little; a lock nobody holds any more is stale.
-      const deadline = Date.now() + LOCK_WAIT_MS;
-      while ((await gitProcessesIn(this.repo.dir)).length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-      const busy = (await gitProcessesIn(this.repo.dir)).length > 0;
-      locks = await findLocks(this.gitDir);
-      for (const lock of locks) {
-        if (busy) report.keptLocks.push(lock);
-        else {
-          await rm(path.join(this.gitDir, lock), { force: true });
-          report.removedLocks.push(lock);
-        }
+    // A lock can only be held by a git process that started before the lock was made; one made before
+    // every git process still working here started is stale (its process died). For a lock a live
+    // process may hold, wait a little for that process to end.
+    const deadline = Date.now() + LOCK_WAIT_MS;
+    for (const lock of await findLocks(this.gitDir)) {
+      const mayHold = async () => (await gitProcessesIn(this.repo.dir)).filter((p) => p.startedAt <= lock.mtimeMs + 1000);
+      while ((await mayHold()).length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      if ((await mayHold()).length > 0) {
+        report.keptLocks.push(lock.file);
+        continue;
       }
+      await rm(path.join(this.gitDir, lock.file), { force: true });
+      report.removedLocks.push(lock.file);
     }
     if (report.removedLocks.length > 0) console.warn(`[catalog] removed stale git locks in ${this.repo.dir}: ${report.removedLocks.join(", ")}`);
     if (report.keptLocks.length > 0) console.warn(`[catalog] git is still working in ${this.repo.dir}; kept ${report.keptLocks.join(", ")}`);
@@ -360,6 +378,22 @@ export class ConfigRepoStore {
       const remote = await this.git.resolve(`refs/remotes/origin/${await this.branch()}`);
       if (local && remote && local !== remote && (await this.git.isAncestor(remote, local))) report.remote = (await this.pull()).message;
     }
+    void this.packLooseObjects();
     return report;
+  }
+
+  /**
+   * Commits made with plumbing never trigger git's automatic housekeeping: pack the loose objects
+   * when there are many. In the background (repack runs safely beside writers; it moves no ref).
+   */
+  private async packLooseObjects(): Promise<void> {
+    try {
+      const counts = await this.git.raw(["count-objects", "-v"]);
+      const loose = Number(/^count: (\d+)$/m.exec(counts)?.[1] ?? 0);
+      if (loose < REPACK_LOOSE_OBJECTS) return;
+      await this.git.raw(["repack", "-d", "-q"]);
+    } catch (e) {
+      console.error(`[catalog] packing the objects of ${this.repo.dir} failed: ${firstLine(e)}`);
+    }
   }
 }
