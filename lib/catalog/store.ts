@@ -241,8 +241,9 @@ export class ConfigRepoStore {
         });
         return { commit, value };
       } catch (e) {
-        if (e instanceof RefMovedError && attempt < MAX_ATTEMPTS && (await this.head()) !== head) continue;
-        throw e;
+        if (!(e instanceof RefMovedError) || attempt >= MAX_ATTEMPTS) throw e;
+        // Moved: build again on the new head. Locked (another process is moving it right now): a moment later.
+        if ((await this.head()) === head) await new Promise((r) => setTimeout(r, 25 * attempt));
       }
     }
   }

@@ -41,6 +41,8 @@ export interface HarnessFacts {
   /** `git status --porcelain --untracked-files=all` after recovery. */
   status: string;
   head: string;
+  /** Commits on the branch. */
+  commits: number;
   /** Records files at HEAD that differ from what the catalog serves (by name), or are missing from it. */
   catalogMismatches: string[];
   catalogSize: number;
@@ -131,6 +133,7 @@ async function main(): Promise<void> {
     locks: await findLocks(path.join(repo.dir, ".git")),
     status: (await git.raw(["status", "--porcelain", "--untracked-files=all"])).trim(),
     head,
+    commits: Number((await git.raw(["rev-list", "--count", "HEAD"])).trim()),
     catalogMismatches: mismatches,
     catalogSize: catalog.size,
     ordersApproving: orders.filter((o) => o.status === "approving").length,

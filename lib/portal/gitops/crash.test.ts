@@ -124,9 +124,10 @@ describe("kill -9 of the portal during config-repository writes and approvals", 
     const locks = (await readdir(path.join(dir, ".git"), { recursive: true })).filter((f) => String(f).endsWith(".lock"));
     expect(locks).toEqual([]);
     expect((await simpleGit(dir).raw(["status", "--porcelain", "--untracked-files=all"])).trim()).toBe("");
-    expect(facts.ordersApproved).toBeGreaterThan(0);
+    // The kills came during work: beyond the first commit and one probe write per start, the processes committed.
+    expect(facts.commits).toBeGreaterThan(1 + ROUNDS + 1);
     console.log(
-      `[crash test] kills after ${killDelays.join(", ")} ms of work; starts took ${startups.join(", ")} ms; ${facts.ordersApproved} orders approved, ${recoveredApprovals} approvals finished at start-up`,
+      `[crash test] kills after ${killDelays.join(", ")} ms of work; starts took ${startups.join(", ")} ms; ${facts.commits} commits, ${facts.ordersApproved} orders approved, ${recoveredApprovals} approvals finished at start-up`,
     );
   }, 240_000);
 });
