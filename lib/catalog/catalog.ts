@@ -93,6 +93,7 @@ export class Catalog {
   loadedAt: Date | null = null;
   /** The commit the records were read from. */
   loadedCommit: string | null = null;
+  private loadedFiles = 0;
 
   constructor(options: CatalogOptions) {
     this.repo = options.repo;
@@ -252,6 +253,12 @@ export class Catalog {
     const commit = await this.store.head();
     // A ref moved by a path that did not bring the working tree along (or by another process).
     await this.store.syncWorkingTree();
+    if (this.loadedAt && commit === this.loadedCommit) {
+      // The records are a function of the commit: nothing to read again.
+      let unchangedStale = 0;
+      for (const e of this.index.entries()) if (e.stale) unchangedStale++;
+      return { components: this.index.size, errors: this.errors, stale: unchangedStale, files: this.loadedFiles, durationMs: Math.round(performance.now() - started), pull: pullOutcome };
+    }
     const { files: committed, folderErrors } = commit ? await this.committedFiles(commit) : { files: [], folderErrors: [] };
     const files = committed.map((f) => f.file);
     const reads = await this.judge(committed);
@@ -303,6 +310,7 @@ export class Catalog {
     this.fileErrors = errors;
     this.loadedAt = new Date();
     this.loadedCommit = commit;
+    this.loadedFiles = files.length;
     let stale = 0;
     for (const e of fresh.values()) if (e.stale) stale++;
     return {
@@ -378,9 +386,11 @@ export class Catalog {
       }
       type Built = { done: UpdateResult } | { text: string; newText: string; component: Component; reread: ParseResult };
       let outcome: { commit: string | null; value: Built };
+      let builtOn: string | null = null;
       try {
         // Built on the branch's head; built again if another writer moves the branch meanwhile.
         outcome = await this.store.write<Built>(async (base) => {
+          builtOn = base.head;
           const text = await this.committedText(entry.file, base.head);
           const etag = etagOf(text);
           if (!etagMatches(request.ifMatch, etag)) {
@@ -416,6 +426,8 @@ export class Catalog {
       this.fileErrors.delete(entry.file);
       const sha = await this.store.git.raw(["rev-parse", `${outcome.commit}:${entry.file}`]).then((s) => s.trim(), () => "");
       if (sha) this.parseCache.set(entry.file, { sha, etag: updated.etag, result: built.reread });
+      // Loaded from the commit this one was built on: the catalog now shows exactly the new commit.
+      if (builtOn !== null && builtOn === this.loadedCommit) this.loadedCommit = outcome.commit;
       return { ok: true, entry: updated, text: built.newText, changed: true, commit: outcome.commit ?? undefined };
     });
   }
