@@ -23,9 +23,9 @@ export async function portalStartup(): Promise<void> {
   } catch (error) {
     console.error(`[portal] the config repository could not be opened at start: ${(error as Error).message}`);
   }
-  try {
-    await getAppOrderDeps();
-  } catch (error) {
+  // Finishing interrupted approvals needs the SCM wiring (demo repositories at a first start): it runs
+  // in the background; order routes wait for the same promise before they read or decide an order.
+  void getAppOrderDeps().catch((error: unknown) => {
     console.error(`[portal] app orders could not be prepared at start: ${(error as Error).message}`);
-  }
+  });
 }

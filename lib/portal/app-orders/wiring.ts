@@ -1,27 +1,20 @@
 /**
  * The process-wide dependencies of app orders: the GitOps wiring (database, catalog, config repository).
- * The first build in a process finishes the approvals a previous process left in approving
- * (recoverInterruptedApprovals), before any order is read or decided.
+ * Before the first order is read or decided in a process, the approvals a previous process left in
+ * approving are finished (recoverInterruptedApprovals); if that fails (database or provider away), the
+ * next call tries again.
  */
 import { getGitOps } from "../gitops/service";
 import { recoverInterruptedApprovals, type AppOrderDeps } from "./service";
 
-const globalForOrders = globalThis as unknown as { __portalAppOrderDeps?: Promise<AppOrderDeps> };
+const globalForOrders = globalThis as unknown as { __portalAppOrderDeps?: Promise<AppOrderDeps>; __portalApprovalsRecovered?: Promise<void> };
 
 async function build(): Promise<AppOrderDeps> {
   const g = await getGitOps();
-  const deps: AppOrderDeps = { db: g.db, catalog: g.catalog, config: g.config };
-  try {
-    await recoverInterruptedApprovals(deps);
-  } catch (e) {
-    // The database or the provider is away: orders stay in approving and the next start (or the
-    // takeover of a stale approval) settles them; serving orders does not wait for that.
-    console.error(`[portal] interrupted approvals could not be recovered: ${(e as Error).message}`);
-  }
-  return deps;
+  return { db: g.db, catalog: g.catalog, config: g.config };
 }
 
-export function getAppOrderDeps(): Promise<AppOrderDeps> {
+export async function getAppOrderDeps(): Promise<AppOrderDeps> {
   if (!globalForOrders.__portalAppOrderDeps) {
     const opening = build();
     opening.catch(() => {
@@ -29,5 +22,17 @@ export function getAppOrderDeps(): Promise<AppOrderDeps> {
     });
     globalForOrders.__portalAppOrderDeps = opening;
   }
-  return globalForOrders.__portalAppOrderDeps;
+  const deps = await globalForOrders.__portalAppOrderDeps;
+  if (!globalForOrders.__portalApprovalsRecovered) {
+    const recovering: Promise<void> = recoverInterruptedApprovals(deps).then(
+      () => undefined,
+      (e: unknown) => {
+        console.error(`[portal] interrupted approvals could not be recovered yet: ${(e as Error).message}`);
+        if (globalForOrders.__portalApprovalsRecovered === recovering) delete globalForOrders.__portalApprovalsRecovered;
+      },
+    );
+    globalForOrders.__portalApprovalsRecovered = recovering;
+  }
+  await globalForOrders.__portalApprovalsRecovered;
+  return deps;
 }
