@@ -6,7 +6,8 @@
  * then the recovery of interrupted approvals), prints one line `facts <json>` describing the state it
  * found after that recovery (locks, working tree, catalog against the commit, orders, merges), makes
  * one write to show writes work, prints `ready`, and then writes without pause (catalog updates in
- * parallel, persistent-config commits, app orders created and approved) until it is killed.
+ * parallel, persistent-config commits, app orders created and approved; `approving` is printed as an
+ * approval starts) until it is killed.
  */
 import { readdir } from "node:fs/promises";
 import path from "node:path";
@@ -169,6 +170,7 @@ async function main(): Promise<void> {
       { name, displayName: `Order ${name}`, kind: "service", owners: [{ user: "eddie" }], environments: ["dev"], repoPath: `team/${name}` },
       eddie,
     );
+    console.log("approving");
     await approveOrder(deps, o.id, lee);
   };
   // Independent lanes, so that a kill finds every kind of write in flight.

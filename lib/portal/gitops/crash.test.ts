@@ -22,8 +22,13 @@ import type { HarnessConfig, HarnessFacts } from "./crash-harness";
 
 const HARNESS = path.resolve("lib/portal/gitops/crash-harness.ts");
 const ROUNDS = 8;
-/** Kill instants after the process is ready: spread over the first ~3.5 s of work, with jitter. */
-const killDelays = Array.from({ length: ROUNDS }, (_, i) => 150 + i * 430 + Math.floor(Math.random() * 400));
+/**
+ * Kill instants: even rounds after the process is ready, spread over the first ~3.5 s of work; odd
+ * rounds just after an approval starts (whatever the machine's speed, approvals get interrupted).
+ */
+const killDelays = Array.from({ length: ROUNDS }, (_, i) => (i % 2 === 0 ? 150 + i * 430 + Math.floor(Math.random() * 400) : Math.floor(Math.random() * 400)));
+/** The longest wait for an approval to start in an odd round before killing anyway. */
+const APPROVAL_WAIT_MS = 30_000;
 
 const children = new Set<ChildProcess>();
 let root: string | undefined;
@@ -39,6 +44,7 @@ interface Run {
   child: ChildProcess;
   facts: Promise<HarnessFacts>;
   ready: Promise<void>;
+  approving: Promise<void>;
   exited: Promise<void>;
   output: string[];
 }
@@ -55,11 +61,14 @@ function start(config: HarnessConfig): Run {
     failed = reject;
   });
   const ready = new Promise<void>((resolve) => (onReady = resolve));
+  let onApproving!: () => void;
+  const approving = new Promise<void>((resolve) => (onApproving = resolve));
   createInterface({ input: child.stdout! }).on("line", (line) => {
     output.push(line);
     if (output.length > 200) output.shift();
     if (line.startsWith("facts ")) onFacts(JSON.parse(line.slice(6)) as HarnessFacts);
     if (line === "ready") onReady();
+    if (line === "approving") onApproving();
   });
   createInterface({ input: child.stderr! }).on("line", (line) => output.push(`stderr: ${line}`));
   const exited = new Promise<void>((resolve) =>
@@ -69,7 +78,7 @@ function start(config: HarnessConfig): Run {
       resolve();
     }),
   );
-  return { child, facts, ready, exited, output };
+  return { child, facts, ready, approving, exited, output };
 }
 
 function expectRecovered(facts: HarnessFacts, round: number): void {
@@ -108,6 +117,7 @@ describe("kill -9 of the portal during config-repository writes and approvals", 
       if (round > 0) expectRecovered(facts, round);
       recoveredApprovals += facts.recoveredApprovals.length;
       await run.ready;
+      if (round % 2 === 1) await Promise.race([run.approving, new Promise((r) => setTimeout(r, APPROVAL_WAIT_MS))]);
       await new Promise((r) => setTimeout(r, killDelays[round]));
       run.child.kill("SIGKILL");
       await run.exited;
@@ -127,7 +137,7 @@ describe("kill -9 of the portal during config-repository writes and approvals", 
     // The kills came during work: beyond the first commit and one probe write per start, the processes committed.
     expect(facts.commits).toBeGreaterThan(1 + ROUNDS + 1);
     console.log(
-      `[crash test] kills after ${killDelays.join(", ")} ms of work; starts took ${startups.join(", ")} ms; ${facts.commits} commits, ${facts.ordersApproved} orders approved, ${recoveredApprovals} approvals finished at start-up`,
+      `[crash test] kills ${killDelays.join(", ")} ms after ready (even rounds) or after an approval started (odd rounds); starts took ${startups.join(", ")} ms; ${facts.commits} commits, ${facts.ordersApproved} orders approved, ${recoveredApprovals} approvals finished at start-up`,
     );
   }, 240_000);
 });
