@@ -144,11 +144,16 @@ export class ConfigRepoStore {
 
   constructor(repo: ConfigRepo) {
     this.repo = repo;
-    this.git = new RepoGit(repo.dir, { updateRef: (ref, sha, expected) => this.advance(ref, sha, expected) });
+    this.git = new RepoGit(repo.dir, { updateRef: (ref, sha, expected) => this.advance(ref, sha, expected), scratchDir: this.scratchDir });
   }
 
   get gitDir(): string {
     return path.join(this.repo.dir, ".git");
+  }
+
+  /** Private indexes of commits being built (inside the git directory, so recovery finds what a crash left). */
+  get scratchDir(): string {
+    return path.join(this.gitDir, "portal-scratch");
   }
 
   /** Runs fn as this repository's only writer in this process, after recovery (once per process). */
@@ -366,6 +371,12 @@ export class ConfigRepoStore {
       }
       await rm(path.join(this.gitDir, lock.file), { force: true });
       report.removedLocks.push(lock.file);
+    }
+    // Private indexes of commits a dead process was building (same rule: older than every live git process).
+    const live = await gitProcessesIn(this.repo.dir);
+    for (const name of await readdir(this.scratchDir).catch(() => [] as string[])) {
+      const s = await stat(path.join(this.scratchDir, name)).catch(() => null);
+      if (s && live.every((p) => p.startedAt > s.mtimeMs + 1000)) await rm(path.join(this.scratchDir, name), { recursive: true, force: true });
     }
     if (report.removedLocks.length > 0) console.warn(`[catalog] removed stale git locks in ${this.repo.dir}: ${report.removedLocks.join(", ")}`);
     if (report.keptLocks.length > 0) console.warn(`[catalog] git is still working in ${this.repo.dir}; kept ${report.keptLocks.join(", ")}`);

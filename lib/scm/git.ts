@@ -119,7 +119,11 @@ function firstLine(e: unknown): string {
 export class RepoGit {
   constructor(
     readonly dir: string,
-    private readonly options: { updateRef?: RefUpdater } = {},
+    private readonly options: {
+      updateRef?: RefUpdater;
+      /** Where commits build their private index (default: the system's temp folder). */
+      scratchDir?: string;
+    } = {},
   ) {}
 
   /** Runs git; answers its standard output, or throws GitCommandError when it exits with a non-zero status. */
@@ -197,7 +201,8 @@ export class RepoGit {
    * only if the branch still points where it did (compare-and-swap on the ref).
    */
   async commitFiles(options: { branch: string; parent: string | null; branchExists: boolean; files: ScmFileChange[]; message: string; author?: ScmAuthor; date?: string }): Promise<string> {
-    const tmp = await mkdtemp(path.join(tmpdir(), "scm-commit-"));
+    if (this.options.scratchDir) await mkdir(this.options.scratchDir, { recursive: true });
+    const tmp = await mkdtemp(path.join(this.options.scratchDir ?? tmpdir(), "scm-commit-"));
     try {
       // An empty work tree of our own: index commands need one even in a bare repository.
       await mkdir(path.join(tmp, "wt"));

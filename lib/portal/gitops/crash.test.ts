@@ -49,8 +49,10 @@ interface Run {
   output: string[];
 }
 
-function start(config: HarnessConfig): Run {
-  const child = spawn(process.execPath, ["--import", "tsx", HARNESS, JSON.stringify(config)], { cwd: process.cwd(), stdio: ["ignore", "pipe", "pipe"] });
+function start(config: HarnessConfig, tmp: string): Run {
+  // Temp files of the killed processes stay inside the run's folder (removed at the end).
+  const env = { ...process.env, TMPDIR: tmp };
+  const child = spawn(process.execPath, ["--import", "tsx", HARNESS, JSON.stringify(config)], { cwd: process.cwd(), env, stdio: ["ignore", "pipe", "pipe"] });
   children.add(child);
   const output: string[] = [];
   let onFacts!: (f: HarnessFacts) => void;
@@ -106,12 +108,14 @@ describe("kill -9 of the portal during config-repository writes and approvals", 
       dropDatabase = scratch.drop;
     }
     const base: Omit<HarnessConfig, "round"> = { dataDir: path.join(root, "data"), shippedDir, databaseUrl };
+    const tmp = path.join(root, "tmp");
+    await mkdir(tmp);
 
     let recoveredApprovals = 0;
     const startups: number[] = [];
     for (let round = 0; round < ROUNDS; round++) {
       const began = Date.now();
-      const run = start({ ...base, round });
+      const run = start({ ...base, round }, tmp);
       const facts = await run.facts;
       startups.push(Date.now() - began);
       if (round > 0) expectRecovered(facts, round);
@@ -122,7 +126,7 @@ describe("kill -9 of the portal during config-repository writes and approvals", 
       run.child.kill("SIGKILL");
       await run.exited;
     }
-    const last = start({ ...base, round: ROUNDS, checkOnly: true });
+    const last = start({ ...base, round: ROUNDS, checkOnly: true }, tmp);
     const facts = await last.facts;
     expectRecovered(facts, ROUNDS);
     await last.exited;
@@ -133,6 +137,8 @@ describe("kill -9 of the portal during config-repository writes and approvals", 
     const dir = path.join(base.dataDir, "config-repo");
     const locks = (await readdir(path.join(dir, ".git"), { recursive: true })).filter((f) => String(f).endsWith(".lock"));
     expect(locks).toEqual([]);
+    // No private index of a commit a killed process was building is left behind.
+    expect(await readdir(path.join(dir, ".git", "portal-scratch")).catch(() => [])).toEqual([]);
     expect((await simpleGit(dir).raw(["status", "--porcelain", "--untracked-files=all"])).trim()).toBe("");
     // The kills came during work: beyond the first commit and one probe write per start, the processes committed.
     expect(facts.commits).toBeGreaterThan(1 + ROUNDS + 1);
