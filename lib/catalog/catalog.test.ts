@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { readFile, rm, writeFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { simpleGit } from "simple-git";
 import { listQuerySchema } from "./query";
@@ -48,7 +48,7 @@ describe("loader", () => {
 
   it("a new duplicate never takes the name from the file that held it", async () => {
     repo = await tempCatalog({ "z.yaml": yamlOf(validComponent("dup")) });
-    await writeFile(path.join(repo.componentsDir, "a.yaml"), yamlOf(validComponent("dup")));
+    await repo.commit({ "components/a.yaml": yamlOf(validComponent("dup")) });
     await repo.catalog.refresh();
     expect(repo.catalog.get("dup")?.file).toBe("components/z.yaml");
     expect(repo.catalog.errors[0].file).toBe("components/a.yaml");
@@ -86,10 +86,10 @@ describe("loader", () => {
 
   it("keeps the last valid version of a record that breaks after loading, marked stale", async () => {
     repo = await tempCatalog({ "svc.yaml": yamlOf(validComponent("svc")) });
-    const file = path.join(repo.componentsDir, "svc.yaml");
+    const file = "components/svc.yaml";
     const broken = validComponent("svc") as unknown as { spec: { owners: unknown } };
     broken.spec.owners = "nobody";
-    await writeFile(file, yamlOf(broken));
+    await repo.commit({ [file]: yamlOf(broken) });
     const summary = await repo.catalog.refresh();
     expect(summary.components).toBe(1);
     expect(summary.stale).toBe(1);
@@ -100,10 +100,10 @@ describe("loader", () => {
     expect(repo.catalog.errors[0]).toMatchObject({ file: "components/svc.yaml", path: "spec.owners" });
 
     // Unparseable YAML keeps it stale too; a fix clears it.
-    await writeFile(file, "metadata: [\n");
+    await repo.commit({ [file]: "metadata: [\n" });
     await repo.catalog.refresh();
     expect(repo.catalog.get("svc")?.stale).toBe(true);
-    await writeFile(file, yamlOf(validComponent("svc")));
+    await repo.commit({ [file]: yamlOf(validComponent("svc")) });
     await repo.catalog.refresh();
     expect(repo.catalog.get("svc")?.stale).toBe(false);
     expect(repo.catalog.errors).toEqual([]);
@@ -111,12 +111,12 @@ describe("loader", () => {
 
   it("refreshes one record by name, and forgets deleted files", async () => {
     repo = await tempCatalog({ "a.yaml": yamlOf(validComponent("a")), "b.yaml": yamlOf(validComponent("b")) });
-    await writeFile(path.join(repo.componentsDir, "a.yaml"), yamlOf({ ...validComponent("a"), metadata: { name: "a", displayName: "Renamed A" } }));
+    await repo.commit({ "components/a.yaml": yamlOf({ ...validComponent("a"), metadata: { name: "a", displayName: "Renamed A" } }) });
     const one = await repo.catalog.refreshOne("a");
     expect(one).toMatchObject({ name: "a", stale: false, removed: false, errors: [] });
     expect(repo.catalog.get("a")?.component.metadata.displayName).toBe("Renamed A");
     expect(await repo.catalog.refreshOne("nope")).toBeNull();
-    await rm(path.join(repo.componentsDir, "b.yaml"));
+    await repo.commit({ "components/b.yaml": null });
     await repo.catalog.refresh();
     expect(repo.catalog.get("b")).toBeUndefined();
   });
@@ -243,10 +243,10 @@ spec:
     expect(r.ok).toBe(true);
   });
 
-  it("an edit made on disk after loading makes the old ETag stale", async () => {
+  it("a change committed by another writer after loading makes the old ETag stale", async () => {
     repo = await tempCatalog({ "shop.yaml": commented });
     const etag = repo.catalog.get("shop")!.etag;
-    await writeFile(path.join(repo.componentsDir, "shop.yaml"), commented.replace("Shop", "Shop!"));
+    await repo.commit({ "components/shop.yaml": commented.replace("Shop", "Shop!") });
     expect(await repo.catalog.update("shop", { mode: "merge", body: {}, ifMatch: etag, author })).toMatchObject({ ok: false, status: 412 });
   });
 

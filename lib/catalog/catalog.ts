@@ -2,14 +2,18 @@
  * The catalog: records loaded from the config repository, the errors of those that failed, an index
  * for list queries, and write-back (validated, comment-preserving, one git commit per change, authored
  * by the signed-in user, optimistic concurrency by ETag). Writes and refreshes are serialised per
- * repository by a mutex, so concurrent updates answer either success or 412 and none is lost.
+ * repository by the store's lock, so concurrent updates answer either success or 412 and none is lost.
+ *
+ * Only committed content is served: records are read from the branch's commit (ls-tree + one
+ * cat-file --batch), never from the working tree, so a file edited, staged or half-written there is
+ * never shown. A symbolic link is a load error, never followed. Writes go through the store, the
+ * repository's one writer (store.ts).
  */
-import { readdir, readFile, rename, writeFile } from "node:fs/promises";
-import { readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { DEFAULT_MAX_FILE_BYTES, etagOf, formatBytes, parseComponentText, type CatalogError, type ParseResult } from "./parse";
-import { Mutex } from "./lock";
-import { authorString, type ConfigRepo } from "./repo";
+import type { ConfigRepo } from "./repo";
+import { ConfigRepoStore, type RecoveryReport } from "./store";
+import type { WorkingCopy } from "../scm/local";
 import { SearchIndex, type CatalogEntry, type ListResult } from "./search";
 import type { ListQuery } from "./query";
 import { COMPONENT_KINDS, DEPENDENCY_FLAGS, ENVIRONMENTS, LIBRARY_MODELS, MOBILE_PLATFORMS, isValidName, validateComponent, type Component, type FieldIssue } from "./schema";
@@ -66,21 +70,55 @@ interface FileRead {
   result: ParseResult;
 }
 
+/** One records file as committed: its blob (null when it is not a regular file) and what it is. */
+interface CommittedFile {
+  file: string;
+  sha: string;
+  size: number;
+  /** Set when the entry is not a regular file: the load error to report. */
+  refused?: string;
+}
+
 const READ_BATCH = 250;
 
 export class Catalog {
   readonly repo: ConfigRepo;
+  /** The config repository's one writer and reader of committed content. */
+  readonly store: ConfigRepoStore;
   readonly maxFileBytes: number;
   private readonly index = new SearchIndex();
   private fileErrors = new Map<string, CatalogError[]>();
-  /** Parse results by file and content hash: a refresh re-parses only what changed. */
-  private parseCache = new Map<string, { etag: string; result: ParseResult }>();
-  private readonly mutex = new Mutex();
+  /** Parse results by file and blob: a refresh reads and re-parses only what changed. */
+  private parseCache = new Map<string, { sha: string; etag: string; result: ParseResult }>();
   loadedAt: Date | null = null;
+  /** The commit the records were read from. */
+  loadedCommit: string | null = null;
+  private loadedFiles = 0;
 
   constructor(options: CatalogOptions) {
     this.repo = options.repo;
+    this.store = new ConfigRepoStore(options.repo);
     this.maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+  }
+
+  /** Stale locks removed, working tree reset to the branch: once per process, before the first read or write. */
+  recover(): Promise<RecoveryReport> {
+    return this.store.ensureRecovered();
+  }
+
+  /**
+   * The config repository as the local provider serves it (repository "portal/config"): its writes run
+   * under this catalog's lock, move the branch through the store, and refresh the catalog afterwards.
+   */
+  workingCopy(): WorkingCopy {
+    return {
+      dir: this.repo.dir,
+      exclusive: (fn) => this.exclusive(fn),
+      updateRef: (ref, sha, expected) => this.store.advance(ref, sha, expected),
+      afterChange: async () => {
+        await this.refresh({ pull: false });
+      },
+    };
   }
 
   /** Absolute path of the folder holding the records. */
@@ -117,75 +155,113 @@ export class Catalog {
     return path.posix.join(this.repo.componentsSubdir.split(path.sep).join("/"), file);
   }
 
-  /**
-   * Reads and judges one file. Synchronous on purpose: thousands of small reads through the async
-   * thread pool cost several times more; the bulk refresh yields to the event loop between batches.
-   */
-  private readOne(relFile: string): FileRead | null {
-    const abs = path.join(this.repo.dir, relFile);
-    let size: number;
-    try {
-      const s = statSync(abs);
-      if (!s.isFile()) return null;
-      size = s.size;
-    } catch {
-      return null;
-    }
-    if (size > this.maxFileBytes) {
-      return {
-        file: relFile,
-        etag: `"size-${size}"`,
-        result: { ok: false, errors: [{ file: relFile, path: "", message: `refused: the file is ${formatBytes(size)}; the limit is ${formatBytes(this.maxFileBytes)}` }] },
-      };
-    }
-    let text: string;
-    try {
-      text = readFileSync(abs, "utf8");
-    } catch (e) {
-      return { file: relFile, etag: '"unreadable"', result: { ok: false, errors: [{ file: relFile, path: "", message: `cannot read the file: ${(e as Error).message}` }] } };
-    }
-    const etag = etagOf(text);
-    const cached = this.parseCache.get(relFile);
-    if (cached && cached.etag === etag) return { file: relFile, etag, result: cached.result };
-    const result = parseComponentText(relFile, text);
-    this.parseCache.set(relFile, { etag, result });
-    return { file: relFile, etag, result };
+  private get subdir(): string {
+    return this.repo.componentsSubdir.split(path.sep).join("/");
   }
 
-  private async listFiles(): Promise<string[]> {
-    let names: string[];
-    try {
-      names = await readdir(this.configDir);
-    } catch {
-      return [];
+  /** The records files of a commit (regular files, and the links and other entries to refuse), sorted, plus errors about the folder itself. */
+  private async committedFiles(commit: string): Promise<{ files: CommittedFile[]; folderErrors: CatalogError[] }> {
+    const dir = this.subdir;
+    if (dir) {
+      const folder = await this.store.entryAt(commit, dir);
+      if (folder && folder.kind !== "other") {
+        const what = folder.kind === "symlink" ? `a symbolic link (to ${folder.target})` : "a file";
+        return { files: [], folderErrors: [{ file: dir, path: "", message: `refused: the records folder is ${what}; the catalog reads a folder of the repository and never follows a link` }] };
+      }
     }
-    return names.filter((n) => /\.ya?ml$/.test(n)).sort().map((n) => this.relative(n));
+    const files: CommittedFile[] = [];
+    const links: Array<{ file: string; sha: string }> = [];
+    for (const e of await this.store.listDir(commit, dir)) {
+      const name = e.path.slice(dir ? dir.length + 1 : 0);
+      if (!/\.ya?ml$/.test(name) || e.type === "tree") continue;
+      if (e.type === "commit") files.push({ file: e.path, sha: e.sha, size: 0, refused: "refused: a submodule, not a file" });
+      else if (e.mode === "120000") links.push({ file: e.path, sha: e.sha });
+      else files.push({ file: e.path, sha: e.sha, size: e.size ?? 0 });
+    }
+    if (links.length > 0) {
+      const targets = await this.store.readBlobs(links.map((l) => l.sha));
+      for (const l of links) {
+        const target = targets.get(l.sha)?.toString("utf8") ?? "?";
+        files.push({ file: l.file, sha: l.sha, size: 0, refused: `refused: a symbolic link (to ${target}); the catalog reads regular files of the repository only and never follows a link` });
+      }
+    }
+    files.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+    return { files, folderErrors: [] };
   }
 
-  /** Re-reads every file (after pulling, when the repository has a remote). */
+  /** Judges committed files: from the cache when the blob is unchanged, else read (one cat-file for all) and parsed. */
+  private async judge(files: CommittedFile[]): Promise<FileRead[]> {
+    const toRead = files.filter((f) => !f.refused && f.size <= this.maxFileBytes && this.parseCache.get(f.file)?.sha !== f.sha);
+    const blobs = await this.store.readBlobs(toRead.map((f) => f.sha));
+    const reads: FileRead[] = [];
+    for (let i = 0; i < files.length; i++) {
+      const f = files[i];
+      if (f.refused) {
+        reads.push({ file: f.file, etag: `"refused-${f.sha.slice(0, 12)}"`, result: { ok: false, errors: [{ file: f.file, path: "", message: f.refused }] } });
+        continue;
+      }
+      if (f.size > this.maxFileBytes) {
+        reads.push({
+          file: f.file,
+          etag: `"size-${f.size}"`,
+          result: { ok: false, errors: [{ file: f.file, path: "", message: `refused: the file is ${formatBytes(f.size)}; the limit is ${formatBytes(this.maxFileBytes)}` }] },
+        });
+        continue;
+      }
+      const cached = this.parseCache.get(f.file);
+      if (cached && cached.sha === f.sha) {
+        reads.push({ file: f.file, etag: cached.etag, result: cached.result });
+        continue;
+      }
+      const blob = blobs.get(f.sha);
+      if (!blob) {
+        reads.push({ file: f.file, etag: '"unreadable"', result: { ok: false, errors: [{ file: f.file, path: "", message: "cannot read the file from the repository" }] } });
+        continue;
+      }
+      const text = blob.toString("utf8");
+      const etag = etagOf(text);
+      const result = parseComponentText(f.file, text);
+      this.parseCache.set(f.file, { sha: f.sha, etag, result });
+      reads.push({ file: f.file, etag, result });
+      // Let requests in between batches: a load of 10,000 files must not freeze the portal.
+      if (i % READ_BATCH === READ_BATCH - 1) await new Promise((resolve) => setImmediate(resolve));
+    }
+    return reads;
+  }
+
+  /** Reads and judges one committed file; null when the commit has no such entry. */
+  private async readOne(file: string, commit: string | null): Promise<FileRead | null> {
+    if (!commit) return null;
+    const entry = await this.store.entryAt(commit, file);
+    if (!entry || entry.kind === "other") return null;
+    const committed: CommittedFile =
+      entry.kind === "symlink"
+        ? { file, sha: entry.sha, size: 0, refused: `refused: a symbolic link (to ${entry.target}); the catalog reads regular files of the repository only and never follows a link` }
+        : { file, sha: entry.sha, size: entry.size };
+    return (await this.judge([committed]))[0];
+  }
+
+  /** Re-reads every record from the branch's commit (after pulling, when the repository has a remote). */
   refresh(options: { pull?: boolean } = {}): Promise<RefreshSummary> {
-    return this.mutex.run(() => this.refreshLocked(options.pull ?? true));
+    return this.store.exclusive(() => this.refreshLocked(options.pull ?? true));
   }
 
   private async refreshLocked(pull: boolean): Promise<RefreshSummary> {
     const started = performance.now();
     let pullOutcome: RefreshSummary["pull"];
-    if (pull && this.repo.remote) {
-      try {
-        const r = await this.repo.git.pull(["--ff-only"]);
-        pullOutcome = { ok: true, message: `${r.summary.changes} files changed` };
-      } catch (e) {
-        pullOutcome = { ok: false, message: `pull failed, showing the local copy: ${(e as Error).message.split("\n")[0]}` };
-      }
+    if (pull && this.repo.remote) pullOutcome = await this.store.pull();
+    const commit = await this.store.head();
+    // A ref moved by a path that did not bring the working tree along (or by another process).
+    await this.store.syncWorkingTree();
+    if (this.loadedAt && commit === this.loadedCommit) {
+      // The records are a function of the commit: nothing to read again.
+      let unchangedStale = 0;
+      for (const e of this.index.entries()) if (e.stale) unchangedStale++;
+      return { components: this.index.size, errors: this.errors, stale: unchangedStale, files: this.loadedFiles, durationMs: Math.round(performance.now() - started), pull: pullOutcome };
     }
-    const files = await this.listFiles();
-    const reads: FileRead[] = [];
-    for (let i = 0; i < files.length; i++) {
-      const r = this.readOne(files[i]);
-      if (r) reads.push(r);
-      // Let requests in between batches: a refresh of 10,000 files must not freeze the portal.
-      if (i % READ_BATCH === READ_BATCH - 1) await new Promise((resolve) => setImmediate(resolve));
-    }
+    const { files: committed, folderErrors } = commit ? await this.committedFiles(commit) : { files: [], folderErrors: [] };
+    const files = committed.map((f) => f.file);
+    const reads = await this.judge(committed);
 
     const previous = new Map(this.index.entries().map((e) => [e.name, e]));
     const previousNameOfFile = new Map([...previous.values()].map((e) => [e.file, e.name]));
@@ -196,6 +272,7 @@ export class Catalog {
       list.push(err);
       errors.set(err.file, list);
     };
+    for (const err of folderErrors) addError(err);
     const present = reads;
     const valid = present.filter((r) => r.result.ok) as (FileRead & { result: { ok: true; component: Component } })[];
     // A name keeps the file that held it before: a newly added duplicate is the one reported.
@@ -232,6 +309,8 @@ export class Catalog {
     this.index.replaceAll(fresh.values());
     this.fileErrors = errors;
     this.loadedAt = new Date();
+    this.loadedCommit = commit;
+    this.loadedFiles = files.length;
     let stale = 0;
     for (const e of fresh.values()) if (e.stale) stale++;
     return {
@@ -246,10 +325,10 @@ export class Catalog {
 
   /** Re-reads the file of one record. Answers null when no record has that name. */
   refreshOne(name: string): Promise<{ name: string; stale: boolean; removed: boolean; errors: CatalogError[] } | null> {
-    return this.mutex.run(async () => {
+    return this.store.exclusive(async () => {
       const entry = this.index.get(name);
       if (!entry) return null;
-      const r = this.readOne(entry.file);
+      const r = await this.readOne(entry.file, await this.store.head());
       if (!r) {
         this.index.remove(name);
         this.fileErrors.delete(entry.file);
@@ -277,12 +356,21 @@ export class Catalog {
     }
   }
 
-  /** The record's file as it is on disk now, with its ETag. */
+  /** The record's file as committed now (the branch's head), with its ETag. */
   async source(name: string): Promise<{ entry: CatalogEntry; text: string; etag: string } | null> {
     const entry = this.index.get(name);
     if (!entry) return null;
-    const text = await readFile(path.join(this.repo.dir, entry.file), "utf8").catch(() => "");
+    const text = await this.committedText(entry.file);
     return { entry, text, etag: etagOf(text) };
+  }
+
+  /** Text of a regular file at `commit` (the branch's head by default); "" when absent or not a regular file. */
+  private async committedText(file: string, commit?: string | null): Promise<string> {
+    try {
+      return (await this.store.readText(file, commit)) ?? "";
+    } catch {
+      return "";
+    }
   }
 
   /**
@@ -290,55 +378,57 @@ export class Catalog {
    * ifMatch: the ETag the client last saw, or "*" for an unconditional write.
    */
   update(name: string, request: { mode: "replace" | "merge"; body: unknown; ifMatch: string; author: Author; message?: string }): Promise<UpdateResult> {
-    return this.mutex.run(async () => {
+    return this.store.exclusive(async () => {
       const entry = this.index.get(name);
       if (!entry) return { ok: false, status: 404, message: `no component named "${name}"` };
-      const abs = path.join(this.repo.dir, entry.file);
-      const text = await readFile(abs, "utf8").catch(() => "");
-      const etag = etagOf(text);
-      if (!etagMatches(request.ifMatch, etag)) {
-        return { ok: false, status: 412, message: "the component changed since you loaded it; reload and apply your change again", etag };
-      }
-      const onDisk = parseComponentText(entry.file, text);
-      const base = onDisk.ok ? onDisk.component : entry.component;
       if (request.mode === "merge" && !isPlainObject(request.body)) {
         return { ok: false, status: 422, message: "a PATCH body must be a JSON object (merge patch)", issues: [{ path: "", message: "expected a mapping" }] };
       }
-      const candidate = request.mode === "merge" ? mergePatch(base, request.body) : request.body;
-      const checked = validateComponent(candidate);
-      if (!checked.ok) return { ok: false, status: 422, message: "the record is not valid", issues: checked.issues };
-      if (checked.component.metadata.name !== name) {
-        return { ok: false, status: 422, message: "metadata.name cannot be changed", issues: [{ path: "metadata.name", message: `must stay "${name}"` }] };
-      }
-      const newText = renderUpdate(text, checked.component as unknown as Record<string, unknown>);
-      if (newText === text) {
-        return { ok: true, entry: { ...entry, component: checked.component }, text, changed: false };
-      }
-      // Validate what will be written exactly as the loader will read it back.
-      const reread = parseComponentText(entry.file, newText);
-      if (!reread.ok) {
-        return { ok: false, status: 422, message: "the record is not valid", issues: reread.errors.map((e) => ({ path: e.path, message: e.message })) };
-      }
-      const tmp = `${abs}.${process.pid}.tmp`;
-      await writeFile(tmp, newText, "utf8");
-      await rename(tmp, abs);
-      let commit: string | undefined;
+      type Built = { done: UpdateResult } | { text: string; newText: string; component: Component; reread: ParseResult };
+      let outcome: { commit: string | null; value: Built };
+      let builtOn: string | null = null;
       try {
-        const summary = await this.repo.git.commit(request.message ?? `Update component ${name}`, [entry.file], { "--author": authorString(request.author) });
-        commit = summary.commit || undefined;
-        if (this.repo.remote) await this.repo.git.push();
+        // Built on the branch's head; built again if another writer moves the branch meanwhile.
+        outcome = await this.store.write<Built>(async (base) => {
+          builtOn = base.head;
+          const text = await this.committedText(entry.file, base.head);
+          const etag = etagOf(text);
+          if (!etagMatches(request.ifMatch, etag)) {
+            return { plan: null, value: { done: { ok: false, status: 412, message: "the component changed since you loaded it; reload and apply your change again", etag } } };
+          }
+          const committed = parseComponentText(entry.file, text);
+          const baseRecord = committed.ok ? committed.component : entry.component;
+          const candidate = request.mode === "merge" ? mergePatch(baseRecord, request.body) : request.body;
+          const checked = validateComponent(candidate);
+          if (!checked.ok) return { plan: null, value: { done: { ok: false, status: 422, message: "the record is not valid", issues: checked.issues } } };
+          if (checked.component.metadata.name !== name) {
+            return { plan: null, value: { done: { ok: false, status: 422, message: "metadata.name cannot be changed", issues: [{ path: "metadata.name", message: `must stay "${name}"` }] } } };
+          }
+          const newText = renderUpdate(text, checked.component as unknown as Record<string, unknown>);
+          if (newText === text) return { plan: null, value: { done: { ok: true, entry: { ...entry, component: checked.component }, text, changed: false } } };
+          // Validate what will be written exactly as the loader will read it back.
+          const reread = parseComponentText(entry.file, newText);
+          if (!reread.ok) {
+            return { plan: null, value: { done: { ok: false, status: 422, message: "the record is not valid", issues: reread.errors.map((e) => ({ path: e.path, message: e.message })) } } };
+          }
+          return {
+            plan: { files: [{ path: entry.file, content: newText }], message: request.message ?? `Update component ${name}`, author: request.author },
+            value: { text, newText, component: reread.component, reread },
+          };
+        });
       } catch (e) {
-        // Undo: the working copy goes back to what it was, so nothing half-written stays.
-        await writeFile(abs, text, "utf8");
-        if (commit) await this.repo.git.raw(["reset", "--hard", "HEAD~1"]).catch(() => undefined);
-        else await this.repo.git.raw(["checkout", "--", entry.file]).catch(() => undefined);
         return { ok: false, status: 409, message: `the change could not be committed: ${(e as Error).message.split("\n")[0]}; refresh and try again` };
       }
-      const updated: CatalogEntry = { name, file: entry.file, component: reread.component, etag: etagOf(newText), stale: false };
+      const built = outcome.value;
+      if ("done" in built) return built.done;
+      const updated: CatalogEntry = { name, file: entry.file, component: built.component, etag: etagOf(built.newText), stale: false };
       this.index.upsert(updated);
       this.fileErrors.delete(entry.file);
-      this.parseCache.set(entry.file, { etag: updated.etag, result: reread });
-      return { ok: true, entry: updated, text: newText, changed: true, commit };
+      const sha = await this.store.git.raw(["rev-parse", `${outcome.commit}:${entry.file}`]).then((s) => s.trim(), () => "");
+      if (sha) this.parseCache.set(entry.file, { sha, etag: updated.etag, result: built.reread });
+      // Loaded from the commit this one was built on: the catalog now shows exactly the new commit.
+      if (builtOn !== null && builtOn === this.loadedCommit) this.loadedCommit = outcome.commit;
+      return { ok: true, entry: updated, text: built.newText, changed: true, commit: outcome.commit ?? undefined };
     });
   }
 
@@ -347,7 +437,7 @@ export class Catalog {
    * runs fn while holding this repository's write lock. Call refresh() afterwards, outside fn.
    */
   exclusive<T>(fn: () => Promise<T>): Promise<T> {
-    return this.mutex.run(fn);
+    return this.store.exclusive(fn);
   }
 
   /** Values the forms need. */
@@ -397,8 +487,10 @@ export function etagMatches(ifMatch: string, etag: string): boolean {
 
 export { isValidName };
 
+/** Opens the catalog as every portal process does: recovery of the repository first, then a load from the branch's commit. */
 export async function openCatalog(options: CatalogOptions): Promise<Catalog> {
   const catalog = new Catalog(options);
+  await catalog.recover();
   await catalog.refresh({ pull: false });
   return catalog;
 }

@@ -5,7 +5,7 @@ import path from "node:path";
 import { simpleGit } from "simple-git";
 import { ensureConfigRepo, authorString } from "./repo";
 import { openCatalog } from "./catalog";
-import { validComponent, yamlOf } from "./testing";
+import { commitAsOther, validComponent, yamlOf } from "./testing";
 
 let root: string | undefined;
 afterEach(async () => {
@@ -85,6 +85,36 @@ describe("config repository", () => {
     expect(await readFile(path.join(repo.dir, "components", "a.yaml"), "utf8")).toBe(before);
     expect((await repo.git.log()).total).toBe(1);
     expect(catalog.get("a")?.component.metadata.displayName).toBe("Display a");
+  });
+
+  it("a change committed but never pushed (the process died in between) is pushed at the next start", async () => {
+    const { bare } = await remoteWith({ "a.yaml": yamlOf(validComponent("a")) });
+    const dataDir = path.join(root!, "data");
+    const repo = await ensureConfigRepo({ dataDir, shippedDir: "/nonexistent", remoteUrl: bare });
+    await openCatalog({ repo });
+    const unpushed = await commitAsOther(repo.dir, { "components/b.yaml": yamlOf(validComponent("b")) });
+    const catalog = await openCatalog({ repo: await ensureConfigRepo({ dataDir, shippedDir: "/nonexistent", remoteUrl: bare }) });
+    expect((await simpleGit(bare).raw(["rev-parse", "main"])).trim()).toBe(unpushed);
+    expect(catalog.entries().map((e) => e.name)).toEqual(["a", "b"]);
+  });
+
+  it("an unpushed change the remote no longer accepts is dropped at the next start; the remote's history is served", async () => {
+    const { bare, work } = await remoteWith({ "a.yaml": yamlOf(validComponent("a")) });
+    const dataDir = path.join(root!, "data");
+    const repo = await ensureConfigRepo({ dataDir, shippedDir: "/nonexistent", remoteUrl: bare });
+    await openCatalog({ repo });
+    await commitAsOther(repo.dir, { "components/mine.yaml": yamlOf(validComponent("mine")) });
+    const up = simpleGit(work);
+    await writeFile(path.join(work, "components", "theirs.yaml"), yamlOf(validComponent("theirs")));
+    await up.add(".");
+    await up.commit("theirs");
+    await up.push("origin", "main");
+    const catalog = await openCatalog({ repo: await ensureConfigRepo({ dataDir, shippedDir: "/nonexistent", remoteUrl: bare }) });
+    expect(catalog.entries().map((e) => e.name)).toEqual(["a", "theirs"]);
+    expect((await simpleGit(repo.dir).raw(["status", "--porcelain", "--untracked-files=all"])).trim()).toBe("");
+    const r = await catalog.update("theirs", { mode: "merge", body: { metadata: { displayName: "Next write" } }, ifMatch: "*", author: { id: "u1", name: "User One" } });
+    expect(r.ok).toBe(true);
+    expect((await simpleGit(bare).log({ maxCount: 1 })).latest?.author_name).toBe("User One");
   });
 
   it("author strings are safe for git", () => {

@@ -4,10 +4,13 @@
  *   DATA_DIR/config-repo/components/ and committed (git init + initial commit); later starts reuse it.
  * - CONFIG_REPO_URL: any git remote or local path, cloned into DATA_DIR/config-repo-<hash>/; refresh
  *   pulls (fast-forward only) and writes are pushed.
+ * Both are prepared in a scratch folder and renamed into place, so a crash during the first start
+ * never leaves a half-made repository that later starts would take for a finished one.
+ * Reading and writing go through store.ts (committed content only, one writer).
  */
 import { simpleGit, type SimpleGit } from "simple-git";
-import { createHash } from "node:crypto";
-import { cp, mkdir, readdir, rm, stat } from "node:fs/promises";
+import { createHash, randomBytes } from "node:crypto";
+import { cp, mkdir, readdir, rename, rm, stat } from "node:fs/promises";
 import path from "node:path";
 
 export const COMPONENTS_SUBDIR = "components";
@@ -45,8 +48,29 @@ async function configureIdentity(git: SimpleGit): Promise<void> {
   await git.addConfig("commit.gpgsign", "false");
 }
 
-async function pickComponentsSubdir(dir: string): Promise<string> {
-  return (await exists(path.join(dir, COMPONENTS_SUBDIR))) ? COMPONENTS_SUBDIR : "";
+/** "components" when the committed tree has that entry (whatever it is: a link is reported by the loader), else the root. */
+async function pickComponentsSubdir(git: SimpleGit): Promise<string> {
+  const out = await git.raw(["ls-tree", "--name-only", "HEAD", "--", COMPONENTS_SUBDIR]).catch(() => "");
+  return out.trim() ? COMPONENTS_SUBDIR : "";
+}
+
+/** Builds a repository in a scratch folder beside `dir`, then renames it into place. */
+async function createAtomically(dir: string, make: (scratch: string) => Promise<void>): Promise<void> {
+  const scratch = `${dir}.new-${randomBytes(4).toString("hex")}`;
+  try {
+    await make(scratch);
+    await rm(dir, { recursive: true, force: true });
+    await rename(scratch, dir);
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
+}
+
+/** Scratch folders of first starts that died before their rename. */
+async function removeLeftovers(dataDir: string, base: string): Promise<void> {
+  for (const name of await readdir(dataDir).catch(() => [] as string[])) {
+    if (name.startsWith(`${base}.new-`)) await rm(path.join(dataDir, name), { recursive: true, force: true });
+  }
 }
 
 export async function ensureConfigRepo(options: EnsureConfigRepoOptions): Promise<ConfigRepo> {
@@ -54,29 +78,38 @@ export async function ensureConfigRepo(options: EnsureConfigRepoOptions): Promis
   await mkdir(dataDir, { recursive: true });
   if (options.remoteUrl) {
     const hash = createHash("sha1").update(options.remoteUrl).digest("hex").slice(0, 10);
-    const dir = path.join(dataDir, `config-repo-${hash}`);
+    const base = `config-repo-${hash}`;
+    const dir = path.join(dataDir, base);
+    await removeLeftovers(dataDir, base);
     if (!(await exists(path.join(dir, ".git")))) {
-      await rm(dir, { recursive: true, force: true });
-      await simpleGit().clone(options.remoteUrl, dir);
+      const url = options.remoteUrl;
+      await createAtomically(dir, async (scratch) => {
+        await simpleGit().clone(url, scratch);
+        await configureIdentity(simpleGit(scratch));
+      });
     }
     const git = simpleGit(dir);
-    await configureIdentity(git);
-    return { dir, componentsSubdir: await pickComponentsSubdir(dir), remote: true, source: options.remoteUrl, git };
+    return { dir, componentsSubdir: await pickComponentsSubdir(git), remote: true, source: options.remoteUrl, git };
   }
   const dir = path.join(dataDir, "config-repo");
+  await removeLeftovers(dataDir, "config-repo");
   if (!(await exists(path.join(dir, ".git")))) {
-    const target = path.join(dir, COMPONENTS_SUBDIR);
-    await mkdir(target, { recursive: true });
-    if (await exists(options.shippedDir)) {
-      for (const name of await readdir(options.shippedDir)) {
-        if (/\.ya?ml$/.test(name)) await cp(path.join(options.shippedDir, name), path.join(target, name));
+    await createAtomically(dir, async (scratch) => {
+      const target = path.join(scratch, COMPONENTS_SUBDIR);
+      await mkdir(target, { recursive: true });
+      if (await exists(options.shippedDir)) {
+        for (const name of await readdir(options.shippedDir)) {
+          if (/\.ya?ml$/.test(name)) await cp(path.join(options.shippedDir, name), path.join(target, name));
+        }
       }
-    }
-    const git = simpleGit(dir);
-    await git.raw(["init", "--quiet", "--initial-branch=main"]);
-    await configureIdentity(git);
-    await git.add(".");
-    await git.commit("Initial catalog from the shipped config/components", undefined, { "--allow-empty": null });
+      const git = simpleGit(scratch);
+      await git.raw(["init", "--quiet", "--initial-branch=main"]);
+      await configureIdentity(git);
+      await git.add(".");
+      await git.commit("Initial catalog from the shipped config/components", undefined, { "--allow-empty": null });
+      // One pack instead of a loose object per file: reading the records back stays fast.
+      await git.raw(["repack", "-a", "-d", "-q"]);
+    });
   }
   const git = simpleGit(dir);
   return { dir, componentsSubdir: COMPONENTS_SUBDIR, remote: false, source: options.shippedDir, git };

@@ -1,7 +1,9 @@
 /**
  * The process-wide catalog of the portal, opened on first use from the environment:
  * DATA_DIR (where the config repository lives) and CONFIG_REPO_URL (clone instead of the shipped copy).
- * Kept on globalThis so dev reloads reuse one instance (one writer per repository).
+ * Kept on globalThis so dev reloads reuse one instance (one writer per repository). Opening recovers
+ * the repository first (stale git locks, working tree reset to the branch) and reads the catalog from
+ * the committed content, so it happens in every portal process before any read or write.
  */
 import path from "node:path";
 import { getEnv } from "../env";

@@ -5,6 +5,7 @@ import path from "node:path";
 import { stringify } from "yaml";
 import { openCatalog, type Catalog } from "./catalog";
 import { ensureConfigRepo } from "./repo";
+import { RepoGit } from "../scm/git";
 import type { Component } from "./schema";
 
 export function validComponent(name = "checkout-api", overrides: Partial<Component["spec"]> = {}): Component {
@@ -40,6 +41,11 @@ export interface TempRepo {
   root: string;
   catalog: Catalog;
   componentsDir: string;
+  /**
+   * Commits files (path from the repository root → text, null deletes) on the branch the way another
+   * writer would (plumbing + compare-and-swap, not through this catalog). Answers the commit.
+   */
+  commit(files: Record<string, string | null>, message?: string): Promise<string>;
   cleanup(): Promise<void>;
 }
 
@@ -55,6 +61,21 @@ export async function tempCatalog(files: Record<string, string>, options: { maxF
     root,
     catalog,
     componentsDir: catalog.configDir,
+    commit: (files, message = "An edit by someone else") => commitAsOther(repo.dir, files, message),
     cleanup: () => rm(root, { recursive: true, force: true }),
   };
+}
+
+/** A commit on main made outside the catalog (another writer), by plumbing and compare-and-swap. */
+export async function commitAsOther(dir: string, files: Record<string, string | null>, message = "An edit by someone else"): Promise<string> {
+  const git = new RepoGit(dir);
+  const parent = await git.branchSha("main");
+  return git.commitFiles({
+    branch: "main",
+    parent,
+    branchExists: parent !== null,
+    files: Object.entries(files).map(([p, content]) => ({ path: p, content })),
+    message,
+    author: { name: "Someone Else", email: "else@example.com" },
+  });
 }

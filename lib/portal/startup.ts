@@ -1,8 +1,13 @@
 // What the portal does when its server starts (instrumentation.ts): the loud warning about the
-// development sign-in in production, and opening the database (migrations, PORTAL_DEV_TOKEN seed).
+// development sign-in in production, opening the database (migrations, PORTAL_DEV_TOKEN seed), and
+// recovering what a previous process may have left half-done: the config repository (stale git
+// locks, working tree reset to the committed content, catalog read from the commit) and app orders
+// left in approving.
 import "server-only";
 import { warnAboutDevLogin } from "./auth/settings";
 import { getPortalDb } from "./db";
+import { getCatalog } from "../catalog/service";
+import { getAppOrderDeps } from "./app-orders/wiring";
 
 export async function portalStartup(): Promise<void> {
   warnAboutDevLogin();
@@ -12,4 +17,15 @@ export async function portalStartup(): Promise<void> {
     // Not fatal: /health answers 503 and the next request retries the open.
     console.error(`[portal] the portal database could not be opened at start: ${(error as Error).message}`);
   }
+  try {
+    // Opening the catalog recovers the config repository before any request reads or writes it.
+    await getCatalog();
+  } catch (error) {
+    console.error(`[portal] the config repository could not be opened at start: ${(error as Error).message}`);
+  }
+  // Finishing interrupted approvals needs the SCM wiring (demo repositories at a first start): it runs
+  // in the background; order routes wait for the same promise before they read or decide an order.
+  void getAppOrderDeps().catch((error: unknown) => {
+    console.error(`[portal] app orders could not be prepared at start: ${(error as Error).message}`);
+  });
 }

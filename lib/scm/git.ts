@@ -1,10 +1,14 @@
 /**
- * Git plumbing over one repository (bare, or a working copy when its checked-out branch is never
- * written through here) with simple-git: commits without a working tree (temporary index), merges
- * with `git merge-tree --write-tree` (git ≥ 2.38), annotated tags. Callers serialise per repository.
+ * Git plumbing over one repository (bare, or a working copy) with simple-git: commits without a
+ * working tree (a private index), merges with `git merge-tree --write-tree` (git ≥ 2.38), annotated
+ * tags, and bulk reads of committed content (`ls-tree`, `cat-file --batch`). Nothing here touches a
+ * working tree or the shared index, so a crash at any instant leaves every ref at its old commit or
+ * its new one. Refs move by compare-and-swap; a working copy passes its own `updateRef` (the config
+ * repository's one writer) so that moving its served branch also publishes it. Callers serialise
+ * per repository.
  */
-import { simpleGit, type SimpleGit } from "simple-git";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { spawn } from "node:child_process";
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { ScmError, type ScmAuthor, type ScmFileChange, type ScmTag, type ScmTreeEntry } from "./types";
@@ -27,23 +31,9 @@ function identityEnv(author: ScmAuthor | undefined, date?: string): Record<strin
   return env;
 }
 
-/** The git variables we set ourselves (simple-git refuses any other GIT_* or EDITOR-like variable). */
-const ALLOWED_ENV = [
-  "GIT_TERMINAL_PROMPT",
-  "GIT_CONFIG_NOSYSTEM",
-  "GIT_INDEX_FILE",
-  "GIT_WORK_TREE",
-  "GIT_AUTHOR_NAME",
-  "GIT_AUTHOR_EMAIL",
-  "GIT_AUTHOR_DATE",
-  "GIT_COMMITTER_NAME",
-  "GIT_COMMITTER_EMAIL",
-  "GIT_COMMITTER_DATE",
-] as const;
-
 function baseEnv(): Record<string, string> {
   const env: Record<string, string> = {};
-  // Only what git needs: simple-git refuses variables such as EDITOR or PAGER, and GIT_* from the host must not leak in.
+  // Only what git needs: no EDITOR or PAGER, and no GIT_* from the host leaking in.
   for (const k of ["PATH", "HOME", "LANG", "LC_ALL", "TMPDIR", "USER", "SYSTEMROOT"]) {
     const v = process.env[k];
     if (v !== undefined) env[k] = v;
@@ -53,19 +43,99 @@ function baseEnv(): Record<string, string> {
   return env;
 }
 
-export class RepoGit {
-  constructor(readonly dir: string) {}
+export interface GitRun {
+  code: number;
+  stdout: Buffer;
+  stderr: string;
+}
 
-  private git(extraEnv: Record<string, string> = {}): SimpleGit {
-    return simpleGit(this.dir, { allowEnvironment: ALLOWED_ENV }).env({ ...baseEnv(), ...extraEnv });
+/**
+ * Runs git in `cwd` and answers its exit status and output. Plumbing is spawned directly rather than
+ * through simple-git: it waits 50 ms after every command that prints nothing (most plumbing does),
+ * and cannot tell a quiet "no" (exit 1) from success.
+ */
+export function runGit(cwd: string, args: string[], options: { env?: Record<string, string>; input?: string } = {}): Promise<GitRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn("git", args, { cwd, env: { ...baseEnv(), ...options.env } as NodeJS.ProcessEnv, stdio: ["pipe", "pipe", "pipe"] });
+    const out: Buffer[] = [];
+    let err = "";
+    child.stdout.on("data", (c: Buffer) => out.push(c));
+    child.stderr.on("data", (c: Buffer) => (err += c.toString()));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code: code ?? -1, stdout: Buffer.concat(out), stderr: err }));
+    child.stdin.on("error", () => undefined);
+    child.stdin.end(options.input ?? "");
+  });
+}
+
+/** A git command that failed: its exit status and what it said. */
+export class GitCommandError extends Error {
+  constructor(
+    readonly args: string[],
+    readonly code: number,
+    readonly stderr: string,
+    readonly stdout: string,
+  ) {
+    super(`git ${args[0] ?? ""} failed (exit ${code}): ${(stderr || stdout).trim()}`);
+    this.name = "GitCommandError";
   }
+}
 
-  raw(args: string[], env?: Record<string, string>): Promise<string> {
-    return this.git(env).raw(args);
+/** Moves `ref` to `sha` only if it still points at `expected` (null: only if it does not exist yet). */
+export type RefUpdater = (ref: string, sha: string, expected: string | null) => Promise<void>;
+
+/** A compare-and-swap on a ref lost: the ref moved (or is locked) since it was read. */
+export class RefMovedError extends ScmError {
+  constructor(
+    readonly ref: string,
+    detail: string,
+  ) {
+    super("conflict", `${ref} changed meanwhile (${detail}); try again`);
+    this.name = "RefMovedError";
+  }
+}
+
+/** One entry of a tree listing with its mode and size (`ls-tree --long`). */
+export interface TreeEntryLong {
+  /** 100644, 100755 (files), 120000 (symbolic link), 040000 (tree), 160000 (submodule). */
+  mode: string;
+  type: "blob" | "tree" | "commit";
+  sha: string;
+  /** Bytes of a blob; null for trees and submodules. */
+  size: number | null;
+  /** Path from the repository root. */
+  path: string;
+}
+
+export const SYMLINK_MODE = "120000";
+
+function firstLine(e: unknown): string {
+  return String((e as Error)?.message ?? e)
+    .split("\n")
+    .map((l) => l.trim())
+    .filter(Boolean)[0] ?? "git failed";
+}
+
+export class RepoGit {
+  constructor(
+    readonly dir: string,
+    private readonly options: {
+      updateRef?: RefUpdater;
+      /** Where commits build their private index (default: the system's temp folder). */
+      scratchDir?: string;
+    } = {},
+  ) {}
+
+  /** Runs git; answers its standard output, or throws GitCommandError when it exits with a non-zero status. */
+  async raw(args: string[], env?: Record<string, string>, input?: string): Promise<string> {
+    const r = await runGit(this.dir, args, { env, input });
+    if (r.code !== 0) throw new GitCommandError(args, r.code, r.stderr, r.stdout.toString());
+    return r.stdout.toString();
   }
 
   static async initBare(dir: string, defaultBranch = "main"): Promise<RepoGit> {
-    await simpleGit({ allowEnvironment: ALLOWED_ENV }).env(baseEnv()).raw(["init", "--bare", "--quiet", `--initial-branch=${defaultBranch}`, dir]);
+    const r = await runGit(path.dirname(path.resolve(dir)), ["init", "--bare", "--quiet", `--initial-branch=${defaultBranch}`, path.resolve(dir)]);
+    if (r.code !== 0) throw new GitCommandError(["init"], r.code, r.stderr, r.stdout.toString());
     return new RepoGit(dir);
   }
 
@@ -131,32 +201,128 @@ export class RepoGit {
    * only if the branch still points where it did (compare-and-swap on the ref).
    */
   async commitFiles(options: { branch: string; parent: string | null; branchExists: boolean; files: ScmFileChange[]; message: string; author?: ScmAuthor; date?: string }): Promise<string> {
-    const tmp = await mkdtemp(path.join(tmpdir(), "scm-commit-"));
+    if (this.options.scratchDir) await mkdir(this.options.scratchDir, { recursive: true });
+    const tmp = await mkdtemp(path.join(this.options.scratchDir ?? tmpdir(), "scm-commit-"));
     try {
       // An empty work tree of our own: index commands need one even in a bare repository.
       await mkdir(path.join(tmp, "wt"));
       const indexEnv = { GIT_INDEX_FILE: path.join(tmp, "index"), GIT_WORK_TREE: path.join(tmp, "wt") };
       if (options.parent) await this.raw(["read-tree", options.parent], indexEnv);
       else await this.raw(["read-tree", "--empty"], indexEnv);
-      let i = 0;
       for (const f of options.files) {
         if (f.content === null) {
           await this.raw(["update-index", "--force-remove", "--", f.path], indexEnv);
           continue;
         }
-        const file = path.join(tmp, `blob-${i++}`);
-        await writeFile(file, f.content, "utf8");
-        const blob = (await this.raw(["hash-object", "-w", "--", file])).trim();
+        const blob = (await this.raw(["hash-object", "-w", "--stdin"], undefined, f.content)).trim();
         await this.raw(["update-index", "--add", "--cacheinfo", `100644,${blob},${f.path}`], indexEnv);
       }
       const tree = (await this.raw(["write-tree"], indexEnv)).trim();
       const args = ["commit-tree", tree, ...(options.parent ? ["-p", options.parent] : []), "-m", options.message];
       const sha = (await this.raw(args, identityEnv(options.author, options.date))).trim();
-      await this.raw(["update-ref", `refs/heads/${options.branch}`, sha, options.branchExists && options.parent ? options.parent : ZERO]);
+      await this.updateRef(`refs/heads/${options.branch}`, sha, options.branchExists && options.parent ? options.parent : null);
       return sha;
     } finally {
       await rm(tmp, { recursive: true, force: true });
     }
+  }
+
+  /** Compare-and-swap of a ref; throws RefMovedError when it no longer points at `expected`. */
+  async casRef(ref: string, sha: string, expected: string | null): Promise<void> {
+    try {
+      await this.raw(["update-ref", ref, sha, expected ?? ZERO]);
+    } catch (e) {
+      throw new RefMovedError(ref, firstLine(e));
+    }
+  }
+
+  /** Deletes a ref only if it still points at `expected`. */
+  async casDeleteRef(ref: string, expected: string): Promise<void> {
+    try {
+      await this.raw(["update-ref", "-d", ref, expected]);
+    } catch (e) {
+      throw new RefMovedError(ref, firstLine(e));
+    }
+  }
+
+  /** Moves a ref through the repository's writer when it has one, else by compare-and-swap. */
+  private updateRef(ref: string, sha: string, expected: string | null): Promise<void> {
+    return this.options.updateRef ? this.options.updateRef(ref, sha, expected) : this.casRef(ref, sha, expected);
+  }
+
+  /** Entries of `dir` (the root by default) at a commit, with modes and sizes; [] when absent. */
+  async listTreeLong(ref: string, dir?: string): Promise<TreeEntryLong[]> {
+    let out: string;
+    try {
+      out = await this.raw(["ls-tree", "-z", "--long", "--full-tree", ref, ...(dir ? ["--", `${dir.replace(/\/+$/, "")}/`] : [])]);
+    } catch {
+      return [];
+    }
+    return parseLongListing(out);
+  }
+
+  /** The entry at exactly `filePath` in a commit, or null. */
+  async entryAt(ref: string, filePath: string): Promise<TreeEntryLong | null> {
+    let out: string;
+    try {
+      out = await this.raw(["ls-tree", "-z", "--long", "--full-tree", ref, "--", filePath]);
+    } catch {
+      return null;
+    }
+    return parseLongListing(out).find((e) => e.path === filePath) ?? null;
+  }
+
+  /**
+   * Contents of many blobs through one `git cat-file --batch` process (10,000 small files in well
+   * under a second). Missing objects are absent from the answer.
+   */
+  readBlobs(shas: string[]): Promise<Map<string, Buffer>> {
+    const wanted = [...new Set(shas)];
+    const found = new Map<string, Buffer>();
+    if (wanted.length === 0) return Promise.resolve(found);
+    return new Promise((resolve, reject) => {
+      const child = spawn("git", ["cat-file", "--batch"], { cwd: this.dir, env: baseEnv() as NodeJS.ProcessEnv, stdio: ["pipe", "pipe", "pipe"] });
+      const chunks: Buffer[] = [];
+      let stderr = "";
+      child.stdout.on("data", (c: Buffer) => chunks.push(c));
+      child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
+      child.on("error", reject);
+      child.on("close", (code) => {
+        if (code !== 0) return reject(new Error(`git cat-file --batch failed (${code}): ${stderr.trim()}`));
+        const out = Buffer.concat(chunks);
+        let at = 0;
+        while (at < out.length) {
+          const eol = out.indexOf(10, at);
+          if (eol < 0) break;
+          const header = out.subarray(at, eol).toString();
+          at = eol + 1;
+          const [sha, type, size] = header.split(" ");
+          if (type === "missing" || size === undefined) continue;
+          const n = Number(size);
+          found.set(sha, out.subarray(at, at + n));
+          at += n + 1;
+        }
+        resolve(found);
+      });
+      child.stdin.on("error", () => undefined);
+      child.stdin.end(wanted.join("\n") + "\n");
+    });
+  }
+
+  /**
+   * The commit on `target`'s first-parent line that brought `source` in (a merge with `source` as a
+   * parent), or `source` itself when it got there without one (fast-forward). Null when `source` is
+   * not contained in `target`.
+   */
+  async mergeCommitOf(source: string, target: string): Promise<string | null> {
+    if (!(await this.isAncestor(source, target))) return null;
+    if (source === target) return source;
+    const out = await this.raw(["rev-list", "--first-parent", "--ancestry-path", "--reverse", "--parents", `${source}..${target}`]).catch(() => "");
+    for (const line of out.split("\n").filter(Boolean)) {
+      const [commit, ...parents] = line.split(" ");
+      if (parents.includes(source)) return commit;
+    }
+    return source;
   }
 
   async treeOf(sha: string): Promise<string> {
@@ -171,38 +337,39 @@ export class RepoGit {
     await this.raw(["update-ref", "-d", `refs/heads/${branch}`]).catch(() => undefined);
   }
 
-  /** True when `ancestor` is reachable from `descendant`. */
+  /** True when `ancestor` is reachable from `descendant` (read from git's exit status: 0 yes, 1 no). */
   async isAncestor(ancestor: string, descendant: string): Promise<boolean> {
-    try {
-      await this.raw(["merge-base", "--is-ancestor", ancestor, descendant]);
-      return true;
-    } catch {
-      return false;
-    }
+    const { code } = await runGit(this.dir, ["merge-base", "--is-ancestor", ancestor, descendant]);
+    if (code === 0) return true;
+    if (code === 1) return false;
+    throw new ScmError("unavailable", `git merge-base failed (exit ${code}) in ${this.dir}`);
   }
 
-  /** Merges source into target with a merge commit; throws ScmError conflict on conflicts. Answers the new target SHA. */
-  async merge(options: { target: string; source: string; message: string; author?: ScmAuthor }): Promise<string> {
+
+  /**
+   * Merges source into target with a merge commit; throws ScmError conflict on conflicts. Idempotent:
+   * a source already contained in the target makes no commit and answers the commit that brought it
+   * in (created false). Answers the merge commit.
+   */
+  async merge(options: { target: string; source: string; message: string; author?: ScmAuthor }): Promise<{ sha: string; created: boolean }> {
     const targetSha = await this.branchSha(options.target);
     const sourceSha = await this.branchSha(options.source);
     if (!targetSha) throw new ScmError("not_found", `branch ${options.target} does not exist`);
     if (!sourceSha) throw new ScmError("not_found", `branch ${options.source} does not exist`);
-    // Exit status 1 with conflicts: simple-git only rejects when git also wrote to stderr, so read the output.
-    let out: string;
-    try {
-      out = await this.raw(["merge-tree", "--write-tree", "--no-messages", "--name-only", targetSha, sourceSha]);
-    } catch (e) {
-      out = String((e as Error).message);
-    }
-    const lines = out.trim().split("\n").filter(Boolean);
+    const existing = await this.mergeCommitOf(sourceSha, targetSha);
+    if (existing) return { sha: existing, created: false };
+    // Exit status 1 with conflicts (the tree, then the conflicted files); anything else is a failure.
+    const run = await runGit(this.dir, ["merge-tree", "--write-tree", "--no-messages", "--name-only", targetSha, sourceSha]);
+    if (run.code !== 0 && run.code !== 1) throw new ScmError("unavailable", `git merge-tree failed: ${run.stderr.trim()}`);
+    const lines = run.stdout.toString().trim().split("\n").filter(Boolean);
     const tree = lines[0] ?? "";
     if (!/^[0-9a-f]{40}$/.test(tree) || lines.length > 1) {
       const files = [...new Set(lines.slice(1))].slice(0, 5).join(", ");
       throw new ScmError("conflict", `the merge request has conflicts with ${options.target}${files ? ` (${files})` : ""}; resolve them first`);
     }
     const sha = (await this.raw(["commit-tree", tree, "-p", targetSha, "-p", sourceSha, "-m", options.message], identityEnv(options.author))).trim();
-    await this.raw(["update-ref", `refs/heads/${options.target}`, sha, targetSha]);
-    return sha;
+    await this.updateRef(`refs/heads/${options.target}`, sha, targetSha);
+    return { sha, created: true };
   }
 
   async listTags(): Promise<ScmTag[]> {
@@ -260,4 +427,16 @@ export class RepoGit {
     const text = d.trim();
     return text && !text.startsWith("Unnamed repository") ? text : null;
   }
+}
+
+function parseLongListing(out: string): TreeEntryLong[] {
+  const entries: TreeEntryLong[] = [];
+  for (const line of out.split("\0")) {
+    if (!line) continue;
+    const tab = line.indexOf("\t");
+    const [mode, type, sha, size] = line.slice(0, tab).split(/ +/);
+    if (type !== "blob" && type !== "tree" && type !== "commit") continue;
+    entries.push({ mode, type, sha, size: size === "-" || size === undefined ? null : Number(size), path: line.slice(tab + 1) });
+  }
+  return entries;
 }

@@ -5,12 +5,19 @@
  * together never run two git processes on one repository.
  *
  * A working copy (the config repository) can be registered under a path of its own: reads go
- * straight to it; a write that moves its checked-out branch runs inside the owner's exclusive()
- * (the catalog's write lock), then brings the working tree along, then calls afterChange().
+ * straight to its git objects; writes run inside the owner's exclusive() (the catalog's write lock)
+ * and move refs through the owner's updateRef() (the repository's one writer, which publishes the
+ * served branch and keeps the working tree in step), then call afterChange(). Nothing here touches
+ * the working tree.
+ *
+ * Merges are idempotent: a merge request whose source branch is already contained in its target is
+ * merged (recorded with the commit that brought it in) and no second merge commit is ever made. A
+ * record still "opened" although its branch is in the target (a merge whose record was never written,
+ * e.g. the process died in between) is brought up to date when it is read.
  */
 import { mkdir, readdir, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { RepoGit } from "./git";
+import { RepoGit, type RefUpdater } from "./git";
 import { KeyedMutex } from "./lock";
 import type { MergeRequestStore, MergeRequestRecord } from "./mr-store";
 import {
@@ -37,6 +44,8 @@ export interface WorkingCopy {
   dir: string;
   exclusive?: <T>(fn: () => Promise<T>) => Promise<T>;
   afterChange?: () => Promise<void>;
+  /** Moves a ref of the working copy (called inside exclusive()); by default a compare-and-swap. */
+  updateRef?: RefUpdater;
 }
 
 export interface LocalScmOptions {
@@ -87,7 +96,8 @@ export class LocalScmProvider implements ScmProvider {
 
   private async existing(repo: string): Promise<RepoGit> {
     const dir = this.dirOf(repo);
-    if (this.workingCopies[repo]) return new RepoGit(dir);
+    const wc = this.workingCopies[repo];
+    if (wc) return new RepoGit(dir, { updateRef: wc.updateRef });
     if (!(await isBareRepo(dir))) throw new ScmError("not_found", `repository ${repo} not found`);
     return new RepoGit(dir);
   }
@@ -102,13 +112,6 @@ export class LocalScmProvider implements ScmProvider {
 
   private async afterWrite(repo: string): Promise<void> {
     await this.workingCopies[repo]?.afterChange?.();
-  }
-
-  /** In a working copy, moving the checked-out branch must bring the working tree along. */
-  private async syncWorkingTree(repo: string, git: RepoGit, branch: string): Promise<void> {
-    if (!this.workingCopies[repo]) return;
-    if ((await git.defaultBranch()) !== branch) return;
-    await git.raw(["reset", "--hard", "--quiet"]);
   }
 
   // ---- repositories ----
@@ -234,7 +237,6 @@ export class LocalScmProvider implements ScmProvider {
           }
         }
         const sha = await git.commitFiles({ branch: input.branch, parent, branchExists, files: input.files, message: input.message, author: input.author });
-        await this.syncWorkingTree(repo, git, input.branch);
         return { sha, branch: input.branch };
       },
       { write: true },
@@ -272,16 +274,46 @@ export class LocalScmProvider implements ScmProvider {
     });
   }
 
+  /**
+   * Records still "opened" whose source branch is already in the target are marked merged (with the
+   * commit that merged them), as GitLab does for a branch merged by push. Answers the records as now stored.
+   */
+  private async reconcile(repo: string, git: RepoGit, records: MergeRequestRecord[]): Promise<MergeRequestRecord[]> {
+    const out: MergeRequestRecord[] = [];
+    for (const r of records) {
+      if (r.state !== "opened") {
+        out.push(r);
+        continue;
+      }
+      const source = await git.branchSha(r.sourceBranch);
+      const target = await git.branchSha(r.targetBranch);
+      const mergedBy = source && target ? await git.mergeCommitOf(source, target) : null;
+      if (!mergedBy) {
+        out.push(r);
+        continue;
+      }
+      const fresh = await this.store.get(repo, r.iid);
+      out.push(fresh && fresh.state === "opened" ? await this.store.update(repo, r.iid, { state: "merged", mergeCommitSha: mergedBy }) : (fresh ?? r));
+    }
+    return out;
+  }
+
   async listMergeRequests(repo: string, options: { state?: MergeRequestState | "all" } = {}): Promise<ScmMergeRequest[]> {
     await this.existing(repo);
     const state = options.state ?? "opened";
-    return (await this.store.list(repo, state === "all" ? undefined : state)).map((r) => this.toMergeRequest(r));
+    const records = await this.store.list(repo, state === "all" ? undefined : state);
+    if (!records.some((r) => r.state === "opened")) return records.map((r) => this.toMergeRequest(r));
+    const current = await this.withRepo(repo, (git) => this.reconcile(repo, git, records));
+    return current.filter((r) => state === "all" || r.state === state).map((r) => this.toMergeRequest(r));
   }
 
   async getMergeRequest(repo: string, iid: number): Promise<ScmMergeRequest | null> {
     await this.existing(repo);
     const r = await this.store.get(repo, iid);
-    return r ? this.toMergeRequest(r) : null;
+    if (!r) return null;
+    if (r.state !== "opened") return this.toMergeRequest(r);
+    const [current] = await this.withRepo(repo, (git) => this.reconcile(repo, git, [r]));
+    return this.toMergeRequest(current);
   }
 
   async mergeMergeRequest(repo: string, iid: number): Promise<ScmMergeRequest> {
@@ -291,12 +323,11 @@ export class LocalScmProvider implements ScmProvider {
         const mr = await this.store.get(repo, iid);
         if (!mr) throw new ScmError("not_found", `merge request !${iid} not found in ${repo}`);
         if (mr.state !== "opened") throw new ScmError("not_mergeable", `merge request !${iid} is ${mr.state} and cannot be merged`);
-        const sha = await git.merge({
+        const { sha } = await git.merge({
           target: mr.targetBranch,
           source: mr.sourceBranch,
           message: `Merge branch '${mr.sourceBranch}' into '${mr.targetBranch}'\n\n${mr.title}\n\nSee merge request ${repo}!${iid}`,
         });
-        await this.syncWorkingTree(repo, git, mr.targetBranch);
         return this.toMergeRequest(await this.store.update(repo, iid, { state: "merged", mergeCommitSha: sha }));
       },
       { write: true },

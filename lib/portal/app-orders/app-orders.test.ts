@@ -14,7 +14,10 @@ import { dbMergeRequestStore } from "../../scm/mr-store";
 import { ConfigRepository } from "../gitops/config-repo";
 import { GitOpsError } from "../gitops/errors";
 import { listAudit } from "../audit";
-import { approveOrder, createOrder, getOrder, listOrders, listResourceRequests, openOrderMergeRequests, pendingCount, rejectOrder, type Actor } from "./service";
+import { eq } from "drizzle-orm";
+import { RepoGit } from "../../scm/git";
+import { appOrders } from "../db/schema/app-orders";
+import { approveOrder, createOrder, getOrder, listOrders, listResourceRequests, openOrderMergeRequests, pendingCount, recoverInterruptedApprovals, rejectOrder, STALE_APPROVING_MS, type Actor } from "./service";
 import { buildRecord, resourceRequestListSchema, validateOrder, type OrderInput } from "./model";
 
 const migrationsDir = path.resolve("lib/portal/db/migrations");
@@ -75,7 +78,7 @@ describe.each(testDatabaseTargets())("app orders on %s", (target) => {
     provider = new LocalScmProvider({
       root,
       store: dbMergeRequestStore(db.db),
-      workingCopies: { "portal/config": { dir: repo.catalog.repo.dir, exclusive: (fn) => repo.catalog.exclusive(fn), afterChange: async () => void (await repo.catalog.refresh({ pull: false })) } },
+      workingCopies: { "portal/config": repo.catalog.workingCopy() },
     });
     deps = { db: db.db, catalog: repo.catalog, config: new ConfigRepository(repo.catalog, { provider, repo: "portal/config" }) };
   });
@@ -214,8 +217,65 @@ describe.each(testDatabaseTargets())("app orders on %s", (target) => {
     expect(rejectedOnly.counts["rejected"]).toBe(rejectedOnly.total);
   });
 
+  describe("interrupted approvals", () => {
+    /** What a process killed in the middle of an approval leaves: the order in approving, claimed by lee. */
+    const leftApproving = async (id: string, at = new Date()) =>
+      db.db.update(appOrders).set({ status: "approving", decidedBy: "lee", decidedAt: at, updatedAt: at }).where(eq(appOrders.id, id));
+    /** The merge happened in git; the process died before the merge request's record and the order said so. */
+    const mergeInGitOnly = async (branch: string) => {
+      const git = new RepoGit(repo.catalog.repo.dir, { updateRef: (ref, sha, expected) => repo.catalog.store.advance(ref, sha, expected) });
+      return repo.catalog.exclusive(() => git.merge({ target: "main", source: branch, message: `Merge branch '${branch}' into 'main'` }));
+    };
+    const emptyMerges = async () => {
+      const out = (await repo.catalog.repo.git.raw(["rev-list", "--merges", "--parents", "main"])).trim().split("\n").filter(Boolean);
+      let empty = 0;
+      for (const line of out) {
+        const [, first, second] = line.split(" ");
+        if ((await repo.catalog.repo.git.raw(["merge-base", first, second])).trim() === second) empty++;
+      }
+      return empty;
+    };
+
+    it("at start-up, an order whose branch is already merged becomes approved without a second merge", async () => {
+      const o = await createOrder(deps, order("crash-merged-api", { dependencies: {} }), eddie);
+      const branch = o.mergeRequest?.sourceBranch ?? "";
+      await leftApproving(o.id);
+      const { sha } = await mergeInGitOnly(branch);
+      const recovered = await recoverInterruptedApprovals(deps);
+      expect(recovered).toEqual([{ id: o.id, name: "crash-merged-api", status: "approved", mergeCommit: sha }]);
+      expect(await getOrder(deps, o.id)).toMatchObject({ status: "approved", decidedBy: "lee", mergeRequest: { mergeCommitSha: sha } });
+      expect(await mergeCommitsOf(branch)).toBe(1);
+      expect(await emptyMerges()).toBe(0);
+      expect(repo.catalog.get("crash-merged-api")).toBeDefined();
+      expect((await listAudit(db.db, { action: "order.approve", target: o.id })).entries).toHaveLength(1);
+      // Nothing left to recover, and a second recovery changes nothing.
+      expect(await recoverInterruptedApprovals(deps)).toEqual([]);
+    });
+
+    it("at start-up, an order whose merge request is still open is merged exactly once", async () => {
+      const o = await createOrder(deps, order("crash-open-api", { dependencies: {} }), eddie);
+      await leftApproving(o.id);
+      const [r] = await recoverInterruptedApprovals(deps);
+      expect(r).toMatchObject({ id: o.id, status: "approved", mergeCommit: expect.stringMatching(/^[0-9a-f]{40}$/) });
+      expect(await mergeCommitsOf(o.mergeRequest?.sourceBranch ?? "")).toBe(1);
+      expect((await provider.getMergeRequest("portal/config", o.mergeRequest?.iid ?? 0))?.state).toBe("merged");
+      expect(repo.catalog.get("crash-open-api")).toBeDefined();
+    });
+
+    it("the takeover of a stale approval finds the merge done: approved, no second merge", async () => {
+      const o = await createOrder(deps, order("crash-stale-api", { dependencies: {} }), eddie);
+      const branch = o.mergeRequest?.sourceBranch ?? "";
+      await leftApproving(o.id, new Date(Date.now() - STALE_APPROVING_MS - 1000));
+      await mergeInGitOnly(branch);
+      const r = await approveOrder(deps, o.id, lena);
+      expect(r.order).toMatchObject({ status: "approved", decidedBy: "lena" });
+      expect(await mergeCommitsOf(branch)).toBe(1);
+      expect(await emptyMerges()).toBe(0);
+    });
+  });
+
   it("lists orders by status and requester", async () => {
-    expect((await listOrders(deps, { status: "approved" })).map((o) => o.name).sort()).toEqual(["cart-api", "race-api"]);
+    expect((await listOrders(deps, { status: "approved" })).map((o) => o.name).sort()).toEqual(["cart-api", "crash-merged-api", "crash-open-api", "crash-stale-api", "race-api"]);
     expect((await listOrders(deps, { requester: "lena" })).every((o) => o.requester === "lena")).toBe(true);
     expect(await pendingCount(deps)).toBe((await listOrders(deps, { status: "pending" })).length);
   });

@@ -6,8 +6,15 @@
  *
  * Decisions are exactly-once: the order's status moves by conditional updates
  * (pending → approving → approved; pending → rejected). Of two leads deciding at once one wins and the
- * other answers 409. An approval that crashed half-way (status approving for more than
- * STALE_APPROVING_MS) may be taken over by the next approval. Every change writes an audit entry.
+ * other answers 409. Every change writes an audit entry.
+ *
+ * An approval settles from its merge request, never by merging blindly: merged already → approved
+ * with that merge commit (no second merge); closed → rejected; open → merged once (merges are
+ * idempotent at the git level too: a source already in the target makes no commit). An approval that
+ * was interrupted (the process died with the order in approving) is finished when the portal starts
+ * (recoverInterruptedApprovals: the lead had decided, so the merge is completed exactly once, or the
+ * order goes back to pending when it cannot be merged); one left in approving for more than
+ * STALE_APPROVING_MS by a live process may be taken over by the next approval, under the same rule.
  */
 import { and, count, desc, eq, inArray, lt, or } from "drizzle-orm";
 import { isUniqueViolation, type AppDatabase } from "../../db";
@@ -226,6 +233,69 @@ export interface ApproveResult {
   inCatalog: boolean;
 }
 
+/** What settling an approval from its merge request came to. */
+type Settled = { outcome: "approved"; row: AppOrderRow; mergeCommit: string | null; won: boolean };
+
+/**
+ * Finishes an order in approving from the state of its merge request (the caller claimed it as
+ * `decider`): merged → approved (no merge); open → merged once, then approved; closed → rejected;
+ * a merge that cannot happen → back to pending. Throws GitOpsError for the last two.
+ */
+async function settleApproval(deps: AppOrderDeps, claimed: AppOrderRow, decider: string | null): Promise<Settled> {
+  const { provider, repo } = deps.config.target;
+  const id = claimed.id;
+  const mrRepo = claimed.mergeRequestRepo ?? repo;
+  const iid = claimed.mergeRequestIid;
+  const mine = decider === null ? eq(appOrders.status, "approving") : and(eq(appOrders.status, "approving"), eq(appOrders.decidedBy, decider));
+  const giveBack = () =>
+    deps.db
+      .update(appOrders)
+      .set({ status: "pending", decidedBy: null, decidedAt: null, updatedAt: new Date() })
+      .where(and(eq(appOrders.id, id), mine));
+  if (iid === null) {
+    await giveBack();
+    throw new GitOpsError(409, "this order has no merge request to merge");
+  }
+  let mr: ScmMergeRequest | null;
+  try {
+    mr = await provider.getMergeRequest(mrRepo, iid);
+    if (mr?.state === "opened") mr = await provider.mergeMergeRequest(mrRepo, iid);
+  } catch (e) {
+    // Merged or closed meanwhile (elsewhere, or by a merge that did happen): the order follows its merge request.
+    mr = await provider.getMergeRequest(mrRepo, iid).catch(() => null);
+    if (mr?.state !== "merged" && mr?.state !== "closed") {
+      await giveBack();
+      if (e instanceof GitOpsError) throw e;
+      if (e instanceof ScmError) throw new GitOpsError(e.code === "not_mergeable" || e.code === "conflict" ? 409 : 502, `the merge request could not be merged: ${e.message}`);
+      throw e;
+    }
+  }
+  if (!mr) {
+    await giveBack();
+    throw new GitOpsError(409, `merge request !${iid} no longer exists; the order waits for a lead again`);
+  }
+  if (mr.state === "closed") {
+    await deps.db
+      .update(appOrders)
+      .set({ status: "rejected", reason: "the merge request was closed outside the portal", updatedAt: new Date() })
+      .where(and(eq(appOrders.id, id), eq(appOrders.status, "approving")));
+    throw new GitOpsError(409, "the merge request was closed outside the portal; the order is rejected");
+  }
+  const mergeCommit = mr.mergeCommitSha;
+  const [done] = await deps.db
+    .update(appOrders)
+    .set({ status: "approved", mergeCommitSha: mergeCommit, decidedAt: new Date(), updatedAt: new Date() })
+    .where(and(eq(appOrders.id, id), eq(appOrders.status, "approving")))
+    .returning();
+  return { outcome: "approved", row: done ?? (await requireRow(deps.db, id)), mergeCommit, won: Boolean(done) };
+}
+
+async function showInCatalog(deps: AppOrderDeps, name: string): Promise<boolean> {
+  // The local provider refreshes the catalog after a merge; a remote one needs a pull.
+  if (!deps.catalog.get(name)) await deps.catalog.refresh({ pull: true }).catch(() => undefined);
+  return Boolean(deps.catalog.get(name));
+}
+
 export async function approveOrder(deps: AppOrderDeps, id: string, actor: Actor): Promise<ApproveResult> {
   const row = await requireRow(deps.db, id);
   if (row.requester === actor.id) {
@@ -241,57 +311,71 @@ export async function approveOrder(deps: AppOrderDeps, id: string, actor: Actor)
     .returning();
   if (!claimed) throw new GitOpsError(409, settledMessage((await getRow(deps.db, id)) ?? row), { status: "conflict" });
 
-  const { provider, repo } = deps.config.target;
-  const mrRepo = claimed.mergeRequestRepo ?? repo;
-  const iid = claimed.mergeRequestIid;
-  const giveBack = () =>
-    deps.db
-      .update(appOrders)
-      .set({ status: "pending", decidedBy: null, decidedAt: null, updatedAt: new Date() })
-      .where(and(eq(appOrders.id, id), eq(appOrders.status, "approving"), eq(appOrders.decidedBy, actor.id)));
-  let mergeCommit: string | null = null;
-  try {
-    if (iid === null) throw new GitOpsError(409, "this order has no merge request to merge");
-    const merged = await provider.mergeMergeRequest(mrRepo, iid);
-    mergeCommit = merged.mergeCommitSha;
-  } catch (e) {
-    // Merged or closed outside the portal: the order follows its merge request.
-    const mr = iid === null ? null : await provider.getMergeRequest(mrRepo, iid).catch(() => null);
-    if (mr?.state === "merged") mergeCommit = mr.mergeCommitSha;
-    else if (mr?.state === "closed") {
-      await deps.db
-        .update(appOrders)
-        .set({ status: "rejected", reason: "the merge request was closed outside the portal", updatedAt: new Date() })
-        .where(and(eq(appOrders.id, id), eq(appOrders.status, "approving")));
-      throw new GitOpsError(409, "the merge request was closed outside the portal; the order is rejected");
-    } else {
-      await giveBack();
-      if (e instanceof GitOpsError) throw e;
-      if (e instanceof ScmError) throw new GitOpsError(e.code === "not_mergeable" || e.code === "conflict" ? 409 : 502, `the merge request could not be merged: ${e.message}`);
-      throw e;
+  const settled = await settleApproval(deps, claimed, actor.id);
+  const final = settled.row;
+  const inCatalog = await showInCatalog(deps, final.name);
+  const order = orderOf(final);
+  if (settled.won) {
+    await writeAudit(deps.db, {
+      actor,
+      requestId: actor.requestId,
+      action: "order.approve",
+      targetType: "order",
+      target: id,
+      component: final.name,
+      summary: `approved the order of ${final.name} (requested by ${final.requester}); merged !${claimed.mergeRequestIid ?? "?"}`,
+      before: { status: "pending" },
+      after: { status: order.status, mergeCommit: settled.mergeCommit },
+    });
+  }
+  return { order, inCatalog };
+}
+
+export interface RecoveredApproval {
+  id: string;
+  name: string;
+  /** approved: the merge had happened or was completed now; pending: it could not be merged; rejected: its merge request was closed. */
+  status: OrderStatus;
+  mergeCommit: string | null;
+  message?: string;
+}
+
+/**
+ * Finishes every approval interrupted by the end of a process (orders left in approving), once at
+ * start-up: an order whose merge request is merged becomes approved with that merge commit (no
+ * second merge); one still open is merged exactly once (the lead had decided) and approved; one that
+ * cannot be merged goes back to pending, one whose merge request was closed is rejected. Each
+ * approval completed here is audited in the name of the lead who decided it.
+ */
+export async function recoverInterruptedApprovals(deps: AppOrderDeps): Promise<RecoveredApproval[]> {
+  const rows = await deps.db.select().from(appOrders).where(eq(appOrders.status, "approving"));
+  const out: RecoveredApproval[] = [];
+  for (const row of rows) {
+    try {
+      const settled = await settleApproval(deps, row, null);
+      if (settled.won) {
+        const lead = row.decidedBy ?? "portal";
+        await writeAudit(deps.db, {
+          actor: { id: lead, name: lead },
+          requestId: `startup-recovery-${row.id}`,
+          action: "order.approve",
+          targetType: "order",
+          target: row.id,
+          component: row.name,
+          summary: `approval of ${row.name} by ${lead} completed at start-up after an interruption; merged !${row.mergeRequestIid ?? "?"}`,
+          before: { status: "approving" },
+          after: { status: "approved", mergeCommit: settled.mergeCommit },
+        });
+      }
+      out.push({ id: row.id, name: row.name, status: settled.row.status as OrderStatus, mergeCommit: settled.mergeCommit });
+    } catch (e) {
+      const now = await getRow(deps.db, row.id);
+      out.push({ id: row.id, name: row.name, status: (now?.status ?? "pending") as OrderStatus, mergeCommit: null, message: (e as Error).message });
     }
   }
-  const [done] = await deps.db
-    .update(appOrders)
-    .set({ status: "approved", mergeCommitSha: mergeCommit, decidedAt: new Date(), updatedAt: new Date() })
-    .where(and(eq(appOrders.id, id), eq(appOrders.status, "approving")))
-    .returning();
-  const final = done ?? (await requireRow(deps.db, id));
-  // The local provider refreshes the catalog after a merge; a remote one needs a pull.
-  if (!deps.catalog.get(final.name)) await deps.catalog.refresh({ pull: true }).catch(() => undefined);
-  const order = orderOf(final);
-  await writeAudit(deps.db, {
-    actor,
-    requestId: actor.requestId,
-    action: "order.approve",
-    targetType: "order",
-    target: id,
-    component: final.name,
-    summary: `approved the order of ${final.name} (requested by ${final.requester}); merged !${iid ?? "?"}`,
-    before: { status: "pending" },
-    after: { status: order.status, mergeCommit },
-  });
-  return { order, inCatalog: Boolean(deps.catalog.get(final.name)) };
+  if (out.some((o) => o.status === "approved")) await deps.catalog.refresh({ pull: true }).catch(() => undefined);
+  for (const o of out) console.warn(`[portal] interrupted approval of ${o.name} (order ${o.id}): now ${o.status}${o.message ? ` (${o.message})` : ""}`);
+  return out;
 }
 
 export async function rejectOrder(deps: AppOrderDeps, id: string, reason: string, actor: Actor): Promise<AppOrder> {

@@ -1,19 +1,19 @@
 /**
- * Writes to the config repository (the catalog's working copy), reusing the catalog's lock and
- * write-back: a direct commit (operators) is written in the working copy while holding the catalog's
- * write lock (Catalog.exclusive), committed with the user as author, pushed when the repository has a
- * remote, and undone completely if any step fails (nothing half-written stays). A proposal (engineers)
- * is a branch plus a merge request through the provider that serves the config repository.
+ * Writes to the config repository through the catalog's store, the repository's one writer: a direct
+ * commit (operators) is one commit of every file with the user as author, built without touching the
+ * working tree and published by compare-and-swap (pushed when the repository has a remote; a refused
+ * push moves the branch back), so a failure or a crash at any instant leaves the old commit or the
+ * new one. Reads see committed content only. A proposal (engineers) is a branch plus a merge request
+ * through the provider that serves the config repository.
  *
  * Layout of persistent config: config/<component>/<environment>.yaml at the repository root, a flat
  * YAML mapping (see values.ts). Edits go through the catalog's renderUpdate, so comments and key order stay.
  */
-import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
 import { parseDocument } from "yaml";
 import type { Catalog, Author } from "../../catalog/catalog";
-import { authorString } from "../../catalog/repo";
+import { identityOf } from "../../catalog/store";
 import { renderUpdate } from "../../catalog/writeback";
 import { ScmError, type ScmMergeRequest, type ScmProvider } from "../../scm/types";
 import { configValuesSchema, type ConfigValues } from "./values";
@@ -61,8 +61,10 @@ export class ConfigRepository {
     return p;
   }
 
+  /** Committed text of a file (the branch's head); null when absent. A symbolic link is refused (ScmError invalid). */
   async readText(rel: string): Promise<string | null> {
-    return readFile(this.abs(rel), "utf8").catch(() => null);
+    this.abs(rel);
+    return this.catalog.store.readText(rel);
   }
 
   /** Persistent values of one environment ({} when the file does not exist). Throws on a file that is not a valid map. */
@@ -72,45 +74,26 @@ export class ConfigRepository {
   }
 
   async head(): Promise<string | null> {
-    return (await this.catalog.repo.git.revparse(["HEAD"]).catch(() => "")).trim() || null;
+    return this.catalog.store.head();
   }
 
   /** One commit of every file, or nothing at all. Answers the commit SHA (null when nothing changed). */
   async commit(files: FileWrite[], message: string, author: Author): Promise<string | null> {
-    const git = this.catalog.repo.git;
-    const result = await this.catalog.exclusive(async () => {
-      const before = new Map<string, string | null>();
-      for (const f of files) before.set(f.path, await this.readText(f.path));
-      const changed = files.filter((f) => before.get(f.path) !== f.content);
-      if (changed.length === 0) return null;
-      const restore = async () => {
-        for (const [rel, text] of before) {
-          if (text === null) await rm(this.abs(rel), { force: true });
-          else await writeFile(this.abs(rel), text, "utf8");
-        }
-        await git.raw(["reset", "--quiet", "--", ...changed.map((f) => f.path)]).catch(() => undefined);
-      };
-      let committed: string | null = null;
-      try {
-        for (const f of changed) {
-          if (f.content === null) await rm(this.abs(f.path), { force: true });
-          else {
-            await mkdir(path.dirname(this.abs(f.path)), { recursive: true });
-            await writeFile(this.abs(f.path), f.content, "utf8");
-          }
-        }
-        await git.raw(["add", "--all", "--", ...changed.map((f) => f.path)]);
-        const summary = await git.commit(message, changed.map((f) => f.path), { "--author": authorString(author) });
-        committed = summary.commit ? ((await this.head()) ?? summary.commit) : null;
-        if (!committed) throw new Error("git made no commit");
-        if (this.catalog.repo.remote) await git.push();
-        return committed;
-      } catch (e) {
-        if (committed) await git.raw(["reset", "--hard", "--quiet", "HEAD~1"]).catch(() => undefined);
-        await restore();
-        throw new ScmError("conflict", `the change could not be committed to the config repository: ${(e as Error).message.split("\n")[0]}`);
-      }
-    });
+    for (const f of files) this.abs(f.path);
+    let result: string | null;
+    try {
+      result = await this.catalog.exclusive(async () => {
+        const { commit } = await this.catalog.store.write(async (base) => {
+          const changed: FileWrite[] = [];
+          for (const f of files) if ((await base.readText(f.path).catch(() => undefined)) !== f.content) changed.push(f);
+          return { plan: changed.length ? { files: changed, message, author } : null, value: null };
+        });
+        return commit;
+      });
+    } catch (e) {
+      if (e instanceof ScmError && e.code === "invalid") throw e;
+      throw new ScmError("conflict", `the change could not be committed to the config repository: ${(e as Error).message.split("\n")[0]}`);
+    }
     await this.catalog.refresh({ pull: false });
     return result;
   }
@@ -136,9 +119,7 @@ export class ConfigRepository {
 }
 
 export function authorOf(a: Author): { name: string; email: string } {
-  const s = authorString(a);
-  const m = /^(.*) <(.*)>$/.exec(s);
-  return m ? { name: m[1], email: m[2] } : { name: a.name, email: `${a.id}@users.portal.invalid` };
+  return identityOf(a);
 }
 
 export function parseValues(text: string | null, file: string): ConfigValues {

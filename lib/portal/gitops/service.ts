@@ -2,64 +2,31 @@
  * The process-wide GitOps wiring of the portal (kept on globalThis like the catalog and the database):
  * - the component provider from SCM_PROVIDER (local: DATA_DIR/repos, merge requests in the portal DB,
  *   demo repositories created at first start; gitlab: GITLAB_URL + GITLAB_TOKEN);
- * - the config repository: the catalog's working copy; its merge requests go to GitLab when
+ * - the config repository: the catalog's repository; its merge requests go to GitLab when
  *   SCM_PROVIDER=gitlab and CONFIG_REPO_URL names a project there, else to a local provider that serves
- *   the working copy as repository "portal/config" (merges run under the catalog's write lock).
+ *   it as repository "portal/config" (merges go through the catalog's one writer). See wiring.ts.
  */
 import { getEnv } from "../../env";
 import { getCatalog } from "../../catalog/service";
-import type { Catalog } from "../../catalog/catalog";
 import { getPortalDb } from "../db";
-import { createScmProvider, dbMergeRequestStore, ensureDemoRepositories, GitLabScmProvider, LocalScmProvider, localReposRoot, type ScmProvider } from "../../scm";
-import { ConfigRepository, type ConfigRepoTarget } from "./config-repo";
-import { deployedVersions, type Db } from "./releases";
+import { deployedVersions } from "./releases";
+import { wireGitOps, type GitOps } from "./wiring";
 
-export const LOCAL_CONFIG_REPO = "portal/config";
-
-export interface GitOps {
-  db: Db;
-  scm: ScmProvider;
-  catalog: Catalog;
-  config: ConfigRepository;
-}
+export { LOCAL_CONFIG_REPO, projectPathOf, type GitOps } from "./wiring";
 
 const globalForGitOps = globalThis as unknown as { __portalGitOps?: Promise<GitOps> };
-
-/** <group>/<project> of a GitLab URL (https://host/group/project(.git) or git@host:group/project.git). */
-export function projectPathOf(url: string): string | null {
-  const m = /^(?:https?:\/\/[^/]+\/|git@[^:]+:|ssh:\/\/[^/]+\/)(.+?)(?:\.git)?\/?$/.exec(url.trim());
-  return m && m[1].includes("/") ? m[1] : null;
-}
 
 async function open(): Promise<GitOps> {
   const env = getEnv();
   const { db } = await getPortalDb();
   const catalog = await getCatalog();
-  const store = dbMergeRequestStore(db);
-  const scm = createScmProvider({ provider: env.SCM_PROVIDER, dataDir: env.DATA_DIR, gitlabUrl: env.GITLAB_URL, gitlabToken: env.GITLAB_TOKEN, store });
-  if (scm instanceof LocalScmProvider) {
-    await ensureDemoRepositories(scm).catch((e: unknown) => console.error(`[portal] demo repositories: ${(e as Error).message}`));
-  }
-  let target: ConfigRepoTarget;
-  const remoteProject = env.CONFIG_REPO_URL ? projectPathOf(env.CONFIG_REPO_URL) : null;
-  if (scm instanceof GitLabScmProvider && remoteProject) target = { provider: scm, repo: remoteProject };
-  else {
-    const provider = new LocalScmProvider({
-      root: localReposRoot(env.DATA_DIR),
-      store,
-      workingCopies: {
-        [LOCAL_CONFIG_REPO]: {
-          dir: catalog.repo.dir,
-          exclusive: (fn) => catalog.exclusive(fn),
-          afterChange: async () => {
-            await catalog.refresh({ pull: false });
-          },
-        },
-      },
-    });
-    target = { provider, repo: LOCAL_CONFIG_REPO };
-  }
-  return { db, scm, catalog, config: new ConfigRepository(catalog, target) };
+  return wireGitOps(db, catalog, {
+    provider: env.SCM_PROVIDER,
+    dataDir: env.DATA_DIR,
+    gitlabUrl: env.GITLAB_URL,
+    gitlabToken: env.GITLAB_TOKEN,
+    configRepoUrl: env.CONFIG_REPO_URL || undefined,
+  });
 }
 
 export function getGitOps(): Promise<GitOps> {
