@@ -4,8 +4,8 @@
  * talks to the portal's same-origin routes (app/api/offers/**).
  *
  *   const admin = getOffersAdmin();
- *   try { return Response.json(await admin.listGames()); }
- *   catch (error) { return adminErrorResponse(error); }   // 503 offers-service-unavailable, 404 …
+ *   return json(await admin.listGames());
+ *   // Route handlers let OffersAdminError through: lib/portal/http/respond.ts answers 503 offers-service-unavailable, 404 …
  *
  * Every answer is checked against the service's own zod schemas (lib/offers/admin.ts).
  */
@@ -180,17 +180,6 @@ let cached: OffersAdminClient | undefined;
 export function getOffersAdmin(): OffersAdminClient {
   cached ??= createOffersAdminClient(offersAdminSettings(getEnv()));
   return cached;
-}
-
-/** The JSON answer of a portal route for a failed admin call (unknown errors are rethrown). */
-export function adminErrorResponse(error: unknown): Response {
-  if (error instanceof OffersAdminError) {
-    return Response.json(
-      { message: error.code, detail: error.message },
-      { status: error.status, headers: { "Cache-Control": "no-store", ...(error.unavailable ? { "Retry-After": "5" } : {}) } },
-    );
-  }
-  throw error;
 }
 
 /** Headers of a text/event-stream answer through the portal (no compression, no buffering). */
