@@ -241,6 +241,16 @@ export interface OffersEngineOptions {
   onError?: (error: unknown) => void;
 }
 
+/** The row of one Idempotency-Key: its scope is the game, the player and the endpoint. */
+function idempotencyKeyOf(gameId: string, playerId: string, remember: ClaimIdempotency) {
+  return and(
+    eq(idempotencyKeys.gameId, gameId),
+    eq(idempotencyKeys.playerId, playerId),
+    eq(idempotencyKeys.endpoint, remember.endpoint),
+    eq(idempotencyKeys.key, remember.key),
+  );
+}
+
 export class OffersEngine {
   readonly db: OffersDatabase;
   readonly clock: Clock;
@@ -641,12 +651,7 @@ export class OffersEngine {
       .select()
       .from(idempotencyKeys)
       .where(
-        and(
-          eq(idempotencyKeys.gameId, gameId),
-          eq(idempotencyKeys.playerId, playerId),
-          eq(idempotencyKeys.endpoint, remember.endpoint),
-          eq(idempotencyKeys.key, remember.key),
-        ),
+        idempotencyKeyOf(gameId, playerId, remember),
       );
     if (!row) return null;
     if (row.expiresAt.getTime() <= this.clock.now().getTime()) return "expired";
@@ -658,13 +663,7 @@ export class OffersEngine {
     await tx
       .delete(idempotencyKeys)
       .where(
-        and(
-          eq(idempotencyKeys.gameId, gameId),
-          eq(idempotencyKeys.playerId, playerId),
-          eq(idempotencyKeys.endpoint, remember.endpoint),
-          eq(idempotencyKeys.key, remember.key),
-          lte(idempotencyKeys.expiresAt, this.clock.now()),
-        ),
+and(idempotencyKeyOf(gameId, playerId, remember), lte(idempotencyKeys.expiresAt, this.clock.now())),
       );
   }
 

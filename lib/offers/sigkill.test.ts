@@ -7,12 +7,12 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { createScratchPostgres, testDatabaseTargets } from "../db/testing";
+import { freePort } from "../testing/throwaway";
 import { openOffersDatabase } from "./db";
 import { offerInstances, rewardLedger } from "./db/schema";
 import { OffersEngine } from "./engine";
@@ -21,16 +21,6 @@ import { SecretBox } from "./secret-box";
 
 const INSTANCES = 120;
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const port = (server.address() as net.AddressInfo).port;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 function startService(env: Record<string, string>): ChildProcess {
   // node itself (not npx) so that SIGKILL hits the process that holds the database.

@@ -4,7 +4,6 @@
  */
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from "fastify";
@@ -17,6 +16,7 @@ import { buildOffersApp, type OffersAppDeps } from "./app";
 import { ManualClock } from "./clock";
 import { runOffersCli } from "./cli-commands";
 import { openOffersDatabase, openOffersTestDatabase, type OffersDatabase, type OffersDatabaseHandle, type OffersSchema } from "./db";
+import { freePort } from "../testing/throwaway";
 
 export interface TestGame {
   gameId: string;
@@ -91,16 +91,6 @@ export async function storedStateDigest(db: OffersDatabase): Promise<string> {
   return row?.digest ?? "";
 }
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const port = (server.address() as net.AddressInfo).port;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /**
  * Storage for tests of the service and the CLI as an operator runs them: a data directory and, on

@@ -4,24 +4,16 @@
  */
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
+import { freePort } from "../../lib/testing/throwaway";
 
 const dir = mkdtempSync(path.join(os.tmpdir(), "services-runner-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const runnerUrl = pathToFileURL(path.resolve("scripts/lib/services.mjs")).href;
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** A service that answers 200 on /health and records its pid in a file. */
 function healthyService(name: string, port: number) {
