@@ -23,18 +23,21 @@ export function SupportHome({ initialGame, initialQuery }: { initialGame: string
   const games = useQuery({ queryKey: queryKeys.games, queryFn: ({ signal }) => offersApi.games(signal), retry: retryUnavailable, retryDelay });
   const selected = gameId || games.data?.[0]?.gameId || "";
 
-  // Debounce typing; keep the URL in step so a search can be shared and survives a reload.
+  // Debounce the search; keep the URL in step so a search can be shared and survives a reload. The URL
+  // follows the typing at once, not the debounced query: a replaceState 250 ms later would cancel the
+  // navigation of a player link clicked in between (the router treats it as a navigation of its own).
   useEffect(() => {
     const timer = setTimeout(() => setQuery(typed.trim()), 250);
     return () => clearTimeout(timer);
   }, [typed]);
+  const typedQuery = typed.trim();
   useEffect(() => {
     const params = new URLSearchParams();
     if (selected) params.set("game", selected);
-    if (query) params.set("q", query);
+    if (typedQuery) params.set("q", typedQuery);
     const url = `/offers${params.size ? `?${params}` : ""}`;
     if (url !== `${window.location.pathname}${window.location.search}`) window.history.replaceState(null, "", url);
-  }, [selected, query]);
+  }, [selected, typedQuery]);
 
   const players = useQuery({
     queryKey: queryKeys.players(selected, query),
