@@ -1,6 +1,6 @@
 // Browser-side calls of the portal's offers proxy (same origin; the session cookie authenticates).
 // Types only come from the offers schemas: nothing of the admin client reaches the browser.
-import type { AdminGame, AdminPlayerState } from "@/lib/offers/admin";
+import type { AdminGame, AdminPlayerState } from "@/lib/offers/schemas";
 
 export type { AdminGame, AdminPlayerState };
 export type AdminOffer = AdminPlayerState["offers"][number];

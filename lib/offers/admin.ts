@@ -3,50 +3,12 @@
  * a player's whole state (offers with their event history, snapshot, currencies, ledger, referrals).
  */
 import { and, asc, count, eq, ilike, or } from "drizzle-orm";
-import { z } from "zod";
 import type { OffersDatabase } from "./db";
 import { currencies, games, offerEvents, players, referrals, rewardLedger } from "./db/schema";
 import type { OffersEngine } from "./engine";
-import { Offer, PlayerData, PlayerSnapshot, Reward } from "./schemas";
+import type { AdminGame, AdminPlayerState } from "./schemas";
 
-export const AdminGame = z.object({
-  gameId: z.string(),
-  name: z.string(),
-  maxOfferSlots: z.number(),
-  players: z.number(),
-  currencies: z.array(z.object({ id: z.string(), name: z.string(), image: z.string() })),
-});
-export type AdminGame = z.infer<typeof AdminGame>;
 
-export const AdminPlayerSummary = z.object({
-  playerId: z.string(),
-  username: z.string(),
-  updatedAt: z.string(),
-});
-
-export const AdminOfferEvent = z.object({
-  seq: z.number(),
-  type: z.string(),
-  fromStatus: z.string().nullable(),
-  toStatus: z.string(),
-  cause: z.string(),
-  at: z.string(),
-});
-
-export const AdminPlayerState = z.object({
-  gameId: z.string(),
-  playerId: z.string(),
-  snapshot: PlayerSnapshot,
-  playerData: PlayerData,
-  offers: z.array(Offer.extend({ events: z.array(AdminOfferEvent) })),
-  ledger: z.array(z.object({ sourceKind: z.string(), sourceId: z.string(), rewards: z.array(Reward), grantedAt: z.string() })),
-  referrals: z.array(
-    z.object({ instanceId: z.string(), referrerId: z.string(), refereeId: z.string(), status: z.string(), rewards: z.array(Reward) }),
-  ),
-  /** Whether the player holds a live event stream now. */
-  connected: z.boolean(),
-});
-export type AdminPlayerState = z.infer<typeof AdminPlayerState>;
 
 export async function listGames(db: OffersDatabase): Promise<AdminGame[]> {
   const rows = await db.select().from(games).orderBy(asc(games.gameId));

@@ -356,3 +356,44 @@ export const HealthResponse = z.object({
   message: z.string().optional(),
 });
 export type HealthResponse = z.infer<typeof HealthResponse>;
+
+// ---- admin API (the portal's support dashboard) ----
+
+export const AdminGame = z.object({
+  gameId: z.string(),
+  name: z.string(),
+  maxOfferSlots: z.number(),
+  players: z.number(),
+  currencies: z.array(z.object({ id: z.string(), name: z.string(), image: z.string() })),
+});
+export type AdminGame = z.infer<typeof AdminGame>;
+
+export const AdminPlayerSummary = z.object({
+  playerId: z.string(),
+  username: z.string(),
+  updatedAt: z.string(),
+});
+
+export const AdminOfferEvent = z.object({
+  seq: z.number(),
+  type: z.string(),
+  fromStatus: z.string().nullable(),
+  toStatus: z.string(),
+  cause: z.string(),
+  at: z.string(),
+});
+
+export const AdminPlayerState = z.object({
+  gameId: z.string(),
+  playerId: z.string(),
+  snapshot: PlayerSnapshot,
+  playerData: PlayerData,
+  offers: z.array(Offer.extend({ events: z.array(AdminOfferEvent) })),
+  ledger: z.array(z.object({ sourceKind: z.string(), sourceId: z.string(), rewards: z.array(Reward), grantedAt: z.string() })),
+  referrals: z.array(
+    z.object({ instanceId: z.string(), referrerId: z.string(), refereeId: z.string(), status: z.string(), rewards: z.array(Reward) }),
+  ),
+  /** Whether the player holds a live event stream now. */
+  connected: z.boolean(),
+});
+export type AdminPlayerState = z.infer<typeof AdminPlayerState>;

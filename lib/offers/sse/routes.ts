@@ -9,7 +9,8 @@ import { z } from "zod";
 import { JwtError, type VerifiedJwt } from "../jwt";
 import { OffersError } from "../errors";
 import type { OffersEngine } from "../engine";
-import { AdminGame, AdminPlayerState, findPlayers, listGames, playerState } from "../admin";
+import { findPlayers, listGames, playerState } from "../admin";
+import { AdminGame, AdminPlayerState } from "../schemas";
 import { REPLACED_EVENT_ID, type SseHub, type SseSink } from "./hub";
 
 export interface StreamRoutesOptions {
