@@ -40,6 +40,94 @@ describe("EventStreamParser", () => {
   });
 });
 
+describe("connectEventStream on a large stream in awkward chunks", () => {
+  /** Splits bytes at the given offsets, then every `size` bytes. */
+  function splitBytes(bytes: Uint8Array, cuts: number[], size: number): Uint8Array[] {
+    const points = [...cuts];
+    for (let at = Math.max(...cuts) + size; at < bytes.length; at += size) points.push(at);
+    points.sort((a, b) => a - b);
+    const parts: Uint8Array[] = [];
+    let from = 0;
+    for (const at of points) {
+      parts.push(bytes.subarray(from, at));
+      from = at;
+    }
+    parts.push(bytes.subarray(from));
+    return parts;
+  }
+
+  it("parses every event whatever the chunk boundaries, line endings and characters", async () => {
+    // About 5 MB of text in which 2-, 3- and 4-byte UTF-8 characters are everywhere, so the
+    // chunk boundaries of the transport fall inside them.
+    const unit = "é中😀x";
+    const large = unit.repeat(Math.ceil((5 * 1024 * 1024) / Buffer.byteLength(unit)));
+    const text =
+      ":heartbeat\r\n\r\n" +
+      'id: 1\r\nevent: offer_surfaced\r\ndata: {"name":"Crème brûlée 🍮"}\r\n\r\n' +
+      "id: 2\revent: offer_surfaced\rdata: first line\rdata: second line\r\r" +
+      `id: 3\nevent: offer_surfaced\ndata: ${large}\n\n` +
+      "id: 4\r\ndata: after the large one 中文\r\n\r\n";
+    const bytes = new TextEncoder().encode(text);
+    const find = (needle: string, offset = 0) => Buffer.from(bytes).indexOf(Buffer.from(needle), offset);
+    const cuts = [
+      find("heart") + 2, // inside a comment
+      find("\r\n\r\nid: 1") + 1, // between \r and \n
+      find("data:") + 2, // inside a field name
+      find("🍮") + 1, // inside a 4-byte character
+      find("è") + 1, // inside a 2-byte character
+      find("\rdata: second") + 1, // right after a lone \r
+      find("\r\r") + 1, // between the two lone \r that end event 2
+      find("中", find("id: 3")) + 2, // inside a 3-byte character of the large event
+    ];
+    const chunks = splitBytes(bytes, cuts, 65_537);
+    expect(chunks.length).toBeGreaterThan(80);
+
+    const requests: Array<string | null> = [];
+    const fakeFetch = async (_url: string | URL | Request, init?: RequestInit) => {
+      requests.push(new Headers(init?.headers).get("last-event-id"));
+      if (requests.length > 1) {
+        return new Response(JSON.stringify({ message: "stream-replaced" }), { status: 409 });
+      }
+      let next = 0;
+      const body = new ReadableStream<Uint8Array>({
+        pull(controller) {
+          if (next < chunks.length) controller.enqueue(chunks[next++]!);
+          else controller.close();
+        },
+      });
+      return new Response(body, { status: 200, headers: { "Content-Type": "text/event-stream" } });
+    };
+
+    const events: StreamEvent[] = [];
+    const comments: string[] = [];
+    const handle = connectEventStream({
+      url: "http://127.0.0.1/v1/sse/connect",
+      getToken: async () => "t",
+      fetch: fakeFetch as typeof fetch,
+      onEvent: (e) => events.push(e),
+      onComment: (c) => comments.push(c),
+      initialDelayMs: 1,
+    });
+    await handle.closed;
+
+    expect(comments).toEqual(["heartbeat"]);
+    expect(events.map((e) => [e.id, e.event])).toEqual([
+      ["1", "offer_surfaced"],
+      ["2", "offer_surfaced"],
+      ["3", "offer_surfaced"],
+      ["4", "message"],
+    ]);
+    expect(events[0]!.data).toBe('{"name":"Crème brûlée 🍮"}');
+    expect(events[1]!.data).toBe("first line\nsecond line");
+    expect(events[2]!.data.length).toBe(large.length);
+    expect(events[2]!.data === large).toBe(true);
+    expect(events[3]!.data).toBe("after the large one 中文");
+    // The stream ended, the reader resumed after the last event and stopped on the 409.
+    expect(requests).toEqual([null, "4"]);
+    expect(handle.lastEventId).toBe("4");
+  });
+});
+
 describe("backoffDelay", () => {
   it("grows exponentially with jitter and stays under the cap", () => {
     expect(backoffDelay(1, 500, 30_000, () => 0)).toBe(250);

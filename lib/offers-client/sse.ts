@@ -4,6 +4,8 @@
  * Works in browsers and in Node 20 (global fetch, ReadableStream, TextDecoder).
  */
 
+import { createParser, type EventSourceParser } from "eventsource-parser";
+
 export interface StreamEvent {
   /** The `id:` of the event, when the server sent one. */
   id?: string;
@@ -13,71 +15,33 @@ export interface StreamEvent {
 }
 
 /**
- * Incremental parser of the event-stream format (WHATWG HTML §9.2.6): feed it text chunks as they
- * arrive; it calls back once per complete event and per comment line.
+ * Incremental parser of the event-stream format (WHATWG HTML §9.2.6) over `eventsource-parser`:
+ * feed it text chunks as they arrive, split anywhere; it calls back once per complete event and
+ * per comment. Adds what EventSource does on top of the line parser: the default type "message"
+ * and the last event id carried over to events that have none.
  */
 export class EventStreamParser {
-  private buffer = "";
-  private data: string[] = [];
-  private eventType = "";
-  private eventId: string | undefined;
+  private readonly parser: EventSourceParser;
   /** The last id seen, kept across events like EventSource's lastEventId. */
   lastEventId: string | undefined;
   /** A `retry:` value the server asked for, in milliseconds. */
   retryMs: number | undefined;
 
-  constructor(
-    private readonly onEvent: (event: StreamEvent) => void,
-    private readonly onComment: (text: string) => void = () => {},
-  ) {}
+  constructor(onEvent: (event: StreamEvent) => void, onComment: (text: string) => void = () => {}) {
+    this.parser = createParser({
+      onEvent: (message) => {
+        if (message.id !== undefined) this.lastEventId = message.id;
+        onEvent({ id: this.lastEventId, event: message.event ?? "message", data: message.data });
+      },
+      onComment: (text) => onComment(text.trimStart()),
+      onRetry: (ms) => {
+        this.retryMs = ms;
+      },
+    });
+  }
 
   push(chunk: string): void {
-    this.buffer += chunk;
-    let start = 0;
-    for (;;) {
-      const newline = this.buffer.slice(start).search(/\r\n|\r|\n/);
-      if (newline < 0) break;
-      const end = start + newline;
-      // A lone \r at the end of the buffer may be the first half of \r\n: wait for more.
-      if (this.buffer[end] === "\r" && end + 1 === this.buffer.length) break;
-      const line = this.buffer.slice(start, end);
-      start = end + (this.buffer.startsWith("\r\n", end) ? 2 : 1);
-      this.line(line);
-    }
-    this.buffer = this.buffer.slice(start);
-  }
-
-  private line(line: string): void {
-    if (line === "") return this.dispatch();
-    if (line.startsWith(":")) return this.onComment(line.slice(1).trimStart());
-    const colon = line.indexOf(":");
-    const field = colon < 0 ? line : line.slice(0, colon);
-    let value = colon < 0 ? "" : line.slice(colon + 1);
-    if (value.startsWith(" ")) value = value.slice(1);
-    switch (field) {
-      case "data":
-        this.data.push(value);
-        break;
-      case "event":
-        this.eventType = value;
-        break;
-      case "id":
-        if (!value.includes("\0")) this.eventId = value;
-        break;
-      case "retry":
-        if (/^\d+$/.test(value)) this.retryMs = Number(value);
-        break;
-    }
-  }
-
-  private dispatch(): void {
-    if (this.eventId !== undefined) this.lastEventId = this.eventId;
-    if (this.data.length > 0) {
-      this.onEvent({ id: this.eventId ?? this.lastEventId, event: this.eventType || "message", data: this.data.join("\n") });
-    }
-    this.data = [];
-    this.eventType = "";
-    this.eventId = undefined;
+    this.parser.feed(chunk);
   }
 }
 
