@@ -1,7 +1,7 @@
 // The history of one component (its audit entries, newest first), for the component page. A server
 // component: it reads the audit log directly, so every signed-in viewer of the page sees its history
 // while GET /api/audit (all entries, any filter) stays admin-only.
-import { Card } from "@/components/ui/card";
+import { Card } from "@/components/ui";
 import { getPortalDb } from "@/lib/portal/db";
 import { listAudit, type AuditEntry } from "@/lib/portal/audit";
 import { AuditEntryView } from "./audit-entry";

@@ -4,15 +4,12 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useEffect, useState } from "react";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { Alert, Card } from "@/components/ui/card";
-import { Button } from "@/components/ui/button";
-import { Field, Input, Select } from "@/components/ui/input";
-import { describeError, offersApi, OffersProxyError, queryKeys } from "./api";
+import { Alert, Card, Button, Field, Input, Select } from "@/components/ui";
+import { retryWhileUnavailable } from "@/components/http/api-client";
+import { describeOffersError, offersApi, queryKeys } from "./api";
 import { formatTime } from "./format";
 import styles from "./offers.module.css";
 
-const retryUnavailable = (count: number, error: Error) => error instanceof OffersProxyError && error.unavailable && count < 100;
-const retryDelay = (attempt: number) => Math.min(1000 * 2 ** attempt, 10_000);
 
 export function SupportHome({ initialGame, initialQuery }: { initialGame: string; initialQuery: string }) {
   const router = useRouter();
@@ -20,7 +17,7 @@ export function SupportHome({ initialGame, initialQuery }: { initialGame: string
   const [typed, setTyped] = useState(initialQuery);
   const [query, setQuery] = useState(initialQuery);
 
-  const games = useQuery({ queryKey: queryKeys.games, queryFn: ({ signal }) => offersApi.games(signal), retry: retryUnavailable, retryDelay });
+  const games = useQuery({ queryKey: queryKeys.games, queryFn: ({ signal }) => offersApi.games(signal), ...retryWhileUnavailable });
   const selected = gameId || games.data?.[0]?.gameId || "";
 
   // Debounce the search; keep the URL in step so a search can be shared and survives a reload. The URL
@@ -44,8 +41,7 @@ export function SupportHome({ initialGame, initialQuery }: { initialGame: string
     queryFn: ({ signal }) => offersApi.players(selected, query, signal),
     enabled: Boolean(selected),
     placeholderData: keepPreviousData,
-    retry: retryUnavailable,
-    retryDelay,
+    ...retryWhileUnavailable,
   });
   const game = games.data?.find((g) => g.gameId === selected);
   const playerHref = (playerId: string) => `/offers/${encodeURIComponent(selected)}/${encodeURIComponent(playerId)}`;
@@ -58,9 +54,9 @@ export function SupportHome({ initialGame, initialQuery }: { initialGame: string
       </div>
 
       {games.isError ? (
-        <Alert tone="error">{describeError(games.error)}</Alert>
+        <Alert tone="error">{describeOffersError(games.error)}</Alert>
       ) : games.failureCount > 0 && games.failureReason ? (
-        <Alert tone="warning">{describeError(games.failureReason)}</Alert>
+        <Alert tone="warning">{describeOffersError(games.failureReason)}</Alert>
       ) : null}
 
       <Card>
@@ -118,9 +114,9 @@ export function SupportHome({ initialGame, initialQuery }: { initialGame: string
 
       <Card title={query ? `Players matching “${query}”` : "Players"}>
         {players.isError ? (
-          <Alert tone="error">{describeError(players.error)}</Alert>
+          <Alert tone="error">{describeOffersError(players.error)}</Alert>
         ) : players.failureCount > 0 && players.failureReason ? (
-          <Alert tone="warning">{describeError(players.failureReason)}</Alert>
+          <Alert tone="warning">{describeOffersError(players.failureReason)}</Alert>
         ) : null}
         {players.isPending && selected ? <p className="muted">Loading…</p> : null}
         {players.data && players.data.length === 0 ? <p className="muted">No player matches.</p> : null}

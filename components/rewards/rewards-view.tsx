@@ -2,9 +2,12 @@
 // offers with their progress and time left, the friends the player invited, and past offers.
 import type { ReactNode } from "react";
 import type { ClientCampaignsResponse, Offer, PlayerReferral } from "@/lib/offers/schemas";
-import { Badge, type BadgeTone } from "@/components/ui/badge";
+import { Badge, type BadgeTone } from "@/components/ui";
 import { formatAmount } from "@/components/offers/offer-math";
-import { ConditionBars, OfferImage, RewardList, StatusBadge } from "@/components/offers/offer-parts";
+import { ConditionBars } from "@/components/offers/condition-bars";
+import { OfferImage } from "@/components/offers/offer-image";
+import { RewardList } from "@/components/offers/reward-list";
+import { StatusBadge } from "@/components/offers/status-badge";
 import { ClaimButton, type ClaimAction } from "./claim-button";
 import { TimeLeft } from "./time-left";
 import styles from "./rewards.module.css";

@@ -2,8 +2,7 @@
 // What a page shows when it cannot be rendered (app/error.tsx, app/(portal)/error.tsx). It asks /health
 // why: while the portal's database is down it says so and retries by itself until the page renders.
 import { useEffect, useState } from "react";
-import { Alert, Card } from "@/components/ui/card";
-import { Button, ButtonLink } from "@/components/ui/button";
+import { Alert, Card, Button, ButtonLink } from "@/components/ui";
 
 type Cause = "checking" | "database" | "other";
 

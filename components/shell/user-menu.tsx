@@ -1,7 +1,7 @@
 "use client";
 import Link from "next/link";
 import { useEffect, useRef, useState } from "react";
-import { Badge } from "@/components/ui/badge";
+import { Badge } from "@/components/ui";
 import type { PortalUser } from "@/lib/portal/roles";
 import { signOut } from "./sign-out";
 

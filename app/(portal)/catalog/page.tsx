@@ -7,7 +7,7 @@ import { getCatalog } from "@/lib/catalog/service";
 import { favoriteSet } from "@/lib/catalog/favorites";
 import { listQuerySchema } from "@/lib/catalog/query";
 import { CatalogBrowser, type CatalogState } from "@/components/catalog/catalog-browser";
-import { SignInNeeded } from "@/components/catalog/sign-in-needed";
+import { SignInNeeded } from "@/components/shell/sign-in-needed";
 
 export const metadata: Metadata = { title: "Catalog" };
 export const dynamic = "force-dynamic";
@@ -16,7 +16,7 @@ type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 
 export default async function CatalogPage({ searchParams }: { searchParams: SearchParams }) {
   const user = await currentUser();
-  if (!user) return <SignInNeeded next="/catalog" />;
+  if (!user) return <SignInNeeded title="Catalog" reason="Sign in to browse the catalog." next="/catalog" />;
   const raw = await searchParams;
   const parsed = listQuerySchema.safeParse(raw);
   const query = parsed.success ? parsed.data : listQuerySchema.parse({});

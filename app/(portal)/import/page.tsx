@@ -3,7 +3,7 @@
 import type { Metadata } from "next";
 import { hasRole } from "@/lib/portal/guard";
 import { requireUser } from "@/lib/portal/session";
-import { ImportWizard } from "@/components/gitops/import-wizard";
+import { ImportWizard } from "@/components/gitops/import/import-wizard";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Import repositories" };

@@ -9,7 +9,7 @@ import { checkName } from "@/lib/catalog/names";
 import { componentStatus } from "@/lib/catalog/status";
 import { gitopsStatusExtra } from "@/lib/portal/gitops/service";
 import { ComponentView } from "@/components/catalog/component-view";
-import { SignInNeeded } from "@/components/catalog/sign-in-needed";
+import { SignInNeeded } from "@/components/shell/sign-in-needed";
 import { z } from "zod";
 import { GitOpsTabs } from "@/components/gitops/gitops-tabs";
 import { GITOPS_TABS } from "@/components/gitops/tab-ids";
@@ -31,7 +31,7 @@ export default async function ComponentPage({ params, searchParams }: { params: 
   const check = checkName((await params).name);
   if (!check.ok) notFound();
   const user = await currentUser();
-  if (!user) return <SignInNeeded next={`/catalog/${check.name}`} />;
+  if (!user) return <SignInNeeded title="Catalog" reason="Sign in to browse the catalog." next={`/catalog/${check.name}`} />;
   const catalog = await getCatalog();
   const source = await catalog.source(check.name);
   if (!source) notFound();

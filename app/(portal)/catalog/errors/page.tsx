@@ -3,8 +3,8 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { currentUser } from "@/lib/portal/guard";
 import { getCatalog } from "@/lib/catalog/service";
-import { Alert } from "@/components/ui/card";
-import { SignInNeeded } from "@/components/catalog/sign-in-needed";
+import { Alert } from "@/components/ui";
+import { SignInNeeded } from "@/components/shell/sign-in-needed";
 import styles from "@/components/catalog/catalog.module.css";
 
 export const metadata: Metadata = { title: "Catalog errors" };
@@ -12,7 +12,7 @@ export const dynamic = "force-dynamic";
 
 export default async function CatalogErrorsPage() {
   const user = await currentUser();
-  if (!user) return <SignInNeeded next="/catalog/errors" />;
+  if (!user) return <SignInNeeded title="Catalog" reason="Sign in to browse the catalog." next="/catalog/errors" />;
   const catalog = await getCatalog();
   const errors = catalog.errors;
   const stale = catalog.entries().filter((e) => e.stale);
