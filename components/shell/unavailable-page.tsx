@@ -3,18 +3,18 @@
 // why: while the portal's database is down it says so and retries by itself until the page renders.
 import { useEffect, useState } from "react";
 import { Alert, Card, Button, ButtonLink } from "@/components/ui";
+import { apiFetch } from "@/components/http/api-client";
 
 type Cause = "checking" | "database" | "other";
 
 const RETRY_MS = 5_000;
 
-async function databaseAnswers(): Promise<boolean> {
-  try {
-    const response = await fetch("/health", { cache: "no-store" });
-    return response.ok;
-  } catch {
-    return false;
-  }
+/** /health answers 200 while the portal's database does, 503 while it does not. */
+function databaseAnswers(): Promise<boolean> {
+  return apiFetch("/health", { cache: "no-store" }).then(
+    () => true,
+    () => false,
+  );
 }
 
 export function UnavailablePage({ error, retry }: { error: Error & { digest?: string }; retry: () => void }) {

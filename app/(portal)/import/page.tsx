@@ -1,4 +1,4 @@
-// Import repositories from source control as catalog components (issue 6). Every signed-in user may
+// Import repositories from source control as catalog components. Every signed-in user may
 // use it: operators' imports are committed, everyone else's are proposed as a merge request.
 import type { Metadata } from "next";
 import { hasRole } from "@/lib/portal/guard";

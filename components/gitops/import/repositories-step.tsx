@@ -9,7 +9,7 @@ import { Alert, Badge, Button, Card, FieldError, Input } from "@/components/ui";
 import { describeApiError } from "@/components/http/api-client";
 import { fetchRepositories } from "../api";
 import type { ImportForm } from "./import-form";
-import { useDebounced } from "./use-debounced";
+import { useDebounced } from "@/components/hooks/use-debounced";
 import styles from "../gitops.module.css";
 
 export function RepositoriesStep({ owner, onBack, onNext }: { owner: string; onBack: () => void; onNext: () => void }) {
