@@ -3,7 +3,7 @@
 import { Card } from "@/components/ui";
 import type { AdminPlayerState } from "./api";
 import { formatTime } from "./format";
-import { RewardList } from "./reward-list";
+import { RewardList } from "@/components/offer-parts/reward-list";
 
 export function LedgerCard({ state }: { state: AdminPlayerState }) {
   const names = new Map(state.offers.map((o) => [o.instanceId, o.name]));

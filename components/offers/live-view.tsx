@@ -3,7 +3,7 @@
 import { useEffect, useRef } from "react";
 import { Badge } from "@/components/ui";
 import { formatClock } from "./format";
-import { statusTone } from "./offer-math";
+import { statusTone } from "@/components/offer-parts/offer-math";
 import type { LiveState } from "./use-watch-stream";
 import styles from "./offers.module.css";
 

@@ -3,12 +3,12 @@
 import { Badge } from "@/components/ui";
 import type { AdminOffer } from "./api";
 import { formatTime } from "./format";
-import { statusLabel, timeLeftLabel } from "./offer-math";
-import { ConditionBars } from "./condition-bars";
-import { OfferImage } from "./offer-image";
-import { RewardList } from "./reward-list";
-import { StatusBadge } from "./status-badge";
-import { useNow } from "./use-now";
+import { statusLabel, timeLeftLabel } from "@/components/offer-parts/offer-math";
+import { ConditionBars } from "@/components/offer-parts/condition-bars";
+import { OfferImage } from "@/components/offer-parts/offer-image";
+import { RewardList } from "@/components/offer-parts/reward-list";
+import { StatusBadge } from "@/components/offer-parts/status-badge";
+import { useNow } from "@/components/offer-parts/use-now";
 import styles from "./offers.module.css";
 
 export function OfferCard({ offer }: { offer: AdminOffer }) {

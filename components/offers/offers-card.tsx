@@ -2,7 +2,7 @@
 // A player's offers, counted by status, each as an offer card.
 import { Card } from "@/components/ui";
 import type { AdminOffer } from "./api";
-import { statusLabel } from "./offer-math";
+import { statusLabel } from "@/components/offer-parts/offer-math";
 import { OfferCard } from "./offer-card";
 import styles from "./offers.module.css";
 

@@ -3,8 +3,8 @@
 import Link from "next/link";
 import { Card } from "@/components/ui";
 import type { AdminPlayerState } from "./api";
-import { RewardList } from "./reward-list";
-import { StatusBadge } from "./status-badge";
+import { RewardList } from "@/components/offer-parts/reward-list";
+import { StatusBadge } from "@/components/offer-parts/status-badge";
 
 export function ReferralsCard({ state }: { state: AdminPlayerState }) {
   return (

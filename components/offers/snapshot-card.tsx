@@ -2,8 +2,8 @@
 // A player's snapshot: profile numbers, levels, and currencies (balance, in, out).
 import { Card } from "@/components/ui";
 import type { AdminPlayerState } from "./api";
-import { formatAmount } from "./offer-math";
-import { OfferImage } from "./offer-image";
+import { formatAmount } from "@/components/offer-parts/offer-math";
+import { OfferImage } from "@/components/offer-parts/offer-image";
 import styles from "./offers.module.css";
 
 export function SnapshotCard({ state }: { state: AdminPlayerState }) {

@@ -1,9 +1,9 @@
 // One offer on the players' rewards page: image, status, rewards, progress, time left and the claim button.
 import type { Offer } from "@/lib/offers/schemas";
-import { ConditionBars } from "@/components/offers/condition-bars";
-import { OfferImage } from "@/components/offers/offer-image";
-import { RewardList } from "@/components/offers/reward-list";
-import { StatusBadge } from "@/components/offers/status-badge";
+import { ConditionBars } from "@/components/offer-parts/condition-bars";
+import { OfferImage } from "@/components/offer-parts/offer-image";
+import { RewardList } from "@/components/offer-parts/reward-list";
+import { StatusBadge } from "@/components/offer-parts/status-badge";
 import { ClaimButton, type ClaimAction } from "./claim-button";
 import { TimeLeft } from "./time-left";
 import styles from "./rewards.module.css";

@@ -1,8 +1,8 @@
 // The players' rewards page body (server component): balances, then offers ready to claim, active
 // offers with their progress and time left, the friends the player invited, and past offers.
 import type { ClientCampaignsResponse, PlayerReferral } from "@/lib/offers/schemas";
-import { formatAmount } from "@/components/offers/offer-math";
-import { OfferImage } from "@/components/offers/offer-image";
+import { formatAmount } from "@/components/offer-parts/offer-math";
+import { OfferImage } from "@/components/offer-parts/offer-image";
 import type { ClaimAction } from "./claim-button";
 import { ReferralCard } from "./referral-card";
 import { RewardOfferCard } from "./reward-offer-card";
