@@ -43,8 +43,13 @@ describe("the order wizard", () => {
     await user.click(screen.getByLabelText("sandbox"));
     await user.click(screen.getByLabelText("production"));
     expect(screen.getByTestId("order-preview").textContent).toContain("mongo: true");
-    await user.click(screen.getByTestId("order-next"));
+    const next = screen.getByTestId("order-next");
+    await user.click(next);
     expect(screen.getByTestId("order-resources").textContent).toContain("MongoDB in dev");
+    // The button under the pointer must not turn into the submit button: a browser would then send
+    // the order on the click that only meant to reach the review.
+    expect(next.isConnected && next.getAttribute("type") === "submit").toBe(false);
+    expect(api.callsTo("POST", "/api/app-order-requests")).toHaveLength(0);
     await user.click(screen.getByTestId("order-submit"));
     expect((await screen.findByTestId("order-created")).textContent).toContain("merge request !7");
     expect(api.callsTo("POST", "/api/app-order-requests")[0].json).toEqual({

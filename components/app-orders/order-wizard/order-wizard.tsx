@@ -86,14 +86,16 @@ export function OrderWizard({ userId }: { userId: string }) {
             <ReviewStep resources={resources} issues={validation.ok ? [] : validation.issues} failure={submit.isError && !fieldFailure ? describeApiError(submit.error) : null} />
           ) : null}
 
+          {/* Keyed apart: React must not turn the Next button under the pointer into the submit button
+              (a browser would then send the order on the click that reaches the review). */}
           <div className="row">
             {step > 0 ? <Button onClick={() => setStep((n) => n - 1)}>Back</Button> : null}
             {step < ORDER_STEPS.length - 1 ? (
-              <Button variant="primary" onClick={() => void next()} data-testid="order-next">
+              <Button key="next" variant="primary" onClick={() => void next()} data-testid="order-next">
                 Next
               </Button>
             ) : (
-              <Button type="submit" variant="primary" data-testid="order-submit" disabled={!validation.ok || submit.isPending}>
+              <Button key="submit" type="submit" variant="primary" data-testid="order-submit" disabled={!validation.ok || submit.isPending}>
                 {submit.isPending ? "Sending…" : "Send the order"}
               </Button>
             )}
