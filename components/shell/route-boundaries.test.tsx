@@ -8,8 +8,7 @@ import RootNotFound from "@/app/not-found";
 import PortalNotFound from "@/app/(portal)/not-found";
 import ComponentNotFound from "@/app/(portal)/catalog/[name]/not-found";
 import PlayerNotFound from "@/app/(portal)/offers/[gameId]/[playerId]/not-found";
-import PortalLoading from "@/app/(portal)/loading";
-import CatalogLoading from "@/app/(portal)/catalog/loading";
+import CatalogLoading from "@/app/(portal)/catalog/(browse)/loading";
 import RewardsError from "@/app/rewards/error";
 import RewardsNotFound from "@/app/rewards/not-found";
 import UnknownRewardsPage from "@/app/rewards/[...unknown]/page";
@@ -31,11 +30,9 @@ describe("route boundaries", () => {
   });
 
   it("show the page's shape while it loads, and say so", () => {
-    renderInPortal(<PortalLoading />);
-    expect(screen.getByRole("status").textContent).toBe("Loading this page…");
-    expect(screen.getByTestId("page-loading").getAttribute("aria-busy")).toBe("true");
     renderInPortal(<CatalogLoading />);
-    expect(screen.getAllByRole("status")[1].textContent).toBe("Loading the catalog…");
+    expect(screen.getByRole("status").textContent).toBe("Loading the catalog…");
+    expect(screen.getByTestId("page-loading").getAttribute("aria-busy")).toBe("true");
   });
 
   it("the rewards page fails in its own look, and tries again when asked", async () => {
