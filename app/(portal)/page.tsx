@@ -1,7 +1,5 @@
 import Link from "next/link";
-import { Alert, Card } from "@/components/ui/card";
-import { Badge } from "@/components/ui/badge";
-import { ButtonLink } from "@/components/ui/button";
+import { Alert, Card, Badge, ButtonLink } from "@/components/ui";
 import { currentUser } from "@/lib/portal/guard";
 import { navItemsFor } from "@/components/shell/nav-items";
 

@@ -3,12 +3,14 @@
 // through the client campaigns endpoint (viewingCampaigns: true) and the player's referrals, with a
 // claim button on claimable ones.
 import Link from "next/link";
+import { Suspense, type ReactNode } from "react";
 import { redirect } from "next/navigation";
 import { createGameClient, OffersApiError } from "@/lib/offers-client";
 import type { ClientCampaignsResponse, PlayerReferral } from "@/lib/offers/schemas";
-import { RewardsMessage, RewardsView } from "@/components/rewards/rewards-view";
+import { RewardsMessage } from "@/components/rewards/rewards-message";
+import { RewardsView } from "@/components/rewards/rewards-view";
 import { claimReward } from "./actions";
-import { offersApiBase, readRewardsSession } from "./session";
+import { offersApiBase, readRewardsSession, type RewardsSession } from "./session";
 
 export const dynamic = "force-dynamic";
 
@@ -69,7 +71,22 @@ export default async function RewardsPage({ searchParams }: { searchParams: Sear
     </RewardsMessage>
   );
   if (session.expired) return expired;
+  // The checks above answer at once (a redirect stays a real redirect); the player's offers stream in.
+  return (
+    <Suspense
+      fallback={
+        <RewardsMessage title="Loading your rewards…" testId="rewards-loading">
+          <p>Just a moment.</p>
+        </RewardsMessage>
+      }
+    >
+      <SessionRewards session={session} expired={expired} />
+    </Suspense>
+  );
+}
 
+/** The session's offers and referrals, from the offers service. */
+async function SessionRewards({ session, expired }: { session: RewardsSession; expired: ReactNode }) {
   let campaigns: ClientCampaignsResponse;
   let referrals: PlayerReferral[];
   try {

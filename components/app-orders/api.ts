@@ -1,23 +1,8 @@
-// Browser-side calls of the app-order API (same origin; the session cookie authenticates).
-import type { AppOrder } from "@/lib/portal/app-orders/model";
-import type { FieldIssue } from "@/lib/catalog/schema";
+// Browser-side calls of the app-order API, on the portal's one fetch client, and their query keys.
+import type { AppOrder, OrderInput } from "@/lib/portal/app-orders/model";
+import { apiFetch } from "@/components/http/api-client";
 
-export class OrderApiError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-    readonly issues: FieldIssue[] = [],
-  ) {
-    super(message);
-  }
-}
-
-async function call<T>(url: string, init?: RequestInit): Promise<T> {
-  const res = await fetch(url, { ...init, headers: { Accept: "application/json", ...(init?.body ? { "Content-Type": "application/json" } : {}), ...init?.headers } });
-  const body = (await res.json().catch(() => ({}))) as { message?: string; issues?: FieldIssue[] };
-  if (!res.ok) throw new OrderApiError(res.status, body.message ?? `HTTP ${res.status}`, body.issues ?? []);
-  return body as T;
-}
+const order = (id: string) => `/api/app-order-requests/${encodeURIComponent(id)}`;
 
 export const orderKeys = {
   all: ["app-orders"] as const,
@@ -26,21 +11,21 @@ export const orderKeys = {
 };
 
 export function fetchOrders(query: string): Promise<{ orders: AppOrder[] }> {
-  return call(`/api/app-order-requests${query ? `?${query}` : ""}`);
+  return apiFetch(`/api/app-order-requests${query ? `?${query}` : ""}`);
 }
 
 export function fetchPendingCount(): Promise<{ count: number }> {
-  return call("/api/app-order-requests/pending/count");
+  return apiFetch("/api/app-order-requests/pending/count");
 }
 
-export function submitOrder(body: unknown): Promise<AppOrder> {
-  return call("/api/app-order-requests", { method: "POST", body: JSON.stringify(body) });
+export function submitOrder(body: OrderInput): Promise<AppOrder> {
+  return apiFetch("/api/app-order-requests", { method: "POST", json: body });
 }
 
 export function approveOrder(id: string): Promise<{ order: AppOrder; inCatalog: boolean }> {
-  return call(`/api/app-order-requests/${encodeURIComponent(id)}/approve`, { method: "POST" });
+  return apiFetch(`${order(id)}/approve`, { method: "POST" });
 }
 
 export function rejectOrder(id: string, reason: string): Promise<AppOrder> {
-  return call(`/api/app-order-requests/${encodeURIComponent(id)}/reject`, { method: "POST", body: JSON.stringify({ reason }) });
+  return apiFetch(`${order(id)}/reject`, { method: "POST", json: { reason } });
 }

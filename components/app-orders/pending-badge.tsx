@@ -1,7 +1,7 @@
 "use client";
 // The number of orders waiting for a lead, in the navigation; polled so it changes without a reload.
 import { useQuery } from "@tanstack/react-query";
-import { Badge } from "@/components/ui/badge";
+import { Badge } from "@/components/ui";
 import { fetchPendingCount, orderKeys } from "./api";
 
 export const PENDING_POLL_MS = 10_000;

@@ -1,19 +1,11 @@
-// The history of one component (its audit entries, newest first), for the component page. A server
-// component: it reads the audit log directly, so every signed-in viewer of the page sees its history
-// while GET /api/audit (all entries, any filter) stays admin-only.
-import { Card } from "@/components/ui/card";
-import { getPortalDb } from "@/lib/portal/db";
-import { listAudit, type AuditEntry } from "@/lib/portal/audit";
+// The history of one component (its audit entries, newest first), for the component page. The page
+// reads them (every signed-in viewer of the page sees its history, while GET /api/audit stays
+// admin-only); null when they could not be read.
+import { Card } from "@/components/ui";
+import type { AuditEntry } from "@/lib/portal/audit-model";
 import { AuditEntryView } from "./audit-entry";
 
-export async function HistoryPanel({ name, limit = 20 }: { name: string; limit?: number }) {
-  let entries: AuditEntry[] | null = null;
-  try {
-    const { db } = await getPortalDb();
-    entries = (await listAudit(db, { component: name, limit })).entries;
-  } catch (e) {
-    console.error(`[portal] history of ${name}: ${(e as Error).message}`);
-  }
+export function HistoryPanel({ entries, limit }: { entries: AuditEntry[] | null; limit: number }) {
   return (
     <Card title="History" data-testid="history-panel">
       {entries === null ? <p className="muted">The history cannot be shown right now.</p> : null}

@@ -4,13 +4,12 @@
 import Link from "next/link";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { Alert } from "@/components/ui/card";
-import { Badge } from "@/components/ui/badge";
-import { Button } from "@/components/ui/button";
-import { Select } from "@/components/ui/input";
+import { Alert, Badge, Button, Select } from "@/components/ui";
 import type { ListResult } from "@/lib/catalog/search";
 import styles from "./catalog.module.css";
+import { describeApiError } from "@/components/http/api-client";
 import { fetchList } from "./api";
+import { ChipRow } from "./chip-row";
 import { StarButton } from "./star-button";
 
 export interface CatalogState {
@@ -243,25 +242,7 @@ export function CatalogBrowser({ initialState, initialData, options }: { initial
           </Button>
         </div>
       </div>
-      {query.isError ? <Alert tone="error">Could not load the catalog: {(query.error as Error).message}</Alert> : null}
-    </div>
-  );
-}
-
-function ChipRow({ label, name, values, selected, counts, onToggle }: { label: string; name: string; values: readonly string[]; selected: string[]; counts: Record<string, number>; onToggle: (v: string) => void }) {
-  return (
-    <div className={styles.chips} role="group" aria-label={label}>
-      <span className={styles.chipLabel}>{label}</span>
-      {values.map((v) => {
-        const n = counts[v] ?? 0;
-        const on = selected.includes(v);
-        return (
-          <button key={v} type="button" className={styles.chip} aria-pressed={on} disabled={!on && n === 0} onClick={() => onToggle(v)} data-testid={`chip-${name}-${v}`}>
-            {v}
-            <span className={styles.count}>{n}</span>
-          </button>
-        );
-      })}
+      {query.isError ? <Alert tone="error">Could not load the catalog: {describeApiError(query.error)}</Alert> : null}
     </div>
   );
 }

@@ -4,8 +4,8 @@
 import { useState } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { fetchMergeRequests, gitopsKeys } from "./api";
-import { ConfigTab } from "./config-tab";
-import { ReleasesTab } from "./releases-tab";
+import { ConfigTab } from "./config/config-tab";
+import { ReleasesTab } from "./releases/releases-tab";
 import { MergeRequestsTab } from "./merge-requests-tab";
 import type { GitOpsTabId } from "./tab-ids";
 import styles from "./gitops.module.css";

@@ -2,15 +2,15 @@
 // The Merge requests tab: the open merge requests of the component's repository and those of the
 // config repository that touch this component (branches portal/<name>/…), newest first.
 import { useQuery } from "@tanstack/react-query";
-import { Alert, Card } from "@/components/ui/card";
-import { Badge } from "@/components/ui/badge";
-import { Button } from "@/components/ui/button";
-import { describeError, fetchMergeRequests, gitopsKeys, when } from "./api";
+import { Alert, Card, Badge, Button } from "@/components/ui";
+import { describeApiError } from "@/components/http/api-client";
+import { fetchMergeRequests, gitopsKeys } from "./api";
+import { when } from "./relative-time";
 
 export function MergeRequestsTab({ name, repository }: { name: string; repository: string }) {
   const mrs = useQuery({ queryKey: gitopsKeys.mergeRequests(name), queryFn: ({ signal }) => fetchMergeRequests(name, signal) });
   if (mrs.isPending) return <p className="muted">Loading merge requests…</p>;
-  if (mrs.isError) return <Alert tone="error">The merge requests cannot be read: {describeError(mrs.error)}</Alert>;
+  if (mrs.isError) return <Alert tone="error">The merge requests cannot be read: {describeApiError(mrs.error)}</Alert>;
   const list = mrs.data.mergeRequests;
   return (
     <Card title="Open merge requests">

@@ -1,6 +1,7 @@
-// Browser-side calls of the portal's offers proxy (same origin; the session cookie authenticates).
+// Browser-side calls of the portal's offers proxy, on the portal's one fetch client.
 // Types only come from the offers schemas: nothing of the admin client reaches the browser.
 import type { AdminGame, AdminPlayerState } from "@/lib/offers/schemas";
+import { apiFetch, ApiError, describeApiError } from "@/components/http/api-client";
 
 export type { AdminGame, AdminPlayerState };
 export type AdminOffer = AdminPlayerState["offers"][number];
@@ -10,65 +11,34 @@ export interface PlayerSummary {
   updatedAt: string;
 }
 
-export class OffersProxyError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-  ) {
-    super(code);
-  }
-
-  /** The offers service could not be reached (or answered 5xx). */
-  get unavailable(): boolean {
-    return this.code === "offers-service-unavailable" || this.status === 503;
-  }
-}
-
-async function get<T>(url: string, signal?: AbortSignal): Promise<T> {
-  let res: Response;
-  try {
-    res = await fetch(url, { headers: { Accept: "application/json" }, signal, cache: "no-store" });
-  } catch (error) {
-    if (signal?.aborted) throw error;
-    throw new OffersProxyError(0, "portal-unreachable");
-  }
-  const body = (await res.json().catch(() => ({}))) as { message?: string };
-  if (!res.ok) throw new OffersProxyError(res.status, body.message ?? `http-${res.status}`);
-  return body as T;
-}
-
+const get = <T>(url: string, signal?: AbortSignal) => apiFetch<T>(url, { signal, cache: "no-store" });
 const seg = encodeURIComponent;
 
 export const offersApi = {
   games: (signal?: AbortSignal) => get<{ games: AdminGame[] }>("/api/offers/games", signal).then((a) => a.games),
   players: (gameId: string, q: string, signal?: AbortSignal) =>
     get<{ players: PlayerSummary[] }>(`/api/offers/games/${seg(gameId)}/players?${new URLSearchParams({ q, limit: "25" })}`, signal).then((a) => a.players),
-  player: (gameId: string, playerId: string, signal?: AbortSignal) =>
-    get<AdminPlayerState>(`/api/offers/games/${seg(gameId)}/players/${seg(playerId)}`, signal),
+  player: (gameId: string, playerId: string, signal?: AbortSignal) => get<AdminPlayerState>(`/api/offers/games/${seg(gameId)}/players/${seg(playerId)}`, signal),
   watchUrl: (gameId: string, playerId: string) => `/api/offers/games/${seg(gameId)}/players/${seg(playerId)}/watch`,
 };
 
-/** A sentence for the UI of a failed call. */
-export function describeError(error: unknown): string {
-  if (error instanceof OffersProxyError) {
-    if (error.unavailable) return "The offers service is unavailable right now. Retrying…";
-    switch (error.code) {
-      case "portal-unreachable":
-        return "The portal could not be reached. Check your connection.";
-      case "unauthenticated":
-        return "Your session has ended. Sign in again.";
-      case "forbidden":
-        return "You need the support role to inspect offers.";
-      case "player-not-found":
-        return "No such player in this game.";
-      case "offers-admin-token-rejected":
-        return "The offers service refused the portal's admin token. Ask an administrator to check OFFERS_ADMIN_TOKEN.";
-      case "offers-bad-response":
-        return "The offers service answered something unexpected.";
-    }
-    return `Request failed: ${error.code}`;
-  }
-  return error instanceof Error ? error.message : String(error);
+/** Sentences of the support dashboard for the proxy's codes. */
+const OFFERS_CODES: Record<string, string> = {
+  unauthenticated: "Your session has ended. Sign in again.",
+  forbidden: "You need the support role to inspect offers.",
+  "player-not-found": "No such player in this game.",
+  "offers-admin-token-rejected": "The offers service refused the portal's admin token. Ask an administrator to check OFFERS_ADMIN_TOKEN.",
+  "offers-bad-response": "The offers service answered something unexpected.",
+};
+
+/** A sentence for the UI of a failed call; the queries retry while the offers service is away, so it says so. */
+export function describeOffersError(error: unknown): string {
+  if (error instanceof ApiError && error.retryable) return "The offers service is unavailable right now. Retrying…";
+  return describeApiError(error, { codes: OFFERS_CODES });
+}
+
+export function isPlayerNotFound(error: unknown): boolean {
+  return error instanceof ApiError && error.code === "player-not-found";
 }
 
 export const queryKeys = {

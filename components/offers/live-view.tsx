@@ -1,9 +1,9 @@
 "use client";
 // Live view panel: the stream's state, whether the player is online, and events as they happen.
 import { useEffect, useRef } from "react";
-import { Badge } from "@/components/ui/badge";
+import { Badge } from "@/components/ui";
 import { formatClock } from "./format";
-import { statusTone } from "./offer-math";
+import { statusTone } from "@/components/offer-parts/offer-math";
 import type { LiveState } from "./use-watch-stream";
 import styles from "./offers.module.css";
 

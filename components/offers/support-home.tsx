@@ -2,35 +2,35 @@
 // Support dashboard start: pick a game, find a player by id or username, open the player's page.
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { useEffect, useState } from "react";
+import { useEffect } from "react";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { Alert, Card } from "@/components/ui/card";
-import { Button } from "@/components/ui/button";
-import { Field, Input, Select } from "@/components/ui/input";
-import { describeError, offersApi, OffersProxyError, queryKeys } from "./api";
+import { useForm, useWatch } from "react-hook-form";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { z } from "zod";
+import { Alert, Card, Button, Field, Input, Select } from "@/components/ui";
+import { retryWhileUnavailable } from "@/components/http/api-client";
+import { useDebounced } from "@/components/hooks/use-debounced";
+import { describeOffersError, offersApi, queryKeys } from "./api";
 import { formatTime } from "./format";
 import styles from "./offers.module.css";
 
-const retryUnavailable = (count: number, error: Error) => error instanceof OffersProxyError && error.unavailable && count < 100;
-const retryDelay = (attempt: number) => Math.min(1000 * 2 ** attempt, 10_000);
+// Ids and usernames are 1–200 characters (the player page refuses longer ones).
+const finderSchema = z.object({ game: z.string(), player: z.string().trim().min(1, "name a player").max(200, "a player id is at most 200 characters") });
+type Finder = z.input<typeof finderSchema>;
 
 export function SupportHome({ initialGame, initialQuery }: { initialGame: string; initialQuery: string }) {
   const router = useRouter();
-  const [gameId, setGameId] = useState(initialGame);
-  const [typed, setTyped] = useState(initialQuery);
-  const [query, setQuery] = useState(initialQuery);
+  const form = useForm<Finder, unknown, z.output<typeof finderSchema>>({ resolver: zodResolver(finderSchema), defaultValues: { game: initialGame, player: initialQuery } });
+  const [gameId, typed] = useWatch({ control: form.control, name: ["game", "player"] });
+  const typedQuery = typed.trim();
+  const query = useDebounced(typedQuery, 250);
 
-  const games = useQuery({ queryKey: queryKeys.games, queryFn: ({ signal }) => offersApi.games(signal), retry: retryUnavailable, retryDelay });
+  const games = useQuery({ queryKey: queryKeys.games, queryFn: ({ signal }) => offersApi.games(signal), ...retryWhileUnavailable });
   const selected = gameId || games.data?.[0]?.gameId || "";
 
-  // Debounce the search; keep the URL in step so a search can be shared and survives a reload. The URL
-  // follows the typing at once, not the debounced query: a replaceState 250 ms later would cancel the
+  // The search is debounced; the URL is kept in step so a search can be shared and survives a reload. The
+  // URL follows the typing at once, not the debounced query: a replaceState 250 ms later would cancel the
   // navigation of a player link clicked in between (the router treats it as a navigation of its own).
-  useEffect(() => {
-    const timer = setTimeout(() => setQuery(typed.trim()), 250);
-    return () => clearTimeout(timer);
-  }, [typed]);
-  const typedQuery = typed.trim();
   useEffect(() => {
     const params = new URLSearchParams();
     if (selected) params.set("game", selected);
@@ -44,8 +44,7 @@ export function SupportHome({ initialGame, initialQuery }: { initialGame: string
     queryFn: ({ signal }) => offersApi.players(selected, query, signal),
     enabled: Boolean(selected),
     placeholderData: keepPreviousData,
-    retry: retryUnavailable,
-    retryDelay,
+    ...retryWhileUnavailable,
   });
   const game = games.data?.find((g) => g.gameId === selected);
   const playerHref = (playerId: string) => `/offers/${encodeURIComponent(selected)}/${encodeURIComponent(playerId)}`;
@@ -58,27 +57,26 @@ export function SupportHome({ initialGame, initialQuery }: { initialGame: string
       </div>
 
       {games.isError ? (
-        <Alert tone="error">{describeError(games.error)}</Alert>
+        <Alert tone="error">{describeOffersError(games.error)}</Alert>
       ) : games.failureCount > 0 && games.failureReason ? (
-        <Alert tone="warning">{describeError(games.failureReason)}</Alert>
+        <Alert tone="warning">{describeOffersError(games.failureReason)}</Alert>
       ) : null}
 
       <Card>
         <form
           className={styles.finder}
-          onSubmit={(event) => {
-            event.preventDefault();
-            const id = typed.trim();
-            if (!selected || !id) return;
+          noValidate
+          onSubmit={form.handleSubmit(({ player: id }) => {
+            if (!selected) return;
             // An exact id (or the only match) opens the player directly.
             const exact = players.data?.find((p) => p.playerId === id || p.username.toLowerCase() === id.toLowerCase());
             const only = players.data?.length === 1 && query === id ? players.data[0] : undefined;
             router.push(playerHref((exact ?? only)?.playerId ?? id));
-          }}
+          })}
         >
           <Field label="Game">
             {(id) => (
-              <Select id={id} value={selected} onChange={(e) => setGameId(e.target.value)} disabled={!games.data?.length} data-testid="game-picker">
+              <Select id={id} {...form.register("game")} value={selected} disabled={!games.data?.length} data-testid="game-picker">
                 {games.isPending ? <option value="">Loading games…</option> : null}
                 {games.data?.map((g) => (
                   <option key={g.gameId} value={g.gameId}>
@@ -89,22 +87,12 @@ export function SupportHome({ initialGame, initialQuery }: { initialGame: string
             )}
           </Field>
           <div className={styles.finderSearch}>
-            <Field label="Player" hint="Player id or username; Enter opens an exact id.">
-              {(id) => (
-                <Input
-                  id={id}
-                  type="search"
-                  value={typed}
-                  onChange={(e) => setTyped(e.target.value)}
-                  placeholder="e.g. demo-player-1 or Aria"
-                  autoComplete="off"
-                  data-testid="player-search"
-                />
-              )}
+            <Field label="Player" hint="Player id or username; Enter opens an exact id." error={form.formState.errors.player?.message}>
+              {(id) => <Input id={id} type="search" placeholder="e.g. demo-player-1 or Aria" autoComplete="off" data-testid="player-search" {...form.register("player")} />}
             </Field>
           </div>
           <div>
-            <Button type="submit" variant="primary" disabled={!selected || !typed.trim()}>
+            <Button type="submit" variant="primary" disabled={!selected || !typedQuery}>
               Open player
             </Button>
           </div>
@@ -118,9 +106,9 @@ export function SupportHome({ initialGame, initialQuery }: { initialGame: string
 
       <Card title={query ? `Players matching “${query}”` : "Players"}>
         {players.isError ? (
-          <Alert tone="error">{describeError(players.error)}</Alert>
+          <Alert tone="error">{describeOffersError(players.error)}</Alert>
         ) : players.failureCount > 0 && players.failureReason ? (
-          <Alert tone="warning">{describeError(players.failureReason)}</Alert>
+          <Alert tone="warning">{describeOffersError(players.failureReason)}</Alert>
         ) : null}
         {players.isPending && selected ? <p className="muted">Loading…</p> : null}
         {players.data && players.data.length === 0 ? <p className="muted">No player matches.</p> : null}

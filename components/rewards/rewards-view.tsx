@@ -1,30 +1,15 @@
 // The players' rewards page body (server component): balances, then offers ready to claim, active
 // offers with their progress and time left, the friends the player invited, and past offers.
-import type { ReactNode } from "react";
-import type { ClientCampaignsResponse, Offer, PlayerReferral } from "@/lib/offers/schemas";
-import { Badge, type BadgeTone } from "@/components/ui/badge";
-import { formatAmount } from "@/components/offers/offer-math";
-import { ConditionBars, OfferImage, RewardList, StatusBadge } from "@/components/offers/offer-parts";
-import { ClaimButton, type ClaimAction } from "./claim-button";
+import type { ClientCampaignsResponse, PlayerReferral } from "@/lib/offers/schemas";
+import { formatAmount } from "@/components/offer-parts/offer-math";
+import { OfferImage } from "@/components/offer-parts/offer-image";
+import type { ClaimAction } from "./claim-button";
+import { ReferralCard } from "./referral-card";
+import { RewardOfferCard } from "./reward-offer-card";
 import { TimeLeft } from "./time-left";
 import styles from "./rewards.module.css";
 
 const order: Record<string, number> = { claimable: 0, surfaced: 1, viewed: 1, inQueue: 2, claimed: 3, expired: 4 };
-
-export function RewardsMessage({ title, tone = "info", testId, children }: { title: string; tone?: "info" | "warning" | "error"; testId: string; children: ReactNode }) {
-  return (
-    <section className={[styles.message, styles[`message_${tone}`]].join(" ")} role={tone === "error" ? "alert" : "status"} data-testid={testId}>
-      <h1>{title}</h1>
-      {children}
-    </section>
-  );
-}
-
-const referralStatus: Record<PlayerReferral["status"], { label: string; tone: BadgeTone }> = {
-  pending: { label: "Waiting for your friend", tone: "warning" },
-  claimable: { label: "Claimable", tone: "success" },
-  claimed: { label: "Claimed", tone: "accent" },
-};
 const referralOrder: Record<PlayerReferral["status"], number> = { claimable: 0, pending: 1, claimed: 2 };
 
 export function RewardsView({
@@ -113,58 +98,5 @@ export function RewardsView({
         Session ends <TimeLeft at={sessionEndsAt} mode="session" />. Reopen the link from the game to continue after that.
       </p>
     </div>
-  );
-}
-
-function RewardOfferCard({ offer, claim }: { offer: Offer; claim: ClaimAction }) {
-  return (
-    <article className={styles.card} data-testid="reward-offer" data-instance-id={offer.instanceId} data-status={offer.status} aria-label={offer.name}>
-      <header className={styles.cardHead}>
-        <OfferImage src={offer.image} size={56} />
-        <div className={styles.cardTitle}>
-          <h3>{offer.name}</h3>
-          <StatusBadge status={offer.status} />
-        </div>
-      </header>
-      {offer.description ? <p className={styles.description}>{offer.description}</p> : null}
-      <div>
-        <h4 className={styles.label}>Rewards</h4>
-        <RewardList rewards={offer.rewards} size={36} />
-      </div>
-      <ConditionBars offer={offer} />
-      <footer className={styles.cardFoot}>
-        {offer.status === "claimed" ? null : <TimeLeft at={Date.parse(offer.expiresAt)} status={offer.status} />}
-        {offer.status === "claimable" ? <ClaimButton instanceId={offer.instanceId} offerName={offer.name} claim={claim} /> : null}
-        {offer.status === "claimed" ? <span className={styles.claimed}>✓ Rewards claimed</span> : null}
-      </footer>
-    </article>
-  );
-}
-
-function ReferralCard({ referral, claim }: { referral: PlayerReferral; claim: ClaimAction }) {
-  const status = referralStatus[referral.status];
-  const title = `Invited ${referral.refereeUsername || referral.refereeId}`;
-  return (
-    <article className={styles.card} data-testid="reward-referral" data-instance-id={referral.instanceId} data-status={referral.status} aria-label={title}>
-      <header className={styles.cardHead}>
-        <div className={styles.cardTitle}>
-          <h3>{title}</h3>
-          <Badge tone={status.tone} data-testid="referral-status">
-            {status.label}
-          </Badge>
-        </div>
-      </header>
-      <p className={styles.description}>
-        {referral.status === "pending" ? "Your reward unlocks when your friend starts playing." : "Thanks for bringing a friend to the game!"}
-      </p>
-      <div>
-        <h4 className={styles.label}>Rewards</h4>
-        <RewardList rewards={referral.rewards} size={36} />
-      </div>
-      <footer className={styles.cardFoot}>
-        {referral.status === "claimable" ? <ClaimButton kind="referral" instanceId={referral.instanceId} offerName={title} claim={claim} /> : null}
-        {referral.status === "claimed" ? <span className={styles.claimed}>✓ Rewards claimed</span> : null}
-      </footer>
-    </article>
   );
 }

@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { hasRole, type PortalUser } from "@/lib/portal/roles";
-import { ButtonLink } from "@/components/ui/button";
+import { ButtonLink } from "@/components/ui";
 import { NavLinks } from "./nav-links";
 import { navItemsFor } from "./nav-items";
 import { UserMenu } from "./user-menu";

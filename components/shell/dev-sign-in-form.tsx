@@ -1,10 +1,11 @@
 "use client";
 import { signIn } from "next-auth/react";
-import { useState, type FormEvent } from "react";
-import { Button } from "@/components/ui/button";
-import { Alert } from "@/components/ui/card";
-import { Checkbox, Field, Input } from "@/components/ui/input";
-import { Badge } from "@/components/ui/badge";
+import { useState } from "react";
+import { useForm, useWatch } from "react-hook-form";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { z } from "zod";
+import { Alert, Badge, Button, Checkbox, Field, Input } from "@/components/ui";
+import { devUserNamePattern } from "@/lib/portal/auth/dev-credentials";
 
 export interface DevSignInFormProps {
   callbackUrl: string;
@@ -14,42 +15,38 @@ export interface DevSignInFormProps {
   groups: { path: string; roles: string[] }[];
 }
 
+const NAME_RULE = "Use letters, digits, dot, dash or underscore (up to 64).";
+// What the development provider accepts (lib/portal/auth/dev-credentials.ts checks the same on the server).
+const devSignInSchema = z.object({
+  username: z.string().trim().regex(devUserNamePattern, NAME_RULE),
+  groups: z.array(z.string()),
+});
+type DevSignIn = z.infer<typeof devSignInSchema>;
+
 /** The development sign-in: any user name; roles come from portal.yaml for that name and the picked groups. */
 export function DevSignInForm({ callbackUrl, users, groups }: DevSignInFormProps) {
-  const [username, setUsername] = useState("");
-  const [picked, setPicked] = useState<string[]>([]);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const form = useForm<DevSignIn>({ resolver: zodResolver(devSignInSchema), defaultValues: { username: "", groups: [] } });
+  const [refusal, setRefusal] = useState<string | null>(null);
+  // Signed in: the button stays busy while the browser loads the next page.
+  const [leaving, setLeaving] = useState(false);
+  const busy = form.formState.isSubmitting || leaving;
+  const [username, picked] = useWatch({ control: form.control, name: ["username", "groups"] });
 
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    setBusy(true);
-    setError(null);
-    const result = await signIn("dev", { redirect: false, username: username.trim(), groups: picked.join(","), callbackUrl });
+  const submit = form.handleSubmit(async ({ username, groups: chosen }) => {
+    setRefusal(null);
+    const result = await signIn("dev", { redirect: false, username, groups: chosen.join(","), callbackUrl });
     if (!result || result.error || !result.ok) {
-      setError(result?.error === "CredentialsSignin" ? "Use letters, digits, dot, dash or underscore (up to 64)." : `Sign-in failed: ${result?.error ?? "no answer"}`);
-      setBusy(false);
+      setRefusal(result?.error === "CredentialsSignin" ? NAME_RULE : `Sign-in failed: ${result?.error ?? "no answer"}`);
       return;
     }
+    setLeaving(true);
     window.location.assign(callbackUrl);
-  }
+  });
 
   return (
-    <form className="stack" onSubmit={submit}>
-      <Field label="User name" hint="Any name. Its roles come from config/portal.yaml; everyone is an engineer.">
-        {(id) => (
-          <Input
-            id={id}
-            name="username"
-            autoComplete="username"
-            autoFocus
-            required
-            maxLength={64}
-            list="dev-users"
-            value={username}
-            onChange={(e) => setUsername(e.target.value)}
-          />
-        )}
+    <form className="stack" onSubmit={submit} noValidate>
+      <Field label="User name" hint="Any name. Its roles come from config/portal.yaml; everyone is an engineer." error={form.formState.errors.username?.message}>
+        {(id) => <Input id={id} autoComplete="username" autoFocus required maxLength={64} list="dev-users" {...form.register("username")} />}
       </Field>
       <datalist id="dev-users">
         {users.map((u) => (
@@ -62,7 +59,7 @@ export function DevSignInForm({ callbackUrl, users, groups }: DevSignInFormProps
         <div className="row">
           <span className="muted">Configured:</span>
           {users.map((u) => (
-            <button key={u.name} type="button" className="ui-button ui-button--small ui-button--ghost" onClick={() => setUsername(u.name)}>
+            <button key={u.name} type="button" className="ui-button ui-button--small ui-button--ghost" onClick={() => form.setValue("username", u.name, { shouldValidate: true })}>
               {u.name} <Badge tone="accent">{u.roles.join(", ")}</Badge>
             </button>
           ))}
@@ -77,7 +74,7 @@ export function DevSignInForm({ callbackUrl, users, groups }: DevSignInFormProps
               name="groups"
               value={g.path}
               checked={picked.includes(g.path)}
-              onChange={(e) => setPicked((prev) => (e.target.checked ? [...prev, g.path] : prev.filter((p) => p !== g.path)))}
+              onChange={(e) => form.setValue("groups", e.target.checked ? [...picked, g.path] : picked.filter((p) => p !== g.path))}
               label={
                 <>
                   {g.path} <Badge>{g.roles.join(", ")}</Badge>
@@ -87,7 +84,7 @@ export function DevSignInForm({ callbackUrl, users, groups }: DevSignInFormProps
           ))}
         </fieldset>
       ) : null}
-      {error ? <Alert tone="error">{error}</Alert> : null}
+      {refusal ? <Alert tone="error">{refusal}</Alert> : null}
       <Button type="submit" variant="primary" disabled={busy || !username.trim()}>
         {busy ? "Signing in…" : "Sign in"}
       </Button>

@@ -1,7 +1,7 @@
 "use client";
 import { signIn } from "next-auth/react";
 import { useEffect, useRef, useState } from "react";
-import { Button } from "@/components/ui/button";
+import { Button } from "@/components/ui";
 
 /** Starts the sign-in with an OAuth provider at once; the button is there if the redirect does not happen. */
 export function ProviderRedirect({ providerId, label, callbackUrl }: { providerId: string; label: string; callbackUrl: string }) {

@@ -1,8 +1,8 @@
 "use client";
+import { apiFetch } from "@/components/http/api-client";
 
 /** Ends the session (POST /api/auth/logout) and loads `to`, so every view forgets the user. */
 export async function signOut(to = "/?signedOut=1"): Promise<void> {
-  const response = await fetch("/api/auth/logout", { method: "POST", headers: { Accept: "application/json" } });
-  if (!response.ok) throw new Error(`sign-out failed (${response.status})`);
+  await apiFetch("/api/auth/logout", { method: "POST" });
   window.location.assign(to);
 }

@@ -2,20 +2,19 @@
 // What a page shows when it cannot be rendered (app/error.tsx, app/(portal)/error.tsx). It asks /health
 // why: while the portal's database is down it says so and retries by itself until the page renders.
 import { useEffect, useState } from "react";
-import { Alert, Card } from "@/components/ui/card";
-import { Button, ButtonLink } from "@/components/ui/button";
+import { Alert, Card, Button, ButtonLink } from "@/components/ui";
+import { apiFetch } from "@/components/http/api-client";
 
 type Cause = "checking" | "database" | "other";
 
 const RETRY_MS = 5_000;
 
-async function databaseAnswers(): Promise<boolean> {
-  try {
-    const response = await fetch("/health", { cache: "no-store" });
-    return response.ok;
-  } catch {
-    return false;
-  }
+/** /health answers 200 while the portal's database does, 503 while it does not. */
+function databaseAnswers(): Promise<boolean> {
+  return apiFetch("/health", { cache: "no-store" }).then(
+    () => true,
+    () => false,
+  );
 }
 
 export function UnavailablePage({ error, retry }: { error: Error & { digest?: string }; retry: () => void }) {

@@ -1,8 +1,9 @@
 "use client";
 import Link from "next/link";
 import { useEffect, useRef, useState } from "react";
-import { Badge } from "@/components/ui/badge";
+import { Badge } from "@/components/ui";
 import type { PortalUser } from "@/lib/portal/roles";
+import { describeApiError } from "@/components/http/api-client";
 import { signOut } from "./sign-out";
 
 /** The signed-in user's name and roles, their API tokens, and sign-out. */
@@ -63,7 +64,7 @@ export function UserMenu({ user }: { user: PortalUser }) {
             try {
               await signOut();
             } catch (e) {
-              setError((e as Error).message);
+              setError(describeApiError(e));
               setBusy(false);
             }
           }}

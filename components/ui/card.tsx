@@ -8,13 +8,3 @@ export function Card({ title, className, children, ...props }: Omit<HTMLAttribut
     </section>
   );
 }
-
-export function Alert({ tone = "info", className, ...props }: HTMLAttributes<HTMLDivElement> & { tone?: "info" | "error" | "success" | "warning" }) {
-  return (
-    <div
-      role={tone === "error" ? "alert" : "status"}
-      className={["ui-alert", tone !== "info" && `ui-alert--${tone}`, className].filter(Boolean).join(" ")}
-      {...props}
-    />
-  );
-}

@@ -1,6 +1,14 @@
-// Shared UI primitives; their styles are in app/globals.css (classes prefixed ui-).
-export { Button, ButtonLink, type ButtonProps, type ButtonVariant } from "./button";
-export { Input, Select, Textarea, Field, Checkbox } from "./input";
+// Shared UI primitives, one per file; their styles are in app/globals.css (classes prefixed ui-).
+export { Button, type ButtonProps } from "./button";
+export { ButtonLink, type ButtonLinkProps } from "./button-link";
+export type { ButtonVariant, ButtonSize } from "./button-classes";
+export { Input } from "./input";
+export { Select } from "./select";
+export { Textarea } from "./textarea";
+export { Field, type FieldProps } from "./field";
+export { FieldError } from "./field-error";
+export { Checkbox } from "./checkbox";
 export { Badge, type BadgeTone } from "./badge";
-export { Card, Alert } from "./card";
-export { Dialog } from "./dialog";
+export { Card } from "./card";
+export { Alert, type AlertTone } from "./alert";
+export { Dialog, type DialogProps } from "./dialog";

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { ButtonLink, Card } from "@/components/ui";
-import { MyOrders } from "@/components/app-orders/order-lists";
+import { MyOrders } from "@/components/app-orders/my-orders";
 import { hasRole } from "@/lib/portal/roles";
 import { requireUser } from "@/lib/portal/session";
 

@@ -1,9 +1,9 @@
-// Import repositories from source control as catalog components (issue 6). Every signed-in user may
+// Import repositories from source control as catalog components. Every signed-in user may
 // use it: operators' imports are committed, everyone else's are proposed as a merge request.
 import type { Metadata } from "next";
 import { hasRole } from "@/lib/portal/guard";
 import { requireUser } from "@/lib/portal/session";
-import { ImportWizard } from "@/components/gitops/import-wizard";
+import { ImportWizard } from "@/components/gitops/import/import-wizard";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Import repositories" };

@@ -1,7 +1,8 @@
 // Support dashboard: pick a game, find a player (support role; admin implied).
 import type { Metadata } from "next";
 import { currentUser, hasRole } from "@/lib/portal/guard";
-import { OffersSignIn, SupportRoleNeeded } from "@/components/offers/access-notice";
+import { SignInNeeded } from "@/components/shell/sign-in-needed";
+import { SupportRoleNeeded } from "@/components/offers/support-role-needed";
 import { SupportHome } from "@/components/offers/support-home";
 
 export const metadata: Metadata = { title: "Offers" };
@@ -12,7 +13,7 @@ const first = (value: string | string[] | undefined) => (Array.isArray(value) ? 
 
 export default async function OffersPage({ searchParams }: { searchParams: SearchParams }) {
   const user = await currentUser();
-  if (!user) return <OffersSignIn next="/offers" />;
+  if (!user) return <SignInNeeded title="Offers" reason="Sign in to inspect players' offers." next="/offers" />;
   if (!hasRole(user, "support")) return <SupportRoleNeeded />;
   const params = await searchParams;
   return <SupportHome initialGame={first(params.game).slice(0, 200)} initialQuery={first(params.q).slice(0, 200)} />;

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { TokensPanel } from "@/components/shell/tokens-panel";
+import { TokensPanel } from "@/components/tokens/tokens-panel";
 import { requireUser } from "@/lib/portal/session";
 
 export const metadata: Metadata = { title: "API tokens" };

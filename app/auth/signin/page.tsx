@@ -1,7 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { Alert, Card } from "@/components/ui/card";
-import { ButtonLink } from "@/components/ui/button";
+import { Alert, Card, ButtonLink } from "@/components/ui";
 import { currentUser } from "@/lib/portal/guard";
 import { safeCallbackPath } from "@/lib/portal/auth/redirect";
 import { enabledProviders, getAuthSettings, getPortalConfig } from "@/lib/portal/auth/settings";

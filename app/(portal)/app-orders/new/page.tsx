@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { OrderWizard } from "@/components/app-orders/order-wizard";
+import { OrderWizard } from "@/components/app-orders/order-wizard/order-wizard";
 import { requireUser } from "@/lib/portal/session";
 
 export const metadata: Metadata = { title: "Order an app" };

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { Alert } from "@/components/ui";
-import { LeadQueue } from "@/components/app-orders/order-lists";
+import { LeadQueue } from "@/components/app-orders/lead-queue";
 import { requireRole } from "@/lib/portal/session";
 
 export const metadata: Metadata = { title: "Leads' queue" };

@@ -1,4 +1,4 @@
-// A component's page: overview, star, and (engineers) the edit form.
+// A component's page: overview, star and (engineers) the edit form; the GitOps tabs; its history.
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { currentUser, hasRole } from "@/lib/portal/guard";
@@ -9,13 +9,16 @@ import { checkName } from "@/lib/catalog/names";
 import { componentStatus } from "@/lib/catalog/status";
 import { gitopsStatusExtra } from "@/lib/portal/gitops/service";
 import { ComponentView } from "@/components/catalog/component-view";
-import { SignInNeeded } from "@/components/catalog/sign-in-needed";
+import { SignInNeeded } from "@/components/shell/sign-in-needed";
 import { z } from "zod";
 import { GitOpsTabs } from "@/components/gitops/gitops-tabs";
 import { GITOPS_TABS } from "@/components/gitops/tab-ids";
 import { HistoryPanel } from "@/components/audit/history-panel";
+import { listAudit } from "@/lib/portal/audit";
 
 export const dynamic = "force-dynamic";
+
+const HISTORY_LIMIT = 20;
 
 type Params = Promise<{ name: string }>;
 type SearchParams = Promise<Record<string, string | string[] | undefined>>;
@@ -31,15 +34,24 @@ export default async function ComponentPage({ params, searchParams }: { params: 
   const check = checkName((await params).name);
   if (!check.ok) notFound();
   const user = await currentUser();
-  if (!user) return <SignInNeeded next={`/catalog/${check.name}`} />;
+  if (!user) return <SignInNeeded title="Catalog" reason="Sign in to browse the catalog." next={`/catalog/${check.name}`} />;
   const catalog = await getCatalog();
   const source = await catalog.source(check.name);
   if (!source) notFound();
   const { db } = await getPortalDb();
   const favorite = (await favoriteSet(db, user.id)).has(check.name);
   const { entry } = source;
-  // GitOps (issue 6): deployed versions and open merge requests; the overview shows without them if GitOps fails.
-  const gitops = await gitopsStatusExtra(entry.name).catch(() => ({}));
+  // Deployed versions and open merge requests, and the component's history: the overview shows without either if it fails.
+  const [gitops, history] = await Promise.all([
+    gitopsStatusExtra(entry.name).catch(() => ({})),
+    listAudit(db, { component: entry.name, limit: HISTORY_LIMIT }).then(
+      (page) => page.entries,
+      (e: Error) => {
+        console.error(`[portal] history of ${entry.name}: ${e.message}`);
+        return null;
+      },
+    ),
+  ]);
   return (
     <div className="stack">
       <ComponentView
@@ -54,7 +66,7 @@ export default async function ComponentPage({ params, searchParams }: { params: 
         canEdit={hasRole(user, "engineer")}
         status={componentStatus(entry, gitops)}
       />
-      {/* GitOps (issue 6): Config, Releases and Merge requests tabs; the routes check roles, this only hides. */}
+      {/* The routes check roles; canOperate only hides what the user may not do. */}
       <GitOpsTabs
         name={entry.name}
         repository={entry.component.spec.repo.path}
@@ -62,8 +74,7 @@ export default async function ComponentPage({ params, searchParams }: { params: 
         canOperate={hasRole(user, "operator")}
         initialTab={TabQuery.parse((await searchParams).tab)}
       />
-      {/* Audit (issue 7): the component's history. */}
-      <HistoryPanel name={entry.name} />
+      <HistoryPanel entries={history} limit={HISTORY_LIMIT} />
     </div>
   );
 }

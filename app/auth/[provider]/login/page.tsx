@@ -3,7 +3,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { Card } from "@/components/ui/card";
+import { Card } from "@/components/ui";
 import { DevSignInForm } from "@/components/shell/dev-sign-in-form";
 import { ProviderRedirect } from "@/components/shell/provider-redirect";
 import { safeCallbackPath } from "@/lib/portal/auth/redirect";

@@ -2,7 +2,8 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { currentUser, hasRole } from "@/lib/portal/guard";
-import { OffersSignIn, SupportRoleNeeded } from "@/components/offers/access-notice";
+import { SignInNeeded } from "@/components/shell/sign-in-needed";
+import { SupportRoleNeeded } from "@/components/offers/support-role-needed";
 import { PlayerView } from "@/components/offers/player-view";
 
 export const dynamic = "force-dynamic";
@@ -25,7 +26,7 @@ export default async function PlayerPage({ params }: { params: Params }) {
   const playerId = checkId(raw.playerId);
   if (!gameId || !playerId) notFound();
   const user = await currentUser();
-  if (!user) return <OffersSignIn next={`/offers/${encodeURIComponent(gameId)}/${encodeURIComponent(playerId)}`} />;
+  if (!user) return <SignInNeeded title="Offers" reason="Sign in to inspect players' offers." next={`/offers/${encodeURIComponent(gameId)}/${encodeURIComponent(playerId)}`} />;
   if (!hasRole(user, "support")) return <SupportRoleNeeded />;
   return <PlayerView key={`${gameId}/${playerId}`} gameId={gameId} playerId={playerId} />;
 }

@@ -1,0 +1,66 @@
+// Records that failed to load: file, field and message for each, and the stale records they affect.
+import type { Metadata } from "next";
+import Link from "next/link";
+import { currentUser } from "@/lib/portal/guard";
+import { getCatalog } from "@/lib/catalog/service";
+import { Alert } from "@/components/ui";
+import { SignInNeeded } from "@/components/shell/sign-in-needed";
+import styles from "@/components/catalog/catalog.module.css";
+
+export const metadata: Metadata = { title: "Catalog errors" };
+export const dynamic = "force-dynamic";
+
+export default async function CatalogErrorsPage() {
+  const user = await currentUser();
+  if (!user) return <SignInNeeded title="Catalog" reason="Sign in to browse the catalog." next="/catalog/errors" />;
+  const catalog = await getCatalog();
+  const errors = catalog.errors;
+  const stale = catalog.entries().filter((e) => e.stale);
+  return (
+    <div className="stack">
+      <p>
+        <Link href="/catalog">← Catalog</Link>
+      </p>
+      <h1>Records that failed to load</h1>
+      <p className="muted">
+        Config directory <code>{catalog.configDir}</code>. Fix the file in the config repository, then refresh the cache (operators) or wait for the next refresh.
+      </p>
+      {errors.length === 0 ? (
+        <Alert tone="success">Every record loads.</Alert>
+      ) : (
+        <table className={`ui-table ${styles.errorsTable}`} data-testid="catalog-errors">
+          <thead>
+            <tr>
+              <th>File</th>
+              <th>Field</th>
+              <th>Message</th>
+            </tr>
+          </thead>
+          <tbody>
+            {errors.map((e, i) => (
+              <tr key={`${e.file}-${e.path}-${i}`}>
+                <td>
+                  <code>{e.file}</code>
+                </td>
+                <td>{e.path ? <code>{e.path}</code> : <span className="muted">whole file</span>}</td>
+                <td>{e.message}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {stale.length ? (
+        <>
+          <h2>Shown from their last valid version</h2>
+          <ul>
+            {stale.map((e) => (
+              <li key={e.name}>
+                <Link href={`/catalog/${e.name}`}>{e.component.metadata.displayName}</Link> (<code>{e.file}</code>): {e.staleReason}
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : null}
+    </div>
+  );
+}

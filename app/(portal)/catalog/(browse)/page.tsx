@@ -1,0 +1,46 @@
+// The catalog page: the first page of results is rendered on the server from the in-memory index
+// (fast first paint), then the client component pages, searches and filters through /api/components.
+import type { Metadata } from "next";
+import { currentUser } from "@/lib/portal/guard";
+import { getPortalDb } from "@/lib/portal/db";
+import { getCatalog } from "@/lib/catalog/service";
+import { favoriteSet } from "@/lib/catalog/favorites";
+import { listQuerySchema } from "@/lib/catalog/query";
+import { CatalogBrowser, type CatalogState } from "@/components/catalog/catalog-browser";
+import { SignInNeeded } from "@/components/shell/sign-in-needed";
+
+export const metadata: Metadata = { title: "Catalog" };
+export const dynamic = "force-dynamic";
+
+type SearchParams = Promise<Record<string, string | string[] | undefined>>;
+
+export default async function CatalogPage({ searchParams }: { searchParams: SearchParams }) {
+  const user = await currentUser();
+  if (!user) return <SignInNeeded title="Catalog" reason="Sign in to browse the catalog." next="/catalog" />;
+  const raw = await searchParams;
+  const parsed = listQuerySchema.safeParse(raw);
+  const query = parsed.success ? parsed.data : listQuerySchema.parse({});
+  const [catalog, { db }] = await Promise.all([getCatalog(), getPortalDb()]);
+  const favorites = await favoriteSet(db, user.id);
+  const initialData = catalog.list({ ...query, pageSize: 25 }, favorites);
+  const options = catalog.options();
+  const initialState: CatalogState = {
+    q: query.q,
+    kind: query.kind,
+    environment: query.environment,
+    dependency: query.dependency,
+    group: query.group[0] ?? "",
+    owner: query.owner[0] ?? "",
+    favorites: query.favorites,
+    sort: query.sort,
+    order: query.order,
+    page: query.page,
+  };
+  return (
+    <CatalogBrowser
+      initialState={initialState}
+      initialData={initialData}
+      options={{ kinds: options.kinds, environments: options.environments, dependencyFlags: options.dependencyFlags, groups: options.groups, owners: options.owners }}
+    />
+  );
+}

@@ -1,0 +1,36 @@
+"use client";
+import { useMutation } from "@tanstack/react-query";
+import { Alert, Button, Dialog } from "@/components/ui";
+import { describeApiError } from "@/components/http/api-client";
+import type { AppOrder } from "@/lib/portal/app-orders/model";
+import { approveOrder } from "./api";
+
+/** Asks a lead before approving an order: its merge request is merged and the component joins the catalog. */
+export function ApproveOrderDialog({ order, onClose, onApproved }: { order: AppOrder | null; onClose: () => void; onApproved: (answer: { order: AppOrder; inCatalog: boolean }) => void }) {
+  const approve = useMutation({ mutationFn: approveOrder, onSuccess: onApproved });
+  const close = () => {
+    approve.reset();
+    onClose();
+  };
+  return (
+    <Dialog
+      open={order !== null}
+      onClose={close}
+      title={`Approve ${order?.name ?? ""}?`}
+      actions={
+        <>
+          <Button onClick={close}>Cancel</Button>
+          <Button variant="primary" disabled={approve.isPending} onClick={() => order && approve.mutate(order.id)}>
+            {approve.isPending ? "Merging…" : "Approve and merge"}
+          </Button>
+        </>
+      }
+    >
+      <p>
+        This merges merge request !{order?.mergeRequest?.iid} in the config repository: <strong>{order?.name}</strong> joins the catalog and its resource requests are
+        provisioned.
+      </p>
+      {approve.isError ? <Alert tone="error">{describeApiError(approve.error)}</Alert> : null}
+    </Dialog>
+  );
+}

@@ -1,0 +1,7 @@
+// Browser-side calls of the audit log (admins), on the portal's one fetch client.
+import type { AuditPage } from "@/lib/portal/audit-model";
+import { apiFetch } from "@/components/http/api-client";
+
+export function fetchAuditPage(query: string): Promise<AuditPage> {
+  return apiFetch(`/api/audit?${query}`);
+}

@@ -1,0 +1,46 @@
+import type { FieldErrors } from "react-hook-form";
+
+interface ErrorLike {
+  message?: unknown;
+  type?: unknown;
+}
+
+export interface FormIssue {
+  /** Where, as a record path reads: spec.owners[0].user; "" for the whole form. */
+  path: string;
+  message: string;
+}
+
+const isFieldError = (value: unknown): value is ErrorLike => typeof value === "object" && value !== null && typeof (value as ErrorLike).type === "string";
+
+const join = (path: string, key: string) => (/^\d+$/.test(key) ? `${path}[${key}]` : path ? `${path}.${key}` : key);
+
+/** Every error of a form with its path, in the order of its fields (list items by index, then the list's own). */
+export function errorEntries(errors: FieldErrors | undefined): FormIssue[] {
+  const out: FormIssue[] = [];
+  const visit = (value: unknown, path: string) => {
+    if (typeof value !== "object" || value === null) return;
+    if (isFieldError(value) && typeof value.message === "string") {
+      if (value.message) out.push({ path, message: value.message });
+      return;
+    }
+    if (Array.isArray(value)) {
+      value.forEach((item, i) => visit(item, join(path, String(i))));
+      visit((value as { root?: unknown }).root, path);
+      return;
+    }
+    for (const [key, child] of Object.entries(value)) if (key !== "ref") visit(child, key === "root" ? path : join(path, key));
+  };
+  visit(errors, "");
+  return out;
+}
+
+/** Every message of a form's errors, once each, in the order of its fields. */
+export function errorMessages(errors: FieldErrors | undefined): string[] {
+  return [...new Set(errorEntries(errors).map((e) => e.message))];
+}
+
+/** The first message about `prefix` or anything under it (spec.owners matches spec.owners[0].user). */
+export function issueAt(issues: FormIssue[], prefix: string): string | undefined {
+  return issues.find((i) => i.path === prefix || i.path.startsWith(`${prefix}.`) || i.path.startsWith(`${prefix}[`))?.message;
+}

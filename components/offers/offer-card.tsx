@@ -1,0 +1,61 @@
+"use client";
+// One offer of a player: status, rewards, progress, times, and its event timeline.
+import { Badge } from "@/components/ui";
+import type { AdminOffer } from "./api";
+import { formatTime } from "./format";
+import { statusLabel, timeLeftLabel } from "@/components/offer-parts/offer-math";
+import { ConditionBars } from "@/components/offer-parts/condition-bars";
+import { OfferImage } from "@/components/offer-parts/offer-image";
+import { RewardList } from "@/components/offer-parts/reward-list";
+import { StatusBadge } from "@/components/offer-parts/status-badge";
+import { useNow } from "@/components/offer-parts/use-now";
+import styles from "./offers.module.css";
+
+export function OfferCard({ offer }: { offer: AdminOffer }) {
+  const now = useNow();
+  return (
+    <article className={styles.offer} data-testid="offer" data-instance-id={offer.instanceId} data-status={offer.status}>
+      <header className={styles.offerHead}>
+        <OfferImage src={offer.image} />
+        <div className={styles.offerTitle}>
+          <h3 style={{ margin: 0 }}>{offer.name}</h3>
+          <span className="muted">
+            {offer.offerId} · <code>{offer.instanceId}</code>
+          </span>
+        </div>
+        <div className={styles.offerBadges}>
+          {offer.realTime ? <Badge tone="accent">real-time</Badge> : null}
+          <StatusBadge status={offer.status} />
+        </div>
+      </header>
+      {offer.description ? <p className={styles.offerDescription}>{offer.description}</p> : null}
+      <RewardList rewards={offer.rewards} />
+      <ConditionBars offer={offer} />
+      <dl className={styles.times}>
+        <div>
+          <dt>Created</dt>
+          <dd>{formatTime(offer.createdAt)}</dd>
+        </div>
+        <div>
+          <dt>Expires</dt>
+          <dd>
+            {formatTime(offer.expiresAt)} <span className="muted">({timeLeftLabel(offer, now)})</span>
+          </dd>
+        </div>
+      </dl>
+      <details className={styles.timeline}>
+        <summary>Timeline ({offer.events.length})</summary>
+        <ol>
+          {offer.events.map((event) => (
+            <li key={event.seq}>
+              <time dateTime={event.at}>{formatTime(event.at)}</time> <StatusBadge status={event.toStatus} />{" "}
+              <span className="muted">
+                {event.fromStatus ? `from ${statusLabel(event.fromStatus).toLowerCase()}` : "assigned"} · {event.cause} · #{event.seq}
+              </span>
+            </li>
+          ))}
+        </ol>
+      </details>
+    </article>
+  );
+}

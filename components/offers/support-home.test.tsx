@@ -1,0 +1,42 @@
+// @vitest-environment jsdom
+import { describe, expect, it } from "vitest";
+import { screen, waitFor } from "@testing-library/react";
+import { fakeApi, renderInPortal } from "@/components/testing/render";
+import { SupportHome } from "./support-home";
+
+const games = { body: { games: [{ gameId: "demo-game", name: "Demo", players: 3, maxOfferSlots: 3, currencies: [{ id: "gold", name: "Gold", image: "" }] }] } };
+const cleo = { playerId: "demo-player-3", username: "Cleo", updatedAt: "2026-11-20T10:00:00Z" };
+
+describe("the support dashboard's player finder", () => {
+  it("searches as you type and opens the exact match", async () => {
+    const api = fakeApi({
+      "GET /api/offers/games": games,
+      "GET /api/offers/games/demo-game/players": (call) => ({ body: { players: call.url.includes("q=cleo") ? [cleo] : [] } }),
+    });
+    const { user, router } = renderInPortal(<SupportHome initialGame="" initialQuery="" />);
+    await waitFor(() => expect((screen.getByTestId("game-picker") as HTMLSelectElement).value).toBe("demo-game"));
+    const open = screen.getByRole("button", { name: "Open player" }) as HTMLButtonElement;
+    expect(open.disabled).toBe(true);
+    await user.type(screen.getByTestId("player-search"), "cleo");
+    expect(await screen.findByRole("link", { name: "demo-player-3" })).toBeTruthy();
+    expect(api.callsTo("GET", "/api/offers/games/demo-game/players").at(-1)!.url).toContain("q=cleo");
+    await user.click(open);
+    expect(router.push).toHaveBeenCalledWith("/offers/demo-game/demo-player-3");
+  });
+
+  it("refuses a player id longer than ids are", async () => {
+    fakeApi({ "GET /api/offers/games": games, "GET /api/offers/games/demo-game/players": { body: { players: [] } } });
+    const { user, router } = renderInPortal(<SupportHome initialGame="demo-game" initialQuery="" />);
+    await user.click(screen.getByTestId("player-search"));
+    await user.paste("p".repeat(201));
+    await user.click(screen.getByRole("button", { name: "Open player" }));
+    expect((await screen.findByRole("alert")).textContent).toBe("a player id is at most 200 characters");
+    expect(router.push).not.toHaveBeenCalled();
+  });
+
+  it("says what the proxy answered when the games cannot be listed", async () => {
+    fakeApi({ "GET /api/offers/games": { status: 502, body: { message: "offers-admin-token-rejected", detail: "offers-admin-token-rejected" } } });
+    renderInPortal(<SupportHome initialGame="" initialQuery="" />);
+    expect((await screen.findByRole("alert")).textContent).toBe("The offers service refused the portal's admin token. Ask an administrator to check OFFERS_ADMIN_TOKEN.");
+  });
+});

@@ -1,0 +1,24 @@
+// What a portal page shows while the server renders it (app/(portal)/loading.tsx and its sections):
+// the page's shape in grey, so the header stays and nothing jumps when the page arrives.
+import { Card } from "@/components/ui";
+
+export function PageLoading({ what = "this page", cards = 2 }: { what?: string; cards?: number }) {
+  return (
+    <div className="stack" aria-busy="true" data-testid="page-loading">
+      <p className="muted" role="status" style={{ margin: 0 }}>
+        <span className="shell-spinner" aria-hidden="true" />
+        Loading {what}…
+      </p>
+      <div className="shell-loading__line shell-loading__line--title" aria-hidden="true" />
+      {Array.from({ length: cards }, (_, i) => (
+        <Card key={i} aria-hidden="true">
+          <div className="stack">
+            <div className="shell-loading__line" style={{ width: "70%" }} />
+            <div className="shell-loading__line" style={{ width: "55%" }} />
+            <div className="shell-loading__line" style={{ width: "62%" }} />
+          </div>
+        </Card>
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,42 @@
+"use client";
+// Creates a personal API token: its name, then the token itself in a dialog (shown once).
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useForm, useWatch } from "react-hook-form";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { z } from "zod";
+import { Alert, Button, Field, Input } from "@/components/ui";
+import { describeApiError } from "@/components/http/api-client";
+import { createToken, tokenKeys, type CreatedToken } from "./api";
+
+// The body of POST /api/tokens (its route holds the same rule).
+const newTokenSchema = z.object({ name: z.string().trim().min(1, "a name is required").max(100, "at most 100 characters") });
+type NewToken = z.input<typeof newTokenSchema>;
+
+export function NewTokenForm({ onCreated }: { onCreated: (token: CreatedToken) => void }) {
+  const queryClient = useQueryClient();
+  const form = useForm<NewToken, unknown, z.output<typeof newTokenSchema>>({ resolver: zodResolver(newTokenSchema), defaultValues: { name: "" } });
+  const create = useMutation({
+    mutationFn: createToken,
+    onSuccess: (token) => {
+      form.reset();
+      onCreated(token);
+      void queryClient.invalidateQueries({ queryKey: tokenKeys.all });
+    },
+  });
+  const named = useWatch({ control: form.control, name: "name" }).trim() !== "";
+  return (
+    <>
+      <form className="row" onSubmit={form.handleSubmit(({ name }) => create.mutate(name))} style={{ alignItems: "flex-end" }} noValidate>
+        <div style={{ flex: 1, minWidth: 220 }}>
+          <Field label="Name" hint="What the token is for, e.g. “release script”." error={form.formState.errors.name?.message}>
+            {(id) => <Input id={id} maxLength={100} {...form.register("name")} />}
+          </Field>
+        </div>
+        <Button type="submit" variant="primary" disabled={!named || create.isPending}>
+          {create.isPending ? "Creating…" : "Create token"}
+        </Button>
+      </form>
+      {create.isError ? <Alert tone="error">{describeApiError(create.error)}</Alert> : null}
+    </>
+  );
+}
