@@ -20,7 +20,7 @@ import * as schema from "@/lib/portal/db/schema";
 import { openTestDatabase, type TestDatabase } from "@/lib/db/testing";
 import { tempCatalog, validComponent, yamlOf, type TempRepo } from "@/lib/catalog/testing";
 import { LocalScmProvider } from "@/lib/scm/local";
-import { dbMergeRequestStore } from "@/lib/scm/mr-store";
+import { dbMergeRequestStore } from "@/lib/portal/gitops/merge-request-store";
 import { DEMO_REPOSITORIES, ensureDemoRepositories } from "@/lib/scm/demo";
 import { ConfigRepository } from "@/lib/portal/gitops/config-repo";
 import type { RouteHandler } from "@/lib/portal/http";

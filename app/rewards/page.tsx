@@ -6,7 +6,7 @@ import Link from "next/link";
 import { Suspense, type ReactNode } from "react";
 import { redirect } from "next/navigation";
 import { createGameClient, OffersApiError } from "@/lib/offers-client";
-import type { ClientCampaignsResponse, PlayerReferral } from "@/lib/offers/schemas";
+import type { ClientCampaignsResponse, PlayerReferral } from "@/lib/offers-client/schemas";
 import { RewardsMessage } from "@/components/rewards/rewards-message";
 import { RewardsView } from "@/components/rewards/rewards-view";
 import { claimReward } from "./actions";

@@ -1,5 +1,5 @@
 // An offer's completion conditions as progress bars. No hooks: server and client components both render it.
-import type { Offer } from "@/lib/offers/schemas";
+import type { Offer } from "@/lib/offers-client/schemas";
 import { conditionLabel, conditionProgress, formatAmount } from "./offer-math";
 import styles from "./offer-parts.module.css";
 

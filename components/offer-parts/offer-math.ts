@@ -1,6 +1,6 @@
 // Pure helpers shared by the support dashboard and the players' rewards page: progress of an offer's
 // conditions from its trackers, time left, status labels. No React, no server code.
-import type { Offer, OfferStatus } from "@/lib/offers/schemas";
+import type { Offer, OfferStatus } from "@/lib/offers-client/schemas";
 
 export interface ConditionProgress {
   /** The tracker key: the condition kind, or `kind:id` when the offer has two conditions of one kind. */

@@ -1,5 +1,5 @@
 // Rewards with their images and amounts. No hooks: server and client components both render it.
-import type { Reward } from "@/lib/offers/schemas";
+import type { Reward } from "@/lib/offers-client/schemas";
 import { formatAmount } from "./offer-math";
 import styles from "./offer-parts.module.css";
 

@@ -1,6 +1,6 @@
 // Browser-side calls of the portal's offers proxy, on the portal's one fetch client.
 // Types only come from the offers schemas: nothing of the admin client reaches the browser.
-import type { AdminGame, AdminPlayerState } from "@/lib/offers/schemas";
+import type { AdminGame, AdminPlayerState } from "@/lib/offers-client/schemas";
 import { apiFetch, ApiError, describeApiError } from "@/components/http/api-client";
 
 export type { AdminGame, AdminPlayerState };

@@ -1,5 +1,5 @@
 // One friend the player invited, on the rewards page: status, rewards and the claim button.
-import type { PlayerReferral } from "@/lib/offers/schemas";
+import type { PlayerReferral } from "@/lib/offers-client/schemas";
 import { Badge, type BadgeTone } from "@/components/ui";
 import { RewardList } from "@/components/offer-parts/reward-list";
 import { ClaimButton, type ClaimAction } from "./claim-button";

@@ -1,5 +1,5 @@
 // One offer on the players' rewards page: image, status, rewards, progress, time left and the claim button.
-import type { Offer } from "@/lib/offers/schemas";
+import type { Offer } from "@/lib/offers-client/schemas";
 import { ConditionBars } from "@/components/offer-parts/condition-bars";
 import { OfferImage } from "@/components/offer-parts/offer-image";
 import { RewardList } from "@/components/offer-parts/reward-list";

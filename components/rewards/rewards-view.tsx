@@ -1,6 +1,6 @@
 // The players' rewards page body (server component): balances, then offers ready to claim, active
 // offers with their progress and time left, the friends the player invited, and past offers.
-import type { ClientCampaignsResponse, PlayerReferral } from "@/lib/offers/schemas";
+import type { ClientCampaignsResponse, PlayerReferral } from "@/lib/offers-client/schemas";
 import { formatAmount } from "@/components/offer-parts/offer-math";
 import { OfferImage } from "@/components/offer-parts/offer-image";
 import type { ClaimAction } from "./claim-button";

@@ -1,7 +1,7 @@
 "use client";
 // "3h 12m left", ticking every 30 s in the browser.
 import { timeLeftLabel, formatDuration } from "@/components/offer-parts/offer-math";
-import type { OfferStatus } from "@/lib/offers/schemas";
+import type { OfferStatus } from "@/lib/offers-client/schemas";
 import { useNow } from "@/components/offer-parts/use-now";
 
 export function TimeLeft({ at, status, mode = "offer" }: { at: number; status?: OfferStatus; mode?: "offer" | "session" }) {

@@ -19,7 +19,7 @@
 import { readdir, readlink, readFile, rm, stat } from "node:fs/promises";
 import type { Dirent } from "node:fs";
 import path from "node:path";
-import { Mutex } from "./lock";
+import { Mutex } from "../mutex";
 import { authorString, type ConfigRepo } from "./repo";
 import { RefMovedError, RepoGit, SYMLINK_MODE, type TreeEntryLong } from "../scm/git";
 import { ScmError, checkFilePath, type ScmAuthor, type ScmFileChange } from "../scm/types";

@@ -13,12 +13,12 @@ import "server-only";
 import { z } from "zod";
 import { getEnv, type Env } from "../env";
 import { persistentSecret } from "../secrets";
-import { AdminGame, AdminPlayerState, AdminPlayerSummary } from "../offers/schemas";
+import { AdminGame, AdminPlayerState, AdminPlayerSummary } from "../offers-client/schemas";
 import { OffersAdminError } from "./offers-admin-error";
 
 export { OffersAdminError };
 
-export type { AdminGame, AdminPlayerState } from "../offers/schemas";
+export type { AdminGame, AdminPlayerState } from "../offers-client/schemas";
 export type AdminPlayerSummary = z.infer<typeof AdminPlayerSummary>;
 
 export const GamesAnswer = z.object({ games: z.array(AdminGame) });

@@ -10,7 +10,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { LocalScmProvider } from "./local";
-import { memoryMergeRequestStore } from "./mr-store";
+import { memoryMergeRequestStore } from "./merge-request-store";
 import { ScmError, type ScmMergeRequest, type ScmRepository } from "./types";
 
 export interface FakeGitLabOptions {

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { RefMovedError, RepoGit } from "./git";
 import { LocalScmProvider } from "./local";
-import { memoryMergeRequestStore } from "./mr-store";
+import { memoryMergeRequestStore } from "./merge-request-store";
 
 let root: string | undefined;
 afterEach(async () => {

@@ -1,18 +1,18 @@
 /**
  * lib/scm: the source-control provider interface and its adapters.
  * createScmProvider() builds the provider the settings name; the portal wires it in
- * lib/portal/gitops/service.ts (database store, config repository working copy, demo repositories).
+ * lib/portal/gitops/wiring.ts (database store, config repository working copy, demo repositories).
  */
 import path from "node:path";
 import { GitLabScmProvider } from "./gitlab";
 import { LocalScmProvider, type WorkingCopy } from "./local";
-import type { MergeRequestStore } from "./mr-store";
+import type { MergeRequestStore } from "./merge-request-store";
 import type { ScmProvider } from "./types";
 
 export * from "./types";
 export { LocalScmProvider, type WorkingCopy } from "./local";
 export { GitLabScmProvider } from "./gitlab";
-export { dbMergeRequestStore, memoryMergeRequestStore, type MergeRequestStore } from "./mr-store";
+export { memoryMergeRequestStore, type MergeRequestStore, type MergeRequestRecord, type NewMergeRequest } from "./merge-request-store";
 export { ensureDemoRepositories, DEMO_REPOSITORIES } from "./demo";
 
 export interface ScmSettings {

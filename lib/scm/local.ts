@@ -18,8 +18,8 @@
 import { mkdir, readdir, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { RepoGit, type RefUpdater } from "./git";
-import { KeyedMutex } from "./lock";
-import type { MergeRequestStore, MergeRequestRecord } from "./mr-store";
+import { KeyedMutex } from "../mutex";
+import type { MergeRequestStore, MergeRequestRecord } from "./merge-request-store";
 import {
   ScmError,
   checkBranch,

@@ -1,6 +1,6 @@
 // Shared by the offers proxy routes: path and query parameters, checked before they reach the offers service.
 import { z } from "zod";
-import { Identifier } from "@/lib/offers/schemas";
+import { Identifier } from "@/lib/offers-client/schemas";
 
 // The offers service's one rule for ids, so an id it would refuse is refused here with the same words.
 export const GameParams = z.object({ gameId: Identifier });

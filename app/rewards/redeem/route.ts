@@ -4,7 +4,7 @@
 // A failed redeem redirects to /rewards?error=used|expired|invalid|unavailable.
 import { NextResponse } from "next/server";
 import { OffersApiError, redeemOneTimeToken } from "@/lib/offers-client";
-import { OneTimeTokenRedeemRequest } from "@/lib/offers/schemas";
+import { OneTimeTokenRedeemRequest } from "@/lib/offers-client/schemas";
 import { isSecureRequest, offersApiBase, REWARDS_COOKIE, REWARDS_COOKIE_MAX_AGE_S, REWARDS_PATH } from "../session";
 
 export const dynamic = "force-dynamic";

@@ -10,7 +10,7 @@ import * as schema from "../db/schema";
 import { openTestDatabase, testDatabaseTargets, type TestDatabase } from "../../db/testing";
 import { tempCatalog, validComponent, yamlOf, type TempRepo } from "../../catalog/testing";
 import { LocalScmProvider } from "../../scm/local";
-import { dbMergeRequestStore } from "../../scm/mr-store";
+import { dbMergeRequestStore } from "../gitops/merge-request-store";
 import { ConfigRepository } from "../gitops/config-repo";
 import { GitOpsError } from "../gitops/errors";
 import { listAudit } from "../audit";

@@ -10,7 +10,7 @@ import * as schema from "../db/schema";
 import { openTestDatabase, testDatabaseTargets, type TestDatabase } from "../../db/testing";
 import { tempCatalog, validComponent, yamlOf, type TempRepo } from "../../catalog/testing";
 import { LocalScmProvider } from "../../scm/local";
-import { dbMergeRequestStore } from "../../scm/mr-store";
+import { dbMergeRequestStore } from "./merge-request-store";
 import { DEMO_REPOSITORIES, ensureDemoRepositories } from "../../scm/demo";
 import { ConfigRepository, configFilePath } from "./config-repo";
 import { createRelease, deployedVersions, listReleases } from "./releases";

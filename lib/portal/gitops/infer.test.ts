@@ -4,7 +4,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { LocalScmProvider } from "../../scm/local";
-import { memoryMergeRequestStore } from "../../scm/mr-store";
+import { memoryMergeRequestStore } from "../../scm/merge-request-store";
 import { ensureDemoRepositories, type DemoRepository } from "../../scm/demo";
 import { inferKind, inferRepository } from "./infer";
 

@@ -10,7 +10,7 @@ import path from "node:path";
 import { tempCatalog, validComponent, yamlOf, type TempRepo } from "../../catalog/testing";
 import { openCatalog } from "../../catalog/catalog";
 import { ensureConfigRepo } from "../../catalog/repo";
-import { memoryMergeRequestStore } from "../../scm/mr-store";
+import { memoryMergeRequestStore } from "../../scm/merge-request-store";
 import { ConfigRepository, configFilePath } from "./config-repo";
 import { LOCAL_CONFIG_REPO, localConfigProvider } from "./wiring";
 

@@ -12,7 +12,7 @@ import { and, desc, eq } from "drizzle-orm";
 import { isUniqueViolation, type AppDatabase } from "../../db";
 import type { Catalog, Author } from "../../catalog/catalog";
 import { componentReleases, componentConfigCurrent, type ComponentReleaseRow } from "../db/schema/scm";
-import { KeyedMutex } from "../../scm/lock";
+import { KeyedMutex } from "../../mutex";
 import { ScmError, type ScmProvider } from "../../scm/types";
 import { GitOpsError } from "./errors";
 import { nextVersion, parseVersion, formatVersion, sortVersionsDesc, tagOf, type ReleaseType } from "./semver";

@@ -8,7 +8,8 @@
  *   catalog's repository as "portal/config", whose writes go through the catalog's one writer.
  */
 import type { Catalog } from "../../catalog/catalog";
-import { createScmProvider, dbMergeRequestStore, ensureDemoRepositories, GitLabScmProvider, LocalScmProvider, localReposRoot, type ScmProvider } from "../../scm";
+import { createScmProvider, ensureDemoRepositories, GitLabScmProvider, LocalScmProvider, localReposRoot, type MergeRequestStore, type ScmProvider } from "../../scm";
+import { dbMergeRequestStore } from "./merge-request-store";
 import { ConfigRepository, type ConfigRepoTarget } from "./config-repo";
 import type { Db } from "./releases";
 
@@ -38,7 +39,7 @@ export function projectPathOf(url: string): string | null {
 }
 
 /** The local provider serving the catalog's repository as "portal/config" (merges go through the catalog's writer). */
-export function localConfigProvider(catalog: Catalog, options: { root: string; store: ReturnType<typeof dbMergeRequestStore> }): LocalScmProvider {
+export function localConfigProvider(catalog: Catalog, options: { root: string; store: MergeRequestStore }): LocalScmProvider {
   return new LocalScmProvider({ root: options.root, store: options.store, workingCopies: { [LOCAL_CONFIG_REPO]: catalog.workingCopy() } });
 }
 

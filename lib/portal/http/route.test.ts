@@ -142,15 +142,3 @@ describe("route()", () => {
     expect((await open(new Request("http://portal.test/p?q=%00"))).status).toBe(400);
   });
 });
-
-describe("unknown /api paths", () => {
-  it("answer a JSON 404 not-found for every method", async () => {
-    const unknown = (await import("@/app/api/[...path]/route")) as unknown as Record<string, (r: Request, c: unknown) => Promise<Response>>;
-    for (const method of ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"]) {
-      const response = await unknown[method]!(new Request("http://portal.test/api/nope/deeper", { method }), ctx({ path: ["nope", "deeper"] }));
-      expect(response.status, method).toBe(404);
-      expect(response.headers.get("content-type")).toMatch(/^application\/json/);
-      if (method !== "HEAD") expect(await response.json()).toEqual({ message: "not-found", detail: `no API endpoint ${method} /api/nope/deeper` });
-    }
-  });
-});

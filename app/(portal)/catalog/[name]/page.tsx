@@ -4,7 +4,7 @@ import { notFound } from "next/navigation";
 import { currentUser, hasRole } from "@/lib/portal/guard";
 import { getPortalDb } from "@/lib/portal/db";
 import { getCatalog } from "@/lib/catalog/service";
-import { favoriteSet } from "@/lib/catalog/favorites";
+import { favoriteSet } from "@/lib/portal/favorites";
 import { checkName } from "@/lib/catalog/names";
 import { componentStatus } from "@/lib/catalog/status";
 import { gitopsStatusExtra } from "@/lib/portal/gitops/service";

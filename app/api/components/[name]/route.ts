@@ -4,7 +4,7 @@ import { z } from "zod";
 import { getPortalDb } from "@/lib/portal/db";
 import { getCatalog } from "@/lib/catalog/service";
 import { etagMatches, type UpdateResult } from "@/lib/catalog/catalog";
-import { favoriteSet } from "@/lib/catalog/favorites";
+import { favoriteSet } from "@/lib/portal/favorites";
 import { componentParams, json, legacy, problem, route } from "@/lib/portal/http";
 import { auditComponentUpdate } from "@/lib/portal/audit-log";
 

@@ -1,7 +1,7 @@
 // GET /api/components/favorites — the signed-in user's favorites: names, and the records that still exist.
 import { getPortalDb } from "@/lib/portal/db";
 import { getCatalog } from "@/lib/catalog/service";
-import { listFavorites } from "@/lib/catalog/favorites";
+import { listFavorites } from "@/lib/portal/favorites";
 import { json, route } from "@/lib/portal/http";
 
 export const dynamic = "force-dynamic";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import path from "node:path";
-import * as schema from "../portal/db/schema";
+import * as schema from "./db/schema";
 import { openTestDatabase, testDatabaseTargets, type TestDatabase } from "../db/testing";
 import { addFavorite, favoriteSet, listFavorites, removeFavorite } from "./favorites";
 

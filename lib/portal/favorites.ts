@@ -3,11 +3,10 @@
  * Drizzle database so tests run them on PGlite and PostgreSQL.
  */
 import { and, asc, eq } from "drizzle-orm";
-import type { AppDatabase } from "../db";
-import { componentFavorites } from "../portal/db/schema/favorites";
+import type { PortalDatabase } from "./db/database";
+import { componentFavorites } from "./db/schema/favorites";
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Db = AppDatabase<any>;
+type Db = PortalDatabase;
 
 export async function listFavorites(db: Db, userId: string): Promise<string[]> {
   const rows = await db
