@@ -3,7 +3,8 @@
  * 503 `{message: "database-unavailable", detail}` with Retry-After, within the database timeout when
  * frozen, for personal API tokens and sessions alike; back to normal without a restart. The real
  * route handlers, guard, database, catalog and GitOps wiring run on a throwaway PostgreSQL and a
- * temporary DATA_DIR (only Next's `server-only` marker is stubbed).
+ * temporary DATA_DIR: the portal's services are built from that environment and installed for the
+ * test (nothing is mocked).
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -12,8 +13,7 @@ import path from "node:path";
 import { encode } from "next-auth/jwt";
 import { canRunThrowawayPostgres, startThrowawayPostgres, type ThrowawayServer } from "@/lib/testing/throwaway";
 import type { RouteHandler } from "@/lib/portal/http";
-
-vi.mock("server-only", () => ({}));
+import { createPortalServices, portalSettingsFromEnv, setPortalServicesForTests, type PortalServices } from "@/lib/portal/services";
 
 const timeoutMs = 1_000;
 // The client waits 1 s longer than the server's statement_timeout; the rest is slack for a busy machine.
@@ -23,19 +23,17 @@ const secret = "nextauth-secret-0123456789abcdef";
 
 type Call = { name: string; handler: RouteHandler; path: string; method?: string; params?: Record<string, string>; auth: "token" | "session" };
 
-const globals = globalThis as unknown as Record<string, unknown>;
-const singletons = ["__portalDb", "__portalCatalog", "__portalGitOps"];
-
 describe.skipIf(!canRunThrowawayPostgres())("portal API when its PostgreSQL is down or frozen", () => {
   let server: ThrowawayServer;
   let dataDir: string;
   let calls: Call[];
   let sessionCookie: string;
+  let services: PortalServices | undefined;
+  let restoreServices: (() => void) | undefined;
 
   beforeAll(async () => {
     server = await startThrowawayPostgres();
     dataDir = await mkdtemp(path.join(tmpdir(), "portal-db-faults-"));
-    for (const name of singletons) delete globals[name];
     vi.stubEnv("PORTAL_DATABASE_URL", server.url);
     vi.stubEnv("DATA_DIR", dataDir);
     vi.stubEnv("DATABASE_TIMEOUT_MS", String(timeoutMs));
@@ -45,6 +43,8 @@ describe.skipIf(!canRunThrowawayPostgres())("portal API when its PostgreSQL is d
     vi.stubEnv("PORTAL_DEV_LOGIN", "");
     vi.stubEnv("CONFIG_REPO_URL", "");
     vi.stubEnv("SCM_PROVIDER", "local");
+    services = createPortalServices(portalSettingsFromEnv());
+    restoreServices = setPortalServicesForTests(services);
     sessionCookie = `next-auth.session-token=${await encode({ token: { username: "alice", name: "Alice", provider: "gitlab", groups: [] }, secret })}`;
     const route = async (file: string) => (await import(/* @vite-ignore */ `@/app/api/${file}`)) as Record<string, RouteHandler>;
     const index = await route("route");
@@ -72,9 +72,8 @@ describe.skipIf(!canRunThrowawayPostgres())("portal API when its PostgreSQL is d
 
   afterAll(async () => {
     if (server) server.thaw();
-    const db = globals.__portalDb as Promise<{ close(): Promise<void> }> | undefined;
-    await Promise.race([db?.then((handle) => handle.close()).catch(() => {}), new Promise((r) => setTimeout(r, 5_000))]);
-    for (const name of singletons) delete globals[name];
+    await Promise.race([services?.close().catch(() => {}), new Promise((r) => setTimeout(r, 5_000))]);
+    restoreServices?.();
     vi.unstubAllEnvs();
     await server?.destroy();
     if (dataDir) await rm(dataDir, { recursive: true, force: true });

@@ -5,59 +5,31 @@
  * character, lone surrogates, long strings, path tricks) in every string position of every route's
  * input: no answer is a 5xx.
  *
- * The real route handlers run with the guard replaced by a test double (an admin from x-test-user),
- * the portal database on PGlite, a catalog in a temporary git repository, local source control, and
- * the offers service's admin API answered by a stub.
+ * The real route handlers run on a real portal (lib/portal/testing.ts): an admin signed in through the
+ * real authorizer, the portal database on PGlite (PostgreSQL when TEST_DATABASE_URL is set), a catalog
+ * in a temporary git repository, local source control, and the offers service's admin API answered by
+ * a stub fetch given to the services.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import fc from "fast-check";
 import { readdirSync, statSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import { NextRequest } from "next/server";
-import * as schema from "@/lib/portal/db/schema";
-import { openTestDatabase, type TestDatabase } from "@/lib/db/testing";
-import { tempCatalog, validComponent, yamlOf, type TempRepo } from "@/lib/catalog/testing";
-import { LocalScmProvider } from "@/lib/scm/local";
-import { dbMergeRequestStore } from "@/lib/portal/gitops/merge-request-store";
+import { validComponent, yamlOf } from "@/lib/catalog/testing";
+import type { LocalScmProvider } from "@/lib/scm/local";
 import { DEMO_REPOSITORIES, ensureDemoRepositories } from "@/lib/scm/demo";
-import { ConfigRepository } from "@/lib/portal/gitops/config-repo";
 import type { RouteHandler } from "@/lib/portal/http";
+import { startPortalTest, type PortalTest } from "@/lib/portal/testing";
 
-const state: { db?: TestDatabase<typeof schema>; deps?: unknown; catalog?: TempRepo["catalog"] } = {};
-
-vi.mock("server-only", () => ({}));
 vi.stubEnv("NEXTAUTH_SECRET", "hostile-input-secret-0123456789");
-vi.mock("@/lib/portal/guard", () => ({
-  authorize: async (request: Request) => {
-    const raw = request.headers.get("x-test-user");
-    if (!raw) return { ok: false, response: Response.json({ message: "unauthenticated" }, { status: 401 }) };
-    return { ok: true, user: JSON.parse(raw), via: "session" };
-  },
-}));
-vi.mock("@/lib/portal/db", () => ({ getPortalDb: async () => state.db }));
-vi.mock("@/lib/catalog/service", () => ({ getCatalog: async () => state.catalog }));
-vi.mock("@/lib/portal/gitops/service", async (original) => ({
-  ...(await original<typeof import("@/lib/portal/gitops/service")>()),
-  getGitOps: async () => state.deps,
-  gitopsStatusExtra: async () => ({ deployedVersions: {}, openMergeRequests: 0 }),
-}));
-// The offers service's admin API: a stub that knows one game and no players.
-vi.mock("@/lib/portal/offers-admin", async (original) => {
-  const real = await original<typeof import("@/lib/portal/offers-admin")>();
-  const stub = real.createOffersAdminClient({
-    baseUrl: "http://offers.test",
-    token: "stub-admin-token-0123456789",
-    fetch: async (input) => {
-      const url = new URL(String(input));
-      if (url.pathname === "/v1/admin/games") return Response.json({ games: [] });
-      if (/^\/v1\/admin\/games\/[^/]+\/players$/.test(url.pathname)) return Response.json({ players: [] });
-      return Response.json({ message: "player-not-found" }, { status: 404 });
-    },
-  });
-  return { ...real, getOffersAdmin: () => stub };
-});
+
+/** The offers service's admin API: a stub that knows one game and no players. */
+const offersStub: typeof fetch = async (input) => {
+  const url = new URL(String(input instanceof Request ? input.url : input));
+  if (url.pathname === "/v1/admin/games") return Response.json({ games: [] });
+  if (/^\/v1\/admin\/games\/[^/]+\/players$/.test(url.pathname)) return Response.json({ players: [] });
+  return Response.json({ message: "player-not-found" }, { status: 404 });
+};
 
 type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
@@ -135,7 +107,7 @@ function routeFolders(dir = apiDir): string[] {
 }
 
 const modules: Record<string, Record<string, RouteHandler>> = {};
-const admin = { "x-test-user": JSON.stringify({ id: "admin", name: "Admin", roles: ["admin"], groups: [] }) };
+let admin: Record<string, string>;
 
 /** The URL of a route folder with its dynamic segments filled from the example's params. */
 function urlOf(folder: string, example: Example): string {
@@ -213,30 +185,20 @@ function withString(example: Example, position: Position, text: string): Example
 const cases = () =>
   Object.entries(examples).flatMap(([folder, methods]) => Object.entries(methods).map(([method, example]) => ({ folder, method: method as Method, example: example! })));
 
-let repo: TempRepo;
-let root: string;
+let portal: PortalTest;
 beforeAll(async () => {
-  state.db = await openTestDatabase("pglite", { schema, migrationsDir: path.resolve("lib/portal/db/migrations"), migrationsTable: "__portal_migrations" });
-  repo = await tempCatalog({ [`${component}.yaml`]: yamlOf(validComponent(component), "the checkout") });
-  state.catalog = repo.catalog;
-  root = await mkdtemp(path.join(tmpdir(), "hostile-input-"));
-  const store = dbMergeRequestStore(state.db.db);
-  const scm = new LocalScmProvider({ root, store });
-  await ensureDemoRepositories(scm, DEMO_REPOSITORIES.filter((r) => ["commerce/checkout-api", "growth/quest-engine"].includes(r.path)));
-  const configProvider = new LocalScmProvider({
-    root,
-    store,
-    workingCopies: { "portal/config": { dir: repo.catalog.repo.dir, exclusive: (fn) => repo.catalog.exclusive(fn), afterChange: async () => void (await repo.catalog.refresh({ pull: false })) } },
+  portal = await startPortalTest({
+    components: { [`${component}.yaml`]: yamlOf(validComponent(component), "the checkout") },
+    settings: (settings) => ({ ...settings, offersAdmin: () => ({ baseUrl: "http://offers.test", token: "stub-admin-token-0123456789", fetch: offersStub }) }),
   });
-  state.deps = { db: state.db.db, scm, catalog: repo.catalog, config: new ConfigRepository(repo.catalog, { provider: configProvider, repo: "portal/config" }) };
+  await ensureDemoRepositories(portal.gitops.scm as LocalScmProvider, DEMO_REPOSITORIES.filter((r) => ["commerce/checkout-api", "growth/quest-engine"].includes(r.path)));
+  admin = await portal.signIn({ id: "admin", name: "Admin", roles: ["admin"] });
   for (const folder of [...Object.keys(examples), ...Object.keys(boundaryOnly)]) {
     modules[folder] = (await import(/* @vite-ignore */ `@/app/api/${folder ? `${folder}/` : ""}route`)) as Record<string, RouteHandler>;
   }
 }, 120_000);
 afterAll(async () => {
-  await state.db?.close();
-  await repo?.cleanup();
-  if (root) await rm(root, { recursive: true, force: true });
+  await portal?.close();
   vi.unstubAllEnvs();
 });
 

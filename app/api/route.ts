@@ -1,5 +1,5 @@
 // GET /api — the root index: {service, configDir, endpoints, components, errors}.
-import { getCatalog } from "@/lib/catalog/service";
+import { getCatalog } from "@/lib/portal/services";
 import { PORTAL_ENDPOINTS } from "@/lib/catalog/endpoints";
 import { json, route } from "@/lib/portal/http";
 

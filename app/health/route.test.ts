@@ -1,6 +1,5 @@
 import { afterAll, describe, expect, it, vi } from "vitest";
 
-vi.mock("server-only", () => ({}));
 // A PostgreSQL URL where nothing listens: the portal database is down.
 vi.stubEnv("PORTAL_DATABASE_URL", "postgres://portal@127.0.0.1:1/portal");
 

@@ -1,6 +1,11 @@
 /**
  * One factory for both services: a Drizzle database over PGlite (embedded, under a data directory
  * or in memory) or over PostgreSQL (a URL). Same schema, migrations and queries on both.
+ *
+ * The one process-wide registry here (globalThis.__pgliteInstances) stays on purpose: PGlite allows
+ * one instance per data directory per process (a second one on the same files corrupts them), and
+ * Next's dev server reloads modules, so the registry must outlive a module instance. It holds no
+ * service: which database a service uses is decided by its own wiring (e.g. lib/portal/services.ts).
  */
 import { PGlite } from "@electric-sql/pglite";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";

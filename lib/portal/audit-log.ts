@@ -9,7 +9,7 @@
  */
 import { parseDocument } from "yaml";
 import { getPortalDb } from "./db";
-import { getCatalog } from "../catalog/service";
+import { getCatalog } from "./services";
 import type { UpdateResult } from "../catalog/catalog";
 import type { ConfigWriteResult } from "./gitops/config";
 import { listReleases, type Release } from "./gitops/releases";

@@ -8,12 +8,11 @@
  */
 import { randomUUID } from "node:crypto";
 import { and, desc, eq, gte, inArray, lt, lte, type SQL } from "drizzle-orm";
-import type { AppDatabase } from "../db";
+import type { PortalDatabase } from "./db/database";
 import { auditLog, type AuditRow } from "./db/schema/audit";
 import { AUDIT_ACTIONS, auditFilterSchema, type AuditAction, type AuditEntry, type AuditFilter, type AuditInput, type AuditPage, type AuditTargetType } from "./audit-model";
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Db = AppDatabase<any>;
+type Db = PortalDatabase;
 
 export * from "./audit-model";
 

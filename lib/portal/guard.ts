@@ -10,30 +10,11 @@ import "server-only";
 import { cookies } from "next/headers";
 import { hasRole, type PortalUser, type Role } from "./roles";
 import { getAuthSettings, getPortalConfig } from "./auth/settings";
-import { createAuthorizer } from "./auth/authorizer";
 import { decodeSessionToken, sessionCookieValue, userFromToken } from "./auth/session-user";
-import { verifyToken } from "./tokens";
-import { getPortalDb } from "./db";
+import { getPortalServices } from "./services";
 
 export type { Role, PortalUser };
 export { hasRole };
-
-let authorizer: ReturnType<typeof createAuthorizer> | undefined;
-
-function getAuthorizer() {
-  if (!authorizer) {
-    const settings = getAuthSettings();
-    authorizer = createAuthorizer({
-      secret: settings.secret,
-      sessionCookieName: settings.sessionCookieName,
-      devLogin: settings.devLogin,
-      publicOrigin: settings.publicOrigin,
-      config: getPortalConfig,
-      verifyToken: async (token) => verifyToken((await getPortalDb()).db, token),
-    });
-  }
-  return authorizer;
-}
 
 /**
  * Authenticates a route handler's request and checks the role (admin implies every role).
@@ -43,7 +24,8 @@ export async function authorize(
   request: Request,
   role?: Role,
 ): Promise<{ ok: true; user: PortalUser; via: "session" | "token" } | { ok: false; response: Response }> {
-  return getAuthorizer()(request, role);
+  // The authorizer of this process's services (lib/portal/services.ts): its settings and token check.
+  return getPortalServices().authorize(request, role);
 }
 
 /** The signed-in user of the current request, for server components and server actions; null when signed out. */

@@ -11,10 +11,11 @@
  */
 import "server-only";
 import { z } from "zod";
-import { getEnv, type Env } from "../env";
+import type { Env } from "../env";
 import { persistentSecret } from "../secrets";
 import { AdminGame, AdminPlayerState, AdminPlayerSummary } from "../offers-client/schemas";
 import { OffersAdminError } from "./offers-admin-error";
+import { getPortalServices } from "./services";
 
 export { OffersAdminError };
 
@@ -174,13 +175,8 @@ function describe(error: unknown): string {
   return cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error));
 }
 
-let cached: OffersAdminClient | undefined;
-
-/** The client configured from the environment (OFFERS_BASE_URL, OFFERS_ADMIN_TOKEN or DATA_DIR). */
-export function getOffersAdmin(): OffersAdminClient {
-  cached ??= createOffersAdminClient(offersAdminSettings(getEnv()));
-  return cached;
-}
+/** The client of this process's services (lib/portal/services.ts): OFFERS_BASE_URL, OFFERS_ADMIN_TOKEN or DATA_DIR. */
+export const getOffersAdmin = (): OffersAdminClient => getPortalServices().offersAdmin();
 
 /** Headers of a text/event-stream answer through the portal (no compression, no buffering). */
 export const eventStreamHeaders: Record<string, string> = {

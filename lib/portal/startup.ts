@@ -6,7 +6,7 @@
 import "server-only";
 import { warnAboutDevLogin } from "./auth/settings";
 import { getPortalDb } from "./db";
-import { getCatalog } from "../catalog/service";
+import { getCatalog } from "./services";
 import { getAppOrderDeps } from "./app-orders/wiring";
 
 export async function portalStartup(): Promise<void> {

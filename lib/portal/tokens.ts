@@ -2,12 +2,11 @@
 // A token is "pat_" + 32 random bytes (base64url); only its SHA-256 is stored.
 import { createHash, randomBytes } from "node:crypto";
 import { and, desc, eq, isNull, lt, or } from "drizzle-orm";
-import type { AppDatabase } from "@/lib/db";
+import type { PortalDatabase } from "./db/database";
 import { portalApiTokens } from "./db/schema/tokens";
 import { normalizeRoles, type Role } from "./roles";
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Db = AppDatabase<any>;
+type Db = PortalDatabase;
 
 export const tokenPrefix = "pat_";
 /** last_used_at is written at most this often per token, so busy scripts do not write on every call. */

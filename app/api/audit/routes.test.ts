@@ -1,40 +1,14 @@
-// Route handlers with the guard replaced by a test double (user from the x-test-user header), the portal
-// database on PGlite, a catalog in a temp git repository and local source control: roles of the app-order
-// routes, and an audit entry for every kind of change (GET /api/audit, admin only).
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import * as schema from "@/lib/portal/db/schema";
-import { openTestDatabase, type TestDatabase } from "@/lib/db/testing";
-import { tempCatalog, validComponent, yamlOf, type TempRepo } from "@/lib/catalog/testing";
-import { LocalScmProvider } from "@/lib/scm/local";
-import { dbMergeRequestStore } from "@/lib/portal/gitops/merge-request-store";
+// Route handlers on a real portal (lib/portal/testing.ts): the portal database on PGlite (PostgreSQL
+// when TEST_DATABASE_URL is set), a catalog in a temp git repository, local source control, and users
+// signed in through the real authorizer: roles of the app-order routes, and an audit entry for every
+// kind of change (GET /api/audit, admin only).
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { validComponent, yamlOf } from "@/lib/catalog/testing";
+import type { LocalScmProvider } from "@/lib/scm/local";
 import { DEMO_REPOSITORIES, ensureDemoRepositories } from "@/lib/scm/demo";
-import { ConfigRepository } from "@/lib/portal/gitops/config-repo";
 import type { AuditEntry } from "@/lib/portal/audit";
-
-type Deps = { db: TestDatabase<typeof schema>["db"]; scm: LocalScmProvider; catalog: TempRepo["catalog"]; config: ConfigRepository };
-const state: { db?: TestDatabase<typeof schema>; deps?: Deps } = {};
-
-vi.mock("@/lib/portal/guard", () => {
-  type Role = "engineer" | "lead" | "operator" | "support" | "admin";
-  const hasRole = (user: { roles: Role[] }, role: Role) => user.roles.includes("admin") || user.roles.includes(role);
-  return {
-    hasRole,
-    currentUser: async () => null,
-    authorize: async (request: Request, role?: Role) => {
-      const raw = request.headers.get("x-test-user");
-      if (!raw) return { ok: false, response: Response.json({ message: "unauthenticated" }, { status: 401 }) };
-      const user = JSON.parse(raw);
-      if (role && !hasRole(user, role)) return { ok: false, response: Response.json({ message: "forbidden", requiredRole: role }, { status: 403 }) };
-      return { ok: true, user, via: request.headers.get("x-test-via") ?? "session" };
-    },
-  };
-});
-vi.mock("@/lib/portal/db", () => ({ getPortalDb: async () => state.db }));
-vi.mock("@/lib/catalog/service", () => ({ getCatalog: async () => state.deps?.catalog }));
-vi.mock("@/lib/portal/gitops/service", () => ({ getGitOps: async () => state.deps, LOCAL_CONFIG_REPO: "portal/config" }));
+import { startPortalTest, type PortalTest } from "@/lib/portal/testing";
+import type { Role } from "@/lib/portal/roles";
 
 const orders = await import("@/app/api/app-order-requests/route");
 const { GET: count } = await import("@/app/api/app-order-requests/pending/count/route");
@@ -53,12 +27,16 @@ const { POST: importComponents } = await import("@/app/api/import/components/rou
 const tokens = await import("@/app/api/tokens/route");
 const token = await import("@/app/api/tokens/[id]/route");
 
-const user = (id: string, roles: string[]) => ({ "x-test-user": JSON.stringify({ id, name: `${id} (name)`, roles, groups: [] }) });
-const eddie = user("eddie", ["engineer"]);
-const lee = user("lee", ["engineer", "lead"]);
-const lena = user("lena", ["engineer", "lead"]);
-const olga = user("olga", ["engineer", "operator"]);
-const admin = user("admin", ["admin"]);
+// Session headers of each user, filled in once the portal starts (beforeAll).
+const users: Array<[string, Role[]]> = [
+  ["eddie", ["engineer"]],
+  ["lee", ["engineer", "lead"]],
+  ["lena", ["engineer", "lead"]],
+  ["olga", ["engineer", "operator"]],
+  ["admin", ["admin"]],
+];
+const signedIn: Record<string, Record<string, string>> = {};
+let eddie: Record<string, string>, lee: Record<string, string>, lena: Record<string, string>, olga: Record<string, string>, admin: Record<string, string>;
 const req = (url: string, init: RequestInit & { json?: unknown } = {}) => {
   const { json, ...rest } = init;
   return new Request(`http://portal.test${url}`, {
@@ -79,26 +57,15 @@ const orderBody = (name: string) => ({
   repoPath: `commerce/${name}`,
 });
 
-let repo: TempRepo;
-let root: string;
+let portal: PortalTest;
 beforeAll(async () => {
-  state.db = await openTestDatabase("pglite", { schema, migrationsDir: path.resolve("lib/portal/db/migrations"), migrationsTable: "__portal_migrations" });
-  repo = await tempCatalog({ "checkout-api.yaml": yamlOf(validComponent("checkout-api", { repo: { path: "commerce/checkout-api" } }), "the checkout") });
-  root = await mkdtemp(path.join(tmpdir(), "audit-routes-"));
-  const store = dbMergeRequestStore(state.db.db);
-  const scm = new LocalScmProvider({ root, store });
-  await ensureDemoRepositories(scm, DEMO_REPOSITORIES.filter((r) => ["commerce/checkout-api", "growth/quest-engine"].includes(r.path)));
-  const configProvider = new LocalScmProvider({
-    root,
-    store,
-    workingCopies: { "portal/config": { dir: repo.catalog.repo.dir, exclusive: (fn) => repo.catalog.exclusive(fn), afterChange: async () => void (await repo.catalog.refresh({ pull: false })) } },
-  });
-  state.deps = { db: state.db.db, scm, catalog: repo.catalog, config: new ConfigRepository(repo.catalog, { provider: configProvider, repo: "portal/config" }) };
+  portal = await startPortalTest({ components: { "checkout-api.yaml": yamlOf(validComponent("checkout-api", { repo: { path: "commerce/checkout-api" } }), "the checkout") } });
+  await ensureDemoRepositories(portal.gitops.scm as LocalScmProvider, DEMO_REPOSITORIES.filter((r) => ["commerce/checkout-api", "growth/quest-engine"].includes(r.path)));
+  for (const [id, roles] of users) signedIn[id] = await portal.signIn({ id, name: `${id} (name)`, roles });
+  ({ eddie, lee, lena, olga, admin } = signedIn as Record<"eddie" | "lee" | "lena" | "olga" | "admin", Record<string, string>>);
 });
 afterAll(async () => {
-  await state.db?.close();
-  await repo?.cleanup();
-  await rm(root, { recursive: true, force: true });
+  await portal?.close();
 });
 
 async function auditEntries(query = ""): Promise<AuditEntry[]> {
@@ -136,8 +103,10 @@ describe("app order routes", () => {
     const res = await approve(req(`/api/app-order-requests/${orderId}/approve`, { method: "POST", headers: eddie }), byId(orderId));
     expect(res.status).toBe(403);
     expect(await res.json()).toEqual({ message: "forbidden", requiredRole: "lead" });
-    const leadEddie = user("eddie", ["engineer", "lead"]);
+    // Roles are read on every request (as from portal.yaml): eddie holds lead until he is signed in again without it.
+    const leadEddie = await portal.signIn({ id: "eddie", name: "eddie (name)", roles: ["engineer", "lead"] });
     const own = await approve(req(`/api/app-order-requests/${orderId}/approve`, { method: "POST", headers: leadEddie }), byId(orderId));
+    await portal.signIn({ id: "eddie", name: "eddie (name)", roles: ["engineer"] });
     expect(own.status).toBe(403);
     expect((await own.json()).message).toMatch(/cannot approve your own order/);
     expect((await reject(req(`/api/app-order-requests/${orderId}/reject`, { method: "POST", headers: eddie, json: { reason: "x" } }), byId(orderId))).status).toBe(403);
@@ -147,7 +116,7 @@ describe("app order routes", () => {
     const res = await approve(req(`/api/app-order-requests/${orderId}/approve`, { method: "POST", headers: lee }), byId(orderId));
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ inCatalog: true, order: { status: "approved", decidedBy: "lee" } });
-    expect(repo.catalog.get("cart-api")).toBeDefined();
+    expect(portal.catalog.get("cart-api")).toBeDefined();
     expect((await approve(req(`/api/app-order-requests/${orderId}/approve`, { method: "POST", headers: lena }), byId(orderId))).status).toBe(409);
     expect((await approve(req(`/api/app-order-requests/nope/approve`, { method: "POST", headers: lena }), byId("nope"))).status).toBe(404);
   });
@@ -208,7 +177,7 @@ describe("audit log", () => {
       before: { "metadata.displayName": "Display checkout-api" },
       after: { "metadata.displayName": "Checkout API v2" },
     });
-    const current = repo.catalog.get("checkout-api")?.component;
+    const current = portal.catalog.get("checkout-api")?.component;
     const put = await component.PUT(
       req("/api/components/checkout-api", { method: "PUT", headers: { ...eddie, "If-Match": "*" }, json: { ...current, metadata: { name: "checkout-api", displayName: "Checkout" } } }),
       byName("checkout-api"),

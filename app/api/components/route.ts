@@ -1,6 +1,6 @@
 // GET /api/components — search, filters, sort, paging and counts, answered from the in-memory index.
 import { getPortalDb } from "@/lib/portal/db";
-import { getCatalog } from "@/lib/catalog/service";
+import { getCatalog } from "@/lib/portal/services";
 import { favoriteSet } from "@/lib/portal/favorites";
 import { listQuerySchema } from "@/lib/catalog/query";
 import { json, legacy, route } from "@/lib/portal/http";

@@ -1,33 +1,12 @@
-// Route handlers of the catalog API, with the guard and the portal database replaced by test doubles
-// (a user from the x-test-user header; PGlite in memory) and a catalog in a temp git repository.
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import path from "node:path";
-import * as schema from "@/lib/portal/db/schema";
-import { openTestDatabase, type TestDatabase } from "@/lib/db/testing";
-import { tempCatalog, validComponent, yamlOf, type TempRepo } from "@/lib/catalog/testing";
-import type { Catalog } from "@/lib/catalog/catalog";
-
-const state: { catalog?: Catalog; db?: TestDatabase<typeof schema>; gitops?: { deployedVersions: Partial<Record<string, string>>; openMergeRequests: number } } = {};
-
-vi.mock("@/lib/portal/guard", () => {
-  type Role = "engineer" | "lead" | "operator" | "support" | "admin";
-  const hasRole = (user: { roles: Role[] }, role: Role) => user.roles.includes("admin") || user.roles.includes(role);
-  return {
-    hasRole,
-    currentUser: async () => null,
-    authorize: async (request: Request, role?: Role) => {
-      const raw = request.headers.get("x-test-user");
-      if (!raw) return { ok: false, response: Response.json({ message: "unauthenticated" }, { status: 401 }) };
-      const user = JSON.parse(raw);
-      if (role && !hasRole(user, role)) return { ok: false, response: Response.json({ message: "forbidden", requiredRole: role }, { status: 403 }) };
-      return { ok: true, user, via: "token" };
-    },
-  };
-});
-vi.mock("@/lib/portal/db", () => ({ getPortalDb: async () => state.db }));
-vi.mock("@/lib/catalog/service", () => ({ getCatalog: async () => state.catalog }));
-// GitOps' part of the status (issue 6), without source control: nothing deployed unless a test says so.
-vi.mock("@/lib/portal/gitops/service", () => ({ gitopsStatusExtra: async () => state.gitops ?? { deployedVersions: {}, openMergeRequests: 0 } }));
+// Route handlers of the catalog API on a real portal (lib/portal/testing.ts): the portal database on
+// PGlite (PostgreSQL when TEST_DATABASE_URL is set), a catalog in a temp git repository, local source
+// control, and users signed in with personal API tokens through the real authorizer.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { eq } from "drizzle-orm";
+import { validComponent, yamlOf } from "@/lib/catalog/testing";
+import { componentReleases } from "@/lib/portal/db/schema";
+import type { LocalScmProvider } from "@/lib/scm/local";
+import { startPortalTest, type PortalTest } from "@/lib/portal/testing";
 
 const { GET: index } = await import("@/app/api/route");
 const { GET: list } = await import("@/app/api/components/route");
@@ -38,20 +17,21 @@ const { GET: status } = await import("@/app/api/components/[name]/status/route")
 const { GET: options } = await import("@/app/api/options/route");
 const { POST: refresh } = await import("@/app/api/cache/refresh/route");
 
-const engineer = (id = "alice") => ({ "x-test-user": JSON.stringify({ id, name: id, roles: ["engineer"], groups: [] }) });
-const operator = { "x-test-user": JSON.stringify({ id: "olga", name: "Olga", roles: ["engineer", "operator"], groups: [] }) };
+// Signed in once the portal starts (beforeAll).
+const signedIn: Record<string, Record<string, string>> = {};
+const engineer = (id = "alice") => signedIn[id]!;
+let operator: Record<string, string>;
 const ctx = (name: string) => ({ params: Promise.resolve({ name }) });
 const req = (url: string, init: RequestInit = {}) => new Request(`http://portal.test${url}`, init);
 
-let repo: TempRepo;
+let portal: PortalTest;
 beforeAll(async () => {
-  repo = await tempCatalog({ "a.yaml": yamlOf(validComponent("alpha"), "alpha"), "b.yaml": yamlOf(validComponent("beta")), "bad.yaml": "kind: [\n" });
-  state.catalog = repo.catalog;
-  state.db = await openTestDatabase("pglite", { schema, migrationsDir: path.resolve("lib/portal/db/migrations"), migrationsTable: "__portal_migrations" });
+  portal = await startPortalTest({ components: { "a.yaml": yamlOf(validComponent("alpha"), "alpha"), "b.yaml": yamlOf(validComponent("beta")), "bad.yaml": "kind: [\n" } });
+  for (const id of ["alice", "bob"]) signedIn[id] = await portal.signIn({ id, roles: ["engineer"] }, "token");
+  operator = await portal.signIn({ id: "olga", name: "Olga", roles: ["engineer", "operator"] }, "token");
 });
 afterAll(async () => {
-  await state.db?.close();
-  await repo?.cleanup();
+  await portal?.close();
 });
 
 describe("catalog routes", () => {
@@ -110,7 +90,7 @@ describe("catalog routes", () => {
     const record = { ...validComponent("beta"), metadata: { name: "beta", displayName: "Beta Two" } };
     const put = await one.PUT(req("/api/components/beta", { method: "PUT", headers: { ...engineer(), "If-Match": etag }, body: JSON.stringify(record) }), ctx("beta"));
     expect(put.status).toBe(200);
-    expect(state.catalog!.get("beta")?.component.metadata.displayName).toBe("Beta Two");
+    expect(portal.catalog.get("beta")?.component.metadata.displayName).toBe("Beta Two");
   });
 
   it("favorites are per user", async () => {
@@ -133,13 +113,28 @@ describe("catalog routes", () => {
   });
 
   it("status carries GitOps' deployed versions and open merge requests", async () => {
-    state.gitops = { deployedVersions: { dev: "1.2.0" }, openMergeRequests: 3 };
+    // A release in dev and three open merge requests on alpha's repository, really recorded.
+    const scm = portal.gitops.scm as LocalScmProvider;
+    const repository = "commerce/alpha";
+    const author = { name: "Alice", email: "alice@example.com" };
+    await scm.createRepository(repository);
+    await scm.commitFiles(repository, { branch: "main", message: "Initial commit", author, files: [{ path: "README.md", content: "# alpha\n" }] });
+    const opened: number[] = [];
+    for (const n of [1, 2, 3]) {
+      await scm.commitFiles(repository, { branch: `change-${n}`, startBranch: "main", message: `Change ${n}`, author, files: [{ path: `change-${n}.md`, content: `${n}\n` }] });
+      opened.push((await scm.openMergeRequest(repository, { sourceBranch: `change-${n}`, targetBranch: "main", title: `Change ${n}` })).iid);
+    }
+    const [release] = await portal.db
+      .insert(componentReleases)
+      .values({ component: "alpha", environment: "dev", version: "1.2.0", tag: "v1.2.0", commitSha: "0".repeat(40), sourceRef: "main", releaseType: "minor", releasedBy: "olga" })
+      .returning();
     try {
       const body = await (await status(req("/x", { headers: engineer() }), ctx("alpha"))).json();
       expect(body.openMergeRequests).toBe(3);
       expect(body.environments[0]).toEqual({ environment: "dev", namespace: "alpha-dev", deployedVersion: "1.2.0" });
     } finally {
-      delete state.gitops;
+      await portal.db.delete(componentReleases).where(eq(componentReleases.id, release!.id));
+      for (const iid of opened) await scm.closeMergeRequest(repository, iid);
     }
   });
 

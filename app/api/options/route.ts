@@ -1,6 +1,6 @@
 // GET /api/options — the values forms need: kinds, environments, platforms, dependency flags, library
 // models, and the owners, groups, registries, publish strategies and visibilities in use.
-import { getCatalog } from "@/lib/catalog/service";
+import { getCatalog } from "@/lib/portal/services";
 import { json, route } from "@/lib/portal/http";
 
 export const dynamic = "force-dynamic";

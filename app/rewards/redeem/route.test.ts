@@ -5,7 +5,6 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 
-vi.mock("server-only", () => ({}));
 
 type Answer = { status: number; body: unknown } | "hang-up";
 let answer: Answer = { status: 200, body: {} };

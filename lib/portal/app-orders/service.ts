@@ -17,7 +17,8 @@
  * STALE_APPROVING_MS by a live process may be taken over by the next approval, under the same rule.
  */
 import { and, count, desc, eq, inArray, lt, or } from "drizzle-orm";
-import { isUniqueViolation, type AppDatabase } from "../../db";
+import { isUniqueViolation } from "../../db";
+import type { PortalDatabase } from "../db/database";
 import type { Catalog } from "../../catalog/catalog";
 import { ScmError, type ScmMergeRequest } from "../../scm/types";
 import { appOrders, type AppOrderRow } from "../db/schema/app-orders";
@@ -40,8 +41,7 @@ import {
   type ResourceRequestList,
 } from "./model";
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Db = AppDatabase<any>;
+type Db = PortalDatabase;
 
 export interface AppOrderDeps {
   db: Db;

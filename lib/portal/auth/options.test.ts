@@ -1,7 +1,6 @@
 import { afterAll, describe, expect, it, vi } from "vitest";
 import type { OAuthConfig } from "next-auth/providers/oauth";
 
-vi.mock("server-only", () => ({}));
 vi.stubEnv("NEXTAUTH_URL", "https://portal.example.com");
 vi.stubEnv("NEXTAUTH_SECRET", "options-test-secret-0123456789");
 vi.stubEnv("GITLAB_URL", "https://gitlab.example.com/");

@@ -9,7 +9,8 @@
  * loser recomputes from what is now recorded and tagged, and tries again.
  */
 import { and, desc, eq } from "drizzle-orm";
-import { isUniqueViolation, type AppDatabase } from "../../db";
+import { isUniqueViolation } from "../../db";
+import type { PortalDatabase } from "../db/database";
 import type { Catalog, Author } from "../../catalog/catalog";
 import { componentReleases, componentConfigCurrent, type ComponentReleaseRow } from "../db/schema/scm";
 import { KeyedMutex } from "../../mutex";
@@ -19,8 +20,7 @@ import { nextVersion, parseVersion, formatVersion, sortVersionsDesc, tagOf, type
 import type { ConfigRepository } from "./config-repo";
 import type { ConfigValues } from "./values";
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type Db = AppDatabase<any>;
+export type Db = PortalDatabase;
 
 export type ReleaseEnvironment = "staging" | "production";
 

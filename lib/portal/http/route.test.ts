@@ -1,25 +1,27 @@
-// route(): the one preamble of the portal's API routes, with the guard replaced by a test double
-// (the user from the x-test-user header, as in the route tests).
-import { describe, expect, it, vi } from "vitest";
+// route(): the one preamble of the portal's API routes, on a real portal (lib/portal/testing.ts): the
+// user signs in through the real authorizer (a session, or a personal API token for "via token").
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { GitOpsError } from "../gitops/errors";
 import { OffersAdminError } from "../offers-admin-error";
 import { ScmError } from "@/lib/scm/types";
+import { createPortalServices, setPortalServicesForTests } from "../services";
+import { startPortalTest, type PortalTest } from "../testing";
 
-vi.mock("@/lib/portal/guard", () => ({
-  authorize: async (request: Request, role?: string) => {
-    if (request.headers.get("x-test-auth") === "database-down") throw Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" });
-    const raw = request.headers.get("x-test-user");
-    if (!raw) return { ok: false, response: Response.json({ message: "unauthenticated" }, { status: 401 }) };
-    const user = JSON.parse(raw);
-    if (role && !user.roles.includes(role)) return { ok: false, response: Response.json({ message: "forbidden", requiredRole: role }, { status: 403 }) };
-    return { ok: true, user, via: request.headers.get("x-test-via") ?? "session" };
-  },
-}));
+let portal: PortalTest;
+let alice: Record<string, string> = {};
+let aliceToken: Record<string, string> = {};
+beforeAll(async () => {
+  portal = await startPortalTest();
+  alice = await portal.signIn({ id: "alice", name: "Alice", roles: ["engineer"] });
+  aliceToken = await portal.signIn({ id: "alice", name: "Alice", roles: ["engineer"] }, "token");
+});
+afterAll(async () => {
+  await portal?.close();
+});
 
 const { route, publicRoute, legacy, PortalError, json } = await import("./index");
 
-const alice = { "x-test-user": JSON.stringify({ id: "alice", name: "Alice", roles: ["engineer"], groups: [] }) };
 const req = (url: string, init: RequestInit = {}) => new Request(`http://portal.test${url}`, { ...init, headers: { ...alice, ...(init.headers as Record<string, string>) } });
 const ctx = (params: Record<string, string | string[]> = {}) => ({ params: Promise.resolve(params) });
 const answer = async (response: Response) => ({ status: response.status, body: await response.json() });
@@ -123,8 +125,16 @@ describe("route()", () => {
         expect(response.headers.get("retry-after")).toBe("5");
         expect(await answer(response)).toEqual({ status: 503, body: { message: "database-unavailable", detail: expect.stringContaining("database") } });
       }
-      const viaGuard = await route({ handler: async () => json({}) })(req("/d", { headers: { "x-test-auth": "database-down" } }));
-      expect(await answer(viaGuard)).toMatchObject({ status: 503, body: { message: "database-unavailable" } });
+      // The guard's token check on a database out of reach (nothing listens on port 1).
+      const down = createPortalServices({ ...portal.services.settings, database: { url: "postgres://portal@127.0.0.1:1/portal" } });
+      const restore = setPortalServicesForTests(down);
+      try {
+        const viaGuard = await route({ handler: async () => json({}) })(req("/d", { headers: aliceToken }));
+        expect(await answer(viaGuard)).toMatchObject({ status: 503, body: { message: "database-unavailable" } });
+      } finally {
+        restore();
+        await down.close();
+      }
     } finally {
       warn.mockRestore();
     }
@@ -132,7 +142,7 @@ describe("route()", () => {
 
   it("sessionOnly refuses personal API tokens", async () => {
     const sessions = route({ sessionOnly: true, handler: async () => json({ ok: true }) });
-    expect(await answer(await sessions(req("/s", { headers: { "x-test-via": "token" } })))).toEqual({ status: 403, body: { message: "session-required" } });
+    expect(await answer(await sessions(req("/s", { headers: aliceToken })))).toEqual({ status: 403, body: { message: "session-required" } });
     expect((await sessions(req("/s"))).status).toBe(200);
   });
 

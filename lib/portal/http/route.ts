@@ -17,6 +17,7 @@ import type { z } from "zod";
 import { authorize } from "@/lib/portal/guard";
 import type { PortalUser, Role } from "@/lib/portal/roles";
 import { searchParamsToObject } from "@/lib/catalog/query";
+import { getPortalServices, type PortalServices } from "@/lib/portal/services";
 import { PortalError } from "./errors";
 import { assertWellFormed, issuesOf, readJsonBody, type BodyProblem } from "./input";
 import { errorResponse, json, portalErrorResponse } from "./respond";
@@ -47,6 +48,8 @@ export interface AuthenticatedInput<P, Q, H, B> extends RouteInput<P, Q, H, B> {
   user: PortalUser;
   /** How the caller authenticated: a browser session or a personal API token. */
   via: "session" | "token";
+  /** This process's services (lib/portal/services.ts): `await services.catalog()`, `await services.db()`… */
+  services: PortalServices;
 }
 
 interface PartsSpec<P, Q, H, B> {
@@ -82,7 +85,7 @@ export function route<P extends Part | undefined = undefined, Q extends Part | u
       if (spec.sessionOnly && auth.via !== "session") return json({ message: "session-required" }, { status: 403 });
       const parts = await parseParts(request, context, spec);
       if (parts instanceof Response) return parts;
-      return await spec.handler({ request, user: auth.user, via: auth.via, ...parts });
+      return await spec.handler({ request, user: auth.user, via: auth.via, services: getPortalServices(), ...parts });
     } catch (error) {
       return errorResponse(error);
     }

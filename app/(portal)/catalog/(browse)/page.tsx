@@ -3,7 +3,7 @@
 import type { Metadata } from "next";
 import { currentUser } from "@/lib/portal/guard";
 import { getPortalDb } from "@/lib/portal/db";
-import { getCatalog } from "@/lib/catalog/service";
+import { getCatalog } from "@/lib/portal/services";
 import { favoriteSet } from "@/lib/portal/favorites";
 import { listQuerySchema } from "@/lib/catalog/query";
 import { CatalogBrowser, type CatalogState } from "@/components/catalog/catalog-browser";

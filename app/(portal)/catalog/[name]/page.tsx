@@ -3,7 +3,7 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { currentUser, hasRole } from "@/lib/portal/guard";
 import { getPortalDb } from "@/lib/portal/db";
-import { getCatalog } from "@/lib/catalog/service";
+import { getCatalog } from "@/lib/portal/services";
 import { favoriteSet } from "@/lib/portal/favorites";
 import { checkName } from "@/lib/catalog/names";
 import { componentStatus } from "@/lib/catalog/status";

@@ -1,6 +1,5 @@
 import { afterAll, describe, expect, it, vi } from "vitest";
 
-vi.mock("server-only", () => ({}));
 vi.stubEnv("NEXTAUTH_URL", "https://portal.example.com");
 vi.stubEnv("NEXTAUTH_SECRET", "logout-test-secret-0123456789");
 

@@ -2,7 +2,7 @@
 // Writes need If-Match (the ETag of the GET, or "*"); a stale one answers 412 with the current ETag.
 import { z } from "zod";
 import { getPortalDb } from "@/lib/portal/db";
-import { getCatalog } from "@/lib/catalog/service";
+import { getCatalog } from "@/lib/portal/services";
 import { etagMatches, type UpdateResult } from "@/lib/catalog/catalog";
 import { favoriteSet } from "@/lib/portal/favorites";
 import { componentParams, json, legacy, problem, route } from "@/lib/portal/http";

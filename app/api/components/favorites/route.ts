@@ -1,6 +1,6 @@
 // GET /api/components/favorites — the signed-in user's favorites: names, and the records that still exist.
 import { getPortalDb } from "@/lib/portal/db";
-import { getCatalog } from "@/lib/catalog/service";
+import { getCatalog } from "@/lib/portal/services";
 import { listFavorites } from "@/lib/portal/favorites";
 import { json, route } from "@/lib/portal/http";
 

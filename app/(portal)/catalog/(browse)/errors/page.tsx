@@ -2,7 +2,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { currentUser } from "@/lib/portal/guard";
-import { getCatalog } from "@/lib/catalog/service";
+import { getCatalog } from "@/lib/portal/services";
 import { Alert } from "@/components/ui";
 import { SignInNeeded } from "@/components/shell/sign-in-needed";
 import styles from "@/components/catalog/catalog.module.css";

@@ -1,6 +1,6 @@
 // POST / DELETE /api/components/:name/favorite — the signed-in user's star (idempotent).
 import { getPortalDb } from "@/lib/portal/db";
-import { getCatalog } from "@/lib/catalog/service";
+import { getCatalog } from "@/lib/portal/services";
 import { addFavorite, removeFavorite } from "@/lib/portal/favorites";
 import { componentParams, json, problem, route } from "@/lib/portal/http";
 import { auditFavorite } from "@/lib/portal/audit-log";

@@ -1,5 +1,5 @@
 // GET /api/components/:name/status — shape documented in lib/catalog/status.ts (componentStatusSchema).
-import { getCatalog } from "@/lib/catalog/service";
+import { getCatalog } from "@/lib/portal/services";
 import { componentStatus } from "@/lib/catalog/status";
 import { componentParams, json, problem, route } from "@/lib/portal/http";
 import { gitopsStatusExtra } from "@/lib/portal/gitops/service";

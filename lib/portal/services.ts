@@ -1,0 +1,206 @@
+/**
+ * The one place that builds the portal's services: its database (typed by its schema), the catalog
+ * (the config repository's one writer), GitOps (source control and the config repository), app
+ * orders (after interrupted approvals are finished), the authorizer behind authorize(), and the
+ * client of the offers service's admin API.
+ *
+ *   const services = createPortalServices(settings);   // plain: tests build one on a temp repository and a test database
+ *   const catalog = await services.catalog();
+ *
+ * Each part opens on first use and a failed open is forgotten, so the next call retries (PostgreSQL
+ * down at start, source control away): one part failing does not take the others down.
+ *
+ * getPortalServices() is the process-wide instance built from the environment. It is the portal's
+ * only holder on globalThis: Next's dev server reloads modules, and a second instance would open a
+ * second writer on the config repository and a second pool on the database.
+ */
+import path from "node:path";
+import { getEnv, type Env } from "../env";
+import { openDatabase } from "../db";
+import { openCatalog, type Catalog } from "../catalog/catalog";
+import { ensureConfigRepo } from "../catalog/repo";
+import * as schema from "./db/schema";
+import type { PortalDatabase, PortalDbHandle } from "./db/database";
+import { seedDevToken, verifyToken } from "./tokens";
+import { wireGitOps, type GitOps, type GitOpsSettings } from "./gitops/wiring";
+import { recoverInterruptedApprovals, type AppOrderDeps } from "./app-orders/service";
+import { createAuthorizer, type AuthorizeResult, type AuthorizerDeps } from "./auth/authorizer";
+import { authSettingsFromEnv, getAuthSettings, getPortalConfig } from "./auth/settings";
+import type { Role } from "./roles";
+import { createOffersAdminClient, offersAdminSettings, type OffersAdminClient, type OffersAdminOptions } from "./offers-admin";
+
+export const portalMigrationsDir = () => path.join(process.cwd(), "lib/portal/db/migrations");
+export const portalMigrationsTable = "__portal_migrations";
+
+export interface PortalSettings {
+  database: {
+    /** postgres:// URL; absent: PGlite under `dataDir`, or in memory without one. */
+    url?: string;
+    dataDir?: string;
+    /** PostgreSQL: the bound of each statement (default DATABASE_TIMEOUT_MS). */
+    timeoutMs?: number;
+    /** A personal API token seeded for the `dev` user (PORTAL_DEV_TOKEN). */
+    devToken?: string;
+  };
+  catalog: {
+    /** Where the config repository lives (DATA_DIR). */
+    dataDir: string;
+    /** The shipped records copied into a new repository (config/components). */
+    shippedDir: string;
+    /** Clone this repository instead of seeding from the shipped records (CONFIG_REPO_URL). */
+    remoteUrl?: string;
+  };
+  gitops: GitOpsSettings;
+  /** What authorize() checks sessions and tokens with (the database's token check is added here). */
+  auth: Omit<AuthorizerDeps, "verifyToken">;
+  /** The offers service's admin API; read on first use (the token may be generated under DATA_DIR then). */
+  offersAdmin: () => OffersAdminOptions;
+}
+
+export interface PortalServices {
+  readonly settings: PortalSettings;
+  /** The database handle (ping, kind, close); opened and migrated on first use. */
+  database(): Promise<PortalDbHandle>;
+  db(): Promise<PortalDatabase>;
+  catalog(): Promise<Catalog>;
+  gitops(): Promise<GitOps>;
+  /** App orders' dependencies; interrupted approvals of a previous process are finished first. */
+  appOrders(): Promise<AppOrderDeps>;
+  authorize(request: Request, role?: Role): Promise<AuthorizeResult>;
+  offersAdmin(): OffersAdminClient;
+  /** Closes what was opened (the database); the services are not used afterwards. */
+  close(): Promise<void>;
+}
+
+/** The shipped demo records (config/components). */
+export function shippedComponentsDir(): string {
+  return path.resolve(process.cwd(), "config", "components");
+}
+
+/** The settings of a portal process, from its environment. */
+export function portalSettingsFromEnv(env: Env = getEnv()): PortalSettings {
+  const auth = env === getEnv() ? getAuthSettings() : authSettingsFromEnv(env);
+  return {
+    database: {
+      url: env.PORTAL_DATABASE_URL,
+      dataDir: env.PORTAL_DATABASE_URL ? undefined : path.join(env.DATA_DIR, "portal"),
+      devToken: env.PORTAL_DEV_TOKEN || undefined,
+    },
+    catalog: { dataDir: env.DATA_DIR, shippedDir: shippedComponentsDir(), remoteUrl: env.CONFIG_REPO_URL || undefined },
+    gitops: {
+      provider: env.SCM_PROVIDER,
+      dataDir: env.DATA_DIR,
+      gitlabUrl: env.GITLAB_URL,
+      gitlabToken: env.GITLAB_TOKEN,
+      configRepoUrl: env.CONFIG_REPO_URL || undefined,
+    },
+    auth: {
+      secret: auth.secret,
+      sessionCookieName: auth.sessionCookieName,
+      devLogin: auth.devLogin,
+      publicOrigin: auth.publicOrigin,
+      config: getPortalConfig,
+    },
+    offersAdmin: () => offersAdminSettings(env),
+  };
+}
+
+/** Opens on first use; a failed open is forgotten so the next call retries. */
+function lazy<T>(open: () => Promise<T>): { get(): Promise<T>; opened(): Promise<T> | undefined } {
+  let current: Promise<T> | undefined;
+  return {
+    get() {
+      if (!current) {
+        const opening = open();
+        current = opening;
+        opening.catch(() => {
+          if (current === opening) current = undefined;
+        });
+      }
+      return current;
+    },
+    opened: () => current,
+  };
+}
+
+export function createPortalServices(settings: PortalSettings): PortalServices {
+  const database = lazy(async () => {
+    const handle = await openDatabase({
+      url: settings.database.url,
+      dataDir: settings.database.dataDir,
+      timeoutMs: settings.database.timeoutMs,
+      schema,
+      migrationsDir: portalMigrationsDir(),
+      migrationsTable: portalMigrationsTable,
+      onPoolError: (err) => console.error(`[portal] database pool error: ${err.message}`),
+    });
+    if (settings.database.devToken) await seedDevToken(handle.db, settings.database.devToken);
+    return handle;
+  });
+  // Opening recovers the repository first (stale git locks, working tree reset to the branch) and
+  // reads the catalog from the committed content, before any read or write.
+  const catalog = lazy(async () => {
+    const repo = await ensureConfigRepo({ dataDir: settings.catalog.dataDir, shippedDir: settings.catalog.shippedDir, remoteUrl: settings.catalog.remoteUrl });
+    return openCatalog({ repo });
+  });
+  const gitops = lazy(async () => {
+    const [{ db }, c] = await Promise.all([database.get(), catalog.get()]);
+    return wireGitOps(db, c, settings.gitops);
+  });
+  const appOrderDeps = lazy(async (): Promise<AppOrderDeps> => {
+    const g = await gitops.get();
+    return { db: g.db, catalog: g.catalog, config: g.config };
+  });
+  // Before the first order is read or decided, the approvals a previous process left in approving are
+  // finished; when that fails (database or provider away), the next call tries again.
+  const recovery = lazy(async () => {
+    try {
+      await recoverInterruptedApprovals(await appOrderDeps.get());
+    } catch (e) {
+      console.error(`[portal] interrupted approvals could not be recovered yet: ${(e as Error).message}`);
+      throw e;
+    }
+  });
+  const authorize = createAuthorizer({ ...settings.auth, verifyToken: async (token) => verifyToken((await database.get()).db, token) });
+  let offersAdmin: OffersAdminClient | undefined;
+  return {
+    settings,
+    database: () => database.get(),
+    db: async () => (await database.get()).db,
+    catalog: () => catalog.get(),
+    gitops: () => gitops.get(),
+    appOrders: async () => {
+      const deps = await appOrderDeps.get();
+      await recovery.get().catch(() => undefined);
+      return deps;
+    },
+    authorize,
+    offersAdmin: () => (offersAdmin ??= createOffersAdminClient(settings.offersAdmin())),
+    close: async () => {
+      const handle = await database.opened()?.catch(() => undefined);
+      await handle?.close();
+    },
+  };
+}
+
+const globalForPortal = globalThis as unknown as { __portalServices?: PortalServices };
+
+/** The portal's services in this process (built from the environment on first use). */
+export function getPortalServices(): PortalServices {
+  return (globalForPortal.__portalServices ??= createPortalServices(portalSettingsFromEnv()));
+}
+
+/**
+ * Installs `services` as the process's services (tests: route handlers then run on them, with no
+ * module mocked); answers the function that puts the previous ones back.
+ */
+export function setPortalServicesForTests(services: PortalServices): () => void {
+  const previous = globalForPortal.__portalServices;
+  globalForPortal.__portalServices = services;
+  return () => {
+    globalForPortal.__portalServices = previous;
+  };
+}
+
+/** The catalog of this process's services. */
+export const getCatalog = (): Promise<Catalog> => getPortalServices().catalog();

@@ -1,0 +1,117 @@
+/**
+ * A real portal for tests: the services of lib/portal/services.ts on a test database (PGlite in
+ * memory, or a fresh PostgreSQL database when TEST_DATABASE_URL is set), a config repository (real
+ * git) in a temp folder seeded with the given records, and local source control under it. It is
+ * installed as the process's services, so route handlers run unchanged and nothing is mocked; users
+ * sign in through the real authorizer (a development session cookie, or a personal API token in
+ * the test database), with the roles the test gives them (the context's portal config says so).
+ *
+ *   const portal = await startPortalTest({ components: { "a.yaml": yamlOf(validComponent("alpha")) } });
+ *   const alice = await portal.signIn({ id: "alice", roles: ["engineer"] });
+ *   await GET(new Request("http://portal.test/api/components", { headers: alice }));
+ *   await portal.close();   // puts the previous services back, closes and removes everything
+ */
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { encode } from "next-auth/jwt";
+import { createScratchPostgres, type TestDatabaseTarget } from "../db/testing";
+import type { Catalog } from "../catalog/catalog";
+import { portalConfigSchema, type PortalConfig } from "./config";
+import type { PortalDatabase } from "./db/database";
+import type { GitOps } from "./gitops/wiring";
+import { createPortalServices, setPortalServicesForTests, type PortalServices, type PortalSettings } from "./services";
+import { devProviderId } from "./auth/settings";
+import { createToken } from "./tokens";
+import type { Role } from "./roles";
+
+export const testSessionCookieName = "next-auth.session-token";
+const testSecret = "portal-test-secret-0123456789abcdef";
+
+export interface PortalTestOptions {
+  /** Files of the shipped components folder the config repository starts from (file name → text). */
+  components?: Record<string, string>;
+  /** Default: PostgreSQL when TEST_DATABASE_URL is set, else PGlite. */
+  target?: TestDatabaseTarget;
+  /** Changes to the settings the context builds (e.g. a database out of reach). */
+  settings?: (settings: PortalSettings) => PortalSettings;
+}
+
+export interface TestUser {
+  id: string;
+  /** Default: the id. */
+  name?: string;
+  roles: Role[];
+  email?: string;
+}
+
+export interface PortalTest {
+  services: PortalServices;
+  /** The temp folder holding the data directory and the shipped records. */
+  root: string;
+  db: PortalDatabase;
+  catalog: Catalog;
+  gitops: GitOps;
+  /** The portal config the authorizer reads roles from (the test's users are added by signIn). */
+  config: PortalConfig;
+  /**
+   * Headers that sign the user in through the real authorizer: a development session cookie, or with
+   * `via: "token"` a personal API token created in the test database. The user holds exactly `roles`.
+   */
+  signIn(user: TestUser, via?: "session" | "token"): Promise<Record<string, string>>;
+  close(): Promise<void>;
+}
+
+export async function startPortalTest(options: PortalTestOptions = {}): Promise<PortalTest> {
+  const root = await mkdtemp(path.join(tmpdir(), "portal-test-"));
+  const shippedDir = path.join(root, "shipped");
+  const dataDir = path.join(root, "data");
+  await mkdir(shippedDir, { recursive: true });
+  for (const [name, text] of Object.entries(options.components ?? {})) await writeFile(path.join(shippedDir, name), text);
+
+  const target = options.target ?? (process.env.TEST_DATABASE_URL ? "postgres" : "pglite");
+  const scratch = target === "postgres" ? await createScratchPostgres() : undefined;
+  // Roles exactly as each test user is given them: no default role.
+  const config = portalConfigSchema.parse({ roles: { default: [], users: {}, groups: {} } });
+  const base: PortalSettings = {
+    database: { url: scratch?.url },
+    catalog: { dataDir, shippedDir },
+    gitops: { provider: "local", dataDir, gitlabUrl: "http://gitlab.invalid", demo: false },
+    auth: { secret: testSecret, sessionCookieName: testSessionCookieName, devLogin: true, config: () => config },
+    // No offers service in unit tests: a test that needs one gives its own (options.settings).
+    offersAdmin: () => ({ baseUrl: "http://offers.invalid", token: "portal-test-offers-admin-token" }),
+  };
+  const services = createPortalServices(options.settings ? options.settings(base) : base);
+  const restore = setPortalServicesForTests(services);
+  const close = async () => {
+    restore();
+    await services.close().catch(() => {});
+    await scratch?.drop().catch(() => {});
+    await rm(root, { recursive: true, force: true });
+  };
+  try {
+    const [db, catalog, gitops] = await Promise.all([services.db(), services.catalog(), services.gitops()]);
+    return {
+      services,
+      root,
+      db,
+      catalog,
+      gitops,
+      config,
+      async signIn(user, via = "session"): Promise<Record<string, string>> {
+        config.roles.users[user.id] = user.roles;
+        const name = user.name ?? user.id;
+        if (via === "token") {
+          const created = await createToken(db, { id: user.id, name, email: user.email, groups: [] }, `test token of ${user.id}`);
+          return { authorization: `Bearer ${created.token}` };
+        }
+        const token = await encode({ token: { username: user.id, name, email: user.email, provider: devProviderId, groups: [] }, secret: testSecret });
+        return { cookie: `${testSessionCookieName}=${token}` };
+      },
+      close,
+    };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
