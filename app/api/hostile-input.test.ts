@@ -32,7 +32,7 @@ vi.stubEnv("NEXTAUTH_SECRET", "hostile-input-secret-0123456789");
 vi.mock("@/lib/portal/guard", () => ({
   authorize: async (request: Request) => {
     const raw = request.headers.get("x-test-user");
-    if (!raw) return { ok: false, response: Response.json({ message: "unauthenticated" }, { status: 401 }) };
+    if (!raw) throw new (await import("@/lib/portal/errors")).PortalError("unauthenticated", "sign in");
     return { ok: true, user: JSON.parse(raw), via: "session" };
   },
 }));
