@@ -74,4 +74,5 @@ test("catalog API: sign-in required, names checked, stale ETag refused", async (
   expect((await api.get("/api/components/no-such-component", { headers: auth })).status()).toBe(404);
   const stale = await api.patch("/api/components/inventory", { headers: { ...auth, "If-Match": '"stale"' }, data: { metadata: { displayName: "x" } } });
   expect(stale.status()).toBe(412);
+  expect(await stale.json()).toMatchObject({ message: "precondition-failed", etag: stale.headers()["etag"] });
 });

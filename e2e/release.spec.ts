@@ -90,5 +90,5 @@ test("an engineer sees the releases but no release buttons, and the API refuses 
   await expect(page.getByTestId("promote-production")).toHaveCount(0);
   const refused = await page.request.post("/api/components/checkout-api/releases", { data: { environment: "staging" } });
   expect(refused.status()).toBe(403);
-  expect(await refused.json()).toMatchObject({ requiredRole: "operator" });
+  expect(await refused.json()).toMatchObject({ message: "forbidden", requiredRole: "operator" });
 });

@@ -75,7 +75,7 @@ test("without the support role the dashboard explains it and the API answers 403
   await expect(page.getByTestId("support-role-needed")).toContainText("You need the support role");
   const api = await page.request.get("/api/offers/games");
   expect(api.status()).toBe(403);
-  expect(await api.json()).toMatchObject({ message: "forbidden", requiredRole: "support" });
+  expect(await api.json()).toEqual({ message: "forbidden", detail: "this needs the support role", requiredRole: "support" });
   const watch = await page.request.get(`/api/offers/games/${GAME}/players/${PLAYER}/watch`);
   expect(watch.status()).toBe(403);
 });

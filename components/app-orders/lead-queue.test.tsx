@@ -43,7 +43,7 @@ describe("the leads' queue", () => {
   it("shows the server's detail when the rejection fails", async () => {
     fakeApi({
       "GET /api/app-order-requests": { body: { orders: [order] } },
-      [`POST /api/app-order-requests/${order.id}/reject`]: { status: 409, body: { message: "conflict", detail: "ledger was already approved by ann." } },
+      [`POST /api/app-order-requests/${order.id}/reject`]: { status: 409, body: { message: "order-decided", detail: "ledger was already approved by ann." } },
     });
     const { user } = renderInPortal(<LeadQueue userId="lee" />);
     await user.click(within(await screen.findByTestId("queue-order-ledger")).getByRole("button", { name: "Reject" }));
@@ -56,7 +56,7 @@ describe("the leads' queue", () => {
   it("approves after asking; the server's detail shows when it cannot", async () => {
     fakeApi({
       "GET /api/app-order-requests": { body: { orders: [order, appOrder({ id: "own", name: "mine", requester: "lee" })] } },
-      [`POST /api/app-order-requests/${order.id}/approve`]: { status: 409, body: { message: "merge-conflict", detail: "The merge request cannot be merged: the config repository moved on." } },
+      [`POST /api/app-order-requests/${order.id}/approve`]: { status: 409, body: { message: "not-mergeable", detail: "The merge request cannot be merged: the config repository moved on." } },
     });
     const { user } = renderInPortal(<LeadQueue userId="lee" />);
     // A lead's own order is approved by another lead.

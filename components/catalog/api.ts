@@ -23,7 +23,7 @@ export interface ComponentAnswer {
   favorite: boolean;
 }
 
-/** Replaces the record, if it is still the version loaded with `etag` (412 otherwise). */
+/** Replaces the record, if it is still the version loaded with `etag` (refused precondition-failed otherwise). */
 export function saveComponent(name: string, component: Component, etag: string): Promise<ComponentAnswer> {
   return apiFetch(base(name), { method: "PUT", json: component, headers: { "If-Match": etag } });
 }

@@ -27,20 +27,26 @@ describe("the portal's fetch client", () => {
     expect(describeApiError(error)).toBe("The body is not valid: updates[0].values: name at least one key");
   });
 
-  it("reads the older bodies: a sentence in message, dotted issue paths, the role needed", () => {
-    expect(describeApiError(apiErrorOf(409, { message: "0.2.0 is already in production" }))).toBe("0.2.0 is already in production");
+  it("shows the detail of each family: a conflict, invalid config with its issues, the role needed, a stale write", () => {
+    expect(describeApiError(apiErrorOf(409, { message: "already-released", detail: "0.2.0 is already in production" }))).toBe("0.2.0 is already in production");
     expect(
-      describeApiError(apiErrorOf(422, { message: "the config update is not valid; nothing was written", issues: [{ path: "updates[0].values.1x", message: "a key starts with a letter" }] })),
+      describeApiError(
+        apiErrorOf(422, { message: "invalid-config", detail: "the config update is not valid; nothing was written", issues: [{ path: ["updates", "0", "values", "1x"], message: "a key starts with a letter" }] }),
+      ),
     ).toBe("the config update is not valid; nothing was written: updates[0].values.1x: a key starts with a letter");
+    const forbidden = apiErrorOf(403, { message: "forbidden", detail: "this needs the operator role", requiredRole: "operator" });
+    expect(forbidden).toMatchObject({ code: "forbidden", requiredRole: "operator" });
+    expect(describeApiError(forbidden)).toBe("this needs the operator role");
     expect(describeApiError(apiErrorOf(403, { message: "forbidden", requiredRole: "operator" }))).toBe("This needs the operator role.");
+    expect(describeApiError(apiErrorOf(412, { message: "precondition-failed", detail: "the component changed since you loaded it", etag: '"e1"' }))).toBe("the component changed since you loaded it");
     expect(describeApiError(apiErrorOf(401, { message: "unauthenticated" }))).toBe("You are signed out. Sign in again.");
     expect(describeApiError(new Error("Failed to fetch"))).toBe("Failed to fetch");
   });
 
   it("turns a bare code into a sentence, and lets a feature word its own codes", () => {
     expect(describeApiError(apiErrorOf(404, { message: "token-not-found" }))).toBe("Token not found.");
-    expect(describeApiError(apiErrorOf(404, { message: "player-not-found", detail: "player-not-found" }), { codes: { "player-not-found": "No such player." } })).toBe("No such player.");
-    expect(describeApiError(apiErrorOf(500, "not json at all"))).toBe("not json at all");
+    expect(describeApiError(apiErrorOf(404, { message: "player-not-found" }), { codes: { "player-not-found": "No such player." } })).toBe("No such player.");
+    expect(describeApiError(apiErrorOf(500, "not json at all"))).toBe("The request failed (HTTP 500).");
     expect(describeApiError(apiErrorOf(502, {}))).toBe("The request failed (HTTP 502).");
   });
 

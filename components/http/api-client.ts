@@ -1,8 +1,8 @@
 // The browser's one client of the portal's own API (same origin; the session cookie authenticates).
-// Every failure becomes an ApiError, whatever shape its body has: today's `{message: <code>, detail,
-// issues: [{path: string[], message}]}`, and the older `{message: <sentence or code>, issues: [{path:
-// "a.b", message}], requiredRole}`. The UI shows describeApiError(error): the server's `detail` when
-// there is one, else a readable sentence for the code.
+// Every failure becomes an ApiError. Every portal error answers one body (docs/operations.md, "Portal
+// error codes"): `{message: <code>, detail, issues?: [{path: string[], message}]}`, plus `requiredRole`
+// on forbidden and `etag` on precondition-failed. The UI shows describeApiError(error): the server's
+// `detail`, else a readable sentence for the code (a failure before the portal answered has no body).
 
 export interface ApiIssue {
   /** Keys from the root of the part of the request that was wrong, e.g. ["updates", "0", "values"]. */
@@ -15,7 +15,7 @@ export class ApiError extends Error {
   constructor(
     /** HTTP status; 0 when the portal could not be reached at all. */
     readonly status: number,
-    /** The body's `message`: a stable code, or (older answers) a sentence. */
+    /** The body's `message`: a stable code (`http-<status>` when the answer had none). */
     readonly code: string,
     /** The server's sentence for people, when it sent one. */
     readonly detail: string | null,
@@ -35,25 +35,11 @@ export class ApiError extends Error {
   }
 }
 
-/** Codes are lowercase words joined by dashes; anything else in `message` is an older answer's sentence. */
-const CODE = /^[a-z0-9]+(?:[-_.][a-z0-9]+)*$/;
-
-export function isCode(message: string): boolean {
-  return CODE.test(message);
-}
-
-/** "a.b[0].c" (older answers) → ["a", "b", "0", "c"]. */
-function pathOf(path: unknown): string[] {
-  if (Array.isArray(path)) return path.map(String);
-  if (typeof path !== "string" || path === "") return [];
-  return path.split(/[.[\]]+/).filter(Boolean);
-}
-
 function issuesOf(value: unknown): ApiIssue[] {
   if (!Array.isArray(value)) return [];
   return value
     .filter((i): i is { path?: unknown; message: string } => typeof i === "object" && i !== null && typeof (i as { message?: unknown }).message === "string")
-    .map((i) => ({ path: pathOf(i.path), message: i.message }));
+    .map((i) => ({ path: Array.isArray(i.path) ? i.path.map(String) : [], message: i.message }));
 }
 
 function retryAfterOf(header: string | null): number | null {
@@ -66,10 +52,10 @@ function retryAfterOf(header: string | null): number | null {
 
 /** The ApiError a failed answer stands for. */
 export function apiErrorOf(status: number, body: unknown, headers?: Headers): ApiError {
-  const b = (typeof body === "object" && body !== null ? body : typeof body === "string" ? { message: body } : {}) as Record<string, unknown>;
+  // Not the portal's body (a proxy's page, a bare status): the status is all there is.
+  const b = (typeof body === "object" && body !== null ? body : {}) as Record<string, unknown>;
   const message = typeof b.message === "string" && b.message ? b.message : `http-${status}`;
-  // A `detail` that is only the code again says nothing more.
-  const detail = typeof b.detail === "string" && b.detail && b.detail !== message && !isCode(b.detail) ? b.detail : null;
+  const detail = typeof b.detail === "string" && b.detail ? b.detail : null;
   const requiredRole = typeof b.requiredRole === "string" ? b.requiredRole : null;
   return new ApiError(status, message, detail, issuesOf(b.issues), retryAfterOf(headers?.get("Retry-After") ?? null), requiredRole);
 }
@@ -98,7 +84,7 @@ export async function apiFetch<T>(url: string, { json, headers, ...init }: ApiRe
   return body as T;
 }
 
-/** Sentences for codes whose answer carries no `detail` (older answers, or a failure before the server). */
+/** Sentences for codes whose answer carries no `detail` (a failure before the portal answered). */
 const FALLBACKS: Record<string, string> = {
   "portal-unreachable": "The portal could not be reached. Check your connection.",
   unauthenticated: "You are signed out. Sign in again.",
@@ -127,18 +113,14 @@ export interface DescribeOptions {
   codes?: Record<string, string>;
 }
 
-/**
- * What the UI says about a failure: the server's `detail`, or the sentence an older answer put in
- * `message`, or a readable sentence for the code; then the issues it names.
- */
+/** What the UI says about a failure: the server's `detail`, or a readable sentence for the code; then the issues it names. */
 export function describeApiError(error: unknown, options: DescribeOptions = {}): string {
   if (!(error instanceof ApiError)) return error instanceof Error ? error.message : String(error);
   let text: string;
   if (error.detail) text = error.detail;
-  else if (error.status === 403 && error.requiredRole) text = `This needs the ${error.requiredRole} role.`;
+  else if (error.code === "forbidden" && error.requiredRole) text = `This needs the ${error.requiredRole} role.`;
   else if (options.codes?.[error.code]) text = options.codes[error.code];
-  else if (error.status === 401) text = FALLBACKS.unauthenticated;
-  else text = isCode(error.code) ? sentenceOfCode(error.code) : error.code;
+  else text = sentenceOfCode(error.code);
   const issues = error.issues.map((i) => (i.path.length ? `${formatIssuePath(i.path)}: ${i.message}` : i.message)).join("; ");
   return issues ? `${text.replace(/[.:]$/, "")}: ${issues}` : text;
 }

@@ -35,8 +35,8 @@ describe("the support dashboard's player finder", () => {
   });
 
   it("says what the proxy answered when the games cannot be listed", async () => {
-    fakeApi({ "GET /api/offers/games": { status: 502, body: { message: "offers-admin-token-rejected", detail: "offers-admin-token-rejected" } } });
+    fakeApi({ "GET /api/offers/games": { status: 502, body: { message: "offers-admin-token-rejected", detail: "the offers service refused the portal's admin token (check OFFERS_ADMIN_TOKEN)" } } });
     renderInPortal(<SupportHome initialGame="" initialQuery="" />);
-    expect((await screen.findByRole("alert")).textContent).toBe("The offers service refused the portal's admin token. Ask an administrator to check OFFERS_ADMIN_TOKEN.");
+    expect((await screen.findByRole("alert")).textContent).toBe("the offers service refused the portal's admin token (check OFFERS_ADMIN_TOKEN)");
   });
 });

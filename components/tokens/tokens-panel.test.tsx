@@ -40,14 +40,14 @@ describe("personal API tokens", () => {
   it("revokes after asking, and says why when the server refuses", async () => {
     const api = fakeApi({
       "GET /api/tokens": { body: { tokens: [token] } },
-      [`DELETE /api/tokens/${token.id}`]: { status: 404, body: { message: "token-not-found" } },
+      [`DELETE /api/tokens/${token.id}`]: { status: 404, body: { message: "token-not-found", detail: "no such token (or not yours to revoke)" } },
     });
     const { user } = renderInPortal(<TokensPanel />);
     await user.click(await screen.findByRole("button", { name: "Revoke" }));
     const dialog = screen.getByRole("dialog");
     expect(dialog.textContent).toContain("release script");
     await user.click(within(dialog).getByRole("button", { name: "Revoke" }));
-    expect((await within(dialog).findByRole("alert")).textContent).toBe("Token not found.");
+    expect((await within(dialog).findByRole("alert")).textContent).toBe("no such token (or not yours to revoke)");
     expect(api.callsTo("DELETE", `/api/tokens/${token.id}`)).toHaveLength(1);
     await user.click(within(dialog).getByRole("button", { name: "Cancel" }));
     await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());

@@ -5,6 +5,10 @@ import { simpleGit } from "simple-git";
 import { listQuerySchema } from "./query";
 import { tempCatalog, validComponent, yamlOf, type TempRepo } from "./testing";
 import { checkName } from "./names";
+import { CatalogWriteError } from "./errors";
+
+/** What a refused write throws. */
+const refusal = (p: Promise<unknown>) => p.then(() => expect.unreachable("the write was accepted"), (e: unknown) => (expect(e).toBeInstanceOf(CatalogWriteError), e as CatalogWriteError));
 
 let repo: TempRepo | undefined;
 afterEach(async () => {
@@ -223,22 +227,23 @@ spec:
     expect(text).toMatch(/- dev\n {4}- staging\n {4}- production/);
   });
 
-  it("PATCH with null removes a key; invalid results answer 422 with field issues; rename refused", async () => {
+  it("PATCH with null removes a key; invalid results are refused invalid-record with field issues; rename refused", async () => {
     repo = await tempCatalog({ "shop.yaml": commented });
     const etag = repo.catalog.get("shop")!.etag;
-    const bad = await repo.catalog.update("shop", { mode: "merge", body: { spec: { kind: "backend" } }, ifMatch: etag, author });
-    expect(bad).toMatchObject({ ok: false, status: 422, issues: [{ path: "spec.kind" }] });
-    const rename = await repo.catalog.update("shop", { mode: "merge", body: { metadata: { name: "other" } }, ifMatch: etag, author });
-    expect(rename).toMatchObject({ ok: false, status: 422 });
+    const bad = await refusal(repo.catalog.update("shop", { mode: "merge", body: { spec: { kind: "backend" } }, ifMatch: etag, author }));
+    expect(bad).toMatchObject({ code: "invalid-record", issues: [{ path: ["spec", "kind"] }] });
+    const rename = await refusal(repo.catalog.update("shop", { mode: "merge", body: { metadata: { name: "other" } }, ifMatch: etag, author }));
+    expect(rename).toMatchObject({ code: "invalid-record", issues: [{ path: ["metadata", "name"] }] });
     const ok = await repo.catalog.update("shop", { mode: "merge", body: { spec: { dependencies: null } }, ifMatch: etag, author });
     expect(ok.ok).toBe(true);
     expect(await readFile(path.join(repo.componentsDir, "shop.yaml"), "utf8")).not.toContain("dependencies");
   });
 
-  it("stale If-Match answers 412; unknown name 404; '*' writes unconditionally", async () => {
+  it("stale If-Match is refused precondition-failed with the current etag; unknown name not-found; '*' writes unconditionally", async () => {
     repo = await tempCatalog({ "shop.yaml": commented });
-    expect(await repo.catalog.update("shop", { mode: "merge", body: {}, ifMatch: '"nope"', author })).toMatchObject({ ok: false, status: 412 });
-    expect(await repo.catalog.update("nope", { mode: "merge", body: {}, ifMatch: "*", author })).toMatchObject({ ok: false, status: 404 });
+    const stale = await refusal(repo.catalog.update("shop", { mode: "merge", body: {}, ifMatch: '"nope"', author }));
+    expect(stale).toMatchObject({ code: "precondition-failed", fields: { etag: repo.catalog.get("shop")!.etag } });
+    expect(await refusal(repo.catalog.update("nope", { mode: "merge", body: {}, ifMatch: "*", author }))).toMatchObject({ code: "not-found" });
     const r = await repo.catalog.update("shop", { mode: "merge", body: { metadata: { displayName: "Star" } }, ifMatch: "*", author });
     expect(r.ok).toBe(true);
   });
@@ -247,10 +252,10 @@ spec:
     repo = await tempCatalog({ "shop.yaml": commented });
     const etag = repo.catalog.get("shop")!.etag;
     await repo.commit({ "components/shop.yaml": commented.replace("Shop", "Shop!") });
-    expect(await repo.catalog.update("shop", { mode: "merge", body: {}, ifMatch: etag, author })).toMatchObject({ ok: false, status: 412 });
+    expect(await refusal(repo.catalog.update("shop", { mode: "merge", body: {}, ifMatch: etag, author }))).toMatchObject({ code: "precondition-failed" });
   });
 
-  it("20 concurrent PATCHes: each 200 or 412, no accepted change lost", async () => {
+  it("20 concurrent PATCHes: each accepted or precondition-failed, no accepted change lost", async () => {
     repo = await tempCatalog({ "shop.yaml": commented });
     const catalog = repo.catalog;
     const etag = catalog.get("shop")!.etag;
@@ -259,16 +264,20 @@ spec:
       Array.from({ length: 20 }, async (_, i) => {
         const user = { id: `user${i}`, name: `User ${i}` };
         const body = { spec: { owners: [{ user: "alice", group: "commerce/backend" }] }, metadata: { displayName: `Shop ${i}` } };
-        if (i % 2 === 0) return { i, r: await catalog.update("shop", { mode: "merge", body, ifMatch: etag, author: user }) };
+        const attempt = (ifMatch: string) =>
+          catalog.update("shop", { mode: "merge", body, ifMatch, author: user }).then(
+            (r) => r,
+            (e: unknown) => (e instanceof CatalogWriteError ? e : Promise.reject(e)),
+          );
+        if (i % 2 === 0) return { i, r: await attempt(etag) };
         for (;;) {
-          const src = await catalog.source("shop");
-          const r = await catalog.update("shop", { mode: "merge", body, ifMatch: src!.etag, author: user });
-          if (r.ok || r.status !== 412) return { i, r };
+          const r = await attempt((await catalog.source("shop"))!.etag);
+          if (!(r instanceof CatalogWriteError) || r.code !== "precondition-failed") return { i, r };
         }
       }),
     );
-    for (const { r } of results) expect(r.ok || r.status === 412).toBe(true);
-    const accepted = results.filter((x) => x.r.ok && x.r.changed);
+    for (const { r } of results) expect(r instanceof CatalogWriteError ? r.code : "ok").toMatch(/^(ok|precondition-failed)$/);
+    const accepted = results.filter((x) => !(x.r instanceof CatalogWriteError) && x.r.changed);
     expect(accepted.length).toBeGreaterThanOrEqual(10);
     // Every accepted change is one commit by its author, in order; the file holds the last one.
     const log = await simpleGit(catalog.repo.dir).log();

@@ -2,7 +2,7 @@
  * The catalog: records loaded from the config repository, the errors of those that failed, an index
  * for list queries, and write-back (validated, comment-preserving, one git commit per change, authored
  * by the signed-in user, optimistic concurrency by ETag). Writes and refreshes are serialised per
- * repository by the store's lock, so concurrent updates answer either success or 412 and none is lost.
+ * repository by the store's lock, so concurrent updates either succeed or are refused precondition-failed, and none is lost.
  *
  * Only committed content is served: records are read from the branch's commit (ls-tree + one
  * cat-file --batch), never from the working tree, so a file edited, staged or half-written there is
@@ -18,6 +18,7 @@ import { SearchIndex, type CatalogEntry, type ListResult } from "./search";
 import type { ListQuery } from "./query";
 import { COMPONENT_KINDS, DEPENDENCY_FLAGS, ENVIRONMENTS, LIBRARY_MODELS, MOBILE_PLATFORMS, isValidName, validateComponent, type Component, type FieldIssue } from "./schema";
 import { isPlainObject, mergePatch, renderUpdate } from "./writeback";
+import { CatalogWriteError, issuesOfFields } from "./errors";
 
 export type { CatalogEntry, ListResult } from "./search";
 export type { CatalogError } from "./parse";
@@ -38,12 +39,8 @@ export interface RefreshSummary {
   pull?: { ok: boolean; message: string };
 }
 
-export type UpdateResult =
-  | { ok: true; entry: CatalogEntry; text: string; changed: boolean; commit?: string }
-  | { ok: false; status: 404; message: string }
-  | { ok: false; status: 412; message: string; etag: string }
-  | { ok: false; status: 422; message: string; issues: FieldIssue[] }
-  | { ok: false; status: 409; message: string };
+/** A write that happened (or changed nothing); a refused one throws CatalogWriteError (./errors.ts). */
+export type UpdateResult = { ok: true; entry: CatalogEntry; text: string; changed: boolean; commit?: string };
 
 export interface CatalogOptions {
   repo: ConfigRepo;
@@ -376,13 +373,15 @@ export class Catalog {
   /**
    * PUT (mode replace: body is the whole record) or PATCH (mode merge: body is a JSON merge patch).
    * ifMatch: the ETag the client last saw, or "*" for an unconditional write.
+   * Throws CatalogWriteError: not-found, precondition-failed (with the current etag), invalid-record (with
+   * the issues), conflict (the commit could not be made).
    */
   update(name: string, request: { mode: "replace" | "merge"; body: unknown; ifMatch: string; author: Author; message?: string }): Promise<UpdateResult> {
     return this.store.exclusive(async () => {
       const entry = this.index.get(name);
-      if (!entry) return { ok: false, status: 404, message: `no component named "${name}"` };
+      if (!entry) throw new CatalogWriteError("not-found", `no component named "${name}"`);
       if (request.mode === "merge" && !isPlainObject(request.body)) {
-        return { ok: false, status: 422, message: "a PATCH body must be a JSON object (merge patch)", issues: [{ path: "", message: "expected a mapping" }] };
+        throw new CatalogWriteError("invalid-record", "a PATCH body must be a JSON object (merge patch)", { issues: [{ path: [], message: "expected a mapping" }] });
       }
       type Built = { done: UpdateResult } | { text: string; newText: string; component: Component; reread: ParseResult };
       let outcome: { commit: string | null; value: Built };
@@ -394,30 +393,29 @@ export class Catalog {
           const text = await this.committedText(entry.file, base.head);
           const etag = etagOf(text);
           if (!etagMatches(request.ifMatch, etag)) {
-            return { plan: null, value: { done: { ok: false, status: 412, message: "the component changed since you loaded it; reload and apply your change again", etag } } };
+            throw new CatalogWriteError("precondition-failed", "the component changed since you loaded it; reload and apply your change again", { fields: { etag } });
           }
           const committed = parseComponentText(entry.file, text);
           const baseRecord = committed.ok ? committed.component : entry.component;
           const candidate = request.mode === "merge" ? mergePatch(baseRecord, request.body) : request.body;
           const checked = validateComponent(candidate);
-          if (!checked.ok) return { plan: null, value: { done: { ok: false, status: 422, message: "the record is not valid", issues: checked.issues } } };
+          if (!checked.ok) throw invalidRecord(checked.issues);
           if (checked.component.metadata.name !== name) {
-            return { plan: null, value: { done: { ok: false, status: 422, message: "metadata.name cannot be changed", issues: [{ path: "metadata.name", message: `must stay "${name}"` }] } } };
+            throw new CatalogWriteError("invalid-record", "metadata.name cannot be changed", { issues: [{ path: ["metadata", "name"], message: `must stay "${name}"` }] });
           }
           const newText = renderUpdate(text, checked.component as unknown as Record<string, unknown>);
           if (newText === text) return { plan: null, value: { done: { ok: true, entry: { ...entry, component: checked.component }, text, changed: false } } };
           // Validate what will be written exactly as the loader will read it back.
           const reread = parseComponentText(entry.file, newText);
-          if (!reread.ok) {
-            return { plan: null, value: { done: { ok: false, status: 422, message: "the record is not valid", issues: reread.errors.map((e) => ({ path: e.path, message: e.message })) } } };
-          }
+          if (!reread.ok) throw invalidRecord(reread.errors.map((e) => ({ path: e.path, message: e.message })));
           return {
             plan: { files: [{ path: entry.file, content: newText }], message: request.message ?? `Update component ${name}`, author: request.author },
             value: { text, newText, component: reread.component, reread },
           };
         });
       } catch (e) {
-        return { ok: false, status: 409, message: `the change could not be committed: ${(e as Error).message.split("\n")[0]}; refresh and try again` };
+        if (e instanceof CatalogWriteError) throw e;
+        throw new CatalogWriteError("conflict", `the change could not be committed: ${(e as Error).message.split("\n")[0]}; refresh and try again`, { cause: e });
       }
       const built = outcome.value;
       if ("done" in built) return built.done;
@@ -493,4 +491,10 @@ export async function openCatalog(options: CatalogOptions): Promise<Catalog> {
   await catalog.recover();
   await catalog.refresh({ pull: false });
   return catalog;
+}
+
+function invalidRecord(issues: FieldIssue[]): CatalogWriteError {
+  const first = issues[0];
+  const where = first ? `: ${first.path ? `${first.path}: ` : ""}${first.message}${issues.length > 1 ? ` (and ${issues.length - 1} more)` : ""}` : "";
+  return new CatalogWriteError("invalid-record", `the record is not valid${where}`, { issues: issuesOfFields(issues) });
 }

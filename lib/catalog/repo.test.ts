@@ -5,6 +5,7 @@ import path from "node:path";
 import { simpleGit } from "simple-git";
 import { ensureConfigRepo, authorString } from "./repo";
 import { openCatalog } from "./catalog";
+import { CatalogWriteError } from "./errors";
 import { commitAsOther, validComponent, yamlOf } from "./testing";
 
 let root: string | undefined;
@@ -80,8 +81,9 @@ describe("config repository", () => {
     await up.commit("upstream edit");
     await up.push("origin", "main");
     const before = await readFile(path.join(repo.dir, "components", "a.yaml"), "utf8");
-    const r = await catalog.update("a", { mode: "merge", body: { metadata: { displayName: "Mine" } }, ifMatch: "*", author: { id: "u1", name: "User One" } });
-    expect(r).toMatchObject({ ok: false, status: 409 });
+    const r = await catalog.update("a", { mode: "merge", body: { metadata: { displayName: "Mine" } }, ifMatch: "*", author: { id: "u1", name: "User One" } }).catch((e: unknown) => e);
+    expect(r).toBeInstanceOf(CatalogWriteError);
+    expect(r).toMatchObject({ code: "conflict" });
     expect(await readFile(path.join(repo.dir, "components", "a.yaml"), "utf8")).toBe(before);
     expect((await repo.git.log()).total).toBe(1);
     expect(catalog.get("a")?.component.metadata.displayName).toBe("Display a");

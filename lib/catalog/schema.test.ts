@@ -150,7 +150,7 @@ describe("Component schema: every wrong type is reported at its field", () => {
 
   it("speaks plainly: required, expected type and found value", () => {
     const r = validateComponent(setAt(clone(validComponent()) as unknown as Record<string, unknown>, "metadata.displayName", 42));
-    expect(r.ok ? [] : r.issues).toEqual([{ path: "metadata.displayName", message: "expected text, found the number 42" }]);
+    expect(r.ok ? [] : r.issues).toEqual([{ path: "metadata.displayName", keys: ["metadata", "displayName"], message: "expected text, found the number 42" }]);
     const missing = validateComponent(setAt(clone(validComponent()) as unknown as Record<string, unknown>, "spec.repo.path", undefined));
     expect(missing.ok ? "" : missing.issues[0].message).toMatch(/spec\.repo\.path is required/);
   });

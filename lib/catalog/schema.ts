@@ -132,6 +132,8 @@ export interface FieldIssue {
   /** Dotted field path, e.g. spec.owners[0].user; "" for the whole record. */
   path: string;
   message: string;
+  /** The same path as keys (what an error body's issues carry), when it is known exactly. */
+  keys?: string[];
 }
 
 export function formatPath(path: ReadonlyArray<PropertyKey>): string {
@@ -194,7 +196,7 @@ export function humanIssues(error: z.ZodError, input: unknown): FieldIssue[] {
       }
       case "unrecognized_keys":
         for (const key of issue.keys) {
-          out.push({ path: formatPath([...issue.path, key]), message: `unknown field "${key}"` });
+          out.push({ path: formatPath([...issue.path, key]), message: `unknown field "${key}"`, keys: [...issue.path.map(String), key] });
         }
         continue;
       case "invalid_value":
@@ -204,7 +206,7 @@ export function humanIssues(error: z.ZodError, input: unknown): FieldIssue[] {
       default:
         break;
     }
-    out.push({ path, message });
+    out.push({ path, message, keys: issue.path.map(String) });
   }
   return out;
 }

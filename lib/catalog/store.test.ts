@@ -13,7 +13,7 @@ import { openCatalog } from "./catalog";
 import { ensureConfigRepo } from "./repo";
 import { commitAsOther, tempCatalog, validComponent, yamlOf, type TempRepo } from "./testing";
 import { RefMovedError } from "../scm/git";
-import { httpStatusOf } from "../scm/types";
+import { CatalogWriteError } from "./errors";
 
 let repo: TempRepo | undefined;
 const extra: string[] = [];
@@ -177,7 +177,7 @@ describe("symbolic links", () => {
 });
 
 describe("compare-and-swap of the branch", () => {
-  it("update-ref with a stale expected value is refused (409)", async () => {
+  it("update-ref with a stale expected value is refused (a source-control conflict)", async () => {
     repo = await tempCatalog({ "a.yaml": yamlOf(validComponent("a")) });
     const stale = (await repo.catalog.store.head())!;
     const other = await repo.commit({ "components/b.yaml": yamlOf(validComponent("b")) });
@@ -187,7 +187,7 @@ describe("compare-and-swap of the branch", () => {
       (e: unknown) => e,
     );
     expect(err).toBeInstanceOf(RefMovedError);
-    expect(httpStatusOf(err as RefMovedError)).toBe(409);
+    expect((err as RefMovedError).code).toBe("conflict");
     expect(await repo.catalog.store.head()).toBe(mine);
   });
 
@@ -206,8 +206,9 @@ describe("compare-and-swap of the branch", () => {
       return text;
     };
     const etag = repo.catalog.get("shop")!.etag;
-    const r = await repo.catalog.update("shop", { mode: "merge", body: { metadata: { displayName: "Mine" } }, ifMatch: etag, author });
-    expect(r).toMatchObject({ ok: false, status: 412 });
+    const r = await repo.catalog.update("shop", { mode: "merge", body: { metadata: { displayName: "Mine" } }, ifMatch: etag, author }).catch((e: unknown) => e);
+    expect(r).toBeInstanceOf(CatalogWriteError);
+    expect(r).toMatchObject({ code: "precondition-failed" });
     // Unconditional: rebuilt on the new head, so the other process's line stays.
     interfered = false;
     const w = await repo.catalog.update("cart", { mode: "merge", body: { metadata: { displayName: "Mine" } }, ifMatch: "*", author });

@@ -44,7 +44,7 @@ async function previousVersion(commit: string | undefined | null, file: string):
 
 /** PUT/PATCH /api/components/:name */
 export async function auditComponentUpdate(request: Request, user: AuditActor, name: string, result: UpdateResult): Promise<void> {
-  if (!result.ok || !result.changed) return;
+  if (!result.changed) return;
   const before = await previousVersion(result.commit, result.entry.file);
   const diff = changedFields(before ?? {}, result.entry.component);
   await recordAudit(request, user, {

@@ -1,8 +1,7 @@
 // The one authorization helper of portal route handlers and server components.
 //
-//   const auth = await authorize(request, "operator");
-//   if (!auth.ok) return auth.response;   // 401 {"message":"unauthenticated"} | 403 {"message":"forbidden","requiredRole":"operator"}
-//   auth.user.id …                        //   | 403 {"message":"cross-site-request"}
+//   const { user } = await authorize(request, "operator");
+//   // refused: throws PortalError unauthenticated | forbidden (naming requiredRole) | cross-site-request
 //
 // Accepts the next-auth session cookie (mutating methods must come from our own origin) or a personal
 // API token in `Authorization: Bearer <token>` (no Origin check). Roles come from config/portal.yaml.
@@ -23,7 +22,7 @@ export { hasRole };
 export async function authorize(
   request: Request,
   role?: Role,
-): Promise<{ ok: true; user: PortalUser; via: "session" | "token" } | { ok: false; response: Response }> {
+): Promise<{ ok: true; user: PortalUser; via: "session" | "token" }> {
   // The authorizer of this process's services (lib/portal/services.ts): its settings and token check.
   return getPortalServices().authorize(request, role);
 }

@@ -20,6 +20,7 @@ const {
 const { parseEnv } = await import("../env");
 const { persistentSecret } = await import("../secrets");
 const { errorResponse } = await import("./http/respond");
+const { statusOf } = await import("./http/status");
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 let handler: Handler = (_req, res) => res.end();
@@ -85,7 +86,7 @@ describe("offers admin client", () => {
     await new Promise<void>((resolve) => closed.close(() => resolve()));
     const down = createOffersAdminClient({ baseUrl: `http://127.0.0.1:${port}`, token: TOKEN });
     const error = await failure(down.listGames());
-    expect(error.status).toBe(503);
+    expect(statusOf[error.code]).toBe(503);
     expect(error.code).toBe("offers-service-unavailable");
     expect(error.unavailable).toBe(true);
     expect(error.message).toMatch(/ECONNREFUSED/);
@@ -104,14 +105,14 @@ describe("offers admin client", () => {
   it("maps a refused admin token to a 502 configuration error", async () => {
     handler = (_req, res) => json(res, 401, { message: "invalid-admin-token" });
     const error = await failure(client().listGames());
-    expect(error.status).toBe(502);
+    expect(statusOf[error.code]).toBe(502);
     expect(error.code).toBe("offers-admin-token-rejected");
   });
 
   it("passes the service's 404 code through", async () => {
     handler = (_req, res) => json(res, 404, { message: "player-not-found" });
     const error = await failure(client().playerState("g1", "nobody"));
-    expect(error.status).toBe(404);
+    expect(statusOf[error.code]).toBe(404);
     expect(error.code).toBe("player-not-found");
     const response = errorResponse(error);
     expect(response.status).toBe(404);
@@ -122,7 +123,7 @@ describe("offers admin client", () => {
     handler = (_req, res) => json(res, 200, { games: [{ gameId: 1 }] });
     const error = await failure(client().listGames());
     expect(error.code).toBe("offers-bad-response");
-    expect(error.status).toBe(502);
+    expect(statusOf[error.code]).toBe(502);
     handler = (_req, res) => {
       res.writeHead(200, { "Content-Type": "text/html" });
       res.end("<html>proxy error</html>");
@@ -197,7 +198,7 @@ describe("watch stream relay", () => {
   });
 
   it("answers an event stream that asks the browser to retry when the service is down", async () => {
-    const response = unavailableEventStream(new OffersAdminError(503, "offers-service-unavailable", "down"), 1500);
+    const response = unavailableEventStream(new OffersAdminError("offers-service-unavailable", "down"), 1500);
     expect(response.status).toBe(200);
     for (const [name, value] of Object.entries(eventStreamHeaders)) expect(response.headers.get(name)).toBe(value);
     const text = await response.text();

@@ -5,7 +5,7 @@
  *
  *   const admin = getOffersAdmin();
  *   return json(await admin.listGames());
- *   // Route handlers let OffersAdminError through: lib/portal/http/respond.ts answers 503 offers-service-unavailable, 404 …
+ *   // Route handlers let OffersAdminError through: lib/portal/http answers 503 offers-service-unavailable, 404 player-not-found …
  *
  * Every answer is checked against the service's own zod schemas (lib/offers/admin.ts).
  */
@@ -46,14 +46,17 @@ export function offersAdminSettings(env: Env): Pick<OffersAdminOptions, "baseUrl
 const DEFAULT_TIMEOUT_MS = 5_000;
 
 function unavailable(detail: string): OffersAdminError {
-  return new OffersAdminError(503, "offers-service-unavailable", `offers service unavailable: ${detail}`);
+  return new OffersAdminError("offers-service-unavailable", `offers service unavailable: ${detail}`);
 }
 
-/** Maps a non-2xx answer of the service to an error. */
+/** The not-found codes of the offers service that the portal passes through (the support UI tells them apart). */
+const PASSED_THROUGH = { "game-not-found": "no such game in the offers service", "player-not-found": "no such player in this game" } as const;
+
+/** Maps a non-2xx answer of the service (its upstream status, read here only) to an error. */
 function errorFromAnswer(status: number, text: string): OffersAdminError {
   if (status >= 500) return unavailable(`HTTP ${status}`);
   if (status === 401 || status === 403) {
-    return new OffersAdminError(502, "offers-admin-token-rejected", "the offers service refused the portal's admin token (check OFFERS_ADMIN_TOKEN)");
+    return new OffersAdminError("offers-admin-token-rejected", "the offers service refused the portal's admin token (check OFFERS_ADMIN_TOKEN)");
   }
   let code = `http-${status}`;
   try {
@@ -63,7 +66,11 @@ function errorFromAnswer(status: number, text: string): OffersAdminError {
   } catch {
     // not JSON: keep http-<status>
   }
-  return new OffersAdminError(status, code);
+  if (Object.hasOwn(PASSED_THROUGH, code)) {
+    const known = code as keyof typeof PASSED_THROUGH;
+    return new OffersAdminError(known, PASSED_THROUGH[known]);
+  }
+  return new OffersAdminError("offers-request-refused", `the offers service refused the request (HTTP ${status}, ${code})`);
 }
 
 export function createOffersAdminClient(options: OffersAdminOptions) {
@@ -117,12 +124,12 @@ export function createOffersAdminClient(options: OffersAdminOptions) {
     try {
       body = JSON.parse(text);
     } catch {
-      throw new OffersAdminError(502, "offers-bad-response", "the offers service answered something that is not JSON");
+      throw new OffersAdminError("offers-bad-response", "the offers service answered something that is not JSON");
     }
     const parsed = schema.safeParse(body);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
-      throw new OffersAdminError(502, "offers-bad-response", `unexpected answer from the offers service: ${issue ? `${issue.path.join(".")}: ${issue.message}` : "invalid"}`);
+      throw new OffersAdminError("offers-bad-response", `unexpected answer from the offers service: ${issue ? `${issue.path.join(".")}: ${issue.message}` : "invalid"}`);
     }
     return parsed.data;
   }
@@ -137,7 +144,7 @@ export function createOffersAdminClient(options: OffersAdminOptions) {
       return getJson(`/games/${seg(gameId)}/players?${params}`, PlayersAnswer, signal).then((a) => a.players);
     },
 
-    /** The player's whole state; an OffersAdminError 404 `player-not-found` when the game has no such player. */
+    /** The player's whole state; an OffersAdminError `player-not-found` when the game has no such player. */
     playerState: (gameId: string, playerId: string, signal?: AbortSignal) =>
       getJson(`/games/${seg(gameId)}/players/${seg(playerId)}`, AdminPlayerState, signal),
 
@@ -161,7 +168,7 @@ export function createOffersAdminClient(options: OffersAdminOptions) {
       stopTimer();
       if (!response.body || !(response.headers.get("content-type") ?? "").startsWith("text/event-stream")) {
         void response.body?.cancel().catch(() => {});
-        throw new OffersAdminError(502, "offers-bad-response", "the watch answer is not an event stream");
+        throw new OffersAdminError("offers-bad-response", "the watch answer is not an event stream");
       }
       return response;
     },
@@ -228,6 +235,6 @@ export function relayEventStream(upstream: Response, abortUpstream: () => void):
  * retry after `retryMs` (EventSource then reconnects by itself instead of giving up).
  */
 export function unavailableEventStream(error: OffersAdminError, retryMs = 3_000): Response {
-  const body = `retry: ${retryMs}\nevent: unavailable\ndata: ${JSON.stringify({ message: error.code, detail: error.message, status: error.status })}\n\n`;
+  const body = `retry: ${retryMs}\nevent: unavailable\ndata: ${JSON.stringify({ message: error.code, detail: error.detail })}\n\n`;
   return new Response(body, { status: 200, headers: eventStreamHeaders });
 }

@@ -3,7 +3,7 @@
  * (`local`: bare git repositories on disk; `gitlab`: GitLab REST v4). Plain TypeScript, no Next.js.
  *
  * Repository paths are `<group>/<project>` (subgroups allowed: `<group>/<sub>/<project>`).
- * Errors are ScmError with a code the portal maps to HTTP (see httpStatusOf).
+ * Errors are ScmError with a code; the portal's HTTP layer maps them (lib/portal/http/status.ts).
  */
 
 export interface ScmOwner {
@@ -161,26 +161,6 @@ export class ScmError extends Error {
 
 export function isScmError(e: unknown): e is ScmError {
   return e instanceof ScmError;
-}
-
-/** The portal's HTTP status for a provider error. */
-export function httpStatusOf(error: ScmError): number {
-  switch (error.code) {
-    case "not_found":
-      return 404;
-    case "conflict":
-    case "not_mergeable":
-      return 409;
-    case "unauthorized":
-    case "forbidden":
-      return 502;
-    case "invalid":
-      return 422;
-    case "rate_limited":
-      return 503;
-    default:
-      return 502;
-  }
 }
 
 export const REPO_PATH = /^[A-Za-z0-9_.-]+(\/[A-Za-z0-9_.-]+)+$/;

@@ -1,13 +1,13 @@
 // GET  /api/app-order-requests?status=pending|approving|approved|rejected&requester=<user id>|me → {orders: AppOrder[]}
 // POST /api/app-order-requests {name, displayName, kind, owners, environments, dependencies?, repoPath, library?, runtime?}
 //   → 201 AppOrder (a merge request in the config repository adds the record and its resource requests)
-//   422 {issues: [{path, message}]} with record paths; 409 when the name is in the catalog or already ordered.
+//   422 invalid-record {issues: [{path: [..], message}]} with record paths; 409 name-taken when the name is in the catalog or already ordered.
 import { z } from "zod";
 import { requestIdOf } from "@/lib/portal/audit";
 import { ORDER_STATUSES } from "@/lib/portal/app-orders/model";
 import { createOrder, listOrders } from "@/lib/portal/app-orders/service";
 import { getAppOrderDeps } from "@/lib/portal/app-orders/wiring";
-import { json, legacy, route } from "@/lib/portal/http";
+import { json, route } from "@/lib/portal/http";
 
 export const dynamic = "force-dynamic";
 
@@ -17,7 +17,7 @@ const querySchema = z.strictObject({
 });
 
 export const GET = route({
-  query: { schema: querySchema, invalid: legacy.dottedIssues },
+  query: querySchema,
   handler: async ({ user, query }) => {
     const requester = query.requester === "me" ? user.id : query.requester;
     return json({ orders: await listOrders(await getAppOrderDeps(), { status: query.status, requester }) });
@@ -27,7 +27,7 @@ export const GET = route({
 export const POST = route({
   role: "engineer",
   // The order is validated by the app-order service (422 with the record's paths).
-  body: { schema: z.unknown(), invalid: legacy.dottedIssues },
+  body: z.unknown(),
   handler: async ({ request, user, body }) => {
     const order = await createOrder(await getAppOrderDeps(), body, { id: user.id, name: user.name, email: user.email, requestId: requestIdOf(request) });
     return json(order, { status: 201 });

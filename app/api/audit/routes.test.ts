@@ -86,7 +86,7 @@ describe("app order routes", () => {
     expect(order).toMatchObject({ name: "cart-api", status: "pending", requester: "eddie" });
     const invalid = await orders.POST(req("/api/app-order-requests", { method: "POST", headers: eddie, json: { ...orderBody("x2"), repoPath: "nope" } }));
     expect(invalid.status).toBe(422);
-    expect((await invalid.json()).issues).toEqual([expect.objectContaining({ path: "spec.repo.path" })]);
+    expect(await invalid.json()).toMatchObject({ message: "invalid-record", issues: [{ path: ["spec", "repo", "path"], message: expect.any(String) }] });
     expect((await orders.POST(req("/api/app-order-requests", { method: "POST", headers: lena, json: orderBody("cart-api") }))).status).toBe(409);
     expect((await orders.POST(req("/api/app-order-requests", { method: "POST", headers: lena, json: orderBody("checkout-api") }))).status).toBe(409);
 
@@ -102,13 +102,13 @@ describe("app order routes", () => {
   it("an engineer approving → 403 naming lead; the requester (even a lead) approving their own → 403 that says so", async () => {
     const res = await approve(req(`/api/app-order-requests/${orderId}/approve`, { method: "POST", headers: eddie }), byId(orderId));
     expect(res.status).toBe(403);
-    expect(await res.json()).toEqual({ message: "forbidden", requiredRole: "lead" });
+    expect(await res.json()).toEqual({ message: "forbidden", detail: expect.stringContaining("lead"), requiredRole: "lead" });
     // Roles are read on every request (as from portal.yaml): eddie holds lead until he is signed in again without it.
     const leadEddie = await portal.signIn({ id: "eddie", name: "eddie (name)", roles: ["engineer", "lead"] });
     const own = await approve(req(`/api/app-order-requests/${orderId}/approve`, { method: "POST", headers: leadEddie }), byId(orderId));
     await portal.signIn({ id: "eddie", name: "eddie (name)", roles: ["engineer"] });
     expect(own.status).toBe(403);
-    expect((await own.json()).message).toMatch(/cannot approve your own order/);
+    expect(await own.json()).toEqual({ message: "own-order", detail: expect.stringMatching(/cannot approve your own order/) });
     expect((await reject(req(`/api/app-order-requests/${orderId}/reject`, { method: "POST", headers: eddie, json: { reason: "x" } }), byId(orderId))).status).toBe(403);
   });
 
@@ -125,7 +125,7 @@ describe("app order routes", () => {
     const order = await (await orders.POST(req("/api/app-order-requests", { method: "POST", headers: eddie, json: orderBody("nope-api") }))).json();
     const missing = await reject(req(`/api/app-order-requests/${order.id}/reject`, { method: "POST", headers: lee, json: {} }), byId(order.id));
     expect(missing.status).toBe(400);
-    expect((await missing.json()).message).toMatch(/reason is required/);
+    expect(await missing.json()).toMatchObject({ message: "invalid-request", detail: expect.stringMatching(/reason is required/), issues: [{ path: ["reason"] }] });
     expect((await reject(req(`/api/app-order-requests/${order.id}/reject`, { method: "POST", headers: lee, json: { reason: "  " } }), byId(order.id))).status).toBe(400);
     const ok = await reject(req(`/api/app-order-requests/${order.id}/reject`, { method: "POST", headers: lee, json: { reason: "We have one already." } }), byId(order.id));
     expect(ok.status).toBe(200);
@@ -149,7 +149,7 @@ describe("audit log", () => {
   it("GET /api/audit is for admins (403 naming admin) and validates its filters", async () => {
     const res = await audit(req("/api/audit", { headers: lee }));
     expect(res.status).toBe(403);
-    expect(await res.json()).toEqual({ message: "forbidden", requiredRole: "admin" });
+    expect(await res.json()).toEqual({ message: "forbidden", detail: expect.stringContaining("admin"), requiredRole: "admin" });
     expect((await audit(req("/api/audit?targetType=planet", { headers: admin }))).status).toBe(400);
     expect((await audit(req("/api/audit?limit=0", { headers: admin }))).status).toBe(400);
   });
@@ -212,6 +212,9 @@ describe("audit log", () => {
     expect((await config(req("/api/components/checkout-api/config", { method: "POST", headers: olga, json: { environment: "staging", values: { WORKERS: 4 } } }), byName("checkout-api"))).status).toBe(200);
     expect((await config(req("/api/components/checkout-api/config", { method: "POST", headers: eddie, json: { environment: "dev", values: { LOG: "debug" } } }), byName("checkout-api"))).status).toBe(202);
     expect((await bulk(req("/api/components/checkout-api/config/bulk", { method: "POST", headers: olga, json: { updates: [{ environment: "dev", values: { A: 1 } }, { environment: "production", values: { B: true } }] } }), byName("checkout-api"))).status).toBe(200);
+    const live = await config(req("/api/components/checkout-api/config", { method: "POST", headers: eddie, json: { environment: "dev", view: "current", values: { A: 2 } } }), byName("checkout-api"));
+    expect(live.status).toBe(403);
+    expect(await live.json()).toEqual({ message: "forbidden", detail: "this needs the operator role", requiredRole: "operator" });
     expect((await config(req("/api/components/checkout-api/config", { method: "POST", headers: olga, json: { environment: "dev", view: "current", values: { A: 2 } } }), byName("checkout-api"))).status).toBe(200);
     const entries = (await auditEntries("&action=config.write")).reverse();
     expect(entries.map((e) => (e.after as { mode: string }).mode)).toEqual(["commit", "commit", "merge_request", "commit", "current"]);

@@ -3,12 +3,12 @@ import { getPortalDb } from "@/lib/portal/db";
 import { getCatalog } from "@/lib/portal/services";
 import { favoriteSet } from "@/lib/portal/favorites";
 import { listQuerySchema } from "@/lib/catalog/query";
-import { json, legacy, route } from "@/lib/portal/http";
+import { json, route } from "@/lib/portal/http";
 
 export const dynamic = "force-dynamic";
 
 export const GET = route({
-  query: { schema: listQuerySchema, invalid: legacy.componentsQuery },
+  query: listQuerySchema,
   handler: async ({ user, query }) => {
     const [catalog, { db }] = await Promise.all([getCatalog(), getPortalDb()]);
     const favorites = await favoriteSet(db, user.id);

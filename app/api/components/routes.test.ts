@@ -73,10 +73,23 @@ describe("catalog routes", () => {
     const cached = await one.GET(req("/api/components/alpha", { headers: { ...engineer(), "If-None-Match": etag } }), ctx("alpha"));
     expect(cached.status).toBe(304);
     const patch = (headers: Record<string, string>, body: string) => one.PATCH(req("/api/components/alpha", { method: "PATCH", headers: { ...engineer(), ...headers }, body }), ctx("alpha"));
-    expect((await patch({}, "{}")).status).toBe(428);
-    expect((await patch({ "If-Match": '"old"' }, "{}")).status).toBe(412);
-    expect((await patch({ "If-Match": etag }, "{nope")).status).toBe(400);
-    expect((await patch({ "If-Match": etag }, JSON.stringify({ spec: { environments: "all" } }))).status).toBe(422);
+    const unconditional = await patch({}, "{}");
+    expect(unconditional.status).toBe(428);
+    expect(await unconditional.json()).toEqual({ message: "precondition-required", detail: expect.stringContaining("If-Match is required") });
+    const stale = await patch({ "If-Match": '"old"' }, "{}");
+    expect(stale.status).toBe(412);
+    expect(stale.headers.get("etag")).toBe(etag);
+    expect(await stale.json()).toEqual({ message: "precondition-failed", detail: expect.stringContaining("changed since you loaded it"), etag });
+    const malformed = await patch({ "If-Match": etag }, "{nope");
+    expect(malformed.status).toBe(400);
+    expect(await malformed.json()).toMatchObject({ message: "invalid-request", detail: "the body is not valid JSON" });
+    const invalid = await patch({ "If-Match": etag }, JSON.stringify({ spec: { environments: "all" } }));
+    expect(invalid.status).toBe(422);
+    expect(await invalid.json()).toEqual({
+      message: "invalid-record",
+      detail: expect.stringContaining("spec.environments"),
+      issues: [{ path: ["spec", "environments"], message: expect.any(String) }],
+    });
     const ok = await patch({ "If-Match": etag }, JSON.stringify({ metadata: { displayName: "Alpha!" } }));
     expect(ok.status).toBe(200);
     expect(ok.headers.get("etag")).not.toBe(etag);

@@ -4,11 +4,11 @@
 import { resourceFilterSchema } from "@/lib/portal/app-orders/model";
 import { listResourceRequests } from "@/lib/portal/app-orders/service";
 import { getAppOrderDeps } from "@/lib/portal/app-orders/wiring";
-import { json, legacy, route } from "@/lib/portal/http";
+import { json, route } from "@/lib/portal/http";
 
 export const dynamic = "force-dynamic";
 
 export const GET = route({
-  query: { schema: resourceFilterSchema, invalid: legacy.dottedIssues },
+  query: resourceFilterSchema,
   handler: async ({ query }) => json(await listResourceRequests(await getAppOrderDeps(), query)),
 });

@@ -82,7 +82,7 @@ describe("the order wizard", () => {
   });
 
   it("puts the server's refusal of the name next to the name", async () => {
-    fakeApi({ "POST /api/app-order-requests": { status: 409, body: { message: "conflict", detail: "ledger is already in the catalog" } } });
+    fakeApi({ "POST /api/app-order-requests": { status: 409, body: { message: "name-taken", detail: "ledger is already in the catalog" } } });
     const { user } = renderInPortal(<OrderWizard userId="eng1" />);
     await fillBasics(user);
     await user.click(screen.getByTestId("order-next"));
@@ -92,8 +92,8 @@ describe("the order wizard", () => {
     expect(heading()).toBe("Basics");
   });
 
-  it("puts the server's issues next to their fields (older dotted paths too)", async () => {
-    fakeApi({ "POST /api/app-order-requests": { status: 422, body: { message: "invalid-request", issues: [{ path: "spec.repo.path", message: "no such repository" }] } } });
+  it("puts the server's issues next to their fields", async () => {
+    fakeApi({ "POST /api/app-order-requests": { status: 422, body: { message: "invalid-record", detail: "the order is not valid", issues: [{ path: ["spec", "repo", "path"], message: "no such repository" }] } } });
     const { user } = renderInPortal(<OrderWizard userId="eng1" />);
     await fillBasics(user);
     await user.click(screen.getByTestId("order-next"));

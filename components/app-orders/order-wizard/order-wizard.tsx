@@ -40,7 +40,7 @@ export function OrderWizard({ userId }: { userId: string }) {
       if (!(error instanceof ApiError)) return;
       const issues = error.issues.length
         ? error.issues.map((i) => ({ path: formatIssuePath(i.path), message: i.message }))
-        : error.status === 409
+        : error.code === "name-taken"
           ? [{ path: "metadata.name", message: describeApiError(error) }]
           : [];
       const fields = Object.entries(errorsOf(issues, "server"));
@@ -48,7 +48,7 @@ export function OrderWizard({ userId }: { userId: string }) {
       if (fields.length) setStep(Math.min(...fields.map(([field]) => stepOf(field))));
     },
   });
-  const fieldFailure = submit.error instanceof ApiError && (submit.error.issues.length > 0 || submit.error.status === 409);
+  const fieldFailure = submit.error instanceof ApiError && (submit.error.issues.length > 0 || submit.error.code === "name-taken");
 
   if (created) {
     return (

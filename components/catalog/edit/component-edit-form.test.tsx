@@ -107,7 +107,7 @@ describe("the component record editor", () => {
   });
 
   it("shows the issues a server refusal names", async () => {
-    fakeApi({ "PUT /api/components/admin-console": { status: 422, body: { message: "invalid-request", detail: "The record is not valid.", issues: [{ path: ["spec", "repo", "path"], message: "no such repository" }] } } });
+    fakeApi({ "PUT /api/components/admin-console": { status: 422, body: { message: "invalid-record", detail: "The record is not valid.", issues: [{ path: ["spec", "repo", "path"], message: "no such repository" }] } } });
     const { user } = render();
     await user.type(screen.getByTestId("field-displayName"), "!");
     await user.click(screen.getByTestId("review-changes"));

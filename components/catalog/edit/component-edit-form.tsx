@@ -29,8 +29,8 @@ const recordResolver: Resolver<Component> = (values, context, options) => checkR
 
 /** What a save failure says: a conflict asks for a reload. */
 function failureOf(error: unknown): { message: string; conflict: boolean } {
-  if (error instanceof ApiError && error.status === 412) return { message: "Someone changed this component after you opened it. Reload to see their change, then edit again.", conflict: true };
-  if (error instanceof ApiError && error.status === 422) return { message: `The server refused the record: ${describeApiError(error)}`, conflict: false };
+  if (error instanceof ApiError && error.code === "precondition-failed") return { message: "Someone changed this component after you opened it. Reload to see their change, then edit again.", conflict: true };
+  if (error instanceof ApiError && error.code === "invalid-record") return { message: `The server refused the record: ${describeApiError(error)}`, conflict: false };
   return { message: describeApiError(error), conflict: false };
 }
 

@@ -146,7 +146,7 @@ describe("the bulk config editor", () => {
   });
 
   it("says nothing was saved, with the server's detail, when the commit fails", async () => {
-    api({ "POST /api/components/cart/config/bulk": { status: 422, body: { message: "the config update is not valid; nothing was written", issues: [{ path: "updates[1].values.REGION", message: "too long" }] } } });
+    api({ "POST /api/components/cart/config/bulk": { status: 422, body: { message: "invalid-config", detail: "the config update is not valid; nothing was written", issues: [{ path: ["updates", "1", "values", "REGION"], message: "too long" }] } } });
     const { user } = render(true);
     await user.click(await screen.findByTestId("bulk-edit-config"));
     await user.click(screen.getByRole("button", { name: "Set LOG_LEVEL in staging" }));

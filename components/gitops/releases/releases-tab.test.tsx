@@ -56,7 +56,7 @@ describe("the release dialogs", () => {
   it("shows the server's detail when a release fails", async () => {
     fakeApi({
       "GET /api/components/checkout-api/releases": { body: { releases: [] } },
-      "POST /api/components/checkout-api/releases": { status: 422, body: { message: "invalid-ref", detail: '"no-such-branch" names no branch, tag or commit' } },
+      "POST /api/components/checkout-api/releases": { status: 422, body: { message: "not-releasable", detail: '"no-such-branch" names no branch, tag or commit' } },
     });
     const { user } = render();
     await user.click(await screen.findByTestId("release-staging"));

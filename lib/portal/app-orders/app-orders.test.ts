@@ -12,7 +12,7 @@ import { tempCatalog, validComponent, yamlOf, type TempRepo } from "../../catalo
 import { LocalScmProvider } from "../../scm/local";
 import { dbMergeRequestStore } from "../gitops/merge-request-store";
 import { ConfigRepository } from "../gitops/config-repo";
-import { GitOpsError } from "../gitops/errors";
+import { PortalError } from "../errors";
 import { listAudit } from "../audit";
 import { eq } from "drizzle-orm";
 import { RepoGit } from "../../scm/git";
@@ -38,13 +38,13 @@ function order(name: string, overrides: Partial<OrderInput> = {}): OrderInput {
   };
 }
 
-async function rejects(p: Promise<unknown>): Promise<GitOpsError> {
+async function rejects(p: Promise<unknown>): Promise<PortalError> {
   const e = await p.then(
     () => null,
     (x: unknown) => x,
   );
-  expect(e).toBeInstanceOf(GitOpsError);
-  return e as GitOpsError;
+  expect(e).toBeInstanceOf(PortalError);
+  return e as PortalError;
 }
 
 describe("order model (shared with the wizard)", () => {
@@ -117,11 +117,11 @@ describe.each(testDatabaseTargets())("app orders on %s", (target) => {
 
   it("refuses an invalid order (422 with record paths) and a name already in the catalog or already ordered (409)", async () => {
     const invalid = await rejects(createOrder(deps, order("x", { repoPath: "no-group", owners: [] }), eddie));
-    expect(invalid.status).toBe(422);
-    expect((invalid.details.issues as Array<{ path: string }>).map((i) => i.path)).toEqual(expect.arrayContaining(["spec.repo.path", "spec.owners"]));
-    expect((await rejects(createOrder(deps, order("checkout-api"), eddie))).status).toBe(409);
+    expect(invalid.code).toBe("invalid-record");
+    expect((invalid.issues ?? []).map((i) => i.path)).toEqual(expect.arrayContaining([["spec", "repo", "path"], ["spec", "owners"]]));
+    expect((await rejects(createOrder(deps, order("checkout-api"), eddie))).code).toBe("name-taken");
     const dup = await rejects(createOrder(deps, order("cart-api"), lena));
-    expect(dup.status).toBe(409);
+    expect(dup.code).toBe("name-taken");
     expect(dup.message).toMatch(/already ordered/);
   });
 
@@ -129,14 +129,14 @@ describe.each(testDatabaseTargets())("app orders on %s", (target) => {
     const results = await Promise.allSettled([createOrder(deps, order("twin-api"), eddie), createOrder(deps, order("twin-api"), lena)]);
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
     const failed = results.find((r) => r.status === "rejected") as PromiseRejectedResult;
-    expect((failed.reason as GitOpsError).status).toBe(409);
+    expect((failed.reason as PortalError).code).toBe("name-taken");
     expect((await listOrders(deps, { status: "pending" })).filter((o) => o.name === "twin-api")).toHaveLength(1);
   });
 
   it("a requester cannot approve their own order (403 that says so)", async () => {
     const [o] = await listOrders(deps, { requester: "eddie", status: "pending" }).then((l) => l.filter((x) => x.name === "cart-api"));
     const e = await rejects(approveOrder(deps, o.id, { ...eddie, requestId: "r" }));
-    expect(e.status).toBe(403);
+    expect(e.code).toBe("own-order");
     expect(e.message).toMatch(/cannot approve your own order/);
     expect((await getOrder(deps, o.id))?.status).toBe("pending");
   });
@@ -150,14 +150,14 @@ describe.each(testDatabaseTargets())("app orders on %s", (target) => {
     expect(await readFile(path.join(repo.catalog.repo.dir, "resources/cart-api.yaml"), "utf8")).toContain("requestedBy: eddie");
     expect((await provider.getMergeRequest("portal/config", o.mergeRequest?.iid ?? 0))?.state).toBe("merged");
     const again = await rejects(approveOrder(deps, o.id, lena));
-    expect(again.status).toBe(409);
+    expect(again.code).toBe("order-decided");
     expect(again.message).toMatch(/already approved by lee/);
-    expect((await rejects(rejectOrder(deps, o.id, "too late", lena))).status).toBe(409);
+    expect((await rejects(rejectOrder(deps, o.id, "too late", lena))).code).toBe("order-decided");
     const audit = await listAudit(db.db, { action: "order.approve", target: o.id });
     expect(audit.entries).toHaveLength(1);
     expect(audit.entries[0]).toMatchObject({ actor: "lee", component: "cart-api", before: { status: "pending" }, after: { status: "approved" } });
     // Once in the catalog, the name cannot be ordered again.
-    expect((await rejects(createOrder(deps, order("cart-api"), lena))).status).toBe(409);
+    expect((await rejects(createOrder(deps, order("cart-api"), lena))).code).toBe("name-taken");
   });
 
   it("two leads approving at once: one merge, the other 409", async () => {
@@ -166,7 +166,7 @@ describe.each(testDatabaseTargets())("app orders on %s", (target) => {
     const ok = results.filter((r) => r.status === "fulfilled");
     expect(ok).toHaveLength(1);
     const failed = results.find((r) => r.status === "rejected") as PromiseRejectedResult;
-    expect((failed.reason as GitOpsError).status).toBe(409);
+    expect((failed.reason as PortalError).code).toBe("order-decided");
     expect(await mergeCommitsOf(o.mergeRequest?.sourceBranch ?? "")).toBe(1);
     expect((await listAudit(db.db, { action: "order.approve", target: o.id })).entries).toHaveLength(1);
     expect(repo.catalog.get("race-api")).toBeDefined();
@@ -175,7 +175,7 @@ describe.each(testDatabaseTargets())("app orders on %s", (target) => {
   it("reject needs a reason; it closes the merge request and the requester sees the reason; approving afterwards → 409", async () => {
     const o = await createOrder(deps, order("nope-api"), eddie);
     const noReason = await rejects(rejectOrder(deps, o.id, "   ", lee));
-    expect(noReason.status).toBe(400);
+    expect(noReason).toMatchObject({ code: "invalid-request", issues: [{ path: ["reason"] }] });
     expect(noReason.message).toMatch(/reason is required/);
     const rejected = await rejectOrder(deps, o.id, "Use the existing cart service instead.", lee);
     expect(rejected).toMatchObject({ status: "rejected", reason: "Use the existing cart service instead.", decidedBy: "lee" });
@@ -183,9 +183,9 @@ describe.each(testDatabaseTargets())("app orders on %s", (target) => {
     const mine = await listOrders(deps, { requester: "eddie" });
     expect(mine.find((x) => x.id === o.id)).toMatchObject({ status: "rejected", reason: "Use the existing cart service instead." });
     const late = await rejects(approveOrder(deps, o.id, lena));
-    expect(late.status).toBe(409);
+    expect(late.code).toBe("order-decided");
     expect(late.message).toMatch(/rejected by lee: Use the existing cart service/);
-    expect((await rejects(rejectOrder(deps, o.id, "again", lena))).status).toBe(409);
+    expect((await rejects(rejectOrder(deps, o.id, "again", lena))).code).toBe("order-decided");
     expect(repo.catalog.get("nope-api")).toBeUndefined();
     const audit = await listAudit(db.db, { action: "order.reject" });
     expect(audit.entries[0]).toMatchObject({ actor: "lee", target: o.id, after: { status: "rejected", reason: "Use the existing cart service instead." } });
@@ -196,8 +196,8 @@ describe.each(testDatabaseTargets())("app orders on %s", (target) => {
   });
 
   it("an unknown order answers 404", async () => {
-    expect((await rejects(approveOrder(deps, "00000000-0000-0000-0000-000000000000", lee))).status).toBe(404);
-    expect((await rejects(rejectOrder(deps, "not-a-uuid", "x", lee))).status).toBe(404);
+    expect((await rejects(approveOrder(deps, "00000000-0000-0000-0000-000000000000", lee))).code).toBe("not-found");
+    expect((await rejects(rejectOrder(deps, "not-a-uuid", "x", lee))).code).toBe("not-found");
   });
 
   it("resource requests: requested, provisioned-by-merge and rejected, in the documented shape", async () => {

@@ -6,7 +6,7 @@
  *
  * Decisions are exactly-once: the order's status moves by conditional updates
  * (pending → approving → approved; pending → rejected). Of two leads deciding at once one wins and the
- * other answers 409. Every change writes an audit entry.
+ * other is refused order-decided. Every change writes an audit entry.
  *
  * An approval settles from its merge request, never by merging blindly: merged already → approved
  * with that merge commit (no second merge); closed → rejected; open → merged once (merges are
@@ -23,7 +23,8 @@ import type { Catalog } from "../../catalog/catalog";
 import { ScmError, type ScmMergeRequest } from "../../scm/types";
 import { appOrders, type AppOrderRow } from "../db/schema/app-orders";
 import { componentFilePath, type ConfigRepository, type FileWrite } from "../gitops/config-repo";
-import { GitOpsError } from "../gitops/errors";
+import { PortalError } from "../errors";
+import { issuesOfFields } from "../../catalog/errors";
 import { writeAudit } from "../audit";
 import {
   DEFAULT_API_VERSION,
@@ -106,19 +107,19 @@ export async function getOrder(deps: Pick<AppOrderDeps, "db">, id: string): Prom
 export async function createOrder(deps: AppOrderDeps, input: unknown, actor: Actor): Promise<AppOrder> {
   const apiVersion = deps.catalog.options().apiVersions[0] ?? DEFAULT_API_VERSION;
   const checked = validateOrder(input, apiVersion);
-  if (!checked.ok) throw new GitOpsError(422, "the order is not valid", { issues: checked.issues });
+  if (!checked.ok) throw new PortalError("invalid-record", "the order is not valid", { issues: issuesOfFields(checked.issues) });
   const component = checked.component;
   const name = component.metadata.name;
-  if (deps.catalog.get(name)) throw new GitOpsError(409, `a component named "${name}" is already in the catalog`, { field: "name" });
+  if (deps.catalog.get(name)) throw new PortalError("name-taken", `a component named "${name}" is already in the catalog`);
   if ((await deps.config.readText(componentFilePath(deps.catalog, name))) !== null) {
-    throw new GitOpsError(409, `the config repository already has a file for "${name}"`, { field: "name" });
+    throw new PortalError("name-taken", `the config repository already has a file for "${name}"`);
   }
   const [open] = await deps.db
     .select({ id: appOrders.id, requester: appOrders.requester })
     .from(appOrders)
     .where(and(eq(appOrders.name, name), inArray(appOrders.status, ["pending", "approving"])))
     .limit(1);
-  if (open) throw new GitOpsError(409, `"${name}" is already ordered (by ${open.requester}) and waiting for a lead`, { field: "name", orderId: open.id });
+  if (open) throw new PortalError("name-taken", `"${name}" is already ordered (by ${open.requester}) and waiting for a lead`);
 
   let row: AppOrderRow;
   try {
@@ -127,7 +128,7 @@ export async function createOrder(deps: AppOrderDeps, input: unknown, actor: Act
       .values({ name, displayName: component.metadata.displayName, kind: component.spec.kind, component, status: "pending", requester: actor.id, requesterName: actor.name || actor.id })
       .returning();
   } catch (e) {
-    if (isUniqueViolation(e)) throw new GitOpsError(409, `"${name}" is already ordered and waiting for a lead`, { field: "name" });
+    if (isUniqueViolation(e)) throw new PortalError("name-taken", `"${name}" is already ordered and waiting for a lead`);
     throw e;
   }
 
@@ -155,7 +156,7 @@ export async function createOrder(deps: AppOrderDeps, input: unknown, actor: Act
   } catch (e) {
     // No merge request, no order: the name is free again.
     await deps.db.delete(appOrders).where(eq(appOrders.id, row.id));
-    if (e instanceof ScmError) throw new GitOpsError(e.code === "conflict" ? 409 : 502, `the merge request could not be opened: ${e.message}`);
+    if (e instanceof ScmError) throw new PortalError(e.code === "conflict" ? "conflict" : "source-control-failed", `the merge request could not be opened: ${e.message}`, { cause: e });
     throw e;
   }
   [row] = await deps.db
@@ -223,7 +224,7 @@ function settledMessage(row: AppOrderRow): string {
 
 async function requireRow(db: Db, id: string): Promise<AppOrderRow> {
   const row = await getRow(db, id);
-  if (!row) throw new GitOpsError(404, `no app order ${id}`);
+  if (!row) throw new PortalError("not-found", `no app order ${id}`);
   return row;
 }
 
@@ -239,7 +240,7 @@ type Settled = { outcome: "approved"; row: AppOrderRow; mergeCommit: string | nu
 /**
  * Finishes an order in approving from the state of its merge request (the caller claimed it as
  * `decider`): merged → approved (no merge); open → merged once, then approved; closed → rejected;
- * a merge that cannot happen → back to pending. Throws GitOpsError for the last two.
+ * a merge that cannot happen → back to pending. Throws PortalError for the last two.
  */
 async function settleApproval(deps: AppOrderDeps, claimed: AppOrderRow, decider: string | null): Promise<Settled> {
   const { provider, repo } = deps.config.target;
@@ -254,7 +255,7 @@ async function settleApproval(deps: AppOrderDeps, claimed: AppOrderRow, decider:
       .where(and(eq(appOrders.id, id), mine));
   if (iid === null) {
     await giveBack();
-    throw new GitOpsError(409, "this order has no merge request to merge");
+    throw new PortalError("not-mergeable", "this order has no merge request to merge");
   }
   let mr: ScmMergeRequest | null;
   try {
@@ -265,21 +266,21 @@ async function settleApproval(deps: AppOrderDeps, claimed: AppOrderRow, decider:
     mr = await provider.getMergeRequest(mrRepo, iid).catch(() => null);
     if (mr?.state !== "merged" && mr?.state !== "closed") {
       await giveBack();
-      if (e instanceof GitOpsError) throw e;
-      if (e instanceof ScmError) throw new GitOpsError(e.code === "not_mergeable" || e.code === "conflict" ? 409 : 502, `the merge request could not be merged: ${e.message}`);
+      if (e instanceof PortalError) throw e;
+      if (e instanceof ScmError) throw new PortalError(e.code === "not_mergeable" || e.code === "conflict" ? "not-mergeable" : "source-control-failed", `the merge request could not be merged: ${e.message}`, { cause: e });
       throw e;
     }
   }
   if (!mr) {
     await giveBack();
-    throw new GitOpsError(409, `merge request !${iid} no longer exists; the order waits for a lead again`);
+    throw new PortalError("not-mergeable", `merge request !${iid} no longer exists; the order waits for a lead again`);
   }
   if (mr.state === "closed") {
     await deps.db
       .update(appOrders)
       .set({ status: "rejected", reason: "the merge request was closed outside the portal", updatedAt: new Date() })
       .where(and(eq(appOrders.id, id), eq(appOrders.status, "approving")));
-    throw new GitOpsError(409, "the merge request was closed outside the portal; the order is rejected");
+    throw new PortalError("order-decided", "the merge request was closed outside the portal; the order is rejected");
   }
   const mergeCommit = mr.mergeCommitSha;
   const [done] = await deps.db
@@ -299,9 +300,9 @@ async function showInCatalog(deps: AppOrderDeps, name: string): Promise<boolean>
 export async function approveOrder(deps: AppOrderDeps, id: string, actor: Actor): Promise<ApproveResult> {
   const row = await requireRow(deps.db, id);
   if (row.requester === actor.id) {
-    throw new GitOpsError(403, "you cannot approve your own order: another lead has to approve it", { reason: "own-order" });
+    throw new PortalError("own-order", "you cannot approve your own order: another lead has to approve it");
   }
-  if (row.status !== "pending" && row.status !== "approving") throw new GitOpsError(409, settledMessage(row), { status: row.status });
+  if (row.status !== "pending" && row.status !== "approving") throw new PortalError("order-decided", settledMessage(row));
   const staleBefore = new Date(Date.now() - STALE_APPROVING_MS);
   const claimedAt = new Date();
   const [claimed] = await deps.db
@@ -309,7 +310,7 @@ export async function approveOrder(deps: AppOrderDeps, id: string, actor: Actor)
     .set({ status: "approving", decidedBy: actor.id, decidedAt: claimedAt, updatedAt: claimedAt })
     .where(and(eq(appOrders.id, id), or(eq(appOrders.status, "pending"), and(eq(appOrders.status, "approving"), lt(appOrders.updatedAt, staleBefore)))))
     .returning();
-  if (!claimed) throw new GitOpsError(409, settledMessage((await getRow(deps.db, id)) ?? row), { status: "conflict" });
+  if (!claimed) throw new PortalError("order-decided", settledMessage((await getRow(deps.db, id)) ?? row));
 
   const settled = await settleApproval(deps, claimed, actor.id);
   const final = settled.row;
@@ -380,16 +381,16 @@ export async function recoverInterruptedApprovals(deps: AppOrderDeps): Promise<R
 
 export async function rejectOrder(deps: AppOrderDeps, id: string, reason: string, actor: Actor): Promise<AppOrder> {
   const why = reason.trim();
-  if (!why) throw new GitOpsError(400, "a reason is required: tell the requester why", { issues: [{ path: "reason", message: "a reason is required" }] });
+  if (!why) throw new PortalError("invalid-request", "a reason is required: tell the requester why", { issues: [{ path: ["reason"], message: "a reason is required" }] });
   const row = await requireRow(deps.db, id);
-  if (row.status !== "pending") throw new GitOpsError(409, settledMessage(row), { status: row.status });
+  if (row.status !== "pending") throw new PortalError("order-decided", settledMessage(row));
   const now = new Date();
   const [claimed] = await deps.db
     .update(appOrders)
     .set({ status: "rejected", reason: why, decidedBy: actor.id, decidedAt: now, updatedAt: now })
     .where(and(eq(appOrders.id, id), eq(appOrders.status, "pending")))
     .returning();
-  if (!claimed) throw new GitOpsError(409, settledMessage((await getRow(deps.db, id)) ?? row), { status: "conflict" });
+  if (!claimed) throw new PortalError("order-decided", settledMessage((await getRow(deps.db, id)) ?? row));
   const { provider, repo } = deps.config.target;
   if (claimed.mergeRequestIid !== null) {
     const mrRepo = claimed.mergeRequestRepo ?? repo;
@@ -403,8 +404,8 @@ export async function rejectOrder(deps: AppOrderDeps, id: string, reason: string
           .update(appOrders)
           .set({ status: mr?.state === "merged" ? "approved" : "pending", reason: null, decidedBy: mr?.state === "merged" ? claimed.decidedBy : null, updatedAt: new Date() })
           .where(and(eq(appOrders.id, id), eq(appOrders.status, "rejected")));
-        if (mr?.state === "merged") throw new GitOpsError(409, "the merge request was already merged outside the portal; the order counts as approved");
-        throw new GitOpsError(502, `the merge request could not be closed: ${(e as Error).message}`);
+        if (mr?.state === "merged") throw new PortalError("order-decided", "the merge request was already merged outside the portal; the order counts as approved");
+        throw new PortalError("source-control-failed", `the merge request could not be closed: ${(e as Error).message}`, { cause: e });
       }
     }
   }

@@ -1,11 +1,13 @@
 // The logic behind authorize() in lib/portal/guard.ts, with its dependencies passed in (tests use a real database).
 import type { PortalConfig } from "../config";
 import { resolveRoles } from "../config";
-import { hasRole, normalizeRoles, type PortalUser, type Role } from "../roles";
+import { normalizeRoles, type PortalUser, type Role } from "../roles";
+import { PortalError, requireRole } from "../errors";
 import type { VerifiedToken } from "../tokens";
 import { decodeSessionToken, parseCookieHeader, sessionCookieValue, userFromToken } from "./session-user";
 
-export type AuthorizeResult = { ok: true; user: PortalUser; via: "session" | "token" } | { ok: false; response: Response };
+/** Who calls, and how; a refusal is thrown as a PortalError (unauthenticated, cross-site-request, forbidden). */
+export type AuthorizeResult = { ok: true; user: PortalUser; via: "session" | "token" };
 
 export interface AuthorizerDeps {
   secret: string;
@@ -19,13 +21,8 @@ export interface AuthorizerDeps {
 
 const mutatingMethods = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
-export function jsonError(status: number, body: Record<string, unknown>): Response {
-  return Response.json(body, { status, headers: { "Cache-Control": "no-store" } });
-}
-
-export const unauthenticated = () => jsonError(401, { message: "unauthenticated" });
-export const forbidden = (requiredRole: Role) => jsonError(403, { message: "forbidden", requiredRole });
-export const crossSite = () => jsonError(403, { message: "cross-site-request" });
+export const unauthenticated = () => new PortalError("unauthenticated", "sign in, or send a personal API token (Authorization: Bearer …)");
+export const crossSite = () => new PortalError("cross-site-request", "the request came from a page of another site");
 
 /** The origins a same-site request may carry: the request URL's, the Host (and X-Forwarded-*) one, and NEXTAUTH_URL's. */
 function ownOrigins(request: Request, publicOrigin?: string): Set<string> {
@@ -74,9 +71,9 @@ export function createAuthorizer(deps: AuthorizerDeps) {
     const bearer = bearerToken(request);
     if (bearer !== undefined) {
       // An Authorization header decides alone: a bad one is not rescued by a cookie.
-      if (!bearer) return { ok: false, response: unauthenticated() };
+      if (!bearer) throw unauthenticated();
       const verified = await deps.verifyToken(bearer);
-      if (!verified) return { ok: false, response: unauthenticated() };
+      if (!verified) throw unauthenticated();
       const { owner } = verified;
       const roles = normalizeRoles([...resolveRoles(deps.config(), owner.id, owner.groups), ...verified.grantedRoles]);
       user = { id: owner.id, name: owner.name, ...(owner.email ? { email: owner.email } : {}), roles, groups: owner.groups };
@@ -86,12 +83,10 @@ export function createAuthorizer(deps: AuthorizerDeps) {
       const value = sessionCookieValue(deps.sessionCookieName, () => cookies);
       const token = await decodeSessionToken(value, deps.secret);
       user = userFromToken(token, deps.config(), deps.devLogin);
-      if (!user) return { ok: false, response: unauthenticated() };
-      if (mutatingMethods.has(request.method.toUpperCase()) && !isSameSiteRequest(request, deps.publicOrigin)) {
-        return { ok: false, response: crossSite() };
-      }
+      if (!user) throw unauthenticated();
+      if (mutatingMethods.has(request.method.toUpperCase()) && !isSameSiteRequest(request, deps.publicOrigin)) throw crossSite();
     }
-    if (role && !hasRole(user, role)) return { ok: false, response: forbidden(role) };
+    if (role) requireRole(user, role);
     return { ok: true, user, via };
   };
 }

@@ -12,7 +12,7 @@ import { and, eq, inArray } from "drizzle-orm";
 import type { Catalog, Author } from "../../catalog/catalog";
 import { componentConfigCurrent } from "../db/schema/scm";
 import { ScmError, type ScmMergeRequest } from "../../scm/types";
-import { GitOpsError } from "./errors";
+import { componentNotFound, PortalError, type PortalIssue } from "../errors";
 import { configFilePath, renderValues, type ConfigRepository, type FileWrite } from "./config-repo";
 import { applyPatch, configPatchSchema, diffKeys, type ConfigPatch, type ConfigValues } from "./values";
 import type { Db } from "./releases";
@@ -56,7 +56,7 @@ export type ConfigWriteResult =
 
 function environmentsOf(catalog: Catalog, name: string): string[] {
   const entry = catalog.get(name);
-  if (!entry) throw new GitOpsError(404, `no component named "${name}"`);
+  if (!entry) throw componentNotFound(name);
   return entry.component.spec.environments;
 }
 
@@ -64,7 +64,7 @@ async function readPersistent(deps: ConfigDeps, name: string, environment: strin
   try {
     return await deps.config.readValues(name, environment);
   } catch (e) {
-    throw new GitOpsError(422, (e as Error).message);
+    throw new PortalError("invalid-config", (e as Error).message, { cause: e });
   }
 }
 
@@ -92,22 +92,22 @@ export async function getConfig(deps: ConfigDeps, name: string, view: ConfigView
   return { name, view, file: configFilePath(name, "{environment}"), environments };
 }
 
-/** Validates every update against the component; answers them with their parsed patches, or throws 422 naming each problem. */
+/** Validates every update against the component; answers them with their parsed patches, or throws invalid-config naming each problem. */
 export function validateUpdates(envs: string[], updates: Array<{ environment: unknown; values: unknown }>): ConfigUpdate[] {
-  const issues: Array<{ path: string; message: string }> = [];
+  const issues: PortalIssue[] = [];
   const out: ConfigUpdate[] = [];
   const seen = new Set<string>();
   updates.forEach((u, i) => {
     const environment = typeof u.environment === "string" ? u.environment : "";
-    if (!envs.includes(environment)) issues.push({ path: `updates[${i}].environment`, message: `must be one of the component's environments: ${envs.join(", ") || "(none)"}` });
-    else if (seen.has(environment)) issues.push({ path: `updates[${i}].environment`, message: `${environment} is named twice` });
+    if (!envs.includes(environment)) issues.push({ path: ["updates", String(i), "environment"], message: `must be one of the component's environments: ${envs.join(", ") || "(none)"}` });
+    else if (seen.has(environment)) issues.push({ path: ["updates", String(i), "environment"], message: `${environment} is named twice` });
     seen.add(environment);
     const parsed = configPatchSchema.safeParse(u.values);
     if (!parsed.success) {
-      for (const issue of parsed.error.issues) issues.push({ path: [`updates[${i}].values`, ...issue.path.map(String)].join("."), message: issue.message });
+      for (const issue of parsed.error.issues) issues.push({ path: ["updates", String(i), "values", ...issue.path.map(String)], message: issue.message });
     } else out.push({ environment, values: parsed.data });
   });
-  if (issues.length > 0) throw new GitOpsError(422, "the config update is not valid; nothing was written", { issues });
+  if (issues.length > 0) throw new PortalError("invalid-config", "the config update is not valid; nothing was written", { issues });
   return out;
 }
 
@@ -118,7 +118,7 @@ export async function writeConfig(
   options: { view: ConfigView; user: Author; direct: boolean },
 ): Promise<ConfigWriteResult> {
   const envs = environmentsOf(deps.catalog, name);
-  if (rawUpdates.length === 0) throw new GitOpsError(422, "name at least one update");
+  if (rawUpdates.length === 0) throw new PortalError("invalid-config", "name at least one update", { issues: [{ path: ["updates"], message: "name at least one update" }] });
   const updates = validateUpdates(envs, rawUpdates);
 
   if (options.view === "current") {
@@ -170,7 +170,7 @@ export async function writeConfig(
     });
     return { mode: "merge_request", view: "persistent", mergeRequest, environments: next };
   } catch (e) {
-    if (e instanceof ScmError) throw new GitOpsError(e.code === "conflict" ? 409 : 502, e.message);
+    if (e instanceof ScmError) throw new PortalError(e.code === "conflict" ? "conflict" : "source-control-failed", e.message, { cause: e });
     throw e;
   }
 }

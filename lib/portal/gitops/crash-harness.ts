@@ -125,9 +125,13 @@ async function main(): Promise<void> {
   }
 
   const probe = catalog.entries()[0];
-  const write = probe
-    ? await catalog.update(probe.name, { mode: "merge", body: { metadata: { displayName: `Probe ${config.round}` } }, ifMatch: "*", author: { id: "probe", name: "Probe" } })
-    : { ok: false };
+  // A refused write throws; the facts record it as a failed next write, with why.
+  const nextWrite = probe
+    ? await catalog.update(probe.name, { mode: "merge", body: { metadata: { displayName: `Probe ${config.round}` } }, ifMatch: "*", author: { id: "probe", name: "Probe" } }).then(
+        (r) => r.ok,
+        (e: unknown) => (console.log(`error probe: ${(e as Error).message}`), false),
+      )
+    : false;
 
   const facts: HarnessFacts = {
     recoveredApprovals: recovered.map((r) => ({ name: r.name, status: r.status })),
@@ -142,7 +146,7 @@ async function main(): Promise<void> {
     approvedMissing,
     mergedTwice: [...perBranch].filter(([, n]) => n > 1).map(([b]) => b),
     emptyMerges,
-    nextWrite: write.ok,
+    nextWrite,
   };
   stage("facts");
   console.log(`facts ${JSON.stringify(facts)}`);

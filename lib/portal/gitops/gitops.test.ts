@@ -17,19 +17,19 @@ import { createRelease, deployedVersions, listReleases } from "./releases";
 import { getConfig, writeConfig } from "./config";
 import { openMergeRequests } from "./merge-requests";
 import { importRepositories, listImportable } from "./import";
-import { GitOpsError } from "./errors";
+import { PortalError } from "../errors";
 
 const migrationsDir = path.resolve("lib/portal/db/migrations");
 const operator = { id: "olga", name: "Olga Operator", email: "olga@example.com" };
 const engineer = { id: "eddie", name: "Eddie Engineer", email: "eddie@example.com" };
 
-async function rejects(p: Promise<unknown>): Promise<GitOpsError> {
+async function rejects(p: Promise<unknown>): Promise<PortalError> {
   const e = await p.then(
     () => null,
     (x: unknown) => x,
   );
-  expect(e).toBeInstanceOf(GitOpsError);
-  return e as GitOpsError;
+  expect(e).toBeInstanceOf(PortalError);
+  return e as PortalError;
 }
 
 describe.each(testDatabaseTargets())("gitops on %s", (target) => {
@@ -93,9 +93,9 @@ describe.each(testDatabaseTargets())("gitops on %s", (target) => {
       const e = await rejects(
         writeConfig(deps, "checkout-api", [{ environment: "qa", values: { "bad key": 1, nested: { a: 1 } } }], { view: "persistent", user: operator, direct: true }),
       );
-      expect(e.status).toBe(422);
-      const paths = (e.details.issues as Array<{ path: string }>).map((i) => i.path);
-      expect(paths).toContain("updates[0].environment");
+      expect(e.code).toBe("invalid-config");
+      const paths = (e.issues ?? []).map((i) => i.path);
+      expect(paths).toContainEqual(["updates", "0", "environment"]);
       expect(paths.some((p) => p.includes("nested"))).toBe(true);
     });
 
@@ -112,7 +112,7 @@ describe.each(testDatabaseTargets())("gitops on %s", (target) => {
           { view: "persistent", user: operator, direct: true },
         ),
       );
-      expect(e.status).toBe(422);
+      expect(e.code).toBe("invalid-config");
       expect(await deps.config.head()).toBe(head);
       expect(await deps.config.readText(configFilePath("checkout-api", "dev"))).toBeNull();
       await rejects(writeConfig(deps, "checkout-api", [{ environment: "dev", values: { A: 1 } }, { environment: "dev", values: { B: 2 } }], { view: "current", user: operator, direct: true }));
@@ -137,7 +137,7 @@ describe.each(testDatabaseTargets())("gitops on %s", (target) => {
             { view: "persistent", user: operator, direct: true },
           ),
         );
-        expect(e.status).toBe(409);
+        expect(e.code).toBe("conflict");
       } finally {
         await rm(lock, { force: true });
       }
@@ -199,18 +199,18 @@ describe.each(testDatabaseTargets())("gitops on %s", (target) => {
     it("promotes the latest staging version to production, or a named one", async () => {
       const p = await createRelease(deps, "checkout-api", { environment: "production" }, operator);
       expect(p).toMatchObject({ version: "1.0.0", releaseType: "promote", config: { LOG_LEVEL: "warn", WORKERS: 16 } });
-      expect((await rejects(createRelease(deps, "checkout-api", { environment: "production" }, operator))).status).toBe(409);
+      expect((await rejects(createRelease(deps, "checkout-api", { environment: "production" }, operator))).code).toBe("already-released");
       const rollback = await createRelease(deps, "checkout-api", { environment: "production", sourceRef: "v0.5.0" }, operator);
       expect(rollback.version).toBe("0.5.0");
-      expect((await rejects(createRelease(deps, "checkout-api", { environment: "production", sourceRef: "9.9.9" }, operator))).status).toBe(422);
+      expect((await rejects(createRelease(deps, "checkout-api", { environment: "production", sourceRef: "9.9.9" }, operator))).code).toBe("not-releasable");
       expect(await deployedVersions(deps.db, "checkout-api")).toEqual({ staging: "1.0.0", production: "0.5.0" });
       expect((await listReleases(deps.db, "checkout-api", "production")).map((r) => r.version)).toEqual(["0.5.0", "1.0.0"]);
     });
 
     it("refuses environments the component does not have and unknown refs", async () => {
-      expect((await rejects(createRelease(deps, "docs-only", { environment: "staging" }, operator))).status).toBe(422);
-      expect((await rejects(createRelease(deps, "checkout-api", { environment: "staging", sourceRef: "no-such-branch" }, operator))).status).toBe(422);
-      expect((await rejects(createRelease(deps, "nope", { environment: "staging" }, operator))).status).toBe(404);
+      expect((await rejects(createRelease(deps, "docs-only", { environment: "staging" }, operator))).code).toBe("not-releasable");
+      expect((await rejects(createRelease(deps, "checkout-api", { environment: "staging", sourceRef: "no-such-branch" }, operator))).code).toBe("not-releasable");
+      expect((await rejects(createRelease(deps, "nope", { environment: "staging" }, operator))).code).toBe("not-found");
     });
   });
 

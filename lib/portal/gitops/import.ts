@@ -14,7 +14,8 @@ import type { Catalog, Author } from "../../catalog/catalog";
 import { isValidName, validateComponent, type Component, type ComponentKind } from "../../catalog/schema";
 import { ScmError, type ScmMergeRequest, type ScmOwner, type ScmPage, type ScmProvider, type ScmRepository } from "../../scm/types";
 import { componentFilePath, type ConfigRepository, type FileWrite } from "./config-repo";
-import { GitOpsError } from "./errors";
+import { PortalError } from "../errors";
+import { issuesOfFields } from "../../catalog/errors";
 import { inferRepository } from "./infer";
 
 export interface ImportDeps {
@@ -101,7 +102,7 @@ export async function buildRecord(
   if (kind === "library") spec.library = { model: "single", defaultRegistry: inference.registry ? inference.registry.replace(/^https?:\/\//, "").replace(/\/$/, "") : "npm.example.com" };
   const component: Component = { apiVersion, kind: "Component", metadata: { name, displayName: titleOf(name) }, spec };
   const checked = validateComponent(component);
-  if (!checked.ok) throw new GitOpsError(422, `the inferred record is not valid: ${checked.issues.map((i) => `${i.path}: ${i.message}`).join("; ")}`);
+  if (!checked.ok) throw new PortalError("invalid-record", `the inferred record is not valid: ${checked.issues.map((i) => `${i.path}: ${i.message}`).join("; ")}`, { issues: issuesOfFields(checked.issues) });
   return { component: checked.component, reasons, inferredKind: inference.kind };
 }
 
@@ -142,7 +143,7 @@ export async function importRepositories(
       const status = options.dryRun ? "ready" : options.direct ? "imported" : "proposed";
       results.push({ ...base, status, name, kind: component.spec.kind, inferredKind, reasons, message: "", component });
     } catch (e) {
-      results.push({ ...base, status: "failed", message: e instanceof ScmError || e instanceof GitOpsError ? e.message : `failed: ${(e as Error).message}` });
+      results.push({ ...base, status: "failed", message: e instanceof PortalError ? e.detail : e instanceof ScmError ? e.message : `failed: ${(e as Error).message}` });
     }
   }
   if (files.length === 0 || options.dryRun) return { results, commit: null, mergeRequest: null };

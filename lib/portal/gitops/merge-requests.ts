@@ -2,7 +2,7 @@
 import type { Catalog } from "../../catalog/catalog";
 import { ScmError, type ScmMergeRequest, type ScmProvider } from "../../scm/types";
 import type { ConfigRepository } from "./config-repo";
-import { GitOpsError } from "./errors";
+import { componentNotFound } from "../errors";
 
 export interface ComponentMergeRequests {
   name: string;
@@ -14,7 +14,7 @@ export interface ComponentMergeRequests {
 
 export async function openMergeRequests(deps: { scm: ScmProvider; catalog: Catalog; config: ConfigRepository }, name: string): Promise<ComponentMergeRequests> {
   const entry = deps.catalog.get(name);
-  if (!entry) throw new GitOpsError(404, `no component named "${name}"`);
+  if (!entry) throw componentNotFound(name);
   const repository = entry.component.spec.repo.path;
   const errors: string[] = [];
   const out: ComponentMergeRequests["mergeRequests"] = [];

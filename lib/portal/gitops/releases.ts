@@ -15,7 +15,7 @@ import type { Catalog, Author } from "../../catalog/catalog";
 import { componentReleases, componentConfigCurrent, type ComponentReleaseRow } from "../db/schema/scm";
 import { KeyedMutex } from "../../mutex";
 import { ScmError, type ScmProvider } from "../../scm/types";
-import { GitOpsError } from "./errors";
+import { componentNotFound, PortalError } from "../errors";
 import { nextVersion, parseVersion, formatVersion, sortVersionsDesc, tagOf, type ReleaseType } from "./semver";
 import type { ConfigRepository } from "./config-repo";
 import type { ConfigValues } from "./values";
@@ -80,7 +80,7 @@ export async function deployedVersions(db: Db, component: string): Promise<Parti
 
 function componentOf(catalog: Catalog, name: string) {
   const entry = catalog.get(name);
-  if (!entry) throw new GitOpsError(404, `no component named "${name}"`);
+  if (!entry) throw componentNotFound(name);
   return entry.component;
 }
 
@@ -102,7 +102,7 @@ export async function createRelease(
 ): Promise<Release> {
   const component = componentOf(deps.catalog, name);
   if (!component.spec.environments.includes(request.environment)) {
-    throw new GitOpsError(422, `${name} has no ${request.environment} environment (spec.environments: ${component.spec.environments.join(", ") || "none"})`);
+    throw new PortalError("not-releasable", `${name} has no ${request.environment} environment (spec.environments: ${component.spec.environments.join(", ") || "none"})`);
   }
   return locks.run(name, () => (request.environment === "staging" ? releaseToStaging(deps, name, component.spec.repo.path, request, user) : promote(deps, name, request, user)));
 }
@@ -111,7 +111,7 @@ async function persistentConfig(deps: ReleaseDeps, name: string, environment: st
   try {
     return { values: await deps.config.readValues(name, environment), commit: await deps.config.head() };
   } catch (e) {
-    throw new GitOpsError(422, `the persistent config of ${environment} cannot be read: ${(e as Error).message}`);
+    throw new PortalError("invalid-config", `the persistent config of ${environment} cannot be read: ${(e as Error).message}`, { cause: e });
   }
 }
 
@@ -121,11 +121,11 @@ async function releaseToStaging(deps: ReleaseDeps, name: string, repo: string, r
   try {
     if (!sourceRef) {
       const r = await deps.scm.getRepository(repo);
-      if (!r) throw new GitOpsError(422, `the repository ${repo} of ${name} does not exist in source control`);
+      if (!r) throw new PortalError("not-releasable", `the repository ${repo} of ${name} does not exist in source control`);
       sourceRef = r.defaultBranch;
     }
     const sha = await deps.scm.resolveRef(repo, sourceRef);
-    if (!sha) throw new GitOpsError(422, `"${sourceRef}" names no branch, tag or commit in ${repo}`);
+    if (!sha) throw new PortalError("not-releasable", `"${sourceRef}" names no branch, tag or commit in ${repo}`);
     const config = await persistentConfig(deps, name, "staging");
     for (let attempt = 0; attempt < 10; attempt++) {
       const recorded = (await listReleases(deps.db, name, "staging")).map((r) => r.version);
@@ -152,29 +152,29 @@ async function releaseToStaging(deps: ReleaseDeps, name: string, repo: string, r
       await setCurrent(deps.db, name, "staging", config.values, user.id, row.id);
       return releaseOf(row);
     }
-    throw new GitOpsError(409, "could not settle on a new version; try again");
+    throw new PortalError("conflict", "could not settle on a new version; try again");
   } catch (e) {
-    if (e instanceof ScmError) throw new GitOpsError(e.code === "not_found" ? 422 : 502, e.message);
+    if (e instanceof ScmError) throw new PortalError(e.code === "not_found" ? "not-releasable" : "source-control-failed", e.message, { cause: e });
     throw e;
   }
 }
 
 async function promote(deps: ReleaseDeps, name: string, request: { sourceRef?: string }, user: Author): Promise<Release> {
   const staging = await listReleases(deps.db, name, "staging");
-  if (staging.length === 0) throw new GitOpsError(422, `${name} has no staging release to promote; release to staging first`);
+  if (staging.length === 0) throw new PortalError("not-releasable", `${name} has no staging release to promote; release to staging first`);
   let chosen: Release | undefined;
   if (request.sourceRef) {
     const v = parseVersion(request.sourceRef);
-    if (!v) throw new GitOpsError(422, `to promote, sourceRef names a staging version such as 1.4.0 (got "${request.sourceRef}")`);
+    if (!v) throw new PortalError("not-releasable", `to promote, sourceRef names a staging version such as 1.4.0 (got "${request.sourceRef}")`);
     chosen = staging.find((r) => r.version === formatVersion(v));
-    if (!chosen) throw new GitOpsError(422, `version ${formatVersion(v)} was never released to staging`);
+    if (!chosen) throw new PortalError("not-releasable", `version ${formatVersion(v)} was never released to staging`);
   } else {
     const top = sortVersionsDesc(staging.map((r) => r.version))[0];
     chosen = staging.find((r) => r.version === top);
   }
-  if (!chosen) throw new GitOpsError(422, "no staging version to promote");
+  if (!chosen) throw new PortalError("not-releasable", "no staging version to promote");
   const [current] = await listReleases(deps.db, name, "production");
-  if (current?.version === chosen.version) throw new GitOpsError(409, `${chosen.version} is already in production`);
+  if (current?.version === chosen.version) throw new PortalError("already-released", `${chosen.version} is already in production`);
   const config = await persistentConfig(deps, name, "production");
   const [row] = await deps.db
     .insert(componentReleases)

@@ -1,7 +1,7 @@
-// The portal's HTTP layer: route() for every app/api route, one error type, one error mapper.
+// The portal's HTTP layer: route() for every app/api route, the one status table, the one error mapper.
 export { route, publicRoute, invalidRequest, type RouteHandler, type RouteContext, type InputProblem } from "./route";
-export { PortalError, type PortalErrorCode, type PortalIssue } from "./errors";
-export { errorResponse, json, problem, DATABASE_RETRY_AFTER_SECONDS } from "./respond";
+export { PortalError, forbidden, requireRole, componentNotFound, type PortalErrorCode, type PortalIssue } from "../errors";
+export { errorResponse, errorBody, json, type ErrorBody } from "./respond";
+export { statusOf, RETRY_AFTER_SECONDS } from "./status";
 export { MAX_BODY_BYTES } from "./input";
 export { componentName, componentParams } from "./params";
-export * as legacy from "./legacy";

@@ -6,7 +6,7 @@
  *   surrogates), and JSON nested at most MAX_JSON_DEPTH deep (the domain walks bodies recursively).
  */
 import type { z } from "zod";
-import { PortalError, type PortalIssue } from "./errors";
+import { PortalError, type PortalIssue } from "../errors";
 
 export const MAX_BODY_BYTES = 256 * 1024;
 export const MAX_JSON_DEPTH = 64;
@@ -78,7 +78,7 @@ export function assertWellFormed(part: "body" | "query" | "path", value: unknown
   const where = part === "path" ? "the path" : part === "query" ? "the query" : "the body";
   const first = issues[0]!.message;
   const detail = first.startsWith("nested") ? `${where} is ${first}` : `${where} holds a string that ${first.replace(/^the key /, "")}`;
-  throw new PortalError("invalid-request", detail, issues);
+  throw new PortalError("invalid-request", detail, { issues });
 }
 
 /** zod's issues in the portal's shape (`path` as strings). */

@@ -1,7 +1,6 @@
 // Path parameters shared by several portal routes.
 import { z } from "zod";
 import { checkName } from "@/lib/catalog/names";
-import { firstIssue } from "./legacy";
 
 /** :name of /api/components/:name/…: a record name, refused before it can reach a file path (lib/catalog/names.ts). */
 export const componentName = z
@@ -14,5 +13,5 @@ export const componentName = z
     return z.NEVER;
   });
 
-/** `{name}` of the component routes; a bad name answers 400 with the sentence that says why (as before). */
-export const componentParams = { schema: z.object({ name: componentName }), invalid: firstIssue };
+/** `{name}` of the component routes; a bad name answers 400 invalid-request whose detail says why. */
+export const componentParams = z.object({ name: componentName });

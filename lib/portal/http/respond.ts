@@ -1,33 +1,43 @@
 /**
  * The one place where a failure of a portal route becomes an HTTP answer. Route handlers throw (or let
- * through) whatever their domain throws; route() catches it here:
- * - PortalError → its status and `{message, detail, issues?}`;
- * - GitOps, source-control and offers-admin errors → the answers they had before this layer existed
- *   (the UI reads them);
- * - the database out of reach or too slow → 503 `database-unavailable` with Retry-After;
- * - anything else → 500 `internal-error`, logged whole.
+ * through) whatever their domain throws; route() catches it here. Every error answers one body:
+ *
+ *   {message: <stable code>, detail: <sentence for people>, issues?: [{path: string[], message}]}
+ *
+ * plus `etag` on precondition-failed (and the ETag header), `requiredRole` on forbidden, and
+ * Retry-After on every 503. PortalError and the catalog's CatalogWriteError carry their code; lib/scm's ScmError is
+ * translated (status.ts: scmCodeOf); the database out of reach or too slow is database-unavailable;
+ * anything else is internal-error, logged whole.
  */
 import { isDatabaseUnavailable } from "@/lib/db";
-import { json, problem } from "@/lib/catalog/http";
-import { ScmError, httpStatusOf } from "@/lib/scm/types";
-import { GitOpsError } from "../gitops/errors";
-import { OffersAdminError } from "../offers-admin-error";
-import { errorBody, PortalError } from "./errors";
+import { CatalogWriteError } from "@/lib/catalog/errors";
+import { ScmError } from "@/lib/scm/types";
+import type { ErrorFields, ErrorIssue } from "@/lib/errors";
+import { PortalError, type PortalErrorCode } from "../errors";
+import { RETRY_AFTER_SECONDS, scmCodeOf, statusOf } from "./status";
 
-export { json, problem };
+/** A JSON answer (web-standard Response only, no Next.js), not cached unless the route says so. */
+export function json(body: unknown, init: ResponseInit = {}): Response {
+  const headers = new Headers(init.headers);
+  headers.set("Content-Type", "application/json; charset=utf-8");
+  if (!headers.has("Cache-Control")) headers.set("Cache-Control", "no-store");
+  return new Response(JSON.stringify(body), { ...init, headers });
+}
 
-/** Seconds a client should wait before retrying while the database is out of reach. */
-export const DATABASE_RETRY_AFTER_SECONDS = 5;
+/** The body of every portal error. */
+export interface ErrorBody extends ErrorFields {
+  message: PortalErrorCode;
+  detail: string;
+  issues?: ErrorIssue[];
+}
 
 const unavailableLog = { last: 0 };
 
-export function errorResponse(error: unknown): Response {
-  if (error instanceof PortalError) return portalErrorResponse(error);
-  if (error instanceof GitOpsError) return problem(error.status, error.message, error.details);
-  if (error instanceof ScmError) return problem(httpStatusOf(error), error.message, { code: error.code });
-  if (error instanceof OffersAdminError) {
-    return json({ message: error.code, detail: error.message }, { status: error.status, headers: error.unavailable ? { "Retry-After": "5" } : {} });
-  }
+/** The portal error a thrown value stands for. */
+export function portalErrorOf(error: unknown): PortalError {
+  if (error instanceof PortalError) return error;
+  if (error instanceof CatalogWriteError) return new PortalError(error.code, error.detail, { issues: error.issues, fields: error.fields, cause: error });
+  if (error instanceof ScmError) return new PortalError(scmCodeOf[error.code], error.message, { cause: error });
   if (isDatabaseUnavailable(error)) {
     // One line per 10 s while it lasts: every request fails the same way.
     const now = Date.now();
@@ -35,15 +45,27 @@ export function errorResponse(error: unknown): Response {
       unavailableLog.last = now;
       console.warn(`[portal] database unavailable: ${describe(error)}`);
     }
-    return portalErrorResponse(new PortalError("database-unavailable", "the portal database is not answering; try again in a few seconds"));
+    return new PortalError("database-unavailable", "the portal database is not answering; try again in a few seconds", { cause: error });
   }
   console.error("[portal] unhandled error:", error);
-  return portalErrorResponse(new PortalError("internal-error", "an unexpected error; it has been logged"));
+  return new PortalError("internal-error", "an unexpected error; it has been logged", { cause: error });
 }
 
-export function portalErrorResponse(error: PortalError): Response {
-  const headers: Record<string, string> = error.code === "database-unavailable" ? { "Retry-After": String(DATABASE_RETRY_AFTER_SECONDS) } : {};
-  return json(errorBody(error), { status: error.status, headers });
+export function errorBody(error: PortalError): ErrorBody {
+  const body: ErrorBody = { message: error.code, detail: error.detail };
+  if (error.issues) body.issues = error.issues;
+  if (error.code === "precondition-failed" && error.fields.etag) body.etag = error.fields.etag;
+  if (error.code === "forbidden" && error.fields.requiredRole) body.requiredRole = error.fields.requiredRole;
+  return body;
+}
+
+export function errorResponse(error: unknown): Response {
+  const portalError = portalErrorOf(error);
+  const status = statusOf[portalError.code];
+  const headers = new Headers();
+  if (status === 503) headers.set("Retry-After", String(RETRY_AFTER_SECONDS));
+  if (portalError.code === "precondition-failed" && portalError.fields.etag) headers.set("ETag", portalError.fields.etag);
+  return json(errorBody(portalError), { status, headers });
 }
 
 /** The innermost message of an error chain (a driver's words rather than an ORM's "Failed query: …"). */

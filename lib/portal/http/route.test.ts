@@ -2,9 +2,11 @@
 // user signs in through the real authorizer (a session, or a personal API token for "via token").
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import { GitOpsError } from "../gitops/errors";
 import { OffersAdminError } from "../offers-admin-error";
 import { ScmError } from "@/lib/scm/types";
+import { CatalogWriteError } from "@/lib/catalog/errors";
+import { PORTAL_ERROR_CODES } from "../errors";
+import { scmCodeOf, statusOf } from "./status";
 import { createPortalServices, setPortalServicesForTests } from "../services";
 import { startPortalTest, type PortalTest } from "../testing";
 
@@ -20,7 +22,7 @@ afterAll(async () => {
   await portal?.close();
 });
 
-const { route, publicRoute, legacy, PortalError, json } = await import("./index");
+const { route, publicRoute, PortalError, json } = await import("./index");
 
 const req = (url: string, init: RequestInit = {}) => new Request(`http://portal.test${url}`, { ...init, headers: { ...alice, ...(init.headers as Record<string, string>) } });
 const ctx = (params: Record<string, string | string[]> = {}) => ({ params: Promise.resolve(params) });
@@ -42,10 +44,10 @@ describe("route()", () => {
     });
   });
 
-  it("authenticates first: 401 and 403 as the guard answers them", async () => {
-    expect((await echo(new Request("http://portal.test/x/1", { method: "POST", body: "{}" }), ctx({ id: "1" }))).status).toBe(401);
+  it("authenticates first: 401 and 403 naming the role, as the guard throws them", async () => {
+    expect(await answer(await echo(new Request("http://portal.test/x/1", { method: "POST", body: "{}" }), ctx({ id: "1" })))).toEqual({ status: 401, body: { message: "unauthenticated", detail: expect.stringContaining("sign in") } });
     const admins = route({ role: "admin", handler: async () => json({}) });
-    expect(await answer(await admins(req("/a")))).toEqual({ status: 403, body: { message: "forbidden", requiredRole: "admin" } });
+    expect(await answer(await admins(req("/a")))).toEqual({ status: 403, body: { message: "forbidden", detail: "this needs the admin role", requiredRole: "admin" } });
   });
 
   it("refuses U+0000 anywhere in the body, keys included, with 400 invalid-request and where it is", async () => {
@@ -85,20 +87,32 @@ describe("route()", () => {
     expect(await answer(await post(JSON.stringify({ name: "x".repeat(300_000) })))).toMatchObject({ status: 413, body: { message: "payload-too-large" } });
   });
 
-  it("keeps the earlier answers of routes that ask for them", async () => {
-    const old = route({ body: { schema: z.object({ name: z.string({ error: "a name is needed" }) }), invalid: legacy.dottedIssues }, handler: async () => json({}) });
-    const send = (body: string) => old(req("/o", { method: "POST", body }));
-    expect(await answer(await send("{nope"))).toEqual({ status: 400, body: { message: "the body is not valid JSON" } });
-    expect(await answer(await send("{}"))).toEqual({ status: 400, body: { message: "invalid-request", issues: [{ path: "name", message: "a name is needed" }] } });
-    const sentence = route({ query: { schema: z.object({ view: z.enum(["a"], { error: "view must be a" }) }), invalid: legacy.firstIssue }, handler: async () => json({}) });
-    expect(await answer(await sentence(req("/s?view=b")))).toEqual({ status: 400, body: { message: "view must be a" } });
+  it("a part may name another error for bad input (a missing If-Match is 428), in the same body", async () => {
+    const guarded = route({
+      headers: { schema: z.object({ "if-match": z.string() }), invalid: () => new PortalError("precondition-required", "If-Match is required") },
+      handler: async () => json({}),
+    });
+    expect(await answer(await guarded(req("/g")))).toEqual({ status: 428, body: { message: "precondition-required", detail: "If-Match is required" } });
+    const sentence = route({ query: z.object({ view: z.enum(["a"], { error: "view must be a" }) }), handler: async () => json({}) });
+    expect(await answer(await sentence(req("/s?view=b")))).toEqual({
+      status: 400,
+      body: { message: "invalid-request", detail: "the query is not valid: view: view must be a", issues: [{ path: ["view"], message: "view must be a" }] },
+    });
   });
 
   it("maps what handlers throw in one place", async () => {
     const throwing = (error: unknown) => route({ handler: async () => Promise.reject(error) })(req("/t"));
-    expect(await answer(await throwing(new GitOpsError(409, "already decided", { state: "approved" })))).toEqual({ status: 409, body: { message: "already decided", state: "approved" } });
-    expect(await answer(await throwing(new ScmError("not_found", "no such repository")))).toEqual({ status: 404, body: { message: "no such repository", code: "not_found" } });
-    const offline = await throwing(new OffersAdminError(503, "offers-service-unavailable", "offers service unavailable: ECONNREFUSED"));
+    expect(await answer(await throwing(new PortalError("order-decided", "this order is already approved")))).toEqual({ status: 409, body: { message: "order-decided", detail: "this order is already approved" } });
+    expect(await answer(await throwing(new ScmError("not_found", "no such repository")))).toEqual({ status: 404, body: { message: "not-found", detail: "no such repository" } });
+    const busy = await throwing(new ScmError("rate_limited", "slow down"));
+    expect(busy.headers.get("retry-after")).toBe("5");
+    expect(await answer(busy)).toEqual({ status: 503, body: { message: "source-control-busy", detail: "slow down" } });
+    const stale = await throwing(new CatalogWriteError("precondition-failed", "the component changed", { fields: { etag: '"abc"' } }));
+    expect(stale.headers.get("etag")).toBe('"abc"');
+    expect(await answer(stale)).toEqual({ status: 412, body: { message: "precondition-failed", detail: "the component changed", etag: '"abc"' } });
+    const invalid = await throwing(new CatalogWriteError("invalid-record", "the record is not valid", { issues: [{ path: ["spec", "owners", "0"], message: "required" }] }));
+    expect(await answer(invalid)).toEqual({ status: 422, body: { message: "invalid-record", detail: "the record is not valid", issues: [{ path: ["spec", "owners", "0"], message: "required" }] } });
+    const offline = await throwing(new OffersAdminError("offers-service-unavailable", "offers service unavailable: ECONNREFUSED"));
     expect(offline.headers.get("retry-after")).toBe("5");
     expect(await answer(offline)).toEqual({ status: 503, body: { message: "offers-service-unavailable", detail: "offers service unavailable: ECONNREFUSED" } });
     expect(await answer(await throwing(new PortalError("not-found", "no such thing")))).toEqual({ status: 404, body: { message: "not-found", detail: "no such thing" } });
@@ -142,7 +156,7 @@ describe("route()", () => {
 
   it("sessionOnly refuses personal API tokens", async () => {
     const sessions = route({ sessionOnly: true, handler: async () => json({ ok: true }) });
-    expect(await answer(await sessions(req("/s", { headers: aliceToken })))).toEqual({ status: 403, body: { message: "session-required" } });
+    expect(await answer(await sessions(req("/s", { headers: aliceToken })))).toEqual({ status: 403, body: { message: "session-required", detail: expect.stringContaining("session") } });
     expect((await sessions(req("/s"))).status).toBe(200);
   });
 
@@ -150,5 +164,28 @@ describe("route()", () => {
     const open = publicRoute({ query: z.object({ q: z.string() }), handler: async ({ query }) => json(query) });
     expect(await answer(await open(new Request("http://portal.test/p?q=1")))).toEqual({ status: 200, body: { q: "1" } });
     expect((await open(new Request("http://portal.test/p?q=%00"))).status).toBe(400);
+  });
+});
+
+describe("the status table", () => {
+  it("is total over the closed union of codes, and holds nothing else", () => {
+    expect(Object.keys(statusOf).sort()).toEqual([...PORTAL_ERROR_CODES].sort());
+    expect(new Set(PORTAL_ERROR_CODES).size).toBe(PORTAL_ERROR_CODES.length);
+    for (const code of PORTAL_ERROR_CODES) expect(statusOf[code], code).toSatisfy((s: number) => Number.isInteger(s) && s >= 400 && s <= 599);
+  });
+
+  it("gives every source-control code a portal code, and every code a stable shape (lowercase words and dashes)", () => {
+    for (const code of Object.values(scmCodeOf)) expect(PORTAL_ERROR_CODES).toContain(code);
+    for (const code of PORTAL_ERROR_CODES) expect(code).toMatch(/^[a-z]+(-[a-z]+)*$/);
+  });
+
+  it("answers every code in the one body shape, Retry-After on each 503", async () => {
+    const { errorResponse } = await import("./respond");
+    for (const code of PORTAL_ERROR_CODES) {
+      const response = errorResponse(new PortalError(code, `a ${code}`));
+      expect(response.status, code).toBe(statusOf[code]);
+      expect(await response.json(), code).toEqual({ message: code, detail: `a ${code}` });
+      expect(response.headers.get("retry-after"), code).toBe(statusOf[code] === 503 ? "5" : null);
+    }
   });
 });

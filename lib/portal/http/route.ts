@@ -11,23 +11,24 @@
  *   });
  *
  * A part is a zod schema (bad input answers 400 `{message: "invalid-request", detail, issues}`), or
- * `{schema, invalid}` where `invalid` gives the answer a route had before this layer (lib/portal/http/legacy.ts).
+ * `{schema, invalid}` where `invalid` names another error (a missing If-Match is 428, not 400).
+ * Handlers answer success bodies with json() and throw for everything else.
  */
 import type { z } from "zod";
 import { authorize } from "@/lib/portal/guard";
 import type { PortalUser, Role } from "@/lib/portal/roles";
 import { searchParamsToObject } from "@/lib/catalog/query";
 import { getPortalServices, type PortalServices } from "@/lib/portal/services";
-import { PortalError } from "./errors";
+import { PortalError } from "../errors";
 import { assertWellFormed, issuesOf, readJsonBody, type BodyProblem } from "./input";
-import { errorResponse, json, portalErrorResponse } from "./respond";
+import { errorResponse } from "./respond";
 
 export type RequestPart = "path" | "query" | "headers" | "body";
 
 /** Why a part of a request was refused. */
 export type InputProblem = ({ kind: "schema"; error: z.ZodError; raw: unknown } | BodyProblem) & { part: RequestPart };
 
-export type InvalidAnswer = (problem: InputProblem) => Response;
+export type InvalidAnswer = (problem: InputProblem) => PortalError;
 
 type AnySchema = z.ZodType;
 export type Part = AnySchema | { schema: AnySchema; invalid: InvalidAnswer };
@@ -81,10 +82,8 @@ export function route<P extends Part | undefined = undefined, Q extends Part | u
   return async (request, context) => {
     try {
       const auth = await authorize(request, spec.role);
-      if (!auth.ok) return auth.response;
-      if (spec.sessionOnly && auth.via !== "session") return json({ message: "session-required" }, { status: 403 });
+      if (spec.sessionOnly && auth.via !== "session") throw new PortalError("session-required", "this needs a signed-in browser session, not a personal API token");
       const parts = await parseParts(request, context, spec);
-      if (parts instanceof Response) return parts;
       return await spec.handler({ request, user: auth.user, via: auth.via, services: getPortalServices(), ...parts });
     } catch (error) {
       return errorResponse(error);
@@ -99,7 +98,6 @@ export function publicRoute<P extends Part | undefined = undefined, Q extends Pa
   return async (request, context) => {
     try {
       const parts = await parseParts(request, context, spec);
-      if (parts instanceof Response) return parts;
       return await spec.handler({ request, ...parts });
     } catch (error) {
       return errorResponse(error);
@@ -116,19 +114,15 @@ async function parseParts<P extends Part | undefined, Q extends Part | undefined
   assertWellFormed("query", rawQuery);
 
   const params = parsePart("path", spec.params, rawParams);
-  if (params instanceof Response) return params;
   const query = parsePart("query", spec.query, rawQuery);
-  if (query instanceof Response) return query;
   const headers = parsePart("headers", spec.headers, Object.fromEntries(request.headers));
-  if (headers instanceof Response) return headers;
 
   let body: unknown = undefined;
   if (spec.body) {
     const read = await readJsonBody(request);
-    if (!read.ok) return answerInvalid(spec.body, { ...read.problem, part: "body" });
+    if (!read.ok) throw refusal(spec.body, { ...read.problem, part: "body" });
     assertWellFormed("body", read.value);
     body = parsePart("body", spec.body, read.value);
-    if (body instanceof Response) return body;
   }
   return { params, query, headers, body } as { params: Parsed<P>; query: Parsed<Q>; headers: Parsed<H>; body: Parsed<B> };
 }
@@ -138,12 +132,11 @@ function parsePart(part: RequestPart, spec: Part | undefined, raw: unknown): unk
   const schema = "safeParse" in spec ? spec : spec.schema;
   const parsed = schema.safeParse(raw);
   if (parsed.success) return parsed.data;
-  return answerInvalid(spec, { kind: "schema", error: parsed.error, raw, part });
+  throw refusal(spec, { kind: "schema", error: parsed.error, raw, part });
 }
 
-function answerInvalid(spec: Part, problem: InputProblem): Response {
-  if (!("safeParse" in spec)) return spec.invalid(problem);
-  return portalErrorResponse(invalidRequest(problem));
+function refusal(spec: Part, problem: InputProblem): PortalError {
+  return "safeParse" in spec ? invalidRequest(problem) : spec.invalid(problem);
 }
 
 /** The standard answer to bad input: `{message: "invalid-request", detail, issues}` (413 `payload-too-large` for a big body). */
@@ -152,12 +145,12 @@ export function invalidRequest(problem: InputProblem): PortalError {
     case "too-large":
       return new PortalError("payload-too-large", `the body is larger than ${problem.limit} bytes`);
     case "malformed-json":
-      return new PortalError("invalid-request", "the body is not valid JSON", [{ path: [], message: "the body is not valid JSON" }]);
+      return new PortalError("invalid-request", "the body is not valid JSON", { issues: [{ path: [], message: "the body is not valid JSON" }] });
     case "schema": {
       const issues = issuesOf(problem.error);
       const first = issues[0];
       const where = first && first.path.length ? `${first.path.join(".")}: ` : "";
-      return new PortalError("invalid-request", `the ${problem.part} is not valid: ${where}${first?.message ?? "invalid"}`, issues);
+      return new PortalError("invalid-request", `the ${problem.part} is not valid: ${where}${first?.message ?? "invalid"}`, { issues });
     }
   }
 }

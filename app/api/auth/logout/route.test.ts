@@ -32,6 +32,6 @@ describe("POST /api/auth/logout", () => {
       new Request("https://portal.example.com/api/auth/logout", { method: "POST", headers: { "sec-fetch-site": "cross-site", origin: "https://evil.example" } }),
     );
     expect(response.status).toBe(403);
-    expect(await response.json()).toEqual({ message: "cross-site-request" });
+    expect(await response.json()).toEqual({ message: "cross-site-request", detail: expect.stringContaining("another site") });
   });
 });

@@ -8,7 +8,7 @@ export const POST = publicRoute({
   handler: async ({ request }) => {
     const settings = getAuthSettings();
     // A page of another site must not sign the user out either.
-    if (!isSameSiteRequest(request, settings.publicOrigin)) return crossSite();
+    if (!isSameSiteRequest(request, settings.publicOrigin)) throw crossSite();
     const names = parseCookieHeader(request.headers.get("cookie"))
       .map((c) => c.name)
       .filter((name) => name === settings.sessionCookieName || name.startsWith(`${settings.sessionCookieName}.`));

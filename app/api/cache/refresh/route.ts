@@ -3,18 +3,18 @@
 import { z } from "zod";
 import { getCatalog } from "@/lib/portal/services";
 import { auditCacheRefresh } from "@/lib/portal/audit-log";
-import { componentName, json, legacy, problem, route } from "@/lib/portal/http";
+import { componentName, componentNotFound, json, route } from "@/lib/portal/http";
 
 export const dynamic = "force-dynamic";
 
 export const POST = route({
   role: "operator",
-  query: { schema: z.object({ name: componentName.optional() }), invalid: legacy.firstIssue },
+  query: z.object({ name: componentName.optional() }),
   handler: async ({ request, user, query: { name } }) => {
     const catalog = await getCatalog();
     if (name !== undefined) {
       const one = await catalog.refreshOne(name);
-      if (!one) return problem(404, `no component named "${name}"`);
+      if (!one) throw componentNotFound(name);
       await auditCacheRefresh(request, user, { name, components: catalog.size, errorCount: catalog.errors.length });
       return json({ ...one, components: catalog.size, errorCount: catalog.errors.length });
     }

@@ -1,11 +1,12 @@
 // GET, PUT (replace) and PATCH (JSON merge patch) /api/components/:name.
-// Writes need If-Match (the ETag of the GET, or "*"); a stale one answers 412 with the current ETag.
+// Writes need If-Match (the ETag of the GET, or "*"; 428 precondition-required without); a stale one answers
+// 412 precondition-failed with the current ETag (body and header); an invalid record 422 invalid-record.
 import { z } from "zod";
 import { getPortalDb } from "@/lib/portal/db";
 import { getCatalog } from "@/lib/portal/services";
 import { etagMatches, type UpdateResult } from "@/lib/catalog/catalog";
 import { favoriteSet } from "@/lib/portal/favorites";
-import { componentParams, json, legacy, problem, route } from "@/lib/portal/http";
+import { componentNotFound, componentParams, json, PortalError, route } from "@/lib/portal/http";
 import { auditComponentUpdate } from "@/lib/portal/audit-log";
 
 export const dynamic = "force-dynamic";
@@ -16,7 +17,7 @@ export const GET = route({
   handler: async ({ user, params: { name }, headers }) => {
     const catalog = await getCatalog();
     const source = await catalog.source(name);
-    if (!source) return problem(404, `no component named "${name}"`);
+    if (!source) throw componentNotFound(name);
     const ifNoneMatch = headers["if-none-match"];
     if (ifNoneMatch && etagMatches(ifNoneMatch, source.etag)) return new Response(null, { status: 304, headers: { ETag: source.etag } });
     const { db } = await getPortalDb();
@@ -31,7 +32,7 @@ export const GET = route({
 
 const ifMatchRequired = {
   schema: z.object({ "if-match": z.string().min(1) }),
-  invalid: () => problem(428, 'If-Match is required: send the ETag from GET /api/components/:name (or "*" to overwrite)'),
+  invalid: () => new PortalError("precondition-required", 'If-Match is required: send the ETag from GET /api/components/:name (or "*" to overwrite)'),
 };
 
 function update(mode: "replace" | "merge") {
@@ -39,14 +40,14 @@ function update(mode: "replace" | "merge") {
     role: "engineer",
     params: componentParams,
     headers: ifMatchRequired,
-    // The record (PUT) or the merge patch (PATCH); the catalog validates it (422 with issues).
-    body: { schema: z.unknown(), invalid: legacy.dottedIssues },
+    // The record (PUT) or the merge patch (PATCH); the catalog validates it (throws invalid-record with issues).
+    body: z.unknown(),
     handler: async ({ request, user, params: { name }, headers, body }) => {
       const catalog = await getCatalog();
       const result = await catalog.update(name, { mode, body, ifMatch: headers["if-match"], author: user });
       await auditComponentUpdate(request, user, name, result);
       const { db } = await getPortalDb();
-      const favorite = result.ok ? (await favoriteSet(db, user.id)).has(name) : false;
+      const favorite = (await favoriteSet(db, user.id)).has(name);
       return updateResponse(result, favorite);
     },
   });
@@ -56,19 +57,9 @@ export const PUT = update("replace");
 export const PATCH = update("merge");
 
 function updateResponse(result: UpdateResult, favorite: boolean): Response {
-  if (result.ok) {
-    const { entry } = result;
-    return json(
-      { name: entry.name, file: entry.file, component: entry.component, etag: entry.etag, stale: entry.stale, yaml: result.text, changed: result.changed, commit: result.commit ?? null, favorite },
-      { headers: { ETag: entry.etag } },
-    );
-  }
-  switch (result.status) {
-    case 412:
-      return json({ message: result.message, etag: result.etag }, { status: 412, headers: { ETag: result.etag } });
-    case 422:
-      return problem(422, result.message, { issues: result.issues });
-    default:
-      return problem(result.status, result.message);
-  }
+  const { entry } = result;
+  return json(
+    { name: entry.name, file: entry.file, component: entry.component, etag: entry.etag, stale: entry.stale, yaml: result.text, changed: result.changed, commit: result.commit ?? null, favorite },
+    { headers: { ETag: entry.etag } },
+  );
 }

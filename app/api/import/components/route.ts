@@ -9,7 +9,7 @@ import { getGitOps } from "@/lib/portal/gitops/service";
 import { importRepositories } from "@/lib/portal/gitops/import";
 import { COMPONENT_KINDS } from "@/lib/catalog/schema";
 import { auditImport } from "@/lib/portal/audit-log";
-import { json, legacy, route } from "@/lib/portal/http";
+import { json, route } from "@/lib/portal/http";
 
 export const dynamic = "force-dynamic";
 
@@ -23,7 +23,7 @@ const bodySchema = z.strictObject({
 });
 
 export const POST = route({
-  body: { schema: bodySchema, invalid: legacy.dottedIssues },
+  body: bodySchema,
   handler: async ({ request, user, body }) => {
     const direct = hasRole(user, "operator");
     const dryRun = body.dryRun === true;

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { getGitOps } from "@/lib/portal/gitops/service";
 import { listImportable } from "@/lib/portal/gitops/import";
-import { json, legacy, route } from "@/lib/portal/http";
+import { json, route } from "@/lib/portal/http";
 
 export const dynamic = "force-dynamic";
 
@@ -26,6 +26,6 @@ const querySchema = z.object({
 });
 
 export const GET = route({
-  query: { schema: querySchema, invalid: legacy.firstIssue },
+  query: querySchema,
   handler: async ({ query }) => json(await listImportable(await getGitOps(), query)),
 });

@@ -4,18 +4,18 @@ import { getPortalDb } from "@/lib/portal/db";
 import { hasRole } from "@/lib/portal/roles";
 import { revokeToken } from "@/lib/portal/tokens";
 import { auditTokenRevoked } from "@/lib/portal/audit-log";
-import { json, route } from "@/lib/portal/http";
+import { json, PortalError, route } from "@/lib/portal/http";
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const tokenNotFound = () => json({ message: "token-not-found" }, { status: 404 });
+const tokenNotFound = () => new PortalError("token-not-found", "no such token (or not yours to revoke)");
 
 export const DELETE = route({
   params: z.object({ id: z.string() }),
   handler: async ({ request, user, params: { id } }) => {
-    if (!uuidPattern.test(id)) return tokenNotFound();
+    if (!uuidPattern.test(id)) throw tokenNotFound();
     const { db } = await getPortalDb();
     const revoked = await revokeToken(db, id, hasRole(user, "admin") ? undefined : user.id);
-    if (!revoked) return tokenNotFound();
+    if (!revoked) throw tokenNotFound();
     await auditTokenRevoked(request, user, id);
     return json({ id, revoked: true });
   },

@@ -15,5 +15,6 @@ describe("/auth/<provider>/callback", () => {
   it("answers 404 for a provider name that is not one", async () => {
     const response = await GET(new Request("http://127.0.0.1:3100/auth/x/callback"), context("../evil"));
     expect(response.status).toBe(404);
+    expect(await response.json()).toEqual({ message: "not-found", detail: "no sign-in provider has that name" });
   });
 });

@@ -6,14 +6,14 @@ import { requestIdOf } from "@/lib/portal/audit";
 import { rejectBodySchema } from "@/lib/portal/app-orders/model";
 import { rejectOrder } from "@/lib/portal/app-orders/service";
 import { getAppOrderDeps } from "@/lib/portal/app-orders/wiring";
-import { json, legacy, route } from "@/lib/portal/http";
+import { json, route } from "@/lib/portal/http";
 
 export const dynamic = "force-dynamic";
 
 export const POST = route({
   role: "lead",
   params: z.object({ id: z.string() }),
-  body: { schema: z.preprocess((v) => v ?? {}, rejectBodySchema), invalid: legacy.rejectReason },
+  body: z.preprocess((v) => v ?? {}, rejectBodySchema),
   handler: async ({ request, user, params: { id }, body }) =>
     json(await rejectOrder(await getAppOrderDeps(), id, body.reason, { id: user.id, name: user.name, email: user.email, requestId: requestIdOf(request) })),
 });

@@ -3,10 +3,10 @@
 //   persistent: operators commit directly (200 {mode:"commit"}); engineers open a merge request (202 {mode:"merge_request"})
 //   current: operators only (live values; drift until persisted)
 import { z } from "zod";
-import { hasRole } from "@/lib/portal/roles";
 import { getGitOps } from "@/lib/portal/gitops/service";
 import { getConfig, writeConfig } from "@/lib/portal/gitops/config";
-import { componentParams, json, legacy, problem, route } from "@/lib/portal/http";
+import { hasRole } from "@/lib/portal/roles";
+import { componentParams, json, requireRole, route } from "@/lib/portal/http";
 import { auditConfigWrite } from "@/lib/portal/audit-log";
 
 export const dynamic = "force-dynamic";
@@ -16,17 +16,18 @@ const bodySchema = z.strictObject({ environment: z.string(), values: z.unknown()
 
 export const GET = route({
   params: componentParams,
-  query: { schema: z.object({ view: viewSchema.default("persistent") }), invalid: legacy.firstIssue },
+  query: z.object({ view: viewSchema.default("persistent") }),
   handler: async ({ params: { name }, query }) => json(await getConfig(await getGitOps(), name, query.view)),
 });
 
 export const POST = route({
   params: componentParams,
-  body: { schema: bodySchema, invalid: legacy.dottedIssues },
+  body: bodySchema,
   handler: async ({ request, user, params: { name }, body }) => {
     const view = body.view ?? "persistent";
+    // Live values are the operators' alone; the persistent ones anyone may propose.
+    if (view === "current") requireRole(user, "operator");
     const operator = hasRole(user, "operator");
-    if (view === "current" && !operator) return problem(403, "forbidden", { requiredRole: "operator" });
     const result = await writeConfig(await getGitOps(), name, [{ environment: body.environment, values: body.values }], {
       view,
       user: { id: user.id, name: user.name, email: user.email },

@@ -2,7 +2,7 @@
 import { getPortalDb } from "@/lib/portal/db";
 import { getCatalog } from "@/lib/portal/services";
 import { addFavorite, removeFavorite } from "@/lib/portal/favorites";
-import { componentParams, json, problem, route } from "@/lib/portal/http";
+import { componentNotFound, componentParams, json, route } from "@/lib/portal/http";
 import { auditFavorite } from "@/lib/portal/audit-log";
 
 export const dynamic = "force-dynamic";
@@ -11,7 +11,7 @@ export const POST = route({
   role: "engineer",
   params: componentParams,
   handler: async ({ request, user, params: { name } }) => {
-    if (!(await getCatalog()).get(name)) return problem(404, `no component named "${name}"`);
+    if (!(await getCatalog()).get(name)) throw componentNotFound(name);
     const { db } = await getPortalDb();
     const added = await addFavorite(db, user.id, name);
     await auditFavorite(request, user, name, true, added);
@@ -27,7 +27,7 @@ export const DELETE = route({
     const removed = await removeFavorite(db, user.id, name);
     await auditFavorite(request, user, name, false, removed);
     // A star on a component that has since gone can still be removed; an unknown name with no star is 404.
-    if (!removed && !(await getCatalog()).get(name)) return problem(404, `no component named "${name}"`);
+    if (!removed && !(await getCatalog()).get(name)) throw componentNotFound(name);
     return json({ name, favorite: false, changed: removed });
   },
 });

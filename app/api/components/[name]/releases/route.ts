@@ -3,7 +3,7 @@
 import { z } from "zod";
 import { getGitOps } from "@/lib/portal/gitops/service";
 import { createRelease, listReleases } from "@/lib/portal/gitops/releases";
-import { componentParams, json, legacy, problem, route } from "@/lib/portal/http";
+import { componentNotFound, componentParams, json, route } from "@/lib/portal/http";
 import { auditRelease } from "@/lib/portal/audit-log";
 
 export const dynamic = "force-dynamic";
@@ -17,10 +17,10 @@ const bodySchema = z.strictObject({
 
 export const GET = route({
   params: componentParams,
-  query: { schema: z.object({ environment: environmentSchema.optional() }), invalid: legacy.firstIssue },
+  query: z.object({ environment: environmentSchema.optional() }),
   handler: async ({ params: { name }, query: { environment } }) => {
     const g = await getGitOps();
-    if (!g.catalog.get(name)) return problem(404, `no component named "${name}"`);
+    if (!g.catalog.get(name)) throw componentNotFound(name);
     const releases = await listReleases(g.db, name, environment);
     return json({ name, environment: environment ?? null, current: environment ? (releases[0]?.version ?? null) : null, releases });
   },
@@ -29,7 +29,7 @@ export const GET = route({
 export const POST = route({
   role: "operator",
   params: componentParams,
-  body: { schema: bodySchema, invalid: legacy.dottedIssues },
+  body: bodySchema,
   handler: async ({ request, user, params: { name }, body }) => {
     const release = await createRelease(await getGitOps(), name, body, { id: user.id, name: user.name, email: user.email });
     await auditRelease(request, user, name, release);

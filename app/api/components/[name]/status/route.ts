@@ -1,7 +1,7 @@
 // GET /api/components/:name/status — shape documented in lib/catalog/status.ts (componentStatusSchema).
 import { getCatalog } from "@/lib/portal/services";
 import { componentStatus } from "@/lib/catalog/status";
-import { componentParams, json, problem, route } from "@/lib/portal/http";
+import { componentNotFound, componentParams, json, route } from "@/lib/portal/http";
 import { gitopsStatusExtra } from "@/lib/portal/gitops/service";
 
 export const dynamic = "force-dynamic";
@@ -10,7 +10,7 @@ export const GET = route({
   params: componentParams,
   handler: async ({ params: { name } }) => {
     const entry = (await getCatalog()).get(name);
-    if (!entry) return problem(404, `no component named "${name}"`);
+    if (!entry) throw componentNotFound(name);
     // Deployed versions per environment and open merge requests. When GitOps cannot answer (e.g.
     // source control is down), the catalog's status still answers, without those.
     const extra = await gitopsStatusExtra(entry.name).catch((e: unknown) => {

@@ -4,7 +4,7 @@
 import { z } from "zod";
 import { getGitOps } from "@/lib/portal/gitops/service";
 import { writeConfig } from "@/lib/portal/gitops/config";
-import { componentParams, json, legacy, route } from "@/lib/portal/http";
+import { componentParams, json, route } from "@/lib/portal/http";
 import { auditConfigWrite } from "@/lib/portal/audit-log";
 
 export const dynamic = "force-dynamic";
@@ -17,7 +17,7 @@ const bodySchema = z.strictObject({
 export const POST = route({
   role: "operator",
   params: componentParams,
-  body: { schema: bodySchema, invalid: legacy.dottedIssues },
+  body: bodySchema,
   handler: async ({ request, user, params: { name }, body }) => {
     const result = await writeConfig(await getGitOps(), name, body.updates, {
       view: body.view ?? "persistent",

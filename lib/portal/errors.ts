@@ -1,0 +1,79 @@
+/**
+ * The portal's domain errors, modelled on lib/offers/errors.ts: a CLOSED union of stable codes (an
+ * error body's `message`), a sentence for people (`detail`), and for bad input the issues. Domain code
+ * throws these and carries no HTTP status; lib/portal/http/status.ts holds the one table from code to
+ * status, lib/portal/http/respond.ts the one mapper. docs/operations.md ("Portal error codes") lists
+ * every code with its status and what a caller should do.
+ */
+import { CodedError, type ErrorFields, type ErrorIssue } from "../errors";
+import { CATALOG_ERROR_CODES } from "../catalog/errors";
+import { hasRole, type PortalUser, type Role } from "./roles";
+
+export type { ErrorIssue as PortalIssue } from "../errors";
+
+/** What the offers-admin client fails with (lib/portal/offers-admin-error.ts). */
+export const OFFERS_ADMIN_ERROR_CODES = [
+  "offers-service-unavailable",
+  "offers-admin-token-rejected",
+  "offers-bad-response",
+  "offers-request-refused",
+  // The offers service's own not-found codes, passed through: the support UI tells them apart.
+  "game-not-found",
+  "player-not-found",
+] as const;
+
+export const PORTAL_ERROR_CODES = [
+  ...CATALOG_ERROR_CODES,
+  ...OFFERS_ADMIN_ERROR_CODES,
+  // the request
+  "invalid-request",
+  "payload-too-large",
+  "precondition-required",
+  // who calls
+  "unauthenticated",
+  "forbidden",
+  "cross-site-request",
+  "session-required",
+  "own-order",
+  // the portal's records
+  "token-not-found",
+  "name-taken",
+  "order-decided",
+  "not-mergeable",
+  "not-releasable",
+  "already-released",
+  "invalid-config",
+  // source control (lib/scm's ScmError codes are translated into these by the mapper)
+  "source-control-invalid",
+  "source-control-refused",
+  "source-control-failed",
+  "source-control-busy",
+  // the portal itself
+  "database-unavailable",
+  "internal-error",
+] as const;
+
+export type PortalErrorCode = (typeof PORTAL_ERROR_CODES)[number];
+export type OffersAdminErrorCode = (typeof OFFERS_ADMIN_ERROR_CODES)[number];
+
+export class PortalError extends CodedError<PortalErrorCode> {
+  constructor(code: PortalErrorCode, detail: string, options: { issues?: ErrorIssue[]; fields?: ErrorFields; cause?: unknown } = {}) {
+    super(code, detail, options);
+    this.name = "PortalError";
+  }
+}
+
+/** forbidden, naming the role the call needs. */
+export function forbidden(requiredRole: Role): PortalError {
+  return new PortalError("forbidden", `this needs the ${requiredRole} role`, { fields: { requiredRole } });
+}
+
+/** Throws forbidden naming the role unless the user holds it (admin implies every role). */
+export function requireRole(user: PortalUser, role: Role): void {
+  if (!hasRole(user, role)) throw forbidden(role);
+}
+
+/** "no component named …": the one not-found sentence of the component routes. */
+export function componentNotFound(name: string): PortalError {
+  return new PortalError("not-found", `no component named "${name}"`);
+}

@@ -1,0 +1,57 @@
+/**
+ * The one table from a portal error code to its HTTP status, total over the closed union (the compiler
+ * refuses a missing code), and the translation of source control's own codes into portal codes.
+ */
+import type { ScmErrorCode } from "@/lib/scm/types";
+import type { PortalErrorCode } from "../errors";
+
+export const statusOf: Record<PortalErrorCode, number> = {
+  "invalid-request": 400,
+  unauthenticated: 401,
+  forbidden: 403,
+  "cross-site-request": 403,
+  "session-required": 403,
+  "own-order": 403,
+  "not-found": 404,
+  "token-not-found": 404,
+  "game-not-found": 404,
+  "player-not-found": 404,
+  conflict: 409,
+  "name-taken": 409,
+  "order-decided": 409,
+  "not-mergeable": 409,
+  "already-released": 409,
+  "precondition-failed": 412,
+  "payload-too-large": 413,
+  "invalid-record": 422,
+  "invalid-config": 422,
+  "not-releasable": 422,
+  "source-control-invalid": 422,
+  "precondition-required": 428,
+  "internal-error": 500,
+  // A service behind the portal failed or refused the portal's own credentials: not the caller's fault.
+  "source-control-refused": 502,
+  "source-control-failed": 502,
+  "offers-admin-token-rejected": 502,
+  "offers-bad-response": 502,
+  "offers-request-refused": 502,
+  // Brief outages: answered with Retry-After.
+  "source-control-busy": 503,
+  "offers-service-unavailable": 503,
+  "database-unavailable": 503,
+};
+
+/** lib/scm's codes as the portal answers them when a provider error reaches a route unchanged. */
+export const scmCodeOf: Record<ScmErrorCode, PortalErrorCode> = {
+  not_found: "not-found",
+  conflict: "conflict",
+  not_mergeable: "not-mergeable",
+  invalid: "source-control-invalid",
+  unauthorized: "source-control-refused",
+  forbidden: "source-control-refused",
+  rate_limited: "source-control-busy",
+  unavailable: "source-control-failed",
+};
+
+/** Seconds a client should wait before retrying a 503 (the database, the offers service, source control). */
+export const RETRY_AFTER_SECONDS = 5;
