@@ -7,7 +7,7 @@ import nextTs from "eslint-config-next/typescript";
 //   lib/offers stands alone (it may use the bottom layer).
 // import/no-restricted-paths matches the RESOLVED file (through the TypeScript resolver eslint-config-next
 // configures), so "@/lib/…" aliases and relative imports are caught alike.
-const bottom = ["lib/db", "lib/events", "lib/env.ts", "lib/mutex.ts", "lib/secrets.ts"];
+const bottom = ["lib/db", "lib/events", "lib/env.ts", "lib/errors.ts", "lib/mutex.ts", "lib/secrets.ts"];
 const upper = ["lib/portal", "lib/catalog", "lib/scm", "lib/offers-client", "lib/offers"];
 const ui = ["app", "components"];
 

@@ -18,7 +18,34 @@ export interface ErrorFields {
   requiredRole?: string;
 }
 
-export abstract class CodedError<C extends string> extends Error {
+const BRANDS = Symbol.for("offers-portal.error-brands");
+
+/**
+ * An error class whose `instanceof` holds across bundles. Next.js compiles a module once per bundle
+ * (each route, the instrumentation hook), and the portal's services are built once per process by
+ * whichever bundle asks first: an error they throw is an instance of that bundle's class, not of the
+ * copy a route's error mapper imported. So a class that declares `static readonly brand` is matched
+ * by that name, which every instance carries for its class and each branded ancestor.
+ */
+export class BrandedError extends Error {
+  static [Symbol.hasInstance](this: { brand?: string }, value: unknown): boolean {
+    if (!Object.hasOwn(this, "brand")) return Function.prototype[Symbol.hasInstance].call(this, value);
+    if (typeof value !== "object" || value === null) return false;
+    const brands = (value as { [BRANDS]?: unknown })[BRANDS];
+    return Array.isArray(brands) && brands.includes(this.brand);
+  }
+
+  constructor(message?: string, options?: ErrorOptions) {
+    super(message, options);
+    const brands: string[] = [];
+    for (let c: unknown = new.target; typeof c === "function" && c !== BrandedError; c = Object.getPrototypeOf(c)) {
+      if (Object.hasOwn(c, "brand")) brands.push((c as unknown as { brand: string }).brand);
+    }
+    Object.defineProperty(this, BRANDS, { value: brands });
+  }
+}
+
+export abstract class CodedError<C extends string> extends BrandedError {
   readonly issues?: ErrorIssue[];
   readonly fields: ErrorFields;
 

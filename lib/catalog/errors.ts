@@ -20,6 +20,8 @@ export const CATALOG_ERROR_CODES = [
 export type CatalogErrorCode = (typeof CATALOG_ERROR_CODES)[number];
 
 export class CatalogWriteError extends CodedError<CatalogErrorCode> {
+  static readonly brand: string = "catalog.CatalogWriteError";
+
   constructor(code: CatalogErrorCode, detail: string, options: ConstructorParameters<typeof CodedError>[2] = {}) {
     super(code, detail, options);
     this.name = "CatalogWriteError";

@@ -19,6 +19,7 @@
  * when the answer is lost (network failure, 502/503/504): a retried claim answers what the first did.
  */
 import type { z } from "zod";
+import { BrandedError } from "../errors";
 import {
   AssignOfferRequest,
   ClientCampaignsRequest,
@@ -49,7 +50,9 @@ export type { EventStreamHandle, JwtProvider, StreamState };
 export type { Offer } from "../offers/schemas";
 
 /** A non-2xx answer. `code` is the error code the interface documents (jwt-expired, invalid-api-key, offer-not-claimable…). */
-export class OffersApiError extends Error {
+export class OffersApiError extends BrandedError {
+  static readonly brand: string = "offers-client.OffersApiError";
+
   constructor(
     readonly status: number,
     readonly code: string,

@@ -57,6 +57,8 @@ export type PortalErrorCode = (typeof PORTAL_ERROR_CODES)[number];
 export type OffersAdminErrorCode = (typeof OFFERS_ADMIN_ERROR_CODES)[number];
 
 export class PortalError extends CodedError<PortalErrorCode> {
+  static readonly brand: string = "portal.PortalError";
+
   constructor(code: PortalErrorCode, detail: string, options: { issues?: ErrorIssue[]; fields?: ErrorFields; cause?: unknown } = {}) {
     super(code, detail, options);
     this.name = "PortalError";

@@ -11,6 +11,7 @@ import { PortalError, type OffersAdminErrorCode } from "./errors";
  * - `offers-request-refused`: any other refusal (the portal checks input first, so this is a mismatch).
  */
 export class OffersAdminError extends PortalError {
+  static readonly brand: string = "portal.OffersAdminError";
   declare readonly code: OffersAdminErrorCode;
 
   constructor(code: OffersAdminErrorCode, detail?: string) {

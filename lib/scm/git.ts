@@ -86,6 +86,8 @@ export type RefUpdater = (ref: string, sha: string, expected: string | null) => 
 
 /** A compare-and-swap on a ref lost: the ref moved (or is locked) since it was read. */
 export class RefMovedError extends ScmError {
+  static readonly brand: string = "scm.RefMovedError";
+
   constructor(
     readonly ref: string,
     detail: string,

@@ -6,6 +6,8 @@
  * Errors are ScmError with a code; the portal's HTTP layer maps them (lib/portal/http/status.ts).
  */
 
+import { BrandedError } from "../errors";
+
 export interface ScmOwner {
   /** Full namespace path, e.g. "commerce" or "commerce/backend". */
   path: string;
@@ -148,7 +150,9 @@ export type ScmErrorCode =
   | "rate_limited"
   | "unavailable";
 
-export class ScmError extends Error {
+export class ScmError extends BrandedError {
+  static readonly brand: string = "scm.ScmError";
+
   constructor(
     readonly code: ScmErrorCode,
     message: string,
