@@ -17,7 +17,7 @@ import type { ClaimIdempotency, ClaimOutcome, EngineCore, RememberedClaim } from
 import { iso, offerEvent } from "./views";
 
 /** Fingerprint of a claim as parsed: a retry must ask for the same thing (whitespace and key order do not matter). */
-function claimFingerprint(kind: "offer" | "referral", instanceId: string): string {
+export function claimFingerprint(kind: "offer" | "referral", instanceId: string): string {
   return createHash("sha256").update(JSON.stringify([kind, instanceId])).digest("base64url");
 }
 
