@@ -4,7 +4,7 @@
  * player's next sequence id from the locked row, parameters), the transactional path into plain
  * values. So the two can never write different rows.
  */
-import { getTableColumns, sql, type SQL } from "drizzle-orm";
+import { getTableColumns, SQL, StringChunk, type SQLChunk } from "drizzle-orm";
 import type { PgTable } from "drizzle-orm/pg-core";
 import { idempotencyKeys, offerEvents, offerInstances, referrals, rewardLedger } from "../db/schema";
 import type { Reward } from "../schemas";
@@ -91,41 +91,52 @@ export function rowValues<T extends PgTable>(table: T, def: RowDef<T>, from: Cla
   return out as T["$inferInsert"];
 }
 
-/** How the hot statement reaches the claimed source's fields and the next sequence id. */
+/** How the hot statement reaches the claimed source's fields and the next sequence id: SQL expressions (constants of the code, never input). */
 export interface ClaimSql {
-  source: Record<keyof ClaimSource, SQL>;
-  nextSeq: SQL;
+  source: Record<keyof ClaimSource, string>;
+  nextSeq: string;
 }
 
-function sqlOf(v: ClaimValue, refs: ClaimSql): SQL {
-  if ("value" in v) return sql`${v.value instanceof Date ? v.value.toISOString() : v.value}`;
-  if ("source" in v) return refs.source[v.source];
-  return refs.nextSeq;
+// Built once per table: the hot path asks for them on every claim.
+const columnNames = new WeakMap<PgTable, Map<string, string>>();
+
+function columnName(table: PgTable, key: string): string {
+  let names = columnNames.get(table);
+  if (!names) {
+    names = new Map(Object.entries(getTableColumns(table)).map(([k, column]) => [k, `"${column.name}"`]));
+    columnNames.set(table, names);
+  }
+  const name = names.get(key);
+  if (!name) throw new Error(`no column ${key}`);
+  return name;
 }
 
-function columnName(table: PgTable, key: string): SQL {
-  const column = getTableColumns(table)[key];
-  if (!column) throw new Error(`no column ${key}`);
-  return sql`${sql.identifier(column.name)}`;
+// One flat SQL (text chunks and parameters): drizzle renders nested sql`` objects many times slower,
+// and this is built on every claim.
+function pushValue(chunks: SQLChunk[], v: ClaimValue, refs: ClaimSql | undefined): void {
+  // A bare value is a parameter (as in a sql`` template); a Param object renders slower.
+  if ("value" in v) chunks.push((v.value instanceof Date ? v.value.toISOString() : v.value) as unknown as SQLChunk);
+  else if (!refs) throw new Error("only values can be set here");
+  else chunks.push(new StringChunk("source" in v ? refs.source[v.source] : refs.nextSeq));
 }
 
 /** `(col, …) select value, …` of an INSERT … SELECT (the hot path). */
-export function insertSelectSql<T extends PgTable>(table: T, def: RowDef<T>, refs: ClaimSql): { columns: SQL; values: SQL } {
+export function insertSelectSql<T extends PgTable>(table: T, def: RowDef<T>, refs: ClaimSql): SQL {
   const entries = Object.entries(def) as Array<[string, ClaimValue]>;
-  return {
-    columns: sql.join(entries.map(([key]) => columnName(table, key)), sql`, `),
-    values: sql.join(entries.map(([, v]) => sqlOf(v, refs)), sql`, `),
-  };
+  const chunks: SQLChunk[] = [new StringChunk(`(${entries.map(([key]) => columnName(table, key)).join(", ")}) select `)];
+  entries.forEach(([, v], i) => {
+    if (i > 0) chunks.push(new StringChunk(", "));
+    pushValue(chunks, v, refs);
+  });
+  return new SQL(chunks);
 }
 
 /** `col = value, …` of an UPDATE (the hot path). */
 export function setSql<T extends PgTable>(table: T, def: RowDef<T>): SQL {
-  const entries = Object.entries(def) as Array<[string, ClaimValue]>;
-  return sql.join(
-    entries.map(([key, v]) => {
-      if (!("value" in v)) throw new Error(`the SET of ${key} must be a value`);
-      return sql`${columnName(table, key)} = ${sqlOf(v, { source: {} as ClaimSql["source"], nextSeq: sql`` })}`;
-    }),
-    sql`, `,
-  );
+  const chunks: SQLChunk[] = [];
+  (Object.entries(def) as Array<[string, ClaimValue]>).forEach(([key, v], i) => {
+    chunks.push(new StringChunk(`${i > 0 ? ", " : ""}${columnName(table, key)} = `));
+    pushValue(chunks, v, undefined);
+  });
+  return new SQL(chunks);
 }

@@ -95,6 +95,12 @@ async function answeredBefore(core: EngineCore, unit: PlayerTx, remember: Rememb
   return null;
 }
 
+/** The claimed row (`c`) and the locked player row (`l`) of the hot statement. */
+const HOT_REFS: ClaimSql = {
+  source: { gameId: "c.game_id", playerId: "c.player_id", sourceId: "c.instance_id", rewards: "c.rewards" },
+  nextSeq: "l.event_seq + 1",
+};
+
 /** The hot path: one statement, see below. Answers the rewards. */
 async function claimOfferHot(core: EngineCore, gameId: string, playerId: string, instanceId: string, remember?: RememberedClaim): Promise<Reward[]> {
   const game = await core.gameSettings(gameId);
@@ -110,14 +116,10 @@ async function claimOfferHot(core: EngineCore, gameId: string, playerId: string,
   const nowDate = core.clock.now();
   const now = iso(nowDate);
   const writes = claimWrites("offer", nowDate, remember);
-  const refs: ClaimSql = {
-    source: { gameId: sql`c.game_id`, playerId: sql`c.player_id`, sourceId: sql`c.instance_id`, rewards: sql`c.rewards` },
-    nextSeq: sql`l.event_seq + 1`,
-  };
-  const ledger = insertSelectSql(rewardLedger, writes.ledger, refs);
-  const event = insertSelectSql(offerEvents, writes.event!, refs);
-  const key = writes.idempotency ? insertSelectSql(idempotencyKeys, writes.idempotency, refs) : undefined;
-  const rememberKey = key ? sql`, remembered as (insert into offers_idempotency_keys (${key.columns}) select ${key.values} from claimed c)` : sql``;
+  const ledger = insertSelectSql(rewardLedger, writes.ledger, HOT_REFS);
+  const event = insertSelectSql(offerEvents, writes.event!, HOT_REFS);
+  const key = writes.idempotency ? insertSelectSql(idempotencyKeys, writes.idempotency, HOT_REFS) : undefined;
+  const rememberKey = key ? sql`, remembered as (insert into offers_idempotency_keys ${key} from claimed c)` : sql``;
   let result: unknown;
   try {
     result = await core.db.execute(sql`
@@ -129,9 +131,9 @@ async function claimOfferHot(core: EngineCore, gameId: string, playerId: string,
           and exists (select 1 from locked)
         returning *
       ), granted as (
-        insert into offers_reward_ledger (${ledger.columns}) select ${ledger.values} from claimed c
+        insert into offers_reward_ledger ${ledger} from claimed c
       ), recorded as (
-        insert into offers_events (${event.columns}) select ${event.values} from claimed c, locked l
+        insert into offers_events ${event} from claimed c, locked l
       ), sequenced as (
         update offers_players p set event_seq = l.event_seq + 1 from locked l
         where p.game_id = ${gameId} and p.player_id = ${playerId} and exists (select 1 from claimed)
