@@ -1,17 +1,19 @@
 /**
  * Wires the event stream into the offers service: engine transitions go to the bus, the hub serves
- * /v1/sse/connect and the admin API. Pass `extend` to buildOffersApp (main.ts and tests).
+ * the players' /v1/sse/connect and the admin API's presence and watch stream, so both route plugins
+ * are registered here, with the hub. Pass `extend` to buildOffersApp (main.ts and tests).
  */
 import type { FastifyInstance } from "fastify";
 import type { EventBus } from "../../events";
-import type { OffersServices } from "../app";
+import { adminRoutes } from "../http/routes/admin";
+import type { OffersServices } from "../http/services";
 import { loadSurfacedSince, publishEngineEvents } from "./bridge";
 import { SseHub, type HubLogger } from "./hub";
-import { registerStreamRoutes } from "./routes";
+import { eventStreamRoutes } from "./routes";
 
 export interface EventStream {
   /** Pass as OffersAppDeps.extend. */
-  extend(app: FastifyInstance, services: OffersServices): void;
+  extend(app: FastifyInstance, services: OffersServices): Promise<void>;
   /** The hub, once the app is built. */
   readonly hub: SseHub;
   /** Closes every stream and stops publishing. */
@@ -34,9 +36,9 @@ export function createEventStream(options: {
   let hub: SseHub | undefined;
   let stopPublishing = () => {};
   return {
-    extend(app, services) {
+    async extend(app, services) {
       const engine = services.engine;
-      hub = new SseHub({
+      const attached = new SseHub({
         bus: options.bus,
         loadSurfacedSince: (key, after) => loadSurfacedSince(engine.db, key, after),
         heartbeatMs: options.heartbeatMs,
@@ -46,13 +48,10 @@ export function createEventStream(options: {
         logger: options.logger,
         now: options.now,
       });
+      hub = attached;
       stopPublishing = publishEngineEvents(engine, options.bus, options.logger ?? { info: () => {}, warn: () => {} });
-      registerStreamRoutes(app, {
-        hub,
-        engine,
-        verifyJwt: (request) => services.authenticateJwt(request),
-        adminToken: options.adminToken,
-      });
+      await app.register(eventStreamRoutes, { hub: attached, verifyJwt: (request) => services.authenticateJwt(request) });
+      await app.register(adminRoutes, { engine, hub: attached, adminToken: options.adminToken });
       // Streams never end by themselves: close them when the server closes, or close() would wait.
       app.addHook("preClose", async () => {
         await hub?.closeAll("shutdown");

@@ -1,0 +1,97 @@
+/** Rows to the API's shapes (offers, definitions, referrals, snapshots, player data, events). */
+import type { currencies, offerDefinitions, referrals } from "../db/schema";
+import type { Offer, OfferDefinition, OfferStatus, PlayerData, PlayerSnapshot, PlayerSnapshotCore, Referral } from "../schemas";
+import type { InstanceRow, OfferEvent, OfferEventType, PlayerRow } from "./types";
+
+export const iso = (d: Date) => d.toISOString();
+
+export function toOffer(row: InstanceRow): Offer {
+  const hasConditions = !!row.completionConditions && row.completionConditions.length > 0;
+  return {
+    offerId: row.offerId,
+    instanceId: row.instanceId,
+    playerId: row.playerId,
+    gameId: row.gameId,
+    name: row.name,
+    description: row.description,
+    ...(row.image ? { image: row.image } : {}),
+    status: row.status,
+    realTime: row.realTime,
+    rewards: row.rewards,
+    ...(hasConditions ? { completionConditions: row.completionConditions!, completionTrackers: row.completionTrackers } : {}),
+    createdAt: iso(row.createdAt),
+    expiresAt: iso(row.expiresAt),
+  };
+}
+
+export function toDefinition(row: typeof offerDefinitions.$inferSelect): OfferDefinition {
+  return {
+    gameId: row.gameId,
+    offerId: row.offerId,
+    name: row.name,
+    description: row.description,
+    ...(row.image ? { image: row.image } : {}),
+    rewards: row.rewards,
+    ...(row.completionConditions ? { completionConditions: row.completionConditions } : {}),
+    realTime: row.realTime,
+    durationSeconds: row.durationSeconds,
+    priority: row.priority,
+    createdAt: iso(row.createdAt),
+    updatedAt: iso(row.updatedAt),
+  };
+}
+
+export function toReferral(row: typeof referrals.$inferSelect): Referral {
+  return {
+    instanceId: row.instanceId,
+    gameId: row.gameId,
+    referrerId: row.referrerId,
+    refereeId: row.refereeId,
+    rewards: row.rewards,
+    status: row.status,
+    createdAt: iso(row.createdAt),
+  };
+}
+
+/** The domain event of a transition of `row` (the offer after it). */
+export function offerEvent(seq: number, row: InstanceRow, from: OfferStatus | null, type: OfferEventType, cause: string, at: string): OfferEvent {
+  return { seq, type, gameId: row.gameId, playerId: row.playerId, instanceId: row.instanceId, fromStatus: from, toStatus: row.status, cause, at, offer: toOffer(row) };
+}
+
+function snapshotCoreOf(row: PlayerRow): PlayerSnapshotCore {
+  return {
+    _id: `${row.gameId}:${row.playerId}`,
+    gameId: row.gameId,
+    playerId: row.playerId,
+    username: row.username,
+    daysInGame: row.daysInGame,
+    loginStreak: row.loginStreak,
+    trustScore: row.trustScore,
+  };
+}
+
+export function snapshotOf(row: PlayerRow): PlayerSnapshot {
+  return { ...snapshotCoreOf(row), currencies: row.currencies, levels: row.levels };
+}
+
+export function emptySnapshot(gameId: string, playerId: string): PlayerSnapshot {
+  return { _id: `${gameId}:${playerId}`, gameId, playerId, username: "", daysInGame: 0, loginStreak: 0, trustScore: 0, currencies: {}, levels: {} };
+}
+
+/** The seven-field snapshot nested in Player. */
+export function coreOf(snapshot: PlayerSnapshot): PlayerSnapshotCore {
+  const { _id, gameId, playerId, username, daysInGame, loginStreak, trustScore } = snapshot;
+  return { _id, gameId, playerId, username, daysInGame, loginStreak, trustScore };
+}
+
+/** Every currency of the game with the player's balance, plus currencies the snapshot has that the game did not declare. */
+export function playerDataOf(snapshot: PlayerSnapshot, gameCurrencies: Array<typeof currencies.$inferSelect>): PlayerData {
+  const out: PlayerData["currencies"] = {};
+  for (const c of gameCurrencies) {
+    out[c.currencyId] = { id: c.currencyId, name: c.name, balance: snapshot.currencies[c.currencyId]?.balance ?? 0, image: c.image };
+  }
+  for (const [id, value] of Object.entries(snapshot.currencies)) {
+    if (!out[id]) out[id] = { id, name: id, balance: value.balance, image: "" };
+  }
+  return { gameId: snapshot.gameId, playerId: snapshot.playerId, currencies: out };
+}

@@ -1,0 +1,47 @@
+/**
+ * Authentication of each audience as an onRequest hook, added by that audience's route plugin
+ * (scoped to it). It runs before the body is read: an unauthenticated caller learns nothing about
+ * its body. Refusals are thrown and answered by the error handler, except the admin token's.
+ */
+import { createHash, timingSafeEqual } from "node:crypto";
+import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from "fastify";
+import type { OffersServices } from "../services";
+
+declare module "fastify" {
+  interface FastifyRequest {
+    /** Who is calling, set by the plugin's onRequest authentication. */
+    offersCaller?: { gameId: string; playerId?: string };
+  }
+}
+
+/** Game clients: a game JWT (x-game-jwt or Bearer). */
+export function jwtAuth(services: OffersServices): onRequestAsyncHookHandler {
+  return async (request) => {
+    const { gameId, playerId } = await services.authenticateJwt(request);
+    request.offersCaller = { gameId, playerId };
+  };
+}
+
+/** Game servers: x-client-id + x-api-key. */
+export function apiKeyAuth(services: OffersServices): onRequestAsyncHookHandler {
+  return async (request) => {
+    request.offersCaller = await services.authenticateApiKey(request);
+  };
+}
+
+const digest = (text: string) => createHash("sha256").update(text).digest();
+
+/** The portal: Bearer OFFERS_ADMIN_TOKEN, compared in constant time. */
+export function adminAuth(adminToken: string): onRequestAsyncHookHandler {
+  const adminDigest = digest(adminToken);
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const header = request.headers.authorization ?? "";
+    const token = /^Bearer\s+(\S+)$/i.exec(header)?.[1] ?? "";
+    if (!token || !timingSafeEqual(digest(token), adminDigest)) {
+      return reply.code(401).send({ message: "invalid-admin-token" });
+    }
+  };
+}
+
+/** The caller the plugin's hook authenticated. */
+export const caller = (request: FastifyRequest) => request.offersCaller!;

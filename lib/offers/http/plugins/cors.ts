@@ -1,0 +1,13 @@
+/** CORS for browser game clients: the headers this API reads and the ones a page may see. */
+import fastifyCors from "@fastify/cors";
+import { shared } from "./shared";
+
+export const corsPlugin = shared<{ origins?: string[] }>("offers-cors", async (app, options) => {
+  await app.register(fastifyCors, {
+    origin: options.origins && options.origins.length > 0 ? options.origins : true,
+    methods: ["GET", "POST", "PUT"],
+    allowedHeaders: ["authorization", "content-type", "x-game-jwt", "last-event-id", "cache-control", "x-request-id", "idempotency-key"],
+    exposedHeaders: ["x-request-id", "idempotent-replayed"],
+    maxAge: 600,
+  });
+});

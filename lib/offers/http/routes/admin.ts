@@ -1,0 +1,74 @@
+/** The admin API for the portal (Bearer OFFERS_ADMIN_TOKEN, checked by this plugin's onRequest hook), including a watch stream. */
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { findPlayers, listGames, playerState } from "../../admin";
+import type { OffersEngine } from "../../engine";
+import { AdminGame, AdminPlayerState } from "../../schemas";
+import type { SseHub } from "../../sse/hub";
+import { openStream } from "../../sse/http-stream";
+import { adminAuth } from "../plugins/auth";
+
+export interface AdminRoutesOptions {
+  engine: OffersEngine;
+  /** Presence and the watch stream of a player. */
+  hub: Pick<SseHub, "isOnline" | "watch">;
+  adminToken: string;
+}
+
+export const adminRoutes: FastifyPluginAsyncZod<AdminRoutesOptions> = async (app, { engine, hub, adminToken }) => {
+  app.addHook("onRequest", adminAuth(adminToken));
+  const tags = ["admin"];
+  const PlayerParams = z.object({ gameId: z.string().min(1).max(200), playerId: z.string().min(1).max(200) });
+
+  app.get("/admin/games", { schema: { tags, summary: "Games", response: { 200: z.object({ games: z.array(AdminGame) }) } } }, async () => ({
+    games: await listGames(engine.db),
+  }));
+
+  app.get(
+    "/admin/games/:gameId/players",
+    {
+      schema: {
+        tags,
+        summary: "Find players by id or username",
+        params: z.object({ gameId: z.string().min(1).max(200) }),
+        querystring: z.object({ q: z.string().max(200).default(""), limit: z.coerce.number().int().min(1).max(100).default(20) }),
+      },
+    },
+    async (request) => ({ players: await findPlayers(engine.db, request.params.gameId, request.query.q, request.query.limit) }),
+  );
+
+  app.get(
+    "/admin/games/:gameId/players/:playerId",
+    { schema: { tags, summary: "A player's whole state", params: PlayerParams, response: { 200: AdminPlayerState, 404: z.object({ message: z.string() }) } } },
+    async (request, reply) => {
+      const key = request.params;
+      const state = await playerState(engine, key.gameId, key.playerId, await hub.isOnline(key));
+      if (!state) return reply.code(404).send({ message: "player-not-found" });
+      return state;
+    },
+  );
+
+  app.get(
+    "/admin/games/:gameId/players/:playerId/watch",
+    {
+      schema: {
+        tags,
+        summary: "Watch a player's events (text/event-stream)",
+        description:
+          "Every offer transition (event type = surfaced, viewed, claimable, claimed, expired, queued; data = the transition with the offer) " +
+          "and `connection` events (opened, closed). Does not take the player's connection.",
+        params: PlayerParams,
+      },
+    },
+    async (request, reply) => {
+      const stream = openStream(reply);
+      const watching = hub.watch({ key: request.params, sink: stream.sink });
+      // Also when the client leaves while the watcher is still being set up.
+      stream.onClose(() => void watching.then((watcher) => watcher.close("client closed"), () => {}));
+      await watching;
+      // Say at once whether the player is online, so a new watcher need not wait for a change.
+      const connected = await hub.isOnline(request.params);
+      (await watching).send("presence", { connected });
+    },
+  );
+};

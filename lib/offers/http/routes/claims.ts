@@ -1,0 +1,22 @@
+/** What the client and server claim routes share: the Idempotency-Key handling and the answer's message. */
+import type { FastifyReply, FastifyRequest } from "fastify";
+import type { OffersEngine } from "../../engine";
+import type * as S from "../../schemas";
+
+export const CLAIM_MESSAGE = "Rewards claimed";
+
+/** A claim with the request's Idempotency-Key (validated by the route's header schema); marks a replayed answer. */
+export async function claimWithKey(
+  engine: OffersEngine,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  gameId: string,
+  playerId: string,
+  body: S.ClientClaimRequest,
+  endpoint: "client" | "sdk",
+) {
+  const key = request.headers["idempotency-key"];
+  const outcome = await engine.claimOnce(gameId, playerId, body.kind, body.instanceId, typeof key === "string" ? { key, endpoint } : undefined);
+  if (outcome.replayed) reply.header("idempotent-replayed", "true");
+  return outcome;
+}

@@ -1,0 +1,14 @@
+/** The player dashboard's one route: redeeming a one-time token needs no credentials but the token itself. */
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import * as S from "../../schemas";
+import type { OffersServices } from "../services";
+
+export const dashboardRoutes: FastifyPluginAsyncZod<{ services: OffersServices }> = async (app, { services }) => {
+  app.post(
+    "/auth/one_time_token/redeem",
+    {
+      schema: { tags: ["dashboard"], summary: "Redeem a one-time token for a 15-minute access JWT", body: S.OneTimeTokenRedeemRequest, response: { 200: S.OneTimeTokenRedeemResponse } },
+    },
+    async (request) => services.tokens.redeem(request.body.token, request.body.gameId),
+  );
+};

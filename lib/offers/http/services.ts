@@ -1,0 +1,86 @@
+/**
+ * What the app is built from (its dependencies) and what its route plugins share (the services):
+ * engine, game directory, one-time tokens, clock, and the two caller authentications.
+ */
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { Logger } from "pino";
+import type { Clock } from "../clock";
+import { systemClock } from "../clock";
+import type { OffersDatabaseHandle } from "../db";
+import { OffersEngine } from "../engine";
+import { GameDirectory } from "../games";
+import { extractJwt, verifyGameJwt } from "../jwt";
+import { SecretBox } from "../secret-box";
+import { OneTimeTokens } from "../tokens";
+
+export interface OffersAppDeps {
+  database: Pick<OffersDatabaseHandle, "db" | "ping">;
+  /** AES-256-GCM key of stored API keys (OFFERS_SECRET_KEY: 64 hex chars or base64 of 32 bytes). */
+  secretKey: string | Buffer;
+  /** The key before a rotation of the secret key (OFFERS_SECRET_KEY_PREVIOUS): decrypts, never encrypts. */
+  previousSecretKey?: string | Buffer;
+  /** Bearer token of the admin API (used by the admin routes that build on this app). */
+  adminToken: string;
+  clock?: Clock;
+  /** pino logger; absent = silent. */
+  logger?: Logger;
+  /** Request bodies above this answer 413 (OFFERS_MAX_BODY_BYTES, default 64 KiB). */
+  maxBodyBytes?: number;
+  /**
+   * Origins of browser game clients allowed to call the API (CORS); default every origin. Safe
+   * because no endpoint uses cookies: callers authenticate with headers a page cannot borrow.
+   */
+  corsOrigins?: string[];
+  /** An engine built elsewhere (e.g. with listeners already attached); default: one over database.db. */
+  engine?: OffersEngine;
+  /** Extra routes registered under /v1 with the same services (event stream, admin API). */
+  extend?: (app: FastifyInstance, services: OffersServices) => void | Promise<void>;
+  /**
+   * Parts that can degrade without making the service unusable (the event bus), reported by /health
+   * and /ready: a degraded one sets `status: "degraded"` and leaves the answer 200.
+   */
+  healthChecks?: () => Record<string, "ok" | "degraded">;
+}
+
+export interface OffersServices {
+  engine: OffersEngine;
+  games: GameDirectory;
+  tokens: OneTimeTokens;
+  clock: Clock;
+  deps: OffersAppDeps;
+  /** Verifies the request's game JWT; throws JwtError. */
+  authenticateJwt(request: FastifyRequest): Promise<{ gameId: string; playerId: string; exp: number }>;
+  /** Verifies x-client-id + x-api-key; throws ApiKeyRejected. */
+  authenticateApiKey(request: FastifyRequest): Promise<{ gameId: string }>;
+}
+
+/** API key refused: 401 with the bare JSON string "invalid-api-key" (the error handler's answer). */
+export class ApiKeyRejected extends Error {
+  constructor() {
+    super("invalid-api-key");
+  }
+}
+
+export function createOffersServices(deps: OffersAppDeps): OffersServices {
+  const clock = deps.clock ?? systemClock;
+  const db = deps.database.db;
+  const box = new SecretBox(deps.secretKey, deps.previousSecretKey);
+  const games = new GameDirectory(db, box, { clock });
+  const engine = deps.engine ?? new OffersEngine({ db, clock, onError: (e) => deps.logger?.error({ err: e }, "work after a committed offer change failed") });
+  const tokens = new OneTimeTokens(db, games, clock);
+  return {
+    engine,
+    games,
+    tokens,
+    clock,
+    deps,
+    authenticateJwt: async (request) => verifyGameJwt(extractJwt(request.headers), (gameId) => games.findGameWithKeys(gameId), clock.now()),
+    authenticateApiKey: async (request) => {
+      const clientId = request.headers["x-client-id"];
+      const apiKey = request.headers["x-api-key"];
+      const gameId = await games.authenticateApiKey(typeof clientId === "string" ? clientId : undefined, typeof apiKey === "string" ? apiKey : undefined);
+      if (!gameId) throw new ApiKeyRejected();
+      return { gameId };
+    },
+  };
+}
