@@ -1,4 +1,7 @@
 /**
+ * Longer than 400 lines on purpose: ordering, replay, displacement and stale detection all act on one
+ * connection's state, and kept together their invariants can be read in one place.
+ *
  * The event-stream hub: one live connection per player (a newer one replaces the older, on any
  * instance), heartbeats, replay after Last-Event-ID, close at JWT expiry, close of a client that has
  * read nothing for the stale timeout, and watchers (support staff) that observe a player's events

@@ -1,8 +1,8 @@
 /** CORS for browser game clients: the headers this API reads and the ones a page may see. */
 import fastifyCors from "@fastify/cors";
-import { shared } from "./shared";
+import fastifyPlugin from "fastify-plugin";
 
-export const corsPlugin = shared<{ origins?: string[] }>("offers-cors", async (app, options) => {
+export const corsPlugin = fastifyPlugin<{ origins?: string[] }>(async (app, options) => {
   await app.register(fastifyCors, {
     origin: options.origins && options.origins.length > 0 ? options.origins : true,
     methods: ["GET", "POST", "PUT"],
@@ -10,4 +10,4 @@ export const corsPlugin = shared<{ origins?: string[] }>("offers-cors", async (a
     exposedHeaders: ["x-request-id", "idempotent-replayed"],
     maxAge: 600,
   });
-});
+}, { name: "offers-cors" });

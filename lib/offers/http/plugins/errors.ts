@@ -9,7 +9,7 @@ import { OffersError } from "../../errors";
 import { JwtError } from "../../jwt";
 import type * as S from "../../schemas";
 import { ApiKeyRejected } from "../services";
-import { shared } from "./shared";
+import fastifyPlugin from "fastify-plugin";
 
 function issuesOf(error: FastifyError): S.InvalidRequest["issues"] {
   if (hasZodFastifySchemaValidationErrors(error)) {
@@ -42,7 +42,7 @@ export function frameworkErrors(error: FastifyError, request: FastifyRequest, re
   return reply.code(500).send({ message: "internal-error" });
 }
 
-export const errorsPlugin = shared("offers-errors", async (app) => {
+export const errorsPlugin = fastifyPlugin(async (app) => {
   app.setNotFoundHandler((request, reply) => {
     reply.code(404).send({ message: "not-found" });
   });
@@ -80,4 +80,4 @@ export const errorsPlugin = shared("offers-errors", async (app) => {
     request.log.error({ err: error }, "unhandled error");
     return reply.code(500).send({ message: "internal-error" });
   });
-});
+}, { name: "offers-errors" });

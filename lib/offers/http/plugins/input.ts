@@ -1,9 +1,9 @@
 /** The input boundary of every route: zod compilers, JSON bodies only, stored-text and identifier rules, the request id. */
 import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
 import * as S from "../../schemas";
-import { shared } from "./shared";
+import fastifyPlugin from "fastify-plugin";
 
-export const inputPlugin = shared("offers-input", async (app) => {
+export const inputPlugin = fastifyPlugin(async (app) => {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   // Every body of this API is JSON; anything else is 415 rather than a string that fails validation.
@@ -29,4 +29,4 @@ export const inputPlugin = shared("offers-input", async (app) => {
     issues.push(...S.findUnstorableText(request.query), ...S.findUnstorableText(request.body));
     if (issues.length > 0) return reply.code(400).send({ message: "invalid-request", issues });
   });
-});
+}, { name: "offers-input" });

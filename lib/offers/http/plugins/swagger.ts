@@ -6,12 +6,12 @@ import fastifySwagger from "@fastify/swagger";
 import fastifySwaggerUi from "@fastify/swagger-ui";
 import type { FastifyPluginAsync } from "fastify";
 import { jsonSchemaTransform } from "fastify-type-provider-zod";
-import { shared } from "./shared";
+import fastifyPlugin from "fastify-plugin";
 
 export const jwtSecurity: Array<Record<string, string[]>> = [{ gameJwt: [] }, { bearerJwt: [] }];
 export const apiKeySecurity: Array<Record<string, string[]>> = [{ apiKey: [], clientId: [] }];
 
-export const openApiPlugin = shared("offers-openapi", async (app) => {
+export const openApiPlugin = fastifyPlugin(async (app) => {
   await app.register(fastifySwagger, {
     openapi: {
       openapi: "3.1.0",
@@ -31,7 +31,7 @@ export const openApiPlugin = shared("offers-openapi", async (app) => {
     },
     transform: jsonSchemaTransform,
   });
-});
+}, { name: "offers-openapi" });
 
 /** GET /openapi.json (under /v1). */
 export const openApiDocumentRoute: FastifyPluginAsync = async (app) => {
@@ -39,6 +39,6 @@ export const openApiDocumentRoute: FastifyPluginAsync = async (app) => {
 };
 
 /** The docs page, at /v1/docs. */
-export const docsPagePlugin = shared("offers-docs-page", async (app) => {
+export const docsPagePlugin = fastifyPlugin(async (app) => {
   await app.register(fastifySwaggerUi, { routePrefix: "/v1/docs" });
-});
+}, { name: "offers-docs-page" });
