@@ -1,6 +1,7 @@
 /**
  * The event stream over real HTTP, on a real database: contract, replay, replacement, cleanup,
  * slow readers, the admin watch stream, two instances sharing a bus, and the SDK across a restart.
+ * One file over 400 lines: every case shares the raw-socket and real-server helpers at its top.
  */
 import { afterEach, describe, expect, it } from "vitest";
 import net from "node:net";
