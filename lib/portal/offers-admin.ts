@@ -3,7 +3,7 @@
  * support dashboard's route handlers. The admin token stays on the server: the browser only ever
  * talks to the portal's same-origin routes (app/api/offers/**).
  *
- *   const admin = getOffersAdmin();
+ *   const admin = services.offersAdmin();   // the route handler's services (lib/portal/services.ts)
  *   return json(await admin.listGames());
  *   // Route handlers let OffersAdminError through: lib/portal/http answers 503 offers-service-unavailable, 404 player-not-found …
  *
@@ -15,7 +15,6 @@ import type { Env } from "../env";
 import { persistentSecret } from "../secrets";
 import { AdminGame, AdminPlayerState, AdminPlayerSummary } from "../offers-client/schemas";
 import { OffersAdminError } from "./offers-admin-error";
-import { getPortalServices } from "./services";
 
 export { OffersAdminError };
 
@@ -181,9 +180,6 @@ function describe(error: unknown): string {
   const cause = (error as { cause?: { code?: string; message?: string } }).cause;
   return cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error));
 }
-
-/** The client of this process's services (lib/portal/services.ts): OFFERS_BASE_URL, OFFERS_ADMIN_TOKEN or DATA_DIR. */
-export const getOffersAdmin = (): OffersAdminClient => getPortalServices().offersAdmin();
 
 /** Headers of a text/event-stream answer through the portal (no compression, no buffering). */
 export const eventStreamHeaders: Record<string, string> = {

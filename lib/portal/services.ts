@@ -201,6 +201,3 @@ export function setPortalServicesForTests(services: PortalServices): () => void 
     globalForPortal.__portalServices = previous;
   };
 }
-
-/** The catalog of this process's services. */
-export const getCatalog = (): Promise<Catalog> => getPortalServices().catalog();

@@ -83,7 +83,7 @@ async function main(): Promise<void> {
     migrationsTable: "__portal_migrations",
   });
   stage("database");
-  // As getCatalog(), getGitOps() and getAppOrderDeps() do in a portal process.
+  // As the portal's services (lib/portal/services.ts) open the catalog, GitOps and app orders.
   const repo = await ensureConfigRepo({ dataDir: config.dataDir, shippedDir: config.shippedDir });
   const catalog = await openCatalog({ repo });
   stage("catalog");

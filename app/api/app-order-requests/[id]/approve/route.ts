@@ -4,7 +4,6 @@
 import { z } from "zod";
 import { requestIdOf } from "@/lib/portal/audit";
 import { approveOrder } from "@/lib/portal/app-orders/service";
-import { getAppOrderDeps } from "@/lib/portal/app-orders/wiring";
 import { json, route } from "@/lib/portal/http";
 
 export const dynamic = "force-dynamic";
@@ -12,6 +11,6 @@ export const dynamic = "force-dynamic";
 export const POST = route({
   role: "lead",
   params: z.object({ id: z.string() }),
-  handler: async ({ request, user, params: { id } }) =>
-    json(await approveOrder(await getAppOrderDeps(), id, { id: user.id, name: user.name, email: user.email, requestId: requestIdOf(request) })),
+  handler: async ({ request, user, params: { id }, services }) =>
+    json(await approveOrder(await services.appOrders(), id, { id: user.id, name: user.name, email: user.email, requestId: requestIdOf(request) })),
 });
