@@ -3,9 +3,9 @@
 //   → 201 AppOrder (a merge request in the config repository adds the record and its resource requests)
 //   422 invalid-record {issues: [{path: [..], message}]} with record paths; 409 name-taken when the name is in the catalog or already ordered.
 import { z } from "zod";
-import { requestIdOf } from "@/lib/portal/audit";
+import { requestIdOf } from "@/lib/portal/audit-store";
 import { ORDER_STATUSES } from "@/lib/portal/app-orders/model";
-import { createOrder, listOrders } from "@/lib/portal/app-orders/service";
+import { createOrder, listOrders } from "@/lib/portal/app-orders/orders";
 import { json, route } from "@/lib/portal/http";
 
 export const dynamic = "force-dynamic";

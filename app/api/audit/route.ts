@@ -1,6 +1,6 @@
 // GET /api/audit (admin) ?actor=&action=order|order.approve,…&targetType=&target=&component=&requestId=&from=&to=&before=&limit=
-// → {entries: AuditEntry[], nextBefore} newest first (lib/portal/audit.ts: auditEntrySchema documents an entry).
-import { auditFilterSchema, listAudit } from "@/lib/portal/audit";
+// → {entries: AuditEntry[], nextBefore} newest first (lib/portal/audit-store.ts: auditEntrySchema documents an entry).
+import { auditFilterSchema, listAudit } from "@/lib/portal/audit-store";
 import { json, route } from "@/lib/portal/http";
 
 export const dynamic = "force-dynamic";

@@ -2,7 +2,7 @@
 // → ResourceRequestList (lib/portal/app-orders/model.ts: resourceRequestListSchema documents the shape):
 //   {items: [{id, component, environment, resource, status, source, orderId, requestedBy, requestedAt, mergeRequest, reason}], total, counts}
 import { resourceFilterSchema } from "@/lib/portal/app-orders/model";
-import { listResourceRequests } from "@/lib/portal/app-orders/service";
+import { listResourceRequests } from "@/lib/portal/app-orders/resource-requests";
 import { json, route } from "@/lib/portal/http";
 
 export const dynamic = "force-dynamic";

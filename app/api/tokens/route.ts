@@ -2,7 +2,7 @@
 // POST /api/tokens {name}: creates one; the answer holds the token, shown this once.
 import { z } from "zod";
 import { createToken, listTokens } from "@/lib/portal/tokens";
-import { auditTokenCreated } from "@/lib/portal/audit-log";
+import { auditTokenCreated } from "@/lib/portal/audit-recorder";
 import { json, route } from "@/lib/portal/http";
 
 const createBody = z.object({ name: z.string().trim().min(1, "a name is required").max(100) });

@@ -13,11 +13,13 @@ import { LocalScmProvider } from "../../scm/local";
 import { dbMergeRequestStore } from "../gitops/merge-request-store";
 import { ConfigRepository } from "../gitops/config-repo";
 import { PortalError } from "../errors";
-import { listAudit } from "../audit";
+import { listAudit } from "../audit-store";
 import { eq } from "drizzle-orm";
 import { RepoGit } from "../../scm/git";
 import { appOrders } from "../db/schema/app-orders";
-import { approveOrder, createOrder, getOrder, listOrders, listResourceRequests, openOrderMergeRequests, pendingCount, recoverInterruptedApprovals, rejectOrder, STALE_APPROVING_MS, type Actor } from "./service";
+import { createOrder, getOrder, listOrders, openOrderMergeRequests, pendingCount, type Actor } from "./orders";
+import { approveOrder, recoverInterruptedApprovals, rejectOrder, STALE_APPROVING_MS } from "./order-decisions";
+import { listResourceRequests } from "./resource-requests";
 import { buildRecord, resourceRequestListSchema, validateOrder, type OrderInput } from "./model";
 
 const migrationsDir = path.resolve("lib/portal/db/migrations");

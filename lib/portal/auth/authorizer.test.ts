@@ -3,7 +3,7 @@ import path from "node:path";
 import { encode } from "next-auth/jwt";
 import * as schema from "../db/schema";
 import { openTestDatabase, testDatabaseTargets, type TestDatabase } from "@/lib/db/testing";
-import { parsePortalConfig } from "../config";
+import { parsePortalConfig } from "../portal-yaml";
 import { createToken, seedDevToken, verifyToken } from "../tokens";
 import { createAuthorizer, isSameSiteRequest, type AuthorizeResult } from "./authorizer";
 import { errorResponse } from "../http/respond";

@@ -18,9 +18,10 @@ import { appOrders } from "../db/schema/app-orders";
 import { ensureConfigRepo } from "../../catalog/repo";
 import { openCatalog } from "../../catalog/catalog";
 import { parseComponentText } from "../../catalog/parse";
-import { wireGitOps } from "./wiring";
+import { wireGitOps } from "./providers";
 import { configFilePath } from "./config-repo";
-import { approveOrder, createOrder, recoverInterruptedApprovals, type AppOrderDeps } from "../app-orders/service";
+import { createOrder, type AppOrderDeps } from "../app-orders/orders";
+import { approveOrder, recoverInterruptedApprovals } from "../app-orders/order-decisions";
 
 export interface HarnessConfig {
   /** DATA_DIR of this portal. */

@@ -14,7 +14,7 @@ import { dbMergeRequestStore } from "./merge-request-store";
 import { DEMO_REPOSITORIES, ensureDemoRepositories } from "../../scm/demo";
 import { ConfigRepository, configFilePath } from "./config-repo";
 import { createRelease, deployedVersions, listReleases } from "./releases";
-import { getConfig, writeConfig } from "./config";
+import { getConfig, writeConfig } from "./environment-config";
 import { openMergeRequests } from "./merge-requests";
 import { importRepositories, listImportable } from "./import";
 import { PortalError } from "../errors";

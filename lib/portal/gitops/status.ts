@@ -4,7 +4,7 @@
  */
 import { openMergeRequests } from "./merge-requests";
 import { deployedVersions } from "./releases";
-import type { GitOps } from "./wiring";
+import type { GitOps } from "./providers";
 
 export async function gitopsStatusExtra(g: GitOps, name: string): Promise<{ deployedVersions: Partial<Record<string, string>>; openMergeRequests: number }> {
   const mrs = await openMergeRequests(g, name).catch(() => ({ mergeRequests: [] }));

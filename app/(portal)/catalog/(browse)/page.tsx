@@ -1,7 +1,7 @@
 // The catalog page: the first page of results is rendered on the server from the in-memory index
 // (fast first paint), then the client component pages, searches and filters through /api/components.
 import type { Metadata } from "next";
-import { currentUser } from "@/lib/portal/guard";
+import { currentUser } from "@/lib/portal/authorize";
 import { getPortalServices } from "@/lib/portal/services";
 import { favoriteSet } from "@/lib/portal/favorites";
 import { listQuerySchema } from "@/lib/catalog/query";

@@ -1,7 +1,7 @@
 // A component's page: overview, star and (engineers) the edit form; the GitOps tabs; its history.
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import { currentUser, hasRole } from "@/lib/portal/guard";
+import { currentUser, hasRole } from "@/lib/portal/authorize";
 import { getPortalServices } from "@/lib/portal/services";
 import { favoriteSet } from "@/lib/portal/favorites";
 import { checkName } from "@/lib/catalog/names";
@@ -13,7 +13,7 @@ import { z } from "zod";
 import { GitOpsTabs } from "@/components/gitops/gitops-tabs";
 import { GITOPS_TABS } from "@/components/gitops/tab-ids";
 import { HistoryPanel } from "@/components/audit/history-panel";
-import { listAudit } from "@/lib/portal/audit";
+import { listAudit } from "@/lib/portal/audit-store";
 
 export const dynamic = "force-dynamic";
 

@@ -1,7 +1,7 @@
 // POST /api/cache/refresh (operator) — pulls the config repository (when it has a remote) and re-reads
 // every record; ?name=<component> re-reads that record's file only. Answers counts and errors.
 import { z } from "zod";
-import { auditCacheRefresh } from "@/lib/portal/audit-log";
+import { auditCacheRefresh } from "@/lib/portal/audit-recorder";
 import { componentName, componentNotFound, json, route } from "@/lib/portal/http";
 
 export const dynamic = "force-dynamic";

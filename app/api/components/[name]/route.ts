@@ -5,7 +5,7 @@ import { z } from "zod";
 import { etagMatches, type UpdateResult } from "@/lib/catalog/catalog";
 import { favoriteSet } from "@/lib/portal/favorites";
 import { componentNotFound, componentParams, json, PortalError, route } from "@/lib/portal/http";
-import { auditComponentUpdate } from "@/lib/portal/audit-log";
+import { auditComponentUpdate } from "@/lib/portal/audit-recorder";
 
 export const dynamic = "force-dynamic";
 

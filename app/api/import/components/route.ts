@@ -7,7 +7,7 @@ import { z } from "zod";
 import { hasRole } from "@/lib/portal/roles";
 import { importRepositories } from "@/lib/portal/gitops/import";
 import { COMPONENT_KINDS } from "@/lib/catalog/schema";
-import { auditImport } from "@/lib/portal/audit-log";
+import { auditImport } from "@/lib/portal/audit-recorder";
 import { json, route } from "@/lib/portal/http";
 
 export const dynamic = "force-dynamic";

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { hasRole } from "@/lib/portal/roles";
 import { revokeToken } from "@/lib/portal/tokens";
-import { auditTokenRevoked } from "@/lib/portal/audit-log";
+import { auditTokenRevoked } from "@/lib/portal/audit-recorder";
 import { json, PortalError, route } from "@/lib/portal/http";
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -10,7 +10,7 @@ export const auditLog = pgTable(
     /** The portal user id (source-control user name). */
     actor: text("actor").notNull(),
     actorName: text("actor_name").notNull(),
-    /** e.g. component.update, config.write, release.create, order.approve (see lib/portal/audit.ts). */
+    /** e.g. component.update, config.write, release.create, order.approve (see lib/portal/audit-store.ts). */
     action: text("action").notNull(),
     /** component | order | token | catalog | import */
     targetType: text("target_type").notNull(),

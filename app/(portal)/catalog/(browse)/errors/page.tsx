@@ -1,7 +1,7 @@
 // Records that failed to load: file, field and message for each, and the stale records they affect.
 import type { Metadata } from "next";
 import Link from "next/link";
-import { currentUser } from "@/lib/portal/guard";
+import { currentUser } from "@/lib/portal/authorize";
 import { getPortalServices } from "@/lib/portal/services";
 import { Alert } from "@/components/ui";
 import { SignInNeeded } from "@/components/shell/sign-in-needed";

@@ -2,8 +2,8 @@
 // Merges the order's merge request; the component appears in the catalog.
 // 403 requiredRole lead | 403 own order | 404 | 409 already decided or being decided by another lead.
 import { z } from "zod";
-import { requestIdOf } from "@/lib/portal/audit";
-import { approveOrder } from "@/lib/portal/app-orders/service";
+import { requestIdOf } from "@/lib/portal/audit-store";
+import { approveOrder } from "@/lib/portal/app-orders/order-decisions";
 import { json, route } from "@/lib/portal/http";
 
 export const dynamic = "force-dynamic";

@@ -2,9 +2,9 @@
 // Closes the order's merge request; the reason is required and shown to the requester.
 // 400 without a reason | 403 requiredRole lead | 404 | 409 already decided.
 import { z } from "zod";
-import { requestIdOf } from "@/lib/portal/audit";
+import { requestIdOf } from "@/lib/portal/audit-store";
 import { rejectBodySchema } from "@/lib/portal/app-orders/model";
-import { rejectOrder } from "@/lib/portal/app-orders/service";
+import { rejectOrder } from "@/lib/portal/app-orders/order-decisions";
 import { json, route } from "@/lib/portal/http";
 
 export const dynamic = "force-dynamic";

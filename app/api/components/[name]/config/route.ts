@@ -1,12 +1,12 @@
-// GET  /api/components/:name/config?view=current|persistent (default persistent) → ConfigAnswer (lib/portal/gitops/config.ts)
+// GET  /api/components/:name/config?view=current|persistent (default persistent) → ConfigAnswer (lib/portal/gitops/environment-config.ts)
 // POST /api/components/:name/config {environment, values, view?}
 //   persistent: operators commit directly (200 {mode:"commit"}); engineers open a merge request (202 {mode:"merge_request"})
 //   current: operators only (live values; drift until persisted)
 import { z } from "zod";
-import { getConfig, writeConfig } from "@/lib/portal/gitops/config";
+import { getConfig, writeConfig } from "@/lib/portal/gitops/environment-config";
 import { hasRole } from "@/lib/portal/roles";
 import { componentParams, json, requireRole, route } from "@/lib/portal/http";
-import { auditConfigWrite } from "@/lib/portal/audit-log";
+import { auditConfigWrite } from "@/lib/portal/audit-recorder";
 
 export const dynamic = "force-dynamic";
 

@@ -1,7 +1,7 @@
 // POST / DELETE /api/components/:name/favorite — the signed-in user's star (idempotent).
 import { addFavorite, removeFavorite } from "@/lib/portal/favorites";
 import { componentNotFound, componentParams, json, route } from "@/lib/portal/http";
-import { auditFavorite } from "@/lib/portal/audit-log";
+import { auditFavorite } from "@/lib/portal/audit-recorder";
 
 export const dynamic = "force-dynamic";
 

@@ -3,7 +3,7 @@
 import { z } from "zod";
 import { createRelease, listReleases } from "@/lib/portal/gitops/releases";
 import { componentNotFound, componentParams, json, route } from "@/lib/portal/http";
-import { auditRelease } from "@/lib/portal/audit-log";
+import { auditRelease } from "@/lib/portal/audit-recorder";
 
 export const dynamic = "force-dynamic";
 

@@ -2,9 +2,9 @@
 // All or nothing: every update is validated first (422 names each problem, nothing written), then one
 // commit (persistent) or one transaction (current) carries them all.
 import { z } from "zod";
-import { writeConfig } from "@/lib/portal/gitops/config";
+import { writeConfig } from "@/lib/portal/gitops/environment-config";
 import { componentParams, json, route } from "@/lib/portal/http";
-import { auditConfigWrite } from "@/lib/portal/audit-log";
+import { auditConfigWrite } from "@/lib/portal/audit-recorder";
 
 export const dynamic = "force-dynamic";
 

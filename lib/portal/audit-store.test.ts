@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import path from "node:path";
 import * as schema from "./db/schema";
 import { openTestDatabase, testDatabaseTargets } from "../db/testing";
-import { changedFields, compact, listAudit, requestIdOf, writeAudit } from "./audit";
+import { changedFields, compact, listAudit, requestIdOf, writeAudit } from "./audit-store";
 
 describe("audit helpers", () => {
   it("takes the request id from x-request-id when it is sane, else makes one", () => {

@@ -11,11 +11,11 @@
 import { parseDocument } from "yaml";
 import type { PortalServices } from "./services";
 import type { UpdateResult } from "../catalog/catalog";
-import type { ConfigWriteResult } from "./gitops/config";
+import type { ConfigWriteResult } from "./gitops/environment-config";
 import { listReleases, type Release } from "./gitops/releases";
 import type { ImportResult } from "./gitops/import";
 import type { ScmMergeRequest } from "../scm/types";
-import { changedFields, requestIdOf, writeAudit, type AuditActor, type AuditInput } from "./audit";
+import { changedFields, requestIdOf, writeAudit, type AuditActor, type AuditInput } from "./audit-store";
 
 export type AuditEntryInput = Omit<AuditInput, "actor" | "requestId">;
 
