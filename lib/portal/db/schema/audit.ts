@@ -1,4 +1,4 @@
-// The audit log (issue 7): one row per change made through the portal — who, what, on which target,
+// The audit log: one row per change made through the portal — who, what, on which target,
 // a before/after summary, when, and the request id (x-request-id, or generated).
 import { bigserial, index, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 
