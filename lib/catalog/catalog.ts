@@ -1,3 +1,4 @@
+// Over 400 lines on purpose: the Catalog class keeps its index, its read path and its write path together, since every write refreshes the same in-memory index under the store's lock.
 /**
  * The catalog: records loaded from the config repository, the errors of those that failed, an index
  * for list queries, and write-back (validated, comment-preserving, one git commit per change, authored
