@@ -107,17 +107,22 @@ export function createOffersAdminClient(options: OffersAdminOptions) {
     }
   }
 
-  async function getJson<S extends z.ZodType>(path: string, schema: S, signal?: AbortSignal): Promise<z.infer<S>> {
-    const { response, stopTimer, failure } = await send(path, "application/json", signal);
-    let text: string;
+  /** The answer's body, read within the timeout. */
+  async function readText({ response, stopTimer, failure }: Awaited<ReturnType<typeof send>>): Promise<string> {
     try {
-      text = await response.text();
+      return await response.text();
     } catch (error) {
       // A body cut off by the timeout or a dropped connection: the service is not answering.
       throw failure(error);
     } finally {
       stopTimer();
     }
+  }
+
+  async function getJson<S extends z.ZodType>(path: string, schema: S, signal?: AbortSignal): Promise<z.infer<S>> {
+    const sent = await send(path, "application/json", signal);
+    const text = await readText(sent);
+    const { response } = sent;
     if (!response.ok) throw errorFromAnswer(response.status, text);
     let body: unknown;
     try {
@@ -152,18 +157,9 @@ export function createOffersAdminClient(options: OffersAdminOptions) {
      * text/event-stream). Abort `signal` to close it.
      */
     async openWatch(gameId: string, playerId: string, signal?: AbortSignal): Promise<Response> {
-      const { response, stopTimer, failure } = await send(`/games/${seg(gameId)}/players/${seg(playerId)}/watch`, "text/event-stream", signal);
-      if (!response.ok) {
-        let text: string;
-        try {
-          text = await response.text();
-        } catch (error) {
-          throw failure(error);
-        } finally {
-          stopTimer();
-        }
-        throw errorFromAnswer(response.status, text);
-      }
+      const sent = await send(`/games/${seg(gameId)}/players/${seg(playerId)}/watch`, "text/event-stream", signal);
+      const { response, stopTimer } = sent;
+      if (!response.ok) throw errorFromAnswer(response.status, await readText(sent));
       stopTimer();
       if (!response.body || !(response.headers.get("content-type") ?? "").startsWith("text/event-stream")) {
         void response.body?.cancel().catch(() => {});
