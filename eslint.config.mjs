@@ -25,7 +25,7 @@ const zones = [
   { target: ["app", "components", "lib/portal", "lib/catalog", "lib/scm"], from: "lib/offers", message: "The portal reaches the offers service's contract through lib/offers-client (lib/offers-client/schemas.ts)." },
   {
     target: "components",
-    from: ["lib/db", "lib/portal/db", "lib/portal/services.ts", "lib/portal/guard.ts", "lib/portal/testing.ts"],
+    from: ["lib/db", "lib/portal/db", "lib/portal/services.ts", "lib/portal/authorize.ts", "lib/portal/testing.ts"],
     message: "components never open the database or the portal's services: the page (app/) passes data, or calls lib/portal.",
   },
 ];

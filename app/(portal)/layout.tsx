@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { AppHeader } from "@/components/shell/app-header";
-import { currentUser } from "@/lib/portal/guard";
+import { currentUser } from "@/lib/portal/authorize";
 
 // Every portal page depends on who is signed in.
 export const dynamic = "force-dynamic";

@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { Alert, Card, Badge, ButtonLink } from "@/components/ui";
-import { currentUser } from "@/lib/portal/guard";
+import { currentUser } from "@/lib/portal/authorize";
 import { navItemsFor } from "@/components/shell/nav-items";
 
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };

@@ -1,5 +1,5 @@
 // GET /health: the portal answers and its database too (503 when the database is down).
-import { getPortalDb } from "@/lib/portal/db";
+import { getPortalServices } from "@/lib/portal/services";
 
 export const dynamic = "force-dynamic";
 
@@ -11,7 +11,9 @@ export async function GET(): Promise<Response> {
   const headers = { "Cache-Control": "no-store" };
   try {
     await Promise.race([
-      getPortalDb().then((handle) => handle.ping()),
+      getPortalServices()
+        .database()
+        .then((handle) => handle.ping()),
       new Promise((_, reject) => setTimeout(() => reject(new Error(`no answer within ${pingTimeoutMs} ms`)), pingTimeoutMs).unref()),
     ]);
     return Response.json({ status: "ok", service: "portal", database: "ok" }, { headers });

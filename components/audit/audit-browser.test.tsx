@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { screen, waitFor } from "@testing-library/react";
 import { fakeApi, renderInPortal } from "@/components/testing/render";
-import type { AuditEntry } from "@/lib/portal/audit-model";
+import type { AuditEntry } from "@/lib/portal/audit-shapes";
 import { AuditBrowser } from "./audit-browser";
 
 const entry = (id: number, summary: string): AuditEntry => ({

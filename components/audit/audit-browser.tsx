@@ -6,7 +6,7 @@ import { useForm } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { Alert, Button, Field, Input, Select } from "@/components/ui";
 import { describeApiError } from "@/components/http/api-client";
-import { AUDIT_ACTIONS } from "@/lib/portal/audit-model";
+import { AUDIT_ACTIONS } from "@/lib/portal/audit-shapes";
 import { fetchAuditPage } from "./api";
 import { AuditEntryView } from "./audit-entry";
 import { NO_FILTERS, auditFilterFormSchema, auditQuery, type AuditFilterForm, type AuditFilters } from "./audit-filters";

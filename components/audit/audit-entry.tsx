@@ -1,5 +1,5 @@
 // One audit entry: when, who, what, and (folded) the before/after summary. No hooks: server and client both render it.
-import type { AuditEntry } from "@/lib/portal/audit-model";
+import type { AuditEntry } from "@/lib/portal/audit-shapes";
 
 function Json({ value }: { value: unknown }) {
   return <pre style={{ margin: 0, fontSize: "0.8rem", whiteSpace: "pre-wrap", wordBreak: "break-word" }}>{JSON.stringify(value, null, 2)}</pre>;

@@ -1,7 +1,7 @@
 // The audit page's filter form: its fields as typed, parsed into GET /api/audit's own filter schema
 // (auditFilterSchema), and the query string of a page of entries.
 import { z } from "zod";
-import { auditFilterSchema } from "@/lib/portal/audit-model";
+import { auditFilterSchema } from "@/lib/portal/audit-shapes";
 
 export interface AuditFilterForm {
   actor: string;

@@ -2,7 +2,7 @@
 // reads them (every signed-in viewer of the page sees its history, while GET /api/audit stays
 // admin-only); null when they could not be read.
 import { Card } from "@/components/ui";
-import type { AuditEntry } from "@/lib/portal/audit-model";
+import type { AuditEntry } from "@/lib/portal/audit-shapes";
 import { AuditEntryView } from "./audit-entry";
 
 export function HistoryPanel({ entries, limit }: { entries: AuditEntry[] | null; limit: number }) {

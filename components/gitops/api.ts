@@ -1,9 +1,9 @@
 // Browser-side calls of the GitOps API, on the portal's one fetch client, and their query keys.
-import type { ConfigAnswer, ConfigView, ConfigWriteResult } from "@/lib/portal/gitops/config";
+import type { ConfigAnswer, ConfigView, ConfigWriteResult } from "@/lib/portal/gitops/environment-config";
 import type { Release, ReleaseEnvironment } from "@/lib/portal/gitops/releases";
 import type { ComponentMergeRequests } from "@/lib/portal/gitops/merge-requests";
 import type { ImportableRepository, ImportRequest, ImportResult } from "@/lib/portal/gitops/import";
-import type { ConfigPatch } from "@/lib/portal/gitops/values";
+import type { ConfigPatch } from "@/lib/portal/gitops/config-values";
 import type { ScmMergeRequest, ScmOwner, ScmPage } from "@/lib/scm/types";
 import { apiFetch } from "@/components/http/api-client";
 

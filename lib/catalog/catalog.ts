@@ -6,13 +6,14 @@
  *
  * Only committed content is served: records are read from the branch's commit (ls-tree + one
  * cat-file --batch), never from the working tree, so a file edited, staged or half-written there is
- * never shown. A symbolic link is a load error, never followed. Writes go through the store, the
+ * never shown (committed-records.ts). A symbolic link is a load error, never followed. Writes go through the store, the
  * repository's one writer (store.ts).
  */
 import path from "node:path";
-import { DEFAULT_MAX_FILE_BYTES, etagOf, formatBytes, parseComponentText, type CatalogError, type ParseResult } from "./parse";
+import { DEFAULT_MAX_FILE_BYTES, etagOf, parseComponentText, type CatalogError, type ParseResult } from "./parse";
 import type { ConfigRepo } from "./repo";
 import { ConfigRepoStore, type RecoveryReport } from "./store";
+import { CommittedRecords, type FileRead } from "./committed-records";
 import type { WorkingCopy } from "../scm/local";
 import { SearchIndex, type CatalogEntry, type ListResult } from "./search";
 import type { ListQuery } from "./query";
@@ -61,23 +62,6 @@ export interface CatalogOptionsAnswer {
   apiVersions: string[];
 }
 
-interface FileRead {
-  file: string;
-  etag: string;
-  result: ParseResult;
-}
-
-/** One records file as committed: its blob (null when it is not a regular file) and what it is. */
-interface CommittedFile {
-  file: string;
-  sha: string;
-  size: number;
-  /** Set when the entry is not a regular file: the load error to report. */
-  refused?: string;
-}
-
-const READ_BATCH = 250;
-
 export class Catalog {
   readonly repo: ConfigRepo;
   /** The config repository's one writer and reader of committed content. */
@@ -85,8 +69,8 @@ export class Catalog {
   readonly maxFileBytes: number;
   private readonly index = new SearchIndex();
   private fileErrors = new Map<string, CatalogError[]>();
-  /** Parse results by file and blob: a refresh reads and re-parses only what changed. */
-  private parseCache = new Map<string, { sha: string; etag: string; result: ParseResult }>();
+  /** The records files of a commit, read and parsed (cached by blob). */
+  private readonly records: CommittedRecords;
   loadedAt: Date | null = null;
   /** The commit the records were read from. */
   loadedCommit: string | null = null;
@@ -96,6 +80,7 @@ export class Catalog {
     this.repo = options.repo;
     this.store = new ConfigRepoStore(options.repo);
     this.maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+    this.records = new CommittedRecords(this.store, options.repo.componentsSubdir, this.maxFileBytes);
   }
 
   /** Stale locks removed, working tree reset to the branch: once per process, before the first read or write. */
@@ -148,96 +133,6 @@ export class Catalog {
     this.index.clearCache();
   }
 
-  private relative(file: string): string {
-    return path.posix.join(this.repo.componentsSubdir.split(path.sep).join("/"), file);
-  }
-
-  private get subdir(): string {
-    return this.repo.componentsSubdir.split(path.sep).join("/");
-  }
-
-  /** The records files of a commit (regular files, and the links and other entries to refuse), sorted, plus errors about the folder itself. */
-  private async committedFiles(commit: string): Promise<{ files: CommittedFile[]; folderErrors: CatalogError[] }> {
-    const dir = this.subdir;
-    if (dir) {
-      const folder = await this.store.entryAt(commit, dir);
-      if (folder && folder.kind !== "other") {
-        const what = folder.kind === "symlink" ? `a symbolic link (to ${folder.target})` : "a file";
-        return { files: [], folderErrors: [{ file: dir, path: "", message: `refused: the records folder is ${what}; the catalog reads a folder of the repository and never follows a link` }] };
-      }
-    }
-    const files: CommittedFile[] = [];
-    const links: Array<{ file: string; sha: string }> = [];
-    for (const e of await this.store.listDir(commit, dir)) {
-      const name = e.path.slice(dir ? dir.length + 1 : 0);
-      if (!/\.ya?ml$/.test(name) || e.type === "tree") continue;
-      if (e.type === "commit") files.push({ file: e.path, sha: e.sha, size: 0, refused: "refused: a submodule, not a file" });
-      else if (e.mode === "120000") links.push({ file: e.path, sha: e.sha });
-      else files.push({ file: e.path, sha: e.sha, size: e.size ?? 0 });
-    }
-    if (links.length > 0) {
-      const targets = await this.store.readBlobs(links.map((l) => l.sha));
-      for (const l of links) {
-        const target = targets.get(l.sha)?.toString("utf8") ?? "?";
-        files.push({ file: l.file, sha: l.sha, size: 0, refused: `refused: a symbolic link (to ${target}); the catalog reads regular files of the repository only and never follows a link` });
-      }
-    }
-    files.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
-    return { files, folderErrors: [] };
-  }
-
-  /** Judges committed files: from the cache when the blob is unchanged, else read (one cat-file for all) and parsed. */
-  private async judge(files: CommittedFile[]): Promise<FileRead[]> {
-    const toRead = files.filter((f) => !f.refused && f.size <= this.maxFileBytes && this.parseCache.get(f.file)?.sha !== f.sha);
-    const blobs = await this.store.readBlobs(toRead.map((f) => f.sha));
-    const reads: FileRead[] = [];
-    for (let i = 0; i < files.length; i++) {
-      const f = files[i];
-      if (f.refused) {
-        reads.push({ file: f.file, etag: `"refused-${f.sha.slice(0, 12)}"`, result: { ok: false, errors: [{ file: f.file, path: "", message: f.refused }] } });
-        continue;
-      }
-      if (f.size > this.maxFileBytes) {
-        reads.push({
-          file: f.file,
-          etag: `"size-${f.size}"`,
-          result: { ok: false, errors: [{ file: f.file, path: "", message: `refused: the file is ${formatBytes(f.size)}; the limit is ${formatBytes(this.maxFileBytes)}` }] },
-        });
-        continue;
-      }
-      const cached = this.parseCache.get(f.file);
-      if (cached && cached.sha === f.sha) {
-        reads.push({ file: f.file, etag: cached.etag, result: cached.result });
-        continue;
-      }
-      const blob = blobs.get(f.sha);
-      if (!blob) {
-        reads.push({ file: f.file, etag: '"unreadable"', result: { ok: false, errors: [{ file: f.file, path: "", message: "cannot read the file from the repository" }] } });
-        continue;
-      }
-      const text = blob.toString("utf8");
-      const etag = etagOf(text);
-      const result = parseComponentText(f.file, text);
-      this.parseCache.set(f.file, { sha: f.sha, etag, result });
-      reads.push({ file: f.file, etag, result });
-      // Let requests in between batches: a load of 10,000 files must not freeze the portal.
-      if (i % READ_BATCH === READ_BATCH - 1) await new Promise((resolve) => setImmediate(resolve));
-    }
-    return reads;
-  }
-
-  /** Reads and judges one committed file; null when the commit has no such entry. */
-  private async readOne(file: string, commit: string | null): Promise<FileRead | null> {
-    if (!commit) return null;
-    const entry = await this.store.entryAt(commit, file);
-    if (!entry || entry.kind === "other") return null;
-    const committed: CommittedFile =
-      entry.kind === "symlink"
-        ? { file, sha: entry.sha, size: 0, refused: `refused: a symbolic link (to ${entry.target}); the catalog reads regular files of the repository only and never follows a link` }
-        : { file, sha: entry.sha, size: entry.size };
-    return (await this.judge([committed]))[0];
-  }
-
   /** Re-reads every record from the branch's commit (after pulling, when the repository has a remote). */
   refresh(options: { pull?: boolean } = {}): Promise<RefreshSummary> {
     return this.store.exclusive(() => this.refreshLocked(options.pull ?? true));
@@ -256,9 +151,9 @@ export class Catalog {
       for (const e of this.index.entries()) if (e.stale) unchangedStale++;
       return { components: this.index.size, errors: this.errors, stale: unchangedStale, files: this.loadedFiles, durationMs: Math.round(performance.now() - started), pull: pullOutcome };
     }
-    const { files: committed, folderErrors } = commit ? await this.committedFiles(commit) : { files: [], folderErrors: [] };
+    const { files: committed, folderErrors } = commit ? await this.records.committedFiles(commit) : { files: [], folderErrors: [] };
     const files = committed.map((f) => f.file);
-    const reads = await this.judge(committed);
+    const reads = await this.records.judge(committed);
 
     const previous = new Map(this.index.entries().map((e) => [e.name, e]));
     const previousNameOfFile = new Map([...previous.values()].map((e) => [e.file, e.name]));
@@ -300,8 +195,7 @@ export class Catalog {
       }
     }
     // Forget parse results of files that are gone.
-    const seen = new Set(files);
-    for (const f of this.parseCache.keys()) if (!seen.has(f)) this.parseCache.delete(f);
+    this.records.keepOnly(files);
 
     this.index.replaceAll(fresh.values());
     this.fileErrors = errors;
@@ -325,7 +219,7 @@ export class Catalog {
     return this.store.exclusive(async () => {
       const entry = this.index.get(name);
       if (!entry) return null;
-      const r = await this.readOne(entry.file, await this.store.head());
+      const r = await this.records.readOne(entry.file, await this.store.head());
       if (!r) {
         this.index.remove(name);
         this.fileErrors.delete(entry.file);
@@ -423,7 +317,7 @@ export class Catalog {
       this.index.upsert(updated);
       this.fileErrors.delete(entry.file);
       const sha = await this.store.git.raw(["rev-parse", `${outcome.commit}:${entry.file}`]).then((s) => s.trim(), () => "");
-      if (sha) this.parseCache.set(entry.file, { sha, etag: updated.etag, result: built.reread });
+      if (sha) this.records.remember(entry.file, { sha, etag: updated.etag, result: built.reread });
       // Loaded from the commit this one was built on: the catalog now shows exactly the new commit.
       if (builtOn !== null && builtOn === this.loadedCommit) this.loadedCommit = outcome.commit;
       return { ok: true, entry: updated, text: built.newText, changed: true, commit: outcome.commit ?? undefined };

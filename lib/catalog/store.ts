@@ -1,3 +1,4 @@
+// Over 400 lines on purpose: the config repository's one writer; its compare-and-swap publish, push rollback and recovery share one lock and one set of invariants.
 /**
  * The one writer of the config repository, and its reader of committed content.
  *

@@ -1,15 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import path from "node:path";
 import * as schema from "./db/schema";
-import { openTestDatabase, testDatabaseTargets, type TestDatabase } from "../db/testing";
+import { testDatabaseTargets, type TestDatabase } from "../db/testing";
 import { addFavorite, favoriteSet, listFavorites, removeFavorite } from "./favorites";
+import { openPortalTestDatabase } from "./testing";
 
-const migrationsDir = path.resolve("lib/portal/db/migrations");
 
 describe.each(testDatabaseTargets())("favorites on %s", (target) => {
   let handle: TestDatabase<typeof schema>;
   beforeAll(async () => {
-    handle = await openTestDatabase(target, { schema, migrationsDir, migrationsTable: "__portal_migrations" });
+    handle = await openPortalTestDatabase(target);
   });
   afterAll(async () => {
     await handle?.close();

@@ -3,7 +3,7 @@
  * support dashboard's route handlers. The admin token stays on the server: the browser only ever
  * talks to the portal's same-origin routes (app/api/offers/**).
  *
- *   const admin = getOffersAdmin();
+ *   const admin = services.offersAdmin();   // the route handler's services (lib/portal/services.ts)
  *   return json(await admin.listGames());
  *   // Route handlers let OffersAdminError through: lib/portal/http answers 503 offers-service-unavailable, 404 player-not-found …
  *
@@ -15,7 +15,6 @@ import type { Env } from "../env";
 import { persistentSecret } from "../secrets";
 import { AdminGame, AdminPlayerState, AdminPlayerSummary } from "../offers-client/schemas";
 import { OffersAdminError } from "./offers-admin-error";
-import { getPortalServices } from "./services";
 
 export { OffersAdminError };
 
@@ -108,17 +107,22 @@ export function createOffersAdminClient(options: OffersAdminOptions) {
     }
   }
 
-  async function getJson<S extends z.ZodType>(path: string, schema: S, signal?: AbortSignal): Promise<z.infer<S>> {
-    const { response, stopTimer, failure } = await send(path, "application/json", signal);
-    let text: string;
+  /** The answer's body, read within the timeout. */
+  async function readText({ response, stopTimer, failure }: Awaited<ReturnType<typeof send>>): Promise<string> {
     try {
-      text = await response.text();
+      return await response.text();
     } catch (error) {
       // A body cut off by the timeout or a dropped connection: the service is not answering.
       throw failure(error);
     } finally {
       stopTimer();
     }
+  }
+
+  async function getJson<S extends z.ZodType>(path: string, schema: S, signal?: AbortSignal): Promise<z.infer<S>> {
+    const sent = await send(path, "application/json", signal);
+    const text = await readText(sent);
+    const { response } = sent;
     if (!response.ok) throw errorFromAnswer(response.status, text);
     let body: unknown;
     try {
@@ -153,18 +157,9 @@ export function createOffersAdminClient(options: OffersAdminOptions) {
      * text/event-stream). Abort `signal` to close it.
      */
     async openWatch(gameId: string, playerId: string, signal?: AbortSignal): Promise<Response> {
-      const { response, stopTimer, failure } = await send(`/games/${seg(gameId)}/players/${seg(playerId)}/watch`, "text/event-stream", signal);
-      if (!response.ok) {
-        let text: string;
-        try {
-          text = await response.text();
-        } catch (error) {
-          throw failure(error);
-        } finally {
-          stopTimer();
-        }
-        throw errorFromAnswer(response.status, text);
-      }
+      const sent = await send(`/games/${seg(gameId)}/players/${seg(playerId)}/watch`, "text/event-stream", signal);
+      const { response, stopTimer } = sent;
+      if (!response.ok) throw errorFromAnswer(response.status, await readText(sent));
       stopTimer();
       if (!response.body || !(response.headers.get("content-type") ?? "").startsWith("text/event-stream")) {
         void response.body?.cancel().catch(() => {});
@@ -181,9 +176,6 @@ function describe(error: unknown): string {
   const cause = (error as { cause?: { code?: string; message?: string } }).cause;
   return cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error));
 }
-
-/** The client of this process's services (lib/portal/services.ts): OFFERS_BASE_URL, OFFERS_ADMIN_TOKEN or DATA_DIR. */
-export const getOffersAdmin = (): OffersAdminClient => getPortalServices().offersAdmin();
 
 /** Headers of a text/event-stream answer through the portal (no compression, no buffering). */
 export const eventStreamHeaders: Record<string, string> = {

@@ -22,8 +22,9 @@ import { ensureConfigRepo } from "../catalog/repo";
 import * as schema from "./db/schema";
 import type { PortalDatabase, PortalDbHandle } from "./db/database";
 import { seedDevToken, verifyToken } from "./tokens";
-import { wireGitOps, type GitOps, type GitOpsSettings } from "./gitops/wiring";
-import { recoverInterruptedApprovals, type AppOrderDeps } from "./app-orders/service";
+import { wireGitOps, type GitOps, type GitOpsSettings } from "./gitops/providers";
+import type { AppOrderDeps } from "./app-orders/orders";
+import { recoverInterruptedApprovals } from "./app-orders/order-decisions";
 import { createAuthorizer, type AuthorizeResult, type AuthorizerDeps } from "./auth/authorizer";
 import { authSettingsFromEnv, getAuthSettings, getPortalConfig } from "./auth/settings";
 import type { Role } from "./roles";
@@ -201,6 +202,3 @@ export function setPortalServicesForTests(services: PortalServices): () => void 
     globalForPortal.__portalServices = previous;
   };
 }
-
-/** The catalog of this process's services. */
-export const getCatalog = (): Promise<Catalog> => getPortalServices().catalog();

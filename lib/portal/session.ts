@@ -1,7 +1,7 @@
 // Session helpers for server components and pages.
 import "server-only";
 import { redirect } from "next/navigation";
-import { currentUser, hasRole, type PortalUser, type Role } from "./guard";
+import { currentUser, hasRole, type PortalUser, type Role } from "./authorize";
 import { signInPath } from "./auth/redirect";
 
 export { currentUser, signInPath };

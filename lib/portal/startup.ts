@@ -5,27 +5,25 @@
 // left in approving.
 import "server-only";
 import { warnAboutDevLogin } from "./auth/settings";
-import { getPortalDb } from "./db";
-import { getCatalog } from "./services";
-import { getAppOrderDeps } from "./app-orders/wiring";
+import type { PortalServices } from "./services";
 
-export async function portalStartup(): Promise<void> {
+export async function portalStartup(services: PortalServices): Promise<void> {
   warnAboutDevLogin();
   try {
-    await getPortalDb();
+    await services.database();
   } catch (error) {
     // Not fatal: /health answers 503 and the next request retries the open.
     console.error(`[portal] the portal database could not be opened at start: ${(error as Error).message}`);
   }
   try {
     // Opening the catalog recovers the config repository before any request reads or writes it.
-    await getCatalog();
+    await services.catalog();
   } catch (error) {
     console.error(`[portal] the config repository could not be opened at start: ${(error as Error).message}`);
   }
   // Finishing interrupted approvals needs the SCM wiring (demo repositories at a first start): it runs
   // in the background; order routes wait for the same promise before they read or decide an order.
-  void getAppOrderDeps().catch((error: unknown) => {
+  void services.appOrders().catch((error: unknown) => {
     console.error(`[portal] app orders could not be prepared at start: ${(error as Error).message}`);
   });
 }

@@ -15,12 +15,14 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { encode } from "next-auth/jwt";
-import { createScratchPostgres, type TestDatabaseTarget } from "../db/testing";
+import { createScratchPostgres, openTestDatabase, type TestDatabase, type TestDatabaseTarget } from "../db/testing";
+import * as schema from "./db/schema";
+import { PortalError } from "./errors";
 import type { Catalog } from "../catalog/catalog";
-import { portalConfigSchema, type PortalConfig } from "./config";
+import { portalConfigSchema, type PortalConfig } from "./portal-yaml";
 import type { PortalDatabase } from "./db/database";
-import type { GitOps } from "./gitops/wiring";
-import { createPortalServices, setPortalServicesForTests, type PortalServices, type PortalSettings } from "./services";
+import type { GitOps } from "./gitops/providers";
+import { createPortalServices, portalMigrationsDir, portalMigrationsTable, setPortalServicesForTests, type PortalServices, type PortalSettings } from "./services";
 import { devProviderId } from "./auth/settings";
 import { createToken } from "./tokens";
 import type { Role } from "./roles";
@@ -114,4 +116,19 @@ export async function startPortalTest(options: PortalTestOptions = {}): Promise<
     await close();
     throw error;
   }
+}
+
+/** The portal database on its own (schema and migrations) on a test database, for tests of lib/portal code that takes a db. */
+export function openPortalTestDatabase(target: TestDatabaseTarget): Promise<TestDatabase<typeof schema>> {
+  return openTestDatabase(target, { schema, migrationsDir: portalMigrationsDir(), migrationsTable: portalMigrationsTable });
+}
+
+/** Awaits `p`, which must reject with a PortalError, and answers that error. */
+export async function rejectsWithPortalError(p: Promise<unknown>): Promise<PortalError> {
+  const e = await p.then(
+    () => null,
+    (x: unknown) => x,
+  );
+  if (!(e instanceof PortalError)) throw new Error(`expected a PortalError, got ${e === null ? "a success" : String(e)}`);
+  return e;
 }

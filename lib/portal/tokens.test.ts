@@ -1,21 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import path from "node:path";
 import { eq } from "drizzle-orm";
 import * as schema from "./db/schema";
-import { openTestDatabase, testDatabaseTargets, type TestDatabase } from "@/lib/db/testing";
+import { testDatabaseTargets, type TestDatabase } from "@/lib/db/testing";
 import { createToken, hashToken, listTokens, revokeToken, seedDevToken, verifyToken } from "./tokens";
+import { openPortalTestDatabase } from "./testing";
 
-const options = {
-  schema,
-  migrationsDir: path.join(process.cwd(), "lib/portal/db/migrations"),
-  migrationsTable: "__portal_migrations",
-};
 const ann = { id: "ann", name: "Ann Example", email: "ann@example.com", groups: ["platform/operations"] };
 
 describe.each(testDatabaseTargets())("personal API tokens on %s", (target) => {
   let handle: TestDatabase<typeof schema>;
   beforeAll(async () => {
-    handle = await openTestDatabase(target, options);
+    handle = await openPortalTestDatabase(target);
   });
   afterAll(async () => {
     await handle?.close();

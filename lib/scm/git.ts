@@ -1,3 +1,4 @@
+// Over 400 lines on purpose: RepoGit is one thin wrapper per git plumbing command over one repository; splitting it would scatter a flat list.
 /**
  * Git plumbing over one repository (bare, or a working copy) with simple-git: commits without a
  * working tree (a private index), merges with `git merge-tree --write-tree` (git ≥ 2.38), annotated

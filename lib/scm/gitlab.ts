@@ -1,3 +1,4 @@
+// Over 400 lines on purpose: one ScmProvider implementation, each method a small GitLab REST call sharing the client's paging and rate-limit handling.
 /**
  * The `gitlab` provider: GitLab REST v4 with a token (PRIVATE-TOKEN header).
  * - Project and file paths are URL-encoded (`commerce%2Fcheckout-api`).

@@ -1,7 +1,7 @@
 /**
  * lib/scm: the source-control provider interface and its adapters.
  * createScmProvider() builds the provider the settings name; the portal wires it in
- * lib/portal/gitops/wiring.ts (database store, config repository working copy, demo repositories).
+ * lib/portal/gitops/providers.ts (database store, config repository working copy, demo repositories).
  */
 import path from "node:path";
 import { GitLabScmProvider } from "./gitlab";

@@ -1,7 +1,7 @@
 // Import repositories from source control as catalog components. Every signed-in user may
 // use it: operators' imports are committed, everyone else's are proposed as a merge request.
 import type { Metadata } from "next";
-import { hasRole } from "@/lib/portal/guard";
+import { hasRole } from "@/lib/portal/authorize";
 import { requireUser } from "@/lib/portal/session";
 import { ImportWizard } from "@/components/gitops/import/import-wizard";
 

@@ -1,6 +1,6 @@
 // Support dashboard: pick a game, find a player (support role; admin implied).
 import type { Metadata } from "next";
-import { currentUser, hasRole } from "@/lib/portal/guard";
+import { currentUser, hasRole } from "@/lib/portal/authorize";
 import { SignInNeeded } from "@/components/shell/sign-in-needed";
 import { SupportRoleNeeded } from "@/components/offers/support-role-needed";
 import { SupportHome } from "@/components/offers/support-home";

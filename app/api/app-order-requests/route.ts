@@ -3,10 +3,9 @@
 //   → 201 AppOrder (a merge request in the config repository adds the record and its resource requests)
 //   422 invalid-record {issues: [{path: [..], message}]} with record paths; 409 name-taken when the name is in the catalog or already ordered.
 import { z } from "zod";
-import { requestIdOf } from "@/lib/portal/audit";
+import { requestIdOf } from "@/lib/portal/audit-store";
 import { ORDER_STATUSES } from "@/lib/portal/app-orders/model";
-import { createOrder, listOrders } from "@/lib/portal/app-orders/service";
-import { getAppOrderDeps } from "@/lib/portal/app-orders/wiring";
+import { createOrder, listOrders } from "@/lib/portal/app-orders/orders";
 import { json, route } from "@/lib/portal/http";
 
 export const dynamic = "force-dynamic";
@@ -18,9 +17,9 @@ const querySchema = z.strictObject({
 
 export const GET = route({
   query: querySchema,
-  handler: async ({ user, query }) => {
+  handler: async ({ user, query, services }) => {
     const requester = query.requester === "me" ? user.id : query.requester;
-    return json({ orders: await listOrders(await getAppOrderDeps(), { status: query.status, requester }) });
+    return json({ orders: await listOrders(await services.appOrders(), { status: query.status, requester }) });
   },
 });
 
@@ -28,8 +27,8 @@ export const POST = route({
   role: "engineer",
   // The order is validated by the app-order service (422 with the record's paths).
   body: z.unknown(),
-  handler: async ({ request, user, body }) => {
-    const order = await createOrder(await getAppOrderDeps(), body, { id: user.id, name: user.name, email: user.email, requestId: requestIdOf(request) });
+  handler: async ({ request, user, body, services }) => {
+    const order = await createOrder(await services.appOrders(), body, { id: user.id, name: user.name, email: user.email, requestId: requestIdOf(request) });
     return json(order, { status: 201 });
   },
 });

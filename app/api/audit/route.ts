@@ -1,7 +1,6 @@
 // GET /api/audit (admin) ?actor=&action=order|order.approve,…&targetType=&target=&component=&requestId=&from=&to=&before=&limit=
-// → {entries: AuditEntry[], nextBefore} newest first (lib/portal/audit.ts: auditEntrySchema documents an entry).
-import { getPortalDb } from "@/lib/portal/db";
-import { auditFilterSchema, listAudit } from "@/lib/portal/audit";
+// → {entries: AuditEntry[], nextBefore} newest first (lib/portal/audit-store.ts: auditEntrySchema documents an entry).
+import { auditFilterSchema, listAudit } from "@/lib/portal/audit-store";
 import { json, route } from "@/lib/portal/http";
 
 export const dynamic = "force-dynamic";
@@ -9,8 +8,8 @@ export const dynamic = "force-dynamic";
 export const GET = route({
   role: "admin",
   query: auditFilterSchema,
-  handler: async ({ query }) => {
-    const { db } = await getPortalDb();
+  handler: async ({ query, services }) => {
+    const db = await services.db();
     return json(await listAudit(db, query));
   },
 });

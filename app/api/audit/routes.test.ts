@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { validComponent, yamlOf } from "@/lib/catalog/testing";
 import type { LocalScmProvider } from "@/lib/scm/local";
 import { DEMO_REPOSITORIES, ensureDemoRepositories } from "@/lib/scm/demo";
-import type { AuditEntry } from "@/lib/portal/audit";
+import type { AuditEntry } from "@/lib/portal/audit-store";
 import { startPortalTest, type PortalTest } from "@/lib/portal/testing";
 import type { Role } from "@/lib/portal/roles";
 

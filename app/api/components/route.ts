@@ -1,6 +1,4 @@
 // GET /api/components — search, filters, sort, paging and counts, answered from the in-memory index.
-import { getPortalDb } from "@/lib/portal/db";
-import { getCatalog } from "@/lib/portal/services";
 import { favoriteSet } from "@/lib/portal/favorites";
 import { listQuerySchema } from "@/lib/catalog/query";
 import { json, route } from "@/lib/portal/http";
@@ -9,8 +7,8 @@ export const dynamic = "force-dynamic";
 
 export const GET = route({
   query: listQuerySchema,
-  handler: async ({ user, query }) => {
-    const [catalog, { db }] = await Promise.all([getCatalog(), getPortalDb()]);
+  handler: async ({ user, query, services }) => {
+    const [catalog, db] = await Promise.all([services.catalog(), services.db()]);
     const favorites = await favoriteSet(db, user.id);
     return json(catalog.list(query, favorites));
   },

@@ -2,13 +2,12 @@
 // → ResourceRequestList (lib/portal/app-orders/model.ts: resourceRequestListSchema documents the shape):
 //   {items: [{id, component, environment, resource, status, source, orderId, requestedBy, requestedAt, mergeRequest, reason}], total, counts}
 import { resourceFilterSchema } from "@/lib/portal/app-orders/model";
-import { listResourceRequests } from "@/lib/portal/app-orders/service";
-import { getAppOrderDeps } from "@/lib/portal/app-orders/wiring";
+import { listResourceRequests } from "@/lib/portal/app-orders/resource-requests";
 import { json, route } from "@/lib/portal/http";
 
 export const dynamic = "force-dynamic";
 
 export const GET = route({
   query: resourceFilterSchema,
-  handler: async ({ query }) => json(await listResourceRequests(await getAppOrderDeps(), query)),
+  handler: async ({ query, services }) => json(await listResourceRequests(await services.appOrders(), query)),
 });

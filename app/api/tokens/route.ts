@@ -1,16 +1,15 @@
 // GET /api/tokens: the caller's personal API tokens (never the tokens themselves).
 // POST /api/tokens {name}: creates one; the answer holds the token, shown this once.
 import { z } from "zod";
-import { getPortalDb } from "@/lib/portal/db";
 import { createToken, listTokens } from "@/lib/portal/tokens";
-import { auditTokenCreated } from "@/lib/portal/audit-log";
+import { auditTokenCreated } from "@/lib/portal/audit-recorder";
 import { json, route } from "@/lib/portal/http";
 
 const createBody = z.object({ name: z.string().trim().min(1, "a name is required").max(100) });
 
 export const GET = route({
-  handler: async ({ user }) => {
-    const { db } = await getPortalDb();
+  handler: async ({ user, services }) => {
+    const db = await services.db();
     return json({ tokens: await listTokens(db, user.id) });
   },
 });
@@ -19,11 +18,11 @@ export const POST = route({
   // A token cannot mint more tokens: creating one needs a signed-in browser session.
   sessionOnly: true,
   body: createBody,
-  handler: async ({ request, user, body }) => {
-    const { db } = await getPortalDb();
+  handler: async ({ request, user, body, services }) => {
+    const db = await services.db();
     const { id, name, email, groups } = user;
     const created = await createToken(db, { id, name, email, groups }, body.name);
-    await auditTokenCreated(request, user, created);
+    await auditTokenCreated(services, request, user, created);
     return json(created, { status: 201 });
   },
 });

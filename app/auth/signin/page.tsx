@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { Alert, Card, ButtonLink } from "@/components/ui";
-import { currentUser } from "@/lib/portal/guard";
+import { currentUser } from "@/lib/portal/authorize";
 import { safeCallbackPath } from "@/lib/portal/auth/redirect";
 import { enabledProviders, getAuthSettings, getPortalConfig } from "@/lib/portal/auth/settings";
 

@@ -7,7 +7,7 @@ import { useFieldArray, useForm, useWatch } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { Button, Card, Input, Select } from "@/components/ui";
 import { errorMessages } from "@/components/forms/error-messages";
-import type { ConfigValues } from "@/lib/portal/gitops/values";
+import type { ConfigValues } from "@/lib/portal/gitops/config-values";
 import { saveConfigBulk, type ConfigView, type ConfigWriteResult } from "../api";
 import { VALUE_TYPES, bulkFrom, bulkUpdates, type Change, type ValueType } from "./config-edit";
 import { bulkFormSchema, type BulkForm, type BulkFormRow, type BulkUpdate } from "./config-form";

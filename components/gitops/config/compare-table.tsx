@@ -1,6 +1,6 @@
 // Current (live) and persistent values of one environment side by side, drift marked.
 import { Badge } from "@/components/ui";
-import type { ConfigValues } from "@/lib/portal/gitops/values";
+import type { ConfigValues } from "@/lib/portal/gitops/config-values";
 import { compareViews, formatValue } from "./config-edit";
 import styles from "../gitops.module.css";
 

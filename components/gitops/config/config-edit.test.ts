@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { applyPatch } from "@/lib/portal/gitops/values";
+import { applyPatch } from "@/lib/portal/gitops/config-values";
 import { bulkFrom, bulkUpdates, changesOf, compareViews, draftFrom, emptyEntry, formatValue, parseValue, patchOf, valuesOf, type DraftEntry } from "./config-edit";
 
 const entry = (key: string, type: DraftEntry["type"], text: string): DraftEntry => ({ ...emptyEntry(), key, type, text });

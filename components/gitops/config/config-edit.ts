@@ -1,9 +1,9 @@
 /**
  * The logic of the Config tab (plain TypeScript, no React): current against persistent side by side
  * (drift), editing a flat map of typed values, the merge patch a save sends (null removes a key) and
- * the list of changes shown in the preview. Values: text, number or boolean (lib/portal/gitops/values.ts).
+ * the list of changes shown in the preview. Values: text, number or boolean (lib/portal/gitops/config-values.ts).
  */
-import { CONFIG_KEY, MAX_KEYS, MAX_STRING, type ConfigPatch, type ConfigValue, type ConfigValues } from "@/lib/portal/gitops/values";
+import { CONFIG_KEY, MAX_KEYS, MAX_STRING, type ConfigPatch, type ConfigValue, type ConfigValues } from "@/lib/portal/gitops/config-values";
 
 export type ValueType = "text" | "number" | "boolean";
 export const VALUE_TYPES: ValueType[] = ["text", "number", "boolean"];

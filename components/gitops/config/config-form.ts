@@ -3,7 +3,7 @@
 // lib's own config schemas (configValuesSchema, configPatchSchema): the form never sends what the
 // server would refuse.
 import { z } from "zod";
-import { configPatchSchema, configValuesSchema, type ConfigValues } from "@/lib/portal/gitops/values";
+import { configPatchSchema, configValuesSchema, type ConfigValues } from "@/lib/portal/gitops/config-values";
 import { VALUE_TYPES, bulkUpdates, valuesOf, type DraftIssue, type ValueType } from "./config-edit";
 
 export interface EntryRow {

@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { screen, waitFor, within } from "@testing-library/react";
 import { fakeApi, heldAnswer, renderInPortal } from "@/components/testing/render";
-import type { ConfigValues } from "@/lib/portal/gitops/values";
+import type { ConfigValues } from "@/lib/portal/gitops/config-values";
 import { ConfigTab } from "./config-tab";
 
 const envs = ["dev", "staging"];

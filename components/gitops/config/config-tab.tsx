@@ -8,7 +8,7 @@ import { useRouter } from "next/navigation";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Alert, Badge, Button, Card } from "@/components/ui";
 import { describeApiError } from "@/components/http/api-client";
-import type { ConfigValues } from "@/lib/portal/gitops/values";
+import type { ConfigValues } from "@/lib/portal/gitops/config-values";
 import { fetchConfig, gitopsKeys, type ConfigAnswer, type ConfigView, type ConfigWriteResult } from "../api";
 import { when } from "../relative-time";
 import { BulkEditor } from "./bulk-editor";

@@ -6,7 +6,7 @@ import { useFieldArray, useForm, useWatch } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { Alert, Button, Card, Input, Select } from "@/components/ui";
 import { errorMessages } from "@/components/forms/error-messages";
-import type { ConfigValues } from "@/lib/portal/gitops/values";
+import type { ConfigValues } from "@/lib/portal/gitops/config-values";
 import { saveConfig, type ConfigView, type ConfigWriteResult } from "../api";
 import { VALUE_TYPES, changesOf, patchOf, typeOf, textOf, valuesOf } from "./config-edit";
 import { emptyEntryRow, environmentFormSchema, type EntryRow, type EnvironmentForm } from "./config-form";

@@ -7,20 +7,22 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import * as schema from "../db/schema";
-import { openTestDatabase, testDatabaseTargets, type TestDatabase } from "../../db/testing";
+import { testDatabaseTargets, type TestDatabase } from "../../db/testing";
 import { tempCatalog, validComponent, yamlOf, type TempRepo } from "../../catalog/testing";
 import { LocalScmProvider } from "../../scm/local";
 import { dbMergeRequestStore } from "../gitops/merge-request-store";
 import { ConfigRepository } from "../gitops/config-repo";
 import { PortalError } from "../errors";
-import { listAudit } from "../audit";
+import { listAudit } from "../audit-store";
 import { eq } from "drizzle-orm";
 import { RepoGit } from "../../scm/git";
 import { appOrders } from "../db/schema/app-orders";
-import { approveOrder, createOrder, getOrder, listOrders, listResourceRequests, openOrderMergeRequests, pendingCount, recoverInterruptedApprovals, rejectOrder, STALE_APPROVING_MS, type Actor } from "./service";
+import { createOrder, getOrder, listOrders, openOrderMergeRequests, pendingCount, type Actor } from "./orders";
+import { approveOrder, recoverInterruptedApprovals, rejectOrder, STALE_APPROVING_MS } from "./order-decisions";
+import { listResourceRequests } from "./resource-requests";
 import { buildRecord, resourceRequestListSchema, validateOrder, type OrderInput } from "./model";
+import { openPortalTestDatabase, rejectsWithPortalError } from "../testing";
 
-const migrationsDir = path.resolve("lib/portal/db/migrations");
 const eddie: Actor = { id: "eddie", name: "Eddie Engineer", email: "eddie@example.com", requestId: "req-eddie" };
 const lee: Actor = { id: "lee", name: "Lee Lead", requestId: "req-lee" };
 const lena: Actor = { id: "lena", name: "Lena Lead", requestId: "req-lena" };
@@ -36,15 +38,6 @@ function order(name: string, overrides: Partial<OrderInput> = {}): OrderInput {
     repoPath: `commerce/${name}`,
     ...overrides,
   };
-}
-
-async function rejects(p: Promise<unknown>): Promise<PortalError> {
-  const e = await p.then(
-    () => null,
-    (x: unknown) => x,
-  );
-  expect(e).toBeInstanceOf(PortalError);
-  return e as PortalError;
 }
 
 describe("order model (shared with the wizard)", () => {
@@ -72,7 +65,7 @@ describe.each(testDatabaseTargets())("app orders on %s", (target) => {
   let provider: LocalScmProvider;
 
   beforeAll(async () => {
-    db = await openTestDatabase(target, { schema, migrationsDir, migrationsTable: "__portal_migrations" });
+    db = await openPortalTestDatabase(target);
     repo = await tempCatalog({ "checkout-api.yaml": yamlOf(validComponent("checkout-api", { repo: { path: "commerce/checkout-api" } }), "the checkout") });
     root = await mkdtemp(path.join(tmpdir(), "app-orders-repos-"));
     provider = new LocalScmProvider({
@@ -116,11 +109,11 @@ describe.each(testDatabaseTargets())("app orders on %s", (target) => {
   });
 
   it("refuses an invalid order (422 with record paths) and a name already in the catalog or already ordered (409)", async () => {
-    const invalid = await rejects(createOrder(deps, order("x", { repoPath: "no-group", owners: [] }), eddie));
+    const invalid = await rejectsWithPortalError(createOrder(deps, order("x", { repoPath: "no-group", owners: [] }), eddie));
     expect(invalid.code).toBe("invalid-record");
     expect((invalid.issues ?? []).map((i) => i.path)).toEqual(expect.arrayContaining([["spec", "repo", "path"], ["spec", "owners"]]));
-    expect((await rejects(createOrder(deps, order("checkout-api"), eddie))).code).toBe("name-taken");
-    const dup = await rejects(createOrder(deps, order("cart-api"), lena));
+    expect((await rejectsWithPortalError(createOrder(deps, order("checkout-api"), eddie))).code).toBe("name-taken");
+    const dup = await rejectsWithPortalError(createOrder(deps, order("cart-api"), lena));
     expect(dup.code).toBe("name-taken");
     expect(dup.message).toMatch(/already ordered/);
   });
@@ -135,7 +128,7 @@ describe.each(testDatabaseTargets())("app orders on %s", (target) => {
 
   it("a requester cannot approve their own order (403 that says so)", async () => {
     const [o] = await listOrders(deps, { requester: "eddie", status: "pending" }).then((l) => l.filter((x) => x.name === "cart-api"));
-    const e = await rejects(approveOrder(deps, o.id, { ...eddie, requestId: "r" }));
+    const e = await rejectsWithPortalError(approveOrder(deps, o.id, { ...eddie, requestId: "r" }));
     expect(e.code).toBe("own-order");
     expect(e.message).toMatch(/cannot approve your own order/);
     expect((await getOrder(deps, o.id))?.status).toBe("pending");
@@ -149,15 +142,15 @@ describe.each(testDatabaseTargets())("app orders on %s", (target) => {
     expect(repo.catalog.get("cart-api")?.component.metadata.displayName).toBe("The cart-api");
     expect(await readFile(path.join(repo.catalog.repo.dir, "resources/cart-api.yaml"), "utf8")).toContain("requestedBy: eddie");
     expect((await provider.getMergeRequest("portal/config", o.mergeRequest?.iid ?? 0))?.state).toBe("merged");
-    const again = await rejects(approveOrder(deps, o.id, lena));
+    const again = await rejectsWithPortalError(approveOrder(deps, o.id, lena));
     expect(again.code).toBe("order-decided");
     expect(again.message).toMatch(/already approved by lee/);
-    expect((await rejects(rejectOrder(deps, o.id, "too late", lena))).code).toBe("order-decided");
+    expect((await rejectsWithPortalError(rejectOrder(deps, o.id, "too late", lena))).code).toBe("order-decided");
     const audit = await listAudit(db.db, { action: "order.approve", target: o.id });
     expect(audit.entries).toHaveLength(1);
     expect(audit.entries[0]).toMatchObject({ actor: "lee", component: "cart-api", before: { status: "pending" }, after: { status: "approved" } });
     // Once in the catalog, the name cannot be ordered again.
-    expect((await rejects(createOrder(deps, order("cart-api"), lena))).code).toBe("name-taken");
+    expect((await rejectsWithPortalError(createOrder(deps, order("cart-api"), lena))).code).toBe("name-taken");
   });
 
   it("two leads approving at once: one merge, the other 409", async () => {
@@ -174,7 +167,7 @@ describe.each(testDatabaseTargets())("app orders on %s", (target) => {
 
   it("reject needs a reason; it closes the merge request and the requester sees the reason; approving afterwards → 409", async () => {
     const o = await createOrder(deps, order("nope-api"), eddie);
-    const noReason = await rejects(rejectOrder(deps, o.id, "   ", lee));
+    const noReason = await rejectsWithPortalError(rejectOrder(deps, o.id, "   ", lee));
     expect(noReason).toMatchObject({ code: "invalid-request", issues: [{ path: ["reason"] }] });
     expect(noReason.message).toMatch(/reason is required/);
     const rejected = await rejectOrder(deps, o.id, "Use the existing cart service instead.", lee);
@@ -182,10 +175,10 @@ describe.each(testDatabaseTargets())("app orders on %s", (target) => {
     expect((await provider.getMergeRequest("portal/config", o.mergeRequest?.iid ?? 0))?.state).toBe("closed");
     const mine = await listOrders(deps, { requester: "eddie" });
     expect(mine.find((x) => x.id === o.id)).toMatchObject({ status: "rejected", reason: "Use the existing cart service instead." });
-    const late = await rejects(approveOrder(deps, o.id, lena));
+    const late = await rejectsWithPortalError(approveOrder(deps, o.id, lena));
     expect(late.code).toBe("order-decided");
     expect(late.message).toMatch(/rejected by lee: Use the existing cart service/);
-    expect((await rejects(rejectOrder(deps, o.id, "again", lena))).code).toBe("order-decided");
+    expect((await rejectsWithPortalError(rejectOrder(deps, o.id, "again", lena))).code).toBe("order-decided");
     expect(repo.catalog.get("nope-api")).toBeUndefined();
     const audit = await listAudit(db.db, { action: "order.reject" });
     expect(audit.entries[0]).toMatchObject({ actor: "lee", target: o.id, after: { status: "rejected", reason: "Use the existing cart service instead." } });
@@ -196,8 +189,8 @@ describe.each(testDatabaseTargets())("app orders on %s", (target) => {
   });
 
   it("an unknown order answers 404", async () => {
-    expect((await rejects(approveOrder(deps, "00000000-0000-0000-0000-000000000000", lee))).code).toBe("not-found");
-    expect((await rejects(rejectOrder(deps, "not-a-uuid", "x", lee))).code).toBe("not-found");
+    expect((await rejectsWithPortalError(approveOrder(deps, "00000000-0000-0000-0000-000000000000", lee))).code).toBe("not-found");
+    expect((await rejectsWithPortalError(rejectOrder(deps, "not-a-uuid", "x", lee))).code).toBe("not-found");
   });
 
   it("resource requests: requested, provisioned-by-merge and rejected, in the documented shape", async () => {

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import path from "node:path";
 import { encode } from "next-auth/jwt";
 import * as schema from "../db/schema";
-import { openTestDatabase, testDatabaseTargets, type TestDatabase } from "@/lib/db/testing";
-import { parsePortalConfig } from "../config";
+import { testDatabaseTargets, type TestDatabase } from "@/lib/db/testing";
+import { openPortalTestDatabase } from "../testing";
+import { parsePortalConfig } from "../portal-yaml";
 import { createToken, seedDevToken, verifyToken } from "../tokens";
 import { createAuthorizer, isSameSiteRequest, type AuthorizeResult } from "./authorizer";
 import { errorResponse } from "../http/respond";
@@ -38,11 +38,7 @@ describe.each(testDatabaseTargets())("authorize() on %s", (target) => {
   let devLogin = true;
 
   beforeAll(async () => {
-    handle = await openTestDatabase(target, {
-      schema,
-      migrationsDir: path.join(process.cwd(), "lib/portal/db/migrations"),
-      migrationsTable: "__portal_migrations",
-    });
+    handle = await openPortalTestDatabase(target);
     const deps = {
       secret,
       sessionCookieName: cookieName,

@@ -1,6 +1,6 @@
-// The logic behind authorize() in lib/portal/guard.ts, with its dependencies passed in (tests use a real database).
-import type { PortalConfig } from "../config";
-import { resolveRoles } from "../config";
+// The logic behind authorize() in lib/portal/authorize.ts, with its dependencies passed in (tests use a real database).
+import type { PortalConfig } from "../portal-yaml";
+import { resolveRoles } from "../portal-yaml";
 import { normalizeRoles, type PortalUser, type Role } from "../roles";
 import { PortalError, requireRole } from "../errors";
 import type { VerifiedToken } from "../tokens";

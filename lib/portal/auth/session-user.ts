@@ -1,7 +1,7 @@
 // From a decoded session token to the PortalUser: roles are resolved from portal.yaml on every use.
 import type { JWT } from "next-auth/jwt";
 import { decode } from "next-auth/jwt";
-import { resolveRoles, type PortalConfig } from "../config";
+import { resolveRoles, type PortalConfig } from "../portal-yaml";
 import type { PortalUser } from "../roles";
 import { devProviderId } from "./settings";
 

@@ -1,7 +1,7 @@
 // Settings shared by the next-auth handler, the guard and the shell: secret, cookie names, providers.
 import { getEnv, type Env } from "@/lib/env";
 import { persistentSecret } from "@/lib/secrets";
-import { loadPortalConfig, type PortalConfig } from "../config";
+import { loadPortalConfig, type PortalConfig } from "../portal-yaml";
 
 export const devProviderId = "dev";
 export const gitlabProviderId = "gitlab";

@@ -16,7 +16,7 @@ import type { Catalog, Author } from "../../catalog/catalog";
 import { identityOf } from "../../catalog/store";
 import { renderUpdate } from "../../catalog/writeback";
 import { ScmError, type ScmMergeRequest, type ScmProvider } from "../../scm/types";
-import { configValuesSchema, type ConfigValues } from "./values";
+import { configValuesSchema, type ConfigValues } from "./config-values";
 
 export interface FileWrite {
   /** Path relative to the repository root. */

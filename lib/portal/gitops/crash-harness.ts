@@ -18,9 +18,10 @@ import { appOrders } from "../db/schema/app-orders";
 import { ensureConfigRepo } from "../../catalog/repo";
 import { openCatalog } from "../../catalog/catalog";
 import { parseComponentText } from "../../catalog/parse";
-import { wireGitOps } from "./wiring";
+import { wireGitOps } from "./providers";
 import { configFilePath } from "./config-repo";
-import { approveOrder, createOrder, recoverInterruptedApprovals, type AppOrderDeps } from "../app-orders/service";
+import { createOrder, type AppOrderDeps } from "../app-orders/orders";
+import { approveOrder, recoverInterruptedApprovals } from "../app-orders/order-decisions";
 
 export interface HarnessConfig {
   /** DATA_DIR of this portal. */
@@ -83,7 +84,7 @@ async function main(): Promise<void> {
     migrationsTable: "__portal_migrations",
   });
   stage("database");
-  // As getCatalog(), getGitOps() and getAppOrderDeps() do in a portal process.
+  // As the portal's services (lib/portal/services.ts) open the catalog, GitOps and app orders.
   const repo = await ensureConfigRepo({ dataDir: config.dataDir, shippedDir: config.shippedDir });
   const catalog = await openCatalog({ repo });
   stage("catalog");

@@ -7,30 +7,20 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import * as schema from "../db/schema";
-import { openTestDatabase, testDatabaseTargets, type TestDatabase } from "../../db/testing";
+import { testDatabaseTargets, type TestDatabase } from "../../db/testing";
 import { tempCatalog, validComponent, yamlOf, type TempRepo } from "../../catalog/testing";
 import { LocalScmProvider } from "../../scm/local";
 import { dbMergeRequestStore } from "./merge-request-store";
 import { DEMO_REPOSITORIES, ensureDemoRepositories } from "../../scm/demo";
 import { ConfigRepository, configFilePath } from "./config-repo";
 import { createRelease, deployedVersions, listReleases } from "./releases";
-import { getConfig, writeConfig } from "./config";
+import { getConfig, writeConfig } from "./environment-config";
 import { openMergeRequests } from "./merge-requests";
 import { importRepositories, listImportable } from "./import";
-import { PortalError } from "../errors";
+import { openPortalTestDatabase, rejectsWithPortalError } from "../testing";
 
-const migrationsDir = path.resolve("lib/portal/db/migrations");
 const operator = { id: "olga", name: "Olga Operator", email: "olga@example.com" };
 const engineer = { id: "eddie", name: "Eddie Engineer", email: "eddie@example.com" };
-
-async function rejects(p: Promise<unknown>): Promise<PortalError> {
-  const e = await p.then(
-    () => null,
-    (x: unknown) => x,
-  );
-  expect(e).toBeInstanceOf(PortalError);
-  return e as PortalError;
-}
 
 describe.each(testDatabaseTargets())("gitops on %s", (target) => {
   let db: TestDatabase<typeof schema>;
@@ -40,7 +30,7 @@ describe.each(testDatabaseTargets())("gitops on %s", (target) => {
   let configProvider: LocalScmProvider;
 
   beforeAll(async () => {
-    db = await openTestDatabase(target, { schema, migrationsDir, migrationsTable: "__portal_migrations" });
+    db = await openPortalTestDatabase(target);
     repo = await tempCatalog({
       "checkout-api.yaml": yamlOf(validComponent("checkout-api", { repo: { path: "commerce/checkout-api" } }), "the checkout"),
       "docs-only.yaml": yamlOf(validComponent("docs-only", { kind: "docs", environments: [], runtime: undefined, repo: { path: "platform/developer-docs" } })),
@@ -90,7 +80,7 @@ describe.each(testDatabaseTargets())("gitops on %s", (target) => {
     });
 
     it("refuses invalid values and unknown environments, naming each problem", async () => {
-      const e = await rejects(
+      const e = await rejectsWithPortalError(
         writeConfig(deps, "checkout-api", [{ environment: "qa", values: { "bad key": 1, nested: { a: 1 } } }], { view: "persistent", user: operator, direct: true }),
       );
       expect(e.code).toBe("invalid-config");
@@ -101,7 +91,7 @@ describe.each(testDatabaseTargets())("gitops on %s", (target) => {
 
     it("a bulk update with one bad entry writes nothing", async () => {
       const head = await deps.config.head();
-      const e = await rejects(
+      const e = await rejectsWithPortalError(
         writeConfig(
           deps,
           "checkout-api",
@@ -115,7 +105,7 @@ describe.each(testDatabaseTargets())("gitops on %s", (target) => {
       expect(e.code).toBe("invalid-config");
       expect(await deps.config.head()).toBe(head);
       expect(await deps.config.readText(configFilePath("checkout-api", "dev"))).toBeNull();
-      await rejects(writeConfig(deps, "checkout-api", [{ environment: "dev", values: { A: 1 } }, { environment: "dev", values: { B: 2 } }], { view: "current", user: operator, direct: true }));
+      await rejectsWithPortalError(writeConfig(deps, "checkout-api", [{ environment: "dev", values: { A: 1 } }, { environment: "dev", values: { B: 2 } }], { view: "current", user: operator, direct: true }));
       const current = await getConfig(deps, "checkout-api", "current");
       expect(current.environments.find((x) => x.environment === "dev")?.values).toEqual({});
     });
@@ -126,7 +116,7 @@ describe.each(testDatabaseTargets())("gitops on %s", (target) => {
       await writeFile(lock, "");
       const head = await deps.config.head();
       try {
-        const e = await rejects(
+        const e = await rejectsWithPortalError(
           writeConfig(
             deps,
             "checkout-api",
@@ -199,18 +189,18 @@ describe.each(testDatabaseTargets())("gitops on %s", (target) => {
     it("promotes the latest staging version to production, or a named one", async () => {
       const p = await createRelease(deps, "checkout-api", { environment: "production" }, operator);
       expect(p).toMatchObject({ version: "1.0.0", releaseType: "promote", config: { LOG_LEVEL: "warn", WORKERS: 16 } });
-      expect((await rejects(createRelease(deps, "checkout-api", { environment: "production" }, operator))).code).toBe("already-released");
+      expect((await rejectsWithPortalError(createRelease(deps, "checkout-api", { environment: "production" }, operator))).code).toBe("already-released");
       const rollback = await createRelease(deps, "checkout-api", { environment: "production", sourceRef: "v0.5.0" }, operator);
       expect(rollback.version).toBe("0.5.0");
-      expect((await rejects(createRelease(deps, "checkout-api", { environment: "production", sourceRef: "9.9.9" }, operator))).code).toBe("not-releasable");
+      expect((await rejectsWithPortalError(createRelease(deps, "checkout-api", { environment: "production", sourceRef: "9.9.9" }, operator))).code).toBe("not-releasable");
       expect(await deployedVersions(deps.db, "checkout-api")).toEqual({ staging: "1.0.0", production: "0.5.0" });
       expect((await listReleases(deps.db, "checkout-api", "production")).map((r) => r.version)).toEqual(["0.5.0", "1.0.0"]);
     });
 
     it("refuses environments the component does not have and unknown refs", async () => {
-      expect((await rejects(createRelease(deps, "docs-only", { environment: "staging" }, operator))).code).toBe("not-releasable");
-      expect((await rejects(createRelease(deps, "checkout-api", { environment: "staging", sourceRef: "no-such-branch" }, operator))).code).toBe("not-releasable");
-      expect((await rejects(createRelease(deps, "nope", { environment: "staging" }, operator))).code).toBe("not-found");
+      expect((await rejectsWithPortalError(createRelease(deps, "docs-only", { environment: "staging" }, operator))).code).toBe("not-releasable");
+      expect((await rejectsWithPortalError(createRelease(deps, "checkout-api", { environment: "staging", sourceRef: "no-such-branch" }, operator))).code).toBe("not-releasable");
+      expect((await rejectsWithPortalError(createRelease(deps, "nope", { environment: "staging" }, operator))).code).toBe("not-found");
     });
   });
 

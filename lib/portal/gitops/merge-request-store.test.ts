@@ -5,20 +5,19 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import * as schema from "../db/schema";
-import { openTestDatabase, testDatabaseTargets } from "../../db/testing";
+import { testDatabaseTargets } from "../../db/testing";
 import { LocalScmProvider } from "../../scm/local";
 import { providerContract } from "../../scm/contract-suite";
 import { dbMergeRequestStore } from "./merge-request-store";
+import { openPortalTestDatabase } from "../testing";
 
-const migrationsDir = path.resolve("lib/portal/db/migrations");
 
 providerContract(
   testDatabaseTargets().map((target) => [
     `local (${target})`,
     async () => {
       const root = await mkdtemp(path.join(tmpdir(), "scm-local-"));
-      const db = await openTestDatabase(target, { schema, migrationsDir, migrationsTable: "__portal_migrations" });
+      const db = await openPortalTestDatabase(target);
       const provider = new LocalScmProvider({ root, store: dbMergeRequestStore(db.db) });
       return {
         provider,

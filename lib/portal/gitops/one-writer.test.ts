@@ -12,7 +12,7 @@ import { openCatalog } from "../../catalog/catalog";
 import { ensureConfigRepo } from "../../catalog/repo";
 import { memoryMergeRequestStore } from "../../scm/merge-request-store";
 import { ConfigRepository, configFilePath } from "./config-repo";
-import { LOCAL_CONFIG_REPO, localConfigProvider } from "./wiring";
+import { LOCAL_CONFIG_REPO, localConfigProvider } from "./providers";
 
 let repo: TempRepo | undefined;
 let root: string | undefined;

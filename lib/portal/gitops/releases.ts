@@ -18,7 +18,7 @@ import { ScmError, type ScmProvider } from "../../scm/types";
 import { componentNotFound, PortalError } from "../errors";
 import { nextVersion, parseVersion, formatVersion, sortVersionsDesc, tagOf, type ReleaseType } from "./semver";
 import type { ConfigRepository } from "./config-repo";
-import type { ConfigValues } from "./values";
+import type { ConfigValues } from "./config-values";
 
 export type Db = PortalDatabase;
 

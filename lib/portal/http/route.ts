@@ -15,7 +15,7 @@
  * Handlers answer success bodies with json() and throw for everything else.
  */
 import type { z } from "zod";
-import { authorize } from "@/lib/portal/guard";
+import { authorize } from "@/lib/portal/authorize";
 import type { PortalUser, Role } from "@/lib/portal/roles";
 import { searchParamsToObject } from "@/lib/catalog/query";
 import { getPortalServices, type PortalServices } from "@/lib/portal/services";

@@ -1,9 +1,8 @@
 // The catalog page: the first page of results is rendered on the server from the in-memory index
 // (fast first paint), then the client component pages, searches and filters through /api/components.
 import type { Metadata } from "next";
-import { currentUser } from "@/lib/portal/guard";
-import { getPortalDb } from "@/lib/portal/db";
-import { getCatalog } from "@/lib/portal/services";
+import { currentUser } from "@/lib/portal/authorize";
+import { getPortalServices } from "@/lib/portal/services";
 import { favoriteSet } from "@/lib/portal/favorites";
 import { listQuerySchema } from "@/lib/catalog/query";
 import { CatalogBrowser, type CatalogState } from "@/components/catalog/catalog-browser";
@@ -20,7 +19,8 @@ export default async function CatalogPage({ searchParams }: { searchParams: Sear
   const raw = await searchParams;
   const parsed = listQuerySchema.safeParse(raw);
   const query = parsed.success ? parsed.data : listQuerySchema.parse({});
-  const [catalog, { db }] = await Promise.all([getCatalog(), getPortalDb()]);
+  const services = getPortalServices();
+  const [catalog, db] = await Promise.all([services.catalog(), services.db()]);
   const favorites = await favoriteSet(db, user.id);
   const initialData = catalog.list({ ...query, pageSize: 25 }, favorites);
   const options = catalog.options();

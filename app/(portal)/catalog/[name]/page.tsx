@@ -1,20 +1,19 @@
 // A component's page: overview, star and (engineers) the edit form; the GitOps tabs; its history.
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import { currentUser, hasRole } from "@/lib/portal/guard";
-import { getPortalDb } from "@/lib/portal/db";
-import { getCatalog } from "@/lib/portal/services";
+import { currentUser, hasRole } from "@/lib/portal/authorize";
+import { getPortalServices } from "@/lib/portal/services";
 import { favoriteSet } from "@/lib/portal/favorites";
 import { checkName } from "@/lib/catalog/names";
 import { componentStatus } from "@/lib/catalog/status";
-import { gitopsStatusExtra } from "@/lib/portal/gitops/service";
+import { gitopsStatusExtra } from "@/lib/portal/gitops/status";
 import { ComponentView } from "@/components/catalog/component-view";
 import { SignInNeeded } from "@/components/shell/sign-in-needed";
 import { z } from "zod";
 import { GitOpsTabs } from "@/components/gitops/gitops-tabs";
 import { GITOPS_TABS } from "@/components/gitops/tab-ids";
 import { HistoryPanel } from "@/components/audit/history-panel";
-import { listAudit } from "@/lib/portal/audit";
+import { listAudit } from "@/lib/portal/audit-store";
 
 export const dynamic = "force-dynamic";
 
@@ -35,15 +34,19 @@ export default async function ComponentPage({ params, searchParams }: { params: 
   if (!check.ok) notFound();
   const user = await currentUser();
   if (!user) return <SignInNeeded title="Catalog" reason="Sign in to browse the catalog." next={`/catalog/${check.name}`} />;
-  const catalog = await getCatalog();
+  const services = getPortalServices();
+  const catalog = await services.catalog();
   const source = await catalog.source(check.name);
   if (!source) notFound();
-  const { db } = await getPortalDb();
+  const db = await services.db();
   const favorite = (await favoriteSet(db, user.id)).has(check.name);
   const { entry } = source;
   // Deployed versions and open merge requests, and the component's history: the overview shows without either if it fails.
   const [gitops, history] = await Promise.all([
-    gitopsStatusExtra(entry.name).catch(() => ({})),
+    services
+      .gitops()
+      .then((g) => gitopsStatusExtra(g, entry.name))
+      .catch(() => ({})),
     listAudit(db, { component: entry.name, limit: HISTORY_LIMIT }).then(
       (page) => page.entries,
       (e: Error) => {

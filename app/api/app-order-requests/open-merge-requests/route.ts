@@ -1,11 +1,10 @@
 // GET /api/app-order-requests/open-merge-requests → {items: [{order, mergeRequest}]}
 // Orders waiting for a decision with the config repository's merge request (null when it is no longer open).
-import { openOrderMergeRequests } from "@/lib/portal/app-orders/service";
-import { getAppOrderDeps } from "@/lib/portal/app-orders/wiring";
+import { openOrderMergeRequests } from "@/lib/portal/app-orders/orders";
 import { json, route } from "@/lib/portal/http";
 
 export const dynamic = "force-dynamic";
 
 export const GET = route({
-  handler: async () => json({ items: await openOrderMergeRequests(await getAppOrderDeps()) }),
+  handler: async ({ services }) => json({ items: await openOrderMergeRequests(await services.appOrders()) }),
 });

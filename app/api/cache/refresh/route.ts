@@ -1,8 +1,7 @@
 // POST /api/cache/refresh (operator) — pulls the config repository (when it has a remote) and re-reads
 // every record; ?name=<component> re-reads that record's file only. Answers counts and errors.
 import { z } from "zod";
-import { getCatalog } from "@/lib/portal/services";
-import { auditCacheRefresh } from "@/lib/portal/audit-log";
+import { auditCacheRefresh } from "@/lib/portal/audit-recorder";
 import { componentName, componentNotFound, json, route } from "@/lib/portal/http";
 
 export const dynamic = "force-dynamic";
@@ -10,16 +9,16 @@ export const dynamic = "force-dynamic";
 export const POST = route({
   role: "operator",
   query: z.object({ name: componentName.optional() }),
-  handler: async ({ request, user, query: { name } }) => {
-    const catalog = await getCatalog();
+  handler: async ({ request, user, query: { name }, services }) => {
+    const catalog = await services.catalog();
     if (name !== undefined) {
       const one = await catalog.refreshOne(name);
       if (!one) throw componentNotFound(name);
-      await auditCacheRefresh(request, user, { name, components: catalog.size, errorCount: catalog.errors.length });
+      await auditCacheRefresh(services, request, user, { name, components: catalog.size, errorCount: catalog.errors.length });
       return json({ ...one, components: catalog.size, errorCount: catalog.errors.length });
     }
     const summary = await catalog.refresh({ pull: true });
-    await auditCacheRefresh(request, user, { components: summary.components, errorCount: summary.errors.length, pull: summary.pull });
+    await auditCacheRefresh(services, request, user, { components: summary.components, errorCount: summary.errors.length, pull: summary.pull });
     return json({ ...summary, errorCount: summary.errors.length });
   },
 });

@@ -2,25 +2,23 @@
 // Writes need If-Match (the ETag of the GET, or "*"; 428 precondition-required without); a stale one answers
 // 412 precondition-failed with the current ETag (body and header); an invalid record 422 invalid-record.
 import { z } from "zod";
-import { getPortalDb } from "@/lib/portal/db";
-import { getCatalog } from "@/lib/portal/services";
 import { etagMatches, type UpdateResult } from "@/lib/catalog/catalog";
 import { favoriteSet } from "@/lib/portal/favorites";
 import { componentNotFound, componentParams, json, PortalError, route } from "@/lib/portal/http";
-import { auditComponentUpdate } from "@/lib/portal/audit-log";
+import { auditComponentUpdate } from "@/lib/portal/audit-recorder";
 
 export const dynamic = "force-dynamic";
 
 export const GET = route({
   params: componentParams,
   headers: z.object({ "if-none-match": z.string().optional() }),
-  handler: async ({ user, params: { name }, headers }) => {
-    const catalog = await getCatalog();
+  handler: async ({ user, params: { name }, headers, services }) => {
+    const catalog = await services.catalog();
     const source = await catalog.source(name);
     if (!source) throw componentNotFound(name);
     const ifNoneMatch = headers["if-none-match"];
     if (ifNoneMatch && etagMatches(ifNoneMatch, source.etag)) return new Response(null, { status: 304, headers: { ETag: source.etag } });
-    const { db } = await getPortalDb();
+    const db = await services.db();
     const favorite = (await favoriteSet(db, user.id)).has(name);
     const { entry } = source;
     return json(
@@ -42,11 +40,11 @@ function update(mode: "replace" | "merge") {
     headers: ifMatchRequired,
     // The record (PUT) or the merge patch (PATCH); the catalog validates it (throws invalid-record with issues).
     body: z.unknown(),
-    handler: async ({ request, user, params: { name }, headers, body }) => {
-      const catalog = await getCatalog();
+    handler: async ({ request, user, params: { name }, headers, body, services }) => {
+      const catalog = await services.catalog();
       const result = await catalog.update(name, { mode, body, ifMatch: headers["if-match"], author: user });
-      await auditComponentUpdate(request, user, name, result);
-      const { db } = await getPortalDb();
+      await auditComponentUpdate(services, request, user, name, result);
+      const db = await services.db();
       const favorite = (await favoriteSet(db, user.id)).has(name);
       return updateResponse(result, favorite);
     },

@@ -1,14 +1,12 @@
 // GET /api/components/favorites — the signed-in user's favorites: names, and the records that still exist.
-import { getPortalDb } from "@/lib/portal/db";
-import { getCatalog } from "@/lib/portal/services";
 import { listFavorites } from "@/lib/portal/favorites";
 import { json, route } from "@/lib/portal/http";
 
 export const dynamic = "force-dynamic";
 
 export const GET = route({
-  handler: async ({ user }) => {
-    const [catalog, { db }] = await Promise.all([getCatalog(), getPortalDb()]);
+  handler: async ({ user, services }) => {
+    const [catalog, db] = await Promise.all([services.catalog(), services.db()]);
     const names = await listFavorites(db, user.id);
     const items = names.flatMap((name) => {
       const entry = catalog.get(name);

@@ -5,10 +5,9 @@
 // → {results: [{repository, status: imported|proposed|exists|failed|ready, name, kind, inferredKind, reasons, message, component?}], commit, mergeRequest}
 import { z } from "zod";
 import { hasRole } from "@/lib/portal/roles";
-import { getGitOps } from "@/lib/portal/gitops/service";
 import { importRepositories } from "@/lib/portal/gitops/import";
 import { COMPONENT_KINDS } from "@/lib/catalog/schema";
-import { auditImport } from "@/lib/portal/audit-log";
+import { auditImport } from "@/lib/portal/audit-recorder";
 import { json, route } from "@/lib/portal/http";
 
 export const dynamic = "force-dynamic";
@@ -24,12 +23,12 @@ const bodySchema = z.strictObject({
 
 export const POST = route({
   body: bodySchema,
-  handler: async ({ request, user, body }) => {
+  handler: async ({ request, user, body, services }) => {
     const direct = hasRole(user, "operator");
     const dryRun = body.dryRun === true;
-    const result = await importRepositories(await getGitOps(), body.repositories, { user: { id: user.id, name: user.name, email: user.email }, direct, dryRun });
+    const result = await importRepositories(await services.gitops(), body.repositories, { user: { id: user.id, name: user.name, email: user.email }, direct, dryRun });
     const wrote = result.commit !== null || result.mergeRequest !== null;
-    if (wrote) await auditImport(request, user, result);
+    if (wrote) await auditImport(services, request, user, result);
     return json(result, { status: wrote ? (direct ? 201 : 202) : 200 });
   },
 });

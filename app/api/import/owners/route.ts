@@ -1,10 +1,9 @@
 // GET /api/import/owners → {owners: [{path, name, kind}]}
-import { getGitOps } from "@/lib/portal/gitops/service";
 import { listOwners } from "@/lib/portal/gitops/import";
 import { json, route } from "@/lib/portal/http";
 
 export const dynamic = "force-dynamic";
 
 export const GET = route({
-  handler: async () => json({ owners: await listOwners(await getGitOps()) }),
+  handler: async ({ services }) => json({ owners: await listOwners(await services.gitops()) }),
 });

@@ -1,6 +1,5 @@
 // GET /api/import/repositories?owner=&search=&page=&perPage= → {items: [...repository, inCatalog: name|null], nextPage}
 import { z } from "zod";
-import { getGitOps } from "@/lib/portal/gitops/service";
 import { listImportable } from "@/lib/portal/gitops/import";
 import { json, route } from "@/lib/portal/http";
 
@@ -27,5 +26,5 @@ const querySchema = z.object({
 
 export const GET = route({
   query: querySchema,
-  handler: async ({ query }) => json(await listImportable(await getGitOps(), query)),
+  handler: async ({ query, services }) => json(await listImportable(await services.gitops(), query)),
 });

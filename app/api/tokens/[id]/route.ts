@@ -1,9 +1,8 @@
 // DELETE /api/tokens/:id: revokes one of the caller's tokens (an admin may revoke anyone's).
 import { z } from "zod";
-import { getPortalDb } from "@/lib/portal/db";
 import { hasRole } from "@/lib/portal/roles";
 import { revokeToken } from "@/lib/portal/tokens";
-import { auditTokenRevoked } from "@/lib/portal/audit-log";
+import { auditTokenRevoked } from "@/lib/portal/audit-recorder";
 import { json, PortalError, route } from "@/lib/portal/http";
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -11,12 +10,12 @@ const tokenNotFound = () => new PortalError("token-not-found", "no such token (o
 
 export const DELETE = route({
   params: z.object({ id: z.string() }),
-  handler: async ({ request, user, params: { id } }) => {
+  handler: async ({ request, user, params: { id }, services }) => {
     if (!uuidPattern.test(id)) throw tokenNotFound();
-    const { db } = await getPortalDb();
+    const db = await services.db();
     const revoked = await revokeToken(db, id, hasRole(user, "admin") ? undefined : user.id);
     if (!revoked) throw tokenNotFound();
-    await auditTokenRevoked(request, user, id);
+    await auditTokenRevoked(services, request, user, id);
     return json({ id, revoked: true });
   },
 });

@@ -1,4 +1,4 @@
-// App orders (issue 7): an engineer orders a new component; the order is a merge request in the config
+// App orders: an engineer orders a new component; the order is a merge request in the config
 // repository that adds the component record and its resource requests; a lead approves (merge) or rejects
 // (close, with a reason). Status moves only by conditional updates (WHERE status = …), so two leads
 // deciding at once cannot both win.

@@ -1,4 +1,4 @@
-// The audit log (issue 7): one row per change made through the portal — who, what, on which target,
+// The audit log: one row per change made through the portal — who, what, on which target,
 // a before/after summary, when, and the request id (x-request-id, or generated).
 import { bigserial, index, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 
@@ -10,7 +10,7 @@ export const auditLog = pgTable(
     /** The portal user id (source-control user name). */
     actor: text("actor").notNull(),
     actorName: text("actor_name").notNull(),
-    /** e.g. component.update, config.write, release.create, order.approve (see lib/portal/audit.ts). */
+    /** e.g. component.update, config.write, release.create, order.approve (see lib/portal/audit-store.ts). */
     action: text("action").notNull(),
     /** component | order | token | catalog | import */
     targetType: text("target_type").notNull(),

@@ -1,4 +1,4 @@
-// Source control and GitOps (issue 6): merge requests of the `local` provider, releases, and the
+// Source control and GitOps: merge requests of the `local` provider, releases, and the
 // current (live) config per component and environment.
 import { sql } from "drizzle-orm";
 import { index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";

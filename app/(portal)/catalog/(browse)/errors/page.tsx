@@ -1,8 +1,8 @@
 // Records that failed to load: file, field and message for each, and the stale records they affect.
 import type { Metadata } from "next";
 import Link from "next/link";
-import { currentUser } from "@/lib/portal/guard";
-import { getCatalog } from "@/lib/portal/services";
+import { currentUser } from "@/lib/portal/authorize";
+import { getPortalServices } from "@/lib/portal/services";
 import { Alert } from "@/components/ui";
 import { SignInNeeded } from "@/components/shell/sign-in-needed";
 import styles from "@/components/catalog/catalog.module.css";
@@ -13,7 +13,7 @@ export const dynamic = "force-dynamic";
 export default async function CatalogErrorsPage() {
   const user = await currentUser();
   if (!user) return <SignInNeeded title="Catalog" reason="Sign in to browse the catalog." next="/catalog/errors" />;
-  const catalog = await getCatalog();
+  const catalog = await getPortalServices().catalog();
   const errors = catalog.errors;
   const stale = catalog.entries().filter((e) => e.stale);
   return (

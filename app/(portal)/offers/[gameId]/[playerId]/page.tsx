@@ -1,7 +1,7 @@
 // A player's offers, snapshot, ledger and live view (support role; admin implied).
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import { currentUser, hasRole } from "@/lib/portal/guard";
+import { currentUser, hasRole } from "@/lib/portal/authorize";
 import { SignInNeeded } from "@/components/shell/sign-in-needed";
 import { SupportRoleNeeded } from "@/components/offers/support-role-needed";
 import { PlayerView } from "@/components/offers/player-view";

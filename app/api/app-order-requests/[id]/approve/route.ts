@@ -2,9 +2,8 @@
 // Merges the order's merge request; the component appears in the catalog.
 // 403 requiredRole lead | 403 own order | 404 | 409 already decided or being decided by another lead.
 import { z } from "zod";
-import { requestIdOf } from "@/lib/portal/audit";
-import { approveOrder } from "@/lib/portal/app-orders/service";
-import { getAppOrderDeps } from "@/lib/portal/app-orders/wiring";
+import { requestIdOf } from "@/lib/portal/audit-store";
+import { approveOrder } from "@/lib/portal/app-orders/order-decisions";
 import { json, route } from "@/lib/portal/http";
 
 export const dynamic = "force-dynamic";
@@ -12,6 +11,6 @@ export const dynamic = "force-dynamic";
 export const POST = route({
   role: "lead",
   params: z.object({ id: z.string() }),
-  handler: async ({ request, user, params: { id } }) =>
-    json(await approveOrder(await getAppOrderDeps(), id, { id: user.id, name: user.name, email: user.email, requestId: requestIdOf(request) })),
+  handler: async ({ request, user, params: { id }, services }) =>
+    json(await approveOrder(await services.appOrders(), id, { id: user.id, name: user.name, email: user.email, requestId: requestIdOf(request) })),
 });

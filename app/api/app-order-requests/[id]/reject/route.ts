@@ -2,10 +2,9 @@
 // Closes the order's merge request; the reason is required and shown to the requester.
 // 400 without a reason | 403 requiredRole lead | 404 | 409 already decided.
 import { z } from "zod";
-import { requestIdOf } from "@/lib/portal/audit";
+import { requestIdOf } from "@/lib/portal/audit-store";
 import { rejectBodySchema } from "@/lib/portal/app-orders/model";
-import { rejectOrder } from "@/lib/portal/app-orders/service";
-import { getAppOrderDeps } from "@/lib/portal/app-orders/wiring";
+import { rejectOrder } from "@/lib/portal/app-orders/order-decisions";
 import { json, route } from "@/lib/portal/http";
 
 export const dynamic = "force-dynamic";
@@ -14,6 +13,6 @@ export const POST = route({
   role: "lead",
   params: z.object({ id: z.string() }),
   body: z.preprocess((v) => v ?? {}, rejectBodySchema),
-  handler: async ({ request, user, params: { id }, body }) =>
-    json(await rejectOrder(await getAppOrderDeps(), id, body.reason, { id: user.id, name: user.name, email: user.email, requestId: requestIdOf(request) })),
+  handler: async ({ request, user, params: { id }, body, services }) =>
+    json(await rejectOrder(await services.appOrders(), id, body.reason, { id: user.id, name: user.name, email: user.email, requestId: requestIdOf(request) })),
 });

@@ -1,13 +1,12 @@
-// GET  /api/components/:name/config?view=current|persistent (default persistent) → ConfigAnswer (lib/portal/gitops/config.ts)
+// GET  /api/components/:name/config?view=current|persistent (default persistent) → ConfigAnswer (lib/portal/gitops/environment-config.ts)
 // POST /api/components/:name/config {environment, values, view?}
 //   persistent: operators commit directly (200 {mode:"commit"}); engineers open a merge request (202 {mode:"merge_request"})
 //   current: operators only (live values; drift until persisted)
 import { z } from "zod";
-import { getGitOps } from "@/lib/portal/gitops/service";
-import { getConfig, writeConfig } from "@/lib/portal/gitops/config";
+import { getConfig, writeConfig } from "@/lib/portal/gitops/environment-config";
 import { hasRole } from "@/lib/portal/roles";
 import { componentParams, json, requireRole, route } from "@/lib/portal/http";
-import { auditConfigWrite } from "@/lib/portal/audit-log";
+import { auditConfigWrite } from "@/lib/portal/audit-recorder";
 
 export const dynamic = "force-dynamic";
 
@@ -17,23 +16,23 @@ const bodySchema = z.strictObject({ environment: z.string(), values: z.unknown()
 export const GET = route({
   params: componentParams,
   query: z.object({ view: viewSchema.default("persistent") }),
-  handler: async ({ params: { name }, query }) => json(await getConfig(await getGitOps(), name, query.view)),
+  handler: async ({ params: { name }, query, services }) => json(await getConfig(await services.gitops(), name, query.view)),
 });
 
 export const POST = route({
   params: componentParams,
   body: bodySchema,
-  handler: async ({ request, user, params: { name }, body }) => {
+  handler: async ({ request, user, params: { name }, body, services }) => {
     const view = body.view ?? "persistent";
     // Live values are the operators' alone; the persistent ones anyone may propose.
     if (view === "current") requireRole(user, "operator");
     const operator = hasRole(user, "operator");
-    const result = await writeConfig(await getGitOps(), name, [{ environment: body.environment, values: body.values }], {
+    const result = await writeConfig(await services.gitops(), name, [{ environment: body.environment, values: body.values }], {
       view,
       user: { id: user.id, name: user.name, email: user.email },
       direct: operator,
     });
-    await auditConfigWrite(request, user, name, result);
+    await auditConfigWrite(services, request, user, name, result);
     return json(result, { status: result.mode === "merge_request" ? 202 : 200 });
   },
 });

@@ -1,20 +1,18 @@
 // POST / DELETE /api/components/:name/favorite — the signed-in user's star (idempotent).
-import { getPortalDb } from "@/lib/portal/db";
-import { getCatalog } from "@/lib/portal/services";
 import { addFavorite, removeFavorite } from "@/lib/portal/favorites";
 import { componentNotFound, componentParams, json, route } from "@/lib/portal/http";
-import { auditFavorite } from "@/lib/portal/audit-log";
+import { auditFavorite } from "@/lib/portal/audit-recorder";
 
 export const dynamic = "force-dynamic";
 
 export const POST = route({
   role: "engineer",
   params: componentParams,
-  handler: async ({ request, user, params: { name } }) => {
-    if (!(await getCatalog()).get(name)) throw componentNotFound(name);
-    const { db } = await getPortalDb();
+  handler: async ({ request, user, params: { name }, services }) => {
+    if (!(await services.catalog()).get(name)) throw componentNotFound(name);
+    const db = await services.db();
     const added = await addFavorite(db, user.id, name);
-    await auditFavorite(request, user, name, true, added);
+    await auditFavorite(services, request, user, name, true, added);
     return json({ name, favorite: true, changed: added });
   },
 });
@@ -22,12 +20,12 @@ export const POST = route({
 export const DELETE = route({
   role: "engineer",
   params: componentParams,
-  handler: async ({ request, user, params: { name } }) => {
-    const { db } = await getPortalDb();
+  handler: async ({ request, user, params: { name }, services }) => {
+    const db = await services.db();
     const removed = await removeFavorite(db, user.id, name);
-    await auditFavorite(request, user, name, false, removed);
+    await auditFavorite(services, request, user, name, false, removed);
     // A star on a component that has since gone can still be removed; an unknown name with no star is 404.
-    if (!removed && !(await getCatalog()).get(name)) throw componentNotFound(name);
+    if (!removed && !(await services.catalog()).get(name)) throw componentNotFound(name);
     return json({ name, favorite: false, changed: removed });
   },
 });

@@ -1,10 +1,9 @@
 // GET  /api/components/:name/releases?environment=staging|production  → {name, environment, current, releases: Release[]}
 // POST /api/components/:name/releases {environment, sourceRef?, releaseType?} (operator) → 201 Release
 import { z } from "zod";
-import { getGitOps } from "@/lib/portal/gitops/service";
 import { createRelease, listReleases } from "@/lib/portal/gitops/releases";
 import { componentNotFound, componentParams, json, route } from "@/lib/portal/http";
-import { auditRelease } from "@/lib/portal/audit-log";
+import { auditRelease } from "@/lib/portal/audit-recorder";
 
 export const dynamic = "force-dynamic";
 
@@ -18,8 +17,8 @@ const bodySchema = z.strictObject({
 export const GET = route({
   params: componentParams,
   query: z.object({ environment: environmentSchema.optional() }),
-  handler: async ({ params: { name }, query: { environment } }) => {
-    const g = await getGitOps();
+  handler: async ({ params: { name }, query: { environment }, services }) => {
+    const g = await services.gitops();
     if (!g.catalog.get(name)) throw componentNotFound(name);
     const releases = await listReleases(g.db, name, environment);
     return json({ name, environment: environment ?? null, current: environment ? (releases[0]?.version ?? null) : null, releases });
@@ -30,9 +29,9 @@ export const POST = route({
   role: "operator",
   params: componentParams,
   body: bodySchema,
-  handler: async ({ request, user, params: { name }, body }) => {
-    const release = await createRelease(await getGitOps(), name, body, { id: user.id, name: user.name, email: user.email });
-    await auditRelease(request, user, name, release);
+  handler: async ({ request, user, params: { name }, body, services }) => {
+    const release = await createRelease(await services.gitops(), name, body, { id: user.id, name: user.name, email: user.email });
+    await auditRelease(services, request, user, name, release);
     return json(release, { status: 201 });
   },
 });

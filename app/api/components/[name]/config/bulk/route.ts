@@ -2,10 +2,9 @@
 // All or nothing: every update is validated first (422 names each problem, nothing written), then one
 // commit (persistent) or one transaction (current) carries them all.
 import { z } from "zod";
-import { getGitOps } from "@/lib/portal/gitops/service";
-import { writeConfig } from "@/lib/portal/gitops/config";
+import { writeConfig } from "@/lib/portal/gitops/environment-config";
 import { componentParams, json, route } from "@/lib/portal/http";
-import { auditConfigWrite } from "@/lib/portal/audit-log";
+import { auditConfigWrite } from "@/lib/portal/audit-recorder";
 
 export const dynamic = "force-dynamic";
 
@@ -18,13 +17,13 @@ export const POST = route({
   role: "operator",
   params: componentParams,
   body: bodySchema,
-  handler: async ({ request, user, params: { name }, body }) => {
-    const result = await writeConfig(await getGitOps(), name, body.updates, {
+  handler: async ({ request, user, params: { name }, body, services }) => {
+    const result = await writeConfig(await services.gitops(), name, body.updates, {
       view: body.view ?? "persistent",
       user: { id: user.id, name: user.name, email: user.email },
       direct: true,
     });
-    await auditConfigWrite(request, user, name, result);
+    await auditConfigWrite(services, request, user, name, result);
     return json(result);
   },
 });

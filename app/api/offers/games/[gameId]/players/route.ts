@@ -1,5 +1,4 @@
 // GET /api/offers/games/:gameId/players?q=&limit= — players whose id or username contains q (support role).
-import { getOffersAdmin } from "@/lib/portal/offers-admin";
 import { json, route } from "@/lib/portal/http";
 import { GameParams, PlayerQuery } from "../../../params";
 
@@ -9,6 +8,6 @@ export const GET = route({
   role: "support",
   params: GameParams,
   query: PlayerQuery,
-  handler: async ({ request, params, query }) =>
-    json({ players: await getOffersAdmin().findPlayers(params.gameId, query.q.trim(), query.limit, request.signal) }),
+  handler: async ({ request, params, query, services }) =>
+    json({ players: await services.offersAdmin().findPlayers(params.gameId, query.q.trim(), query.limit, request.signal) }),
 });

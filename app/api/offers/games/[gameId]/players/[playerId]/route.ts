@@ -1,6 +1,5 @@
 // GET /api/offers/games/:gameId/players/:playerId — a player's whole state (support role):
 // snapshot, currencies, offers with their event timelines, ledger, referrals, whether connected.
-import { getOffersAdmin } from "@/lib/portal/offers-admin";
 import { json, route } from "@/lib/portal/http";
 import { PlayerParams } from "../../../../params";
 
@@ -9,5 +8,5 @@ export const dynamic = "force-dynamic";
 export const GET = route({
   role: "support",
   params: PlayerParams,
-  handler: async ({ request, params }) => json(await getOffersAdmin().playerState(params.gameId, params.playerId, request.signal)),
+  handler: async ({ request, params, services }) => json(await services.offersAdmin().playerState(params.gameId, params.playerId, request.signal)),
 });

@@ -4,7 +4,7 @@
 //
 // When the offers service cannot be reached the answer is still an event stream: an `unavailable`
 // event and a `retry:` hint, so EventSource keeps reconnecting by itself instead of giving up.
-import { eventStreamHeaders, getOffersAdmin, OffersAdminError, relayEventStream, unavailableEventStream } from "@/lib/portal/offers-admin";
+import { eventStreamHeaders, OffersAdminError, relayEventStream, unavailableEventStream } from "@/lib/portal/offers-admin";
 import { route } from "@/lib/portal/http";
 import { PlayerParams } from "../../../../../params";
 
@@ -13,14 +13,14 @@ export const dynamic = "force-dynamic";
 export const GET = route({
   role: "support",
   params: PlayerParams,
-  handler: async ({ request, params }) => {
+  handler: async ({ request, params, services }) => {
     // Aborted when the browser goes away (request.signal) or the relayed body is cancelled.
     const upstreamAbort = new AbortController();
     const abort = () => upstreamAbort.abort();
     request.signal.addEventListener("abort", abort, { once: true });
     let upstream: Response;
     try {
-      upstream = await getOffersAdmin().openWatch(params.gameId, params.playerId, upstreamAbort.signal);
+      upstream = await services.offersAdmin().openWatch(params.gameId, params.playerId, upstreamAbort.signal);
     } catch (error) {
       request.signal.removeEventListener("abort", abort);
       if (error instanceof OffersAdminError) return unavailableEventStream(error, error.unavailable ? 3_000 : 15_000);

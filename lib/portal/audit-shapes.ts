@@ -1,6 +1,6 @@
 /**
  * The audit log's shapes, client-safe (zod only): the audit page and the history panel use them too.
- * The log itself is lib/portal/audit.ts.
+ * The log itself is lib/portal/audit-store.ts.
  */
 import { z } from "zod";
 

@@ -1,29 +1,32 @@
 /**
  * Audit calls of the route handlers: one line after a change succeeded, e.g.
- *   if (result.ok) await auditComponentUpdate(request, auth.user, name, result);
- * Each opens the portal database, takes the request id (x-request-id or a new one) and writes one entry.
+ *   await auditComponentUpdate(services, request, user, name, result);
+ * Each takes the handler's services (the portal database, and the catalog's repository for what a
+ * commit changed), the request id (x-request-id or a new one) and writes one entry.
  *
  * Best effort by decision: the change has already happened when the entry is written, so a failed
  * audit write is logged loudly (console.error, with the whole entry) and never turns a success into
  * an error answer. See docs/decisions.md.
  */
 import { parseDocument } from "yaml";
-import { getPortalDb } from "./db";
-import { getCatalog } from "./services";
+import type { PortalServices } from "./services";
 import type { UpdateResult } from "../catalog/catalog";
-import type { ConfigWriteResult } from "./gitops/config";
+import type { ConfigWriteResult } from "./gitops/environment-config";
 import { listReleases, type Release } from "./gitops/releases";
 import type { ImportResult } from "./gitops/import";
 import type { ScmMergeRequest } from "../scm/types";
-import { changedFields, requestIdOf, writeAudit, type AuditActor, type AuditInput } from "./audit";
+import { changedFields, requestIdOf, writeAudit, type AuditActor, type AuditInput } from "./audit-store";
 
 export type AuditEntryInput = Omit<AuditInput, "actor" | "requestId">;
 
+/** What the audit calls read: the database is opened inside, so a failed open is logged, not thrown. */
+export type AuditServices = Pick<PortalServices, "db" | "catalog">;
+
 /** Writes one entry for the request's user; never throws. */
-export async function recordAudit(request: Request, user: AuditActor, entry: AuditEntryInput): Promise<void> {
+export async function recordAudit(services: AuditServices, request: Request, user: AuditActor, entry: AuditEntryInput): Promise<void> {
   const full: AuditInput = { ...entry, actor: { id: user.id, name: user.name }, requestId: requestIdOf(request) };
   try {
-    const { db } = await getPortalDb();
+    const db = await services.db();
     await writeAudit(db, full);
   } catch (e) {
     console.error(`[portal] audit entry not written (${(e as Error).message}):`, JSON.stringify(full));
@@ -31,10 +34,10 @@ export async function recordAudit(request: Request, user: AuditActor, entry: Aud
 }
 
 /** The YAML file at <commit>^ in the config repository, as data; null when it cannot be read. */
-async function previousVersion(commit: string | undefined | null, file: string): Promise<unknown> {
+async function previousVersion(services: AuditServices, commit: string | undefined | null, file: string): Promise<unknown> {
   if (!commit) return null;
   try {
-    const catalog = await getCatalog();
+    const catalog = await services.catalog();
     const text = await catalog.repo.git.show([`${commit}^:${file}`]);
     return parseDocument(text).toJS() as unknown;
   } catch {
@@ -43,11 +46,11 @@ async function previousVersion(commit: string | undefined | null, file: string):
 }
 
 /** PUT/PATCH /api/components/:name */
-export async function auditComponentUpdate(request: Request, user: AuditActor, name: string, result: UpdateResult): Promise<void> {
+export async function auditComponentUpdate(services: AuditServices, request: Request, user: AuditActor, name: string, result: UpdateResult): Promise<void> {
   if (!result.changed) return;
-  const before = await previousVersion(result.commit, result.entry.file);
+  const before = await previousVersion(services, result.commit, result.entry.file);
   const diff = changedFields(before ?? {}, result.entry.component);
-  await recordAudit(request, user, {
+  await recordAudit(services, request, user, {
     action: "component.update",
     targetType: "component",
     target: name,
@@ -59,9 +62,9 @@ export async function auditComponentUpdate(request: Request, user: AuditActor, n
 }
 
 /** POST / DELETE /api/components/:name/favorite (only when the star changed). */
-export async function auditFavorite(request: Request, user: AuditActor, name: string, favorite: boolean, changed: boolean): Promise<void> {
+export async function auditFavorite(services: AuditServices, request: Request, user: AuditActor, name: string, favorite: boolean, changed: boolean): Promise<void> {
   if (!changed) return;
-  await recordAudit(request, user, {
+  await recordAudit(services, request, user, {
     action: favorite ? "favorite.add" : "favorite.remove",
     targetType: "component",
     target: name,
@@ -73,8 +76,8 @@ export async function auditFavorite(request: Request, user: AuditActor, name: st
 }
 
 /** POST /api/cache/refresh */
-export async function auditCacheRefresh(request: Request, user: AuditActor, outcome: { name?: string; components: number; errorCount: number; pull?: { ok: boolean; message: string } }): Promise<void> {
-  await recordAudit(request, user, {
+export async function auditCacheRefresh(services: AuditServices, request: Request, user: AuditActor, outcome: { name?: string; components: number; errorCount: number; pull?: { ok: boolean; message: string } }): Promise<void> {
+  await recordAudit(services, request, user, {
     action: "cache.refresh",
     targetType: outcome.name ? "component" : "catalog",
     target: outcome.name ?? "catalog",
@@ -84,18 +87,18 @@ export async function auditCacheRefresh(request: Request, user: AuditActor, outc
   });
 }
 
-async function configBefore(name: string, result: ConfigWriteResult): Promise<Record<string, unknown> | null> {
+async function configBefore(services: AuditServices, name: string, result: ConfigWriteResult): Promise<Record<string, unknown> | null> {
   if (result.mode === "current") return null;
   const out: Record<string, unknown> = {};
   for (const env of Object.keys(result.environments)) {
     const file = `config/${name}/${env}.yaml`;
     if (result.mode === "commit") {
       if (!result.commit) return null;
-      out[env] = (await previousVersion(result.commit, file)) ?? {};
+      out[env] = (await previousVersion(services, result.commit, file)) ?? {};
     } else {
       // A merge request changes nothing yet: "before" is the default branch now.
       try {
-        const catalog = await getCatalog();
+        const catalog = await services.catalog();
         out[env] = parseDocument(await catalog.repo.git.show([`HEAD:${file}`])).toJS() ?? {};
       } catch {
         out[env] = {};
@@ -106,17 +109,17 @@ async function configBefore(name: string, result: ConfigWriteResult): Promise<Re
 }
 
 /** POST /api/components/:name/config and /config/bulk */
-export async function auditConfigWrite(request: Request, user: AuditActor, name: string, result: ConfigWriteResult): Promise<void> {
+export async function auditConfigWrite(services: AuditServices, request: Request, user: AuditActor, name: string, result: ConfigWriteResult): Promise<void> {
   if (result.mode !== "merge_request" && !result.changed) return;
   const envs = Object.keys(result.environments).join(", ");
   const how = result.mode === "commit" ? `committed ${result.commit?.slice(0, 8) ?? ""}` : result.mode === "merge_request" ? `proposed in merge request !${result.mergeRequest.iid}` : "set live (current)";
-  await recordAudit(request, user, {
+  await recordAudit(services, request, user, {
     action: "config.write",
     targetType: "component",
     target: name,
     component: name,
     summary: `config of ${name} (${result.view}: ${envs}) ${how}`.trim(),
-    before: await configBefore(name, result),
+    before: await configBefore(services, name, result),
     after: {
       view: result.view,
       mode: result.mode,
@@ -128,15 +131,15 @@ export async function auditConfigWrite(request: Request, user: AuditActor, name:
 }
 
 /** POST /api/components/:name/releases */
-export async function auditRelease(request: Request, user: AuditActor, name: string, release: Release): Promise<void> {
+export async function auditRelease(services: AuditServices, request: Request, user: AuditActor, name: string, release: Release): Promise<void> {
   let previousVersion: string | null | undefined;
   try {
-    const { db } = await getPortalDb();
+    const db = await services.db();
     previousVersion = (await listReleases(db, name, release.environment)).find((r) => r.id !== release.id && r.releasedAt <= release.releasedAt)?.version ?? null;
   } catch {
     previousVersion = undefined;
   }
-  await recordAudit(request, user, {
+  await recordAudit(services, request, user, {
     action: "release.create",
     targetType: "component",
     target: name,
@@ -148,10 +151,10 @@ export async function auditRelease(request: Request, user: AuditActor, name: str
 }
 
 /** POST /api/import/components: one entry per component imported or proposed. */
-export async function auditImport(request: Request, user: AuditActor, result: { results: ImportResult[]; commit: string | null; mergeRequest: ScmMergeRequest | null }): Promise<void> {
+export async function auditImport(services: AuditServices, request: Request, user: AuditActor, result: { results: ImportResult[]; commit: string | null; mergeRequest: ScmMergeRequest | null }): Promise<void> {
   for (const r of result.results) {
     if ((r.status !== "imported" && r.status !== "proposed") || !r.name) continue;
-    await recordAudit(request, user, {
+    await recordAudit(services, request, user, {
       action: "import.components",
       targetType: "component",
       target: r.name,
@@ -164,8 +167,8 @@ export async function auditImport(request: Request, user: AuditActor, result: { 
 }
 
 /** POST /api/tokens (never the token itself). */
-export async function auditTokenCreated(request: Request, user: AuditActor, token: { id: string; name: string; prefix?: string }): Promise<void> {
-  await recordAudit(request, user, {
+export async function auditTokenCreated(services: AuditServices, request: Request, user: AuditActor, token: { id: string; name: string; prefix?: string }): Promise<void> {
+  await recordAudit(services, request, user, {
     action: "token.create",
     targetType: "token",
     target: token.id,
@@ -175,8 +178,8 @@ export async function auditTokenCreated(request: Request, user: AuditActor, toke
 }
 
 /** DELETE /api/tokens/:id */
-export async function auditTokenRevoked(request: Request, user: AuditActor, id: string): Promise<void> {
-  await recordAudit(request, user, {
+export async function auditTokenRevoked(services: AuditServices, request: Request, user: AuditActor, id: string): Promise<void> {
+  await recordAudit(services, request, user, {
     action: "token.revoke",
     targetType: "token",
     target: id,

@@ -1,7 +1,7 @@
 /**
  * The audit log: every change made through the portal, with actor, action, target, a before/after
  * summary, time and request id. Plain TypeScript over a database handle (tests pass their own);
- * route handlers use lib/portal/audit-log.ts, which opens the portal database and reads the request.
+ * route handlers use lib/portal/audit-recorder.ts, which opens the portal database and reads the request.
  *
  * The before/after summary holds only what changed (changedFields), values cut to a readable length,
  * so the log stays small and never carries a whole file or a secret token.
@@ -10,11 +10,11 @@ import { randomUUID } from "node:crypto";
 import { and, desc, eq, gte, inArray, lt, lte, type SQL } from "drizzle-orm";
 import type { PortalDatabase } from "./db/database";
 import { auditLog, type AuditRow } from "./db/schema/audit";
-import { AUDIT_ACTIONS, auditFilterSchema, type AuditAction, type AuditEntry, type AuditFilter, type AuditInput, type AuditPage, type AuditTargetType } from "./audit-model";
+import { AUDIT_ACTIONS, auditFilterSchema, type AuditAction, type AuditEntry, type AuditFilter, type AuditInput, type AuditPage, type AuditTargetType } from "./audit-shapes";
 
 type Db = PortalDatabase;
 
-export * from "./audit-model";
+export * from "./audit-shapes";
 
 const MAX_REQUEST_ID = 128;
 

@@ -1,8 +1,7 @@
 import { describe, expect, it } from "vitest";
-import path from "node:path";
-import * as schema from "./db/schema";
-import { openTestDatabase, testDatabaseTargets } from "../db/testing";
-import { changedFields, compact, listAudit, requestIdOf, writeAudit } from "./audit";
+import { testDatabaseTargets } from "../db/testing";
+import { changedFields, compact, listAudit, requestIdOf, writeAudit } from "./audit-store";
+import { openPortalTestDatabase } from "./testing";
 
 describe("audit helpers", () => {
   it("takes the request id from x-request-id when it is sane, else makes one", () => {
@@ -27,7 +26,7 @@ describe("audit helpers", () => {
 
 describe.each(testDatabaseTargets())("audit log on %s", (target) => {
   it("writes entries and lists them newest first with filters and paging", async () => {
-    const db = await openTestDatabase(target, { schema, migrationsDir: path.resolve("lib/portal/db/migrations"), migrationsTable: "__portal_migrations" });
+    const db = await openPortalTestDatabase(target);
     try {
       const actor = { id: "ann", name: "Ann" };
       for (let i = 0; i < 5; i++) {

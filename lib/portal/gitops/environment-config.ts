@@ -14,7 +14,7 @@ import { componentConfigCurrent } from "../db/schema/scm";
 import { ScmError, type ScmMergeRequest } from "../../scm/types";
 import { componentNotFound, PortalError, type PortalIssue } from "../errors";
 import { configFilePath, renderValues, type ConfigRepository, type FileWrite } from "./config-repo";
-import { applyPatch, configPatchSchema, diffKeys, type ConfigPatch, type ConfigValues } from "./values";
+import { applyPatch, configPatchSchema, diffKeys, type ConfigPatch, type ConfigValues } from "./config-values";
 import type { Db } from "./releases";
 
 export type ConfigView = "current" | "persistent";

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { mkdtempSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { loadPortalConfig, parsePortalConfig, PortalConfigError, resolveRoles } from "./config";
+import { loadPortalConfig, parsePortalConfig, PortalConfigError, resolveRoles } from "./portal-yaml";
 import { hasRole } from "./roles";
 
 describe("portal.yaml roles", () => {
