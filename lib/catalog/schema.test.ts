@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { parse } from "yaml";
-import { componentSchema, validateComponent, COMPONENT_KINDS, ENVIRONMENTS, DEPENDENCY_FLAGS, MOBILE_PLATFORMS } from "./schema";
+import { componentSchema, validateComponent, COMPONENT_KINDS, DISPLAY_NAME_MAX, ENVIRONMENTS, DEPENDENCY_FLAGS, MOBILE_PLATFORMS } from "./schema";
 import { validComponent } from "./testing";
 
 function clone<T>(v: T): T {
@@ -153,6 +153,17 @@ describe("Component schema: every wrong type is reported at its field", () => {
     expect(r.ok ? [] : r.issues).toEqual([{ path: "metadata.displayName", keys: ["metadata", "displayName"], message: "expected text, found the number 42" }]);
     const missing = validateComponent(setAt(clone(validComponent()) as unknown as Record<string, unknown>, "spec.repo.path", undefined));
     expect(missing.ok ? "" : missing.issues[0].message).toMatch(/spec\.repo\.path is required/);
+  });
+
+  it("limits displayName to DISPLAY_NAME_MAX characters", () => {
+    const named = (displayName: string) => validateComponent(setAt(clone(validComponent()) as unknown as Record<string, unknown>, "metadata.displayName", displayName));
+    expect(named("x".repeat(DISPLAY_NAME_MAX)).ok).toBe(true);
+    // Counted after trimming: surrounding spaces are not part of the name.
+    expect(named(`  ${"x".repeat(DISPLAY_NAME_MAX)}  `).ok).toBe(true);
+    const long = named("x".repeat(DISPLAY_NAME_MAX + 1));
+    expect(long.ok ? [] : long.issues).toEqual([
+      { path: "metadata.displayName", keys: ["metadata", "displayName"], message: `displayName must be at most ${DISPLAY_NAME_MAX} characters` },
+    ]);
   });
 
   it("refuses a namespace for an environment the component does not list", () => {

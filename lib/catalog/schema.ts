@@ -8,7 +8,9 @@
  * - metadata.name is a DNS label (lowercase letters, digits, hyphens, at most 63) so it is safe in a path;
  *   "favorites" is reserved because /api/components/favorites is a route of its own;
  * - a component has at least one owner; environments may be empty but not repeat;
- * - runtime.k8s.namespaces may only name environments the component lists.
+ * - runtime.k8s.namespaces may only name environments the component lists;
+ * - metadata.displayName is at most DISPLAY_NAME_MAX characters: it is shown in tables, headings and
+ *   the page title, where an unbounded name breaks the layout.
  */
 import { z } from "zod";
 
@@ -18,6 +20,9 @@ export const MOBILE_PLATFORMS = ["ios", "android", "web"] as const;
 export const DEPENDENCY_FLAGS = ["mongo", "redis", "pubsub", "gcpSecrets"] as const;
 export const LIBRARY_MODELS = ["monorepo", "single"] as const;
 export const RESERVED_NAMES = ["favorites"] as const;
+
+/** Longest metadata.displayName (after trimming). */
+export const DISPLAY_NAME_MAX = 100;
 
 export type ComponentKind = (typeof COMPONENT_KINDS)[number];
 export type Environment = (typeof ENVIRONMENTS)[number];
@@ -91,7 +96,7 @@ export const componentSchema = z
     kind: z.literal("Component", { error: 'kind must be "Component"' }),
     metadata: z.strictObject({
       name: componentNameSchema,
-      displayName: text("displayName"),
+      displayName: text("displayName").max(DISPLAY_NAME_MAX, `displayName must be at most ${DISPLAY_NAME_MAX} characters`),
     }),
     spec: z.strictObject({
       kind: z.enum(COMPONENT_KINDS, { error: `must be one of ${COMPONENT_KINDS.join(", ")}` }),

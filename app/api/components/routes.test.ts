@@ -90,6 +90,13 @@ describe("catalog routes", () => {
       detail: expect.stringContaining("spec.environments"),
       issues: [{ path: ["spec", "environments"], message: expect.any(String) }],
     });
+    const tooLong = await patch({ "If-Match": etag }, JSON.stringify({ metadata: { displayName: "A".repeat(101) } }));
+    expect(tooLong.status).toBe(422);
+    expect(await tooLong.json()).toEqual({
+      message: "invalid-record",
+      detail: expect.stringContaining("metadata.displayName"),
+      issues: [{ path: ["metadata", "displayName"], message: "displayName must be at most 100 characters" }],
+    });
     const ok = await patch({ "If-Match": etag }, JSON.stringify({ metadata: { displayName: "Alpha!" } }));
     expect(ok.status).toBe(200);
     expect(ok.headers.get("etag")).not.toBe(etag);
