@@ -11,6 +11,37 @@ describe("config editing", () => {
     expect(parseValue("number", "")).toMatchObject({ ok: false });
     expect(parseValue("number", "12abc")).toMatchObject({ ok: false });
     expect(parseValue("number", "Infinity")).toMatchObject({ ok: false });
+  });
+
+  it("refuses numbers that would not be saved as written, and keeps them as text when the type is text", () => {
+    expect(parseValue("number", "99999999999999999999999")).toEqual({
+      ok: false,
+      message: "99999999999999999999999 cannot be kept exactly as a number (it would be saved as 1e+23); choose type text to keep it as written",
+    });
+    expect(parseValue("number", "9007199254740993")).toMatchObject({ ok: false });
+    expect(parseValue("number", "0.12345678901234567890")).toMatchObject({ ok: false });
+    // The bulk editor names the field (and the environment) with the refusal.
+    const { issues } = bulkUpdates(["dev"], { dev: {} }, [{ id: "r1", key: "BIG", type: "number", cells: { dev: "99999999999999999999999" } }]);
+    expect(issues.map((i) => i.message)).toEqual([expect.stringMatching(/^dev · BIG: 99999999999999999999999 cannot be kept exactly/)]);
+    expect(parseValue("text", "99999999999999999999999")).toEqual({ ok: true, value: "99999999999999999999999" });
+    // Exact values pass however they are written: zeros, signs, exponents, the largest safe integer.
+    for (const [text, value] of [
+      ["9007199254740991", Number.MAX_SAFE_INTEGER],
+      ["-0.50", -0.5],
+      ["007", 7],
+      ["0.000", 0],
+      ["1e+23", 1e23],
+      ["2.5E-7", 2.5e-7],
+      [".5", 0.5],
+      ["5.", 5],
+      ["0.1", 0.1],
+      ["1200", 1200],
+      ["0x10", 16],
+    ] as const) {
+      expect(parseValue("number", text)).toEqual({ ok: true, value });
+    }
+    // What the editor shows for a stored number always reads back as that number.
+    for (const n of [1e21, 1e-7, 0.30000000000000004, -123.456, Number.MAX_VALUE, Number.MIN_VALUE]) expect(parseValue("number", String(n))).toEqual({ ok: true, value: n });
     expect(parseValue("boolean", "true")).toEqual({ ok: true, value: true });
     expect(parseValue("boolean", "yes")).toMatchObject({ ok: false });
     // Text stays text, even when it looks like a number.

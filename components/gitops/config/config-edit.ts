@@ -61,10 +61,41 @@ export function parseValue(type: ValueType, text: string): { ok: true; value: Co
     const t = text.trim();
     const n = Number(t);
     if (t === "" || !Number.isFinite(n)) return { ok: false, message: "not a number" };
+    if (losesDigits(t, n)) {
+      return { ok: false, message: `${t} cannot be kept exactly as a number (it would be saved as ${String(n)}); choose type text to keep it as written` };
+    }
     return { ok: true, value: n };
   }
   if (text.length > MAX_STRING) return { ok: false, message: `at most ${MAX_STRING} characters` };
   return { ok: true, value: text };
+}
+
+const DECIMAL = /^[+-]?(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/;
+
+/**
+ * Whether a decimal text names a value a JavaScript number cannot hold exactly (99999999999999999999999
+ * becomes 1e+23, 0.12345678901234567890 drops digits): its significant digits and magnitude are compared
+ * with the shortest form of the number it parses to. Exponent notation that is exact (1.5e3) is fine;
+ * non-decimal forms Number() accepts (0x10) are left alone.
+ */
+function losesDigits(text: string, n: number): boolean {
+  const m = DECIMAL.exec(text);
+  if (!m) return false;
+  const [, int = "", frac = "", exp = "0"] = m;
+  return significant(int + frac, int.length + Number(exp)) !== significantOf(n);
+}
+
+/** Digits without leading and trailing zeros, and where the decimal point falls relative to them ("" for zero). */
+function significant(digits: string, point: number): string {
+  const lead = digits.length - digits.replace(/^0+/, "").length;
+  const core = digits.slice(lead).replace(/0+$/, "");
+  return core === "" ? "" : `${core}@${point - lead}`;
+}
+
+function significantOf(n: number): string {
+  // toExponential() without an argument gives the fewest digits that read back as the same number.
+  const [mantissa, exp] = Math.abs(n).toExponential().split("e");
+  return significant(mantissa.replace(".", ""), 1 + Number(exp));
 }
 
 let counter = 0;
