@@ -31,7 +31,7 @@ test("catalog: search, filter, star, open, edit display name, see it in the list
   await page.getByTestId("catalog-search").fill("");
   await page.getByTestId("chip-kind-service").click();
   await page.getByTestId("favorites-toggle").click();
-  await expect(page.getByTestId("catalog-list").locator("li")).toHaveCount(1);
+  await expect(page.getByTestId("catalog-list").locator("tbody tr")).toHaveCount(1);
   await expect(page.getByTestId("row-offers-service")).toBeVisible();
 
   // Open it and edit the display name; the form validates as you type.
@@ -58,7 +58,7 @@ test("catalog: search, filter, star, open, edit display name, see it in the list
   await page.goto("/catalog");
   await page.getByTestId("catalog-search").fill(user);
   await expect(page.getByTestId("link-offers-service")).toHaveText(newName);
-  await expect(page.getByTestId("catalog-list").locator("li")).toHaveCount(1);
+  await expect(page.getByTestId("catalog-list").locator("tbody tr")).toHaveCount(1);
 });
 
 test("catalog API: sign-in required, names checked, stale ETag refused", async ({ playwright }) => {

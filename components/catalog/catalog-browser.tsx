@@ -191,42 +191,60 @@ export function CatalogBrowser({ initialState, initialData, options }: { initial
           No component matches. {anyFilter ? "Try fewer filters." : ""}
         </p>
       ) : (
-        <ul className={`${styles.list} ${query.isFetching && query.isPlaceholderData ? styles.busy : ""}`} data-testid="catalog-list" aria-busy={query.isFetching}>
-          {data.items.map((item) => {
-            const c = item.component;
-            return (
-              <li key={item.name} className={styles.item} data-testid={`row-${item.name}`}>
-                <StarButton key={`${item.name}-${item.favorite}`} name={item.name} initial={item.favorite} />
-                <div className={styles.name}>
-                  <Link href={`/catalog/${item.name}`} data-testid={`link-${item.name}`}>
-                    {c.metadata.displayName}
-                  </Link>
-                  <span className={styles.sub}>
-                    {item.name}
-                    {item.stale ? (
-                      <>
-                        {" "}
-                        <Badge tone="warning" title="The file no longer loads; showing its last valid version">
-                          stale
-                        </Badge>
-                      </>
-                    ) : null}
-                  </span>
-                </div>
-                <div>
-                  <Badge tone="accent">{c.spec.kind}</Badge>
-                </div>
-                <div className={styles.sub}>
-                  <div>{c.spec.repo.path}</div>
-                  <div>{c.spec.owners.map((o) => o.user).join(", ")}</div>
-                </div>
-                <div className="row" style={{ gap: 4 }}>
-                  {c.spec.environments.length ? c.spec.environments.map((e) => <Badge key={e}>{e}</Badge>) : <span className={styles.sub}>no environments</span>}
-                </div>
-              </li>
-            );
-          })}
-        </ul>
+        // A table with column headers, so screen readers announce what each cell is.
+        <table className={`${styles.list} ${query.isFetching && query.isPlaceholderData ? styles.busy : ""}`} data-testid="catalog-list" aria-busy={query.isFetching}>
+          <thead>
+            <tr className={styles.item}>
+              <th scope="col">
+                <span className="visually-hidden">Favorite</span>
+              </th>
+              <th scope="col">Component</th>
+              <th scope="col">Kind</th>
+              <th scope="col">Repository and owners</th>
+              <th scope="col">Environments</th>
+            </tr>
+          </thead>
+          <tbody>
+            {data.items.map((item) => {
+              const c = item.component;
+              return (
+                <tr key={item.name} className={styles.item} data-testid={`row-${item.name}`}>
+                  <td>
+                    <StarButton key={`${item.name}-${item.favorite}`} name={item.name} initial={item.favorite} />
+                  </td>
+                  <td className={styles.name}>
+                    <Link href={`/catalog/${item.name}`} data-testid={`link-${item.name}`}>
+                      {c.metadata.displayName}
+                    </Link>
+                    <span className={styles.sub}>
+                      {item.name}
+                      {item.stale ? (
+                        <>
+                          {" "}
+                          <Badge tone="warning" title="The file no longer loads; showing its last valid version">
+                            stale
+                          </Badge>
+                        </>
+                      ) : null}
+                    </span>
+                  </td>
+                  <td>
+                    <Badge tone="accent">{c.spec.kind}</Badge>
+                  </td>
+                  <td className={styles.sub}>
+                    <div>{c.spec.repo.path}</div>
+                    <div>{c.spec.owners.map((o) => o.user).join(", ")}</div>
+                  </td>
+                  <td>
+                    <div className="row" style={{ gap: 4 }}>
+                      {c.spec.environments.length ? c.spec.environments.map((e) => <Badge key={e}>{e}</Badge>) : <span className={styles.sub}>no environments</span>}
+                    </div>
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
       )}
 
       <div className={styles.pager}>

@@ -1,0 +1,28 @@
+// @vitest-environment jsdom
+import { describe, expect, it } from "vitest";
+import { screen, within } from "@testing-library/react";
+import { fakeApi, renderInPortal } from "@/components/testing/render";
+import { listQuerySchema } from "@/lib/catalog/query";
+import { SearchIndex } from "@/lib/catalog/search";
+import { COMPONENT_KINDS, DEPENDENCY_FLAGS, ENVIRONMENTS } from "@/lib/catalog/schema";
+import { validComponent } from "@/lib/catalog/testing";
+import { CatalogBrowser, type CatalogState } from "./catalog-browser";
+
+const index = new SearchIndex();
+index.replaceAll(["alpha", "beta"].map((name) => ({ name, file: `${name}.yaml`, component: validComponent(name), etag: `"${name}"`, stale: false })));
+const initialData = index.list({ ...listQuerySchema.parse({}), pageSize: 25 });
+const initialState: CatalogState = { q: "", kind: [], environment: [], dependency: [], group: "", owner: "", favorites: false, sort: "name", order: "asc", page: 1 };
+const options = { kinds: COMPONENT_KINDS, environments: ENVIRONMENTS, dependencyFlags: DEPENDENCY_FLAGS, groups: [], owners: [] };
+
+describe("catalog browser", () => {
+  it("shows the list as a table whose columns have headers", () => {
+    fakeApi({});
+    renderInPortal(<CatalogBrowser initialState={initialState} initialData={initialData} options={options} />);
+    const table = screen.getByRole("table");
+    expect(within(table).getAllByRole("columnheader").map((h) => h.textContent)).toEqual(["Favorite", "Component", "Kind", "Repository and owners", "Environments"]);
+    const rows = within(table).getAllByRole("row").slice(1);
+    expect(rows.map((r) => r.dataset.testid)).toEqual(["row-alpha", "row-beta"]);
+    // Each row has one cell per header.
+    for (const row of rows) expect(within(row).getAllByRole("cell")).toHaveLength(5);
+  });
+});
