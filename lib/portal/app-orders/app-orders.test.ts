@@ -54,6 +54,9 @@ describe("order model (shared with the wizard)", () => {
     const paths = bad.ok ? [] : bad.issues.map((i) => i.path);
     expect(paths).toEqual(expect.arrayContaining(["metadata.name", "spec.kind", "spec.owners", "spec.repo.path", "spec.environments"]));
     expect(validateOrder({ name: 1 }).ok).toBe(false);
+    // The catalog's limits hold for orders too: the wizard shows the display name's at its field.
+    const long = validateOrder(order("cart-api", { displayName: "x".repeat(101) }));
+    expect(long.ok ? [] : long.issues.map((i) => i.path)).toEqual(["metadata.displayName"]);
   });
 });
 
