@@ -113,6 +113,22 @@ describe("loader", () => {
     expect(repo.catalog.errors).toEqual([]);
   });
 
+  it("says what a refresh changed: records changed, added and removed, errors before and after", async () => {
+    repo = await tempCatalog({ "a.yaml": yamlOf(validComponent("a")), "b.yaml": yamlOf(validComponent("b")) });
+    expect((await repo.catalog.refresh()).changes).toEqual({ changed: 0, added: 0, removed: 0, errorsBefore: 0, errorsAfter: 0 });
+    await repo.commit({ "components/a.yaml": "metadata: [\n", "components/b.yaml": null, "components/c.yaml": yamlOf(validComponent("c")) });
+    expect((await repo.catalog.refresh()).changes).toEqual({ changed: 1, added: 1, removed: 1, errorsBefore: 0, errorsAfter: 1 });
+    await repo.commit({ "components/a.yaml": yamlOf(validComponent("a")) });
+    expect((await repo.catalog.refresh()).changes).toEqual({ changed: 1, added: 0, removed: 0, errorsBefore: 1, errorsAfter: 0 });
+  });
+
+  it("says whether re-reading one record changed it", async () => {
+    repo = await tempCatalog({ "a.yaml": yamlOf(validComponent("a")) });
+    expect((await repo.catalog.refreshOne("a"))?.changed).toBe(false);
+    await repo.commit({ "components/a.yaml": yamlOf({ ...validComponent("a"), metadata: { name: "a", displayName: "Renamed A" } }) });
+    expect((await repo.catalog.refreshOne("a"))?.changed).toBe(true);
+  });
+
   it("refreshes one record by name, and forgets deleted files", async () => {
     repo = await tempCatalog({ "a.yaml": yamlOf(validComponent("a")), "b.yaml": yamlOf(validComponent("b")) });
     await repo.commit({ "components/a.yaml": yamlOf({ ...validComponent("a"), metadata: { name: "a", displayName: "Renamed A" } }) });

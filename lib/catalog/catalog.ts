@@ -38,6 +38,27 @@ export interface RefreshSummary {
   durationMs: number;
   /** Outcome of pulling the remote, when the repository has one. */
   pull?: { ok: boolean; message: string };
+  /** What this refresh changed, so a person can be told in a sentence. */
+  changes: RefreshChanges;
+}
+
+export interface RefreshChanges {
+  /** Records present before and after whose file (or staleness) changed. */
+  changed: number;
+  added: number;
+  removed: number;
+  errorsBefore: number;
+  errorsAfter: number;
+}
+
+/** What re-reading one record's file did. */
+export interface RefreshOneResult {
+  name: string;
+  stale: boolean;
+  removed: boolean;
+  errors: CatalogError[];
+  /** The record (or its staleness) is not what it was before. */
+  changed: boolean;
 }
 
 /** A write that happened (or changed nothing); a refused one throws CatalogWriteError (./errors.ts). */
@@ -140,6 +161,7 @@ export class Catalog {
 
   private async refreshLocked(pull: boolean): Promise<RefreshSummary> {
     const started = performance.now();
+    const errorsBefore = this.errors.length;
     let pullOutcome: RefreshSummary["pull"];
     if (pull && this.repo.remote) pullOutcome = await this.store.pull();
     const commit = await this.store.head();
@@ -149,7 +171,8 @@ export class Catalog {
       // The records are a function of the commit: nothing to read again.
       let unchangedStale = 0;
       for (const e of this.index.entries()) if (e.stale) unchangedStale++;
-      return { components: this.index.size, errors: this.errors, stale: unchangedStale, files: this.loadedFiles, durationMs: Math.round(performance.now() - started), pull: pullOutcome };
+      const changes = { changed: 0, added: 0, removed: 0, errorsBefore, errorsAfter: errorsBefore };
+      return { components: this.index.size, errors: this.errors, stale: unchangedStale, files: this.loadedFiles, durationMs: Math.round(performance.now() - started), pull: pullOutcome, changes };
     }
     const { files: committed, folderErrors } = commit ? await this.records.committedFiles(commit) : { files: [], folderErrors: [] };
     const files = committed.map((f) => f.file);
@@ -204,6 +227,13 @@ export class Catalog {
     this.loadedFiles = files.length;
     let stale = 0;
     for (const e of fresh.values()) if (e.stale) stale++;
+    const changes: RefreshChanges = { changed: 0, added: 0, removed: 0, errorsBefore, errorsAfter: this.errors.length };
+    for (const [name, now] of fresh) {
+      const before = previous.get(name);
+      if (!before) changes.added++;
+      else if (before.etag !== now.etag || before.stale !== now.stale || before.file !== now.file) changes.changed++;
+    }
+    for (const name of previous.keys()) if (!fresh.has(name)) changes.removed++;
     return {
       components: fresh.size,
       errors: this.errors,
@@ -211,11 +241,12 @@ export class Catalog {
       files: files.length,
       durationMs: Math.round(performance.now() - started),
       pull: pullOutcome,
+      changes,
     };
   }
 
   /** Re-reads the file of one record. Answers null when no record has that name. */
-  refreshOne(name: string): Promise<{ name: string; stale: boolean; removed: boolean; errors: CatalogError[] } | null> {
+  refreshOne(name: string): Promise<RefreshOneResult | null> {
     return this.store.exclusive(async () => {
       const entry = this.index.get(name);
       if (!entry) return null;
@@ -223,16 +254,18 @@ export class Catalog {
       if (!r) {
         this.index.remove(name);
         this.fileErrors.delete(entry.file);
-        return { name, stale: false, removed: true, errors: [] };
+        return { name, stale: false, removed: true, errors: [], changed: true };
       }
       if (r.result.ok && r.result.component.metadata.name !== name) {
         // Renamed in place: only a full refresh can settle names across files.
         await this.refreshLocked(false);
-        return { name, stale: false, removed: !this.index.get(name), errors: this.fileErrors.get(entry.file) ?? [] };
+        const removed = !this.index.get(name);
+        return { name, stale: false, removed, errors: this.fileErrors.get(entry.file) ?? [], changed: true };
       }
       this.applyRead(entry, r);
       const now = this.index.get(name);
-      return { name, stale: now?.stale ?? false, removed: false, errors: this.fileErrors.get(entry.file) ?? [] };
+      const changed = now?.etag !== entry.etag || now?.stale !== entry.stale;
+      return { name, stale: now?.stale ?? false, removed: false, errors: this.fileErrors.get(entry.file) ?? [], changed };
     });
   }
 

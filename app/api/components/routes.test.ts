@@ -167,8 +167,10 @@ describe("catalog routes", () => {
     expect((await refresh(req("/api/cache/refresh", { method: "POST", headers: engineer() }))).status).toBe(403);
     const all = await refresh(req("/api/cache/refresh", { method: "POST", headers: operator }));
     expect(all.status).toBe(200);
-    expect(await all.json()).toMatchObject({ components: 2, errorCount: 1, stale: 0 });
-    expect((await refresh(req("/api/cache/refresh?name=alpha", { method: "POST", headers: operator }))).status).toBe(200);
+    expect(await all.json()).toMatchObject({ components: 2, errorCount: 1, stale: 0, changes: { changed: 0, added: 0, removed: 0, errorsBefore: 1, errorsAfter: 1 } });
+    const one = await refresh(req("/api/cache/refresh?name=alpha", { method: "POST", headers: operator }));
+    expect(one.status).toBe(200);
+    expect(await one.json()).toMatchObject({ name: "alpha", changed: false, removed: false, errorCount: 1 });
     expect((await refresh(req("/api/cache/refresh?name=..", { method: "POST", headers: operator }))).status).toBe(400);
     expect((await refresh(req("/api/cache/refresh?name=zzz", { method: "POST", headers: operator }))).status).toBe(404);
   });

@@ -1,11 +1,12 @@
 // The catalog page: the first page of results is rendered on the server from the in-memory index
 // (fast first paint), then the client component pages, searches and filters through /api/components.
 import type { Metadata } from "next";
-import { currentUser } from "@/lib/portal/authorize";
+import { currentUser, hasRole } from "@/lib/portal/authorize";
 import { getPortalServices } from "@/lib/portal/services";
 import { favoriteSet } from "@/lib/portal/favorites";
 import { listQuerySchema } from "@/lib/catalog/query";
 import { CatalogBrowser, type CatalogState } from "@/components/catalog/catalog-browser";
+import { RefreshCatalogButton } from "@/components/catalog/refresh-catalog-button";
 import { SignInNeeded } from "@/components/shell/sign-in-needed";
 
 export const metadata: Metadata = { title: "Catalog" };
@@ -37,10 +38,14 @@ export default async function CatalogPage({ searchParams }: { searchParams: Sear
     page: query.page,
   };
   return (
-    <CatalogBrowser
+    <div className="stack">
+      {/* The API refuses others; the button is shown to operators only. */}
+      {hasRole(user, "operator") ? <RefreshCatalogButton /> : null}
+      <CatalogBrowser
       initialState={initialState}
       initialData={initialData}
-      options={{ kinds: options.kinds, environments: options.environments, dependencyFlags: options.dependencyFlags, groups: options.groups, owners: options.owners }}
-    />
+        options={{ kinds: options.kinds, environments: options.environments, dependencyFlags: options.dependencyFlags, groups: options.groups, owners: options.owners }}
+      />
+    </div>
   );
 }

@@ -8,6 +8,7 @@ import { checkName } from "@/lib/catalog/names";
 import { componentStatus } from "@/lib/catalog/status";
 import { gitopsStatusExtra } from "@/lib/portal/gitops/status";
 import { ComponentView } from "@/components/catalog/component-view";
+import { RefreshCatalogButton } from "@/components/catalog/refresh-catalog-button";
 import { SignInNeeded } from "@/components/shell/sign-in-needed";
 import { z } from "zod";
 import { GitOpsTabs } from "@/components/gitops/gitops-tabs";
@@ -69,6 +70,8 @@ export default async function ComponentPage({ params, searchParams }: { params: 
         canEdit={hasRole(user, "engineer")}
         status={componentStatus(entry, gitops)}
       />
+      {/* Re-reads this record's file from the config repository; the API is operator-only. */}
+      {hasRole(user, "operator") ? <RefreshCatalogButton name={entry.name} /> : null}
       {/* The routes check roles; canOperate only hides what the user may not do. */}
       <GitOpsTabs
         name={entry.name}

@@ -1,5 +1,6 @@
 // POST /api/cache/refresh (operator) — pulls the config repository (when it has a remote) and re-reads
-// every record; ?name=<component> re-reads that record's file only. Answers counts and errors.
+// every record; ?name=<component> re-reads that record's file only. Answers counts, errors and what
+// changed (`changes` for the whole catalog, `changed` for one record) so the UI can say it in a sentence.
 import { z } from "zod";
 import { auditCacheRefresh } from "@/lib/portal/audit-recorder";
 import { componentName, componentNotFound, json, route } from "@/lib/portal/http";

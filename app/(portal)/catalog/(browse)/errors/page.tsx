@@ -1,9 +1,10 @@
 // Records that failed to load: file, field and message for each, and the stale records they affect.
 import type { Metadata } from "next";
 import Link from "next/link";
-import { currentUser } from "@/lib/portal/authorize";
+import { currentUser, hasRole } from "@/lib/portal/authorize";
 import { getPortalServices } from "@/lib/portal/services";
 import { Alert } from "@/components/ui";
+import { RefreshCatalogButton } from "@/components/catalog/refresh-catalog-button";
 import { SignInNeeded } from "@/components/shell/sign-in-needed";
 import styles from "@/components/catalog/catalog.module.css";
 
@@ -16,6 +17,7 @@ export default async function CatalogErrorsPage() {
   const catalog = await getPortalServices().catalog();
   const errors = catalog.errors;
   const stale = catalog.entries().filter((e) => e.stale);
+  const operator = hasRole(user, "operator");
   return (
     <div className="stack">
       <p>
@@ -23,8 +25,9 @@ export default async function CatalogErrorsPage() {
       </p>
       <h1>Records that failed to load</h1>
       <p className="muted">
-        Config directory <code>{catalog.configDir}</code>. Fix the file in the config repository, then refresh the cache (operators) or wait for the next refresh.
+        Config directory <code>{catalog.configDir}</code>. Fix the file in the config repository, then {operator ? "refresh the catalog" : "ask an operator to refresh the catalog"} or wait for the next refresh.
       </p>
+      {operator ? <RefreshCatalogButton /> : null}
       {errors.length === 0 ? (
         <Alert tone="success">Every record loads.</Alert>
       ) : (

@@ -1,0 +1,55 @@
+import { execFileSync } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { expect, test, type Page } from "@playwright/test";
+import { signInAs } from "./sign-in-as";
+import { PORTAL_PORT } from "./urls";
+
+// An operator's record file breaks in the config repository behind the portal's back; "Refresh
+// catalog" shows the error on the errors page, and once the file is fixed the same button there
+// clears it. The config repository is the local one scripts/e2e-server.mjs's DATA_DIR holds.
+const repoDir = path.resolve(`.data/e2e-${PORTAL_PORT}/config-repo`);
+const file = "components/anti-cheat.yaml";
+
+function commitOutOfBand(text: string, message: string): void {
+  writeFileSync(path.join(repoDir, file), text);
+  const git = (...args: string[]) => execFileSync("git", ["-C", repoDir, "-c", "user.name=E2E", "-c", "user.email=e2e@example.com", ...args]);
+  git("add", file);
+  git("commit", "--quiet", "-m", message);
+}
+
+/** Presses the button until the hydrated page has run it and announced an outcome. */
+async function refreshCatalog(page: Page): Promise<void> {
+  const box = page.getByTestId("refresh-catalog");
+  await expect(async () => {
+    await box.getByRole("button", { name: "Refresh catalog" }).click({ timeout: 2_000 });
+    await expect(box.getByRole("status")).not.toBeEmpty({ timeout: 3_000 });
+  }).toPass();
+}
+
+test("operator: a broken record shows on the errors page after a refresh, and a refresh there clears it once fixed", async ({ page }) => {
+  const original = readFileSync(path.join(repoDir, file), "utf8");
+  await signInAs(page, "olga", "/catalog");
+
+  commitOutOfBand(`metadata: [\n${original}`, "Break anti-cheat (e2e)");
+  try {
+    await refreshCatalog(page);
+    await expect(page.getByTestId("refresh-catalog").getByRole("status")).toHaveText(/new errors?/);
+
+    await page.goto("/catalog/errors");
+    await expect(page.getByTestId("catalog-errors")).toContainText(file);
+
+    commitOutOfBand(original, "Fix anti-cheat (e2e)");
+    await refreshCatalog(page);
+    // The page data is re-read at once: the file's error row is gone (other rows, if any, stay).
+    await expect(page.getByTestId("catalog-errors").locator("code", { hasText: file })).toHaveCount(0);
+  } finally {
+    // Later journeys expect the shipped record, whatever happened above.
+    if (readFileSync(path.join(repoDir, file), "utf8") !== original) commitOutOfBand(original, "Restore anti-cheat (e2e)");
+  }
+});
+
+test("engineers get no refresh button", async ({ page }) => {
+  await signInAs(page, `eng${Date.now().toString(36)}`, "/catalog");
+  await expect(page.getByTestId("refresh-catalog")).toHaveCount(0);
+});
