@@ -6,14 +6,7 @@ import { useRouter } from "next/navigation";
 import { useQueryClient } from "@tanstack/react-query";
 import { Button } from "@/components/ui";
 import { apiFetch, describeApiError } from "@/components/http/api-client";
-
-export interface RefreshChanges {
-  changed: number;
-  added: number;
-  removed: number;
-  errorsBefore: number;
-  errorsAfter: number;
-}
+import type { RefreshChanges } from "@/lib/catalog/catalog";
 
 /** What POST /api/cache/refresh answers (the fields this button reads). */
 export interface RefreshAnswer {
