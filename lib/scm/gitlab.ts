@@ -16,6 +16,7 @@ import {
   type ScmCommitInput,
   type ScmMember,
   type ScmMergeRequest,
+  type ScmMergeRequestDiff,
   type ScmOpenMergeRequest,
   type ScmOwner,
   type ScmPage,
@@ -382,6 +383,11 @@ export class GitLabScmProvider implements ScmProvider {
   async getMergeRequest(repo: string, iid: number): Promise<ScmMergeRequest | null> {
     const m = await this.jsonOrNull<GlMergeRequest>(`${this.project(repo)}/merge_requests/${iid}`, `reading merge request !${iid}`);
     return m ? this.mrOf(repo, m) : null;
+  }
+
+  // PLACEHOLDER: replaced by the merge-request review work (local) and the @gitbeaker/rest move (gitlab).
+  async getMergeRequestDiff(repo: string, iid: number): Promise<ScmMergeRequestDiff> {
+    throw new ScmError("unavailable", `reading the changes of ${repo}!${iid} is not implemented yet`);
   }
 
   async mergeMergeRequest(repo: string, iid: number): Promise<ScmMergeRequest> {

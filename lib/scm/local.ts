@@ -30,6 +30,7 @@ import {
   type ScmCommitInput,
   type ScmMember,
   type ScmMergeRequest,
+  type ScmMergeRequestDiff,
   type ScmOpenMergeRequest,
   type ScmOwner,
   type ScmPage,
@@ -314,6 +315,11 @@ export class LocalScmProvider implements ScmProvider {
     if (r.state !== "opened") return this.toMergeRequest(r);
     const [current] = await this.withRepo(repo, (git) => this.reconcile(repo, git, [r]));
     return this.toMergeRequest(current);
+  }
+
+  // PLACEHOLDER: replaced by the merge-request review work (local) and the @gitbeaker/rest move (gitlab).
+  async getMergeRequestDiff(repo: string, iid: number): Promise<ScmMergeRequestDiff> {
+    throw new ScmError("unavailable", `reading the changes of ${repo}!${iid} is not implemented yet`);
   }
 
   async mergeMergeRequest(repo: string, iid: number): Promise<ScmMergeRequest> {

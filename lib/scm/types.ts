@@ -100,6 +100,23 @@ export interface ScmOpenMergeRequest {
   author?: string;
 }
 
+/** One file of a merge request's changes. */
+export interface ScmFileDiff {
+  oldPath: string;
+  newPath: string;
+  newFile: boolean;
+  deletedFile: boolean;
+  /** The file's unified diff hunks as git prints them, from the first "@@" line (no file headers); "" for a binary file. */
+  diff: string;
+}
+
+export interface ScmMergeRequestDiff {
+  /** Changes of the source branch since it left the target (what merging would bring). */
+  files: ScmFileDiff[];
+  /** True when the source cannot be merged into the target's current head without conflicts. */
+  hasConflicts: boolean;
+}
+
 export interface ScmTag {
   name: string;
   commitSha: string;
@@ -131,6 +148,9 @@ export interface ScmProvider {
   openMergeRequest(repo: string, input: ScmOpenMergeRequest): Promise<ScmMergeRequest>;
   listMergeRequests(repo: string, options?: { state?: MergeRequestState | "all" }): Promise<ScmMergeRequest[]>;
   getMergeRequest(repo: string, iid: number): Promise<ScmMergeRequest | null>;
+  /** What a merge request changes, and whether it still merges cleanly; ScmError not_found for an unknown one. */
+  getMergeRequestDiff(repo: string, iid: number): Promise<ScmMergeRequestDiff>;
+  /** Merges an open merge request; ScmError not_mergeable when it is not open, conflict when it conflicts with its target. */
   mergeMergeRequest(repo: string, iid: number): Promise<ScmMergeRequest>;
   closeMergeRequest(repo: string, iid: number): Promise<ScmMergeRequest>;
   listTags(repo: string): Promise<ScmTag[]>;
