@@ -86,6 +86,8 @@ export const envSchema = z.object({
   /** Git remote (or local path) of the config repository; unset = shipped config/ copied into DATA_DIR. */
   CONFIG_REPO_URL: z.string().optional(),
   SCM_PROVIDER: z.enum(["local", "gitlab"]).default("local"),
+  /** Seed the portal's demo (config, releases, a merge request, an app order): auto = local source control without CONFIG_REPO_URL. */
+  PORTAL_DEMO_DATA: z.enum(["auto", "on", "off"]).default("auto"),
   GITLAB_URL: z.url().default("https://gitlab.com"),
   GITLAB_CLIENT_ID: z.string().optional(),
   GITLAB_CLIENT_SECRET: z.string().optional(),

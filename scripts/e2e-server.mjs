@@ -35,6 +35,8 @@ const env = {
   PORTAL_DEV_TOKEN: "e2e-admin-token-0123456789",
   OFFERS_ADMIN_TOKEN: "e2e-offers-admin-token-0123456789",
   OFFERS_DEMO_DATA: "on",
+  // The journeys make their own portal data; the lived-in demo is covered by lib/portal/demo-seed.test.ts.
+  PORTAL_DEMO_DATA: "off",
   LOG_LEVEL: "warn",
   // The e2e run uses the embedded databases even when the unit tests point at a server.
   OFFERS_DATABASE_URL: "",

@@ -52,6 +52,8 @@ export interface PortalSettings {
     remoteUrl?: string;
   };
   gitops: GitOpsSettings;
+  /** Seed the lived-in demo at start (lib/portal/demo-seed.ts); only with the local provider. */
+  demo?: boolean;
   /** What authorize() checks sessions and tokens with (the database's token check is added here). */
   auth: Omit<AuthorizerDeps, "verifyToken">;
   /** The offers service's admin API; read on first use (the token may be generated under DATA_DIR then). */
@@ -95,6 +97,7 @@ export function portalSettingsFromEnv(env: Env = getEnv()): PortalSettings {
       gitlabToken: env.GITLAB_TOKEN,
       configRepoUrl: env.CONFIG_REPO_URL || undefined,
     },
+    demo: env.PORTAL_DEMO_DATA === "on" || (env.PORTAL_DEMO_DATA === "auto" && env.SCM_PROVIDER === "local" && !env.CONFIG_REPO_URL),
     auth: {
       secret: auth.secret,
       sessionCookieName: auth.sessionCookieName,

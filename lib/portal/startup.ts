@@ -2,10 +2,11 @@
 // development sign-in in production, opening the database (migrations, PORTAL_DEV_TOKEN seed), and
 // recovering what a previous process may have left half-done: the config repository (stale git
 // locks, working tree reset to the committed content, catalog read from the commit) and app orders
-// left in approving.
+// left in approving; then, on the embedded default, the lived-in demo (lib/portal/demo-seed.ts).
 import "server-only";
 import { warnAboutDevLogin } from "./auth/settings";
 import type { PortalServices } from "./services";
+import { seedPortalDemo } from "./demo-seed";
 
 export async function portalStartup(services: PortalServices): Promise<void> {
   warnAboutDevLogin();
@@ -23,7 +24,17 @@ export async function portalStartup(services: PortalServices): Promise<void> {
   }
   // Finishing interrupted approvals needs the SCM wiring (demo repositories at a first start): it runs
   // in the background; order routes wait for the same promise before they read or decide an order.
-  void services.appOrders().catch((error: unknown) => {
+  const ready = services.appOrders();
+  ready.catch((error: unknown) => {
     console.error(`[portal] app orders could not be prepared at start: ${(error as Error).message}`);
   });
+  if (services.settings.demo) {
+    void ready
+      .then(async () => seedPortalDemo(await services.gitops()))
+      .then((seeded) => {
+        const parts = [...seeded.config.map((c) => `config of ${c}`), ...seeded.releases, seeded.drift && `drift ${seeded.drift}`, seeded.mergeRequest && `merge request !${seeded.mergeRequest}`, seeded.order && "an app order"].filter(Boolean);
+        if (parts.length) console.log(`[portal] demo data: ${parts.join(", ")}`);
+      })
+      .catch((error: unknown) => console.error(`[portal] demo data could not be seeded: ${(error as Error).message}`));
+  }
 }
