@@ -135,10 +135,45 @@ export function providerContract(targets: Array<[string, () => Promise<Harness>]
     await p.commitFiles("team/gamma", { branch: "left", message: "L", author, files: [{ path: "README.md", content: "left\n" }] });
     await p.commitFiles("team/gamma", { branch: "main", message: "M", author, files: [{ path: "README.md", content: "main\n" }] });
     const mr = await p.openMergeRequest("team/gamma", { sourceBranch: "left", title: "Conflicting" });
+    expect((await p.getMergeRequestDiff("team/gamma", mr.iid)).hasConflicts).toBe(true);
     const err = await expectScmError(p.mergeMergeRequest("team/gamma", mr.iid), "conflict");
     expect(err.message).toMatch(/conflict|cannot be merged/);
     expect(await p.readFile("team/gamma", "README.md")).toBe("main\n");
     expect((await p.getMergeRequest("team/gamma", mr.iid))?.state).toBe("opened");
+  });
+
+  it("shows what a merge request changes, comments kept, and whether it still merges cleanly", async () => {
+    const before = "# Settings of alpha\nreplicas: 2 # scaled by hand\nlogLevel: info\n";
+    await p.commitFiles("team/alpha", { branch: "main", message: "Settings", author, files: [{ path: "config/settings.yaml", content: before }] });
+    await p.commitFiles("team/alpha", {
+      branch: "tune",
+      message: "Tune",
+      author,
+      files: [
+        { path: "config/settings.yaml", content: before.replace("logLevel: info", "logLevel: debug") },
+        { path: "config/new.yaml", content: "enabled: true\n" },
+      ],
+    });
+    const mr = await p.openMergeRequest("team/alpha", { sourceBranch: "tune", title: "Tune settings" });
+    const changes = await p.getMergeRequestDiff("team/alpha", mr.iid);
+    expect(changes.hasConflicts).toBe(false);
+    const byPath = Object.fromEntries(changes.files.map((f) => [f.newPath, f]));
+    expect(Object.keys(byPath).sort()).toEqual(["config/new.yaml", "config/settings.yaml"]);
+    expect(byPath["config/settings.yaml"]).toMatchObject({ oldPath: "config/settings.yaml", newFile: false, deletedFile: false });
+    expect(byPath["config/settings.yaml"].diff).toMatch(/^@@ /);
+    expect(byPath["config/settings.yaml"].diff).toContain("-logLevel: info\n+logLevel: debug");
+    expect(byPath["config/settings.yaml"].diff).toContain(" replicas: 2 # scaled by hand");
+    expect(byPath["config/new.yaml"]).toMatchObject({ newFile: true, deletedFile: false });
+    expect(byPath["config/new.yaml"].diff).toContain("+enabled: true");
+
+    // The target moves on with a change to the same line: the request no longer merges cleanly.
+    await p.commitFiles("team/alpha", { branch: "main", message: "Quieter", author, files: [{ path: "config/settings.yaml", content: before.replace("logLevel: info", "logLevel: warn") }] });
+    expect((await p.getMergeRequestDiff("team/alpha", mr.iid)).hasConflicts).toBe(true);
+    await expectScmError(p.mergeMergeRequest("team/alpha", mr.iid), "conflict");
+    // Changes are still those of the branch since it left main.
+    expect((await p.getMergeRequestDiff("team/alpha", mr.iid)).files).toHaveLength(2);
+    await p.closeMergeRequest("team/alpha", mr.iid);
+    await expectScmError(p.getMergeRequestDiff("team/alpha", 999), "not_found");
   });
 
   it("creates and lists tags and releases; a tag is created once", async () => {

@@ -254,7 +254,7 @@ export async function startFakeGitLab(options: FakeGitLabOptions): Promise<FakeG
       if (method === "GET") {
         const mr = await backend.getMergeRequest(repo, iid);
         if (!mr) throw new HttpError(404, { message: "404 Not found" });
-        return mrJson(mr);
+        return { ...mrJson(mr), has_conflicts: (await backend.getMergeRequestDiff(repo, iid)).hasConflicts };
       }
       if (method === "PUT") {
         const body = await readBody(req);
@@ -263,6 +263,16 @@ export async function startFakeGitLab(options: FakeGitLabOptions): Promise<FakeG
         if (!mr) throw new HttpError(404, { message: "404 Not found" });
         return mrJson(mr);
       }
+    }
+    if (method === "GET" && at("merge_requests", "*", "diffs")) {
+      const iid = Number(rest[1]);
+      if (!(await backend.getMergeRequest(repo, iid))) throw new HttpError(404, { message: "404 Not found" });
+      const { files } = await backend.getMergeRequestDiff(repo, iid);
+      return paged(
+        res,
+        url,
+        files.map((f) => ({ old_path: f.oldPath, new_path: f.newPath, new_file: f.newFile, deleted_file: f.deletedFile, renamed_file: f.oldPath !== f.newPath, a_mode: "100644", b_mode: "100644", diff: f.diff, generated_file: false })),
+      );
     }
     if (method === "PUT" && at("merge_requests", "*", "merge")) {
       const iid = Number(rest[1]);

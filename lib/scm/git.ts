@@ -12,7 +12,7 @@ import { spawn } from "node:child_process";
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { ScmError, type ScmAuthor, type ScmFileChange, type ScmTag, type ScmTreeEntry } from "./types";
+import { ScmError, type ScmAuthor, type ScmFileChange, type ScmFileDiff, type ScmTag, type ScmTreeEntry } from "./types";
 
 const ZERO = "0000000000000000000000000000000000000000";
 export const PORTAL_IDENTITY: ScmAuthor = { name: "Platform Portal", email: "portal@localhost" };
@@ -348,6 +348,40 @@ export class RepoGit {
     throw new ScmError("unavailable", `git merge-base failed (exit ${code}) in ${this.dir}`);
   }
 
+
+  /** The commit both branches grew from; null when they share no history. */
+  async mergeBase(a: string, b: string): Promise<string | null> {
+    const run = await runGit(this.dir, ["merge-base", a, b]);
+    return run.code === 0 ? run.stdout.toString().trim() || null : null;
+  }
+
+  /**
+   * Files changed from `base` to `head`, each with its unified hunks as git prints them (from the first
+   * "@@" line; "" for a binary file), renames detected. The shape of GitLab's merge request diffs.
+   */
+  async diffFiles(base: string, head: string): Promise<ScmFileDiff[]> {
+    const names = (await this.raw(["diff", "--no-color", "--no-ext-diff", "--name-status", "-M", "-z", base, head])).split("\0");
+    const files: ScmFileDiff[] = [];
+    for (let i = 0; i < names.length - 1; ) {
+      const status = names[i++];
+      if (!status) continue;
+      const renamed = status.startsWith("R") || status.startsWith("C");
+      const oldPath = names[i++];
+      const newPath = renamed ? names[i++] : oldPath;
+      const patch = await this.raw(["diff", "--no-color", "--no-ext-diff", "-M", base, head, "--", ...(renamed ? [oldPath, newPath] : [newPath])]);
+      const at = patch.indexOf("\n@@");
+      files.push({ oldPath, newPath, newFile: status === "A", deletedFile: status === "D", diff: at >= 0 ? patch.slice(at + 1) : "" });
+    }
+    return files;
+  }
+
+  /** True when merging source into target would conflict (the check `merge` makes, without writing a commit). */
+  async conflicts(target: string, source: string): Promise<boolean> {
+    const run = await runGit(this.dir, ["merge-tree", "--write-tree", "--no-messages", "--name-only", target, source]);
+    if (run.code === 0) return false;
+    if (run.code === 1) return true;
+    throw new ScmError("unavailable", `git merge-tree failed: ${run.stderr.trim()}`);
+  }
 
   /**
    * Merges source into target with a merge commit; throws ScmError conflict on conflicts. Idempotent:

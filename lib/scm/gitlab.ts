@@ -71,6 +71,14 @@ interface GlMergeRequest {
   updated_at: string;
   merged_at: string | null;
   merge_commit_sha: string | null;
+  has_conflicts?: boolean;
+}
+interface GlDiff {
+  old_path: string;
+  new_path: string;
+  new_file: boolean;
+  deleted_file: boolean;
+  diff: string;
 }
 interface GlTag {
   name: string;
@@ -385,9 +393,14 @@ export class GitLabScmProvider implements ScmProvider {
     return m ? this.mrOf(repo, m) : null;
   }
 
-  // PLACEHOLDER: replaced by the merge-request review work (local) and the @gitbeaker/rest move (gitlab).
   async getMergeRequestDiff(repo: string, iid: number): Promise<ScmMergeRequestDiff> {
-    throw new ScmError("unavailable", `reading the changes of ${repo}!${iid} is not implemented yet`);
+    const mr = await this.jsonOrNull<GlMergeRequest>(`${this.project(repo)}/merge_requests/${iid}`, `reading merge request !${iid}`);
+    if (!mr) throw new ScmError("not_found", `merge request !${iid} not found in ${repo}`);
+    const diffs = await this.all<GlDiff>(`${this.project(repo)}/merge_requests/${iid}/diffs`, `reading the changes of merge request !${iid}`);
+    return {
+      files: diffs.map((d) => ({ oldPath: d.old_path, newPath: d.new_path, newFile: d.new_file, deletedFile: d.deleted_file, diff: d.diff })),
+      hasConflicts: mr.state === "opened" && mr.has_conflicts === true,
+    };
   }
 
   async mergeMergeRequest(repo: string, iid: number): Promise<ScmMergeRequest> {

@@ -317,9 +317,20 @@ export class LocalScmProvider implements ScmProvider {
     return this.toMergeRequest(current);
   }
 
-  // PLACEHOLDER: replaced by the merge-request review work (local) and the @gitbeaker/rest move (gitlab).
   async getMergeRequestDiff(repo: string, iid: number): Promise<ScmMergeRequestDiff> {
-    throw new ScmError("unavailable", `reading the changes of ${repo}!${iid} is not implemented yet`);
+    return this.withRepo(repo, async (git) => {
+      const mr = await this.store.get(repo, iid);
+      if (!mr) throw new ScmError("not_found", `merge request !${iid} not found in ${repo}`);
+      // A merged request shows what its merge brought in; an open or closed one what its branch would bring.
+      if (mr.state === "merged" && mr.mergeCommitSha) {
+        return { files: await git.diffFiles(`${mr.mergeCommitSha}^1`, mr.mergeCommitSha), hasConflicts: false };
+      }
+      const source = await git.branchSha(mr.sourceBranch);
+      const target = await git.branchSha(mr.targetBranch);
+      if (!source || !target) return { files: [], hasConflicts: false };
+      const base = (await git.mergeBase(target, source)) ?? target;
+      return { files: await git.diffFiles(base, source), hasConflicts: mr.state === "opened" && (await git.conflicts(target, source)) };
+    });
   }
 
   async mergeMergeRequest(repo: string, iid: number): Promise<ScmMergeRequest> {
