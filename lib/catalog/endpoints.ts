@@ -42,6 +42,11 @@ export const PORTAL_ENDPOINTS: Record<string, EndpointDescription> = {
   appOrderApprove: { method: "POST", path: "/api/app-order-requests/:id/approve", description: "Approve an app order (lead)" },
   appOrderReject: { method: "POST", path: "/api/app-order-requests/:id/reject", description: "Reject an app order (lead)" },
   // Ours, beyond the interface's list.
+  mergeRequests: { method: "GET", path: "/api/merge-requests", description: "Merge requests of the config repository: component, state, author, mine-to-review" },
+  mergeRequest: { method: "GET", path: "/api/merge-requests/:id", description: "One merge request with its diff, conflicts, approvals and what the caller may do" },
+  mergeRequestApprove: { method: "POST", path: "/api/merge-requests/:id/approve", description: "Approve (the component's owners and operators)" },
+  mergeRequestMerge: { method: "POST", path: "/api/merge-requests/:id/merge", description: "Merge (the component's owners and operators)" },
+  mergeRequestClose: { method: "POST", path: "/api/merge-requests/:id/close", description: "Close with a reason (owners, operators, the author)" },
   audit: { method: "GET", path: "/api/audit", description: "Audit log with filters (admin)" },
   tokens: { method: "GET", path: "/api/tokens", description: "The signed-in user's personal API tokens" },
   tokenCreate: { method: "POST", path: "/api/tokens", description: "Create a personal API token (shown once)" },

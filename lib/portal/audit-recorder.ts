@@ -15,6 +15,7 @@ import type { ConfigWriteResult } from "./gitops/environment-config";
 import { listReleases, type Release } from "./gitops/releases";
 import type { ImportResult } from "./gitops/import";
 import type { ScmMergeRequest } from "../scm/types";
+import type { Review } from "./gitops/reviews";
 import { changedFields, requestIdOf, writeAudit, type AuditActor, type AuditInput } from "./audit-store";
 
 export type AuditEntryInput = Omit<AuditInput, "actor" | "requestId">;
@@ -186,5 +187,20 @@ export async function auditTokenRevoked(services: AuditServices, request: Reques
     summary: `revoked API token ${id}`,
     before: { revoked: false },
     after: { revoked: true },
+  });
+}
+
+/** POST /api/merge-requests/:id/{approve,merge,close} */
+export async function auditReviewDecision(services: AuditServices, request: Request, user: AuditActor, action: "approve" | "merge" | "close", review: Review): Promise<void> {
+  const component = review.scope.kind === "component" ? review.scope.component : null;
+  const verb = action === "approve" ? "approved" : action === "merge" ? "merged" : "closed";
+  await recordAudit(services, request, user, {
+    action: `merge-request.${action}`,
+    targetType: "merge-request",
+    target: `!${review.id}`,
+    component,
+    summary: `${verb} merge request !${review.id} "${review.title}"${action === "close" && review.closeReason ? `: ${review.closeReason}` : ""}`,
+    before: { state: "opened" },
+    after: { state: review.state, author: review.author, sourceBranch: review.sourceBranch, approvals: review.approvals.map((a) => a.by), reason: review.closeReason },
   });
 }

@@ -15,12 +15,16 @@ export const AUDIT_ACTIONS = [
   "order.create",
   "order.approve",
   "order.reject",
+  "merge-request.approve",
+  "merge-request.merge",
+  "merge-request.close",
+  "merge-request.propose",
   "token.create",
   "token.revoke",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-export const AUDIT_TARGET_TYPES = ["component", "order", "token", "catalog", "import"] as const;
+export const AUDIT_TARGET_TYPES = ["component", "order", "token", "catalog", "import", "merge-request"] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 
 export interface AuditActor {

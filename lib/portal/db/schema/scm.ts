@@ -26,6 +26,27 @@ export const scmMergeRequests = pgTable(
   (t) => [primaryKey({ columns: [t.repository, t.iid] }), index("scm_merge_requests_state_idx").on(t.repository, t.state)],
 );
 
+/**
+ * Decisions taken on merge requests in the portal, whatever the provider: approvals (one per person),
+ * the merge and the close with its reason (GitLab keeps no reason and approvals need a paid tier).
+ */
+export const mergeRequestDecisions = pgTable(
+  "merge_request_decisions",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    repository: text("repository").notNull(),
+    iid: integer("iid").notNull(),
+    /** approve | merge | close */
+    action: text("action").notNull(),
+    actor: text("actor").notNull(),
+    actorName: text("actor_name").notNull(),
+    reason: text("reason"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("merge_request_decisions_once").on(t.repository, t.iid, t.action, t.actor), index("merge_request_decisions_mr_idx").on(t.repository, t.iid)],
+);
+export type MergeRequestDecisionRow = typeof mergeRequestDecisions.$inferSelect;
+
 /** One row per release: a staging cut (new version) or a production promotion. */
 export const componentReleases = pgTable(
   "component_releases",

@@ -1,0 +1,18 @@
+// POST /api/merge-requests/:id/close {reason} → Review (closed). The component's owners, operators and the author.
+import { closeReview } from "@/lib/portal/gitops/reviews";
+import { closeReviewBodySchema, reviewParamsSchema } from "@/lib/portal/gitops/review-shapes";
+import { auditReviewDecision } from "@/lib/portal/audit-recorder";
+import { json, route } from "@/lib/portal/http";
+
+export const dynamic = "force-dynamic";
+
+export const POST = route({
+  role: "engineer",
+  params: reviewParamsSchema,
+  body: closeReviewBodySchema,
+  handler: async ({ request, user, params: { id }, body, services }) => {
+    const review = await closeReview(await services.gitops(), user, id, body.reason);
+    await auditReviewDecision(services, request, user, "close", review);
+    return json(review);
+  },
+});

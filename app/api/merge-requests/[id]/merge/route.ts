@@ -1,0 +1,18 @@
+// POST /api/merge-requests/:id/merge → Review (merged). The component's owners and operators.
+// 409 merge-conflict when the target moved on; 409 merge-request-decided when already merged or closed.
+import { mergeReview } from "@/lib/portal/gitops/reviews";
+import { reviewParamsSchema } from "@/lib/portal/gitops/review-shapes";
+import { auditReviewDecision } from "@/lib/portal/audit-recorder";
+import { json, route } from "@/lib/portal/http";
+
+export const dynamic = "force-dynamic";
+
+export const POST = route({
+  role: "engineer",
+  params: reviewParamsSchema,
+  handler: async ({ request, user, params: { id }, services }) => {
+    const review = await mergeReview(await services.gitops(), user, id);
+    await auditReviewDecision(services, request, user, "merge", review);
+    return json(review);
+  },
+});

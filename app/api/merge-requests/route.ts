@@ -1,0 +1,20 @@
+// GET /api/merge-requests?component=&state=opened|merged|closed|all&author=&mine-to-review=true
+// → {count, mergeRequests: Review[]}: the config repository's merge requests, each with what the caller may do.
+import { listReviews } from "@/lib/portal/gitops/reviews";
+import { reviewListQuerySchema } from "@/lib/portal/gitops/review-shapes";
+import { json, route } from "@/lib/portal/http";
+
+export const dynamic = "force-dynamic";
+
+export const GET = route({
+  query: reviewListQuerySchema,
+  handler: async ({ user, query, services }) => {
+    const mergeRequests = await listReviews(await services.gitops(), user, {
+      component: query.component,
+      state: query.state,
+      author: query.author,
+      mineToReview: query["mine-to-review"],
+    });
+    return json({ count: mergeRequests.length, mergeRequests });
+  },
+});

@@ -1,0 +1,258 @@
+/**
+ * Reviews: the config repository's merge requests, decided in the portal. Each request is scoped by its
+ * branch, portal/<scope>/…: a component name (its owners and operators decide), "import" (operators),
+ * or an app order's new component (leads decide it on the orders queue, not here). The author may
+ * close their own request; nobody approves their own. Approving records who agreed (it does not
+ * merge); merging is the provider's merge (real git locally, the GitLab API remotely) followed by a
+ * catalog refresh, so the catalog and config views show the change at once; a close keeps its reason.
+ * Decisions are stored in the portal database whatever the provider (mergeRequestDecisions).
+ */
+import { and, eq, inArray } from "drizzle-orm";
+import type { Catalog } from "../../catalog/catalog";
+import { appOrders, mergeRequestDecisions } from "../db/schema";
+import { ScmError, type ScmFileDiff, type ScmMergeRequest, type MergeRequestState } from "../../scm/types";
+import { forbidden, PortalError } from "../errors";
+import { hasRole, type PortalUser } from "../roles";
+import { mayCommit } from "../ownership";
+import type { ConfigRepository } from "./config-repo";
+import type { Db } from "./releases";
+
+export interface ReviewDeps {
+  db: Db;
+  catalog: Catalog;
+  config: ConfigRepository;
+}
+
+export type ReviewUser = Pick<PortalUser, "id" | "name" | "roles" | "groups">;
+
+export type ReviewScope = { kind: "component"; component: string } | { kind: "import" } | { kind: "order"; component: string; orderId: string } | { kind: "other" };
+
+export interface ReviewPermissions {
+  approve: boolean;
+  merge: boolean;
+  close: boolean;
+}
+
+export interface Review {
+  /** The merge request's number in the config repository: !id. */
+  id: number;
+  title: string;
+  description: string;
+  /** Who proposed it (the portal user; on GitLab the request's author is the portal's token user). */
+  author: string;
+  sourceBranch: string;
+  targetBranch: string;
+  state: MergeRequestState;
+  createdAt: string;
+  updatedAt: string;
+  mergedAt: string | null;
+  webUrl: string | null;
+  scope: ReviewScope;
+  approvals: Array<{ by: string; name: string; at: string }>;
+  mergedBy: string | null;
+  closedBy: string | null;
+  closeReason: string | null;
+  /** What the caller may do now (the server checks again on every decision). */
+  can: ReviewPermissions;
+}
+
+export interface ReviewDetail extends Review {
+  files: ScmFileDiff[];
+  /** True when the request no longer merges cleanly into its target. */
+  hasConflicts: boolean;
+}
+
+export interface ReviewFilter {
+  component?: string;
+  state?: MergeRequestState | "all";
+  author?: string;
+  /** Only the requests the caller may merge. */
+  mineToReview?: boolean;
+}
+
+const PROPOSED_BY = /^(?:Proposed in the portal by|App order \S+ by) ([^\s]+?)\.?$/m;
+
+/** The portal user who proposed a request: named in its description (GitLab records the token's user as author). */
+export function proposerOf(mr: Pick<ScmMergeRequest, "author" | "description">): string {
+  return PROPOSED_BY.exec(mr.description)?.[1] ?? mr.author;
+}
+
+function scopeOf(mr: ScmMergeRequest, orders: Map<number, { id: string; name: string }>): ReviewScope {
+  const order = orders.get(mr.iid);
+  if (order) return { kind: "order", component: order.name, orderId: order.id };
+  const m = /^portal\/([^/]+)\//.exec(mr.sourceBranch);
+  if (!m) return { kind: "other" };
+  return m[1] === "import" ? { kind: "import" } : { kind: "component", component: m[1] };
+}
+
+/** Who may decide a request, as a pure rule: the component's owners and operators; operators for the rest. */
+export function permissionsFor(
+  user: ReviewUser,
+  review: { state: MergeRequestState; author: string; scope: ReviewScope; approvals: Array<{ by: string }> },
+  catalog: Pick<Catalog, "get">,
+): ReviewPermissions {
+  const none = { approve: false, merge: false, close: false };
+  if (review.state !== "opened" || review.scope.kind === "order") return none;
+  const entry = review.scope.kind === "component" ? catalog.get(review.scope.component) : undefined;
+  const decider = entry ? mayCommit(user, entry.component) : hasRole(user, "operator");
+  const author = review.author === user.id;
+  return {
+    approve: decider && !author && !review.approvals.some((a) => a.by === user.id),
+    merge: decider,
+    close: decider || author,
+  };
+}
+
+async function ordersByIid(deps: ReviewDeps, iids: number[]): Promise<Map<number, { id: string; name: string }>> {
+  if (iids.length === 0) return new Map();
+  const rows = await deps.db
+    .select({ id: appOrders.id, name: appOrders.name, iid: appOrders.mergeRequestIid, repo: appOrders.mergeRequestRepo })
+    .from(appOrders)
+    .where(inArray(appOrders.mergeRequestIid, iids));
+  const repo = deps.config.target.repo;
+  return new Map(rows.filter((r) => r.iid !== null && (r.repo ?? repo) === repo).map((r) => [r.iid as number, { id: r.id, name: r.name }]));
+}
+
+async function decisionsOf(deps: ReviewDeps, iids: number[]) {
+  if (iids.length === 0) return [];
+  return deps.db
+    .select()
+    .from(mergeRequestDecisions)
+    .where(and(eq(mergeRequestDecisions.repository, deps.config.target.repo), inArray(mergeRequestDecisions.iid, iids)));
+}
+
+async function toReviews(deps: ReviewDeps, user: ReviewUser, list: ScmMergeRequest[]): Promise<Review[]> {
+  const iids = list.map((m) => m.iid);
+  const [orders, decisions] = await Promise.all([ordersByIid(deps, iids), decisionsOf(deps, iids)]);
+  return list.map((mr) => {
+    const mine = decisions.filter((d) => d.iid === mr.iid).sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
+    const approvals = mine.filter((d) => d.action === "approve").map((d) => ({ by: d.actor, name: d.actorName, at: d.createdAt.toISOString() }));
+    const close = mine.find((d) => d.action === "close");
+    const base = {
+      id: mr.iid,
+      title: mr.title,
+      description: mr.description,
+      author: proposerOf(mr),
+      sourceBranch: mr.sourceBranch,
+      targetBranch: mr.targetBranch,
+      state: mr.state,
+      createdAt: mr.createdAt,
+      updatedAt: mr.updatedAt,
+      mergedAt: mr.mergedAt,
+      webUrl: mr.webUrl,
+      scope: scopeOf(mr, orders),
+      approvals,
+      mergedBy: mine.find((d) => d.action === "merge")?.actor ?? null,
+      closedBy: close?.actor ?? null,
+      closeReason: close?.reason ?? null,
+    };
+    return { ...base, can: permissionsFor(user, base, deps.catalog) };
+  });
+}
+
+function sourceControl(e: unknown, what: string): never {
+  if (e instanceof ScmError) {
+    if (e.code === "conflict") throw new PortalError("merge-conflict", `${what}: ${e.message}`, { cause: e });
+    if (e.code === "not_mergeable") throw new PortalError("merge-request-decided", `${what}: ${e.message}`, { cause: e });
+    if (e.code === "not_found") throw new PortalError("not-found", e.message, { cause: e });
+    throw new PortalError("source-control-failed", `${what}: ${e.message}`, { cause: e });
+  }
+  throw e;
+}
+
+export async function listReviews(deps: ReviewDeps, user: ReviewUser, filter: ReviewFilter = {}): Promise<Review[]> {
+  const { provider, repo } = deps.config.target;
+  let list: ScmMergeRequest[];
+  try {
+    list = await provider.listMergeRequests(repo, { state: filter.state ?? "opened" });
+  } catch (e) {
+    sourceControl(e, "the merge requests could not be listed");
+  }
+  let reviews = await toReviews(deps, user, list);
+  if (filter.component) reviews = reviews.filter((r) => r.scope.kind !== "other" && r.scope.kind !== "import" && r.scope.component === filter.component);
+  if (filter.author) reviews = reviews.filter((r) => r.author === filter.author);
+  if (filter.mineToReview) reviews = reviews.filter((r) => r.can.merge);
+  return reviews.sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+}
+
+async function requireReview(deps: ReviewDeps, user: ReviewUser, id: number): Promise<Review> {
+  const { provider, repo } = deps.config.target;
+  let mr: ScmMergeRequest | null;
+  try {
+    mr = await provider.getMergeRequest(repo, id);
+  } catch (e) {
+    sourceControl(e, `merge request !${id} could not be read`);
+  }
+  if (!mr) throw new PortalError("not-found", `no merge request !${id} in the config repository`);
+  const [review] = await toReviews(deps, user, [mr]);
+  return review;
+}
+
+export async function getReview(deps: ReviewDeps, user: ReviewUser, id: number): Promise<ReviewDetail> {
+  const review = await requireReview(deps, user, id);
+  const { provider, repo } = deps.config.target;
+  try {
+    const diff = await provider.getMergeRequestDiff(repo, id);
+    return { ...review, files: diff.files, hasConflicts: diff.hasConflicts };
+  } catch (e) {
+    sourceControl(e, `the changes of merge request !${id} could not be read`);
+  }
+}
+
+/** Why the caller may not take `action` on an open request (thrown), or nothing. */
+function refuse(review: Review, action: keyof ReviewPermissions, user: ReviewUser): void {
+  if (review.state !== "opened") throw new PortalError("merge-request-decided", `merge request !${review.id} is already ${review.state}`);
+  if (review.scope.kind === "order") {
+    throw new PortalError("order-merge-request", `merge request !${review.id} belongs to the app order ${review.scope.component}: a lead approves or rejects it under App orders`);
+  }
+  if (review.can[action]) return;
+  if (action === "approve" && review.author === user.id) throw new PortalError("own-merge-request", "you cannot approve your own merge request; another owner or an operator does");
+  if (action === "approve" && review.approvals.some((a) => a.by === user.id)) throw new PortalError("merge-request-decided", `you already approved merge request !${review.id}`);
+  const who = review.scope.kind === "component" ? `the owners of ${review.scope.component} and operators` : "operators";
+  const error = forbidden("operator");
+  throw new PortalError("forbidden", `only ${who} may ${action} merge request !${review.id}${action === "close" ? " (and its author)" : ""}`, {
+    fields: error.fields,
+  });
+}
+
+async function record(deps: ReviewDeps, user: ReviewUser, id: number, action: "approve" | "merge" | "close", reason: string | null): Promise<void> {
+  await deps.db
+    .insert(mergeRequestDecisions)
+    .values({ repository: deps.config.target.repo, iid: id, action, actor: user.id, actorName: user.name || user.id, reason })
+    .onConflictDoNothing();
+}
+
+export async function approveReview(deps: ReviewDeps, user: ReviewUser, id: number): Promise<Review> {
+  const review = await requireReview(deps, user, id);
+  refuse(review, "approve", user);
+  await record(deps, user, id, "approve", null);
+  return requireReview(deps, user, id);
+}
+
+export async function mergeReview(deps: ReviewDeps, user: ReviewUser, id: number): Promise<Review> {
+  const review = await requireReview(deps, user, id);
+  refuse(review, "merge", user);
+  const { provider, repo } = deps.config.target;
+  try {
+    await provider.mergeMergeRequest(repo, id);
+  } catch (e) {
+    sourceControl(e, `merge request !${id} could not be merged`);
+  }
+  await record(deps, user, id, "merge", null);
+  // The local provider refreshed the catalog as it merged; a remote config repository needs a pull.
+  await deps.catalog.refresh({ pull: true }).catch(() => undefined);
+  return requireReview(deps, user, id);
+}
+
+export async function closeReview(deps: ReviewDeps, user: ReviewUser, id: number, reason: string): Promise<Review> {
+  const review = await requireReview(deps, user, id);
+  refuse(review, "close", user);
+  const { provider, repo } = deps.config.target;
+  try {
+    await provider.closeMergeRequest(repo, id);
+  } catch (e) {
+    sourceControl(e, `merge request !${id} could not be closed`);
+  }
+  await record(deps, user, id, "close", reason);
+  return requireReview(deps, user, id);
+}
