@@ -54,6 +54,11 @@ const examples: Record<string, Partial<Record<Method, Example>>> = {
   "app-order-requests/[id]/reject": { POST: { params: { id: someId }, body: { reason: "not now" } } },
   "app-order-requests/open-merge-requests": { GET: {} },
   "app-order-requests/pending/count": { GET: {} },
+  "merge-requests": { GET: { query: { component, state: "all", author: "admin", "mine-to-review": "true" } } },
+  "merge-requests/[id]": { GET: { params: { id: "1" } } },
+  "merge-requests/[id]/approve": { POST: { params: { id: "1" } } },
+  "merge-requests/[id]/merge": { POST: { params: { id: "1" } } },
+  "merge-requests/[id]/close": { POST: { params: { id: "1" }, body: { reason: "not now" } } },
   audit: {
     GET: { query: { actor: "alice", action: "order", targetType: "component", target: component, component, requestId: "r-1", from: "2026-01-01T00:00:00Z", to: "2027-01-01T00:00:00Z", limit: "10" } },
   },

@@ -1,6 +1,8 @@
 "use client";
 // The Merge requests tab: the open merge requests of the component's repository and those of the
-// config repository that touch this component (branches portal/<name>/…), newest first.
+// config repository that touch this component (branches portal/<name>/…), newest first. Config requests
+// open their review page; the repository's own open in source control when it has a web page.
+import Link from "next/link";
 import { useQuery } from "@tanstack/react-query";
 import { Alert, Card, Badge, Button } from "@/components/ui";
 import { describeApiError } from "@/components/http/api-client";
@@ -39,8 +41,12 @@ export function MergeRequestsTab({ name, repository }: { name: string; repositor
               {list.map((m) => (
                 <tr key={`${m.repository}!${m.iid}`} data-testid={`merge-request-${m.source}-${m.iid}`}>
                   <td>
-                    {m.webUrl ? (
-                      <a href={m.webUrl} target="_blank" rel="noreferrer">
+                    {m.source === "config" ? (
+                      <Link href={`/reviews/${m.iid}`}>
+                        !{m.iid} {m.title}
+                      </Link>
+                    ) : m.webUrl ? (
+                      <a href={m.webUrl} target="_blank" rel="noopener noreferrer">
                         !{m.iid} {m.title}
                       </a>
                     ) : (

@@ -12,7 +12,7 @@ export function AppHeader({ user }: { user: PortalUser | null }) {
       <Link href="/" className="shell-brand">
         Platform portal
       </Link>
-      <NavLinks items={navItemsFor(user)} pendingOrdersBadge={user ? hasRole(user, "lead") : false} />
+      <NavLinks items={navItemsFor(user)} pendingOrdersBadge={user ? hasRole(user, "lead") : false} reviewsBadge={user !== null} />
       {user ? (
         <UserMenu user={user} />
       ) : (

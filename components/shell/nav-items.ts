@@ -11,6 +11,7 @@ export interface NavItem {
 
 export const navItems: NavItem[] = [
   { href: "/catalog", label: "Catalog", description: "Every software component: owners, environments, configuration and releases." },
+  { href: "/reviews", label: "Reviews", description: "Merge requests proposed in the portal: review the diff, approve, merge or close." },
   { href: "/app-orders", label: "App orders", description: "Order a new app or service; leads approve or reject the request." },
   { href: "/import", label: "Import", description: "Bring existing repositories into the catalog, with their kind inferred." },
   { href: "/offers", label: "Offers", description: "Inspect a player's offers, rewards and live events.", role: "support" },

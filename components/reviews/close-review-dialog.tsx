@@ -1,0 +1,49 @@
+"use client";
+import { useEffect } from "react";
+import { useMutation } from "@tanstack/react-query";
+import { useForm } from "react-hook-form";
+import { zodResolver } from "@hookform/resolvers/zod";
+import type { z } from "zod";
+import { Alert, Button, Dialog, Field, Textarea } from "@/components/ui";
+import { describeApiError } from "@/components/http/api-client";
+import { closeReviewBodySchema } from "@/lib/portal/gitops/review-shapes";
+import { closeReview, type Review } from "./api";
+
+type CloseForm = z.input<typeof closeReviewBodySchema>;
+
+/** Closes a merge request with a reason (required: the author reads it on the request's page). */
+export function CloseReviewDialog({ review, open, onClose, onClosed }: { review: Review; open: boolean; onClose: () => void; onClosed: (review: Review) => void }) {
+  const form = useForm<CloseForm, unknown, z.output<typeof closeReviewBodySchema>>({ resolver: zodResolver(closeReviewBodySchema), mode: "onTouched", defaultValues: { reason: "" } });
+  const close = useMutation({ mutationFn: (reason: string) => closeReview(review.id, reason), onSuccess: onClosed });
+  const { reset } = form;
+  const resetMutation = close.reset;
+  useEffect(() => {
+    if (open) {
+      reset({ reason: "" });
+      resetMutation();
+    }
+  }, [open, reset, resetMutation]);
+  const reasonError = form.formState.errors.reason;
+  const own = review.can.close && !review.can.merge;
+  return (
+    <Dialog
+      open={open}
+      onClose={onClose}
+      title={`Close !${review.id}?`}
+      actions={
+        <>
+          <Button onClick={onClose}>Cancel</Button>
+          <Button variant="danger" disabled={close.isPending} onClick={form.handleSubmit(({ reason }) => close.mutate(reason))}>
+            {close.isPending ? "Closing…" : "Close the merge request"}
+          </Button>
+        </>
+      }
+    >
+      <p>{own ? "Your proposal is withdrawn; nothing is merged." : `Nothing is merged. ${review.author} sees your reason on the request's page.`}</p>
+      <Field label="Reason" hint="Required: say why." error={reasonError?.message}>
+        {(id) => <Textarea id={id} rows={3} aria-invalid={reasonError ? true : undefined} {...form.register("reason")} />}
+      </Field>
+      {close.isError ? <Alert tone="error">{describeApiError(close.error)}</Alert> : null}
+    </Dialog>
+  );
+}
