@@ -307,9 +307,6 @@ export class Catalog {
     return this.store.exclusive(async () => {
       const entry = this.index.get(name);
       if (!entry) throw new CatalogWriteError("not-found", `no component named "${name}"`);
-      if (request.mode === "merge" && !isPlainObject(request.body)) {
-        throw new CatalogWriteError("invalid-record", "a PATCH body must be a JSON object (merge patch)", { issues: [{ path: [], message: "expected a mapping" }] });
-      }
       type Built = { done: UpdateResult } | { text: string; newText: string; component: Component; reread: ParseResult };
       let outcome: { commit: string | null; value: Built };
       let builtOn: string | null = null;
@@ -318,26 +315,11 @@ export class Catalog {
         outcome = await this.store.write<Built>(async (base) => {
           builtOn = base.head;
           const text = await this.committedText(entry.file, base.head);
-          const etag = etagOf(text);
-          if (!etagMatches(request.ifMatch, etag)) {
-            throw new CatalogWriteError("precondition-failed", "the component changed since you loaded it; reload and apply your change again", { fields: { etag } });
-          }
-          const committed = parseComponentText(entry.file, text);
-          const baseRecord = committed.ok ? committed.component : entry.component;
-          const candidate = request.mode === "merge" ? mergePatch(baseRecord, request.body) : request.body;
-          const checked = validateComponent(candidate);
-          if (!checked.ok) throw invalidRecord(checked.issues);
-          if (checked.component.metadata.name !== name) {
-            throw new CatalogWriteError("invalid-record", "metadata.name cannot be changed", { issues: [{ path: ["metadata", "name"], message: `must stay "${name}"` }] });
-          }
-          const newText = renderUpdate(text, checked.component as unknown as Record<string, unknown>);
-          if (newText === text) return { plan: null, value: { done: { ok: true, entry: { ...entry, component: checked.component }, text, changed: false } } };
-          // Validate what will be written exactly as the loader will read it back.
-          const reread = parseComponentText(entry.file, newText);
-          if (!reread.ok) throw invalidRecord(reread.errors.map((e) => ({ path: e.path, message: e.message })));
+          const built = buildUpdate(entry, text, request);
+          if (!built.changed) return { plan: null, value: { done: { ok: true, entry: { ...entry, component: built.component }, text, changed: false } } };
           return {
-            plan: { files: [{ path: entry.file, content: newText }], message: request.message ?? `Update component ${name}`, author: request.author },
-            value: { text, newText, component: reread.component, reread },
+            plan: { files: [{ path: entry.file, content: built.newText }], message: request.message ?? `Update component ${name}`, author: request.author },
+            value: { text, newText: built.newText, component: built.component, reread: built.reread },
           };
         });
       } catch (e) {
@@ -355,6 +337,19 @@ export class Catalog {
       if (builtOn !== null && builtOn === this.loadedCommit) this.loadedCommit = outcome.commit;
       return { ok: true, entry: updated, text: built.newText, changed: true, commit: outcome.commit ?? undefined };
     });
+  }
+
+  /**
+   * The record's file as an update would write it, without writing it (a change proposed for review):
+   * the same If-Match, validation and rendering (comments and key order kept) as update(), on the
+   * branch's head. Throws CatalogWriteError like update().
+   */
+  async renderUpdate(name: string, request: { mode: "replace" | "merge"; body: unknown; ifMatch: string }): Promise<{ entry: CatalogEntry; text: string; newText: string; component: Component; changed: boolean }> {
+    const entry = this.index.get(name);
+    if (!entry) throw new CatalogWriteError("not-found", `no component named "${name}"`);
+    const text = await this.committedText(entry.file);
+    const built = buildUpdate(entry, text, request);
+    return { entry, text, newText: built.changed ? built.newText : text, component: built.component, changed: built.changed };
   }
 
   /**
@@ -402,6 +397,36 @@ export class Catalog {
       apiVersions: sorted(apiVersions),
     };
   }
+}
+
+/** The new text of a record's file for an update, checked as update() checks it. Pure but for the errors it throws. */
+function buildUpdate(
+  entry: CatalogEntry,
+  text: string,
+  request: { mode: "replace" | "merge"; body: unknown; ifMatch: string },
+): { changed: false; component: Component } | { changed: true; newText: string; component: Component; reread: ParseResult & { ok: true } } {
+  const name = entry.name;
+  if (request.mode === "merge" && !isPlainObject(request.body)) {
+    throw new CatalogWriteError("invalid-record", "a PATCH body must be a JSON object (merge patch)", { issues: [{ path: [], message: "expected a mapping" }] });
+  }
+  const etag = etagOf(text);
+  if (!etagMatches(request.ifMatch, etag)) {
+    throw new CatalogWriteError("precondition-failed", "the component changed since you loaded it; reload and apply your change again", { fields: { etag } });
+  }
+  const committed = parseComponentText(entry.file, text);
+  const baseRecord = committed.ok ? committed.component : entry.component;
+  const candidate = request.mode === "merge" ? mergePatch(baseRecord, request.body) : request.body;
+  const checked = validateComponent(candidate);
+  if (!checked.ok) throw invalidRecord(checked.issues);
+  if (checked.component.metadata.name !== name) {
+    throw new CatalogWriteError("invalid-record", "metadata.name cannot be changed", { issues: [{ path: ["metadata", "name"], message: `must stay "${name}"` }] });
+  }
+  const newText = renderUpdate(text, checked.component as unknown as Record<string, unknown>);
+  if (newText === text) return { changed: false, component: checked.component };
+  // Validate what will be written exactly as the loader will read it back.
+  const reread = parseComponentText(entry.file, newText);
+  if (!reread.ok) throw invalidRecord(reread.errors.map((e) => ({ path: e.path, message: e.message })));
+  return { changed: true, newText, component: reread.component, reread };
 }
 
 /** If-Match: "*" or a list of (possibly weak) ETags. */

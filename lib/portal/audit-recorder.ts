@@ -16,6 +16,7 @@ import { listReleases, type Release } from "./gitops/releases";
 import type { ImportResult } from "./gitops/import";
 import type { ScmMergeRequest } from "../scm/types";
 import type { Review } from "./gitops/reviews";
+import type { ComponentEditResult } from "./component-edits";
 import { changedFields, requestIdOf, writeAudit, type AuditActor, type AuditInput } from "./audit-store";
 
 export type AuditEntryInput = Omit<AuditInput, "actor" | "requestId">;
@@ -187,6 +188,20 @@ export async function auditTokenRevoked(services: AuditServices, request: Reques
     summary: `revoked API token ${id}`,
     before: { revoked: false },
     after: { revoked: true },
+  });
+}
+
+/** PUT/PATCH /api/components/:name by someone who may not commit: the edit became a merge request. */
+export async function auditComponentProposal(services: AuditServices, request: Request, user: AuditActor, name: string, edit: Extract<ComponentEditResult, { mode: "merge_request" }>): Promise<void> {
+  const diff = changedFields(edit.changedFrom, edit.proposed);
+  await recordAudit(services, request, user, {
+    action: "merge-request.propose",
+    targetType: "component",
+    target: name,
+    component: name,
+    summary: `proposed a change to ${name} (${diff.fields.slice(0, 5).join(", ") || "record"}) in merge request !${edit.mergeRequest.iid}`,
+    before: diff.before,
+    after: { ...diff.after, mergeRequest: edit.mergeRequest.iid },
   });
 }
 

@@ -59,7 +59,9 @@ const orderBody = (name: string) => ({
 
 let portal: PortalTest;
 beforeAll(async () => {
-  portal = await startPortalTest({ components: { "checkout-api.yaml": yamlOf(validComponent("checkout-api", { repo: { path: "commerce/checkout-api" } }), "the checkout") } });
+  // eddie owns checkout-api: his edits commit; lena's are proposed.
+  const owners = [{ user: "alice", group: "commerce/backend" }, { user: "eddie" }];
+  portal = await startPortalTest({ components: { "checkout-api.yaml": yamlOf(validComponent("checkout-api", { repo: { path: "commerce/checkout-api" }, owners }), "the checkout") } });
   await ensureDemoRepositories(portal.gitops.scm as LocalScmProvider, DEMO_REPOSITORIES.filter((r) => ["commerce/checkout-api", "growth/quest-engine"].includes(r.path)));
   for (const [id, roles] of users) signedIn[id] = await portal.signIn({ id, name: `${id} (name)`, roles });
   ({ eddie, lee, lena, olga, admin } = signedIn as Record<"eddie" | "lee" | "lena" | "olga" | "admin", Record<string, string>>);
@@ -187,6 +189,12 @@ describe("audit log", () => {
     // A refused edit writes nothing.
     await component.PATCH(req("/api/components/checkout-api", { method: "PATCH", headers: { ...eddie, "If-Match": "*" }, json: { spec: { kind: "spaceship" } } }), byName("checkout-api"));
     expect((await auditEntries("&action=component.update")).length).toBe(2);
+    // Someone who does not own it proposes: recorded as a proposal, with the merge request.
+    const proposed = await component.PATCH(req("/api/components/checkout-api", { method: "PATCH", headers: { ...lena, "If-Match": "*" }, json: { metadata: { displayName: "Checkout (lena)" } } }), byName("checkout-api"));
+    expect(proposed.status).toBe(202);
+    const [p] = await auditEntries("&action=merge-request.propose");
+    expect(p).toMatchObject({ actor: "lena", component: "checkout-api", before: { "metadata.displayName": "Checkout" }, after: { "metadata.displayName": "Checkout (lena)", mergeRequest: expect.any(Number) } });
+    expect((await auditEntries("&action=component.update")).length).toBe(2);
   });
 
   it("records favorites (only when the star changes)", async () => {
@@ -210,7 +218,7 @@ describe("audit log", () => {
   it("records config writes (commit, merge request, bulk, current) with before and after", async () => {
     expect((await config(req("/api/components/checkout-api/config", { method: "POST", headers: olga, json: { environment: "staging", values: { WORKERS: 2 } } }), byName("checkout-api"))).status).toBe(200);
     expect((await config(req("/api/components/checkout-api/config", { method: "POST", headers: olga, json: { environment: "staging", values: { WORKERS: 4 } } }), byName("checkout-api"))).status).toBe(200);
-    expect((await config(req("/api/components/checkout-api/config", { method: "POST", headers: eddie, json: { environment: "dev", values: { LOG: "debug" } } }), byName("checkout-api"))).status).toBe(202);
+    expect((await config(req("/api/components/checkout-api/config", { method: "POST", headers: lena, json: { environment: "dev", values: { LOG: "debug" } } }), byName("checkout-api"))).status).toBe(202);
     expect((await bulk(req("/api/components/checkout-api/config/bulk", { method: "POST", headers: olga, json: { updates: [{ environment: "dev", values: { A: 1 } }, { environment: "production", values: { B: true } }] } }), byName("checkout-api"))).status).toBe(200);
     const live = await config(req("/api/components/checkout-api/config", { method: "POST", headers: eddie, json: { environment: "dev", view: "current", values: { A: 2 } } }), byName("checkout-api"));
     expect(live.status).toBe(403);
@@ -219,7 +227,7 @@ describe("audit log", () => {
     const entries = (await auditEntries("&action=config.write")).reverse();
     expect(entries.map((e) => (e.after as { mode: string }).mode)).toEqual(["commit", "commit", "merge_request", "commit", "current"]);
     expect(entries[1]).toMatchObject({ actor: "olga", component: "checkout-api", before: { staging: { WORKERS: 2 } }, after: { environments: { staging: { WORKERS: 4 } } } });
-    expect(entries[2]).toMatchObject({ actor: "eddie", before: { dev: {} }, after: { mergeRequest: expect.any(Number) } });
+    expect(entries[2]).toMatchObject({ actor: "lena", before: { dev: {} }, after: { mergeRequest: expect.any(Number) } });
     expect(Object.keys((entries[3].after as { environments: object }).environments)).toEqual(["dev", "production"]);
   });
 
@@ -253,7 +261,7 @@ describe("audit log", () => {
     expect(byOlga.length).toBeGreaterThan(3);
     expect(byOlga.every((e) => e.actor === "olga")).toBe(true);
     const history = await auditEntries("&component=checkout-api");
-    expect(new Set(history.map((e) => e.action))).toEqual(new Set(["component.update", "favorite.add", "favorite.remove", "cache.refresh", "config.write", "release.create"]));
+    expect(new Set(history.map((e) => e.action))).toEqual(new Set(["component.update", "merge-request.propose", "favorite.add", "favorite.remove", "cache.refresh", "config.write", "release.create"]));
     const ids = history.map((e) => e.id);
     expect([...ids].sort((a, b) => b - a)).toEqual(ids);
     const page1 = await (await audit(req("/api/audit?limit=2", { headers: admin }))).json();

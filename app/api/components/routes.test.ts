@@ -175,3 +175,50 @@ describe("catalog routes", () => {
     expect((await refresh(req("/api/cache/refresh?name=zzz", { method: "POST", headers: operator }))).status).toBe(404);
   });
 });
+
+describe("record edits follow the rule of config edits", () => {
+  const patch = (who: Record<string, string>, body: unknown) =>
+    one.PATCH(req("/api/components/beta", { method: "PATCH", headers: { ...who, "If-Match": "*", "Content-Type": "application/json" }, body: JSON.stringify(body) }), ctx("beta"));
+
+  it("tells each user whether they commit", async () => {
+    const carol = await portal.signIn({ id: "carol", roles: ["engineer"] }, "token");
+    const can = async (who: Record<string, string>) => (await (await one.GET(req("/api/components/beta", { headers: who }), ctx("beta"))).json()).canCommit;
+    expect(await can(engineer("alice"))).toBe(true);
+    expect(await can(operator)).toBe(true);
+    expect(await can(carol)).toBe(false);
+  });
+
+  it("a non-owner's edit opens a merge request (202) holding the new YAML; the record stays until it is merged", async () => {
+    const carol = await portal.signIn({ id: "carol", roles: ["engineer"] }, "token");
+    const before = portal.catalog.get("beta")?.component.metadata.displayName;
+    const res = await patch(carol, { metadata: { displayName: "Beta by Carol" } });
+    expect(res.status).toBe(202);
+    const body = await res.json();
+    expect(body).toMatchObject({ name: "beta", reviewUrl: `/reviews/${body.mergeRequest.iid}`, mergeRequest: { state: "opened", sourceBranch: expect.stringMatching(/^portal\/beta\//) }, proposed: { metadata: { displayName: "Beta by Carol" } } });
+    expect(portal.catalog.get("beta")?.component.metadata.displayName).toBe(before);
+    const { provider, repo } = portal.gitops.config.target;
+    const onBranch = await provider.readFile(repo, "components/b.yaml", body.mergeRequest.sourceBranch);
+    expect(onBranch).toContain("displayName: Beta by Carol");
+    const byUser = await (await one.GET(req("/api/components/beta", { headers: carol }), ctx("beta"))).json();
+    expect(byUser.component.metadata.displayName).toBe(before);
+  });
+
+  it("an invalid edit from a non-owner is refused like any other and opens nothing", async () => {
+    const carol = await portal.signIn({ id: "carol", roles: ["engineer"] }, "token");
+    const { provider, repo } = portal.gitops.config.target;
+    const open = (await provider.listMergeRequests(repo, { state: "all" })).length;
+    const res = await patch(carol, { spec: { kind: "spaceship" } });
+    expect(res.status).toBe(422);
+    expect((await res.json()).message).toBe("invalid-record");
+    expect((await provider.listMergeRequests(repo, { state: "all" })).length).toBe(open);
+  });
+
+  it("owners and operators commit (200)", async () => {
+    const owner = await patch(engineer("bob"), { metadata: { displayName: "Beta by Bob" } });
+    expect(owner.status).toBe(200);
+    expect((await owner.json()).commit).toMatch(/^[0-9a-f]{40}$/);
+    const op = await patch(operator, { metadata: { displayName: "Beta by Olga" } });
+    expect(op.status).toBe(200);
+    expect(portal.catalog.get("beta")?.component.metadata.displayName).toBe("Beta by Olga");
+  });
+});

@@ -4,7 +4,8 @@
  * - current: the values live in the environment (portal DB; set by a release, or by an edit with view current).
  * An environment whose current values differ from its persistent ones shows the differing keys as drift.
  *
- * Writes: persistent → operators commit directly; engineers get a merge request in the config repository.
+ * Writes: persistent → operators and the component's owners commit directly (the route decides, lib/portal/ownership.ts);
+ * everyone else gets a merge request in the config repository.
  * current → operators only (a live change). Bulk updates are all or nothing: every update is validated
  * first, then one commit (or one merge request, or one database transaction) carries all of them.
  */

@@ -1,11 +1,15 @@
 // GET, PUT (replace) and PATCH (JSON merge patch) /api/components/:name.
 // Writes need If-Match (the ETag of the GET, or "*"; 428 precondition-required without); a stale one answers
 // 412 precondition-failed with the current ETag (body and header); an invalid record 422 invalid-record.
+// Operators and the component's owners commit (200); anyone else's valid edit is proposed as a merge
+// request of the config repository (202 {mergeRequest, reviewUrl}), the record unchanged until it is merged.
 import { z } from "zod";
 import { etagMatches, type UpdateResult } from "@/lib/catalog/catalog";
 import { favoriteSet } from "@/lib/portal/favorites";
 import { componentNotFound, componentParams, json, PortalError, route } from "@/lib/portal/http";
-import { auditComponentUpdate } from "@/lib/portal/audit-recorder";
+import { auditComponentProposal, auditComponentUpdate } from "@/lib/portal/audit-recorder";
+import { editComponent, type ComponentEditResult } from "@/lib/portal/component-edits";
+import { mayCommitTo } from "@/lib/portal/ownership";
 
 export const dynamic = "force-dynamic";
 
@@ -22,7 +26,17 @@ export const GET = route({
     const favorite = (await favoriteSet(db, user.id)).has(name);
     const { entry } = source;
     return json(
-      { name: entry.name, file: entry.file, component: entry.component, etag: source.etag, stale: entry.stale, staleReason: entry.staleReason ?? null, yaml: source.text, favorite },
+      {
+        name: entry.name,
+        file: entry.file,
+        component: entry.component,
+        etag: source.etag,
+        stale: entry.stale,
+        staleReason: entry.staleReason ?? null,
+        yaml: source.text,
+        favorite,
+        canCommit: mayCommitTo(catalog, user, name),
+      },
       { headers: { ETag: source.etag } },
     );
   },
@@ -41,18 +55,39 @@ function update(mode: "replace" | "merge") {
     // The record (PUT) or the merge patch (PATCH); the catalog validates it (throws invalid-record with issues).
     body: z.unknown(),
     handler: async ({ request, user, params: { name }, headers, body, services }) => {
-      const catalog = await services.catalog();
-      const result = await catalog.update(name, { mode, body, ifMatch: headers["if-match"], author: user });
-      await auditComponentUpdate(services, request, user, name, result);
+      const edit = await editComponent(await services.gitops(), user, name, { mode, body, ifMatch: headers["if-match"] });
+      if (edit.mode === "merge_request") {
+        await auditComponentProposal(services, request, user, name, edit);
+        return proposalResponse(edit);
+      }
+      await auditComponentUpdate(services, request, user, name, edit.result);
       const db = await services.db();
       const favorite = (await favoriteSet(db, user.id)).has(name);
-      return updateResponse(result, favorite);
+      return updateResponse(edit.result, favorite);
     },
   });
 }
 
 export const PUT = update("replace");
 export const PATCH = update("merge");
+
+function proposalResponse(edit: Extract<ComponentEditResult, { mode: "merge_request" }>): Response {
+  const { entry, mergeRequest } = edit;
+  return json(
+    {
+      name: entry.name,
+      file: entry.file,
+      mergeRequest,
+      reviewUrl: `/reviews/${mergeRequest.iid}`,
+      // The record as committed (unchanged until the request is merged), and what was proposed.
+      component: entry.component,
+      etag: entry.etag,
+      proposed: edit.proposed,
+      proposedYaml: edit.proposedText,
+    },
+    { status: 202, headers: { ETag: entry.etag } },
+  );
+}
 
 function updateResponse(result: UpdateResult, favorite: boolean): Response {
   const { entry } = result;

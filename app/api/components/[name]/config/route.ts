@@ -1,10 +1,10 @@
 // GET  /api/components/:name/config?view=current|persistent (default persistent) → ConfigAnswer (lib/portal/gitops/environment-config.ts)
 // POST /api/components/:name/config {environment, values, view?}
-//   persistent: operators commit directly (200 {mode:"commit"}); engineers open a merge request (202 {mode:"merge_request"})
+//   persistent: operators and the component's owners commit directly (200 {mode:"commit"}); others open a merge request (202 {mode:"merge_request"})
 //   current: operators only (live values; drift until persisted)
 import { z } from "zod";
 import { getConfig, writeConfig } from "@/lib/portal/gitops/environment-config";
-import { hasRole } from "@/lib/portal/roles";
+import { mayCommitTo } from "@/lib/portal/ownership";
 import { componentParams, json, requireRole, route } from "@/lib/portal/http";
 import { auditConfigWrite } from "@/lib/portal/audit-recorder";
 
@@ -26,11 +26,11 @@ export const POST = route({
     const view = body.view ?? "persistent";
     // Live values are the operators' alone; the persistent ones anyone may propose.
     if (view === "current") requireRole(user, "operator");
-    const operator = hasRole(user, "operator");
-    const result = await writeConfig(await services.gitops(), name, [{ environment: body.environment, values: body.values }], {
+    const gitops = await services.gitops();
+    const result = await writeConfig(gitops, name, [{ environment: body.environment, values: body.values }], {
       view,
       user: { id: user.id, name: user.name, email: user.email },
-      direct: operator,
+      direct: mayCommitTo(gitops.catalog, user, name),
     });
     await auditConfigWrite(services, request, user, name, result);
     return json(result, { status: result.mode === "merge_request" ? 202 : 200 });
