@@ -23,7 +23,21 @@ export interface ComponentAnswer {
   favorite: boolean;
 }
 
-/** Replaces the record, if it is still the version loaded with `etag` (refused precondition-failed otherwise). */
-export function saveComponent(name: string, component: Component, etag: string): Promise<ComponentAnswer> {
+/** What an edit by someone who may not commit answers (202): the merge request it opened. */
+export interface ProposalAnswer {
+  name: string;
+  mergeRequest: { iid: number; title: string; sourceBranch: string; webUrl: string | null };
+  reviewUrl: string;
+}
+
+export function isProposal(answer: ComponentAnswer | ProposalAnswer): answer is ProposalAnswer {
+  return "mergeRequest" in answer;
+}
+
+/**
+ * Replaces the record, if it is still the version loaded with `etag` (refused precondition-failed otherwise):
+ * committed for operators and owners, proposed as a merge request for anyone else.
+ */
+export function saveComponent(name: string, component: Component, etag: string): Promise<ComponentAnswer | ProposalAnswer> {
   return apiFetch(base(name), { method: "PUT", json: component, headers: { "If-Match": etag } });
 }

@@ -8,6 +8,7 @@ import { DEPENDENCY_FLAGS, type Component } from "@/lib/catalog/schema";
 import type { ComponentStatus } from "@/lib/catalog/status";
 import { ComponentEditForm } from "./edit/component-edit-form";
 import { StarButton } from "./star-button";
+import type { ProposalAnswer } from "./api";
 import styles from "./catalog.module.css";
 
 export interface ComponentViewProps {
@@ -20,6 +21,8 @@ export interface ComponentViewProps {
   staleReason: string | null;
   favorite: boolean;
   canEdit: boolean;
+  /** Operators and the component's owners commit their edits; others propose them. */
+  canCommit: boolean;
   status: ComponentStatus;
 }
 
@@ -27,6 +30,7 @@ export function ComponentView(props: ComponentViewProps) {
   const [current, setCurrent] = useState({ component: props.component, yaml: props.yaml, etag: props.etag, stale: props.stale });
   const [editing, setEditing] = useState(false);
   const [saved, setSaved] = useState(false);
+  const [proposed, setProposed] = useState<ProposalAnswer | null>(null);
   const c = current.component;
   const spec = c.spec;
   return (
@@ -47,6 +51,12 @@ export function ComponentView(props: ComponentViewProps) {
       </p>
       {current.stale ? <Alert tone="warning">The file no longer loads ({props.staleReason}); this is its last valid version. Saving writes a valid record over it.</Alert> : null}
       {saved ? <Alert tone="success">Saved and committed.</Alert> : null}
+      {proposed ? (
+        <Alert tone="success" data-testid="proposed">
+          Proposed in merge request !{proposed.mergeRequest.iid}. The record changes once an owner or an operator merges it.{" "}
+          <Link href={proposed.reviewUrl}>Review merge request !{proposed.mergeRequest.iid}</Link>
+        </Alert>
+      ) : null}
 
       <div className={styles.grid}>
         <Card title="Ownership">
@@ -151,7 +161,12 @@ export function ComponentView(props: ComponentViewProps) {
             component={c}
             yaml={current.yaml}
             etag={current.etag}
+            canCommit={props.canCommit}
             onCancel={() => setEditing(false)}
+            onProposed={(answer) => {
+              setEditing(false);
+              setProposed(answer);
+            }}
             onSaved={(next) => {
               setCurrent({ component: next.component, yaml: next.yaml, etag: next.etag, stale: next.stale });
               setEditing(false);
@@ -163,6 +178,7 @@ export function ComponentView(props: ComponentViewProps) {
             <Button
               onClick={() => {
                 setSaved(false);
+                setProposed(null);
                 setEditing(true);
               }}
               data-testid="edit-component"

@@ -31,9 +31,11 @@ spec:
 `;
 const component = parse(yaml) as Component;
 
-function render(onSaved = vi.fn()) {
-  const view = renderInPortal(<ComponentEditForm name="admin-console" component={component} yaml={yaml} etag='"v1"' onCancel={() => {}} onSaved={onSaved} />);
-  return { ...view, onSaved };
+function render(onSaved = vi.fn(), { canCommit = true, onProposed = vi.fn() } = {}) {
+  const view = renderInPortal(
+    <ComponentEditForm name="admin-console" component={component} yaml={yaml} etag='"v1"' canCommit={canCommit} onCancel={() => {}} onSaved={onSaved} onProposed={onProposed} />,
+  );
+  return { ...view, onSaved, onProposed };
 }
 
 const saved = (record: Component) => ({ name: "admin-console", file: "components/admin-console.yaml", component: record, etag: '"v2"', stale: false, yaml: "", favorite: false });
@@ -113,5 +115,19 @@ describe("the component record editor", () => {
     await user.click(screen.getByTestId("review-changes"));
     await user.click(await screen.findByTestId("save-component"));
     expect((await screen.findByRole("alert")).textContent?.trim()).toBe("The server refused the record: The record is not valid: spec.repo.path: no such repository");
+  });
+
+  it("someone who does not own the component proposes the change instead of committing it", async () => {
+    const api = fakeApi({ "PUT /api/components/admin-console": { status: 202, body: { name: "admin-console", reviewUrl: "/reviews/4", mergeRequest: { iid: 4, title: "Record of admin-console", sourceBranch: "portal/admin-console/x", webUrl: null } } } });
+    const { user, onSaved, onProposed } = render(vi.fn(), { canCommit: false });
+    await user.clear(screen.getByTestId("field-displayName"));
+    await user.type(screen.getByTestId("field-displayName"), "Admin Console 2");
+    await user.click(screen.getByTestId("review-changes"));
+    expect(screen.getByTestId("proposal-note").textContent).toContain("You do not own admin-console");
+    expect(screen.queryByRole("button", { name: "Save and commit" })).toBeNull();
+    await user.click(screen.getByRole("button", { name: "Propose change" }));
+    await waitFor(() => expect(onProposed).toHaveBeenCalledWith(expect.objectContaining({ reviewUrl: "/reviews/4" })));
+    expect(onSaved).not.toHaveBeenCalled();
+    expect(api.callsTo("PUT", "/api/components/admin-console")[0].json).toMatchObject({ metadata: { displayName: "Admin Console 2" } });
   });
 });

@@ -14,7 +14,7 @@ import { useLiveValidation } from "@/components/forms/use-live-validation";
 import { COMPONENT_KINDS, componentSchema, type Component } from "@/lib/catalog/schema";
 import { renderUpdate } from "@/lib/catalog/writeback";
 import { hasChanges, lineDiff } from "@/lib/catalog/diff";
-import { saveComponent, type ComponentAnswer } from "../api";
+import { isProposal, saveComponent, type ComponentAnswer, type ProposalAnswer } from "../api";
 import { cleanDraft } from "./record-draft";
 import { OwnersFieldset } from "./owners-fieldset";
 import { EnvironmentsFieldset } from "./environments-fieldset";
@@ -39,11 +39,14 @@ export interface ComponentEditFormProps {
   component: Component;
   yaml: string;
   etag: string;
+  /** Operators and the component's owners commit; anyone else proposes a merge request (the server decides again). */
+  canCommit: boolean;
   onCancel: () => void;
   onSaved: (answer: ComponentAnswer) => void;
+  onProposed: (answer: ProposalAnswer) => void;
 }
 
-export function ComponentEditForm({ name, component, yaml, etag, onCancel, onSaved }: ComponentEditFormProps) {
+export function ComponentEditForm({ name, component, yaml, etag, canCommit, onCancel, onSaved, onProposed }: ComponentEditFormProps) {
   const router = useRouter();
   const queryClient = useQueryClient();
   const form = useForm<Component>({ resolver: recordResolver, defaultValues: structuredClone(component) });
@@ -51,6 +54,11 @@ export function ComponentEditForm({ name, component, yaml, etag, onCancel, onSav
   const save = useMutation({
     mutationFn: (record: Component) => saveComponent(name, record, etag),
     onSuccess: async (answer) => {
+      if (isProposal(answer)) {
+        await queryClient.invalidateQueries({ queryKey: ["reviews"] });
+        onProposed(answer);
+        return;
+      }
       await queryClient.invalidateQueries({ queryKey: ["catalog"] });
       router.refresh();
       onSaved(answer);
@@ -121,6 +129,11 @@ export function ComponentEditForm({ name, component, yaml, etag, onCancel, onSav
       {reviewed && valid ? (
         <div className="stack" style={{ marginTop: 12 }}>
           <h3>The change to {name}.yaml</h3>
+          {!canCommit ? (
+            <p className="muted" data-testid="proposal-note">
+              You do not own {name}: your change is proposed as a merge request, and its owners or an operator review and merge it.
+            </p>
+          ) : null}
           <pre className={styles.diff} data-testid="yaml-diff">
             {diff.map((l, i) => (
               <span key={i} className={l.op === "+" ? styles.add : l.op === "-" ? styles.del : undefined}>
@@ -140,7 +153,7 @@ export function ComponentEditForm({ name, component, yaml, etag, onCancel, onSav
           ) : null}
           <div className="row">
             <Button variant="primary" onClick={() => save.mutate(reviewed)} disabled={save.isPending} data-testid="save-component">
-              {save.isPending ? "Saving…" : "Save and commit"}
+              {canCommit ? (save.isPending ? "Saving…" : "Save and commit") : save.isPending ? "Proposing…" : "Propose change"}
             </Button>
             <Button variant="ghost" onClick={() => setReviewed(null)}>
               Back to editing

@@ -2,6 +2,7 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { currentUser, hasRole } from "@/lib/portal/authorize";
+import { mayCommit } from "@/lib/portal/ownership";
 import { getPortalServices } from "@/lib/portal/services";
 import { favoriteSet } from "@/lib/portal/favorites";
 import { checkName } from "@/lib/catalog/names";
@@ -68,6 +69,7 @@ export default async function ComponentPage({ params, searchParams }: { params: 
         staleReason={entry.staleReason ?? null}
         favorite={favorite}
         canEdit={hasRole(user, "engineer")}
+        canCommit={mayCommit(user, entry.component)}
         status={componentStatus(entry, gitops)}
       />
       {/* Re-reads this record's file from the config repository; the API is operator-only. */}
