@@ -15,6 +15,8 @@ export interface GitOpsTabsProps {
   repository: string;
   environments: string[];
   canOperate: boolean;
+  /** Operators and the component's owners commit config; others propose it. */
+  canCommit: boolean;
   /** The tab named by the page's `?tab=` (links and reloads open it). */
   initialTab?: GitOpsTabId;
 }

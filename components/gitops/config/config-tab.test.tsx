@@ -22,7 +22,7 @@ function api(extra: Parameters<typeof fakeApi>[0] = {}) {
   });
 }
 
-const render = (canOperate = false) => renderInPortal(<ConfigTab name="cart" environments={envs} canOperate={canOperate} onShowMergeRequests={() => {}} />);
+const render = (canOperate = false, canCommit = canOperate) => renderInPortal(<ConfigTab name="cart" environments={envs} canOperate={canOperate} canCommit={canCommit} onShowMergeRequests={() => {}} />);
 
 describe("the config editor of one environment", () => {
   it("names each problem against its row, as you type, and keeps the preview shut until none is left", async () => {
@@ -77,6 +77,21 @@ describe("the config editor of one environment", () => {
     await user.click(screen.getByTestId("save-config"));
     expect((await screen.findByTestId("config-outcome")).textContent).toContain("Merge request !4 opened");
     expect(fake.callsTo("POST", "/api/components/cart/config")[0].json).toEqual({ environment: "dev", values: { FEATURE_X: true, WORKERS: null }, view: "persistent" });
+  });
+
+  it("an owner who is not an operator commits persistent values, without the live target", async () => {
+    const fake = api({ "POST /api/components/cart/config": { body: { mode: "commit", view: "persistent", commit: "a".repeat(40), changed: true, environments: { dev: { WORKERS: 3 } } } } });
+    const { user } = render(false, true);
+    await user.click(await screen.findByTestId("edit-config"));
+    expect(screen.getByTestId("commit-note").textContent).toContain("You own this component");
+    expect(screen.queryByTestId("merge-request-note")).toBeNull();
+    await user.clear(screen.getByLabelText("Value 1"));
+    await user.type(screen.getByLabelText("Value 1"), "3");
+    await user.click(screen.getByTestId("preview-config"));
+    expect(screen.getByTestId("save-config").textContent).toBe("Commit");
+    await user.click(screen.getByTestId("save-config"));
+    await waitFor(() => expect(fake.callsTo("POST", "/api/components/cart/config")).toHaveLength(1));
+    expect(fake.callsTo("POST", "/api/components/cart/config")[0].json).toMatchObject({ view: "persistent" });
   });
 
   it("shows the server's detail when saving fails, and the pending state while it runs", async () => {

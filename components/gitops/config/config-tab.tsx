@@ -21,6 +21,7 @@ export interface ConfigTabProps {
   name: string;
   environments: string[];
   canOperate: boolean;
+  canCommit: boolean;
   onShowMergeRequests: () => void;
 }
 
@@ -30,7 +31,7 @@ function byEnvironment(answer: ConfigAnswer | undefined): Record<string, ConfigV
   return Object.fromEntries((answer?.environments ?? []).map((e) => [e.environment, e.values]));
 }
 
-export function ConfigTab({ name, environments, canOperate, onShowMergeRequests }: ConfigTabProps) {
+export function ConfigTab({ name, environments, canOperate, canCommit, onShowMergeRequests }: ConfigTabProps) {
   const queryClient = useQueryClient();
   const router = useRouter();
   const persistent = useQuery({ queryKey: gitopsKeys.config(name, "persistent"), queryFn: ({ signal }) => fetchConfig(name, "persistent", signal) });
@@ -111,6 +112,7 @@ export function ConfigTab({ name, environments, canOperate, onShowMergeRequests 
           environment={env}
           file={file}
           canOperate={canOperate}
+          canCommit={canCommit}
           persistent={persistentValues[env] ?? {}}
           current={currentValues[env] ?? {}}
           onCancel={() => setMode("view")}
@@ -150,7 +152,7 @@ export function ConfigTab({ name, environments, canOperate, onShowMergeRequests 
                 Bulk edit across environments
               </Button>
             ) : null}
-            {!canOperate ? <span className="muted">Your changes are proposed as a merge request.</span> : null}
+            {!canCommit ? <span className="muted">Your changes are proposed as a merge request.</span> : null}
           </div>
         </Card>
       )}

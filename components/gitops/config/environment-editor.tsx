@@ -25,6 +25,8 @@ export interface EnvironmentEditorProps {
   environment: string;
   file: string;
   canOperate: boolean;
+  /** Operators and the component's owners commit persistent values; others open a merge request. */
+  canCommit: boolean;
   persistent: ConfigValues;
   current: ConfigValues;
   onCancel: () => void;
@@ -50,7 +52,7 @@ export function EnvironmentEditor(props: EnvironmentEditorProps) {
   const previewChanges = patch ? changesOf(base, patch) : [];
   const error = (i: number, field: "key" | "text") => Boolean(form.formState.errors.entries?.[i]?.[field]);
 
-  const verb = !props.canOperate ? "Open merge request" : target === "current" ? "Apply live" : "Commit";
+  const verb = !props.canCommit ? "Open merge request" : target === "current" ? "Apply live" : "Commit";
   return (
     <Card title={`Edit ${props.environment}`}>
       <form className="stack" onSubmit={form.handleSubmit(setPreview)} noValidate>
@@ -62,6 +64,10 @@ export function EnvironmentEditor(props: EnvironmentEditorProps) {
               form.reset({ entries: rowsOf(t === "current" ? props.current : props.persistent) });
             }}
           />
+        ) : props.canCommit ? (
+          <Alert tone="info" data-testid="commit-note">
+            You own this component: saving commits to <code>{props.file}</code> in the config repository.
+          </Alert>
         ) : (
           <Alert tone="info" data-testid="merge-request-note">
             Saving will open a merge request in the config repository (<code>{props.file}</code>). The values change when it is merged.
@@ -105,7 +111,7 @@ export function EnvironmentEditor(props: EnvironmentEditorProps) {
             </h3>
             <ChangeList changes={previewChanges} testId="config-preview" />
             <p className="muted" style={{ margin: 0 }}>
-              {!props.canOperate
+              {!props.canCommit
                 ? "This will open a merge request; reviewers merge it into the config repository."
                 : target === "current"
                   ? `This changes what runs in ${props.environment} now; it shows as drift until the persistent values match.`

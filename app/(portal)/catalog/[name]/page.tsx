@@ -80,6 +80,7 @@ export default async function ComponentPage({ params, searchParams }: { params: 
         repository={entry.component.spec.repo.path}
         environments={entry.component.spec.environments}
         canOperate={hasRole(user, "operator")}
+        canCommit={mayCommit(user, entry.component)}
         initialTab={TabQuery.parse((await searchParams).tab)}
       />
       <HistoryPanel entries={history} limit={HISTORY_LIMIT} />
