@@ -1,0 +1,53 @@
+import { signInAs } from "./sign-in-as";
+import { expect, test } from "@playwright/test";
+
+// Record edits follow the rule of config edits: an engineer who does not own design-system gets
+// "Propose change", which opens a merge request and leaves the record as it is (the API answers 202);
+// an owner of it (config/components/design-system.yaml) gets "Save and commit".
+
+test("a non-owner proposes a record change; an owner commits one", async ({ page, browser }) => {
+  const engineer = `eng${Date.now().toString(36)}`;
+  await signInAs(page, engineer, "/catalog/design-system");
+  const title = page.getByTestId("component-title");
+  const before = (await title.textContent()) ?? "";
+  await page.getByTestId("edit-component").click();
+  await page.getByTestId("field-displayName").fill(`${before} (proposed)`);
+  await page.getByTestId("review-changes").click();
+  await expect(page.getByTestId("proposal-note")).toContainText("You do not own design-system");
+  await expect(page.getByRole("button", { name: "Save and commit" })).toHaveCount(0);
+  await page.getByRole("button", { name: "Propose change" }).click();
+  const proposed = page.getByTestId("proposed");
+  await expect(proposed).toContainText("Proposed in merge request !");
+  await expect(title).toHaveText(before);
+  const link = proposed.getByRole("link", { name: /Review merge request !\d+/ });
+  await link.click();
+  await expect(page.getByTestId("review-diff")).toContainText("(proposed)");
+  // Still unchanged in the catalog after a reload.
+  await page.goto("/catalog/design-system");
+  await expect(title).toHaveText(before);
+
+  // The API says the same to the same user: 202 with the merge request.
+  const res = await page.request.patch("/api/components/design-system", {
+    headers: { "If-Match": "*", Origin: new URL(page.url()).origin },
+    data: { metadata: { displayName: `${before} (api)` } },
+  });
+  expect(res.status()).toBe(202);
+  const body = await res.json();
+  expect(body.reviewUrl).toBe(`/reviews/${body.mergeRequest.iid}`);
+
+  // An owner commits.
+  const owner = await browser.newPage();
+  const ownerId = await (async () => {
+    const r = await page.request.get("/api/components/design-system");
+    return ((await r.json()).component.spec.owners[0] as { user: string }).user;
+  })();
+  await signInAs(owner, ownerId, "/catalog/design-system");
+  await owner.getByTestId("edit-component").click();
+  await owner.getByTestId("field-displayName").fill(`${before} v2`);
+  await owner.getByTestId("review-changes").click();
+  await expect(owner.getByTestId("proposal-note")).toHaveCount(0);
+  await owner.getByRole("button", { name: "Save and commit" }).click();
+  await expect(owner.getByText("Saved and committed.")).toBeVisible();
+  await expect(owner.getByTestId("component-title")).toHaveText(`${before} v2`);
+  await owner.close();
+});
