@@ -23,6 +23,8 @@ export interface ComponentViewProps {
   canEdit: boolean;
   /** Operators and the component's owners commit their edits; others propose them. */
   canCommit: boolean;
+  /** The repository's page in the configured source control; null when it has none (local repositories). */
+  repositoryUrl: string | null;
   status: ComponentStatus;
 }
 
@@ -44,8 +46,29 @@ export function ComponentView(props: ComponentViewProps) {
           {c.metadata.displayName}
         </h1>
         <Badge tone="accent">{spec.kind}</Badge>
+        {spec.lifecycle ? (
+          <Badge tone={spec.lifecycle === "deprecated" ? "danger" : spec.lifecycle === "experimental" ? "warning" : "success"} data-testid="component-lifecycle">
+            {spec.lifecycle}
+          </Badge>
+        ) : null}
         {current.stale ? <Badge tone="warning">stale</Badge> : null}
       </div>
+      {c.metadata.description ? (
+        <p className={styles.description} data-testid="component-description">
+          {c.metadata.description}
+        </p>
+      ) : null}
+      {c.metadata.tags?.length ? (
+        <ul className={styles.tags} aria-label="Tags" data-testid="component-tags">
+          {c.metadata.tags.map((t) => (
+            <li key={t}>
+              <Link href={`/catalog?q=${encodeURIComponent(t)}`} className={styles.tag}>
+                {t}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      ) : null}
       <p className="muted" style={{ margin: 0 }}>
         <code>{props.name}</code> · <code>{props.file}</code>
       </p>
@@ -62,9 +85,33 @@ export function ComponentView(props: ComponentViewProps) {
         <Card title="Ownership">
           <dl className={styles.dl}>
             <dt>Repository</dt>
-            <dd>
-              <code>{spec.repo.path}</code>
+            <dd data-testid="component-repository">
+              {props.repositoryUrl ? (
+                <a href={props.repositoryUrl} target="_blank" rel="noopener noreferrer">
+                  <code>{spec.repo.path}</code>
+                </a>
+              ) : (
+                <>
+                  <code>{spec.repo.path}</code> <span className="muted">(local source control: no web page)</span>
+                </>
+              )}
             </dd>
+            {c.metadata.links?.length ? (
+              <>
+                <dt>Links</dt>
+                <dd>
+                  <ul className={styles.links} data-testid="component-links">
+                    {c.metadata.links.map((l, i) => (
+                      <li key={i}>
+                        <a href={l.url} target="_blank" rel="noopener noreferrer" title={l.url}>
+                          {l.title}
+                        </a>
+                      </li>
+                    ))}
+                  </ul>
+                </dd>
+              </>
+            ) : null}
             {spec.owners.map((o, i) => (
               <OwnerLine key={i} user={o.user} group={o.group} first={i === 0} />
             ))}

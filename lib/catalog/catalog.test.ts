@@ -162,6 +162,7 @@ describe("search index", () => {
         owners: [{ user: i % 2 ? "alice" : "bob", group: i % 2 ? "team/odd" : "team/even" }],
         dependencies: { redis: i % 4 === 0 },
       });
+      if (i === 7) Object.assign(c.metadata, { description: "Pays out loyalty points", tags: ["loyalty", "tier-1"] });
       files[`f${i}.yaml`] = yamlOf(c);
     }
     repo = await tempCatalog(files);
@@ -169,6 +170,9 @@ describe("search index", () => {
     expect(q({}).total).toBe(30);
     expect(q({ q: "SVC-1" }).total).toBe(10);
     expect(q({ q: "alice" }).total).toBe(15);
+    // Description and tags are searched too.
+    expect(q({ q: "loyalty points" }).items.map((i) => i.name)).toEqual(["svc-07"]);
+    expect(q({ q: "tier-1" }).items.map((i) => i.name)).toEqual(["svc-07"]);
     expect(q({ q: "team/even svc-0" }).items.map((i) => i.name)).toEqual(["svc-00", "svc-02", "svc-04", "svc-06", "svc-08"]);
     const frontend = q({ kind: "frontend" });
     expect(frontend.total).toBe(10);

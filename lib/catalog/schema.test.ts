@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { parse } from "yaml";
-import { componentSchema, validateComponent, COMPONENT_KINDS, DISPLAY_NAME_MAX, ENVIRONMENTS, DEPENDENCY_FLAGS, MOBILE_PLATFORMS } from "./schema";
+import { componentSchema, validateComponent, COMPONENT_KINDS, DISPLAY_NAME_MAX, ENVIRONMENTS, DEPENDENCY_FLAGS, LIFECYCLES, MOBILE_PLATFORMS } from "./schema";
 import { validComponent } from "./testing";
 
 function clone<T>(v: T): T {
@@ -77,6 +77,8 @@ describe("Component schema: every field accepted", () => {
     expect(records.some((r) => r.spec.library?.publish?.visibilityPolicy.allowPublic === true)).toBe(true);
     expect(records.some((r) => r.spec.library && !r.spec.library.publish)).toBe(true);
     expect(records.some((r) => r.spec.runtime?.k8s && !r.spec.runtime.k8s.namespaces)).toBe(true);
+    expect(new Set(records.map((r) => r.spec.lifecycle).filter(Boolean))).toEqual(new Set(LIFECYCLES));
+    expect(records.some((r) => r.metadata.description && r.metadata.tags?.length && r.metadata.links?.some((l) => l.icon))).toBe(true);
   });
 });
 
@@ -164,6 +166,25 @@ describe("Component schema: every wrong type is reported at its field", () => {
     expect(long.ok ? [] : long.issues).toEqual([
       { path: "metadata.displayName", keys: ["metadata", "displayName"], message: `displayName must be at most ${DISPLAY_NAME_MAX} characters` },
     ]);
+  });
+
+  it("takes Backstage's optional fields, checked: description, tags, links, lifecycle", () => {
+    const withMeta = (meta: Record<string, unknown>, lifecycle?: string) => {
+      const c = clone(validComponent()) as unknown as { metadata: Record<string, unknown>; spec: Record<string, unknown> };
+      Object.assign(c.metadata, meta);
+      if (lifecycle !== undefined) c.spec.lifecycle = lifecycle;
+      return validateComponent(c);
+    };
+    const messages = (r: ReturnType<typeof validateComponent>) => (r.ok ? [] : r.issues.map((i) => `${i.path}: ${i.message}`));
+    expect(withMeta({ description: "Takes payment.", tags: ["payments", "tier-1"], links: [{ url: "https://runbooks.example.com/x", title: "Runbook", icon: "docs" }] }, "production").ok).toBe(true);
+    expect(messages(withMeta({ description: "x".repeat(1001) }))).toEqual(["metadata.description: description must be at most 1000 characters"]);
+    expect(messages(withMeta({ tags: ["Payments"] }))[0]).toMatch(/^metadata\.tags\[0\]: a tag is lowercase/);
+    expect(messages(withMeta({ tags: ["a", "a"] }))).toEqual(["metadata.tags: a tag is listed twice"]);
+    expect(messages(withMeta({ tags: Array.from({ length: 21 }, (_, i) => `t${i}`) }))).toEqual(["metadata.tags: at most 20 tags"]);
+    expect(messages(withMeta({ links: [{ url: "javascript:alert(1)", title: "x" }] }))).toEqual(["metadata.links[0].url: a link's url must be a full http:// or https:// address"]);
+    expect(messages(withMeta({ links: [{ url: "https://x.example", title: "" }] }))[0]).toMatch(/^metadata\.links\[0\]\.title: /);
+    expect(messages(withMeta({ links: [{ url: "https://x.example", title: "x", target: "_blank" }] }))[0]).toMatch(/^metadata\.links\[0\]/);
+    expect(messages(withMeta({}, "retired"))[0]).toBe('spec.lifecycle: must be one of experimental, production, deprecated; found text "retired"');
   });
 
   it("refuses a namespace for an environment the component does not list", () => {

@@ -11,6 +11,9 @@
  * - runtime.k8s.namespaces may only name environments the component lists;
  * - metadata.displayName is at most DISPLAY_NAME_MAX characters: it is shown in tables, headings and
  *   the page title, where an unbounded name breaks the layout.
+ * - Backstage's optional fields, bounded for the same reason: metadata.description, metadata.tags
+ *   (lowercase, unique), metadata.links (http and https only: a link is opened from the portal) and
+ *   spec.lifecycle (experimental, production, deprecated).
  */
 import { z } from "zod";
 
@@ -23,6 +26,12 @@ export const RESERVED_NAMES = ["favorites"] as const;
 
 /** Longest metadata.displayName (after trimming). */
 export const DISPLAY_NAME_MAX = 100;
+export const DESCRIPTION_MAX = 1000;
+export const TAGS_MAX = 20;
+export const LINKS_MAX = 20;
+export const LINK_TITLE_MAX = 100;
+export const LIFECYCLES = ["experimental", "production", "deprecated"] as const;
+export const TAG_PATTERN = /^[a-z0-9][a-z0-9-]{0,62}$/;
 
 export type ComponentKind = (typeof COMPONENT_KINDS)[number];
 export type Environment = (typeof ENVIRONMENTS)[number];
@@ -90,6 +99,27 @@ export const librarySchema = z.strictObject({
     .optional(),
 });
 
+export const linkSchema = z.strictObject({
+  url: z
+    .string({ error: "a link's url must be text" })
+    .trim()
+    .max(2000, "a link's url must be at most 2000 characters")
+    .refine((u) => {
+      try {
+        const parsed = new URL(u);
+        return parsed.protocol === "http:" || parsed.protocol === "https:";
+      } catch {
+        return false;
+      }
+    }, "a link's url must be a full http:// or https:// address"),
+  title: text("a link's title").max(LINK_TITLE_MAX, `a link's title must be at most ${LINK_TITLE_MAX} characters`),
+  icon: z
+    .string({ error: "icon must be text" })
+    .trim()
+    .regex(/^[a-z0-9-]{1,40}$/, "icon is a short name such as docs, dashboard or chat")
+    .optional(),
+});
+
 export const componentSchema = z
   .strictObject({
     apiVersion: z.string().regex(API_VERSION_PATTERN, "apiVersion must have the form <group>/v1alpha1, e.g. platform.example.com/v1alpha1"),
@@ -97,9 +127,19 @@ export const componentSchema = z
     metadata: z.strictObject({
       name: componentNameSchema,
       displayName: text("displayName").max(DISPLAY_NAME_MAX, `displayName must be at most ${DISPLAY_NAME_MAX} characters`),
+      description: text("description").max(DESCRIPTION_MAX, `description must be at most ${DESCRIPTION_MAX} characters`).optional(),
+      tags: z
+        .array(z.string({ error: "a tag must be text" }).regex(TAG_PATTERN, "a tag is lowercase letters, digits and hyphens (at most 63), starting with a letter or digit"), {
+          error: "tags must be a list",
+        })
+        .max(TAGS_MAX, `at most ${TAGS_MAX} tags`)
+        .refine((t) => new Set(t).size === t.length, { message: "a tag is listed twice" })
+        .optional(),
+      links: z.array(linkSchema, { error: "links must be a list" }).max(LINKS_MAX, `at most ${LINKS_MAX} links`).optional(),
     }),
     spec: z.strictObject({
       kind: z.enum(COMPONENT_KINDS, { error: `must be one of ${COMPONENT_KINDS.join(", ")}` }),
+      lifecycle: z.enum(LIFECYCLES, { error: `must be one of ${LIFECYCLES.join(", ")}` }).optional(),
       repo: z.strictObject({
         path: z.string().regex(REPO_PATH_PATTERN, "repository path must have the form <group>/<project>"),
       }),
@@ -132,6 +172,8 @@ export const componentSchema = z
 
 export type Component = z.infer<typeof componentSchema>;
 export type Owner = z.infer<typeof ownerSchema>;
+export type ComponentLink = z.infer<typeof linkSchema>;
+export type Lifecycle = (typeof LIFECYCLES)[number];
 
 export interface FieldIssue {
   /** Dotted field path, e.g. spec.owners[0].user; "" for the whole record. */

@@ -49,7 +49,7 @@ function index(entry: CatalogEntry): Indexed {
   const c = entry.component;
   const owners = new Set(c.spec.owners.map((o) => o.user.toLowerCase()));
   const groups = new Set(c.spec.owners.flatMap((o) => (o.group ? [o.group.toLowerCase()] : [])));
-  const haystack = [c.metadata.name, c.metadata.displayName, c.spec.repo.path, ...c.spec.owners.flatMap((o) => [o.user, o.group ?? ""])]
+  const haystack = [c.metadata.name, c.metadata.displayName, c.metadata.description ?? "", ...(c.metadata.tags ?? []), c.spec.repo.path, ...c.spec.owners.flatMap((o) => [o.user, o.group ?? ""])]
     .join("\u0000")
     .toLowerCase();
   const deps = new Set(Object.entries(c.spec.dependencies ?? {}).filter(([, v]) => v).map(([k]) => k));

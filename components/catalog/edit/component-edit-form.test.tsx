@@ -130,4 +130,22 @@ describe("the component record editor", () => {
     expect(onSaved).not.toHaveBeenCalled();
     expect(api.callsTo("PUT", "/api/components/admin-console")[0].json).toMatchObject({ metadata: { displayName: "Admin Console 2" } });
   });
+
+  it("edits description, tags and lifecycle; a bad tag is named at its field", async () => {
+    const api = fakeApi({ "PUT /api/components/admin-console": { body: saved(component) } });
+    const { user, onSaved } = render();
+    await user.type(screen.getByTestId("field-description"), "Support staff's console.");
+    await user.type(screen.getByTestId("field-tags"), "support, Internal");
+    expect(await screen.findByText(/a tag is lowercase letters/, { selector: ".ui-field__error" })).toBeTruthy();
+    await user.clear(screen.getByTestId("field-tags"));
+    await user.type(screen.getByTestId("field-tags"), "support, internal");
+    await user.selectOptions(screen.getByTestId("field-lifecycle"), "production");
+    await user.click(screen.getByTestId("review-changes"));
+    await user.click(screen.getByRole("button", { name: "Save and commit" }));
+    await waitFor(() => expect(onSaved).toHaveBeenCalled());
+    const sent = api.callsTo("PUT", "/api/components/admin-console")[0].json as Component;
+    expect(sent.metadata).toMatchObject({ description: "Support staff's console.", tags: ["support", "internal"] });
+    expect(sent.spec.lifecycle).toBe("production");
+    expect(sent.metadata.links).toBeUndefined();
+  });
 });

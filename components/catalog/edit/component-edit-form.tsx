@@ -17,6 +17,7 @@ import { hasChanges, lineDiff } from "@/lib/catalog/diff";
 import { isProposal, saveComponent, type ComponentAnswer, type ProposalAnswer } from "../api";
 import { cleanDraft } from "./record-draft";
 import { OwnersFieldset } from "./owners-fieldset";
+import { AboutFieldset } from "./about-fieldset";
 import { EnvironmentsFieldset } from "./environments-fieldset";
 import { RuntimeFieldset } from "./runtime-fieldset";
 import { LibraryFieldset } from "./library-fieldset";
@@ -102,6 +103,7 @@ export function ComponentEditForm({ name, component, yaml, etag, canCommit, onCa
               {(id) => <Input id={id} data-testid="field-repo" {...form.register("spec.repo.path")} />}
             </Field>
           </div>
+          <AboutFieldset />
           <OwnersFieldset />
           <EnvironmentsFieldset />
           <RuntimeFieldset />

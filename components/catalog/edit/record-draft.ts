@@ -48,9 +48,20 @@ export function withDependency(spec: Spec, flag: DependencyFlag, on: boolean): S
   return { ...spec, dependencies: { ...(spec.dependencies ?? {}), [flag]: on } };
 }
 
+/** Backstage's optional metadata as the record holds it: empty text, lists and link icons are not set. */
+function cleanMetadata(metadata: Component["metadata"]): Component["metadata"] {
+  const { description, tags, links, ...rest } = metadata;
+  const out: Component["metadata"] = { ...rest };
+  if (description?.trim()) out.description = description;
+  if (tags?.length) out.tags = tags;
+  if (links?.length) out.links = links.map(({ url, title, icon }) => (icon?.trim() ? { url, title, icon } : { url, title }));
+  return out;
+}
+
 /** The draft as the record it stands for: an empty group or namespace is not set, and unset keys are left out. */
 export function cleanDraft(draft: Component): Component {
-  const spec = draft.spec;
+  const { lifecycle, ...specRest } = draft.spec;
+  const spec = lifecycle ? draft.spec : specRest;
   const owners = spec.owners.map(({ user, group }) => (group ? { user, group } : { user }));
   let runtime = spec.runtime;
   const namespaces = runtime?.k8s?.namespaces;
@@ -59,5 +70,5 @@ export function cleanDraft(draft: Component): Component {
     const { namespaces: _all, ...k8s } = runtime.k8s;
     runtime = { ...runtime, k8s: Object.keys(set).length ? { ...k8s, namespaces: set } : k8s };
   }
-  return JSON.parse(JSON.stringify({ ...draft, spec: { ...spec, owners, ...(runtime ? { runtime } : {}) } })) as Component;
+  return JSON.parse(JSON.stringify({ ...draft, metadata: cleanMetadata(draft.metadata), spec: { ...spec, owners, ...(runtime ? { runtime } : {}) } })) as Component;
 }

@@ -32,6 +32,12 @@ export interface GitOpsSettings {
   demo?: boolean;
 }
 
+/** A repository's page in the configured source control: GitLab's project page; null for local repositories (no web UI). */
+export function repositoryUrlOf(settings: Pick<GitOpsSettings, "provider" | "gitlabUrl">, repoPath: string): string | null {
+  if (settings.provider !== "gitlab") return null;
+  return `${settings.gitlabUrl.replace(/\/+$/, "")}/${repoPath.split("/").map(encodeURIComponent).join("/")}`;
+}
+
 /** <group>/<project> of a GitLab URL (https://host/group/project(.git) or git@host:group/project.git). */
 export function projectPathOf(url: string): string | null {
   const m = /^(?:https?:\/\/[^/]+\/|git@[^:]+:|ssh:\/\/[^/]+\/)(.+?)(?:\.git)?\/?$/.exec(url.trim());

@@ -3,6 +3,7 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { currentUser, hasRole } from "@/lib/portal/authorize";
 import { mayCommit } from "@/lib/portal/ownership";
+import { repositoryUrlOf } from "@/lib/portal/gitops/providers";
 import { getPortalServices } from "@/lib/portal/services";
 import { favoriteSet } from "@/lib/portal/favorites";
 import { checkName } from "@/lib/catalog/names";
@@ -70,6 +71,7 @@ export default async function ComponentPage({ params, searchParams }: { params: 
         favorite={favorite}
         canEdit={hasRole(user, "engineer")}
         canCommit={mayCommit(user, entry.component)}
+        repositoryUrl={repositoryUrlOf(services.settings.gitops, entry.component.spec.repo.path)}
         status={componentStatus(entry, gitops)}
       />
       {/* Re-reads this record's file from the config repository; the API is operator-only. */}
