@@ -1,10 +1,12 @@
 import { signInAs } from "./sign-in-as";
 import { expect, test } from "@playwright/test";
 
-// An engineer searches, filters, stars a component, opens it, edits its display name (reviewing the
-// YAML diff), and finds it changed in the list. Runs on the shipped demo catalog (config/components).
+// An owner of offers-service (carla.rossi, config/components/offers-service.yaml) searches, filters,
+// stars it, opens it, edits its display name (reviewing the YAML diff, committed since she owns it), and
+// finds it changed in the list. Runs on the shipped demo catalog (config/components).
 test("catalog: search, filter, star, open, edit display name, see it in the list", async ({ page }) => {
-  const user = `eng${Date.now().toString(36)}`;
+  const user = "carla.rossi";
+  const mark = `r${Date.now().toString(36)}`;
   await signInAs(page, user, "/catalog");
   await expect(page.getByTestId("catalog-list")).toBeVisible();
 
@@ -45,7 +47,7 @@ test("catalog: search, filter, star, open, edit display name, see it in the list
   await field.fill("");
   await expect(page.getByTestId("edit-issues")).toContainText("metadata.displayName");
   await expect(page.getByTestId("review-changes")).toBeDisabled();
-  const newName = `Offers Service ${user}`;
+  const newName = `Offers Service ${mark}`;
   await field.fill(newName);
   await page.getByTestId("review-changes").click();
   await expect(page.getByTestId("yaml-diff")).toContainText(`+   displayName: "${newName}"`);
@@ -56,7 +58,7 @@ test("catalog: search, filter, star, open, edit display name, see it in the list
 
   // Back in the list, the new name shows (and is searchable).
   await page.goto("/catalog");
-  await page.getByTestId("catalog-search").fill(user);
+  await page.getByTestId("catalog-search").fill(mark);
   await expect(page.getByTestId("link-offers-service")).toHaveText(newName);
   await expect(page.getByTestId("catalog-list").locator("tbody tr")).toHaveCount(1);
 });

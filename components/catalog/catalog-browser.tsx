@@ -3,6 +3,7 @@
 // server-side paging, so the browser only ever holds one page even at 10,000 records.
 import Link from "next/link";
 import { useEffect, useMemo, useRef, useState } from "react";
+import { useRouter } from "next/navigation";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { Alert, Badge, Button, Select } from "@/components/ui";
 import type { ListResult } from "@/lib/catalog/search";
@@ -80,11 +81,15 @@ export function CatalogBrowser({ initialState, initialData, options }: { initial
     return () => clearTimeout(t);
   }, [typed]);
 
-  // Keep the address shareable without a server round trip.
+  // The address holds the search and filters, through Next's router (not history.replaceState behind its
+  // back): Back from a component then returns to this list as it was left. replace, not push: typing and
+  // toggling chips adds no history entries.
+  const router = useRouter();
   useEffect(() => {
     const qs = stateToParams(state).toString();
-    window.history.replaceState(null, "", qs ? `?${qs}` : window.location.pathname);
-  }, [state]);
+    if (qs === window.location.search.replace(/^\?/, "")) return;
+    router.replace(qs ? `${window.location.pathname}?${qs}` : window.location.pathname, { scroll: false });
+  }, [state, router]);
 
   // "/" focuses the search box (unless the user is typing somewhere).
   useEffect(() => {

@@ -40,7 +40,8 @@ export function DevSignInForm({ callbackUrl, users, groups }: DevSignInFormProps
       return;
     }
     setLeaving(true);
-    window.location.assign(callbackUrl);
+    // replace: Back from the page signed into leaves the portal, not to this form again.
+    window.location.replace(callbackUrl);
   });
 
   return (
