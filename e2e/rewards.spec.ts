@@ -69,6 +69,8 @@ test("a player opens the rewards link, claims an offer and sees it claimed; the 
   await expect(claimed.getByTestId("offer-status")).toHaveText("Claimed");
   await expect(claimed).toContainText("Rewards claimed");
   await expect(claimed.getByRole("button", { name: /Claim/ })).toHaveCount(0);
+  // Confirmed in a live region (announced by screen readers), naming what was granted.
+  await expect(page.getByRole("status").filter({ hasText: "Claimed Fair play" })).toHaveText("Claimed Fair play: 10 Trust points. It is on its way to your game.");
 
   // Claimed for real: the server view agrees, and nothing secret reached the browser.
   const refresh = await request.post(`${OFFERS}/v1/player/campaigns/refresh`, { headers: serverHeaders, data: { playerId: PLAYER } });
@@ -94,8 +96,12 @@ test("a player sees the friends they invited, and claims the reward once a frien
   });
   expect(created.status()).toBe(200);
   const { instanceId } = (await created.json()) as { instanceId: string };
+  // The inviter plays already: the game knows their Gold.
+  const snapshot = { playerId: inviter, username: "Inviter", currencies: { gold: { balance: 120, in: 120, out: 0 } } };
+  expect((await request.post(`${OFFERS}/v1/player/snapshot`, { headers: serverHeaders, data: snapshot })).status()).toBe(200);
 
   await page.goto(`/rewards?token=${encodeURIComponent(await oneTimeToken(request, inviter))}&gameId=${GAME}`);
+  await expect(page.getByTestId("balance-gold")).toHaveText("120 Gold");
   await expect(page.getByRole("heading", { name: "Friends you invited" })).toBeVisible();
   const card = page.locator(`[data-testid="reward-referral"][data-instance-id="${instanceId}"]`);
   await expect(card.getByRole("heading", { name: `Invited ${friend}` })).toBeVisible();
@@ -112,6 +118,9 @@ test("a player sees the friends they invited, and claims the reward once a frien
   await card.getByRole("button", { name: "Claim Invited Friend" }).click();
   await expect(card).toHaveAttribute("data-status", "claimed");
   await expect(card).toContainText("Rewards claimed");
+  // Confirmed, and the balance shows the claimed Gold.
+  await expect(page.getByTestId("claim-confirmation")).toHaveText("Claimed Invited Friend: 50 Gold. It is on its way to your game.");
+  await expect(page.getByTestId("balance-gold")).toHaveText("170 Gold (+50 just claimed)");
 
   // Granted once: the game server's claim of the same referral is refused.
   const again = await request.post(`${OFFERS}/v1/reward/sdk/claim`, { headers: serverHeaders, data: { kind: "referral", instanceId, playerId: inviter } });

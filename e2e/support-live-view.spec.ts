@@ -41,8 +41,10 @@ test("a support user opens a player's live view; an assigned offer appears withi
   await expect(page.getByTestId("currencies")).toContainText("Gold");
   await expect(page.getByTestId("offer").filter({ hasText: "Welcome pack" }).first()).toBeVisible();
 
-  // The live view is connected and the player is offline.
+  // The live view is connected and the player is offline; what happened before it opened is listed
+  // from the player's history (Cleo's welcome pack surfaced when the demo was seeded).
   const live = page.getByTestId("live-view");
+  await expect(live.getByTestId("live-log").locator('li[data-type="surfaced"]').filter({ hasText: "Welcome pack" })).toHaveCount(1);
   await expect(live.getByTestId("stream-state")).toHaveAttribute("data-status", "open");
   await expect(live.getByTestId("player-presence")).toHaveAttribute("data-online", "false");
 
@@ -68,6 +70,12 @@ test("a support user opens a player's live view; an assigned offer appears withi
   stream.abort();
   await expect(live.getByTestId("player-presence")).toHaveAttribute("data-online", "false");
   await expect(live.getByTestId("live-log")).toContainText("Player's event stream closed");
+
+  // After a reload the offer assigned live is still listed, once (history and stream agree on the event).
+  await page.reload();
+  await expect(live.getByTestId("stream-state")).toHaveAttribute("data-status", "open");
+  await expect(live.getByTestId("live-log").locator("li").filter({ hasText: name })).toHaveCount(1);
+  await expect(live.getByTestId("live-log").locator('li[data-type="surfaced"]').filter({ hasText: "Welcome pack" })).toHaveCount(1);
 });
 
 test("without the support role the dashboard explains it and the API answers 403", async ({ page }) => {

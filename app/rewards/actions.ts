@@ -5,7 +5,7 @@
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { createGameClient, OffersApiError } from "@/lib/offers-client";
-import type { ClaimState } from "@/components/rewards/claim-button";
+import type { ClaimState } from "@/components/rewards/claims";
 import { offersApiBase, readRewardsSession } from "./session";
 
 const ClaimForm = z.object({ kind: z.enum(["offer", "referral"]), instanceId: z.string().min(1).max(200) });
@@ -13,28 +13,26 @@ const ClaimForm = z.object({ kind: z.enum(["offer", "referral"]), instanceId: z.
 export async function claimReward(_previous: ClaimState, form: FormData): Promise<ClaimState> {
   const input = ClaimForm.safeParse({ kind: form.get("kind") ?? "offer", instanceId: form.get("instanceId") });
   if (!input.success) return { status: "error", message: "This offer could not be found." };
+  const failed = (message: string): ClaimState => ({ status: "error", message, instanceId: input.data.instanceId });
   const session = await readRewardsSession();
-  if (!session || session.expired) return { status: "error", message: "Your session has expired. Reopen the rewards link from the game." };
+  if (!session || session.expired) return failed("Your session has expired. Reopen the rewards link from the game.");
   const game = createGameClient({ baseUrl: offersApiBase(), getJwt: async () => session.token });
   try {
     const answer = await game.claim(input.data);
     revalidatePath("/rewards");
-    return { status: "claimed", message: answer.message || "Rewards claimed." };
+    return { status: "claimed", message: answer.message || "Rewards claimed.", instanceId: input.data.instanceId };
   } catch (error) {
     revalidatePath("/rewards");
     if (error instanceof OffersApiError) {
       if (error.code === "offer-not-claimable") {
-        return {
-          status: "error",
-          message: input.data.kind === "referral" ? "This reward cannot be claimed (already claimed, or your friend has not played yet)." : "This offer cannot be claimed (already claimed, or not complete yet).",
-        };
+        return failed(input.data.kind === "referral" ? "This reward cannot be claimed (already claimed, or your friend has not played yet)." : "This offer cannot be claimed (already claimed, or not complete yet).");
       }
-      if (error.code === "offer-not-found") return { status: "error", message: "This offer could not be found." };
+      if (error.code === "offer-not-found") return failed("This offer could not be found.");
       if (error.code.startsWith("jwt-") || error.code === "unknown-gameId") {
-        return { status: "error", message: "Your session has expired. Reopen the rewards link from the game." };
+        return failed("Your session has expired. Reopen the rewards link from the game.");
       }
-      if (error.status < 500) return { status: "error", message: `The claim failed (${error.code}).` };
+      if (error.status < 500) return failed(`The claim failed (${error.code}).`);
     }
-    return { status: "error", message: "The rewards service is unavailable. Try again in a moment." };
+    return failed("The rewards service is unavailable. Try again in a moment.");
   }
 }

@@ -3,7 +3,7 @@
 // progress, times, event timeline), ledger and referrals, with the live view beside them. Live
 // offer events refresh the player's state, so the offers and ledger follow without a reload.
 import Link from "next/link";
-import { useCallback } from "react";
+import { useCallback, useMemo } from "react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Alert, Badge, Button } from "@/components/ui";
 import { retryWhileUnavailable } from "@/components/http/api-client";
@@ -13,7 +13,7 @@ import { SnapshotCard } from "./snapshot-card";
 import { OffersCard } from "./offers-card";
 import { LedgerCard } from "./ledger-card";
 import { ReferralsCard } from "./referrals-card";
-import { useWatchStream } from "./use-watch-stream";
+import { historyEntries, mergeEntries, useWatchStream } from "./use-watch-stream";
 import styles from "./offers.module.css";
 
 export function PlayerView({ gameId, playerId }: { gameId: string; playerId: string }) {
@@ -35,6 +35,9 @@ export function PlayerView({ gameId, playerId }: { gameId: string; playerId: str
 
   const data = player.data;
   const online = live.online ?? data?.connected ?? null;
+  // The player's recorded events fill the view from before it connected (and across a reload or a gap).
+  const history = useMemo(() => historyEntries(data?.offers ?? []), [data?.offers]);
+  const liveWithHistory = useMemo(() => ({ ...live, entries: mergeEntries(history, live.entries) }), [live, history]);
 
   return (
     <div className="stack">
@@ -75,7 +78,7 @@ export function PlayerView({ gameId, playerId }: { gameId: string; playerId: str
         </div>
         {missing ? null : (
           <aside className={styles.aside}>
-            <LiveView state={live} />
+            <LiveView state={liveWithHistory} />
           </aside>
         )}
       </div>

@@ -50,6 +50,51 @@ interface ConnectionEventData {
   instance?: string;
 }
 
+/** One key per offer event, whether it came from the player's history or live: merging drops the twin. */
+export function offerEventKey(instanceId: string | undefined, seq: number | undefined): string | null {
+  return instanceId && typeof seq === "number" ? `offer-${instanceId}-${seq}` : null;
+}
+
+interface HistoryOffer {
+  instanceId: string;
+  name?: string;
+  offerId?: string;
+  events: Array<{ seq: number; type: string; fromStatus: string | null; toStatus: string; cause: string; at: string }>;
+}
+
+/** The player's recorded offer events as live-view entries, oldest first: what happened before the view connected. */
+export function historyEntries(offers: HistoryOffer[]): LiveEntry[] {
+  return offers
+    .flatMap((o) =>
+      o.events.map((e) => ({
+        key: offerEventKey(o.instanceId, e.seq) ?? `offer-${o.instanceId}-${e.at}`,
+        type: e.type,
+        at: e.at,
+        title: o.name ?? o.offerId ?? o.instanceId,
+        detail: `${e.fromStatus ?? "new"} → ${e.toStatus}${e.cause ? ` (${e.cause})` : ""}`,
+        instanceId: o.instanceId,
+      })),
+    )
+    .sort((a, b) => a.at.localeCompare(b.at));
+}
+
+/** History and live entries in time order, each event once, the newest MAX_ENTRIES kept. */
+export function mergeEntries(history: LiveEntry[], live: LiveEntry[]): LiveEntry[] {
+  const seen = new Set<string>();
+  const out: LiveEntry[] = [];
+  for (const e of [...history, ...live]) {
+    if (seen.has(e.key)) continue;
+    seen.add(e.key);
+    out.push(e);
+  }
+  // Stable: entries with the same time keep history-then-live order.
+  return out
+    .map((e, i) => [e, i] as const)
+    .sort(([a, i], [b, j]) => a.at.localeCompare(b.at) || i - j)
+    .map(([e]) => e)
+    .slice(-MAX_ENTRIES);
+}
+
 function parse<T>(event: MessageEvent): T | null {
   try {
     return JSON.parse(String(event.data)) as T;
@@ -83,8 +128,8 @@ export function useWatchStream(url: string | null, onChange?: (entry: LiveEntry 
     let disposed = false;
     let counter = 0;
 
-    const append = (entry: Omit<LiveEntry, "key">) =>
-      setState((s) => ({ ...s, entries: [...s.entries, { ...entry, key: `${Date.now()}-${counter++}` }].slice(-MAX_ENTRIES) }));
+    const append = (entry: Omit<LiveEntry, "key">, key?: string | null) =>
+      setState((s) => ({ ...s, entries: [...s.entries, { ...entry, key: key ?? `live-${Date.now()}-${counter++}` }].slice(-MAX_ENTRIES) }));
 
     const open = () => {
       if (disposed) return;
@@ -94,7 +139,7 @@ export function useWatchStream(url: string | null, onChange?: (entry: LiveEntry 
       es.addEventListener("presence", (event) => {
         const data = parse<{ connected?: boolean }>(event as MessageEvent);
         if (opened && attempt > 0) {
-          append({ type: "stream", at: new Date().toISOString(), title: "Live view reconnected", detail: "events during the gap are not replayed; the page was refreshed" });
+          append({ type: "stream", at: new Date().toISOString(), title: "Live view reconnected", detail: "events during the gap come from the player's history" });
           callback.current?.(null);
         }
         opened = true;
@@ -138,8 +183,9 @@ export function useWatchStream(url: string | null, onChange?: (entry: LiveEntry 
             detail: `${data.fromStatus ?? "new"} → ${data.toStatus ?? type}${data.cause ? ` (${data.cause})` : ""}`,
             instanceId: data.instanceId ?? data.offer?.instanceId,
           };
-          append(entry);
-          callback.current?.({ ...entry, key: "" });
+          const key = offerEventKey(entry.instanceId, data.seq);
+          append(entry, key);
+          callback.current?.({ ...entry, key: key ?? "" });
         });
       }
 

@@ -1,8 +1,8 @@
 "use client";
-// The Claim button of a claimable offer or referral: a form posting to the claim server action, so
-// it works before the page's scripts load too. The page re-renders with it claimed.
-import { useActionState } from "react";
+// The Claim button of a claimable offer or referral: a form posting to the page's one claim action
+// (claims.tsx), so it works before the page's scripts load too. The page re-renders with it claimed.
 import { useFormStatus } from "react-dom";
+import { useClaims } from "./claims";
 import styles from "./rewards.module.css";
 
 function Submit({ offerName }: { offerName: string }) {
@@ -14,22 +14,14 @@ function Submit({ offerName }: { offerName: string }) {
   );
 }
 
-export interface ClaimState {
-  status: "idle" | "claimed" | "error";
-  message?: string;
-}
-
-/** The server action that claims (app/rewards/actions.ts), passed down by the page. */
-export type ClaimAction = (previous: ClaimState, form: FormData) => Promise<ClaimState>;
-
-export function ClaimButton({ kind = "offer", instanceId, offerName, claim }: { kind?: "offer" | "referral"; instanceId: string; offerName: string; claim: ClaimAction }) {
-  const [state, action] = useActionState<ClaimState, FormData>(claim, { status: "idle" });
+export function ClaimButton({ kind = "offer", instanceId, offerName }: { kind?: "offer" | "referral"; instanceId: string; offerName: string }) {
+  const { state, action } = useClaims();
   return (
     <form action={action} className={styles.claimForm}>
       <input type="hidden" name="kind" value={kind} />
       <input type="hidden" name="instanceId" value={instanceId} />
       <Submit offerName={offerName} />
-      {state.status === "error" ? (
+      {state.status === "error" && state.instanceId === instanceId ? (
         <p className={styles.claimError} role="alert">
           {state.message}
         </p>

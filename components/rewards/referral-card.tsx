@@ -2,7 +2,7 @@
 import type { PlayerReferral } from "@/lib/offers-client/schemas";
 import { Badge, type BadgeTone } from "@/components/ui";
 import { RewardList } from "@/components/offer-parts/reward-list";
-import { ClaimButton, type ClaimAction } from "./claim-button";
+import { ClaimButton } from "./claim-button";
 import styles from "./rewards.module.css";
 
 const referralStatus: Record<PlayerReferral["status"], { label: string; tone: BadgeTone }> = {
@@ -11,7 +11,7 @@ const referralStatus: Record<PlayerReferral["status"], { label: string; tone: Ba
   claimed: { label: "Claimed", tone: "accent" },
 };
 
-export function ReferralCard({ referral, claim }: { referral: PlayerReferral; claim: ClaimAction }) {
+export function ReferralCard({ referral }: { referral: PlayerReferral }) {
   const status = referralStatus[referral.status];
   const title = `Invited ${referral.refereeUsername || referral.refereeId}`;
   return (
@@ -32,7 +32,7 @@ export function ReferralCard({ referral, claim }: { referral: PlayerReferral; cl
         <RewardList rewards={referral.rewards} size={36} />
       </div>
       <footer className={styles.cardFoot}>
-        {referral.status === "claimable" ? <ClaimButton kind="referral" instanceId={referral.instanceId} offerName={title} claim={claim} /> : null}
+        {referral.status === "claimable" ? <ClaimButton kind="referral" instanceId={referral.instanceId} offerName={title} /> : null}
         {referral.status === "claimed" ? <span className={styles.claimed}>✓ Rewards claimed</span> : null}
       </footer>
     </article>

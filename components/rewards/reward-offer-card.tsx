@@ -4,11 +4,11 @@ import { ConditionBars } from "@/components/offer-parts/condition-bars";
 import { OfferImage } from "@/components/offer-parts/offer-image";
 import { RewardList } from "@/components/offer-parts/reward-list";
 import { StatusBadge } from "@/components/offer-parts/status-badge";
-import { ClaimButton, type ClaimAction } from "./claim-button";
+import { ClaimButton } from "./claim-button";
 import { TimeLeft } from "./time-left";
 import styles from "./rewards.module.css";
 
-export function RewardOfferCard({ offer, claim }: { offer: Offer; claim: ClaimAction }) {
+export function RewardOfferCard({ offer }: { offer: Offer }) {
   return (
     <article className={styles.card} data-testid="reward-offer" data-instance-id={offer.instanceId} data-status={offer.status} aria-label={offer.name}>
       <header className={styles.cardHead}>
@@ -26,7 +26,7 @@ export function RewardOfferCard({ offer, claim }: { offer: Offer; claim: ClaimAc
       <ConditionBars offer={offer} />
       <footer className={styles.cardFoot}>
         {offer.status === "claimed" ? null : <TimeLeft at={Date.parse(offer.expiresAt)} status={offer.status} />}
-        {offer.status === "claimable" ? <ClaimButton instanceId={offer.instanceId} offerName={offer.name} claim={claim} /> : null}
+        {offer.status === "claimable" ? <ClaimButton instanceId={offer.instanceId} offerName={offer.name} /> : null}
         {offer.status === "claimed" ? <span className={styles.claimed}>✓ Rewards claimed</span> : null}
       </footer>
     </article>

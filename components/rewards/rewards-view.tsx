@@ -1,9 +1,7 @@
 // The players' rewards page body (server component): balances, then offers ready to claim, active
 // offers with their progress and time left, the friends the player invited, and past offers.
 import type { ClientCampaignsResponse, PlayerReferral } from "@/lib/offers-client/schemas";
-import { formatAmount } from "@/components/offer-parts/offer-math";
-import { OfferImage } from "@/components/offer-parts/offer-image";
-import type { ClaimAction } from "./claim-button";
+import { Balances, ClaimAnnouncement, ClaimsProvider, type ClaimAction, type ClaimableRewards } from "./claims";
 import { ReferralCard } from "./referral-card";
 import { RewardOfferCard } from "./reward-offer-card";
 import { TimeLeft } from "./time-left";
@@ -28,8 +26,13 @@ export function RewardsView({
   const past = offers.filter((o) => o.status === "claimed" || o.status === "expired");
   const currencies = Object.values(campaigns.playerData.currencies);
   const name = campaigns.snapshot.username || campaigns.player.snapshot.username;
+  const items: ClaimableRewards = Object.fromEntries([
+    ...offers.map((o) => [o.instanceId, { name: o.name, rewards: o.rewards }] as const),
+    ...referrals.map((r) => [r.instanceId, { name: `Invited ${r.refereeUsername || r.refereeId}`, rewards: r.rewards }] as const),
+  ]);
 
   return (
+    <ClaimsProvider claim={claim} items={items}>
     <div className={styles.page}>
       <section className={styles.hello}>
         <h1>{name ? `Hi ${name}!` : "Your rewards"}</h1>
@@ -40,18 +43,8 @@ export function RewardsView({
               ? "Complete your offers to earn their rewards."
               : "No offers right now. Check back soon!"}
         </p>
-        {currencies.length > 0 ? (
-          <ul className={styles.balances} aria-label="Your balances">
-            {currencies.map((c) => (
-              <li key={c.id}>
-                <OfferImage src={c.image || undefined} size={24} />
-                <span>
-                  <strong>{formatAmount(c.balance)}</strong> {c.name}
-                </span>
-              </li>
-            ))}
-          </ul>
-        ) : null}
+        <ClaimAnnouncement />
+        <Balances currencies={currencies} />
       </section>
 
       <section aria-labelledby="offers-title">
@@ -61,7 +54,7 @@ export function RewardsView({
         {active.length === 0 ? <p className={styles.muted}>Nothing to show yet.</p> : null}
         <div className={styles.grid}>
           {active.map((offer) => (
-            <RewardOfferCard key={offer.instanceId} offer={offer} claim={claim} />
+            <RewardOfferCard key={offer.instanceId} offer={offer} />
           ))}
         </div>
       </section>
@@ -75,7 +68,7 @@ export function RewardsView({
             {[...referrals]
               .sort((a, b) => referralOrder[a.status] - referralOrder[b.status] || b.createdAt.localeCompare(a.createdAt))
               .map((referral) => (
-                <ReferralCard key={referral.instanceId} referral={referral} claim={claim} />
+                <ReferralCard key={referral.instanceId} referral={referral} />
               ))}
           </div>
         </section>
@@ -88,7 +81,7 @@ export function RewardsView({
           </h2>
           <div className={styles.grid}>
             {past.map((offer) => (
-              <RewardOfferCard key={offer.instanceId} offer={offer} claim={claim} />
+              <RewardOfferCard key={offer.instanceId} offer={offer} />
             ))}
           </div>
         </section>
@@ -98,5 +91,6 @@ export function RewardsView({
         Session ends <TimeLeft at={sessionEndsAt} mode="session" />. Reopen the link from the game to continue after that.
       </p>
     </div>
+    </ClaimsProvider>
   );
 }

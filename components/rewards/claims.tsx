@@ -1,0 +1,98 @@
+"use client";
+// The claims of one visit to the rewards page: one form action for every Claim button (a server action,
+// so the buttons work before the page's scripts load), a confirmation announced to screen readers, and
+// the balances with what was just claimed added. The page re-renders after a claim (the claimed offer
+// moves to "Claimed"), so what must survive it lives here, above the cards, not in a button.
+import { createContext, useActionState, useContext, useEffect, useRef, useState, type ReactNode } from "react";
+import type { Reward } from "@/lib/offers-client/schemas";
+import { formatAmount } from "@/components/offer-parts/offer-math";
+import { OfferImage } from "@/components/offer-parts/offer-image";
+import styles from "./rewards.module.css";
+
+export interface ClaimState {
+  status: "idle" | "claimed" | "error";
+  message?: string;
+  /** The offer or referral the answer is about. */
+  instanceId?: string;
+}
+
+/** The server action that claims (app/rewards/actions.ts), passed down by the page. */
+export type ClaimAction = (previous: ClaimState, form: FormData) => Promise<ClaimState>;
+
+/** What each offer and referral on the page grants, by instance: the confirmation names it. */
+export type ClaimableRewards = Record<string, { name: string; rewards: Reward[] }>;
+
+interface Claims {
+  state: ClaimState;
+  action: (form: FormData) => void;
+  claimed: Array<{ instanceId: string; name: string; rewards: Reward[] }>;
+}
+
+const ClaimsContext = createContext<Claims | null>(null);
+
+export function useClaims(): Claims {
+  const claims = useContext(ClaimsContext);
+  if (!claims) throw new Error("useClaims needs a ClaimsProvider");
+  return claims;
+}
+
+export function rewardsText(rewards: Reward[]): string {
+  const parts = rewards.map((r) => `${formatAmount(r.amount)} ${r.name}`);
+  return parts.length <= 1 ? (parts[0] ?? "") : `${parts.slice(0, -1).join(", ")} and ${parts.at(-1)}`;
+}
+
+export function ClaimsProvider({ claim, items, children }: { claim: ClaimAction; items: ClaimableRewards; children: ReactNode }) {
+  const [state, action] = useActionState<ClaimState, FormData>(claim, { status: "idle" });
+  const [claimed, setClaimed] = useState<Claims["claimed"]>([]);
+  const itemsRef = useRef(items);
+  useEffect(() => {
+    itemsRef.current = items;
+  }, [items]);
+  useEffect(() => {
+    const id = state.instanceId;
+    if (state.status !== "claimed" || !id) return;
+    const item = itemsRef.current[id];
+    setClaimed((list) => (list.some((c) => c.instanceId === id) ? list : [...list, { instanceId: id, name: item?.name ?? "Your reward", rewards: item?.rewards ?? [] }]));
+  }, [state]);
+  return <ClaimsContext.Provider value={{ state, action, claimed }}>{children}</ClaimsContext.Provider>;
+}
+
+/** "Claimed Welcome pack: 500 Gold." — in a live region, so a screen reader announces it. */
+export function ClaimAnnouncement() {
+  const { claimed } = useClaims();
+  const last = claimed.at(-1);
+  return (
+    <div role="status" aria-live="polite" className={last ? styles.claimConfirmation : undefined} data-testid="claim-confirmation">
+      {last ? (
+        <>
+          <strong>Claimed {last.name}</strong>
+          {last.rewards.length ? `: ${rewardsText(last.rewards)}.` : "."} It is on its way to your game.
+        </>
+      ) : null}
+    </div>
+  );
+}
+
+/** The player's balances, with the currency rewards claimed on this visit added (the game confirms them on its next update). */
+export function Balances({ currencies }: { currencies: Array<{ id: string; name: string; image?: string | null; balance: number }> }) {
+  const { claimed } = useClaims();
+  if (currencies.length === 0) return null;
+  const added = new Map<string, number>();
+  for (const c of claimed) for (const r of c.rewards) added.set(r.rewardId, (added.get(r.rewardId) ?? 0) + r.amount);
+  return (
+    <ul className={styles.balances} aria-label="Your balances" data-testid="balances">
+      {currencies.map((c) => {
+        const plus = added.get(c.id) ?? 0;
+        return (
+          <li key={c.id} data-testid={`balance-${c.id}`}>
+            <OfferImage src={c.image || undefined} size={24} />
+            <span>
+              <strong>{formatAmount(c.balance + plus)}</strong> {c.name}
+              {plus > 0 ? <span className={styles.balanceAdded}> (+{formatAmount(plus)} just claimed)</span> : null}
+            </span>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
