@@ -9,6 +9,7 @@ import { Alert, Badge, Button } from "@/components/ui";
 import { retryWhileUnavailable } from "@/components/http/api-client";
 import { describeOffersError, isPlayerNotFound, offersApi, queryKeys } from "./api";
 import { LiveView } from "./live-view";
+import { NotFoundPage } from "@/components/shell/not-found-page";
 import { SnapshotCard } from "./snapshot-card";
 import { OffersCard } from "./offers-card";
 import { LedgerCard } from "./ledger-card";
@@ -38,6 +39,14 @@ export function PlayerView({ gameId, playerId }: { gameId: string; playerId: str
   // The player's recorded events fill the view from before it connected (and across a reload or a gap).
   const history = useMemo(() => historyEntries(data?.offers ?? []), [data?.offers]);
   const liveWithHistory = useMemo(() => ({ ...live, entries: mergeEntries(history, live.entries) }), [live, history]);
+
+  if (missing) {
+    return (
+      <NotFoundPage title="No such player" back={{ href: `/offers?game=${encodeURIComponent(gameId)}`, label: "Offers" }}>
+        {gameId} has no player {playerId}. Players appear once their game has sent their first snapshot; search by id or username from the offers page.
+      </NotFoundPage>
+    );
+  }
 
   return (
     <div className="stack">
