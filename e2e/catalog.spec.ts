@@ -45,7 +45,7 @@ test("catalog: search, filter, star, open, edit display name, see it in the list
   await page.getByTestId("edit-component").click();
   const field = page.getByTestId("field-displayName");
   await field.fill("");
-  await expect(page.getByTestId("edit-issues")).toContainText("metadata.displayName");
+  await expect(page.getByTestId("edit-issues")).toContainText("Display name:");
   await expect(page.getByTestId("review-changes")).toBeDisabled();
   const newName = `Offers Service ${mark}`;
   await field.fill(newName);

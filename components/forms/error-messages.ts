@@ -44,3 +44,38 @@ export function errorMessages(errors: FieldErrors | undefined): string[] {
 export function issueAt(issues: FormIssue[], prefix: string): string | undefined {
   return issues.find((i) => i.path === prefix || i.path.startsWith(`${prefix}.`) || i.path.startsWith(`${prefix}[`))?.message;
 }
+
+const ordinal = (index: string) => Number(index) + 1;
+
+/** Labels of a component record's fields, as the edit form names them; a record path it does not know reads as itself. */
+const RECORD_LABELS: Array<[RegExp, (m: RegExpExecArray) => string]> = [
+  [/^metadata\.displayName$/, () => "Display name"],
+  [/^metadata\.description$/, () => "Description"],
+  [/^metadata\.tags\[(\d+)\]$/, (m) => `Tag ${ordinal(m[1])}`],
+  [/^metadata\.tags$/, () => "Tags"],
+  [/^metadata\.links\[(\d+)\]\.url$/, (m) => `Link ${ordinal(m[1])} address`],
+  [/^metadata\.links\[(\d+)\]\.title$/, (m) => `Link ${ordinal(m[1])} title`],
+  [/^metadata\.links/, () => "Links"],
+  [/^spec\.kind$/, () => "Kind"],
+  [/^spec\.lifecycle$/, () => "Lifecycle"],
+  [/^spec\.repo\.path$/, () => "Repository path"],
+  [/^spec\.owners\[(\d+)\]\.user$/, (m) => `Owner ${ordinal(m[1])} user`],
+  [/^spec\.owners\[(\d+)\]\.group$/, (m) => `Owner ${ordinal(m[1])} group`],
+  [/^spec\.owners/, () => "Owners"],
+  [/^spec\.environments/, () => "Environments"],
+  [/^spec\.runtime\.k8s\.namespaces\.([a-z]+)$/, (m) => `Namespace for ${m[1]}`],
+  [/^spec\.runtime\.k8s\.deploymentContractPath$/, () => "Deployment contract path"],
+  [/^spec\.runtime\.mobile/, () => "Mobile platforms"],
+  [/^spec\.dependencies/, () => "Dependencies"],
+  [/^spec\.library\.defaultRegistry$/, () => "Default registry"],
+  [/^spec\.library\.publish/, () => "Publish policy"],
+  [/^spec\.library/, () => "Library"],
+];
+
+export function recordFieldLabel(path: string): string {
+  for (const [pattern, label] of RECORD_LABELS) {
+    const m = pattern.exec(path);
+    if (m) return label(m);
+  }
+  return path || "The record";
+}

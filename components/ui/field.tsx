@@ -8,11 +8,11 @@ export interface FieldProps {
   children: (id: string) => ReactNode;
 }
 
-/** A labelled form control with an optional hint and error. */
+/** A labelled form control with an optional hint and error; a field with an error is outlined. */
 export function Field({ label, hint, error, children }: FieldProps) {
   const id = useId();
   return (
-    <div className="ui-field">
+    <div className={error ? "ui-field ui-field--invalid" : "ui-field"}>
       <label className="ui-field__label" htmlFor={id}>
         {label}
       </label>
