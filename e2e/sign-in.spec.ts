@@ -15,7 +15,7 @@ test("sign in with the development sign-in, see name and roles, sign out", async
 
   // The shell shows the name; the user menu shows the roles from config/portal.yaml.
   await expect(page.getByTestId("user-name")).toHaveText("lee");
-  await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link")).toHaveText(["Catalog", "App orders", "Import"]);
+  await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link")).toHaveText(["Catalog", "Reviews", "App orders", "Import"]);
   await page.getByTestId("user-menu").locator("summary").click();
   await expect(page.getByTestId("user-roles")).toContainText("engineer");
   await expect(page.getByTestId("user-roles")).toContainText("lead");
