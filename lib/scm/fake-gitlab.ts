@@ -134,6 +134,14 @@ export async function startFakeGitLab(options: FakeGitLabOptions): Promise<FakeG
     res.setHeader("x-total-pages", String(totalPages));
     res.setHeader("x-next-page", page < totalPages ? String(page + 1) : "");
     res.setHeader("x-prev-page", page > 1 ? String(page - 1) : "");
+    // GitLab's Link header, which clients such as @gitbeaker/rest follow page after page.
+    const link = (p: number, rel: string) => {
+      const u = new URL(`${url.pathname}${url.search}`, baseUrl);
+      u.searchParams.set("page", String(p));
+      u.searchParams.set("per_page", String(perPage));
+      return `<${u.href}>; rel="${rel}"`;
+    };
+    res.setHeader("link", [...(page < totalPages ? [link(page + 1, "next")] : []), ...(page > 1 ? [link(page - 1, "prev")] : []), link(1, "first"), link(totalPages, "last")].join(", "));
     return items.slice((page - 1) * perPage, page * perPage);
   }
 
@@ -296,7 +304,8 @@ export async function startFakeGitLab(options: FakeGitLabOptions): Promise<FakeG
         );
       }
       if (method === "POST") {
-        const body = await readBody(req);
+        // GitLab takes parameters in the query or the body (@gitbeaker/rest sends tag_name and ref in the query).
+        const body = { tag_name: q("tag_name") ?? undefined, ref: q("ref") ?? undefined, message: q("message") ?? undefined, ...(await readBody(req)) };
         const name = String(body.tag_name ?? "");
         if ((await backend.listTags(repo)).some((t) => t.name === name)) throw new HttpError(400, { message: `Tag ${name} already exists` });
         if (!(await backend.resolveRef(repo, String(body.ref ?? "")))) throw new HttpError(400, { message: "Target ref is invalid" });
