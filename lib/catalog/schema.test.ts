@@ -157,6 +157,11 @@ describe("Component schema: every wrong type is reported at its field", () => {
     expect(missing.ok ? "" : missing.issues[0].message).toMatch(/spec\.repo\.path is required/);
   });
 
+  it("says an empty value is empty, in words", () => {
+    const r = validateComponent(setAt(clone(validComponent()) as unknown as Record<string, unknown>, "spec.repo.path", ""));
+    expect(r.ok ? [] : r.issues.map((i) => i.message)).toEqual(["repository path must have the form <group>/<project> (it is empty)"]);
+  });
+
   it("limits displayName to DISPLAY_NAME_MAX characters", () => {
     const named = (displayName: string) => validateComponent(setAt(clone(validComponent()) as unknown as Record<string, unknown>, "metadata.displayName", displayName));
     expect(named("x".repeat(DISPLAY_NAME_MAX)).ok).toBe(true);

@@ -248,7 +248,9 @@ export function humanIssues(error: z.ZodError, input: unknown): FieldIssue[] {
         continue;
       case "invalid_value":
       case "invalid_format":
-        if (found !== undefined && !message.includes("found")) message = `${message}; found ${describe(found)}`;
+        // An empty value is said in words: `found text ""` reads as a developer's message.
+        if (found === "" || (typeof found === "string" && found.trim() === "")) message = `${message} (it is empty)`;
+        else if (found !== undefined && !message.includes("found")) message = `${message}; found ${describe(found)}`;
         break;
       default:
         break;

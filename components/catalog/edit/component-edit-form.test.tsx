@@ -53,7 +53,11 @@ describe("the component record editor", () => {
     await user.type(screen.getByTestId("field-repo"), "nogroup");
     await waitFor(() => expect(screen.getByTestId("edit-issues").textContent).toContain("2 problems"));
     expect(screen.getByText("repository path must have the form <group>/<project>", { selector: ".ui-field__error" })).toBeTruthy();
-    expect(review.disabled).toBe(true);
+    // Review with problems left: nothing to review, focus goes to the first field with a problem.
+    expect(review.disabled).toBe(false);
+    await user.click(review);
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByTestId("field-displayName")));
+    expect(screen.queryByTestId("yaml-diff")).toBeNull();
     await user.click(screen.getByRole("button", { name: "Remove owner 1" }));
     expect(await screen.findByText("a component needs at least one owner", { selector: ".ui-field__error" })).toBeTruthy();
   });

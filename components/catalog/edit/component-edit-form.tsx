@@ -117,7 +117,8 @@ export function ComponentEditForm({ name, component, yaml, etag, canCommit, onCa
           ) : null}
 
           <div className="row">
-            <Button type="submit" variant="primary" disabled={!valid || !changed} data-testid="review-changes">
+            {/* Enabled while there are problems: submitting then moves focus to the first field with one. */}
+            <Button type="submit" variant="primary" disabled={valid && !changed} data-testid="review-changes">
               Review changes
             </Button>
             <Button variant="ghost" onClick={onCancel}>
