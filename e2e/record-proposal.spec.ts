@@ -2,10 +2,10 @@ import { signInAs } from "./sign-in-as";
 import { expect, test } from "@playwright/test";
 
 // Record edits follow the rule of config edits: an engineer who does not own design-system gets
-// "Propose change", which opens a merge request and leaves the record as it is (the API answers 202);
-// an owner of it (config/components/design-system.yaml) gets "Save and commit".
+// "Propose change", which opens a merge request and leaves the record as it is (the API answers 202) until
+// an owner of it (config/components/design-system.yaml) merges it; the owner gets "Save and commit".
 
-test("a non-owner proposes a record change; an owner commits one", async ({ page, browser }) => {
+test("a non-owner proposes a record change; an owner merges it, sees the stale twin conflict, and commits one", async ({ page, browser }) => {
   const engineer = `eng${Date.now().toString(36)}`;
   await signInAs(page, engineer, "/catalog/design-system");
   const title = page.getByTestId("component-title");
@@ -20,6 +20,7 @@ test("a non-owner proposes a record change; an owner commits one", async ({ page
   await expect(proposed).toContainText("Proposed in merge request !");
   await expect(title).toHaveText(before);
   const link = proposed.getByRole("link", { name: /Review merge request !\d+/ });
+  const reviewPath = (await link.getAttribute("href")) ?? "";
   await link.click();
   await expect(page.getByTestId("review-diff")).toContainText("(proposed)");
   // Still unchanged in the catalog after a reload.
@@ -35,15 +36,28 @@ test("a non-owner proposes a record change; an owner commits one", async ({ page
   const body = await res.json();
   expect(body.reviewUrl).toBe(`/reviews/${body.mergeRequest.iid}`);
 
-  // An owner commits.
+  // An owner merges the first proposal from its review page: the catalog shows the new name at once.
   const owner = await browser.newPage();
   const ownerId = await (async () => {
     const r = await page.request.get("/api/components/design-system");
     return ((await r.json()).component.spec.owners[0] as { user: string }).user;
   })();
-  await signInAs(owner, ownerId, "/catalog/design-system");
+  await signInAs(owner, ownerId, "/reviews");
+  await owner.goto(reviewPath);
+  await owner.getByRole("button", { name: "Merge" }).click();
+  await expect(owner.getByTestId("review-outcome")).toContainText("Merged !");
+  await owner.goto("/catalog/design-system");
+  await expect(owner.getByTestId("component-title")).toHaveText(`${before} (proposed)`);
+  // The second proposal (through the API) was built on the old record: it now conflicts and cannot be merged.
+  await owner.goto(body.reviewUrl);
+  await expect(owner.getByTestId("review-conflicts")).toBeVisible();
+  await expect(owner.getByRole("button", { name: "Merge" })).toBeDisabled();
+
+  // The owner commits an edit of their own.
+  await owner.goto("/catalog/design-system");
   await owner.getByTestId("edit-component").click();
   await owner.getByTestId("field-displayName").fill(`${before} v2`);
+  await expect(owner.getByTestId("review-changes")).toBeEnabled();
   await owner.getByTestId("review-changes").click();
   await expect(owner.getByTestId("proposal-note")).toHaveCount(0);
   await owner.getByRole("button", { name: "Save and commit" }).click();
