@@ -125,6 +125,27 @@ describe("route()", () => {
     }
   });
 
+  it("answers a caller that went away with 499 and logs nothing (the work it cancelled failed, not the portal)", async () => {
+    const left = new AbortController();
+    const cancelled = route({
+      handler: async ({ request }) => {
+        left.abort();
+        // What an upstream call aborted by the request's own signal throws.
+        throw request.signal.reason ?? new DOMException("This operation was aborted", "AbortError");
+      },
+    });
+    const spy = vi.spyOn(console, "error").mockImplementation(() => {});
+    try {
+      const response = await cancelled(new Request("http://portal.test/t", { headers: alice, signal: left.signal }));
+      expect(response.status).toBe(499);
+      expect(spy).not.toHaveBeenCalled();
+    } finally {
+      spy.mockRestore();
+    }
+    // A failure while the caller still waits is answered and logged as before.
+    expect((await route({ handler: async () => Promise.reject(new PortalError("not-found", "gone")) })(req("/t"))).status).toBe(404);
+  });
+
   it("answers 503 database-unavailable with Retry-After when the database is out of reach or too slow, the guard's token check included", async () => {
     const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
     try {

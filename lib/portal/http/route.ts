@@ -21,6 +21,7 @@ import { searchParamsToObject } from "@/lib/catalog/query";
 import { getPortalServices, type PortalServices } from "@/lib/portal/services";
 import { PortalError } from "../errors";
 import { assertWellFormed, issuesOf, readJsonBody, type BodyProblem } from "./input";
+import { CLIENT_CLOSED_REQUEST } from "./status";
 import { errorResponse } from "./respond";
 
 export type RequestPart = "path" | "query" | "headers" | "body";
@@ -86,6 +87,8 @@ export function route<P extends Part | undefined = undefined, Q extends Part | u
       const parts = await parseParts(request, context, spec);
       return await spec.handler({ request, user: auth.user, via: auth.via, services: getPortalServices(), ...parts });
     } catch (error) {
+      // The browser left (a page closed, a query cancelled): what failed is the work it no longer wants.
+      if (request.signal.aborted) return new Response(null, { status: CLIENT_CLOSED_REQUEST });
       return errorResponse(error);
     }
   };

@@ -57,5 +57,8 @@ export const scmCodeOf: Record<ScmErrorCode, PortalErrorCode> = {
   unavailable: "source-control-failed",
 };
 
+/** The caller went away before the answer (nginx's 499): nobody reads it, nothing is logged. */
+export const CLIENT_CLOSED_REQUEST = 499;
+
 /** Seconds a client should wait before retrying a 503 (the database, the offers service, source control). */
 export const RETRY_AFTER_SECONDS = 5;
