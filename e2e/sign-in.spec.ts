@@ -1,3 +1,4 @@
+import { signInAs } from "./sign-in-as";
 import { PORTAL_URL } from "./urls";
 import { expect, test } from "@playwright/test";
 
@@ -41,12 +42,14 @@ test("a group picked at the development sign-in gives its roles", async ({ page 
 });
 
 test("personal API token: create, use with Bearer, revoke", async ({ page, playwright }) => {
-  await page.goto("/auth/dev/login?callbackUrl=%2Ftokens");
-  await page.getByLabel("User name").fill("olga");
-  await page.getByRole("button", { name: "Sign in", exact: true }).click();
-  await expect(page).toHaveURL(/\/tokens$/);
-  await page.getByLabel("Name").fill("release script");
-  await page.getByRole("button", { name: "Create token" }).click();
+  await signInAs(page, "olga", "/tokens");
+  // Typed again until the hydrated form has taken it (a production build hydrates a moment after the page shows).
+  const create = page.getByRole("button", { name: "Create token" });
+  await expect(async () => {
+    await page.getByLabel("Name").fill("release script");
+    await expect(create).toBeEnabled({ timeout: 1_000 });
+  }).toPass();
+  await create.click();
   const token = (await page.getByTestId("new-token").textContent())?.trim() ?? "";
   expect(token).toMatch(/^pat_/);
   await page.getByRole("button", { name: "Done" }).click();
