@@ -55,6 +55,7 @@ describe.skipIf(!canRunThrowawayPostgres())("portal API when its PostgreSQL is d
     const pending = await route("app-order-requests/pending/count/route");
     const audit = await route("audit/route");
     const tokens = await route("tokens/route");
+    const reviews = await route("merge-requests/route");
     calls = [
       { name: "GET /api (token)", handler: index.GET, path: "/api", auth: "token" },
       { name: "GET /api/components (token)", handler: components.GET, path: "/api/components", auth: "token" },
@@ -65,6 +66,7 @@ describe.skipIf(!canRunThrowawayPostgres())("portal API when its PostgreSQL is d
       { name: "GET /api/app-order-requests/pending/count", handler: pending.GET, path: "/api/app-order-requests/pending/count", auth: "session" },
       { name: "GET /api/audit (token)", handler: audit.GET, path: "/api/audit", auth: "token" },
       { name: "GET /api/tokens (token)", handler: tokens.GET, path: "/api/tokens", auth: "token" },
+      { name: "GET /api/merge-requests?mine-to-review=true (session)", handler: reviews.GET, path: "/api/merge-requests?mine-to-review=true", auth: "session" },
     ];
     // Everything answers while the database is up (this also opens the database, catalog and GitOps).
     for (const call of calls) expect((await send(call)).status, call.name).toBe(200);

@@ -1,21 +1,13 @@
 "use client";
-// The number of orders waiting for a lead, in the navigation; polled so it changes without a reload.
-import { useQuery } from "@tanstack/react-query";
+// The number of orders waiting for a lead, in the navigation.
 import { Badge } from "@/components/ui";
+import { usePolledCount } from "@/components/hooks/use-polled-count";
 import { fetchPendingCount, orderKeys } from "./api";
 
 export const PENDING_POLL_MS = 10_000;
 
 export function PendingOrdersBadge() {
-  const count = useQuery({
-    queryKey: orderKeys.pendingCount,
-    queryFn: fetchPendingCount,
-    refetchInterval: PENDING_POLL_MS,
-    refetchOnWindowFocus: true,
-    staleTime: 0,
-    retry: false,
-  });
-  const n = count.data?.count ?? 0;
+  const n = usePolledCount(orderKeys.pendingCount, () => fetchPendingCount().then((a) => a.count), PENDING_POLL_MS);
   if (n <= 0) return null;
   return (
     <Badge tone="warning" data-testid="pending-orders-badge" aria-label={`${n} order${n === 1 ? "" : "s"} waiting for a lead`} style={{ marginLeft: "0.35rem" }}>

@@ -37,30 +37,41 @@ function ReviewRows({ reviews, empty, testId }: { reviews: Review[]; empty: stri
   );
 }
 
+/** One card of the page: its requests once loaded, or why they are not shown. */
+function ReviewSection({ title, query, empty, testId, failure }: { title: string; query: string; empty: string; testId: string; failure: string }) {
+  const reviews = useQuery({ queryKey: reviewKeys.list(query), queryFn: ({ signal }) => fetchReviews(query, signal) });
+  return (
+    <Card title={title}>
+      {reviews.isPending ? (
+        <p className="muted">Loading…</p>
+      ) : reviews.isError ? (
+        <Alert tone="error">
+          {failure}: {describeApiError(reviews.error)}
+        </Alert>
+      ) : (
+        <ReviewRows reviews={reviews.data.mergeRequests} empty={empty} testId={testId} />
+      )}
+    </Card>
+  );
+}
+
 export function ReviewList({ userId }: { userId: string }) {
-  const toDecide = useQuery({ queryKey: reviewKeys.list("mine-to-review=true"), queryFn: ({ signal }) => fetchReviews("mine-to-review=true", signal) });
-  const mineQuery = `author=${encodeURIComponent(userId)}&state=all`;
-  const mine = useQuery({ queryKey: reviewKeys.list(mineQuery), queryFn: ({ signal }) => fetchReviews(mineQuery, signal) });
   return (
     <div className="stack">
-      <Card title="Waiting for your decision">
-        {toDecide.isPending ? (
-          <p className="muted">Loading…</p>
-        ) : toDecide.isError ? (
-          <Alert tone="error">The merge requests cannot be read: {describeApiError(toDecide.error)}</Alert>
-        ) : (
-          <ReviewRows reviews={toDecide.data.mergeRequests} empty="Nothing waits for you: no open merge request of a component you own (or, as an operator, of any component)." testId="reviews-to-decide" />
-        )}
-      </Card>
-      <Card title="Opened by you">
-        {mine.isPending ? (
-          <p className="muted">Loading…</p>
-        ) : mine.isError ? (
-          <Alert tone="error">Your merge requests cannot be read: {describeApiError(mine.error)}</Alert>
-        ) : (
-          <ReviewRows reviews={mine.data.mergeRequests} empty="You have not proposed a change yet. Changes you propose on a component's page show here." testId="reviews-mine" />
-        )}
-      </Card>
+      <ReviewSection
+        title="Waiting for your decision"
+        query="mine-to-review=true"
+        empty="Nothing waits for you: no open merge request of a component you own (or, as an operator, of any component)."
+        testId="reviews-to-decide"
+        failure="The merge requests cannot be read"
+      />
+      <ReviewSection
+        title="Opened by you"
+        query={`author=${encodeURIComponent(userId)}&state=all`}
+        empty="You have not proposed a change yet. Changes you propose on a component's page show here."
+        testId="reviews-mine"
+        failure="Your merge requests cannot be read"
+      />
     </div>
   );
 }

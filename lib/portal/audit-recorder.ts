@@ -193,7 +193,7 @@ export async function auditTokenRevoked(services: AuditServices, request: Reques
 
 /** PUT/PATCH /api/components/:name by someone who may not commit: the edit became a merge request. */
 export async function auditComponentProposal(services: AuditServices, request: Request, user: AuditActor, name: string, edit: Extract<ComponentEditResult, { mode: "merge_request" }>): Promise<void> {
-  const diff = changedFields(edit.changedFrom, edit.proposed);
+  const diff = changedFields(edit.entry.component, edit.proposed);
   await recordAudit(services, request, user, {
     action: "merge-request.propose",
     targetType: "component",

@@ -4,8 +4,7 @@
  * exactly as a commit would be (If-Match, validation, comments and key order kept), is proposed as a
  * branch and a merge request of the config repository, scoped to the component, for its owners to review.
  */
-import type { Author, Catalog, UpdateResult } from "../catalog/catalog";
-import type { CatalogEntry } from "../catalog/catalog";
+import type { Author, Catalog, CatalogEntry, UpdateResult } from "../catalog/catalog";
 import { ScmError, type ScmMergeRequest } from "../scm/types";
 import type { ConfigRepository } from "./gitops/config-repo";
 import { PortalError } from "./errors";
@@ -20,7 +19,8 @@ export interface ComponentEditRequest {
 
 export type ComponentEditResult =
   | { mode: "commit"; result: UpdateResult }
-  | { mode: "merge_request"; mergeRequest: ScmMergeRequest; entry: CatalogEntry; text: string; proposedText: string; changedFrom: CatalogEntry["component"]; proposed: CatalogEntry["component"] };
+  /** entry: the record as committed (unchanged until the merge); proposed: the record the request would make. */
+  | { mode: "merge_request"; mergeRequest: ScmMergeRequest; entry: CatalogEntry; proposed: CatalogEntry["component"]; proposedText: string };
 
 export async function editComponent(
   deps: { catalog: Catalog; config: ConfigRepository },
@@ -42,7 +42,7 @@ export async function editComponent(
       description: `Proposed in the portal by ${user.id}.\n\nComponent: ${name}\nFile: ${rendered.entry.file}`,
       author,
     });
-    return { mode: "merge_request", mergeRequest, entry: rendered.entry, text: rendered.text, proposedText: rendered.newText, changedFrom: rendered.entry.component, proposed: rendered.component };
+    return { mode: "merge_request", mergeRequest, entry: rendered.entry, proposed: rendered.component, proposedText: rendered.newText };
   } catch (e) {
     if (e instanceof ScmError) throw new PortalError(e.code === "conflict" ? "conflict" : "source-control-failed", `the change could not be proposed: ${e.message}`, { cause: e });
     throw e;

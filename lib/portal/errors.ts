@@ -69,9 +69,9 @@ export class PortalError extends CodedError<PortalErrorCode> {
   }
 }
 
-/** forbidden, naming the role the call needs. */
-export function forbidden(requiredRole: Role): PortalError {
-  return new PortalError("forbidden", `this needs the ${requiredRole} role`, { fields: { requiredRole } });
+/** forbidden, naming the role the call needs (and, when the rule is more than the role, saying it). */
+export function forbidden(requiredRole: Role, detail = `this needs the ${requiredRole} role`): PortalError {
+  return new PortalError("forbidden", detail, { fields: { requiredRole } });
 }
 
 /** Throws forbidden naming the role unless the user holds it (admin implies every role). */

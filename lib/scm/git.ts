@@ -375,12 +375,23 @@ export class RepoGit {
     return files;
   }
 
-  /** True when merging source into target would conflict (the check `merge` makes, without writing a commit). */
-  async conflicts(target: string, source: string): Promise<boolean> {
+  /**
+   * The tree merging source into target would make, without writing a commit; null with the conflicted
+   * files when it conflicts.
+   */
+  private async mergeTree(target: string, source: string): Promise<{ tree: string | null; conflicted: string[] }> {
+    // Exit status 1 with conflicts (the tree, then the conflicted files); anything else is a failure.
     const run = await runGit(this.dir, ["merge-tree", "--write-tree", "--no-messages", "--name-only", target, source]);
-    if (run.code === 0) return false;
-    if (run.code === 1) return true;
-    throw new ScmError("unavailable", `git merge-tree failed: ${run.stderr.trim()}`);
+    if (run.code !== 0 && run.code !== 1) throw new ScmError("unavailable", `git merge-tree failed: ${run.stderr.trim()}`);
+    const lines = run.stdout.toString().trim().split("\n").filter(Boolean);
+    const tree = lines[0] ?? "";
+    if (!/^[0-9a-f]{40}$/.test(tree) || lines.length > 1) return { tree: null, conflicted: [...new Set(lines.slice(1))] };
+    return { tree, conflicted: [] };
+  }
+
+  /** True when merging source into target would conflict (the check `merge` makes). */
+  async conflicts(target: string, source: string): Promise<boolean> {
+    return (await this.mergeTree(target, source)).tree === null;
   }
 
   /**
@@ -395,13 +406,9 @@ export class RepoGit {
     if (!sourceSha) throw new ScmError("not_found", `branch ${options.source} does not exist`);
     const existing = await this.mergeCommitOf(sourceSha, targetSha);
     if (existing) return { sha: existing, created: false };
-    // Exit status 1 with conflicts (the tree, then the conflicted files); anything else is a failure.
-    const run = await runGit(this.dir, ["merge-tree", "--write-tree", "--no-messages", "--name-only", targetSha, sourceSha]);
-    if (run.code !== 0 && run.code !== 1) throw new ScmError("unavailable", `git merge-tree failed: ${run.stderr.trim()}`);
-    const lines = run.stdout.toString().trim().split("\n").filter(Boolean);
-    const tree = lines[0] ?? "";
-    if (!/^[0-9a-f]{40}$/.test(tree) || lines.length > 1) {
-      const files = [...new Set(lines.slice(1))].slice(0, 5).join(", ");
+    const { tree, conflicted } = await this.mergeTree(targetSha, sourceSha);
+    if (tree === null) {
+      const files = conflicted.slice(0, 5).join(", ");
       throw new ScmError("conflict", `the merge request has conflicts with ${options.target}${files ? ` (${files})` : ""}; resolve them first`);
     }
     const sha = (await this.raw(["commit-tree", tree, "-p", targetSha, "-p", sourceSha, "-m", options.message], identityEnv(options.author))).trim();

@@ -209,50 +209,44 @@ function refuse(review: Review, action: keyof ReviewPermissions, user: ReviewUse
   if (action === "approve" && review.author === user.id) throw new PortalError("own-merge-request", "you cannot approve your own merge request; another owner or an operator does");
   if (action === "approve" && review.approvals.some((a) => a.by === user.id)) throw new PortalError("merge-request-decided", `you already approved merge request !${review.id}`);
   const who = review.scope.kind === "component" ? `the owners of ${review.scope.component} and operators` : "operators";
-  const error = forbidden("operator");
-  throw new PortalError("forbidden", `only ${who} may ${action} merge request !${review.id}${action === "close" ? " (and its author)" : ""}`, {
-    fields: error.fields,
+  throw forbidden("operator", `only ${who} may ${action} merge request !${review.id}${action === "close" ? " (and its author)" : ""}`);
+}
+
+type Decision = keyof ReviewPermissions;
+
+/**
+ * One decision: refused unless the caller may take it now, then `apply` (the provider's merge or close),
+ * then recorded; answers the request as it is afterwards.
+ */
+async function decide(deps: ReviewDeps, user: ReviewUser, id: number, action: Decision, options: { reason?: string; apply?: () => Promise<unknown> } = {}): Promise<Review> {
+  refuse(await requireReview(deps, user, id), action, user);
+  await options.apply?.();
+  await deps.db
+    .insert(mergeRequestDecisions)
+    .values({ repository: deps.config.target.repo, iid: id, action, actor: user.id, actorName: user.name || user.id, reason: options.reason ?? null })
+    .onConflictDoNothing();
+  return requireReview(deps, user, id);
+}
+
+export function approveReview(deps: ReviewDeps, user: ReviewUser, id: number): Promise<Review> {
+  return decide(deps, user, id, "approve");
+}
+
+export function mergeReview(deps: ReviewDeps, user: ReviewUser, id: number): Promise<Review> {
+  const { provider, repo } = deps.config.target;
+  return decide(deps, user, id, "merge", {
+    apply: async () => {
+      await provider.mergeMergeRequest(repo, id).catch((e: unknown) => sourceControl(e, `merge request !${id} could not be merged`));
+      // The local provider refreshed the catalog as it merged; a remote config repository needs a pull.
+      await deps.catalog.refresh({ pull: true }).catch(() => undefined);
+    },
   });
 }
 
-async function record(deps: ReviewDeps, user: ReviewUser, id: number, action: "approve" | "merge" | "close", reason: string | null): Promise<void> {
-  await deps.db
-    .insert(mergeRequestDecisions)
-    .values({ repository: deps.config.target.repo, iid: id, action, actor: user.id, actorName: user.name || user.id, reason })
-    .onConflictDoNothing();
-}
-
-export async function approveReview(deps: ReviewDeps, user: ReviewUser, id: number): Promise<Review> {
-  const review = await requireReview(deps, user, id);
-  refuse(review, "approve", user);
-  await record(deps, user, id, "approve", null);
-  return requireReview(deps, user, id);
-}
-
-export async function mergeReview(deps: ReviewDeps, user: ReviewUser, id: number): Promise<Review> {
-  const review = await requireReview(deps, user, id);
-  refuse(review, "merge", user);
+export function closeReview(deps: ReviewDeps, user: ReviewUser, id: number, reason: string): Promise<Review> {
   const { provider, repo } = deps.config.target;
-  try {
-    await provider.mergeMergeRequest(repo, id);
-  } catch (e) {
-    sourceControl(e, `merge request !${id} could not be merged`);
-  }
-  await record(deps, user, id, "merge", null);
-  // The local provider refreshed the catalog as it merged; a remote config repository needs a pull.
-  await deps.catalog.refresh({ pull: true }).catch(() => undefined);
-  return requireReview(deps, user, id);
-}
-
-export async function closeReview(deps: ReviewDeps, user: ReviewUser, id: number, reason: string): Promise<Review> {
-  const review = await requireReview(deps, user, id);
-  refuse(review, "close", user);
-  const { provider, repo } = deps.config.target;
-  try {
-    await provider.closeMergeRequest(repo, id);
-  } catch (e) {
-    sourceControl(e, `merge request !${id} could not be closed`);
-  }
-  await record(deps, user, id, "close", reason);
-  return requireReview(deps, user, id);
+  return decide(deps, user, id, "close", {
+    reason,
+    apply: () => provider.closeMergeRequest(repo, id).catch((e: unknown) => sourceControl(e, `merge request !${id} could not be closed`)),
+  });
 }

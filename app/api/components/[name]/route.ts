@@ -9,7 +9,7 @@ import { favoriteSet } from "@/lib/portal/favorites";
 import { componentNotFound, componentParams, json, PortalError, route } from "@/lib/portal/http";
 import { auditComponentProposal, auditComponentUpdate } from "@/lib/portal/audit-recorder";
 import { editComponent, type ComponentEditResult } from "@/lib/portal/component-edits";
-import { mayCommitTo } from "@/lib/portal/ownership";
+import { mayCommit } from "@/lib/portal/ownership";
 
 export const dynamic = "force-dynamic";
 
@@ -35,7 +35,7 @@ export const GET = route({
         staleReason: entry.staleReason ?? null,
         yaml: source.text,
         favorite,
-        canCommit: mayCommitTo(catalog, user, name),
+        canCommit: mayCommit(user, entry.component),
       },
       { headers: { ETag: source.etag } },
     );
