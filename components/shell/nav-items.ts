@@ -15,6 +15,7 @@ export const navItems: NavItem[] = [
   { href: "/app-orders", label: "App orders", description: "Order a new app or service; leads approve or reject the request." },
   { href: "/import", label: "Import", description: "Bring existing repositories into the catalog, with their kind inferred." },
   { href: "/offers", label: "Offers", description: "Inspect a player's offers, rewards and live events.", role: "support" },
+  { href: "/live-ops", label: "Live ops", description: "Author, target, activate and measure offers; deliver claimed rewards to game servers.", role: "liveops" },
   { href: "/audit", label: "Audit", description: "Every change made through the portal: who, what, when, before and after.", role: "admin" },
 ];
 

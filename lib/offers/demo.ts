@@ -10,7 +10,7 @@ import { apiClients, games, players } from "./db/schema";
 import { OffersEngine } from "./engine";
 import type { GameDirectory } from "./games";
 import type { SecretBox } from "./secret-box";
-import type { OfferDefinitionInput } from "./schemas";
+import type { OfferDefinitionDraft } from "./schemas";
 
 export interface DemoSettings {
   gameId: string;
@@ -32,7 +32,7 @@ export const demoImages = {
   shield: badge("#27ae60", "✓"),
 };
 
-export const demoDefinitions: Record<string, OfferDefinitionInput> = {
+export const demoDefinitions: Record<string, OfferDefinitionDraft> = {
   "welcome-pack": {
     name: "Welcome pack",
     description: "A little something to start your adventure.",

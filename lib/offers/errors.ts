@@ -20,7 +20,10 @@ export type OffersErrorCode =
   | "client-not-found"
   | "idempotency-key-reused"
   | "secret-key-mismatch"
-  | "stream-replaced";
+  | "stream-replaced"
+  | "definition-exists"
+  | "definition-changed"
+  | "definition-archived";
 
 const statusOf: Record<OffersErrorCode, number> = {
   "offer-not-found": 404,
@@ -44,6 +47,12 @@ const statusOf: Record<OffersErrorCode, number> = {
   "secret-key-mismatch": 503,
   // The automatic reconnect of an event stream displaced by a newer one: a 4xx ends a standard EventSource.
   "stream-replaced": 409,
+  // Creating a definition whose offerId is taken (the admin API's create; PUT replaces).
+  "definition-exists": 409,
+  // An edit or status change sent with the version it was based on, and the definition moved on since.
+  "definition-changed": 409,
+  // An archived definition is not assigned or activated; move it back to draft first.
+  "definition-archived": 409,
 };
 
 export class OffersError extends Error {

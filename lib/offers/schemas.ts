@@ -4,6 +4,7 @@
  * Field names follow spec/interface.md exactly; shapes the interface leaves open follow DESIGN.
  */
 import { z } from "zod";
+import { AUDIENCE_FIELD_RULE, AUDIENCE_OPS, audienceIssues, type AudienceRule as AudienceRuleValue } from "./targeting/audience";
 
 // ---------- identifiers and scalars ----------
 
@@ -124,22 +125,93 @@ export const Offer = z.object({
 });
 export type Offer = z.infer<typeof Offer>;
 
-/** Offer definition as a game server writes it (PUT /v1/offers/definitions/:offerId). */
-export const OfferDefinitionInput = z.object({
-  /** Optional; when present it must equal the path parameter. */
-  offerId: ExternalId.optional(),
-  name: z.string().min(1).max(200),
-  description: z.string().max(2000).default(""),
-  image: ImageUrl.optional(),
-  rewards: z.array(Reward).min(1).max(50),
-  completionConditions: z.array(CompletionCondition).max(20).optional(),
-  realTime: z.boolean().default(false),
-  /** Lifetime from surfacing to expiresAt. */
-  durationSeconds: z.number().int().min(1).max(366 * 24 * 3600),
-  /** Higher surfaces first from the queue. */
-  priority: z.number().int().min(-1_000_000).max(1_000_000).default(0),
+// ---------- targeting: who an offer surfaces for by itself, when and how often ----------
+
+/** Lifecycle of a definition: only `active` ones surface by themselves; `archived` ones are no longer assigned at all. */
+export const DefinitionStatus = z.enum(["draft", "active", "paused", "archived"]);
+export type DefinitionStatus = z.infer<typeof DefinitionStatus>;
+
+/**
+ * A rule over the player's snapshot (./targeting/audience). Validated by walking it, so a fault is
+ * reported at its exact path (`audience.all.1.op: unknown op …`) rather than as "invalid union".
+ */
+export const AudienceRule = z
+  .custom<AudienceRuleValue>()
+  .superRefine((value, ctx) => {
+    for (const issue of audienceIssues(value)) ctx.addIssue({ code: "custom", path: issue.path, message: issue.message });
+  })
+  .meta({
+    description:
+      "A rule over the player's snapshot: {all: [rule…]}, {any: [rule…]}, {not: rule}, or a comparison {field, op, value}. " +
+      `Fields: ${AUDIENCE_FIELD_RULE}. Ops: ${AUDIENCE_OPS.join(", ")} (in: a list; between: [low, high]; exists: true/false). ` +
+      "A comparison on a currency or level the player never reported is false (test it with exists). {all: []} matches every player.",
+    examples: [{ all: [{ field: "loginStreak", op: "gte", value: 3 }, { field: "currencies.gems.out", op: "lt", value: 100 }] }],
+  });
+export type AudienceRule = AudienceRuleValue;
+
+export const Schedule = z
+  .object({
+    /** The definition surfaces from here (inclusive); absent: at once. */
+    startsAt: Timestamp.nullable().optional(),
+    /** … until here (exclusive); absent: no end. */
+    endsAt: Timestamp.nullable().optional(),
+  })
+  .refine((s) => !s.startsAt || !s.endsAt || Date.parse(s.startsAt) < Date.parse(s.endsAt), { message: "endsAt must be after startsAt", path: ["endsAt"] });
+export type Schedule = z.infer<typeof Schedule>;
+
+export const Limits = z.object({
+  /** How many times one player may be given this offer (activations), default 1. */
+  maxActivationsPerPlayer: z.number().int().min(1).max(1_000).default(1),
+  /** Seconds after the player's previous activation ended (claimed or expired) before another. */
+  cooldownSeconds: z.number().int().min(0).max(366 * 24 * 3600).default(0),
+  /** Claims across the game: once assigned-and-not-expired instances reach it, the offer stops surfacing, so claims never exceed it. */
+  maxClaimsTotal: z.number().int().min(1).max(1_000_000_000).nullable().optional(),
 });
+export type Limits = z.infer<typeof Limits>;
+
+export const RewardVariant = z.object({
+  variantId: ExternalId,
+  name: z.string().min(1).max(200).optional(),
+  /** Relative weight; a player's variant is drawn once, deterministically, by weight. */
+  weight: z.number().finite().positive().max(1_000_000),
+  rewards: z.array(Reward).min(1).max(50),
+});
+export type RewardVariant = z.infer<typeof RewardVariant>;
+
+const distinctVariants = (variants: RewardVariant[] | null | undefined) => !variants || new Set(variants.map((v) => v.variantId)).size === variants.length;
+
+/** Offer definition as a game server writes it (PUT /v1/offers/definitions/:offerId) and the portal edits it. */
+export const OfferDefinitionInput = z
+  .object({
+    /** Optional; when present it must equal the path parameter. */
+    offerId: ExternalId.optional(),
+    name: z.string().min(1).max(200),
+    description: z.string().max(2000).default(""),
+    image: ImageUrl.optional(),
+    /** Required unless variants are given (then the first variant's rewards when absent). */
+    rewards: z.array(Reward).min(1).max(50).optional(),
+    completionConditions: z.array(CompletionCondition).max(20).optional(),
+    realTime: z.boolean().default(false),
+    /** Lifetime from surfacing to expiresAt. */
+    durationSeconds: z.number().int().min(1).max(366 * 24 * 3600),
+    /** Higher surfaces first from the queue. */
+    priority: z.number().int().min(-1_000_000).max(1_000_000).default(0),
+    /** Who it surfaces for by itself; absent or null: assigned only explicitly (POST /v1/player/offers/assign). */
+    audience: AudienceRule.nullable().optional(),
+    schedule: Schedule.optional(),
+    limits: Limits.optional(),
+    /** Percentage of the audience that gets it (deterministic per player), default 100. */
+    rollout: z.number().finite().min(0).max(100).default(100),
+    /** 2–4 reward variants with weights; each player gets one, recorded on the instance. */
+    variants: z.array(RewardVariant).min(2).max(4).nullable().optional(),
+    /** Absent: a new definition is active (game servers) and an existing one keeps its status. */
+    status: DefinitionStatus.optional(),
+  })
+  .refine((d) => (d.rewards?.length ?? 0) > 0 || (d.variants?.length ?? 0) > 0, { message: "rewards are required unless variants are given", path: ["rewards"] })
+  .refine((d) => distinctVariants(d.variants), { message: "variant ids must be distinct", path: ["variants"] });
 export type OfferDefinitionInput = z.infer<typeof OfferDefinitionInput>;
+/** A definition as written before parsing (defaults not yet applied). */
+export type OfferDefinitionDraft = z.input<typeof OfferDefinitionInput>;
 
 export const OfferDefinition = z.object({
   gameId: z.string(),
@@ -152,6 +224,14 @@ export const OfferDefinition = z.object({
   realTime: z.boolean(),
   durationSeconds: z.number().int(),
   priority: z.number().int(),
+  status: DefinitionStatus,
+  /** Revision: every change (content or status) adds one; automatic assignments record it. */
+  version: z.number().int(),
+  audience: AudienceRule.nullable(),
+  schedule: z.object({ startsAt: Timestamp.nullable(), endsAt: Timestamp.nullable() }),
+  limits: z.object({ maxActivationsPerPlayer: z.number().int(), cooldownSeconds: z.number().int(), maxClaimsTotal: z.number().int().nullable() }),
+  rollout: z.number(),
+  variants: z.array(RewardVariant).nullable(),
   createdAt: Timestamp,
   updatedAt: Timestamp,
 });

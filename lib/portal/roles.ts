@@ -1,7 +1,7 @@
 // Portal roles: what each grants is in DESIGN ("Portal"); admin implies every role.
 import { z } from "zod";
 
-export const roleNames = ["engineer", "lead", "operator", "support", "admin"] as const;
+export const roleNames = ["engineer", "lead", "operator", "support", "liveops", "admin"] as const;
 export const roleSchema = z.enum(roleNames);
 export type Role = z.infer<typeof roleSchema>;
 

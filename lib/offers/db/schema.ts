@@ -17,7 +17,7 @@ import {
   timestamp,
   uniqueIndex,
 } from "drizzle-orm/pg-core";
-import type { CompletionCondition, CompletionTrackers, Reward } from "../schemas";
+import type { AudienceRule, CompletionCondition, CompletionTrackers, DefinitionStatus, Reward, RewardVariant } from "../schemas";
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
 
@@ -89,10 +89,27 @@ export const offerDefinitions = pgTable(
     realTime: boolean("real_time").notNull().default(false),
     durationSeconds: integer("duration_seconds").notNull(),
     priority: integer("priority").notNull().default(0),
+    /** Only `active` definitions with an audience surface by themselves. */
+    status: text("status").$type<DefinitionStatus>().notNull().default("active"),
+    /** Revision: +1 on every change; automatic assignments and surfacing jobs name the version they ran. */
+    version: integer("version").notNull().default(1),
+    /** Targeting rule over the snapshot; null = assigned only explicitly. */
+    audience: jsonb("audience").$type<AudienceRule>(),
+    startsAt: ts("starts_at"),
+    endsAt: ts("ends_at"),
+    maxActivationsPerPlayer: integer("max_activations_per_player").notNull().default(1),
+    cooldownSeconds: integer("cooldown_seconds").notNull().default(0),
+    maxClaimsTotal: integer("max_claims_total"),
+    /** Percentage of the audience (deterministic per player). */
+    rollout: doublePrecision("rollout").notNull().default(100),
+    variants: jsonb("variants").$type<RewardVariant[]>(),
     createdAt: ts("created_at").notNull().defaultNow(),
     updatedAt: ts("updated_at").notNull().defaultNow(),
   },
-  (t) => [primaryKey({ columns: [t.gameId, t.offerId] })],
+  (t) => [
+    primaryKey({ columns: [t.gameId, t.offerId] }),
+    index("offers_definitions_targeted_idx").on(t.gameId).where(sql`status = 'active' and audience is not null`),
+  ],
 );
 
 /**
@@ -149,9 +166,14 @@ export const offerInstances = pgTable(
     expiresAt: ts("expires_at").notNull(),
     claimedAt: ts("claimed_at"),
     updatedAt: ts("updated_at").notNull(),
+    /** The reward variant drawn for this player (definitions with variants). */
+    variantId: text("variant_id"),
+    /** The definition's version when it was assigned. */
+    definitionVersion: integer("definition_version"),
   },
   (t) => [
     index("offers_instances_player_idx").on(t.gameId, t.playerId, t.status),
+    index("offers_instances_offer_idx").on(t.gameId, t.offerId, t.status),
     index("offers_instances_expiry_idx")
       .on(t.expiresAt)
       .where(sql`status in ('inQueue', 'surfaced', 'viewed')`),
@@ -173,6 +195,8 @@ export const offerEvents = pgTable(
     toStatus: text("to_status").notNull(),
     cause: text("cause").notNull(),
     at: ts("at").notNull(),
+    /** For cause `rule`: the version of the definition whose rule assigned the offer. */
+    ruleVersion: integer("rule_version"),
   },
   (t) => [
     uniqueIndex("offers_events_player_seq_idx").on(t.gameId, t.playerId, t.seq),
@@ -254,4 +278,40 @@ export const idempotencyKeys = pgTable(
     expiresAt: ts("expires_at").notNull(),
   },
   (t) => [primaryKey({ columns: [t.gameId, t.playerId, t.endpoint, t.key] }), index("offers_idempotency_keys_expiry_idx").on(t.expiresAt)],
+);
+
+/**
+ * Surfacing jobs: one run over every player of a game that has a snapshot, per version of an active
+ * targeted definition whose window is open (activation, an edit, or the window opening). Claimed by
+ * one instance at a time with a lease (FOR UPDATE SKIP LOCKED), resumable from `cursor` after a
+ * crash; the per-player rules make a re-run assign nothing twice.
+ */
+export const surfacingJobs = pgTable(
+  "offers_surfacing_jobs",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    gameId: text("game_id").notNull(),
+    offerId: text("offer_id").notNull(),
+    definitionVersion: integer("definition_version").notNull(),
+    /** Why it runs: activated, updated or window-opened. */
+    reason: text("reason").$type<"activated" | "updated" | "window-opened">().notNull(),
+    status: text("status").$type<"queued" | "running" | "done" | "failed" | "superseded">().notNull().default("queued"),
+    /** The last player id evaluated (players are walked in id order). */
+    cursor: text("cursor"),
+    playersTotal: integer("players_total"),
+    playersEvaluated: integer("players_evaluated").notNull().default(0),
+    activations: integer("activations").notNull().default(0),
+    lockedBy: text("locked_by"),
+    lockedUntil: ts("locked_until"),
+    attempts: integer("attempts").notNull().default(0),
+    error: text("error"),
+    createdAt: ts("created_at").notNull(),
+    startedAt: ts("started_at"),
+    finishedAt: ts("finished_at"),
+    updatedAt: ts("updated_at").notNull(),
+  },
+  (t) => [
+    uniqueIndex("offers_surfacing_jobs_version_idx").on(t.gameId, t.offerId, t.definitionVersion),
+    index("offers_surfacing_jobs_pending_idx").on(t.id).where(sql`status in ('queued', 'running')`),
+  ],
 );

@@ -11,7 +11,7 @@ import { currencies, games } from "../db/schema";
 import type {
   Offer,
   OfferDefinition,
-  OfferDefinitionInput,
+  OfferDefinitionDraft,
   PlayerReferral,
   PlayerSnapshot,
   Referral,
@@ -19,10 +19,11 @@ import type {
   Reward,
   SnapshotPushRequest,
 } from "../schemas";
+import { OfferDefinitionInput } from "../schemas";
 import { assignOfferIn } from "./assignment";
 import { fetchCampaigns, preparedCampaignReads, type CampaignReads } from "./campaigns";
 import { claimOnce } from "./claims";
-import { getDefinition, upsertDefinition } from "./definitions";
+import { getDefinition, writeDefinition } from "./definitions";
 import { eventsSince, ledgerOf } from "./history";
 import { createReferral, referralsOf } from "./referrals";
 import { pushSnapshotIn } from "./snapshots";
@@ -110,8 +111,10 @@ export class OffersEngine implements EngineCore {
     return withPlayerTransaction(this, gameId, playerId, fn);
   }
 
-  upsertDefinition(gameId: string, offerId: string, input: OfferDefinitionInput): Promise<OfferDefinition> {
-    return upsertDefinition(this.db, this.clock.now(), gameId, offerId, input);
+  /** Creates or replaces a definition (PUT semantics; see ./definitions). */
+  upsertDefinition(gameId: string, offerId: string, input: OfferDefinitionDraft): Promise<OfferDefinition> {
+    const parsed = OfferDefinitionInput.parse(input);
+    return this.db.transaction(async (tx) => (await writeDefinition(tx, this.clock.now(), gameId, offerId, parsed)).definition);
   }
 
   getDefinition(gameId: string, offerId: string): Promise<OfferDefinition | null> {

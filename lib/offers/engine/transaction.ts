@@ -68,7 +68,7 @@ export function nextSeq(unit: PlayerTx): number {
 }
 
 /** Records a transition: offer event row (history + replay log) and a pending domain event. */
-export async function record(unit: PlayerTx, row: InstanceRow, from: OfferStatus | null, type: OfferEventType, cause: string): Promise<void> {
+export async function record(unit: PlayerTx, row: InstanceRow, from: OfferStatus | null, type: OfferEventType, cause: string, ruleVersion: number | null = null): Promise<void> {
   const seq = nextSeq(unit);
   await unit.tx.insert(offerEvents).values({
     gameId: unit.gameId,
@@ -80,6 +80,7 @@ export async function record(unit: PlayerTx, row: InstanceRow, from: OfferStatus
     toStatus: row.status,
     cause,
     at: unit.now,
+    ruleVersion,
   });
   unit.events.push(offerEvent(seq, row, from, type, cause, iso(unit.now)));
 }

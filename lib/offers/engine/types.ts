@@ -1,5 +1,5 @@
 /** Types and constants shared by the engine's modules. */
-import type { currencies, offerInstances, players } from "../db/schema";
+import type { currencies, offerDefinitions, offerInstances, players } from "../db/schema";
 import type { Clock } from "../clock";
 import type { OffersDatabase } from "../db";
 import type { Offer, OfferStatus, PlayerData, PlayerSnapshot, Reward } from "../schemas";
@@ -57,6 +57,7 @@ export interface GameSettings {
 
 export type InstanceRow = typeof offerInstances.$inferSelect;
 export type PlayerRow = typeof players.$inferSelect;
+export type DefinitionRow = typeof offerDefinitions.$inferSelect;
 
 export interface OffersEngineOptions {
   db: OffersDatabase;

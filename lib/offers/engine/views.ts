@@ -36,6 +36,13 @@ export function toDefinition(row: typeof offerDefinitions.$inferSelect): OfferDe
     realTime: row.realTime,
     durationSeconds: row.durationSeconds,
     priority: row.priority,
+    status: row.status,
+    version: row.version,
+    audience: row.audience ?? null,
+    schedule: { startsAt: row.startsAt ? iso(row.startsAt) : null, endsAt: row.endsAt ? iso(row.endsAt) : null },
+    limits: { maxActivationsPerPlayer: row.maxActivationsPerPlayer, cooldownSeconds: row.cooldownSeconds, maxClaimsTotal: row.maxClaimsTotal ?? null },
+    rollout: row.rollout,
+    variants: row.variants ?? null,
     createdAt: iso(row.createdAt),
     updatedAt: iso(row.updatedAt),
   };
