@@ -23,7 +23,8 @@ export type OffersErrorCode =
   | "stream-replaced"
   | "definition-exists"
   | "definition-changed"
-  | "definition-archived";
+  | "definition-archived"
+  | "player-not-found";
 
 const statusOf: Record<OffersErrorCode, number> = {
   "offer-not-found": 404,
@@ -53,6 +54,7 @@ const statusOf: Record<OffersErrorCode, number> = {
   "definition-changed": 409,
   // An archived definition is not assigned or activated; move it back to draft first.
   "definition-archived": 409,
+  "player-not-found": 404,
 };
 
 export class OffersError extends Error {

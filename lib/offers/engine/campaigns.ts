@@ -3,6 +3,7 @@ import { and, asc, eq, sql } from "drizzle-orm";
 import type { OffersDatabase } from "../db";
 import { offerInstances, players } from "../db/schema";
 import { settle } from "./settle";
+import { anyWouldSurface, surfaceMatchingIn } from "./surfacing";
 import { campaignsNeedWrite, viewingTransition, visibleOffers } from "./slots";
 import { allInstances, move, openInstances, withPlayerTransaction, type PlayerTx } from "./transaction";
 import type { EngineCore, PlayerRow, PlayerView } from "./types";
@@ -51,16 +52,19 @@ export async function fetchCampaigns(
   const now = core.clock.now();
   // Fast path: a read without lock when nothing would change (the common case under load). The
   // player's rows and the game's settings are read at once; the settings come from a short cache.
-  const [[player], initialRows, settings] = await Promise.all([
+  const [[player], initialRows, settings, candidates] = await Promise.all([
     reads.player.execute({ gameId, playerId }),
     reads.offers.execute({ gameId, playerId }),
     core.gameSettings(gameId),
+    core.targetingCandidates(gameId),
   ]);
   let rows = initialRows;
   let current: PlayerRow | undefined = player;
-  if (campaignsNeedWrite(rows, now, settings.maxOfferSlots, options.viewing)) {
+  if (campaignsNeedWrite(rows, now, settings.maxOfferSlots, options.viewing) || anyWouldSurface(candidates, player, rows, now)) {
     const result = await withPlayerTransaction(core, gameId, playerId, async (unit) => {
       await settle(unit, options.viewing ? "viewingCampaigns" : "fetch");
+      // A player without a snapshot yet is not evaluated (an unknown player is not an audience member).
+      if (player) await surfaceMatchingIn(unit, candidates);
       if (options.viewing) await viewOffersIn(unit);
       return { all: await allInstances(unit), player: unit.player };
     });

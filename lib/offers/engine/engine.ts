@@ -12,6 +12,7 @@ import type {
   Offer,
   OfferDefinition,
   OfferDefinitionDraft,
+  DefinitionStatus,
   PlayerReferral,
   PlayerSnapshot,
   Referral,
@@ -19,14 +20,20 @@ import type {
   Reward,
   SnapshotPushRequest,
 } from "../schemas";
+import { OffersError } from "../errors";
 import { OfferDefinitionInput } from "../schemas";
 import { assignOfferIn } from "./assignment";
 import { fetchCampaigns, preparedCampaignReads, type CampaignReads } from "./campaigns";
 import { claimOnce } from "./claims";
-import { getDefinition, writeDefinition } from "./definitions";
+import { definitionRow, getDefinition, listDefinitions, setDefinitionStatus, writeDefinition, type DefinitionWrite } from "./definitions";
+import { definitionFunnel, gameFunnels, type DefinitionFunnel, type DefinitionSummary } from "./funnel";
+import { audienceSize, previewSurfacing, type AudienceSize, type SurfacingPreview } from "./preview";
+import { listSurfacingJobs, queueSurfacingJobIn, type SurfacingJobRow } from "./surfacing-jobs";
+import type { AudienceRule } from "../targeting/audience";
 import { eventsSince, ledgerOf } from "./history";
 import { createReferral, referralsOf } from "./referrals";
 import { pushSnapshotIn } from "./snapshots";
+import { loadTargetingCandidates, surfaceMatchingIn, type TargetingCandidates } from "./surfacing";
 import { purgeIdempotencyKeys, sweepExpired } from "./sweep";
 import { withPlayerTransaction, type PlayerTx } from "./transaction";
 import {
@@ -39,9 +46,15 @@ import {
   type OfferEventListener,
   type OffersEngineOptions,
   type PlayerView,
+  type DefinitionRow,
 } from "./types";
 
+/** A definition write and the surfacing job it queued (null when none was needed). */
+export type DefinitionChange = DefinitionWrite & { job: SurfacingJobRow | null };
+
 const GAME_SETTINGS_TTL_MS = 5_000;
+/** How long a game's targeted definitions are reused before they are read again (other instances' edits show within this). */
+const TARGETING_TTL_MS = 2_000;
 
 export class OffersEngine implements EngineCore {
   readonly db: OffersDatabase;
@@ -50,6 +63,8 @@ export class OffersEngine implements EngineCore {
   private readonly errorHandler: (error: unknown) => void;
   private readonly reads: CampaignReads;
   private readonly settingsCache = new Map<string, { at: number; value: Promise<GameSettings> }>();
+  private readonly candidatesCache = new Map<string, { at: number; value: Promise<TargetingCandidates> }>();
+  private readonly jobListeners = new Set<(job: SurfacingJobRow) => void>();
 
   constructor(options: OffersEngineOptions) {
     this.db = options.db;
@@ -83,6 +98,26 @@ export class OffersEngine implements EngineCore {
     return value;
   }
 
+  /**
+   * The game's definitions that may surface by themselves, cached for a moment: the campaigns read
+   * and snapshot pushes consult them on every call. A stale entry never assigns what it should not:
+   * a match is re-read as stored before it is given (./surfacing).
+   */
+  targetingCandidates(gameId: string): Promise<TargetingCandidates> {
+    const cached = this.candidatesCache.get(gameId);
+    const at = Date.now();
+    if (cached && at - cached.at < TARGETING_TTL_MS) return cached.value;
+    const value = loadTargetingCandidates(this.db, gameId, this.clock.now());
+    value.catch(() => this.candidatesCache.delete(gameId));
+    this.candidatesCache.set(gameId, { at, value });
+    return value;
+  }
+
+  /** Forget a game's cached targeting (after this process changed a definition). */
+  invalidateTargeting(gameId: string): void {
+    this.candidatesCache.delete(gameId);
+  }
+
   /** Forget a game's cached settings (after this process changed them). */
   invalidateGameSettings(gameId: string): void {
     this.settingsCache.delete(gameId);
@@ -112,9 +147,85 @@ export class OffersEngine implements EngineCore {
   }
 
   /** Creates or replaces a definition (PUT semantics; see ./definitions). */
-  upsertDefinition(gameId: string, offerId: string, input: OfferDefinitionDraft): Promise<OfferDefinition> {
-    const parsed = OfferDefinitionInput.parse(input);
-    return this.db.transaction(async (tx) => (await writeDefinition(tx, this.clock.now(), gameId, offerId, parsed)).definition);
+  async upsertDefinition(gameId: string, offerId: string, input: OfferDefinitionDraft): Promise<OfferDefinition> {
+    return (await this.saveDefinition(gameId, offerId, OfferDefinitionInput.parse(input))).definition;
+  }
+
+  /**
+   * Writes a definition and, when the written version surfaces by itself now, queues its surfacing
+   * job in the same transaction (see ./surfacing-jobs). Options as writeDefinition's.
+   */
+  async saveDefinition(gameId: string, offerId: string, input: OfferDefinitionInput, options: Parameters<typeof writeDefinition>[5] = {}): Promise<DefinitionChange> {
+    await this.requireGame(gameId);
+    const change = await this.db.transaction(async (tx) => {
+      const now = this.clock.now();
+      const write = await writeDefinition(tx, now, gameId, offerId, input, options);
+      const activated = write.row.status === "active" && write.before?.status !== "active";
+      const job = write.changed ? await queueSurfacingJobIn(tx, write.row, activated ? "activated" : "updated", now) : null;
+      return { ...write, job };
+    });
+    this.definitionChanged(gameId, change);
+    return change;
+  }
+
+  /** Activates, pauses, archives or returns a definition to draft; activation queues its surfacing job. */
+  async changeDefinitionStatus(gameId: string, offerId: string, status: DefinitionStatus, expectedVersion?: number): Promise<DefinitionChange> {
+    await this.requireGame(gameId);
+    const change = await this.db.transaction(async (tx) => {
+      const now = this.clock.now();
+      const write = await setDefinitionStatus(tx, now, gameId, offerId, status, expectedVersion);
+      const job = write.changed ? await queueSurfacingJobIn(tx, write.row, "activated", now) : null;
+      return { ...write, job };
+    });
+    this.definitionChanged(gameId, change);
+    return change;
+  }
+
+  private async requireGame(gameId: string): Promise<void> {
+    if (!(await this.gameSettings(gameId)).exists) throw new OffersError("game-not-found", gameId);
+  }
+
+  private definitionChanged(gameId: string, change: DefinitionChange): void {
+    if (!change.changed) return;
+    this.invalidateTargeting(gameId);
+    if (change.job) for (const listener of this.jobListeners) listener(change.job);
+  }
+
+  listDefinitions(gameId: string): Promise<DefinitionRow[]> {
+    return listDefinitions(this.db, gameId);
+  }
+
+  definitionRow(gameId: string, offerId: string): Promise<DefinitionRow | undefined> {
+    return definitionRow(this.db, gameId, offerId);
+  }
+
+  /** Would the definition surface for the player now, and if not which check fails (read-only). */
+  previewSurfacing(gameId: string, offerId: string, playerId: string): Promise<SurfacingPreview> {
+    return previewSurfacing(this, gameId, offerId, playerId);
+  }
+
+  /** How many of the game's players an audience matches now (with a rollout: inside it). */
+  async audienceSize(gameId: string, audience: AudienceRule, rollout?: { percent: number; offerId: string }): Promise<AudienceSize> {
+    await this.requireGame(gameId);
+    return audienceSize(this.db, gameId, audience, rollout);
+  }
+
+  definitionFunnel(gameId: string, offerId: string, options: { days?: number; variantOrder?: string[] } = {}): Promise<DefinitionFunnel> {
+    return definitionFunnel(this.db, gameId, offerId, { ...options, now: this.clock.now() });
+  }
+
+  gameFunnels(gameId: string, days?: number): Promise<Map<string, DefinitionSummary>> {
+    return gameFunnels(this.db, gameId, { now: this.clock.now(), days });
+  }
+
+  surfacingJobs(gameId: string, offerId: string): Promise<SurfacingJobRow[]> {
+    return listSurfacingJobs(this.db, gameId, offerId);
+  }
+
+  /** Called after a definition change queued a surfacing job (the service wakes its job runner). */
+  onSurfacingJobQueued(listener: (job: SurfacingJobRow) => void): () => void {
+    this.jobListeners.add(listener);
+    return () => this.jobListeners.delete(listener);
   }
 
   getDefinition(gameId: string, offerId: string): Promise<OfferDefinition | null> {
@@ -127,8 +238,14 @@ export class OffersEngine implements EngineCore {
   }
 
   /** Upserts the player's snapshot (fields given replace, currencies/levels merge by key), then recomputes trackers. */
-  pushSnapshot(gameId: string, input: SnapshotPushRequest): Promise<PlayerSnapshot> {
-    return this.transaction(gameId, input.playerId, (tx) => pushSnapshotIn(tx, input));
+  async pushSnapshot(gameId: string, input: SnapshotPushRequest): Promise<PlayerSnapshot> {
+    // Read before the transaction (on PGlite's one connection a read outside it would wait for it).
+    const candidates = await this.targetingCandidates(gameId);
+    return this.transaction(gameId, input.playerId, async (tx) => {
+      const snapshot = await pushSnapshotIn(tx, input);
+      await surfaceMatchingIn(tx, candidates);
+      return snapshot;
+    });
   }
 
   /** The player's offers, snapshot and currency data, after due transitions (see ./campaigns). */

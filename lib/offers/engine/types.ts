@@ -3,6 +3,7 @@ import type { currencies, offerDefinitions, offerInstances, players } from "../d
 import type { Clock } from "../clock";
 import type { OffersDatabase } from "../db";
 import type { Offer, OfferStatus, PlayerData, PlayerSnapshot, Reward } from "../schemas";
+import type { TargetingCandidates } from "./surfacing";
 
 export type OfferEventType = "queued" | "surfaced" | "viewed" | "claimable" | "claimed" | "expired";
 
@@ -74,6 +75,8 @@ export interface EngineCore {
   readonly db: OffersDatabase;
   readonly clock: Clock;
   gameSettings(gameId: string): Promise<GameSettings>;
+  /** The game's definitions that may surface by themselves (cached for a moment; see ./surfacing). */
+  targetingCandidates(gameId: string): Promise<TargetingCandidates>;
   /** Delivers committed events to listeners. */
   publish(events: OfferEvent[]): void;
   onError(error: unknown): void;

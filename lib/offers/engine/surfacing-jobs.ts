@@ -1,0 +1,259 @@
+/**
+ * Surfacing jobs: when a targeted definition becomes active, is edited while active, or its window
+ * opens, every player of the game that has a snapshot is evaluated once against that version.
+ *
+ * - One job per (definition, version), queued in the same transaction as the change (or by the
+ *   ticker when a window opens), so no activation is missed and none runs twice.
+ * - A job is leased by one runner at a time (`FOR UPDATE SKIP LOCKED`, lease renewed with each page),
+ *   so instances sharing the database share jobs without running one twice; a crashed runner's lease
+ *   runs out and another resumes from the job's cursor (players are walked in id order).
+ * - Players are assigned through the same per-player transaction and rules as any other surfacing
+ *   (./surfacing): a page re-run after a crash assigns nothing twice.
+ * - The database pre-filters each page with the audience and rollout as SQL (../targeting/audience-sql).
+ * pg-boss needs Node 22 and graphile-worker does not run on PGlite, hence this small table.
+ */
+import { randomUUID } from "node:crypto";
+import { and, asc, count, desc, eq, gt, inArray, lt, sql } from "drizzle-orm";
+import { rowsOf } from "../../db";
+import type { OffersExecutor } from "../db";
+import { offerDefinitions, players, surfacingJobs } from "../db/schema";
+import { audienceSql, rolloutSql } from "../targeting/audience-sql";
+import { definitionRow } from "./definitions";
+import { settle } from "./settle";
+import { surfaceMatchingIn, type TargetingCandidates } from "./surfacing";
+import { withPlayerTransaction } from "./transaction";
+import type { DefinitionRow, EngineCore } from "./types";
+
+export type SurfacingJobRow = typeof surfacingJobs.$inferSelect;
+export type SurfacingJobReason = SurfacingJobRow["reason"];
+
+const PENDING = ["queued", "running"] as const;
+
+/** Whether a version of a definition surfaces by itself now (active, targeted, inside its window). */
+export function surfacesNow(row: Pick<DefinitionRow, "status" | "audience" | "startsAt" | "endsAt">, now: Date): boolean {
+  return row.status === "active" && row.audience !== null && (!row.startsAt || row.startsAt <= now) && (!row.endsAt || row.endsAt > now);
+}
+
+/**
+ * In the transaction that wrote `row`: when this version surfaces now, queue its job (pending jobs
+ * of older versions are superseded). Answers the job, or null when none was needed.
+ */
+export async function queueSurfacingJobIn(tx: OffersExecutor, row: DefinitionRow, reason: SurfacingJobReason, now: Date): Promise<SurfacingJobRow | null> {
+  await tx
+    .update(surfacingJobs)
+    .set({ status: "superseded", finishedAt: now, updatedAt: now, lockedBy: null, lockedUntil: null })
+    .where(and(eq(surfacingJobs.gameId, row.gameId), eq(surfacingJobs.offerId, row.offerId), inArray(surfacingJobs.status, [...PENDING]), lt(surfacingJobs.definitionVersion, row.version)));
+  if (!surfacesNow(row, now)) return null;
+  const [job] = await tx
+    .insert(surfacingJobs)
+    .values({ gameId: row.gameId, offerId: row.offerId, definitionVersion: row.version, reason, createdAt: now, updatedAt: now })
+    .onConflictDoNothing()
+    .returning();
+  return job ?? null;
+}
+
+/** Queues the job of every active targeted version whose window is open and that has none yet (windows that opened). */
+export async function queueOpenedWindows(db: OffersExecutor, now: Date): Promise<number> {
+  const at = now.toISOString();
+  const result = await db.execute(sql`
+    insert into ${surfacingJobs} (game_id, offer_id, definition_version, reason, created_at, updated_at)
+    select d.game_id, d.offer_id, d.version, 'window-opened', ${at}, ${at}
+    from ${offerDefinitions} d
+    where d.status = 'active' and d.audience is not null
+      and d.starts_at is not null and d.starts_at <= ${at} and (d.ends_at is null or d.ends_at > ${at})
+      and not exists (select 1 from ${surfacingJobs} j where j.game_id = d.game_id and j.offer_id = d.offer_id and j.definition_version = d.version)
+    on conflict do nothing
+    returning id`);
+  return rowsOf(result).length;
+}
+
+export async function listSurfacingJobs(db: OffersExecutor, gameId: string, offerId: string, limit = 20): Promise<SurfacingJobRow[]> {
+  return db
+    .select()
+    .from(surfacingJobs)
+    .where(and(eq(surfacingJobs.gameId, gameId), eq(surfacingJobs.offerId, offerId)))
+    .orderBy(desc(surfacingJobs.id))
+    .limit(limit);
+}
+
+export interface SurfacingJobRunnerOptions {
+  /** Names this runner in leases (default: a random id per process). */
+  workerId?: string;
+  /** How long a claimed job stays this runner's without progress (default 30 s). */
+  leaseMs?: number;
+  /** Players read per page (default 500). */
+  pageSize?: number;
+  /** Player transactions in flight at once (default 4; PGlite runs them one by one anyway). */
+  concurrency?: number;
+  /** Called after each page (progress) and when a job ends. */
+  onProgress?: (job: SurfacingJobRow) => void;
+  /** Stops a run after this many pages (tests simulate a crash with it). */
+  maxPages?: number;
+}
+
+/** Runs queued surfacing jobs: claim one, walk its players page by page, finish; again while there are jobs. */
+export class SurfacingJobRunner {
+  readonly workerId: string;
+  private readonly leaseMs: number;
+  private readonly pageSize: number;
+  private readonly concurrency: number;
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private again = false;
+  private stopped = false;
+
+  constructor(
+    private readonly core: EngineCore,
+    private readonly options: SurfacingJobRunnerOptions = {},
+  ) {
+    this.workerId = options.workerId ?? `runner-${randomUUID()}`;
+    this.leaseMs = options.leaseMs ?? 30_000;
+    this.pageSize = options.pageSize ?? 500;
+    this.concurrency = Math.max(1, options.concurrency ?? 4);
+  }
+
+  /** Polls for jobs (and for windows that opened) every `pollMs` until stop(). */
+  start(pollMs: number): void {
+    this.stopped = false;
+    this.timer = setInterval(() => this.wake(), pollMs);
+    this.timer.unref();
+    this.wake();
+  }
+
+  /** Runs now (or once more after the current run): after this instance queued a job. */
+  wake(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = (async () => {
+      try {
+        do {
+          this.again = false;
+          await queueOpenedWindows(this.core.db, this.core.clock.now());
+          while (!this.stopped && (await this.runOnce())) {
+            // next job
+          }
+        } while (this.again && !this.stopped);
+      } catch (error) {
+        this.core.onError(error);
+      } finally {
+        this.running = undefined;
+      }
+    })();
+  }
+
+  /** Stops polling and waits for the page in progress; the job's lease lets another runner resume it. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.timer);
+    await this.running;
+  }
+
+  /** Claims one job (queued, or running under an expired lease) and runs it; answers whether there was one. */
+  async runOnce(): Promise<boolean> {
+    const job = await this.claim();
+    if (!job) return false;
+    await this.run(job);
+    return true;
+  }
+
+  private async claim(): Promise<SurfacingJobRow | null> {
+    const now = this.core.clock.now();
+    const at = now.toISOString();
+    const until = new Date(now.getTime() + this.leaseMs).toISOString();
+    const result = await this.core.db.execute(sql`
+      update ${surfacingJobs} set status = 'running', locked_by = ${this.workerId}, locked_until = ${until},
+        attempts = attempts + 1, started_at = coalesce(started_at, ${at}), updated_at = ${at}
+      where id = (
+        select id from ${surfacingJobs}
+        where status in ('queued', 'running') and (locked_until is null or locked_until < ${at})
+        order by id limit 1 for update skip locked)
+      returning id`);
+    const [claimed] = rowsOf<{ id: number | string }>(result);
+    if (!claimed) return null;
+    const [job] = await this.core.db.select().from(surfacingJobs).where(eq(surfacingJobs.id, Number(claimed.id)));
+    return job ?? null;
+  }
+
+  /** Writes the job's progress if this runner still holds it; answers the row, or null when the lease was lost. */
+  private async progress(job: SurfacingJobRow, set: Partial<SurfacingJobRow>): Promise<SurfacingJobRow | null> {
+    const now = this.core.clock.now();
+    const [row] = await this.core.db
+      .update(surfacingJobs)
+      .set({ ...set, lockedUntil: set.status && set.status !== "running" ? null : new Date(now.getTime() + this.leaseMs), updatedAt: now })
+      .where(and(eq(surfacingJobs.id, job.id), eq(surfacingJobs.lockedBy, this.workerId), eq(surfacingJobs.status, "running")))
+      .returning();
+    if (row) this.options.onProgress?.(row);
+    return row ?? null;
+  }
+
+  private finish(job: SurfacingJobRow, status: "done" | "superseded" | "failed", error?: string) {
+    return this.progress(job, { status, finishedAt: this.core.clock.now(), lockedBy: null, ...(error ? { error } : {}) });
+  }
+
+  private async run(claimed: SurfacingJobRow): Promise<void> {
+    let job: SurfacingJobRow | null = claimed;
+    const { gameId, offerId, definitionVersion } = claimed;
+    if (job.playersTotal === null) {
+      const [total] = await this.core.db.select({ n: count() }).from(players).where(eq(players.gameId, gameId));
+      job = await this.progress(job, { playersTotal: Number(total?.n ?? 0) });
+    }
+    let pages = 0;
+    while (job && !this.stopped) {
+      const definition = await definitionRow(this.core.db, gameId, offerId);
+      const now = this.core.clock.now();
+      if (!definition || definition.version !== definitionVersion) {
+        await this.finish(job, "superseded");
+        return;
+      }
+      // Paused, archived or its window closed meanwhile: nothing more to give for this version.
+      if (!surfacesNow(definition, now)) {
+        await this.finish(job, "done");
+        return;
+      }
+      if (this.options.maxPages !== undefined && pages >= this.options.maxPages) return;
+      const page = await this.readPage(definition, job.cursor);
+      if (page.length === 0) {
+        await this.finish(job, "done");
+        return;
+      }
+      const candidates: TargetingCandidates = { definitions: [definition], reserved: new Map() };
+      const matching = page.filter((p) => p.candidate).map((p) => p.playerId);
+      let activations = 0;
+      for (let i = 0; i < matching.length; i += this.concurrency) {
+        const batch = matching.slice(i, i + this.concurrency);
+        const created = await Promise.all(
+          batch.map((playerId) =>
+            withPlayerTransaction(this.core, gameId, playerId, async (unit) => {
+              await settle(unit, "rule");
+              return (await surfaceMatchingIn(unit, candidates, { offerId, version: definitionVersion })).length;
+            }),
+          ),
+        );
+        activations += created.reduce((a, b) => a + b, 0);
+      }
+      pages += 1;
+      job = await this.progress(job, {
+        cursor: page[page.length - 1].playerId,
+        playersEvaluated: job.playersEvaluated + page.length,
+        activations: job.activations + activations,
+      });
+    }
+  }
+
+  /** The next page of the game's players after the cursor, each marked whether the audience and rollout hold (in SQL). */
+  private async readPage(definition: DefinitionRow, cursor: string | null): Promise<Array<{ playerId: string; candidate: boolean }>> {
+    const rows = await this.core.db
+      .select({
+        playerId: players.playerId,
+        candidate: sql<boolean>`(${audienceSql(definition.audience!)}) and (${rolloutSql(definition.rollout, definition.gameId, definition.offerId)})`,
+      })
+      .from(players)
+      .where(and(eq(players.gameId, definition.gameId), cursor === null ? undefined : gt(players.playerId, cursor)))
+      .orderBy(asc(players.playerId))
+      .limit(this.pageSize);
+    return rows;
+  }
+}

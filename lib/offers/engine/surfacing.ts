@@ -1,0 +1,102 @@
+/**
+ * Offers that surface by themselves: a game's active targeted definitions (status active, with an
+ * audience) are evaluated against a player inside that player's transaction — on a snapshot push,
+ * a campaigns fetch, and by surfacing jobs — and each match is assigned under the slot rules with
+ * cause `rule`. Exactly once per activation because everything about a player runs under the
+ * player's row lock (the open-instance, activation and cooldown checks see every earlier write), and
+ * a limited stock is counted under the definition's row lock.
+ */
+import { and, count, eq, inArray, ne, sql } from "drizzle-orm";
+import type { OffersExecutor } from "../db";
+import { offerDefinitions, offerInstances } from "../db/schema";
+import { isEligible, type EligibilityInput } from "../targeting/eligibility";
+import { insertInstance } from "./assignment";
+import { definitionRow } from "./definitions";
+import { OPEN } from "./slots";
+import { allInstances, type PlayerTx } from "./transaction";
+import type { DefinitionRow, InstanceRow, PlayerRow } from "./types";
+
+/** A game's definitions that may surface by themselves, highest priority first, with the stock given out of limited ones. */
+export interface TargetingCandidates {
+  definitions: DefinitionRow[];
+  /** Instances not expired, per offerId, for definitions with maxClaimsTotal (as of loading). */
+  reserved: Map<string, number>;
+}
+
+export const NO_CANDIDATES: TargetingCandidates = { definitions: [], reserved: new Map() };
+
+/** Active definitions with an audience whose window has not closed. */
+export async function loadTargetingCandidates(db: OffersExecutor, gameId: string, now: Date): Promise<TargetingCandidates> {
+  const definitions = await db
+    .select()
+    .from(offerDefinitions)
+    .where(
+      and(
+        eq(offerDefinitions.gameId, gameId),
+        eq(offerDefinitions.status, "active"),
+        sql`${offerDefinitions.audience} is not null`,
+        sql`(${offerDefinitions.endsAt} is null or ${offerDefinitions.endsAt} > ${now.toISOString()})`,
+      ),
+    );
+  definitions.sort((a, b) => b.priority - a.priority || a.offerId.localeCompare(b.offerId));
+  const limited = definitions.filter((d) => d.maxClaimsTotal !== null).map((d) => d.offerId);
+  const reserved = new Map<string, number>();
+  if (limited.length) {
+    const rows = await db
+      .select({ offerId: offerInstances.offerId, n: count() })
+      .from(offerInstances)
+      .where(and(eq(offerInstances.gameId, gameId), inArray(offerInstances.offerId, limited), ne(offerInstances.status, "expired")))
+      .groupBy(offerInstances.offerId);
+    for (const row of rows) reserved.set(row.offerId, Number(row.n));
+  }
+  return { definitions, reserved };
+}
+
+function eligibilityOf(definition: DefinitionRow, player: PlayerRow, history: readonly InstanceRow[], now: Date, reserved?: number): EligibilityInput {
+  return { definition, playerId: player.playerId, snapshot: player, history, now, reserved };
+}
+
+/**
+ * Whether any candidate would surface for the player as read (no lock): the campaigns read takes
+ * the player's lock only then. A stock seen exhausted when the candidates were loaded counts as
+ * exhausted, so a sold-out offer does not send every fetch down the write path.
+ */
+export function anyWouldSurface(candidates: TargetingCandidates, player: PlayerRow | undefined, rows: readonly InstanceRow[], now: Date): boolean {
+  if (!player) return false;
+  return candidates.definitions.some((d) => isEligible(eligibilityOf(d, player, rows, now, candidates.reserved.get(d.offerId) ?? 0)));
+}
+
+/** Instances of a definition across the game that hold or used a unit of its stock (every status but expired). */
+async function reservedCount(unit: PlayerTx, offerId: string): Promise<number> {
+  const [row] = await unit.tx
+    .select({ n: count() })
+    .from(offerInstances)
+    .where(and(eq(offerInstances.gameId, unit.gameId), eq(offerInstances.offerId, offerId), ne(offerInstances.status, "expired")));
+  return Number(row?.n ?? 0);
+}
+
+/**
+ * Assigns, in the player's transaction, every candidate the player matches now (call after settle).
+ * A candidate is re-read as stored before it is given (the candidates may be a few seconds old): a
+ * definition paused or changed meanwhile is judged as it is now. Answers the new instances.
+ */
+export async function surfaceMatchingIn(unit: PlayerTx, candidates: TargetingCandidates, only?: { offerId: string; version: number }): Promise<InstanceRow[]> {
+  if (candidates.definitions.length === 0) return [];
+  const history: InstanceRow[] = await allInstances(unit);
+  const created: InstanceRow[] = [];
+  for (const candidate of candidates.definitions) {
+    if (only && candidate.offerId !== only.offerId) continue;
+    if (!isEligible(eligibilityOf(candidate, unit.player, history, unit.now), { skipStock: true })) continue;
+    const limited = candidate.maxClaimsTotal !== null;
+    // The stored definition; with a limited stock, locked so that the count below stays true until commit.
+    const current = await definitionRow(unit.tx, unit.gameId, candidate.offerId, { lock: limited });
+    if (!current || (only && current.version !== only.version)) continue;
+    const reserved = current.maxClaimsTotal !== null ? await reservedCount(unit, current.offerId) : 0;
+    if (!isEligible(eligibilityOf(current, unit.player, history, unit.now, reserved))) continue;
+    const open = history.filter((row) => OPEN.includes(row.status));
+    const row = await insertInstance(unit, current, open, { cause: "rule" });
+    history.push(row);
+    created.push(row);
+  }
+  return created;
+}
