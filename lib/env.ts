@@ -59,6 +59,12 @@ export const envSchema = z.object({
     .transform((v) => (v ? v.split(",").map((o) => o.trim()).filter(Boolean) : [])),
   OFFERS_MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(64 * 1024),
   OFFERS_SWEEP_INTERVAL_MS: millis(30_000),
+  /** How often each instance looks for surfacing jobs and for schedule windows that opened. */
+  OFFERS_SURFACING_POLL_MS: millis(1_000),
+  /** Player transactions a surfacing job runs at once (keep below OFFERS_DATABASE_POOL_SIZE). */
+  OFFERS_SURFACING_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+  /** How long a surfacing job stays with an instance that stopped renewing it (crashed) before another resumes it. */
+  OFFERS_SURFACING_LEASE_MS: millis(30_000),
   SSE_HEARTBEAT_MS: millis(30_000),
   SSE_IDLE_TIMEOUT_MS: millis(120_000),
   /** Seed the demo game: auto = when on the embedded database or in development. */

@@ -12,6 +12,7 @@ import { corsPlugin } from "./http/plugins/cors";
 import { errorsPlugin, frameworkErrors } from "./http/plugins/errors";
 import { inputPlugin } from "./http/plugins/input";
 import { docsPagePlugin, openApiDocumentRoute, openApiPlugin } from "./http/plugins/swagger";
+import { adminLiveOpsRoutes } from "./http/routes/admin-live-ops";
 import { dashboardRoutes } from "./http/routes/dashboard";
 import { gameClientRoutes } from "./http/routes/game-clients";
 import { gameServerRoutes } from "./http/routes/game-servers";
@@ -44,6 +45,7 @@ export async function buildOffersApp(deps: OffersAppDeps): Promise<FastifyInstan
       await v1.register(gameClientRoutes, { services });
       await v1.register(gameServerRoutes, { services });
       await v1.register(dashboardRoutes, { services });
+      await v1.register(adminLiveOpsRoutes, { engine: services.engine, adminToken: deps.adminToken });
       if (deps.extend) await deps.extend(v1, services);
     },
     { prefix: "/v1" },

@@ -16,6 +16,7 @@ import { SecretBox } from "./secret-box";
 import { ensureSecretKeyMatches } from "./secret-key";
 import { createEventBus, type EventBus } from "../events";
 import { createEventStream, type EventStream } from "./sse";
+import { SurfacingJobRunner } from "./engine/surfacing-jobs";
 
 export interface OffersSettings {
   databaseUrl?: string;
@@ -137,6 +138,17 @@ export async function startOffersService(options: {
   const timer = setInterval(sweep, env.OFFERS_SWEEP_INTERVAL_MS);
   timer.unref();
 
+  // Surfacing jobs (activations, edits, windows opening) run on whichever instance claims them first.
+  const surfacing = new SurfacingJobRunner(app.offers.engine, {
+    concurrency: env.OFFERS_SURFACING_CONCURRENCY,
+    leaseMs: env.OFFERS_SURFACING_LEASE_MS,
+    onProgress: (job) => {
+      if (job.status !== "running") logger.info({ gameId: job.gameId, offerId: job.offerId, version: job.definitionVersion, status: job.status, players: job.playersEvaluated, activations: job.activations }, "surfacing job ended");
+    },
+  });
+  const stopWaking = app.offers.engine.onSurfacingJobQueued(() => surfacing.wake());
+  surfacing.start(env.OFFERS_SURFACING_POLL_MS);
+
   const url = await app.listen({ host: env.OFFERS_HOST, port: env.OFFERS_PORT });
   logger.info({ url }, "offers service listening");
 
@@ -144,6 +156,8 @@ export async function startOffersService(options: {
   const stop = () =>
     (stopping ??= (async () => {
       clearInterval(timer);
+      stopWaking();
+      await surfacing.stop();
       await app.close(); // closes event streams, stops accepting, answers 503 to new requests, waits for in-flight ones
       await stream.close();
       await sweeping;

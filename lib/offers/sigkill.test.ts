@@ -4,7 +4,6 @@
  * ledger exactly once; no instance is in the ledger twice; every claimed instance has its ledger row
  * and every ledger row its claimed instance (the status change and the grant commit together).
  */
-import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
@@ -18,36 +17,10 @@ import { offerInstances, rewardLedger } from "./db/schema";
 import { OffersEngine } from "./engine";
 import { GameDirectory } from "./games";
 import { SecretBox } from "./secret-box";
+import { exited, startServiceProcess as startService, waitHealthy } from "./testing";
 
 const INSTANCES = 120;
 
-
-function startService(env: Record<string, string>): ChildProcess {
-  // node itself (not npx) so that SIGKILL hits the process that holds the database.
-  return spawn(process.execPath, ["--import", "tsx", "lib/offers/main.ts"], {
-    cwd: process.cwd(),
-    // OFFERS_DATABASE_URL only when the test sets it: PGlite otherwise.
-    env: { ...Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== "OFFERS_DATABASE_URL")), ...env } as NodeJS.ProcessEnv,
-    stdio: ["ignore", "ignore", "pipe"],
-  });
-}
-
-async function waitHealthy(base: string, child: ChildProcess, stderr: () => string): Promise<void> {
-  const deadline = Date.now() + 90_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`service exited (${child.exitCode}): ${stderr()}`);
-    try {
-      const res = await fetch(`${base}/health`);
-      if (res.status === 200) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`service not healthy in time: ${stderr()}`);
-}
-
-const exited = (child: ChildProcess) => new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode ? resolve() : child.once("exit", () => resolve())));
 
 describe.each(testDatabaseTargets())("SIGKILL during claims on %s", (target) => {
   it("keeps every answered claim exactly once in the ledger", { timeout: 240_000 }, async () => {

@@ -2,6 +2,7 @@
  * Test helpers: an offers app on a fresh database (PGlite or PostgreSQL), a manual clock, a game
  * with known credentials, and JWT signing the way a game server does it.
  */
+import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
@@ -138,3 +139,33 @@ export async function runCli(env: Env, ...argv: string[]) {
   const code = await runOffersCli(argv, env, { out: (line) => out.push(line), err: (line) => err.push(line) });
   return { code, out: out.join("\n"), err: err.join("\n") };
 }
+
+// ---------- the service as its own process (crash tests) ----------
+
+/** Starts lib/offers/main.ts with `env` on top of this process's environment; stderr is piped. */
+export function startServiceProcess(env: Record<string, string>): ChildProcess {
+  // node itself (not npx) so that SIGKILL hits the process that holds the database.
+  return spawn(process.execPath, ["--import", "tsx", "lib/offers/main.ts"], {
+    cwd: process.cwd(),
+    // OFFERS_DATABASE_URL only when the test sets it: PGlite otherwise.
+    env: { ...Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== "OFFERS_DATABASE_URL")), ...env } as NodeJS.ProcessEnv,
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+}
+
+export async function waitHealthy(base: string, child: ChildProcess, stderr: () => string): Promise<void> {
+  const deadline = Date.now() + 90_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`service exited (${child.exitCode}): ${stderr()}`);
+    try {
+      const res = await fetch(`${base}/health`);
+      if (res.status === 200) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`service not healthy in time: ${stderr()}`);
+}
+
+export const exited = (child: ChildProcess) => new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode ? resolve() : child.once("exit", () => resolve())));

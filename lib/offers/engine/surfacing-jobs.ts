@@ -233,6 +233,9 @@ export class SurfacingJobRunner {
           ),
         );
         activations += created.reduce((a, b) => a + b, 0);
+        // Let requests in between: on PGlite every query resolves in-process, and a job's chain of
+        // promises would otherwise hold the event loop until the job ends.
+        await new Promise((resolve) => setImmediate(resolve));
       }
       pages += 1;
       job = await this.progress(job, {

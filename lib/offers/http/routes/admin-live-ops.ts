@@ -1,0 +1,204 @@
+/**
+ * The admin API of live ops (the portal's offers console; Bearer OFFERS_ADMIN_TOKEN): definitions
+ * with their targeting, their lifecycle (activate, pause, archive, restore to draft), a player
+ * preview, audience sizes, surfacing jobs and the funnel.
+ */
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import type { OffersEngine } from "../../engine";
+import { OffersError } from "../../errors";
+import { toDefinition } from "../../engine/views";
+import type { DefinitionChange } from "../../engine/engine";
+import type { SurfacingJobRow } from "../../engine/surfacing-jobs";
+import * as S from "../../schemas";
+import { describeAudience } from "../../targeting/audience";
+import { adminAuth } from "../plugins/auth";
+
+const GameParams = z.object({ gameId: S.Identifier });
+const DefinitionParams = z.object({ gameId: S.Identifier, offerId: S.ExternalId });
+const Days = z.object({ days: z.coerce.number().int().min(1).max(90).default(14) });
+
+const STATUS_OF: Record<S.DefinitionAction, S.DefinitionStatus> = { activate: "active", pause: "paused", archive: "archived", restore: "draft" };
+
+export function toSurfacingJob(row: SurfacingJobRow): S.SurfacingJob {
+  const iso = (d: Date | null) => (d ? d.toISOString() : null);
+  return {
+    id: row.id,
+    definitionVersion: row.definitionVersion,
+    reason: row.reason,
+    status: row.status,
+    playersTotal: row.playersTotal,
+    playersEvaluated: row.playersEvaluated,
+    activations: row.activations,
+    attempts: row.attempts,
+    error: row.error,
+    createdAt: row.createdAt.toISOString(),
+    startedAt: iso(row.startedAt),
+    finishedAt: iso(row.finishedAt),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+function toChange(change: DefinitionChange): S.AdminDefinitionChange {
+  return { definition: change.definition, before: change.before ? toDefinition(change.before) : null, changed: change.changed, job: change.job ? toSurfacingJob(change.job) : null };
+}
+
+/** The version an If-Match names (quotes allowed), or undefined without one. */
+const versionOf = (headers: { "if-match"?: string }) => (headers["if-match"] ? Number(headers["if-match"].replaceAll('"', "")) : undefined);
+
+export const adminLiveOpsRoutes: FastifyPluginAsyncZod<{ engine: OffersEngine; adminToken: string }> = async (app, { engine, adminToken }) => {
+  app.addHook("onRequest", adminAuth(adminToken));
+  const tags = ["admin"];
+  const errors = { 404: S.ErrorMessage, 409: S.ErrorMessage };
+
+  app.get(
+    "/admin/games/:gameId/definitions",
+    { schema: { tags, summary: "A game's offer definitions with their funnel and claims per day", params: GameParams, querystring: Days, response: { 200: S.AdminDefinitionList, 404: S.ErrorMessage } } },
+    async (request) => {
+      const { gameId } = request.params;
+      const { days } = request.query;
+      if (!(await engine.gameSettings(gameId)).exists) throw new OffersError("game-not-found", gameId);
+      const [rows, funnels] = await Promise.all([engine.listDefinitions(gameId), engine.gameFunnels(gameId, days)]);
+      const now = engine.clock.now();
+      const since = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - (days - 1)));
+      const emptyFunnel = { assigned: 0, surfaced: 0, viewed: 0, claimable: 0, claimed: 0, expired: 0, conversion: null };
+      return {
+        days,
+        since: since.toISOString().slice(0, 10),
+        definitions: rows.map((row) => {
+          const summary = funnels.get(row.offerId);
+          return {
+            ...toDefinition(row),
+            audienceSummary: describeAudience(row.audience),
+            funnel: summary?.total ?? emptyFunnel,
+            claimsPerDay: summary?.claimsPerDay ?? new Array<number>(days).fill(0),
+          };
+        }),
+      };
+    },
+  );
+
+  app.post(
+    "/admin/games/:gameId/definitions",
+    {
+      schema: {
+        tags,
+        summary: "Create a definition (draft unless a status is given)",
+        params: GameParams,
+        body: S.AdminDefinitionCreate,
+        response: { 200: S.AdminDefinitionChange, ...errors },
+      },
+    },
+    async (request) => {
+      const { gameId } = request.params;
+      return toChange(await engine.saveDefinition(gameId, request.body.offerId, request.body, { create: true, defaultStatus: "draft" }));
+    },
+  );
+
+  app.get(
+    "/admin/games/:gameId/definitions/:offerId",
+    { schema: { tags, summary: "A definition with its surfacing jobs", params: DefinitionParams, response: { 200: S.AdminDefinitionDetail, 404: S.ErrorMessage } } },
+    async (request, reply) => {
+      const { gameId, offerId } = request.params;
+      const row = await engine.definitionRow(gameId, offerId);
+      if (!row) throw new OffersError("offer-not-found", offerId);
+      const jobs = await engine.surfacingJobs(gameId, offerId);
+      reply.header("etag", `"${row.version}"`);
+      return { definition: toDefinition(row), audienceSummary: describeAudience(row.audience), jobs: jobs.map(toSurfacingJob) };
+    },
+  );
+
+  app.put(
+    "/admin/games/:gameId/definitions/:offerId",
+    {
+      schema: {
+        tags,
+        summary: "Replace a definition (If-Match: its version, or 409 definition-changed); instances already given keep their copy",
+        params: DefinitionParams,
+        headers: S.DefinitionIfMatch,
+        body: S.OfferDefinitionInput,
+        response: { 200: S.AdminDefinitionChange, ...errors },
+      },
+    },
+    async (request) => {
+      const { gameId, offerId } = request.params;
+      return toChange(await engine.saveDefinition(gameId, offerId, request.body, { expectedVersion: versionOf(request.headers), defaultStatus: "draft" }));
+    },
+  );
+
+  for (const action of S.DefinitionAction.options) {
+    app.post(
+      `/admin/games/:gameId/definitions/:offerId/${action}`,
+      {
+        schema: {
+          tags,
+          summary: `${action[0].toUpperCase()}${action.slice(1)} a definition (${STATUS_OF[action]})${action === "activate" ? "; queues its surfacing job when its window is open" : ""}`,
+          params: DefinitionParams,
+          headers: S.DefinitionIfMatch,
+          response: { 200: S.AdminDefinitionChange, ...errors },
+        },
+      },
+      async (request) => {
+        const { gameId, offerId } = request.params;
+        return toChange(await engine.changeDefinitionStatus(gameId, offerId, STATUS_OF[action], versionOf(request.headers)));
+      },
+    );
+  }
+
+  app.post(
+    "/admin/games/:gameId/definitions/:offerId/preview",
+    {
+      schema: {
+        tags,
+        summary: "Would the definition surface for this player now, and if not, which condition fails",
+        params: DefinitionParams,
+        body: S.SurfacingPreviewRequest,
+        response: { 200: S.SurfacingPreview, 404: S.ErrorMessage },
+      },
+    },
+    async (request) => engine.previewSurfacing(request.params.gameId, request.params.offerId, request.body.playerId),
+  );
+
+  app.get(
+    "/admin/games/:gameId/definitions/:offerId/funnel",
+    {
+      schema: {
+        tags,
+        summary: "Assigned, surfaced, viewed, claimable, claimed, expired and conversion: overall, per day and per variant",
+        params: DefinitionParams,
+        querystring: Days,
+        response: { 200: S.DefinitionFunnel, 404: S.ErrorMessage },
+      },
+    },
+    async (request) => {
+      const { gameId, offerId } = request.params;
+      const row = await engine.definitionRow(gameId, offerId);
+      if (!row) throw new OffersError("offer-not-found", offerId);
+      const funnel = await engine.definitionFunnel(gameId, offerId, { days: request.query.days, variantOrder: row.variants?.map((v) => v.variantId) });
+      return { days: request.query.days, ...funnel };
+    },
+  );
+
+  app.get(
+    "/admin/games/:gameId/definitions/:offerId/jobs",
+    { schema: { tags, summary: "Surfacing jobs of a definition, newest first (progress)", params: DefinitionParams, response: { 200: z.object({ jobs: z.array(S.SurfacingJob) }) } } },
+    async (request) => ({ jobs: (await engine.surfacingJobs(request.params.gameId, request.params.offerId)).map(toSurfacingJob) }),
+  );
+
+  app.post(
+    "/admin/games/:gameId/audience/count",
+    {
+      schema: {
+        tags,
+        summary: "How many of the game's players an audience matches now",
+        params: GameParams,
+        body: S.AudienceCountRequest,
+        response: { 200: S.AudienceCount, 404: S.ErrorMessage },
+      },
+    },
+    async (request) => {
+      const { audience, rollout, offerId } = request.body;
+      return engine.audienceSize(request.params.gameId, audience, rollout !== undefined && offerId ? { percent: rollout, offerId } : undefined);
+    },
+  );
+};
