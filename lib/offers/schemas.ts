@@ -6,6 +6,21 @@
 import { z } from "zod";
 import { AUDIENCE_FIELD_RULE, AUDIENCE_OPS, audienceIssues, type AudienceRule as AudienceRuleValue } from "./targeting/audience";
 
+// The rule grammar's helpers travel with the contract: the portal's audience builder validates,
+// describes and explains rules exactly as the service does.
+export {
+  AUDIENCE_FIELD_RULE,
+  AUDIENCE_LIMITS,
+  AUDIENCE_OPS,
+  CORE_NUMBER_FIELDS,
+  CURRENCY_COUNTERS,
+  audienceIssues,
+  describeAudience,
+  parseAudienceField,
+  type AudienceComparison,
+  type AudienceOp,
+} from "./targeting/audience";
+
 // ---------- identifiers and scalars ----------
 
 /**
