@@ -8,7 +8,7 @@ import { settle } from "./settle";
 import { assignmentStatus } from "./slots";
 import { baselineFor, zeroTrackers } from "./trackers";
 import { pickVariant } from "../targeting/rollout";
-import { openInstances, record, type PlayerTx } from "./transaction";
+import { openInstances, recordAll, type PlayerTx } from "./transaction";
 import type { DefinitionRow, InstanceRow } from "./types";
 import { toOffer } from "./views";
 
@@ -20,46 +20,60 @@ export async function assignOfferIn(unit: PlayerTx, offerId: string): Promise<Of
   await settle(unit, "assign");
   const open = await openInstances(unit);
   if (open.some((row) => row.offerId === offerId)) throw new OffersError("offer-already-assigned", offerId);
-  return toOffer(await insertInstance(unit, definition, open, { cause: "assign" }));
+  const [row] = await insertInstances(unit, [definition], open, { cause: "assign" });
+  return toOffer(row);
+}
+
+/** The row of a new assignment of `definition` to the player (a copy of its content, with the player's variant). */
+export function newInstanceRow(unit: PlayerTx, definition: DefinitionRow, status: "surfaced" | "inQueue"): InstanceRow {
+  const variant = definition.variants?.length ? pickVariant(definition.variants, unit.gameId, definition.offerId, unit.playerId) : null;
+  const surfaced = status === "surfaced";
+  const conditions = definition.completionConditions?.length ? definition.completionConditions : null;
+  return {
+    instanceId: randomUUID(),
+    gameId: unit.gameId,
+    playerId: unit.playerId,
+    offerId: definition.offerId,
+    status,
+    name: definition.name,
+    description: definition.description,
+    image: definition.image,
+    rewards: variant?.rewards ?? definition.rewards,
+    completionConditions: conditions,
+    realTime: definition.realTime,
+    durationSeconds: definition.durationSeconds,
+    priority: definition.priority,
+    trackerBaseline: surfaced ? baselineFor(conditions, unit.player) : {},
+    completionTrackers: zeroTrackers(conditions),
+    createdAt: unit.now,
+    surfacedAt: surfaced ? unit.now : null,
+    // A queued offer also has a deadline; surfacing restarts it for the full duration.
+    expiresAt: new Date(unit.now.getTime() + definition.durationSeconds * 1000),
+    claimedAt: null,
+    updatedAt: unit.now,
+    variantId: variant?.variantId ?? null,
+    definitionVersion: definition.version,
+  };
 }
 
 /**
- * Writes a new instance of `definition` for the player (a copy of its content, with the player's
- * variant) and records it: surfaced when a slot is free among `open` (the player's open offers,
- * settled), else inQueue. Callers have checked whether the player may get it.
+ * Writes new instances of `definitions` for the player, in order, and records them: each is
+ * surfaced when a slot is free among `open` (the player's open offers, settled) and those given
+ * before it, else inQueue. Two statements whatever the count. Callers have checked whether the
+ * player may get them.
  */
-export async function insertInstance(unit: PlayerTx, definition: DefinitionRow, open: readonly InstanceRow[], origin: { cause: "assign" | "rule" }): Promise<InstanceRow> {
-  const offerId = definition.offerId;
-  const variant = definition.variants?.length ? pickVariant(definition.variants, unit.gameId, offerId, unit.playerId) : null;
-  const surfaced = assignmentStatus(open, unit.maxOfferSlots) === "surfaced";
-  const conditions = definition.completionConditions?.length ? definition.completionConditions : null;
-  const [row] = await unit.tx
-    .insert(offerInstances)
-    .values({
-      instanceId: randomUUID(),
-      gameId: unit.gameId,
-      playerId: unit.playerId,
-      offerId,
-      status: surfaced ? "surfaced" : "inQueue",
-      name: definition.name,
-      description: definition.description,
-      image: definition.image,
-      rewards: variant?.rewards ?? definition.rewards,
-      completionConditions: conditions,
-      realTime: definition.realTime,
-      durationSeconds: definition.durationSeconds,
-      priority: definition.priority,
-      trackerBaseline: surfaced ? baselineFor(conditions, unit.player) : {},
-      completionTrackers: zeroTrackers(conditions),
-      createdAt: unit.now,
-      surfacedAt: surfaced ? unit.now : null,
-      // A queued offer also has a deadline; surfacing restarts it for the full duration.
-      expiresAt: new Date(unit.now.getTime() + definition.durationSeconds * 1000),
-      updatedAt: unit.now,
-      variantId: variant?.variantId ?? null,
-      definitionVersion: definition.version,
-    })
-    .returning();
-  await record(unit, row, null, surfaced ? "surfaced" : "queued", origin.cause, origin.cause === "rule" ? definition.version : null);
-  return row;
+export async function insertInstances(unit: PlayerTx, definitions: readonly DefinitionRow[], open: readonly InstanceRow[], origin: { cause: "assign" | "rule" }): Promise<InstanceRow[]> {
+  if (definitions.length === 0) return [];
+  const held = [...open];
+  const rows = definitions.map((definition) => {
+    const row = newInstanceRow(unit, definition, assignmentStatus(held, unit.maxOfferSlots));
+    held.push(row);
+    return row;
+  });
+  await unit.tx.insert(offerInstances).values(rows);
+  await recordAll(
+    unit,
+    rows.map((row, i) => ({ row, from: null, type: row.status === "surfaced" ? "surfaced" : "queued", cause: origin.cause, ruleVersion: origin.cause === "rule" ? definitions[i].version : null })),
+  );
+  return rows;
 }

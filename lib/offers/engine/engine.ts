@@ -242,8 +242,8 @@ export class OffersEngine implements EngineCore {
     // Read before the transaction (on PGlite's one connection a read outside it would wait for it).
     const candidates = await this.targetingCandidates(gameId);
     return this.transaction(gameId, input.playerId, async (tx) => {
-      const snapshot = await pushSnapshotIn(tx, input);
-      await surfaceMatchingIn(tx, candidates);
+      const { snapshot, instances } = await pushSnapshotIn(tx, input, candidates.definitions.map((d) => d.offerId));
+      await surfaceMatchingIn(tx, candidates, { history: instances });
       return snapshot;
     });
   }

@@ -6,14 +6,21 @@ import { computeTrackers, baselineFor, zeroTrackers } from "./trackers";
 import { move, openInstances, type PlayerTx } from "./transaction";
 import type { InstanceRow } from "./types";
 
-/** Brings a player's offers up to date. Promotion order: highest priority, then oldest assignment. */
-export async function settle(unit: PlayerTx, cause: string): Promise<void> {
-  const plan = planSettle(await openInstances(unit), unit.now, unit.maxOfferSlots);
+/**
+ * Brings a player's offers up to date. Promotion order: highest priority, then oldest assignment.
+ * `open`: the player's open offers when the caller has read them in this transaction. Answers those
+ * offers after the settle (expired ones included, with their new status), in assignment order.
+ */
+export async function settle(unit: PlayerTx, cause: string, open?: InstanceRow[]): Promise<InstanceRow[]> {
+  const before = open ?? (await openInstances(unit));
+  const plan = planSettle(before, unit.now, unit.maxOfferSlots);
+  const after = new Map(before.map((row) => [row.instanceId, row]));
   for (const step of plan.steps) {
-    if (step.kind === "expire") await move(unit, step.offer, "expired", "expired", "expiry");
-    else await track(unit, step.offer, cause);
+    if (step.kind === "expire") after.set(step.offer.instanceId, await move(unit, step.offer, "expired", "expired", "expiry"));
+    else after.set(step.offer.instanceId, await track(unit, step.offer, cause));
   }
-  for (const row of plan.promote) await surface(unit, row, "slot-freed");
+  for (const row of plan.promote) after.set(row.instanceId, await surface(unit, row, "slot-freed"));
+  return [...after.values()];
 }
 
 /** Recomputes trackers of one surfaced/viewed offer; moves it to claimable when every condition is met. */

@@ -4,11 +4,17 @@ import { players } from "../db/schema";
 import type { PlayerSnapshot, SnapshotPushRequest } from "../schemas";
 import { referralsClaimableOnArrival } from "./referrals";
 import { settle } from "./settle";
-import type { PlayerTx } from "./transaction";
+import { OPEN } from "./slots";
+import { openAndPastInstances, type PlayerTx } from "./transaction";
+import type { InstanceRow } from "./types";
 import { snapshotOf } from "./views";
 
-/** Fields given replace, currencies/levels merge by key; then trackers are recomputed. */
-export async function pushSnapshotIn(unit: PlayerTx, input: Omit<SnapshotPushRequest, "playerId">): Promise<PlayerSnapshot> {
+/**
+ * Fields given replace, currencies/levels merge by key; then trackers are recomputed. Answers the
+ * stored snapshot and the player's instances after the settle: the open ones, and every one of
+ * `pastOf` (the offers a caller evaluates next, e.g. targeted definitions), read in one statement.
+ */
+export async function pushSnapshotIn(unit: PlayerTx, input: Omit<SnapshotPushRequest, "playerId">, pastOf: readonly string[] = []): Promise<{ snapshot: PlayerSnapshot; instances: InstanceRow[] }> {
   const p = unit.player;
   const next = {
     username: input.username ?? p.username,
@@ -24,7 +30,11 @@ export async function pushSnapshotIn(unit: PlayerTx, input: Omit<SnapshotPushReq
     .set(next)
     .where(and(eq(players.gameId, unit.gameId), eq(players.playerId, unit.playerId)));
   Object.assign(unit.player, next);
-  await settle(unit, "snapshot");
+  const read = await openAndPastInstances(unit, pastOf);
+  const settled = await settle(unit, "snapshot", read.filter((row) => OPEN.includes(row.status)));
   await referralsClaimableOnArrival(unit);
-  return snapshotOf(unit.player);
+  const past = read.filter((row) => !OPEN.includes(row.status));
+  return { snapshot: snapshotOf(unit.player), instances: [...past, ...settled].sort(byAssignment) };
 }
+
+const byAssignment = (a: InstanceRow, b: InstanceRow) => a.createdAt.getTime() - b.createdAt.getTime() || a.instanceId.localeCompare(b.instanceId);

@@ -16,12 +16,13 @@ import { randomUUID } from "node:crypto";
 import { and, asc, count, desc, eq, gt, inArray, lt, sql } from "drizzle-orm";
 import { rowsOf } from "../../db";
 import type { OffersExecutor } from "../db";
-import { offerDefinitions, players, surfacingJobs } from "../db/schema";
+import { offerDefinitions, offerInstances, players, surfacingJobs } from "../db/schema";
 import { audienceSql, rolloutSql } from "../targeting/audience-sql";
 import { definitionRow } from "./definitions";
 import { settle } from "./settle";
 import { surfaceMatchingIn, type TargetingCandidates } from "./surfacing";
-import { withPlayerTransaction } from "./transaction";
+import { withPlayersTransaction } from "./transaction";
+import { OPEN } from "./slots";
 import type { DefinitionRow, EngineCore } from "./types";
 
 export type SurfacingJobRow = typeof surfacingJobs.$inferSelect;
@@ -83,8 +84,10 @@ export interface SurfacingJobRunnerOptions {
   leaseMs?: number;
   /** Players read per page (default 500). */
   pageSize?: number;
-  /** Player transactions in flight at once (default 4; PGlite runs them one by one anyway). */
+  /** Transactions in flight at once (default 4; PGlite runs them one by one anyway). */
   concurrency?: number;
+  /** Players per transaction (default 50). */
+  batchSize?: number;
   /** Called after each page (progress) and when a job ends. */
   onProgress?: (job: SurfacingJobRow) => void;
   /** Stops a run after this many pages (tests simulate a crash with it). */
@@ -97,6 +100,7 @@ export class SurfacingJobRunner {
   private readonly leaseMs: number;
   private readonly pageSize: number;
   private readonly concurrency: number;
+  private readonly batchSize: number;
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
   private again = false;
@@ -110,6 +114,7 @@ export class SurfacingJobRunner {
     this.leaseMs = options.leaseMs ?? 30_000;
     this.pageSize = options.pageSize ?? 500;
     this.concurrency = Math.max(1, options.concurrency ?? 4);
+    this.batchSize = Math.max(1, options.batchSize ?? 50);
   }
 
   /** Polls for jobs (and for windows that opened) every `pollMs` until stop(). */
@@ -219,20 +224,13 @@ export class SurfacingJobRunner {
         await this.finish(job, "done");
         return;
       }
-      const candidates: TargetingCandidates = { definitions: [definition], reserved: new Map() };
       const matching = page.filter((p) => p.candidate).map((p) => p.playerId);
+      const batches: string[][] = [];
+      for (let i = 0; i < matching.length; i += this.batchSize) batches.push(matching.slice(i, i + this.batchSize));
       let activations = 0;
-      for (let i = 0; i < matching.length; i += this.concurrency) {
-        const batch = matching.slice(i, i + this.concurrency);
-        const created = await Promise.all(
-          batch.map((playerId) =>
-            withPlayerTransaction(this.core, gameId, playerId, async (unit) => {
-              await settle(unit, "rule");
-              return (await surfaceMatchingIn(unit, candidates, { offerId, version: definitionVersion })).length;
-            }),
-          ),
-        );
-        activations += created.reduce((a, b) => a + b, 0);
+      for (let i = 0; i < batches.length; i += this.concurrency) {
+        const given = await Promise.all(batches.slice(i, i + this.concurrency).map((batch) => this.surfaceBatch(definition, batch)));
+        activations += given.reduce((a, b) => a + b, 0);
         // Let requests in between: on PGlite every query resolves in-process, and a job's chain of
         // promises would otherwise hold the event loop until the job ends.
         await new Promise((resolve) => setImmediate(resolve));
@@ -244,6 +242,34 @@ export class SurfacingJobRunner {
         activations: job.activations + activations,
       });
     }
+  }
+
+  /**
+   * One transaction over a batch of players (./transaction withPlayersTransaction): the definition is
+   * read again inside it (a pause or edit committed meanwhile wins), then each player is settled and
+   * evaluated by the same per-player operations as a snapshot push. Answers the activations.
+   */
+  private surfaceBatch(read: DefinitionRow, playerIds: string[]): Promise<number> {
+    return withPlayersTransaction(this.core, read.gameId, playerIds, async (units, tx) => {
+      const definition = await definitionRow(tx, read.gameId, read.offerId);
+      if (!definition || definition.version !== read.version || !surfacesNow(definition, units[0]?.now ?? this.core.clock.now())) return 0;
+      const candidates: TargetingCandidates = { definitions: [definition], reserved: new Map() };
+      const only = { offerId: definition.offerId, version: definition.version };
+      // The batch's instances in one read, settled player by player without reading them again.
+      const instances = await tx
+        .select()
+        .from(offerInstances)
+        .where(and(eq(offerInstances.gameId, definition.gameId), inArray(offerInstances.playerId, units.map((u) => u.playerId))))
+        .orderBy(asc(offerInstances.createdAt), asc(offerInstances.instanceId));
+      let given = 0;
+      for (const unit of units) {
+        const mine = instances.filter((row) => row.playerId === unit.playerId);
+        const settled = await settle(unit, "rule", mine.filter((row) => OPEN.includes(row.status)));
+        const history = [...mine.filter((row) => !OPEN.includes(row.status)), ...settled];
+        given += (await surfaceMatchingIn(unit, candidates, { only, current: true, history })).length;
+      }
+      return given;
+    });
   }
 
   /** The next page of the game's players after the cursor, each marked whether the audience and rollout hold (in SQL). */

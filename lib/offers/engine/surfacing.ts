@@ -6,12 +6,11 @@
  * player's row lock (the open-instance, activation and cooldown checks see every earlier write), and
  * a limited stock is counted under the definition's row lock.
  */
-import { and, count, eq, inArray, ne, sql } from "drizzle-orm";
+import { and, asc, count, eq, inArray, ne, sql } from "drizzle-orm";
 import type { OffersExecutor } from "../db";
 import { offerDefinitions, offerInstances } from "../db/schema";
 import { isEligible, type EligibilityInput } from "../targeting/eligibility";
-import { insertInstance } from "./assignment";
-import { definitionRow } from "./definitions";
+import { insertInstances } from "./assignment";
 import { OPEN } from "./slots";
 import { allInstances, type PlayerTx } from "./transaction";
 import type { DefinitionRow, InstanceRow, PlayerRow } from "./types";
@@ -66,6 +65,19 @@ export function anyWouldSurface(candidates: TargetingCandidates, player: PlayerR
   return candidates.definitions.some((d) => isEligible(eligibilityOf(d, player, rows, now, candidates.reserved.get(d.offerId) ?? 0)));
 }
 
+/** The definitions as stored now: re-read in one statement (limited stocks locked), or taken as given when `fresh`. */
+async function currentDefinitions(unit: PlayerTx, eligible: readonly DefinitionRow[], fresh: boolean): Promise<Map<string, DefinitionRow>> {
+  const limited = eligible.filter((d) => d.maxClaimsTotal !== null).map((d) => d.offerId);
+  const unlimited = eligible.filter((d) => d.maxClaimsTotal === null);
+  const rows: DefinitionRow[] = fresh ? [...unlimited] : [];
+  const read = (ids: string[]) =>
+    unit.tx.select().from(offerDefinitions).where(and(eq(offerDefinitions.gameId, unit.gameId), inArray(offerDefinitions.offerId, ids)));
+  if (!fresh && unlimited.length) rows.push(...(await read(unlimited.map((d) => d.offerId))));
+  // Stock counts need the row lock; in offerId order, so two players' transactions lock alike.
+  if (limited.length) rows.push(...(await read(limited.sort()).orderBy(asc(offerDefinitions.offerId)).for("update")));
+  return new Map(rows.map((row) => [row.offerId, row]));
+}
+
 /** Instances of a definition across the game that hold or used a unit of its stock (every status but expired). */
 async function reservedCount(unit: PlayerTx, offerId: string): Promise<number> {
   const [row] = await unit.tx
@@ -78,25 +90,33 @@ async function reservedCount(unit: PlayerTx, offerId: string): Promise<number> {
 /**
  * Assigns, in the player's transaction, every candidate the player matches now (call after settle).
  * A candidate is re-read as stored before it is given (the candidates may be a few seconds old): a
- * definition paused or changed meanwhile is judged as it is now. Answers the new instances.
+ * definition paused or changed meanwhile is judged as it is now (`current`: the caller read the
+ * candidates in this transaction already). Answers the new instances.
  */
-export async function surfaceMatchingIn(unit: PlayerTx, candidates: TargetingCandidates, only?: { offerId: string; version: number }): Promise<InstanceRow[]> {
+export async function surfaceMatchingIn(
+  unit: PlayerTx,
+  candidates: TargetingCandidates,
+  options: { only?: { offerId: string; version: number }; current?: boolean; history?: InstanceRow[] } = {},
+): Promise<InstanceRow[]> {
+  const { only } = options;
   if (candidates.definitions.length === 0) return [];
-  const history: InstanceRow[] = await allInstances(unit);
-  const created: InstanceRow[] = [];
-  for (const candidate of candidates.definitions) {
-    if (only && candidate.offerId !== only.offerId) continue;
-    if (!isEligible(eligibilityOf(candidate, unit.player, history, unit.now), { skipStock: true })) continue;
-    const limited = candidate.maxClaimsTotal !== null;
-    // The stored definition; with a limited stock, locked so that the count below stays true until commit.
-    const current = await definitionRow(unit.tx, unit.gameId, candidate.offerId, { lock: limited });
+  // Every instance of the player, as of now in this transaction (read here unless the caller has).
+  const history: InstanceRow[] = options.history ? [...options.history] : await allInstances(unit);
+  const now = unit.now;
+  const eligible = candidates.definitions.filter(
+    (candidate) => (!only || candidate.offerId === only.offerId) && isEligible(eligibilityOf(candidate, unit.player, history, now), { skipStock: true }),
+  );
+  if (eligible.length === 0) return [];
+  // The stored definitions (unless the caller read them in this transaction): the candidates may be
+  // a few seconds old. Those with a limited stock are locked, so their count stays true until commit.
+  const stored = await currentDefinitions(unit, eligible, options.current === true);
+  const chosen: DefinitionRow[] = [];
+  for (const candidate of eligible) {
+    const current = stored.get(candidate.offerId);
     if (!current || (only && current.version !== only.version)) continue;
     const reserved = current.maxClaimsTotal !== null ? await reservedCount(unit, current.offerId) : 0;
-    if (!isEligible(eligibilityOf(current, unit.player, history, unit.now, reserved))) continue;
-    const open = history.filter((row) => OPEN.includes(row.status));
-    const row = await insertInstance(unit, current, open, { cause: "rule" });
-    history.push(row);
-    created.push(row);
+    if (isEligible(eligibilityOf(current, unit.player, history, now, reserved))) chosen.push(current);
   }
+  const created = await insertInstances(unit, chosen, history.filter((row) => OPEN.includes(row.status)), { cause: "rule" });
   return created;
 }

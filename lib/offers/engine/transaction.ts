@@ -5,7 +5,7 @@
  * parallel. The concern modules take the `PlayerTx` it hands out, so several of them compose in
  * one transaction; its domain events are delivered after commit.
  */
-import { and, asc, eq, inArray } from "drizzle-orm";
+import { and, asc, eq, inArray, or, sql } from "drizzle-orm";
 import { OffersError } from "../errors";
 import type { OffersTx } from "../db";
 import { offerEvents, offerInstances, players } from "../db/schema";
@@ -61,28 +61,90 @@ export async function withPlayerTransaction<T>(core: EngineCore, gameId: string,
   return result;
 }
 
+/**
+ * Runs fn in ONE transaction over several existing players of a game (bulk work: surfacing jobs).
+ * Their rows are locked together, in id order, before anything else, so two such transactions
+ * cannot deadlock each other or a single player's transaction; fn gets one PlayerTx per player
+ * (players without a row are left out) and composes the same `…In` operations inside. Sequence ids
+ * are written back in one statement; events are published after commit.
+ */
+export async function withPlayersTransaction<T>(
+  core: EngineCore,
+  gameId: string,
+  playerIds: readonly string[],
+  fn: (units: PlayerTx[], tx: OffersTx) => Promise<T>,
+): Promise<T> {
+  const events: OfferEvent[] = [];
+  const game = await core.gameSettings(gameId);
+  if (!game.exists) throw new OffersError("game-not-found", gameId);
+  const result = await core.db.transaction(async (tx) => {
+    const now = core.clock.now();
+    const rows = playerIds.length
+      ? await tx
+          .select()
+          .from(players)
+          .where(and(eq(players.gameId, gameId), inArray(players.playerId, [...playerIds])))
+          .orderBy(asc(players.playerId))
+          .for("update")
+      : [];
+    const units: PlayerTx[] = rows.map((player) => ({ tx, gameId, playerId: player.playerId, player, maxOfferSlots: game.maxOfferSlots, now, events: [] }));
+    const startSeq = new Map(rows.map((row) => [row.playerId, row.eventSeq]));
+    const value = await fn(units, tx);
+    const moved = units.filter((unit) => unit.player.eventSeq !== startSeq.get(unit.playerId));
+    if (moved.length) {
+      const list = sql.join(
+        moved.map((unit) => sql`(${unit.playerId}::text, ${unit.player.eventSeq}::bigint)`),
+        sql`, `,
+      );
+      await tx.execute(sql`update ${players} p set event_seq = v.seq from (values ${list}) as v(player_id, seq) where p.game_id = ${gameId} and p.player_id = v.player_id`);
+    }
+    for (const unit of units) events.push(...unit.events);
+    return value;
+  });
+  core.publish(events);
+  return result;
+}
+
 /** The player's next event sequence id, taken (written back when the transaction ends). */
 export function nextSeq(unit: PlayerTx): number {
   unit.player.eventSeq += 1;
   return unit.player.eventSeq;
 }
 
-/** Records a transition: offer event row (history + replay log) and a pending domain event. */
-export async function record(unit: PlayerTx, row: InstanceRow, from: OfferStatus | null, type: OfferEventType, cause: string, ruleVersion: number | null = null): Promise<void> {
-  const seq = nextSeq(unit);
-  await unit.tx.insert(offerEvents).values({
-    gameId: unit.gameId,
-    playerId: unit.playerId,
-    seq,
-    instanceId: row.instanceId,
-    type,
-    fromStatus: from,
-    toStatus: row.status,
-    cause,
-    at: unit.now,
-    ruleVersion,
-  });
-  unit.events.push(offerEvent(seq, row, from, type, cause, iso(unit.now)));
+/** A transition to record: the instance after it, where it came from, and why. */
+export interface Transition {
+  row: InstanceRow;
+  from: OfferStatus | null;
+  type: OfferEventType;
+  cause: string;
+  /** For cause `rule`: the version of the definition whose rule assigned the offer. */
+  ruleVersion?: number | null;
+}
+
+/** Records transitions in order: offer event rows (history + replay log, one statement) and pending domain events. */
+export async function recordAll(unit: PlayerTx, transitions: readonly Transition[]): Promise<void> {
+  if (transitions.length === 0) return;
+  const rows = transitions.map((t) => ({ ...t, seq: nextSeq(unit) }));
+  await unit.tx.insert(offerEvents).values(
+    rows.map((t) => ({
+      gameId: unit.gameId,
+      playerId: unit.playerId,
+      seq: t.seq,
+      instanceId: t.row.instanceId,
+      type: t.type,
+      fromStatus: t.from,
+      toStatus: t.row.status,
+      cause: t.cause,
+      at: unit.now,
+      ruleVersion: t.ruleVersion ?? null,
+    })),
+  );
+  for (const t of rows) unit.events.push(offerEvent(t.seq, t.row, t.from, t.type, t.cause, iso(unit.now)));
+}
+
+/** Records one transition (see recordAll). */
+export function record(unit: PlayerTx, row: InstanceRow, from: OfferStatus | null, type: OfferEventType, cause: string): Promise<void> {
+  return recordAll(unit, [{ row, from, type, cause }]);
 }
 
 /** Moves an instance from its current status to `to` and records the transition. */
@@ -109,6 +171,22 @@ export async function openInstances(unit: PlayerTx): Promise<InstanceRow[]> {
     .select()
     .from(offerInstances)
     .where(and(eq(offerInstances.gameId, unit.gameId), eq(offerInstances.playerId, unit.playerId), inArray(offerInstances.status, [...OPEN])))
+    .orderBy(asc(offerInstances.createdAt), asc(offerInstances.instanceId));
+}
+
+/** The player's open instances and every instance (final ones too) of the given offers, in assignment order. */
+export async function openAndPastInstances(unit: PlayerTx, offerIds: readonly string[]): Promise<InstanceRow[]> {
+  if (offerIds.length === 0) return openInstances(unit);
+  return unit.tx
+    .select()
+    .from(offerInstances)
+    .where(
+      and(
+        eq(offerInstances.gameId, unit.gameId),
+        eq(offerInstances.playerId, unit.playerId),
+        or(inArray(offerInstances.status, [...OPEN]), inArray(offerInstances.offerId, [...offerIds])),
+      ),
+    )
     .orderBy(asc(offerInstances.createdAt), asc(offerInstances.instanceId));
 }
 
