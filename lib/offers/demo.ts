@@ -96,6 +96,22 @@ export const demoDefinitions: Record<string, OfferDefinitionDraft> = {
     durationSeconds: 24 * 3600,
     priority: 0,
   },
+  // Targeted, as a draft: the live-ops console shows how a rule reads; activating it is a person's choice.
+  "streak-champion": {
+    name: "Streak champion",
+    description: "Seven days in a row: pick up your reward.",
+    image: demoImages.star,
+    realTime: true,
+    durationSeconds: 3 * 24 * 3600,
+    priority: 15,
+    status: "draft",
+    audience: { all: [{ field: "loginStreak", op: "gte", value: 7 }, { field: "daysInGame", op: "gte", value: 14 }] },
+    limits: { maxActivationsPerPlayer: 4, cooldownSeconds: 7 * 24 * 3600 },
+    variants: [
+      { variantId: "gold", name: "Gold", weight: 1, rewards: [{ kind: "coins", rewardId: "gold", name: "Gold", amount: 200, image: demoImages.gold }] },
+      { variantId: "gems", name: "Gems", weight: 1, rewards: [{ kind: "loyalty_currency", rewardId: "gems", name: "Gems", amount: 10, image: demoImages.gems }] },
+    ],
+  },
 };
 
 export async function seedDemoData(options: {
