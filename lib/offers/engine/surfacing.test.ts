@@ -237,6 +237,26 @@ describe.each(testDatabaseTargets())("surfacing on %s", (target) => {
     expect(await instancesOfOffer(gameId, "once")).toHaveLength(1);
   });
 
+  it("a limited stock holds when many players push at once, and a cooldown when one player pushes many times at once", async () => {
+    const gameId = await newGame();
+    await engine.upsertDefinition(gameId, "scarce", base({ limits: { maxClaimsTotal: 5 } }));
+    await Promise.all(Array.from({ length: 30 }, (_, i) => engine.pushSnapshot(gameId, { playerId: `rush-${i}`, loginStreak: 3 })));
+    expect(await instancesOfOffer(gameId, "scarce")).toHaveLength(5);
+
+    await engine.upsertDefinition(gameId, "cool", base({ durationSeconds: 1, limits: { maxActivationsPerPlayer: 10, cooldownSeconds: 3_600 } }));
+    const now = clock.now().getTime();
+    try {
+      await engine.pushSnapshot(gameId, { playerId: "cooler", loginStreak: 3 });
+      clock.set(now + 2_000); // the first one is overdue: it expires on the next settle, and the cooldown starts from its deadline
+      engine.invalidateTargeting(gameId);
+      await Promise.all(Array.from({ length: 20 }, () => engine.pushSnapshot(gameId, { playerId: "cooler", loginStreak: 3 })));
+      expect((await instancesOf(gameId, "cooler")).filter((i) => i.offerId === "cool").map((i) => i.status)).toEqual(["expired"]);
+    } finally {
+      clock.set(now);
+      engine.invalidateTargeting(gameId);
+    }
+  });
+
   it("activation runs a job over every player with a snapshot: matches are given once, progress is recorded", async () => {
     const gameId = await newGame();
     for (let i = 0; i < 30; i++) await engine.pushSnapshot(gameId, { playerId: `j${String(i).padStart(2, "0")}`, loginStreak: i % 3 });
