@@ -11,9 +11,10 @@ export function FunnelStagesChart({ funnel }: { funnel: DefinitionFunnel }) {
   return (
     <div className={styles.chart} aria-hidden="true" data-testid="funnel-stages-chart">
       <ResponsiveContainer width="100%" height="100%" minWidth={0}>
-        <BarChart data={data} margin={{ top: 8, right: 8, bottom: 8, left: 0 }}>
+        <BarChart data={data} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
           <CartesianGrid strokeDasharray="3 3" vertical={false} />
-          <XAxis dataKey="stage" tick={{ fontSize: 11 }} interval={0} />
+          {/* Slanted: six stage names fit a phone's width. */}
+          <XAxis dataKey="stage" tick={{ fontSize: 11 }} interval={0} angle={-30} textAnchor="end" height={52} />
           <YAxis allowDecimals={false} tick={{ fontSize: 11 }} width={36} />
           <Tooltip />
           <Bar dataKey="players" fill="var(--accent)" radius={[4, 4, 0, 0]} isAnimationActive={false} />

@@ -46,14 +46,16 @@ describe("the definition form", () => {
     await user.clear(offerId);
     await user.type(offerId, "streak-bonus");
     expect(offerId.getAttribute("aria-invalid")).toBeNull();
+    // Fields not yet edited say nothing until a save is tried.
+    expect(screen.queryByTestId("form-problems")).toBeNull();
 
     await user.type(screen.getByRole("textbox", { name: "Name" }), "Streak bonus");
-    await user.type(screen.getByRole("textbox", { name: "Reward 1 id" }), "gold");
-    await user.type(screen.getByRole("textbox", { name: "Reward 1 name" }), "Gold");
-    await user.type(screen.getByRole("textbox", { name: "Reward 1 amount" }), "lots");
-    expect(screen.getByTestId("form-problems").textContent).toContain("Reward 1 amount: not a number");
-    await user.clear(screen.getByRole("textbox", { name: "Reward 1 amount" }));
-    await user.type(screen.getByRole("textbox", { name: "Reward 1 amount" }), "50");
+    await user.type(screen.getByRole("textbox", { name: "Reward 1 Id" }), "gold");
+    await user.type(screen.getByRole("textbox", { name: "Reward 1 Name" }), "Gold");
+    await user.type(screen.getByRole("textbox", { name: "Reward 1 Amount" }), "lots");
+    expect(screen.getByTestId("form-problems").textContent).toContain("Reward 1 Amount: not a number");
+    await user.clear(screen.getByRole("textbox", { name: "Reward 1 Amount" }));
+    await user.type(screen.getByRole("textbox", { name: "Reward 1 Amount" }), "50");
 
     await user.click(screen.getByRole("button", { name: "Add condition" }));
     await user.type(screen.getByRole("textbox", { name: "Condition 1 value" }), "3");
@@ -91,8 +93,8 @@ describe("the definition form", () => {
     const { user } = renderInPortal(<DefinitionForm gameId="demo-game" currencies={currencies} initial={draftOf(stored)} existing={stored} onSaved={onSaved} />);
 
     await user.type(screen.getByRole("textbox", { name: "Name" }), "+");
-    await user.clear(screen.getByRole("textbox", { name: "Reward 1 amount" }));
-    await user.type(screen.getByRole("textbox", { name: "Reward 1 amount" }), "99");
+    await user.clear(screen.getByRole("textbox", { name: "Reward 1 Amount" }));
+    await user.type(screen.getByRole("textbox", { name: "Reward 1 Amount" }), "99");
     await user.clear(screen.getByRole("textbox", { name: "Condition 1 value" }));
     await user.type(screen.getByRole("textbox", { name: "Condition 1 value" }), "5");
     await user.clear(screen.getByRole("textbox", { name: "Duration" }));

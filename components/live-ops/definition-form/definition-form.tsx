@@ -11,7 +11,6 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { Alert, Button, Card, Field, Input, Textarea } from "@/components/ui";
 import { ApiError } from "@/components/http/api-client";
 import { useLiveValidation } from "@/components/forms/use-live-validation";
-import { errorEntries } from "@/components/forms/error-messages";
 import type { OfferDefinitionDraft } from "@/lib/offers-client/schemas";
 import { describeLiveOpsError, liveOpsApi, type AdminDefinitionChange, type Definition } from "../api";
 import type { Currency } from "../audience/audience-model";
@@ -19,7 +18,7 @@ import { contractIssues, draftFieldLabel, draftSchema, toDefinitionInput, type D
 import { definitionDiff } from "./definition-diff";
 import { DiffTable } from "./diff-table";
 import { AudienceFieldset, ConditionsFieldset, DeliveryFieldset, LimitsFieldset, ScheduleFieldset, VariantsFieldset } from "./fieldsets";
-import { useDraftForm } from "./form-context";
+import { useDraftForm, visibleIssues } from "./form-context";
 import { RewardRows } from "./reward-rows";
 import styles from "../live-ops.module.css";
 
@@ -71,7 +70,7 @@ export function DefinitionForm({ gameId, currencies, initial, existing, onSaved 
   });
 
   // The form's root error (the contract's safety net) is said on its own.
-  const issues = errorEntries(form.formState.errors).filter((i) => i.path !== "");
+  const issues = visibleIssues(form, form.formState.errors);
   const valid = issues.length === 0;
   const failure = save.isError && !(save.error instanceof ApiError && save.error.code === "definition-exists") ? failureOf(save.error) : null;
   const live = existing?.status === "active";

@@ -51,13 +51,13 @@ export function VariantsFieldset() {
                   Remove
                 </Button>
               </div>
-              <Field label={<><span className="visually-hidden">Variant {i + 1} </span>id</>} error={problem(`variants[${i}].variantId`)}>
+              <Field label={<><span className="visually-hidden">Variant {i + 1} </span>Id</>} error={problem(`variants[${i}].variantId`)}>
                 {(id) => <Input id={id} autoComplete="off" {...invalid(`variants[${i}].variantId`)} {...form.register(`variants.${i}.variantId`)} />}
               </Field>
-              <Field label={<><span className="visually-hidden">Variant {i + 1} </span>name</>} hint="optional" error={problem(`variants[${i}].name`)}>
+              <Field label={<><span className="visually-hidden">Variant {i + 1} </span>Name</>} hint="optional" error={problem(`variants[${i}].name`)}>
                 {(id) => <Input id={id} {...form.register(`variants.${i}.name`)} />}
               </Field>
-              <Field label={<><span className="visually-hidden">Variant {i + 1} </span>weight</>} hint="relative share of players" error={problem(`variants[${i}].weight`)}>
+              <Field label={<><span className="visually-hidden">Variant {i + 1} </span>Weight</>} hint="relative share of players" error={problem(`variants[${i}].weight`)}>
                 {(id) => <Input id={id} inputMode="decimal" autoComplete="off" {...invalid(`variants[${i}].weight`)} {...form.register(`variants.${i}.weight`)} />}
               </Field>
               <div className={styles.wide}>
@@ -95,7 +95,7 @@ export function ConditionsFieldset({ currencies }: { currencies: Currency[] }) {
               Remove
             </Button>
           </div>
-          <Field label={<><span className="visually-hidden">Completion condition {i + 1} </span>currency</>} error={problem(`conditions[${i}].id`)}>
+          <Field label={<><span className="visually-hidden">Completion condition {i + 1} </span>Currency</>} error={problem(`conditions[${i}].id`)}>
             {(id) => (
               <Select
                 id={id}
@@ -109,10 +109,10 @@ export function ConditionsFieldset({ currencies }: { currencies: Currency[] }) {
               </Select>
             )}
           </Field>
-          <Field label={<><span className="visually-hidden">Completion condition {i + 1} </span>name shown</>} error={problem(`conditions[${i}].name`)}>
+          <Field label={<><span className="visually-hidden">Completion condition {i + 1} </span>Name shown</>} error={problem(`conditions[${i}].name`)}>
             {(id) => <Input id={id} {...invalid(`conditions[${i}].name`)} {...form.register(`conditions.${i}.name`)} />}
           </Field>
-          <Field label={<><span className="visually-hidden">Completion condition {i + 1} </span>amount to spend</>} error={problem(`conditions[${i}].amount`)}>
+          <Field label={<><span className="visually-hidden">Completion condition {i + 1} </span>Amount to spend</>} error={problem(`conditions[${i}].amount`)}>
             {(id) => <Input id={id} inputMode="decimal" autoComplete="off" {...invalid(`conditions[${i}].amount`)} {...form.register(`conditions.${i}.amount`)} />}
           </Field>
         </div>

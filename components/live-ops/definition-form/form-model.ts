@@ -232,9 +232,10 @@ export function draftFieldLabel(path: string): string {
   }
   return path || "The offer";
 }
-const REWARD_PART: Record<string, string> = { kind: "kind", rewardId: "id", name: "name", amount: "amount", image: "image" };
-const VARIANT_PART: Record<string, string> = { variantId: "id", name: "name", weight: "weight", rewards: "rewards" };
-const CONDITION_PART: Record<string, string> = { id: "currency", name: "name", amount: "amount" };
+// As the form's labels read them (its accessible names: "Reward 1 Amount").
+const REWARD_PART: Record<string, string> = { kind: "Kind", rewardId: "Id", name: "Name", amount: "Amount", image: "Image URL" };
+const VARIANT_PART: Record<string, string> = { variantId: "Id", name: "Name", weight: "Weight", rewards: "rewards" };
+const CONDITION_PART: Record<string, string> = { id: "Currency", name: "Name shown", amount: "Amount to spend" };
 
 // ---------- conversions ----------
 

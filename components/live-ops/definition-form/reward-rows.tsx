@@ -27,7 +27,7 @@ export function RewardRows({ name, owner }: { name: RewardsPath; owner: string }
                 Remove
               </Button>
             </div>
-            <Field label={<>{hidden}kind</>} error={problem(at(i, "kind"))}>
+            <Field label={<>{hidden}Kind</>} error={problem(at(i, "kind"))}>
               {(id) => (
                 <Select id={id} {...form.register(`${name}.${i}.kind`)}>
                   {REWARD_KINDS.map((kind) => (
@@ -38,16 +38,16 @@ export function RewardRows({ name, owner }: { name: RewardsPath; owner: string }
                 </Select>
               )}
             </Field>
-            <Field label={<>{hidden}id</>} error={problem(at(i, "rewardId"))}>
+            <Field label={<>{hidden}Id</>} error={problem(at(i, "rewardId"))}>
               {(id) => <Input id={id} autoComplete="off" placeholder="gold" {...invalid(at(i, "rewardId"))} {...form.register(`${name}.${i}.rewardId`)} />}
             </Field>
-            <Field label={<>{hidden}name</>} error={problem(at(i, "name"))}>
+            <Field label={<>{hidden}Name</>} error={problem(at(i, "name"))}>
               {(id) => <Input id={id} placeholder="Gold" {...invalid(at(i, "name"))} {...form.register(`${name}.${i}.name`)} />}
             </Field>
-            <Field label={<>{hidden}amount</>} error={problem(at(i, "amount"))}>
+            <Field label={<>{hidden}Amount</>} error={problem(at(i, "amount"))}>
               {(id) => <Input id={id} inputMode="decimal" autoComplete="off" {...invalid(at(i, "amount"))} {...form.register(`${name}.${i}.amount`)} />}
             </Field>
-            <Field label={<>{hidden}image URL</>} hint="optional" error={problem(at(i, "image"))}>
+            <Field label={<>{hidden}Image URL</>} hint="optional" error={problem(at(i, "image"))}>
               {(id) => <Input id={id} type="url" placeholder="https://…" {...invalid(at(i, "image"))} {...form.register(`${name}.${i}.image`)} />}
             </Field>
           </div>
