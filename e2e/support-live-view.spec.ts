@@ -83,7 +83,8 @@ test("without the support role the dashboard explains it and the API answers 403
   await expect(page.getByTestId("support-role-needed")).toContainText("You need the support role");
   const api = await page.request.get("/api/offers/games");
   expect(api.status()).toBe(403);
-  expect(await api.json()).toEqual({ message: "forbidden", detail: "this needs the support role", requiredRole: "support" });
+  // The games list serves live ops too, so its refusal names both roles.
+  expect(await api.json()).toEqual({ message: "forbidden", detail: "this needs the support or liveops role", requiredRole: "support or liveops" });
   const watch = await page.request.get(`/api/offers/games/${GAME}/players/${PLAYER}/watch`);
   expect(watch.status()).toBe(403);
 });

@@ -14,7 +14,7 @@ export interface ErrorIssue {
 export interface ErrorFields {
   /** precondition-failed: the current ETag (also sent as the ETag header). */
   etag?: string;
-  /** forbidden: the role the call needs. */
+  /** forbidden: the role the call needs ("support or liveops" when any of several will do). */
   requiredRole?: string;
 }
 

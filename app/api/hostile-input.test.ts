@@ -43,6 +43,22 @@ interface Example {
 const apiDir = path.resolve("app/api");
 const component = "checkout-api";
 const someId = "00000000-0000-4000-8000-000000000000";
+const offer = { gameId: "demo-game", offerId: "streak-bonus" };
+const definition: { [key: string]: Json } = {
+  offerId: "streak-bonus",
+  name: "Streak bonus",
+  description: "For loyal players",
+  image: "https://example.com/streak.png",
+  rewards: [{ kind: "coins", rewardId: "gold", name: "Gold", amount: 50 }],
+  completionConditions: [{ kind: "spendCurrency", id: "gold", name: "Gold", amount: 100 }],
+  realTime: true,
+  durationSeconds: 86_400,
+  audience: { all: [{ field: "loginStreak", op: "gte", value: 3 }, { field: "username", op: "in", value: ["Aria", "Bram"] }, { not: { field: "levels.main.level", op: "between", value: [1, 5] } }] },
+  schedule: { startsAt: "2026-12-01T00:00:00Z", endsAt: "2026-12-31T00:00:00Z" },
+  limits: { maxActivationsPerPlayer: 1, cooldownSeconds: 0 },
+  rollout: 50,
+};
+const { offerId: _offerId, ...definitionBody } = definition;
 const order = { name: "fuzz-app", displayName: "Fuzz app", kind: "service", owners: [{ user: "admin" }], environments: ["dev"], dependencies: { redis: true }, repoPath: "commerce/fuzz-app" };
 
 /** A valid request per route and method: its string leaves are the positions the tests fill. */
@@ -90,6 +106,19 @@ const examples: Record<string, Partial<Record<Method, Example>>> = {
   "offers/games/[gameId]/players": { GET: { params: { gameId: "demo-game" }, query: { q: "play", limit: "5" } } },
   "offers/games/[gameId]/players/[playerId]": { GET: { params: { gameId: "demo-game", playerId: "player-1" } } },
   "offers/games/[gameId]/players/[playerId]/watch": { GET: { params: { gameId: "demo-game", playerId: "player-1" } } },
+  "offers/games/[gameId]/definitions": { GET: { params: { gameId: "demo-game" }, query: { days: "7" } }, POST: { params: { gameId: "demo-game" }, body: definition } },
+  "offers/games/[gameId]/definitions/[offerId]": {
+    GET: { params: offer },
+    PUT: { params: offer, headers: { "if-match": '"1"' }, body: definitionBody },
+  },
+  "offers/games/[gameId]/definitions/[offerId]/activate": { POST: { params: offer, headers: { "if-match": '"1"' } } },
+  "offers/games/[gameId]/definitions/[offerId]/pause": { POST: { params: offer } },
+  "offers/games/[gameId]/definitions/[offerId]/archive": { POST: { params: offer } },
+  "offers/games/[gameId]/definitions/[offerId]/restore": { POST: { params: offer } },
+  "offers/games/[gameId]/definitions/[offerId]/preview": { POST: { params: offer, body: { playerId: "player-1" } } },
+  "offers/games/[gameId]/definitions/[offerId]/funnel": { GET: { params: offer, query: { days: "7" } } },
+  "offers/games/[gameId]/definitions/[offerId]/jobs": { GET: { params: offer } },
+  "offers/games/[gameId]/audience/count": { POST: { params: { gameId: "demo-game" }, body: { audience: definition.audience!, rollout: 50, offerId: "streak-bonus" } } },
   options: { GET: {} },
   "resource-requests": { GET: { query: { component, environment: "dev", resource: "redis", status: "requested" } } },
   tokens: { GET: {}, POST: { body: { name: "ci" } } },

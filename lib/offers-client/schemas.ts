@@ -42,6 +42,8 @@ export {
   AdminPlayerSummary,
   ClientCampaignsResponse,
   Identifier,
+  IDENTIFIER_PATTERN,
+  IDENTIFIER_RULE,
   Offer,
   OfferStatus,
   OneTimeTokenRedeemRequest,

@@ -17,6 +17,7 @@ import type { ImportResult } from "./gitops/import";
 import type { ScmMergeRequest } from "../scm/types";
 import type { Review } from "./gitops/reviews";
 import type { ComponentEditResult } from "./component-edits";
+import type { AdminDefinitionChange, DefinitionAction, OfferDefinition } from "../offers-client/schemas";
 import { changedFields, requestIdOf, writeAudit, type AuditActor, type AuditInput } from "./audit-store";
 
 export type AuditEntryInput = Omit<AuditInput, "actor" | "requestId">;
@@ -217,5 +218,39 @@ export async function auditReviewDecision(services: AuditServices, request: Requ
     summary: `${verb} merge request !${review.id} "${review.title}"${action === "close" && review.closeReason ? `: ${review.closeReason}` : ""}`,
     before: { state: "opened" },
     after: { state: review.state, author: review.author, sourceBranch: review.sourceBranch, approvals: review.approvals.map((a) => a.by), reason: review.closeReason },
+  });
+}
+
+/** What an offer definition is, for the log: its content and status, without the service's timestamps. */
+function definitionContent(definition: OfferDefinition): Record<string, unknown> {
+  const { createdAt: _created, updatedAt: _updated, gameId: _game, offerId: _offer, ...content } = definition;
+  return content;
+}
+
+/**
+ * POST /api/offers/games/:gameId/definitions (create), PUT …/:offerId (update) and POST …/:offerId/{activate,pause,archive,restore}:
+ * one entry when the definition changed, with the fields that changed before and after (a creation: all of it after).
+ */
+export async function auditDefinitionChange(
+  services: AuditServices,
+  request: Request,
+  user: AuditActor,
+  gameId: string,
+  action: "create" | "update" | DefinitionAction,
+  change: AdminDefinitionChange,
+): Promise<void> {
+  if (!change.changed) return;
+  const { definition, before } = change;
+  const diff = before ? changedFields(definitionContent(before), definitionContent(definition)) : null;
+  const job = change.job ? { job: { id: change.job.id, reason: change.job.reason, status: change.job.status } } : {};
+  const verbs = { create: "created", update: "edited", activate: "activated", pause: "paused", archive: "archived", restore: "restored to draft" } as const;
+  const what = action === "update" && diff ? `: ${diff.fields.slice(0, 5).join(", ")}${diff.fields.length > 5 ? ` and ${diff.fields.length - 5} more` : ""}` : "";
+  await recordAudit(services, request, user, {
+    action: `offer-definition.${action}`,
+    targetType: "offer-definition",
+    target: `${gameId}/${definition.offerId}`,
+    summary: `${verbs[action]} offer ${definition.offerId} (${definition.name}) of ${gameId}${what}`,
+    before: diff ? diff.before : null,
+    after: diff ? { ...diff.after, ...job } : { ...definitionContent(definition), ...job },
   });
 }

@@ -21,10 +21,16 @@ export const AUDIT_ACTIONS = [
   "merge-request.propose",
   "token.create",
   "token.revoke",
+  "offer-definition.create",
+  "offer-definition.update",
+  "offer-definition.activate",
+  "offer-definition.pause",
+  "offer-definition.archive",
+  "offer-definition.restore",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-export const AUDIT_TARGET_TYPES = ["component", "order", "token", "catalog", "import", "merge-request"] as const;
+export const AUDIT_TARGET_TYPES = ["component", "order", "token", "catalog", "import", "merge-request", "offer-definition"] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 
 export interface AuditActor {

@@ -17,9 +17,13 @@ export const OFFERS_ADMIN_ERROR_CODES = [
   "offers-admin-token-rejected",
   "offers-bad-response",
   "offers-request-refused",
-  // The offers service's own not-found codes, passed through: the support UI tells them apart.
+  // The offers service's own codes, passed through: the support and live-ops UIs tell them apart.
   "game-not-found",
   "player-not-found",
+  "offer-not-found",
+  "definition-exists",
+  "definition-changed",
+  "definition-archived",
 ] as const;
 
 export const PORTAL_ERROR_CODES = [
@@ -69,14 +73,23 @@ export class PortalError extends CodedError<PortalErrorCode> {
   }
 }
 
-/** forbidden, naming the role the call needs (and, when the rule is more than the role, saying it). */
-export function forbidden(requiredRole: Role, detail = `this needs the ${requiredRole} role`): PortalError {
-  return new PortalError("forbidden", detail, { fields: { requiredRole } });
+/**
+ * forbidden, naming the role the call needs (and, when the rule is more than the role, saying it). A call
+ * open to any of several roles names them all: requiredRole "support or liveops".
+ */
+export function forbidden(requiredRole: Role | readonly Role[], detail?: string): PortalError {
+  const named = typeof requiredRole === "string" ? requiredRole : requiredRole.join(" or ");
+  return new PortalError("forbidden", detail ?? `this needs the ${named} role`, { fields: { requiredRole: named } });
 }
 
 /** Throws forbidden naming the role unless the user holds it (admin implies every role). */
 export function requireRole(user: PortalUser, role: Role): void {
   if (!hasRole(user, role)) throw forbidden(role);
+}
+
+/** Throws forbidden naming every role unless the user holds at least one of them. */
+export function requireAnyRole(user: PortalUser, roles: readonly Role[]): void {
+  if (!roles.some((role) => hasRole(user, role))) throw forbidden(roles);
 }
 
 /** "no component named …": the one not-found sentence of the component routes. */

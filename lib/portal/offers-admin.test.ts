@@ -140,6 +140,49 @@ describe("offers admin client", () => {
     expect(Date.now() - started).toBeLessThan(2_000);
   });
 
+  it("sends a definition as JSON with If-Match on PUT, and an empty JSON body on a bare POST", async () => {
+    const seen: Array<{ method?: string; url?: string; ifMatch?: string; type?: string; body: string }> = [];
+    const definition = {
+      gameId: "g1", offerId: "o1", name: "O", description: "", rewards: [], realTime: true, durationSeconds: 60, priority: 0, status: "draft", version: 4,
+      audience: { field: "loginStreak", op: "gte", value: 3 }, schedule: { startsAt: null, endsAt: null },
+      limits: { maxActivationsPerPlayer: 1, cooldownSeconds: 0, maxClaimsTotal: null }, rollout: 100, variants: null,
+      createdAt: "2026-01-01T00:00:00.000Z", updatedAt: "2026-01-01T00:00:00.000Z",
+    };
+    handler = (req, res) => {
+      let body = "";
+      req.on("data", (c: Buffer) => (body += c.toString()));
+      req.on("end", () => {
+        seen.push({ method: req.method, url: req.url, ifMatch: req.headers["if-match"], type: req.headers["content-type"], body });
+        json(res, 200, { definition, before: definition, changed: true, job: null });
+      });
+    };
+    const input = { name: "O", description: "", rewards: [{ kind: "coins" as const, rewardId: "gold", name: "Gold", amount: 5 }], realTime: true, durationSeconds: 60, priority: 0, rollout: 100 };
+    await expect(client().updateDefinition("g1", "o1", input, 4)).resolves.toMatchObject({ changed: true, definition: { version: 4 } });
+    await client().changeDefinitionStatus("g1", "o 1", "activate");
+    expect(seen).toEqual([
+      { method: "PUT", url: "/v1/admin/games/g1/definitions/o1", ifMatch: '"4"', type: "application/json", body: JSON.stringify(input) },
+      { method: "POST", url: "/v1/admin/games/g1/definitions/o%201/activate", ifMatch: undefined, type: "application/json", body: "{}" },
+    ]);
+  });
+
+  it("passes the live-ops refusals through with their code, and invalid-request with its issues", async () => {
+    for (const [status, code] of [[409, "definition-changed"], [409, "definition-exists"], [409, "definition-archived"], [404, "offer-not-found"]] as const) {
+      handler = (_req, res) => json(res, status, { message: code });
+      const error = await failure(client().changeDefinitionStatus("g1", "o1", "activate", 2));
+      expect(error.code).toBe(code);
+      expect(statusOf[error.code]).toBe(status);
+    }
+    handler = (_req, res) => json(res, 400, { message: "invalid-request", issues: [{ path: ["audience", "all", 0, "value"], message: "gte takes a finite number" }] });
+    const refused = await client().audienceCount("g1", { audience: { all: [] } }).catch((e: unknown) => e);
+    const response = errorResponse(refused);
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({
+      message: "invalid-request",
+      detail: "the offers service refused the request: audience.all.0.value: gte takes a finite number",
+      issues: [{ path: ["audience", "all", "0", "value"], message: "gte takes a finite number" }],
+    });
+  });
+
   it("uses OFFERS_ADMIN_TOKEN, else the same generated secret file as the offers service", () => {
     const dir = mkdtempSync(path.join(tmpdir(), "offers-admin-"));
     try {

@@ -1,19 +1,37 @@
 /**
  * The portal's server-side client of the offers service's admin API (/v1/admin/...), for the
- * support dashboard's route handlers. The admin token stays on the server: the browser only ever
+ * route handlers of the support dashboard and the live-ops console. The admin token stays on the server: the browser only ever
  * talks to the portal's same-origin routes (app/api/offers/**).
  *
  *   const admin = services.offersAdmin();   // the route handler's services (lib/portal/services.ts)
  *   return json(await admin.listGames());
  *   // Route handlers let OffersAdminError through: lib/portal/http answers 503 offers-service-unavailable, 404 player-not-found …
  *
- * Every answer is checked against the service's own zod schemas (lib/offers/admin.ts).
+ * Every answer is checked against the service's own zod schemas (lib/offers-client/schemas.ts). The
+ * service's refusals a caller can act on keep their code (definition-changed, offer-not-found, …); its
+ * invalid-request keeps its issues.
  */
 import "server-only";
 import { z } from "zod";
 import type { Env } from "../env";
 import { persistentSecret } from "../secrets";
-import { AdminGame, AdminPlayerState, AdminPlayerSummary } from "../offers-client/schemas";
+import {
+  AdminDefinitionChange,
+  AdminDefinitionDetail,
+  AdminDefinitionList,
+  AdminGame,
+  AdminPlayerState,
+  AdminPlayerSummary,
+  AudienceCount,
+  DefinitionFunnel,
+  SurfacingJob,
+  SurfacingPreview,
+  AdminDefinitionCreate,
+  type AudienceCountRequest,
+  type DefinitionAction,
+  type OfferDefinitionInput,
+} from "../offers-client/schemas";
+import { PortalError, type PortalIssue } from "./errors";
 import { OffersAdminError } from "./offers-admin-error";
 
 export { OffersAdminError };
@@ -23,6 +41,9 @@ export type AdminPlayerSummary = z.infer<typeof AdminPlayerSummary>;
 
 export const GamesAnswer = z.object({ games: z.array(AdminGame) });
 export const PlayersAnswer = z.object({ players: z.array(AdminPlayerSummary) });
+export const JobsAnswer = z.object({ jobs: z.array(SurfacingJob) });
+/** A definition to create, as parsed (offerId included). */
+export type DefinitionCreateInput = z.infer<typeof AdminDefinitionCreate>;
 
 export interface OffersAdminOptions {
   /** Base URL of the offers service, without /v1 (OFFERS_BASE_URL). */
@@ -48,18 +69,28 @@ function unavailable(detail: string): OffersAdminError {
   return new OffersAdminError("offers-service-unavailable", `offers service unavailable: ${detail}`);
 }
 
-/** The not-found codes of the offers service that the portal passes through (the support UI tells them apart). */
-const PASSED_THROUGH = { "game-not-found": "no such game in the offers service", "player-not-found": "no such player in this game" } as const;
+/** The service's codes that the portal passes through (its UIs tell them apart), with a sentence each. */
+const PASSED_THROUGH = {
+  "game-not-found": "no such game in the offers service",
+  "player-not-found": "no such player in this game",
+  "offer-not-found": "no such offer definition in this game",
+  "definition-exists": "an offer definition with this id already exists in this game",
+  "definition-changed": "the offer definition was changed by someone else since you loaded it; reload it and apply your change again",
+  "definition-archived": "the offer definition is archived; restore it to draft before activating it",
+} as const;
+
+const ServiceIssues = z.array(z.object({ path: z.array(z.union([z.string(), z.number()])), message: z.string() }));
 
 /** Maps a non-2xx answer of the service (its upstream status, read here only) to an error. */
-function errorFromAnswer(status: number, text: string): OffersAdminError {
+function errorFromAnswer(status: number, text: string): PortalError {
   if (status >= 500) return unavailable(`HTTP ${status}`);
   if (status === 401 || status === 403) {
     return new OffersAdminError("offers-admin-token-rejected", "the offers service refused the portal's admin token (check OFFERS_ADMIN_TOKEN)");
   }
   let code = `http-${status}`;
+  let body: unknown;
   try {
-    const body = JSON.parse(text) as unknown;
+    body = JSON.parse(text) as unknown;
     if (typeof body === "string") code = body;
     else if (body && typeof body === "object" && typeof (body as { message?: unknown }).message === "string") code = (body as { message: string }).message;
   } catch {
@@ -69,8 +100,28 @@ function errorFromAnswer(status: number, text: string): OffersAdminError {
     const known = code as keyof typeof PASSED_THROUGH;
     return new OffersAdminError(known, PASSED_THROUGH[known]);
   }
+  if (code === "invalid-request") {
+    // What the portal's own checks let through (a rule the service reads more strictly): said at its path.
+    const parsed = ServiceIssues.safeParse((body as { issues?: unknown }).issues);
+    const issues: PortalIssue[] = parsed.success ? parsed.data.map((i) => ({ path: i.path.map(String), message: i.message })) : [];
+    const first = issues[0];
+    const where = first ? `${first.path.length ? `${first.path.join(".")}: ` : ""}${first.message}` : "invalid";
+    return new PortalError("invalid-request", `the offers service refused the request: ${where}`, { issues });
+  }
   return new OffersAdminError("offers-request-refused", `the offers service refused the request (HTTP ${status}, ${code})`);
 }
+
+/** What a JSON call sends besides the path. */
+interface CallOptions {
+  method?: "GET" | "POST" | "PUT";
+  /** Sent as the JSON body. */
+  body?: unknown;
+  headers?: Record<string, string>;
+  signal?: AbortSignal;
+}
+
+/** If-Match of a definition's version, as the service reads it. */
+const ifMatch = (version: number | undefined): Record<string, string> => (version === undefined ? {} : { "If-Match": `"${version}"` });
 
 export function createOffersAdminClient(options: OffersAdminOptions) {
   const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
@@ -83,7 +134,7 @@ export function createOffersAdminClient(options: OffersAdminOptions) {
    * `offers-service-unavailable`. `stopTimer` ends the timeout (after the body, or for a stream after
    * the headers); the caller's signal keeps aborting the request until it ends.
    */
-  async function send(path: string, accept: string, signal: AbortSignal | undefined) {
+  async function send(path: string, accept: string, signal: AbortSignal | undefined, call: Omit<CallOptions, "signal"> = {}) {
     const controller = new AbortController();
     let timedOut = false;
     const timer = setTimeout(() => {
@@ -99,8 +150,15 @@ export function createOffersAdminClient(options: OffersAdminOptions) {
       if (signal?.aborted && !timedOut) return error;
       return unavailable(timedOut ? `no answer within ${timeoutMs} ms` : describe(error));
     };
+    const withBody = call.body !== undefined;
     try {
-      const response = await doFetch(base + path, { headers: { ...headers, Accept: accept }, signal: controller.signal, cache: "no-store" });
+      const response = await doFetch(base + path, {
+        method: call.method ?? "GET",
+        headers: { ...headers, Accept: accept, ...(withBody ? { "Content-Type": "application/json" } : {}), ...call.headers },
+        ...(withBody ? { body: JSON.stringify(call.body) } : {}),
+        signal: controller.signal,
+        cache: "no-store",
+      });
       return { response, stopTimer, failure };
     } catch (error) {
       throw failure(error);
@@ -119,8 +177,10 @@ export function createOffersAdminClient(options: OffersAdminOptions) {
     }
   }
 
-  async function getJson<S extends z.ZodType>(path: string, schema: S, signal?: AbortSignal): Promise<z.infer<S>> {
-    const sent = await send(path, "application/json", signal);
+  async function callJson<S extends z.ZodType>(path: string, schema: S, call: CallOptions = {}): Promise<z.infer<S>> {
+    const { signal, ...rest } = call;
+    // A POST without a body still sends JSON: the service reads every POST as JSON.
+    const sent = await send(path, "application/json", signal, rest.method === "POST" && rest.body === undefined ? { ...rest, body: {} } : rest);
     const text = await readText(sent);
     const { response } = sent;
     if (!response.ok) throw errorFromAnswer(response.status, text);
@@ -138,6 +198,8 @@ export function createOffersAdminClient(options: OffersAdminOptions) {
     return parsed.data;
   }
 
+  const getJson = <S extends z.ZodType>(path: string, schema: S, signal?: AbortSignal) => callJson(path, schema, { signal });
+
   const seg = encodeURIComponent;
 
   return {
@@ -151,6 +213,42 @@ export function createOffersAdminClient(options: OffersAdminOptions) {
     /** The player's whole state; an OffersAdminError `player-not-found` when the game has no such player. */
     playerState: (gameId: string, playerId: string, signal?: AbortSignal) =>
       getJson(`/games/${seg(gameId)}/players/${seg(playerId)}`, AdminPlayerState, signal),
+
+    // ---- live ops: definitions with their targeting, lifecycle, preview, audience size, jobs, funnel ----
+
+    /** A game's definitions with their funnel and claims per day over `days`. */
+    listDefinitions: (gameId: string, days = 14, signal?: AbortSignal) =>
+      getJson(`/games/${seg(gameId)}/definitions?${new URLSearchParams({ days: String(days) })}`, AdminDefinitionList, signal),
+
+    /** One definition with its surfacing jobs; offer-not-found when there is none. */
+    definition: (gameId: string, offerId: string, signal?: AbortSignal) => getJson(`/games/${seg(gameId)}/definitions/${seg(offerId)}`, AdminDefinitionDetail, signal),
+
+    /** Creates a definition (a draft unless it names a status); definition-exists when the id is taken. */
+    createDefinition: (gameId: string, input: DefinitionCreateInput, signal?: AbortSignal) =>
+      callJson(`/games/${seg(gameId)}/definitions`, AdminDefinitionChange, { method: "POST", body: input, signal }),
+
+    /** Replaces a definition written at `version`; definition-changed when it has moved on since. */
+    updateDefinition: (gameId: string, offerId: string, input: OfferDefinitionInput, version: number, signal?: AbortSignal) =>
+      callJson(`/games/${seg(gameId)}/definitions/${seg(offerId)}`, AdminDefinitionChange, { method: "PUT", body: input, headers: ifMatch(version), signal }),
+
+    /** Activates, pauses, archives or restores to draft; with `version`, only that version (else definition-changed). */
+    changeDefinitionStatus: (gameId: string, offerId: string, action: DefinitionAction, version?: number, signal?: AbortSignal) =>
+      callJson(`/games/${seg(gameId)}/definitions/${seg(offerId)}/${action}`, AdminDefinitionChange, { method: "POST", headers: ifMatch(version), signal }),
+
+    /** Would the definition surface for the player now, with every check. */
+    previewDefinition: (gameId: string, offerId: string, playerId: string, signal?: AbortSignal) =>
+      callJson(`/games/${seg(gameId)}/definitions/${seg(offerId)}/preview`, SurfacingPreview, { method: "POST", body: { playerId }, signal }),
+
+    definitionFunnel: (gameId: string, offerId: string, days = 14, signal?: AbortSignal) =>
+      getJson(`/games/${seg(gameId)}/definitions/${seg(offerId)}/funnel?${new URLSearchParams({ days: String(days) })}`, DefinitionFunnel, signal),
+
+    /** Surfacing jobs of a definition, newest first. */
+    definitionJobs: (gameId: string, offerId: string, signal?: AbortSignal) =>
+      getJson(`/games/${seg(gameId)}/definitions/${seg(offerId)}/jobs`, JobsAnswer, signal).then((a) => a.jobs),
+
+    /** How many of the game's players an audience (within a rollout of offerId) matches now. */
+    audienceCount: (gameId: string, request: AudienceCountRequest, signal?: AbortSignal) =>
+      callJson(`/games/${seg(gameId)}/audience/count`, AudienceCount, { method: "POST", body: request, signal }),
 
     /**
      * Opens the player's watch stream; answers the upstream response (status 200, body the

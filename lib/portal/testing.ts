@@ -11,6 +11,7 @@
  *   await GET(new Request("http://portal.test/api/components", { headers: alice }));
  *   await portal.close();   // puts the previous services back, closes and removes everything
  */
+import { spawn } from "node:child_process";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -26,6 +27,8 @@ import { createPortalServices, portalMigrationsDir, portalMigrationsTable, setPo
 import { devProviderId } from "./auth/settings";
 import { createToken } from "./tokens";
 import type { Role } from "./roles";
+import type { OffersAdminOptions } from "./offers-admin";
+import { freePort } from "../testing/throwaway";
 
 export const testSessionCookieName = "next-auth.session-token";
 const testSecret = "portal-test-secret-0123456789abcdef";
@@ -131,4 +134,70 @@ export async function rejectsWithPortalError(p: Promise<unknown>): Promise<Porta
   );
   if (!(e instanceof PortalError)) throw new Error(`expected a PortalError, got ${e === null ? "a success" : String(e)}`);
   return e;
+}
+
+// ---------- a real offers service for route tests ----------
+
+export interface OffersServiceForTests {
+  /** http://127.0.0.1:<port>, without /v1. */
+  baseUrl: string;
+  /** The admin client's settings pointing at it: `settings: (s) => ({ ...s, offersAdmin: () => offers.admin })`. */
+  admin: OffersAdminOptions;
+  /** Game-server headers of the demo game (demo-game, demo-client, demo-api-key). */
+  apiHeaders: Record<string, string>;
+  close(): Promise<void>;
+}
+
+/**
+ * The offers service as its own process (lib/offers/main.ts through tsx), as the portal meets it in
+ * production: over HTTP only, with its demo game and players, on PGlite in a temp folder (a fresh
+ * PostgreSQL database when TEST_DATABASE_URL is set). Surfacing jobs are polled every 100 ms.
+ */
+export async function startOffersServiceForTests(): Promise<OffersServiceForTests> {
+  const dataDir = await mkdtemp(path.join(tmpdir(), "portal-offers-"));
+  const scratch = process.env.TEST_DATABASE_URL ? await createScratchPostgres() : undefined;
+  const port = await freePort();
+  const token = "portal-test-offers-admin-token-0123456789";
+  const inherited = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("OFFERS_") && k !== "REDIS_URL" && k !== "NODE_OPTIONS"));
+  const child = spawn(process.execPath, ["--import", "tsx", "lib/offers/main.ts"], {
+    cwd: process.cwd(),
+    env: {
+      ...inherited,
+      NODE_ENV: "test",
+      DATA_DIR: dataDir,
+      OFFERS_PORT: String(port),
+      OFFERS_ADMIN_TOKEN: token,
+      OFFERS_DEMO_DATA: "on",
+      OFFERS_SURFACING_POLL_MS: "100",
+      LOG_LEVEL: "warn",
+      ...(scratch ? { OFFERS_DATABASE_URL: scratch.url } : {}),
+    } as NodeJS.ProcessEnv,
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  let stderr = "";
+  child.stderr?.on("data", (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const close = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+      child.kill("SIGTERM");
+      await exited;
+    }
+    await scratch?.drop().catch(() => {});
+    await rm(dataDir, { recursive: true, force: true });
+  };
+  try {
+    const deadline = Date.now() + 90_000;
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`the offers service exited (${child.exitCode}): ${stderr}`);
+      const healthy = await fetch(`${baseUrl}/health`).then((r) => r.ok, () => false);
+      if (healthy) break;
+      if (Date.now() > deadline) throw new Error(`the offers service did not become healthy: ${stderr}`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  return { baseUrl, admin: { baseUrl, token }, apiHeaders: { "x-api-key": "demo-api-key", "x-client-id": "demo-client" }, close };
 }

@@ -50,6 +50,16 @@ describe("route()", () => {
     expect(await answer(await admins(req("/a")))).toEqual({ status: 403, body: { message: "forbidden", detail: "this needs the admin role", requiredRole: "admin" } });
   });
 
+  it("a list of roles lets in a holder of any of them; the 403 names them all", async () => {
+    const either = route({ role: ["support", "liveops"], handler: async ({ user }) => json({ user: user.id }) });
+    expect(await answer(await either(req("/e")))).toEqual({ status: 403, body: { message: "forbidden", detail: "this needs the support or liveops role", requiredRole: "support or liveops" } });
+    const lina = await portal.signIn({ id: "lina", roles: ["liveops"] });
+    const admin = await portal.signIn({ id: "root", roles: ["admin"] });
+    for (const headers of [lina, admin]) {
+      expect((await either(new Request("http://portal.test/e", { headers }))).status).toBe(200);
+    }
+  });
+
   it("refuses U+0000 anywhere in the body, keys included, with 400 invalid-request and where it is", async () => {
     for (const [body, path] of [
       [{ name: "a\u0000b" }, ["name"]],

@@ -19,7 +19,7 @@ import { authorize } from "@/lib/portal/authorize";
 import type { PortalUser, Role } from "@/lib/portal/roles";
 import { searchParamsToObject } from "@/lib/catalog/query";
 import { getPortalServices, type PortalServices } from "@/lib/portal/services";
-import { PortalError } from "../errors";
+import { PortalError, requireAnyRole } from "../errors";
 import { assertWellFormed, issuesOf, readJsonBody, type BodyProblem } from "./input";
 import { CLIENT_CLOSED_REQUEST } from "./status";
 import { errorResponse } from "./respond";
@@ -63,8 +63,8 @@ interface PartsSpec<P, Q, H, B> {
 }
 
 export interface RouteSpec<P, Q, H, B> extends PartsSpec<P, Q, H, B> {
-  /** The role the caller needs (admin implies every role); absent: any signed-in user. */
-  role?: Role;
+  /** The role the caller needs (admin implies every role), or a list meaning any of them; absent: any signed-in user. */
+  role?: Role | readonly Role[];
   /** Only a browser session, not a personal API token, may call (403 `session-required`). */
   sessionOnly?: boolean;
   handler: (input: AuthenticatedInput<P, Q, H, B>) => Promise<Response>;
@@ -82,7 +82,9 @@ export function route<P extends Part | undefined = undefined, Q extends Part | u
 ): RouteHandler {
   return async (request, context) => {
     try {
-      const auth = await authorize(request, spec.role);
+      const roles: readonly Role[] = spec.role === undefined ? [] : typeof spec.role === "string" ? [spec.role] : spec.role;
+      const auth = await authorize(request, roles.length === 1 ? roles[0] : undefined);
+      if (roles.length > 1) requireAnyRole(auth.user, roles);
       if (spec.sessionOnly && auth.via !== "session") throw new PortalError("session-required", "this needs a signed-in browser session, not a personal API token");
       const parts = await parseParts(request, context, spec);
       return await spec.handler({ request, user: auth.user, via: auth.via, services: getPortalServices(), ...parts });

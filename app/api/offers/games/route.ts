@@ -1,9 +1,10 @@
-// GET /api/offers/games — the games of the offers service (support role), through the admin API.
+// GET /api/offers/games — the games of the offers service, through the admin API: support inspects
+// their players, live ops authors their offers.
 import { json, route } from "@/lib/portal/http";
 
 export const dynamic = "force-dynamic";
 
 export const GET = route({
-  role: "support",
+  role: ["support", "liveops"],
   handler: async ({ request, services }) => json({ games: await services.offersAdmin().listGames(request.signal) }),
 });

@@ -12,7 +12,7 @@ export const auditLog = pgTable(
     actorName: text("actor_name").notNull(),
     /** e.g. component.update, config.write, release.create, order.approve (see lib/portal/audit-store.ts). */
     action: text("action").notNull(),
-    /** component | order | token | catalog | import */
+    /** component | order | token | catalog | import | merge-request | offer-definition */
     targetType: text("target_type").notNull(),
     target: text("target").notNull(),
     /** The component the change concerns, when there is one (the history panel of a component page). */

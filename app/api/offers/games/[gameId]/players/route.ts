@@ -1,11 +1,12 @@
-// GET /api/offers/games/:gameId/players?q=&limit= — players whose id or username contains q (support role).
+// GET /api/offers/games/:gameId/players?q=&limit= — players whose id or username contains q (support,
+// and live ops to preview an offer as a player).
 import { json, route } from "@/lib/portal/http";
 import { GameParams, PlayerQuery } from "../../../params";
 
 export const dynamic = "force-dynamic";
 
 export const GET = route({
-  role: "support",
+  role: ["support", "liveops"],
   params: GameParams,
   query: PlayerQuery,
   handler: async ({ request, params, query, services }) =>

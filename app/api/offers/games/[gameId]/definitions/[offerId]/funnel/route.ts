@@ -1,0 +1,13 @@
+// GET /api/offers/games/:gameId/definitions/:offerId/funnel?days= — assigned, surfaced, viewed, claimable,
+// claimed, expired and conversion: overall, per UTC day and per variant, with the variants' comparisons (liveops).
+import { json, route } from "@/lib/portal/http";
+import { DaysQuery, DefinitionParams, LIVE_OPS } from "../../../../../params";
+
+export const dynamic = "force-dynamic";
+
+export const GET = route({
+  role: LIVE_OPS,
+  params: DefinitionParams,
+  query: DaysQuery,
+  handler: async ({ request, params, query, services }) => json(await services.offersAdmin().definitionFunnel(params.gameId, params.offerId, query.days, request.signal)),
+});

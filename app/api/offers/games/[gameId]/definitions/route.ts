@@ -1,0 +1,26 @@
+// GET /api/offers/games/:gameId/definitions?days= — the game's offer definitions with their targeting,
+// funnel and claims per day (liveops). POST — create one (a draft unless it names a status); audited.
+import { AdminDefinitionCreate } from "@/lib/offers-client/schemas";
+import { json, route } from "@/lib/portal/http";
+import { auditDefinitionChange } from "@/lib/portal/audit-recorder";
+import { DaysQuery, GameParams, LIVE_OPS } from "../../../params";
+
+export const dynamic = "force-dynamic";
+
+export const GET = route({
+  role: LIVE_OPS,
+  params: GameParams,
+  query: DaysQuery,
+  handler: async ({ request, params, query, services }) => json(await services.offersAdmin().listDefinitions(params.gameId, query.days, request.signal)),
+});
+
+export const POST = route({
+  role: LIVE_OPS,
+  params: GameParams,
+  body: AdminDefinitionCreate,
+  handler: async ({ request, user, params, body, services }) => {
+    const change = await services.offersAdmin().createDefinition(params.gameId, body, request.signal);
+    await auditDefinitionChange(services, request, user, params.gameId, "create", change);
+    return json(change, { status: 201 });
+  },
+});

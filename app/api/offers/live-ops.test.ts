@@ -1,0 +1,180 @@
+// The live-ops routes of the portal on a real portal (lib/portal/testing.ts) in front of a real offers
+// service process with its demo game (lib/portal/testing.ts: startOffersServiceForTests): roles (liveops
+// may, support and engineers may read the games but get 403 naming the role on the console), the whole
+// lifecycle of a targeted definition with If-Match, the service's refusals passed through with their
+// codes, and an audit entry with before and after for every change.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { listAudit } from "@/lib/portal/audit-store";
+import { startOffersServiceForTests, startPortalTest, type OffersServiceForTests, type PortalTest } from "@/lib/portal/testing";
+
+const { GET: games } = await import("@/app/api/offers/games/route");
+const { GET: players } = await import("@/app/api/offers/games/[gameId]/players/route");
+const definitions = await import("@/app/api/offers/games/[gameId]/definitions/route");
+const definition = await import("@/app/api/offers/games/[gameId]/definitions/[offerId]/route");
+const { POST: activate } = await import("@/app/api/offers/games/[gameId]/definitions/[offerId]/activate/route");
+const { POST: pause } = await import("@/app/api/offers/games/[gameId]/definitions/[offerId]/pause/route");
+const { POST: archive } = await import("@/app/api/offers/games/[gameId]/definitions/[offerId]/archive/route");
+const { POST: restore } = await import("@/app/api/offers/games/[gameId]/definitions/[offerId]/restore/route");
+const { POST: preview } = await import("@/app/api/offers/games/[gameId]/definitions/[offerId]/preview/route");
+const { GET: funnel } = await import("@/app/api/offers/games/[gameId]/definitions/[offerId]/funnel/route");
+const { GET: jobs } = await import("@/app/api/offers/games/[gameId]/definitions/[offerId]/jobs/route");
+const { POST: count } = await import("@/app/api/offers/games/[gameId]/audience/count/route");
+
+const GAME = "demo-game";
+const streak = { field: "loginStreak", op: "gte", value: 3 };
+const draft = {
+  offerId: "streak-bonus",
+  name: "Streak bonus",
+  description: "For loyal players",
+  rewards: [{ kind: "coins", rewardId: "gold", name: "Gold", amount: 50 }],
+  realTime: true,
+  durationSeconds: 86_400,
+  audience: { all: [streak] },
+};
+const { offerId: _offerId, ...draftBody } = draft;
+
+let offers: OffersServiceForTests;
+let portal: PortalTest;
+let lina: Record<string, string>, sam: Record<string, string>, eddie: Record<string, string>;
+
+const req = (url: string, headers: Record<string, string>, init: { method?: string; json?: unknown; ifMatch?: string } = {}) =>
+  new Request(`http://portal.test${url}`, {
+    method: init.method ?? (init.json === undefined ? "GET" : "POST"),
+    headers: { ...headers, ...(init.json !== undefined ? { "content-type": "application/json" } : {}), ...(init.ifMatch ? { "if-match": init.ifMatch } : {}) },
+    body: init.json === undefined ? undefined : JSON.stringify(init.json),
+  });
+const params = (p: Record<string, string>) => ({ params: Promise.resolve(p) });
+const ofGame = params({ gameId: GAME });
+const ofOffer = (offerId = "streak-bonus") => params({ gameId: GAME, offerId });
+const answer = async (response: Response) => ({ status: response.status, body: await response.json() });
+
+beforeAll(async () => {
+  offers = await startOffersServiceForTests();
+  portal = await startPortalTest({ settings: (settings) => ({ ...settings, offersAdmin: () => offers.admin }) });
+  lina = await portal.signIn({ id: "lina", name: "Lina", roles: ["engineer", "liveops"] });
+  sam = await portal.signIn({ id: "sam", name: "Sam", roles: ["engineer", "support"] });
+  eddie = await portal.signIn({ id: "eddie", roles: ["engineer"] });
+}, 180_000);
+afterAll(async () => {
+  await portal?.close();
+  await offers?.close();
+});
+
+describe("the live-ops routes", () => {
+  it("list the games for live ops and support; anyone else is told which roles may", async () => {
+    for (const user of [lina, sam]) {
+      const listed = await answer(await games(req("/api/offers/games", user)));
+      expect(listed.status).toBe(200);
+      expect(listed.body.games.map((g: { gameId: string }) => g.gameId)).toContain(GAME);
+    }
+    expect(await answer(await games(req("/api/offers/games", eddie)))).toEqual({
+      status: 403,
+      body: { message: "forbidden", detail: "this needs the support or liveops role", requiredRole: "support or liveops" },
+    });
+    const found = await answer(await players(req(`/api/offers/games/${GAME}/players?q=cleo`, lina), ofGame));
+    expect(found.body.players.map((p: { playerId: string }) => p.playerId)).toEqual(["demo-player-3"]);
+  });
+
+  it("count an audience now, and refuse a fault in a rule at its path", async () => {
+    // Aria has a login streak of 7; Bram and Cleo of 1.
+    expect(await answer(await count(req(`/api/offers/games/${GAME}/audience/count`, lina, { json: { audience: { all: [streak] } } }), ofGame))).toEqual({
+      status: 200,
+      body: { matching: 1, players: 3 },
+    });
+    const bad = await answer(await count(req(`/api/offers/games/${GAME}/audience/count`, lina, { json: { audience: { all: [streak, { field: "streak", op: "gte", value: 3 }] } } }), ofGame));
+    expect(bad.status).toBe(400);
+    expect(bad.body).toMatchObject({ message: "invalid-request", issues: [{ path: ["audience", "all", "1", "field"], message: expect.stringContaining("unknown field") }] });
+    expect((await count(req(`/api/offers/games/${GAME}/audience/count`, sam, { json: { audience: { all: [] } } }), ofGame)).status).toBe(403);
+  });
+
+  it("create a draft (liveops only), refuse a taken id, and audit the creation", async () => {
+    for (const user of [sam, eddie]) {
+      expect(await answer(await definitions.POST(req(`/api/offers/games/${GAME}/definitions`, user, { json: draft }), ofGame))).toEqual({
+        status: 403,
+        body: { message: "forbidden", detail: "this needs the liveops role", requiredRole: "liveops" },
+      });
+    }
+    const created = await answer(await definitions.POST(req(`/api/offers/games/${GAME}/definitions`, lina, { json: draft }), ofGame));
+    expect(created).toMatchObject({ status: 201, body: { changed: true, before: null, definition: { offerId: "streak-bonus", status: "draft", version: 1, audience: { all: [streak] } } } });
+    expect(await answer(await definitions.POST(req(`/api/offers/games/${GAME}/definitions`, lina, { json: draft }), ofGame))).toMatchObject({
+      status: 409,
+      body: { message: "definition-exists" },
+    });
+
+    const [entry] = (await listAudit(portal.db, { action: "offer-definition.create" })).entries;
+    expect(entry).toMatchObject({ actor: "lina", targetType: "offer-definition", target: `${GAME}/streak-bonus`, before: null, after: { name: "Streak bonus", status: "draft", version: 1, realTime: true } });
+
+    const listed = await answer(await definitions.GET(req(`/api/offers/games/${GAME}/definitions?days=7`, lina), ofGame));
+    expect(listed.body.days).toBe(7);
+    expect(listed.body.definitions.find((d: { offerId: string }) => d.offerId === "streak-bonus")).toMatchObject({ audienceSummary: "loginStreak ≥ 3", claimsPerDay: [0, 0, 0, 0, 0, 0, 0] });
+    expect((await definitions.GET(req(`/api/offers/games/${GAME}/definitions`, sam), ofGame)).status).toBe(403);
+  });
+
+  it("edit with If-Match only: 428 without, 409 definition-changed when stale; the audit keeps what changed", async () => {
+    const got = await definition.GET(req(`/api/offers/games/${GAME}/definitions/streak-bonus`, lina), ofOffer());
+    expect(got.headers.get("etag")).toBe('"1"');
+    expect((await got.json()).audienceSummary).toBe("loginStreak ≥ 3");
+
+    const url = `/api/offers/games/${GAME}/definitions/streak-bonus`;
+    const edited = { ...draftBody, rewards: [{ ...draftBody.rewards[0], amount: 99 }] };
+    expect(await answer(await definition.PUT(req(url, lina, { method: "PUT", json: edited }), ofOffer()))).toMatchObject({ status: 428, body: { message: "precondition-required" } });
+    expect((await definition.PUT(req(url, sam, { method: "PUT", json: edited, ifMatch: '"1"' }), ofOffer())).status).toBe(403);
+    const saved = await definition.PUT(req(url, lina, { method: "PUT", json: edited, ifMatch: '"1"' }), ofOffer());
+    expect(saved.status).toBe(200);
+    expect(saved.headers.get("etag")).toBe('"2"');
+    expect((await saved.json()).definition).toMatchObject({ version: 2, rewards: [{ amount: 99 }] });
+    expect(await answer(await definition.PUT(req(url, lina, { method: "PUT", json: draftBody, ifMatch: '"1"' }), ofOffer()))).toMatchObject({
+      status: 409,
+      body: { message: "definition-changed", detail: expect.stringContaining("reload") },
+    });
+
+    const [entry] = (await listAudit(portal.db, { action: "offer-definition.update" })).entries;
+    expect(entry).toMatchObject({
+      actor: "lina",
+      summary: expect.stringContaining("rewards"),
+      before: { rewards: [{ amount: 50 }], version: 1 },
+      after: { rewards: [{ amount: 99 }], version: 2 },
+    });
+  });
+
+  it("activate (its job runs over the players), preview for a player, read the funnel; audit the status change", async () => {
+    expect((await activate(req(`/api/offers/games/${GAME}/definitions/streak-bonus/activate`, sam, { method: "POST" }), ofOffer())).status).toBe(403);
+    const activated = await answer(await activate(req(`/api/offers/games/${GAME}/definitions/streak-bonus/activate`, lina, { method: "POST", ifMatch: '"2"' }), ofOffer()));
+    expect(activated).toMatchObject({ status: 200, body: { definition: { status: "active", version: 3 }, job: { reason: "activated" } } });
+
+    let latest: { status: string; playersTotal: number | null; playersEvaluated: number; activations: number } | undefined;
+    for (let i = 0; i < 100 && latest?.status !== "done"; i++) {
+      latest = (await answer(await jobs(req(`/api/offers/games/${GAME}/definitions/streak-bonus/jobs`, lina), ofOffer()))).body.jobs[0];
+      if (latest?.status !== "done") await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(latest).toMatchObject({ status: "done", playersTotal: 3, playersEvaluated: 3, activations: 1 });
+
+    const bram = await answer(await preview(req(`/api/offers/games/${GAME}/definitions/streak-bonus/preview`, lina, { json: { playerId: "demo-player-2" } }), ofOffer()));
+    expect(bram.body).toMatchObject({ wouldSurface: false, failed: "audience", checks: expect.arrayContaining([{ check: "audience", passed: false, detail: "loginStreak is 1, needs ≥ 3" }]) });
+    expect(await answer(await preview(req(`/api/offers/games/${GAME}/definitions/streak-bonus/preview`, lina, { json: { playerId: "nobody" } }), ofOffer()))).toMatchObject({
+      status: 404,
+      body: { message: "player-not-found" },
+    });
+
+    const measured = await answer(await funnel(req(`/api/offers/games/${GAME}/definitions/streak-bonus/funnel?days=3`, lina), ofOffer()));
+    // Aria's slots are full: the offer waits in her queue (assigned, not surfaced).
+    expect(measured.body).toMatchObject({ days: 3, total: { assigned: 1, surfaced: 0, claimed: 0, conversion: null } });
+    expect(measured.body.byDay).toHaveLength(3);
+
+    const [entry] = (await listAudit(portal.db, { action: "offer-definition.activate" })).entries;
+    expect(entry).toMatchObject({ before: { status: "draft", version: 2 }, after: { status: "active", version: 3, job: { reason: "activated" } } });
+  });
+
+  it("pause, archive (activation then refused), restore to draft; unknown offers and games say so", async () => {
+    const url = (action: string) => `/api/offers/games/${GAME}/definitions/streak-bonus/${action}`;
+    expect((await answer(await pause(req(url("pause"), lina, { method: "POST" }), ofOffer()))).body.definition.status).toBe("paused");
+    expect((await answer(await archive(req(url("archive"), lina, { method: "POST" }), ofOffer()))).body.definition.status).toBe("archived");
+    expect(await answer(await activate(req(url("activate"), lina, { method: "POST" }), ofOffer()))).toMatchObject({ status: 409, body: { message: "definition-archived" } });
+    expect((await answer(await restore(req(url("restore"), lina, { method: "POST" }), ofOffer()))).body.definition.status).toBe("draft");
+    const actions = (await listAudit(portal.db, { action: "offer-definition" })).entries.map((e) => e.action);
+    expect(actions.slice(0, 3)).toEqual(["offer-definition.restore", "offer-definition.archive", "offer-definition.pause"]);
+
+    expect(await answer(await definition.GET(req(`/api/offers/games/${GAME}/definitions/missing`, lina), ofOffer("missing")))).toMatchObject({ status: 404, body: { message: "offer-not-found" } });
+    expect(await answer(await definitions.GET(req("/api/offers/games/nope/definitions", lina), params({ gameId: "nope" })))).toMatchObject({ status: 404, body: { message: "game-not-found" } });
+  });
+});

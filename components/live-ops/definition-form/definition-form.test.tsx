@@ -1,0 +1,139 @@
+// @vitest-environment jsdom
+// The definition form as live ops uses it: checked as you type (messages at the field, by its label in
+// the summary), a new offer saved as a draft with the JSON the contract takes, and an edit of an active
+// offer that shows what changes before saving over the version it was loaded at — and says so when
+// someone else saved first.
+import { describe, expect, it, vi } from "vitest";
+import { screen, waitFor, within } from "@testing-library/react";
+import { fakeApi, renderInPortal } from "@/components/testing/render";
+import type { OfferDefinition } from "@/lib/offers-client/schemas";
+import { DefinitionForm } from "./definition-form";
+import { draftOf, newDraft } from "./form-model";
+
+const currencies = [{ id: "gold", name: "Gold" }];
+const COUNT = "POST /api/offers/games/demo-game/audience/count";
+const stored: OfferDefinition = {
+  gameId: "demo-game",
+  offerId: "streak-bonus",
+  name: "Streak bonus",
+  description: "For loyal players",
+  rewards: [{ kind: "coins", rewardId: "gold", name: "Gold", amount: 50 }],
+  realTime: true,
+  durationSeconds: 86_400,
+  priority: 0,
+  status: "active",
+  version: 3,
+  audience: { all: [{ field: "loginStreak", op: "gte", value: 3 }] },
+  schedule: { startsAt: null, endsAt: null },
+  limits: { maxActivationsPerPlayer: 1, cooldownSeconds: 0, maxClaimsTotal: null },
+  rollout: 100,
+  variants: null,
+  createdAt: "2026-11-20T10:00:00.000Z",
+  updatedAt: "2026-11-20T10:00:00.000Z",
+};
+const change = (definition: OfferDefinition) => ({ body: { definition, before: stored, changed: true, job: null } });
+
+describe("the definition form", () => {
+  it("checks as you type and saves a new offer as a draft with the contract's JSON", async () => {
+    const api = fakeApi({ [COUNT]: { body: { matching: 1, players: 3 } }, "POST /api/offers/games/demo-game/definitions": { status: 201, ...change({ ...stored, status: "draft", version: 1 }) } });
+    const onSaved = vi.fn();
+    const { user } = renderInPortal(<DefinitionForm gameId="demo-game" currencies={currencies} initial={newDraft()} onSaved={onSaved} />);
+
+    const offerId = screen.getByRole("textbox", { name: "Offer id" });
+    await user.type(offerId, "streak bonus");
+    expect(offerId.getAttribute("aria-invalid")).toBe("true");
+    expect(screen.getByTestId("form-problems").textContent).toContain("Offer id: 1–200 of A–Z a–z 0–9");
+    await user.clear(offerId);
+    await user.type(offerId, "streak-bonus");
+    expect(offerId.getAttribute("aria-invalid")).toBeNull();
+    // Fields not yet edited say nothing until a save is tried.
+    expect(screen.queryByTestId("form-problems")).toBeNull();
+
+    await user.type(screen.getByRole("textbox", { name: "Name" }), "Streak bonus");
+    await user.type(screen.getByRole("textbox", { name: "Reward 1 Id" }), "gold");
+    await user.type(screen.getByRole("textbox", { name: "Reward 1 Name" }), "Gold");
+    await user.type(screen.getByRole("textbox", { name: "Reward 1 Amount" }), "lots");
+    expect(screen.getByTestId("form-problems").textContent).toContain("Reward 1 Amount: not a number");
+    await user.clear(screen.getByRole("textbox", { name: "Reward 1 Amount" }));
+    await user.type(screen.getByRole("textbox", { name: "Reward 1 Amount" }), "50");
+
+    await user.click(screen.getByRole("button", { name: "Add condition" }));
+    await user.type(screen.getByRole("textbox", { name: "Condition 1 value" }), "3");
+    await waitFor(() => expect(screen.getByTestId("audience-count").textContent).toBe("Matches 1 of 3 players now."));
+    await user.clear(screen.getByRole("textbox", { name: "Rollout (%)" }));
+    await user.type(screen.getByRole("textbox", { name: "Rollout (%)" }), "150");
+    expect(screen.getByTestId("form-problems").textContent).toBe("1 problem: Rollout: at most 100");
+    await user.clear(screen.getByRole("textbox", { name: "Rollout (%)" }));
+    await user.type(screen.getByRole("textbox", { name: "Rollout (%)" }), "50");
+    expect(screen.queryByTestId("form-problems")).toBeNull();
+
+    await user.click(screen.getByRole("button", { name: "Create draft" }));
+    await waitFor(() => expect(onSaved).toHaveBeenCalled());
+    expect(api.callsTo("POST", "/api/offers/games/demo-game/definitions")[0]!.json).toEqual({
+      offerId: "streak-bonus",
+      name: "Streak bonus",
+      description: "",
+      rewards: [{ kind: "coins", rewardId: "gold", name: "Gold", amount: 50 }],
+      completionConditions: [],
+      realTime: true,
+      durationSeconds: 86_400,
+      priority: 0,
+      audience: { all: [{ field: "loginStreak", op: "gte", value: 3 }] },
+      schedule: { startsAt: null, endsAt: null },
+      limits: { maxActivationsPerPlayer: 1, cooldownSeconds: 0, maxClaimsTotal: null },
+      rollout: 50,
+      variants: null,
+    });
+  });
+
+  it("shows what an edit of an active offer changes, field by field, and saves it over the version loaded", async () => {
+    const saved = { ...stored, name: "Streak bonus+", version: 4 };
+    const api = fakeApi({ [COUNT]: { body: { matching: 1, players: 3 } }, "PUT /api/offers/games/demo-game/definitions/streak-bonus": change(saved) });
+    const onSaved = vi.fn();
+    const { user } = renderInPortal(<DefinitionForm gameId="demo-game" currencies={currencies} initial={draftOf(stored)} existing={stored} onSaved={onSaved} />);
+
+    await user.type(screen.getByRole("textbox", { name: "Name" }), "+");
+    await user.clear(screen.getByRole("textbox", { name: "Reward 1 Amount" }));
+    await user.type(screen.getByRole("textbox", { name: "Reward 1 Amount" }), "99");
+    await user.clear(screen.getByRole("textbox", { name: "Condition 1 value" }));
+    await user.type(screen.getByRole("textbox", { name: "Condition 1 value" }), "5");
+    await user.clear(screen.getByRole("textbox", { name: "Duration" }));
+    await user.type(screen.getByRole("textbox", { name: "Duration" }), "2");
+    await user.click(screen.getByRole("button", { name: "Review changes" }));
+
+    const review = await screen.findByTestId("change-review");
+    expect(document.activeElement).toBe(within(review).getByRole("heading", { name: "Changes to a live offer" }));
+    const rows = within(review)
+      .getAllByRole("row")
+      .slice(1)
+      .map((row) => row.textContent);
+    expect(rows).toEqual([
+      "Namewas Streak bonusbecomes Streak bonus+",
+      "Rewardswas 50 × Gold (Coins, gold)becomes 99 × Gold (Coins, gold)",
+      "Durationwas 1 daybecomes 2 days",
+      "Audiencewas loginStreak ≥ 3becomes loginStreak ≥ 5",
+    ]);
+    expect(api.callsTo("PUT", "/api/offers/games/demo-game/definitions/streak-bonus")).toHaveLength(0);
+
+    await user.click(within(review).getByRole("button", { name: "Save changes" }));
+    await waitFor(() => expect(onSaved).toHaveBeenCalled());
+    const [put] = api.callsTo("PUT", "/api/offers/games/demo-game/definitions/streak-bonus");
+    expect(put!.headers["if-match"]).toBe('"3"');
+    expect(put!.json).toMatchObject({ name: "Streak bonus+", rewards: [{ amount: 99 }], durationSeconds: 172_800, audience: { all: [{ field: "loginStreak", op: "gte", value: 5 }] } });
+  });
+
+  it("says when someone else changed the offer first, and offers a reload", async () => {
+    fakeApi({
+      [COUNT]: { body: { matching: 1, players: 3 } },
+      "PUT /api/offers/games/demo-game/definitions/streak-bonus": { status: 409, body: { message: "definition-changed", detail: "the offer definition was changed by someone else since you loaded it" } },
+    });
+    const draft = { ...stored, status: "paused" as const };
+    const { user } = renderInPortal(<DefinitionForm gameId="demo-game" currencies={currencies} initial={draftOf(draft)} existing={draft} />);
+    await user.type(screen.getByRole("textbox", { name: "Name" }), "!");
+    // Paused: saved without a review.
+    await user.click(screen.getByRole("button", { name: "Save changes" }));
+    const failure = await screen.findByTestId("save-failure");
+    expect(failure.textContent).toContain("Someone else changed this offer after you opened it.");
+    expect(within(failure).getByRole("button", { name: "Reload" })).toBeTruthy();
+  });
+});

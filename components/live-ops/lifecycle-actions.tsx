@@ -1,0 +1,118 @@
+"use client";
+// Activate, pause, archive and restore to draft, each confirmed in a dialog that says what happens and
+// how many players the audience matches now (within the rollout). The change is made on the version on
+// screen (If-Match); someone else's change in between is said, with a reload.
+import { useState } from "react";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { Alert, Button, Dialog } from "@/components/ui";
+import { ApiError } from "@/components/http/api-client";
+import type { DefinitionAction } from "@/lib/offers-client/schemas";
+import { describeLiveOpsError, liveOpsApi, type Definition } from "./api";
+import { formatCount, formatUtc } from "./format";
+
+const LABELS: Record<DefinitionAction, string> = { activate: "Activate", pause: "Pause", archive: "Archive", restore: "Restore to draft" };
+
+/** The actions a status allows, in the order they are offered. */
+export function actionsFor(status: Definition["status"]): DefinitionAction[] {
+  switch (status) {
+    case "draft":
+      return ["activate", "archive"];
+    case "active":
+      return ["pause", "archive"];
+    case "paused":
+      return ["activate", "restore", "archive"];
+    case "archived":
+      return ["restore"];
+  }
+}
+
+/** What the confirmation says will happen, given how many players match now (null while counting). */
+export function consequence(action: DefinitionAction, definition: Definition, matching: number | null, now = Date.now()): string {
+  const players = matching === null ? "… players" : `${formatCount(matching)} ${matching === 1 ? "player" : "players"}`;
+  const targeted = definition.audience !== null;
+  const opens = definition.schedule.startsAt && Date.parse(definition.schedule.startsAt) > now ? definition.schedule.startsAt : null;
+  switch (action) {
+    case "activate":
+      if (!targeted) return "It has no audience, so it surfaces for nobody by itself: game servers assign it.";
+      if (opens) return `Its window opens at ${formatUtc(opens)}; from then it surfaces for the players who match (${players} now).`;
+      return `This will surface for ${players} now, and for every player who matches later.`;
+    case "pause":
+      return `It stops surfacing by itself (${players} match now). Offers already given stay with their players.`;
+    case "archive":
+      return `It is never assigned again, by itself or by a game server, until restored (${players} match now). Offers already given stay.`;
+    case "restore":
+      return `Back to draft: it does not surface by itself until activated again (${players} match now).`;
+  }
+}
+
+export function LifecycleActions({ gameId, definition, onChanged }: { gameId: string; definition: Definition; onChanged: () => void }) {
+  const [action, setAction] = useState<DefinitionAction | null>(null);
+  const queryClient = useQueryClient();
+  const count = useQuery({
+    queryKey: ["live-ops", gameId, "audience-count", "confirm", definition.offerId, definition.version],
+    queryFn: ({ signal }) => liveOpsApi.audienceCount(gameId, { audience: definition.audience!, rollout: definition.rollout, offerId: definition.offerId }, signal),
+    enabled: action !== null && definition.audience !== null,
+    staleTime: 5_000,
+  });
+  const change = useMutation({
+    mutationFn: (chosen: DefinitionAction) => liveOpsApi.changeStatus(gameId, definition.offerId, chosen, definition.version),
+    onSuccess: async () => {
+      setAction(null);
+      await queryClient.invalidateQueries({ queryKey: ["live-ops", gameId] });
+      onChanged();
+    },
+  });
+  const stale = change.error instanceof ApiError && change.error.code === "definition-changed";
+  const close = () => {
+    setAction(null);
+    change.reset();
+  };
+  return (
+    <>
+      <div className="row" data-testid="lifecycle-actions">
+        {actionsFor(definition.status).map((a) => (
+          <Button key={a} variant={a === "activate" ? "primary" : a === "archive" ? "danger" : "default"} onClick={() => setAction(a)}>
+            {LABELS[a]}
+          </Button>
+        ))}
+      </div>
+      <Dialog
+        open={action !== null}
+        onClose={close}
+        title={action ? `${LABELS[action]} ${definition.name}?` : ""}
+        actions={
+          action ? (
+            <>
+              <Button variant="ghost" onClick={close}>
+                Cancel
+              </Button>
+              <Button variant={action === "archive" ? "danger" : "primary"} onClick={() => change.mutate(action)} disabled={change.isPending} data-testid="confirm-action" autoFocus>
+                {change.isPending ? "Working…" : LABELS[action]}
+              </Button>
+            </>
+          ) : null
+        }
+      >
+        {action ? (
+          <div className="stack">
+            <p data-testid="action-consequence" style={{ margin: 0 }}>
+              {consequence(action, definition, definition.audience === null ? 0 : (count.data?.matching ?? null))}
+            </p>
+            {definition.audience && definition.rollout < 100 ? <p className="muted" style={{ margin: 0 }}>Counted within its {definition.rollout}% rollout.</p> : null}
+            {count.isError ? <Alert tone="warning">The audience could not be counted: {describeLiveOpsError(count.error)}</Alert> : null}
+            {change.isError ? (
+              <Alert tone="error">
+                {stale ? "Someone else changed this offer since you opened it. Reload to see their change." : describeLiveOpsError(change.error)}{" "}
+                {stale ? (
+                  <Button size="small" onClick={() => window.location.reload()}>
+                    Reload
+                  </Button>
+                ) : null}
+              </Alert>
+            ) : null}
+          </div>
+        ) : null}
+      </Dialog>
+    </>
+  );
+}

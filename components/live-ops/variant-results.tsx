@@ -1,0 +1,51 @@
+// Per-variant results: surfaced, claimed and claim rate per variant, and each variant's difference in
+// claim rate against the first one with its 95% interval and what it likely means.
+import type { DefinitionFunnel } from "./api";
+import { formatCount, formatRate } from "./format";
+import { differenceText, verdict } from "./variant-words";
+import styles from "./live-ops.module.css";
+
+export function VariantResults({ funnel }: { funnel: DefinitionFunnel }) {
+  if (funnel.variants.length === 0) return <p className="muted">No player has been given a variant yet.</p>;
+  const baseline = funnel.variants[0]!.variantId;
+  return (
+    <ul className={styles.checks} data-testid="variant-results" aria-label="Results per variant">
+      {funnel.variants.map((v) => {
+        const c = funnel.comparisons.find((x) => x.variantId === v.variantId);
+        const difference = c ? differenceText(c) : null;
+        return (
+          <li key={v.variantId} className="stack" style={{ gap: 4, paddingBottom: 8, borderBottom: "1px solid var(--border)" }} data-testid="variant-result" data-variant={v.variantId}>
+            <h3 style={{ margin: 0 }}>
+              Variant {v.variantId}
+              {v.variantId === baseline ? <span className="muted"> (baseline)</span> : null}
+            </h3>
+            <dl className={styles.numbers}>
+              <div>
+                <dt>Surfaced</dt>
+                <dd>{formatCount(v.surfaced)}</dd>
+              </div>
+              <div>
+                <dt>Claimed</dt>
+                <dd>{formatCount(v.claimed)}</dd>
+              </div>
+              <div>
+                <dt>Claim rate</dt>
+                <dd>{formatRate(v.conversion)}</dd>
+              </div>
+            </dl>
+            {c ? (
+              <p className={styles.verdict} data-testid="variant-verdict">
+                {difference ? (
+                  <>
+                    Claim rate against {baseline}: <strong>{difference}</strong>.{" "}
+                  </>
+                ) : null}
+                {verdict(c)}
+              </p>
+            ) : null}
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
