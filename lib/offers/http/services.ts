@@ -9,7 +9,7 @@ import { systemClock } from "../clock";
 import type { OffersDatabaseHandle } from "../db";
 import { OffersEngine } from "../engine";
 import { GameDirectory } from "../games";
-import { extractJwt, verifyGameJwt } from "../jwt";
+import { extractJwt, verifyGameJwt, type VerifiedJwt } from "../jwt";
 import { SecretBox } from "../secret-box";
 import { OneTimeTokens } from "../tokens";
 
@@ -49,7 +49,7 @@ export interface OffersServices {
   clock: Clock;
   deps: OffersAppDeps;
   /** Verifies the request's game JWT; throws JwtError. */
-  authenticateJwt(request: FastifyRequest): Promise<{ gameId: string; playerId: string; exp: number }>;
+  authenticateJwt(request: FastifyRequest): Promise<VerifiedJwt>;
   /** Verifies x-client-id + x-api-key; throws ApiKeyRejected. */
   authenticateApiKey(request: FastifyRequest): Promise<{ gameId: string }>;
 }
