@@ -18,15 +18,24 @@ import {
   timestamp,
   uniqueIndex,
 } from "drizzle-orm/pg-core";
-import type { AudienceRule, CompletionCondition, CompletionTrackers, DefinitionStatus, Reward, RewardVariant } from "../schemas";
+import type {
+  AudienceRule,
+  CompletionCondition,
+  CompletionTrackers,
+  DefinitionStatus,
+  DeliveryStatus,
+  Reward,
+  RewardSource,
+  RewardVariant,
+  WebhookEventType,
+} from "../schemas";
+
+export type { RewardSource };
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
 
 /** PostgreSQL's 64-bit transaction id (pg_current_xact_id()); read as its decimal text. */
 const xid8 = customType<{ data: string; driverData: string }>({ dataType: () => "xid8" });
-
-/** Who claimed: a game client (JWT), a game server (API key) or the rewards page (the JWT a one-time token redeems to). */
-export type RewardSource = "client" | "server" | "dashboard";
 
 export const games = pgTable("offers_games", {
   gameId: text("game_id").primaryKey(),
@@ -357,8 +366,6 @@ export const rewardEvents = pgTable(
   ],
 );
 
-export type WebhookEventType = "reward.granted";
-
 /** A game's webhook endpoints. The signing secret is stored encrypted (like API keys); during a rotation the previous one still signs until it expires. */
 export const webhookEndpoints = pgTable(
   "offers_webhook_endpoints",
@@ -379,8 +386,6 @@ export const webhookEndpoints = pgTable(
   },
   (t) => [index("offers_webhook_endpoints_game_idx").on(t.gameId)],
 );
-
-export type DeliveryStatus = "pending" | "delivered" | "failed";
 
 /**
  * The delivery jobs: one row per event and endpoint (the fan-out writes them), leased by one
@@ -422,9 +427,13 @@ export const webhookDeliveries = pgTable(
   },
   (t) => [
     uniqueIndex("offers_webhook_deliveries_message_idx").on(t.endpointId, t.messageId),
+    // Leasing: each endpoint's due deliveries, oldest first.
     index("offers_webhook_deliveries_due_idx").on(t.endpointId, t.nextAttemptAt).where(sql`status = 'pending'`),
+    // The delivery log, newest first.
     index("offers_webhook_deliveries_game_idx").on(t.gameId, t.id),
-    index("offers_webhook_deliveries_status_idx").on(t.gameId, t.status, t.eventAt),
+    // The lag (oldest undelivered) and the dead letters, and replays of a time range.
+    index("offers_webhook_deliveries_pending_idx").on(t.gameId, t.eventAt).where(sql`status = 'pending'`),
+    index("offers_webhook_deliveries_failed_idx").on(t.gameId, t.eventAt).where(sql`status = 'failed'`),
   ],
 );
 

@@ -73,5 +73,6 @@ CREATE INDEX "offers_webhook_attempts_delivery_idx" ON "offers_webhook_attempts"
 CREATE UNIQUE INDEX "offers_webhook_deliveries_message_idx" ON "offers_webhook_deliveries" USING btree ("endpoint_id","message_id");--> statement-breakpoint
 CREATE INDEX "offers_webhook_deliveries_due_idx" ON "offers_webhook_deliveries" USING btree ("endpoint_id","next_attempt_at") WHERE status = 'pending';--> statement-breakpoint
 CREATE INDEX "offers_webhook_deliveries_game_idx" ON "offers_webhook_deliveries" USING btree ("game_id","id");--> statement-breakpoint
-CREATE INDEX "offers_webhook_deliveries_status_idx" ON "offers_webhook_deliveries" USING btree ("game_id","status","event_at");--> statement-breakpoint
+CREATE INDEX "offers_webhook_deliveries_pending_idx" ON "offers_webhook_deliveries" USING btree ("game_id","event_at") WHERE status = 'pending';--> statement-breakpoint
+CREATE INDEX "offers_webhook_deliveries_failed_idx" ON "offers_webhook_deliveries" USING btree ("game_id","event_at") WHERE status = 'failed';--> statement-breakpoint
 CREATE INDEX "offers_webhook_endpoints_game_idx" ON "offers_webhook_endpoints" USING btree ("game_id");
