@@ -16,6 +16,10 @@ import { SecretBox } from "./secret-box";
 import { ensureSecretKeyMatches } from "./secret-key";
 import { createEventBus, type EventBus } from "../events";
 import { createEventStream, type EventStream } from "./sse";
+import type { AddressPolicy } from "./delivery/address-guard";
+import { deliveryStats } from "./delivery/queue";
+import { DeliveryWorker } from "./delivery/worker";
+import type { DeliveryStats } from "./schemas";
 
 export interface OffersSettings {
   databaseUrl?: string;
@@ -50,6 +54,8 @@ export interface RunningOffersService {
   database: OffersDatabaseHandle;
   bus: EventBus;
   stream: EventStream;
+  /** The webhook delivery worker (absent with OFFERS_WEBHOOK_WORKER=off). */
+  delivery?: DeliveryWorker;
   url: string;
   /** Drains requests, stops timers, closes the database. Safe to call twice. */
   stop(): Promise<void>;
@@ -93,6 +99,18 @@ export async function startOffersService(options: {
     logger,
   });
 
+  // Webhook endpoints may not reach our own network in production unless the operator allows it.
+  const webhookAddressPolicy: AddressPolicy = { allowPrivate: env.NODE_ENV !== "production" || env.OFFERS_WEBHOOK_ALLOW_PRIVATE };
+  // /health shows the delivery lag; read at most every 2 s however often it is polled.
+  let stats: { at: number; value: Promise<DeliveryStats> } | undefined;
+  const deliveryHealth = () => {
+    if (!stats || Date.now() - stats.at > 2_000) {
+      stats = { at: Date.now(), value: deliveryStats(database.db, null, clock.now()) };
+      stats.value.catch(() => (stats = undefined));
+    }
+    return stats.value;
+  };
+
   const app = await buildOffersApp({
     database,
     secretKey: settings.secretKey,
@@ -105,6 +123,8 @@ export async function startOffersService(options: {
     extend: stream.extend,
     // Without Redis, offers still reach streams on this instance; /health says the bus is degraded.
     healthChecks: () => ({ bus: bus.state }),
+    healthDetails: async () => ({ delivery: await deliveryHealth() }),
+    webhookAddressPolicy,
   });
 
   if (settings.seedDemo) {
@@ -137,6 +157,23 @@ export async function startOffersService(options: {
   const timer = setInterval(sweep, env.OFFERS_SWEEP_INTERVAL_MS);
   timer.unref();
 
+  // Webhook deliveries: in the background, never in a claim's way; a claim here wakes the worker.
+  const delivery =
+    env.OFFERS_WEBHOOK_WORKER === "on"
+      ? new DeliveryWorker({
+          db: database.db,
+          box: app.offers.box,
+          addressPolicy: webhookAddressPolicy,
+          timeoutMs: env.OFFERS_WEBHOOK_TIMEOUT_MS,
+          pollMs: env.OFFERS_WEBHOOK_POLL_MS,
+          concurrency: env.OFFERS_WEBHOOK_CONCURRENCY,
+          perEndpoint: env.OFFERS_WEBHOOK_ENDPOINT_CONCURRENCY,
+          logger,
+        })
+      : undefined;
+  const stopWaking = delivery ? app.offers.engine.onRewardGranted(() => delivery.wake()) : () => {};
+  delivery?.start();
+
   const url = await app.listen({ host: env.OFFERS_HOST, port: env.OFFERS_PORT });
   logger.info({ url }, "offers service listening");
 
@@ -146,9 +183,12 @@ export async function startOffersService(options: {
       clearInterval(timer);
       await app.close(); // closes event streams, stops accepting, answers 503 to new requests, waits for in-flight ones
       await stream.close();
+      stopWaking();
+      // Attempts in flight are cut short and given back (due at once for the next instance that polls).
+      await delivery?.stop();
       await sweeping;
       await bus.close();
       await database.close();
     })());
-  return { app, database, bus, stream, url, stop };
+  return { app, database, bus, stream, delivery, url, stop };
 }

@@ -41,8 +41,11 @@ export interface DeliveryWorkerOptions {
   sender?: Sender;
 }
 
-/** Time after the attempt's deadline for its outcome to be written before the lease runs out. */
-const LEASE_MARGIN_MS = 10_000;
+/**
+ * How long a delivery stays leased: the attempt's deadline, then as long again (at least 1 s) to
+ * write its outcome. An instance that dies holding it gives it up when this runs out.
+ */
+export const leaseMsFor = (timeoutMs: number) => 2 * timeoutMs + 1_000;
 
 export class DeliveryWorker {
   private readonly clock: Clock;
@@ -98,7 +101,7 @@ export class DeliveryWorker {
         total: free,
         perEndpoint: this.options.perEndpoint,
         busy: this.inFlight,
-        leaseMs: this.options.timeoutMs + LEASE_MARGIN_MS,
+        leaseMs: leaseMsFor(this.options.timeoutMs),
       });
       if (lease.deliveries.length > 0) await this.dispatch(lease.token, lease.deliveries);
       full = lease.deliveries.length === free;
