@@ -21,10 +21,15 @@ export const AUDIT_ACTIONS = [
   "merge-request.propose",
   "token.create",
   "token.revoke",
+  "webhook.create",
+  "webhook.update",
+  "webhook.rotate-secret",
+  "webhook.test",
+  "webhook.replay",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-export const AUDIT_TARGET_TYPES = ["component", "order", "token", "catalog", "import", "merge-request"] as const;
+export const AUDIT_TARGET_TYPES = ["component", "order", "token", "catalog", "import", "merge-request", "webhook"] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 
 export interface AuditActor {

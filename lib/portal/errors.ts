@@ -20,6 +20,11 @@ export const OFFERS_ADMIN_ERROR_CODES = [
   // The offers service's own not-found codes, passed through: the support UI tells them apart.
   "game-not-found",
   "player-not-found",
+  // Reward delivery: passed through the same way.
+  "webhook-endpoint-not-found",
+  "webhook-delivery-not-found",
+  "webhook-url-not-allowed",
+  "too-many-webhook-endpoints",
 ] as const;
 
 export const PORTAL_ERROR_CODES = [

@@ -13,12 +13,33 @@ import "server-only";
 import { z } from "zod";
 import type { Env } from "../env";
 import { persistentSecret } from "../secrets";
-import { AdminGame, AdminPlayerState, AdminPlayerSummary } from "../offers-client/schemas";
+import {
+  AdminGame,
+  AdminPlayerState,
+  AdminPlayerSummary,
+  AdminWebhooks as AdminWebhooksAnswer,
+  WebhookDeliveryPage,
+  WebhookDeliveryQuery,
+  WebhookEndpoint,
+  WebhookEndpointCreated as WebhookEndpointCreatedAnswer,
+  WebhookEndpointInput,
+  WebhookEndpointPatch,
+  WebhookReplayed,
+  WebhookReplayRequest,
+  WebhookSecretRotated,
+  WebhookTestSent,
+} from "../offers-client/schemas";
 import { OffersAdminError } from "./offers-admin-error";
 
 export { OffersAdminError };
 
 export type { AdminGame, AdminPlayerState } from "../offers-client/schemas";
+export type AdminWebhooks = z.infer<typeof AdminWebhooksAnswer>;
+export type WebhookEndpointCreated = z.infer<typeof WebhookEndpointCreatedAnswer>;
+export type WebhookEndpointSettings = z.input<typeof WebhookEndpointInput>;
+export type WebhookEndpointChange = z.infer<typeof WebhookEndpointPatch>;
+export type WebhookLogQuery = Partial<z.infer<typeof WebhookDeliveryQuery>>;
+export type WebhookReplayRange = z.infer<typeof WebhookReplayRequest>;
 export type AdminPlayerSummary = z.infer<typeof AdminPlayerSummary>;
 
 export const GamesAnswer = z.object({ games: z.array(AdminGame) });
@@ -48,8 +69,15 @@ function unavailable(detail: string): OffersAdminError {
   return new OffersAdminError("offers-service-unavailable", `offers service unavailable: ${detail}`);
 }
 
-/** The not-found codes of the offers service that the portal passes through (the support UI tells them apart). */
-const PASSED_THROUGH = { "game-not-found": "no such game in the offers service", "player-not-found": "no such player in this game" } as const;
+/** Codes of the offers service that the portal passes through (the UI tells them apart), with their sentence for people. */
+const PASSED_THROUGH = {
+  "game-not-found": "no such game in the offers service",
+  "player-not-found": "no such player in this game",
+  "webhook-endpoint-not-found": "no such webhook endpoint in this game",
+  "webhook-delivery-not-found": "no such delivery in this game",
+  "webhook-url-not-allowed": "the offers service refuses this URL: it reaches a loopback or private address",
+  "too-many-webhook-endpoints": "this game has as many webhook endpoints as allowed (20); delete one first",
+} as const;
 
 /** Maps a non-2xx answer of the service (its upstream status, read here only) to an error. */
 function errorFromAnswer(status: number, text: string): OffersAdminError {
@@ -83,7 +111,7 @@ export function createOffersAdminClient(options: OffersAdminOptions) {
    * `offers-service-unavailable`. `stopTimer` ends the timeout (after the body, or for a stream after
    * the headers); the caller's signal keeps aborting the request until it ends.
    */
-  async function send(path: string, accept: string, signal: AbortSignal | undefined) {
+  async function send(path: string, accept: string, signal: AbortSignal | undefined, write?: { method: string; body: unknown }) {
     const controller = new AbortController();
     let timedOut = false;
     const timer = setTimeout(() => {
@@ -100,7 +128,13 @@ export function createOffersAdminClient(options: OffersAdminOptions) {
       return unavailable(timedOut ? `no answer within ${timeoutMs} ms` : describe(error));
     };
     try {
-      const response = await doFetch(base + path, { headers: { ...headers, Accept: accept }, signal: controller.signal, cache: "no-store" });
+      const response = await doFetch(base + path, {
+        method: write?.method ?? "GET",
+        headers: { ...headers, Accept: accept, ...(write ? { "Content-Type": "application/json" } : {}) },
+        ...(write ? { body: JSON.stringify(write.body ?? {}) } : {}),
+        signal: controller.signal,
+        cache: "no-store",
+      });
       return { response, stopTimer, failure };
     } catch (error) {
       throw failure(error);
@@ -119,8 +153,8 @@ export function createOffersAdminClient(options: OffersAdminOptions) {
     }
   }
 
-  async function getJson<S extends z.ZodType>(path: string, schema: S, signal?: AbortSignal): Promise<z.infer<S>> {
-    const sent = await send(path, "application/json", signal);
+  async function getJson<S extends z.ZodType>(path: string, schema: S, signal?: AbortSignal, write?: { method: string; body: unknown }): Promise<z.infer<S>> {
+    const sent = await send(path, "application/json", signal, write);
     const text = await readText(sent);
     const { response } = sent;
     if (!response.ok) throw errorFromAnswer(response.status, text);
@@ -139,6 +173,9 @@ export function createOffersAdminClient(options: OffersAdminOptions) {
   }
 
   const seg = encodeURIComponent;
+  /** A change: the JSON body sent, the answer checked like a read's. */
+  const write = <S extends z.ZodType>(method: string, path: string, body: unknown, schema: S, signal?: AbortSignal) => getJson(path, schema, signal, { method, body });
+  const hooks = (gameId: string) => `/games/${seg(gameId)}/webhooks`;
 
   return {
     listGames: (signal?: AbortSignal) => getJson("/games", GamesAnswer, signal).then((a) => a.games),
@@ -151,6 +188,28 @@ export function createOffersAdminClient(options: OffersAdminOptions) {
     /** The player's whole state; an OffersAdminError `player-not-found` when the game has no such player. */
     playerState: (gameId: string, playerId: string, signal?: AbortSignal) =>
       getJson(`/games/${seg(gameId)}/players/${seg(playerId)}`, AdminPlayerState, signal),
+
+    /** A game's webhook endpoints and delivery figures (lag, pending, dead letters). */
+    webhooks: (gameId: string, signal?: AbortSignal) => getJson(hooks(gameId), AdminWebhooksAnswer, signal),
+
+    /** Adds an endpoint; the answer carries its signing secret, to be shown once and never stored. */
+    createWebhookEndpoint: (gameId: string, input: WebhookEndpointSettings, signal?: AbortSignal) => write("POST", `${hooks(gameId)}/endpoints`, input, WebhookEndpointCreatedAnswer, signal),
+
+    updateWebhookEndpoint: (gameId: string, endpointId: string, patch: WebhookEndpointChange, signal?: AbortSignal) =>
+      write("PATCH", `${hooks(gameId)}/endpoints/${seg(endpointId)}`, patch, WebhookEndpoint, signal),
+
+    rotateWebhookSecret: (gameId: string, endpointId: string, signal?: AbortSignal) => write("POST", `${hooks(gameId)}/endpoints/${seg(endpointId)}/rotate-secret`, {}, WebhookSecretRotated, signal),
+
+    sendWebhookTest: (gameId: string, endpointId: string, signal?: AbortSignal) => write("POST", `${hooks(gameId)}/endpoints/${seg(endpointId)}/test`, {}, WebhookTestSent, signal),
+
+    webhookDeliveries: (gameId: string, query: WebhookLogQuery, signal?: AbortSignal) => {
+      const params = new URLSearchParams(Object.entries(query).flatMap(([k, v]) => (v === undefined ? [] : [[k, String(v)]])));
+      return getJson(`${hooks(gameId)}/deliveries${params.size ? `?${params}` : ""}`, WebhookDeliveryPage, signal);
+    },
+
+    replayWebhookDelivery: (gameId: string, deliveryId: number, signal?: AbortSignal) => write("POST", `${hooks(gameId)}/deliveries/${deliveryId}/replay`, {}, WebhookReplayed, signal),
+
+    replayFailedWebhooks: (gameId: string, request: WebhookReplayRange, signal?: AbortSignal) => write("POST", `${hooks(gameId)}/replay`, request, WebhookReplayed, signal),
 
     /**
      * Opens the player's watch stream; answers the upstream response (status 200, body the

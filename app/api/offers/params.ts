@@ -9,3 +9,7 @@ export const PlayerQuery = z.object({
   q: z.string().max(200).default(""),
   limit: z.coerce.number().int().min(1).max(100).default(20),
 });
+
+// Reward delivery (live ops).
+export const EndpointParams = z.object({ gameId: Identifier, endpointId: Identifier });
+export const DeliveryParams = z.object({ gameId: Identifier, deliveryId: z.coerce.number().int().positive({ error: "a delivery id is a positive whole number" }) });
