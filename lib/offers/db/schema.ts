@@ -32,6 +32,14 @@ import type {
 
 export type { RewardSource };
 
+/** One attempt of a webhook delivery as the delivery row keeps it. */
+export interface StoredAttempt {
+  at: string;
+  statusCode: number | null;
+  error: string | null;
+  latencyMs: number;
+}
+
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
 
 /** PostgreSQL's 64-bit transaction id (pg_current_xact_id()); read as its decimal text. */
@@ -390,7 +398,9 @@ export const webhookEndpoints = pgTable(
 /**
  * The delivery jobs: one row per event and endpoint (the fan-out writes them), leased by one
  * instance at a time (FOR UPDATE SKIP LOCKED, then a lease token and time), retried on the
- * schedule, then failed. Test events carry their payload here (they are not reward events).
+ * schedule, then failed. Test events carry their payload here (they are not reward events). The fan-out
+ * inserts a delivery already leased to the instance that will send it, so a delivery that succeeds
+ * at once costs two row writes: the insert and the outcome.
  */
 export const webhookDeliveries = pgTable(
   "offers_webhook_deliveries",
@@ -418,6 +428,11 @@ export const webhookDeliveries = pgTable(
     lastStatusCode: integer("last_status_code"),
     lastError: text("last_error"),
     lastLatencyMs: integer("last_latency_ms"),
+    /**
+     * Every attempt (the last 50), oldest first: when, the receiver's status or why there was none,
+     * how long it took. On the row itself, so recording an attempt is one row write.
+     */
+    attemptLog: jsonb("attempt_log").$type<StoredAttempt[]>().notNull().default([]),
     /** When the event happened: the lag and the replay ranges are measured on it. */
     eventAt: ts("event_at").notNull(),
     createdAt: ts("created_at").notNull(),
@@ -431,24 +446,7 @@ export const webhookDeliveries = pgTable(
     index("offers_webhook_deliveries_due_idx").on(t.endpointId, t.nextAttemptAt).where(sql`status = 'pending'`),
     // The delivery log, newest first.
     index("offers_webhook_deliveries_game_idx").on(t.gameId, t.id),
-    // The lag (oldest undelivered) and the dead letters, and replays of a time range.
-    index("offers_webhook_deliveries_pending_idx").on(t.gameId, t.eventAt).where(sql`status = 'pending'`),
+    // The dead letters, and replays of a time range. (The lag reads the due index: few rows are pending.)
     index("offers_webhook_deliveries_failed_idx").on(t.gameId, t.eventAt).where(sql`status = 'failed'`),
   ],
-);
-
-/** Every attempt of a delivery: when, the answer's status (or why there was none) and how long it took. */
-export const webhookAttempts = pgTable(
-  "offers_webhook_attempts",
-  {
-    id: bigserial("id", { mode: "number" }).primaryKey(),
-    deliveryId: bigint("delivery_id", { mode: "number" })
-      .notNull()
-      .references(() => webhookDeliveries.id, { onDelete: "cascade" }),
-    attemptedAt: ts("attempted_at").notNull(),
-    statusCode: integer("status_code"),
-    error: text("error"),
-    latencyMs: integer("latency_ms").notNull(),
-  },
-  (t) => [index("offers_webhook_attempts_delivery_idx").on(t.deliveryId, t.id)],
 );

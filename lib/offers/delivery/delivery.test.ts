@@ -300,13 +300,15 @@ describe.each(testDatabaseTargets())("reward delivery on %s", (target) => {
   it("two workers sharing the database deliver each event once", async () => {
     const game = await newGame();
     const { receiver } = await receiverEndpoint(game);
-    startWorker({ concurrency: 4 });
-    startWorker({ concurrency: 4 });
+    // Leases long enough (2 × timeout + 1 s) that a busy test machine never lets one run out: the normal case.
+    startWorker({ concurrency: 4, timeoutMs: 5_000 });
+    startWorker({ concurrency: 4, timeoutMs: 5_000 });
     const claims = 30;
     for (let i = 0; i < claims; i++) await clientClaim(game, `p${i}`, await claimable(game, `p${i}`));
     await eventually(() => expect(new Set(receiver.received.map((r) => r.id)).size).toBe(claims));
     await Promise.all(workers.map((w) => w.round()));
     await Promise.all(workers.map((w) => w.idle()));
+    expect(receiver.received.map((r) => r.id).sort(), "each event once").toEqual([...new Set(receiver.received.map((r) => r.id))].sort());
     expect(receiver.received).toHaveLength(claims);
     expect(new Set((await feed(game)).map((e) => e.id))).toEqual(new Set(receiver.received.map((r) => r.id)));
   });

@@ -112,18 +112,23 @@ describe.each(testDatabaseTargets())("ledger feed under concurrent claims on %s"
         if (rows.length) naiveCursor = Number(rows.at(-1)!.id);
       }
     };
-    const hold = (writeFirst: boolean) => {
+    /** Opens a transaction that has written its event (or only locked its player) and waits; resolves once it is there. */
+    const hold = async (writeFirst: boolean) => {
       const { playerId, instanceId } = claimables[nextPlayer++]!;
       let release!: () => void;
+      let reached!: () => void;
       const gate = new Promise<void>((resolve) => (release = resolve));
+      const there = new Promise<void>((resolve) => (reached = resolve));
       held.push(release);
       holding.push(
         engine.transaction(gameId, playerId, async (unit) => {
           if (writeFirst) await claimOfferIn(engine, unit, instanceId, "client");
+          reached();
           await gate;
           if (!writeFirst) await claimOfferIn(engine, unit, instanceId, "client");
         }),
       );
+      await there;
     };
 
     for (const step of schedule) {
@@ -137,7 +142,7 @@ describe.each(testDatabaseTargets())("ledger feed under concurrent claims on %s"
         case "hold-written":
         case "hold-before-write":
           // At most two open at once: the pool must keep connections for the claims and reads.
-          if (held.length < 2) hold(step.op === "hold-written");
+          if (held.length < 2) await hold(step.op === "hold-written");
           break;
         case "release":
           held.shift()?.();
@@ -152,11 +157,18 @@ describe.each(testDatabaseTargets())("ledger feed under concurrent claims on %s"
     }
     for (const release of held.splice(0)) release();
     await Promise.all([...pending.splice(0), ...holding.splice(0)]);
-    // Drain: everything committed is final now.
+    // Drain, once every event of the game is final: below the oldest transaction still running on the
+    // server (another test's, on a shared server, may hold them back a moment; never lose them).
+    const deadline = Date.now() + 30_000;
     for (;;) {
+      const [state] = rowsOf<{ final: boolean }>(
+        await database.db.execute(sql`select coalesce(max(xid) < pg_snapshot_xmin(pg_current_snapshot()), true) as final from offers_reward_events where game_id = ${gameId}`),
+      );
       const before = seen.length;
       await read(5);
-      if (seen.length === before) break;
+      if (seen.length === before && state?.final) break;
+      if (Date.now() > deadline) throw new Error("the game's events did not become final within 30 s");
+      if (seen.length === before) await new Promise((r) => setTimeout(r, 20));
     }
 
     const all = await database.db.select({ eventId: rewardEvents.eventId }).from(rewardEvents).where(eq(rewardEvents.gameId, gameId));

@@ -11,12 +11,12 @@
 import { randomUUID } from "node:crypto";
 import { and, desc, eq, inArray, lt, sql, type SQL } from "drizzle-orm";
 import { fromDriverRow, rowsOf } from "../../db";
-import type { OffersDatabase, OffersExecutor } from "../db";
-import { rewardEvents, settings, webhookAttempts, webhookDeliveries, webhookEndpoints } from "../db/schema";
+import type { OffersDatabase } from "../db";
+import { rewardEvents, settings, webhookDeliveries, webhookEndpoints } from "../db/schema";
 import { OffersError } from "../errors";
 import type { DeliveryStats, WebhookDelivery, WebhookDeliveryPage, WebhookDeliveryQuery, WebhookReplayRequest } from "../schemas";
-import { toRewardGrantedEvent } from "./events";
-import { finalEventsAfter, FEED_START, type FeedPosition } from "./feed";
+import type { EndpointRow } from "./endpoints";
+import { toRewardGrantedEvent, type RewardEventRow } from "./events";
 import { nextRetryDelay, type RetryPolicy } from "./schedule";
 import type { AttemptResult } from "./sender";
 
@@ -24,46 +24,110 @@ export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
 
 const FANOUT_CURSOR = "webhook-fanout-cursor";
 
-function parsePosition(value: string): FeedPosition {
-  const [xid, id] = value.split(":");
-  return xid && id ? { xid, id: Number(id) } : FEED_START;
+/** Creates the fan-out cursor (at the first event) unless it exists. */
+export async function ensureFanOutCursor(db: OffersDatabase, now: Date): Promise<void> {
+  await db.insert(settings).values({ name: FANOUT_CURSOR, value: "0:0", updatedAt: now }).onConflictDoNothing();
 }
 
 /**
- * Turns reward events committed since the last run into deliveries (at most `batch` events).
- * Answers how many events it read; 0 when another instance is fanning out now.
+ * Turns up to `batch` reward events committed since the last run (in commit order, ./feed) into
+ * deliveries, in one statement: the cursor row is taken FOR UPDATE SKIP LOCKED (another instance
+ * fanning out now: nothing happens), the deliveries inserted, those the caller has free slots for
+ * already leased to it (it sends them at once; the others are due now, for any instance), the cursor
+ * moved. Answers how many events it read, how many deliveries it queued, and the leased ones with
+ * their events and endpoints.
  */
-export async function fanOut(db: OffersDatabase, now: Date, batch: number): Promise<number> {
-  // The cursor row exists from the first run on; creating it is idempotent.
-  await db.insert(settings).values({ name: FANOUT_CURSOR, value: "0:0", updatedAt: now }).onConflictDoNothing();
-  return db.transaction(async (tx) => {
-    const [cursor] = await tx.select().from(settings).where(eq(settings.name, FANOUT_CURSOR)).for("update", { skipLocked: true });
-    if (!cursor) return 0;
-    const events = await finalEventsAfter(tx, null, parsePosition(cursor.value), batch);
-    if (events.length === 0) return 0;
-    await tx.execute(sql`
-      insert into offers_webhook_deliveries (endpoint_id, game_id, message_id, event_type, reward_event_id, status, next_attempt_at, event_at, created_at, updated_at)
-      select ep.endpoint_id, e.game_id, e.event_id, e.type, e.id, 'pending', ${now.toISOString()}::timestamptz, e.occurred_at, ${now.toISOString()}::timestamptz, ${now.toISOString()}::timestamptz
-      from offers_reward_events e
-      join offers_webhook_endpoints ep on ep.game_id = e.game_id and ep.enabled and ep.event_types ? e.type
-      where e.id in (${sql.join(events.map((e) => sql`${e.id}`), sql`, `)})
-      on conflict (endpoint_id, message_id) do nothing`);
-    const last = events.at(-1)!;
-    await tx.update(settings).set({ value: `${last.xid}:${last.id}`, updatedAt: now }).where(eq(settings.name, FANOUT_CURSOR));
-    return events.length;
-  });
+export async function fanOut(
+  db: OffersDatabase,
+  now: Date,
+  batch: number,
+  lease: { token: string; until: Date; total: number; perEndpoint: number; busy: Map<string, number> },
+): Promise<{ events: number; queued: number; leased: LeasedDelivery[] }> {
+  const at = now.toISOString();
+  const until = lease.until.toISOString();
+  const busy = JSON.stringify([...lease.busy].map(([endpoint_id, used]) => ({ endpoint_id, used })));
+  const [row] = rowsOf<{ events: string | number; queued: string | number; leased: RawLeased[] | string }>(
+    await db.execute(sql`
+      with cursor as (
+        select value from offers_settings where name = ${FANOUT_CURSOR} for update skip locked
+      ), position as (
+        select split_part(value, ':', 1)::xid8 as xid, split_part(value, ':', 2)::bigint as id from cursor
+      ), batch as (
+        -- The position as scalar subqueries: their values become keys of the index scan (a join would scan every event).
+        select e.* from offers_reward_events e
+        where (e.xid, e.id) > ((select xid from position), (select id from position)) and e.xid < pg_snapshot_xmin(pg_current_snapshot())
+        order by e.xid, e.id
+        limit ${batch}
+      ), targets as (
+        -- Leased to the caller as far as its free slots go (per endpoint and in all); the rest is due at once, for any instance.
+        select b.*, ep.endpoint_id as target,
+          row_number() over (partition by ep.endpoint_id order by b.xid, b.id) <= greatest(${lease.perEndpoint}::int - coalesce(u.used, 0), 0)
+            and row_number() over (order by b.xid, b.id, ep.endpoint_id) <= ${lease.total}::int as mine
+        from batch b
+        join offers_webhook_endpoints ep on ep.game_id = b.game_id and ep.enabled and ep.event_types ? b.type
+        left join jsonb_to_recordset(${busy}::jsonb) as u(endpoint_id text, used int) on u.endpoint_id = ep.endpoint_id
+      ), queued as (
+        insert into offers_webhook_deliveries as d
+          (endpoint_id, game_id, message_id, event_type, reward_event_id, status, next_attempt_at, lease_token, leased_until, event_at, created_at, updated_at)
+        select t.target, t.game_id, t.event_id, t.type, t.id, 'pending',
+          case when t.mine then ${until}::timestamptz else ${at}::timestamptz end,
+          case when t.mine then ${lease.token} end,
+          case when t.mine then ${until}::timestamptz end,
+          t.occurred_at, ${at}::timestamptz, ${at}::timestamptz
+        from targets t
+        on conflict (endpoint_id, message_id) do nothing
+        returning to_jsonb(d) as delivery
+      ), last as (
+        select xid, id from batch order by xid desc, id desc limit 1
+      ), moved as (
+        update offers_settings s set value = l.xid::text || ':' || l.id::text, updated_at = ${at}::timestamptz
+        from last l where s.name = ${FANOUT_CURSOR}
+        returning 1
+      )
+      select
+        (select count(*) from batch) as events,
+        (select count(*) from queued) as queued,
+        (select count(*) from moved) as moved,
+        coalesce((
+          select jsonb_agg(jsonb_build_object('delivery', q.delivery, 'event', to_jsonb(b), 'endpoint', to_jsonb(ep)))
+          from queued q
+          join batch b on b.id = (q.delivery->>'reward_event_id')::bigint
+          join offers_webhook_endpoints ep on ep.endpoint_id = q.delivery->>'endpoint_id'
+          where q.delivery->>'lease_token' = ${lease.token}
+        ), '[]'::jsonb) as leased`),
+  );
+  const leased = typeof row?.leased === "string" ? (JSON.parse(row.leased) as RawLeased[]) : (row?.leased ?? []);
+  return { events: Number(row?.events ?? 0), queued: Number(row?.queued ?? 0), leased: leased.map(toLeased).sort((a, b) => a.delivery.id - b.delivery.id) };
+}
+
+type RawLeased = { delivery: Record<string, unknown>; event: Record<string, unknown> | null; endpoint: Record<string, unknown> | null };
+
+function toLeased(raw: RawLeased): LeasedDelivery {
+  return {
+    delivery: fromDriverRow(webhookDeliveries, raw.delivery),
+    event: raw.event ? fromDriverRow(rewardEvents, raw.event) : null,
+    endpoint: raw.endpoint ? fromDriverRow(webhookEndpoints, raw.endpoint) : null,
+  };
+}
+
+/** A leased delivery with what sending it needs: its event (null for a test event) and its endpoint (null when deleted meanwhile). */
+export interface LeasedDelivery {
+  delivery: DeliveryRow;
+  event: RewardEventRow | null;
+  endpoint: EndpointRow | null;
 }
 
 export interface Lease {
   token: string;
   until: Date;
-  deliveries: DeliveryRow[];
+  deliveries: LeasedDelivery[];
 }
 
 /**
- * Takes due deliveries of enabled endpoints: at most `perEndpoint` of each (fewer for endpoints in
- * `busy`, which maps an endpoint to the slots this instance already uses), at most `total` in all,
- * oldest first. Leased until `now + leaseMs`: then they are due again if not completed.
+ * Takes due deliveries of enabled endpoints, in one statement: at most `perEndpoint` of each (fewer
+ * for endpoints in `busy`, which maps an endpoint to the slots this instance already uses), at most
+ * `total` in all, oldest first, FOR UPDATE SKIP LOCKED. Leased until `now + leaseMs`: then they are
+ * due again if not completed. Each comes with its event and its endpoint.
  */
 export async function leaseDue(
   db: OffersDatabase,
@@ -72,12 +136,11 @@ export async function leaseDue(
 ): Promise<Lease> {
   const token = randomUUID();
   const until = new Date(now.getTime() + options.leaseMs);
-  const busyIds = [...options.busy.keys()];
-  const busyUsed = busyIds.map((id) => options.busy.get(id)!);
+  const busy = JSON.stringify([...options.busy].map(([endpoint_id, used]) => ({ endpoint_id, used })));
   const nowIso = now.toISOString();
   const result = await db.execute(sql`
     with busy as (
-      select * from unnest(${toTextArray(busyIds)}::text[], ${toIntArray(busyUsed)}::int[]) as b(endpoint_id, used)
+      select * from jsonb_to_recordset(${busy}::jsonb) as b(endpoint_id text, used int)
     ), candidates as (
       select ep.endpoint_id, greatest(${options.perEndpoint}::int - coalesce(b.used, 0), 0) as free
       from offers_webhook_endpoints ep left join busy b on b.endpoint_id = ep.endpoint_id
@@ -98,18 +161,12 @@ export async function leaseDue(
     update offers_webhook_deliveries d
     set lease_token = ${token}, leased_until = ${until.toISOString()}::timestamptz, next_attempt_at = ${until.toISOString()}::timestamptz
     from picked where d.id = picked.id
-    returning d.*`);
-  const deliveries = rowsOf<Record<string, unknown>>(result).map((raw) => fromDriverRow(webhookDeliveries, raw));
-  deliveries.sort((a, b) => a.id - b.id);
+    returning to_jsonb(d) as delivery,
+      (select to_jsonb(e) from offers_reward_events e where e.id = d.reward_event_id) as event,
+      (select to_jsonb(ep) from offers_webhook_endpoints ep where ep.endpoint_id = d.endpoint_id) as endpoint`);
+  const deliveries = rowsOf<RawLeased>(result).map(toLeased);
+  deliveries.sort((a, b) => a.delivery.id - b.delivery.id);
   return { token, until, deliveries };
-}
-
-// Arrays as PostgreSQL array literals: both drivers take a text parameter cast to an array type.
-function toTextArray(values: string[]): string {
-  return `{${values.map((v) => `"${v.replace(/["\\]/g, (c) => `\\${c}`)}"`).join(",")}}`;
-}
-function toIntArray(values: number[]): string {
-  return `{${values.map((v) => String(Math.trunc(v))).join(",")}}`;
 }
 
 /** What an attempt changed: delivered, a retry at `nextAttemptAt`, or failed for good. */
@@ -125,37 +182,63 @@ export function outcomeOf(result: AttemptResult, triesBefore: number, now: Date,
   return { status: "pending", nextAttemptAt: new Date(now.getTime() + delay) };
 }
 
+/** One finished attempt of a leased delivery. */
+export interface CompletedAttempt {
+  deliveryId: number;
+  token: string;
+  attemptedAt: Date;
+  result: AttemptResult;
+  outcome: Outcome;
+}
+
+/** Attempts kept on a delivery row (the oldest are dropped beyond). */
+export const ATTEMPTS_KEPT = 50;
+
 /**
- * Records an attempt of a leased delivery: its outcome and its log row, in one statement. Answers
- * false (and writes nothing) when the lease is no longer this caller's (it ran out and another
- * instance took the delivery, or it was replayed meanwhile).
+ * Records finished attempts, in one statement: each delivery's outcome, with the attempt appended to
+ * its log. Only deliveries whose lease is still the given token are written (a lease that ran out
+ * and was taken by another instance, or a replay meanwhile, wins). Answers the ids written.
  */
-export async function completeAttempt(db: OffersDatabase, delivery: DeliveryRow, token: string, attemptedAt: Date, result: AttemptResult, outcome: Outcome): Promise<boolean> {
-  const at = attemptedAt.toISOString();
-  const done = new Date(attemptedAt.getTime() + result.latencyMs).toISOString();
+export async function completeAttempts(db: OffersDatabase, attempts: CompletedAttempt[]): Promise<number[]> {
+  if (attempts.length === 0) return [];
+  const rows = JSON.stringify(
+    attempts.map((a) => ({
+      id: a.deliveryId,
+      token: a.token,
+      status: a.outcome.status,
+      next_at: a.outcome.nextAttemptAt?.toISOString() ?? null,
+      at: a.attemptedAt.toISOString(),
+      done: new Date(a.attemptedAt.getTime() + a.result.latencyMs).toISOString(),
+      code: a.result.statusCode,
+      error: a.result.error,
+      latency: a.result.latencyMs,
+      entry: { at: a.attemptedAt.toISOString(), statusCode: a.result.statusCode, error: a.result.error, latencyMs: a.result.latencyMs },
+    })),
+  );
   const answer = await db.execute(sql`
-    with updated as (
-      update offers_webhook_deliveries set
-        status = ${outcome.status},
-        tries = tries + 1,
-        attempts = attempts + 1,
-        next_attempt_at = ${outcome.nextAttemptAt?.toISOString() ?? null}::timestamptz,
-        lease_token = null,
-        leased_until = null,
-        last_attempt_at = ${at}::timestamptz,
-        last_status_code = ${result.statusCode}::int,
-        last_error = ${result.error}::text,
-        last_latency_ms = ${result.latencyMs}::int,
-        delivered_at = case when ${outcome.status} = 'delivered' then ${done}::timestamptz else delivered_at end,
-        failed_at = case when ${outcome.status} = 'failed' then ${done}::timestamptz else null end,
-        updated_at = ${done}::timestamptz
-      where id = ${delivery.id} and lease_token = ${token}
-      returning id
+    with outcome as (
+      select * from jsonb_to_recordset(${rows}::jsonb)
+        as o(id bigint, token text, status text, next_at timestamptz, at timestamptz, done timestamptz, code int, error text, latency int, entry jsonb)
     )
-    insert into offers_webhook_attempts (delivery_id, attempted_at, status_code, error, latency_ms)
-    select id, ${at}::timestamptz, ${result.statusCode}::int, ${result.error}::text, ${result.latencyMs}::int from updated
-    returning delivery_id`);
-  return rowsOf(answer).length === 1;
+    update offers_webhook_deliveries d set
+      status = o.status,
+      tries = d.tries + 1,
+      attempts = d.attempts + 1,
+      next_attempt_at = o.next_at,
+      lease_token = null,
+      leased_until = null,
+      last_attempt_at = o.at,
+      last_status_code = o.code,
+      last_error = o.error,
+      last_latency_ms = o.latency,
+      attempt_log = (case when jsonb_array_length(d.attempt_log) >= ${ATTEMPTS_KEPT} then d.attempt_log - 0 else d.attempt_log end) || jsonb_build_array(o.entry),
+      delivered_at = case when o.status = 'delivered' then o.done else d.delivered_at end,
+      failed_at = case when o.status = 'failed' then o.done else null end,
+      updated_at = o.done
+    from outcome o
+    where d.id = o.id and d.lease_token = o.token
+    returning d.id`);
+  return rowsOf<{ id: string | number }>(answer).map((r) => Number(r.id));
 }
 
 /** Gives leased deliveries back at once (an instance stopping): due now, for whichever instance polls first. */
@@ -167,17 +250,10 @@ export async function releaseLease(db: OffersDatabase, token: string, ids: numbe
     .where(and(eq(webhookDeliveries.leaseToken, token), inArray(webhookDeliveries.id, ids)));
 }
 
-/** The body of a delivery: its reward event (as the feed shows it), or the message it carries (a test event). */
-export async function messageBodies(db: OffersExecutor, deliveries: DeliveryRow[]): Promise<Map<number, string>> {
-  const eventIds = [...new Set(deliveries.map((d) => d.rewardEventId).filter((id): id is number => id !== null))];
-  const events = eventIds.length ? await db.select().from(rewardEvents).where(inArray(rewardEvents.id, eventIds)) : [];
-  const byId = new Map(events.map((e) => [e.id, JSON.stringify(toRewardGrantedEvent(e))]));
-  const bodies = new Map<number, string>();
-  for (const d of deliveries) {
-    const body = d.rewardEventId !== null ? byId.get(d.rewardEventId) : d.payload ? JSON.stringify(d.payload) : undefined;
-    if (body !== undefined) bodies.set(d.id, body);
-  }
-  return bodies;
+/** The JSON body of a delivery: its reward event as the feed shows it, or the message it carries (a test event). */
+export function messageBody(delivery: DeliveryRow, event: RewardEventRow | null): string | null {
+  if (delivery.rewardEventId !== null) return event ? JSON.stringify(toRewardGrantedEvent(event)) : null;
+  return delivery.payload ? JSON.stringify(delivery.payload) : null;
 }
 
 /** Sends one delivery again (any status), with the same webhook-id; its schedule starts over. */
@@ -224,16 +300,6 @@ export async function listDeliveries(db: OffersDatabase, gameId: string, query: 
     .orderBy(desc(webhookDeliveries.id))
     .limit(query.limit + 1);
   const page = rows.slice(0, query.limit);
-  const ids = page.map((r) => r.d.id);
-  const attempts = ids.length
-    ? await db.select().from(webhookAttempts).where(inArray(webhookAttempts.deliveryId, ids)).orderBy(desc(webhookAttempts.id))
-    : [];
-  const byDelivery = new Map<number, typeof attempts>();
-  for (const a of attempts) {
-    const list = byDelivery.get(a.deliveryId) ?? [];
-    if (list.length < ATTEMPTS_SHOWN) list.push(a);
-    byDelivery.set(a.deliveryId, list);
-  }
   const iso = (d: Date | null) => d?.toISOString() ?? null;
   const deliveries: WebhookDelivery[] = page.map(({ d, url, playerId, rewards }) => ({
     deliveryId: d.id,
@@ -252,7 +318,8 @@ export async function listDeliveries(db: OffersDatabase, gameId: string, query: 
     eventAt: d.eventAt.toISOString(),
     deliveredAt: iso(d.deliveredAt),
     failedAt: iso(d.failedAt),
-    attemptLog: (byDelivery.get(d.id) ?? []).map((a) => ({ at: a.attemptedAt.toISOString(), statusCode: a.statusCode, error: a.error, latencyMs: a.latencyMs })),
+    // Newest first, as the log reads.
+    attemptLog: [...d.attemptLog].reverse().slice(0, ATTEMPTS_SHOWN),
   }));
   return { deliveries, nextBefore: rows.length > query.limit ? page.at(-1)!.d.id : null };
 }
@@ -270,10 +337,10 @@ export async function deliveryStats(db: OffersDatabase, gameId: string | null, n
         (select min(d.event_at) from offers_webhook_deliveries d
           join offers_webhook_endpoints ep on ep.endpoint_id = d.endpoint_id and ep.enabled
           where d.status = 'pending' and ${game(sql`d.game_id`)}) as oldest_pending,
-        (select min(e.occurred_at) from offers_reward_events e,
-          (select coalesce((select split_part(value, ':', 1) from offers_settings where name = ${FANOUT_CURSOR}), '0')::xid8 as xid,
-                  coalesce((select split_part(value, ':', 2) from offers_settings where name = ${FANOUT_CURSOR}), '0')::bigint as id) c
-          where (e.xid, e.id) > (c.xid, c.id)
+        (select min(e.occurred_at) from offers_reward_events e
+          where (e.xid, e.id) > (
+              coalesce((select split_part(value, ':', 1) from offers_settings where name = ${FANOUT_CURSOR}), '0')::xid8,
+              coalesce((select split_part(value, ':', 2) from offers_settings where name = ${FANOUT_CURSOR}), '0')::bigint)
             and ${game(sql`e.game_id`)}
             and exists (select 1 from offers_webhook_endpoints ep where ep.game_id = e.game_id and ep.enabled and ep.event_types ? e.type)) as unfanned,
         (select count(*) from offers_webhook_deliveries d where d.status = 'pending' and ${game(sql`d.game_id`)}) as pending,

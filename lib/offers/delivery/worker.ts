@@ -3,18 +3,23 @@
  * due deliveries (./queue) and sends them (./sender), each on its own, never more than
  * `concurrency` at once nor more than `perEndpoint` to one endpoint, so a slow or dead endpoint
  * holds a few slots for at most the timeout and never the claims or other games' deliveries.
- * It polls every `pollMs`, at once when a claim committed on this instance (wake), and again
- * without waiting while there is more work than one round took.
+ *
+ * A round is a statement or two: fan out (new deliveries come leased to this instance, with their
+ * events and endpoints), and, when something else may be due (retries, replays, deliveries given
+ * back), a lease of those. Rounds run when a claim
+ * committed on this instance (wake), when a scheduled retry is due, every `pollMs` otherwise, and
+ * again while there is more work than a round took, but at most every MIN_ROUND_MS: at the claims
+ * rate a round takes every event of the last few milliseconds together. Outcomes are written in
+ * batches, one statement for the attempts that finished in the last FLUSH_MS.
  */
+import { randomUUID } from "node:crypto";
 import type { Clock } from "../clock";
 import { systemClock } from "../clock";
 import type { OffersDatabase } from "../db";
-import { webhookEndpoints } from "../db/schema";
 import type { SecretBox } from "../secret-box";
-import { inArray } from "drizzle-orm";
 import type { AddressPolicy } from "./address-guard";
 import { signingSecrets, type EndpointRow } from "./endpoints";
-import { completeAttempt, fanOut, leaseDue, messageBodies, outcomeOf, releaseLease, type DeliveryRow } from "./queue";
+import { completeAttempts, ensureFanOutCursor, fanOut, leaseDue, messageBody, outcomeOf, releaseLease, type CompletedAttempt, type LeasedDelivery } from "./queue";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./schedule";
 import { createSender, type Sender } from "./sender";
 
@@ -47,6 +52,11 @@ export interface DeliveryWorkerOptions {
  */
 export const leaseMsFor = (timeoutMs: number) => 2 * timeoutMs + 1_000;
 
+/** Shortest time from one round's start to the next (see loop). */
+const MIN_ROUND_MS = 25;
+/** Longest wait of a finished attempt before its outcome is written (with the others finished meanwhile). */
+const FLUSH_MS = 25;
+
 export class DeliveryWorker {
   private readonly clock: Clock;
   private readonly retry: RetryPolicy;
@@ -61,6 +71,17 @@ export class DeliveryWorker {
   private readonly interrupt = new AbortController();
   private readonly sends = new Set<Promise<void>>();
   private readonly secretCache = new Map<string, { updatedAt: number; secrets: string[]; checkedAt: number }>();
+  /** Finished attempts waiting to be written, the write under way, and the timer of the next one. */
+  private finished: CompletedAttempt[] = [];
+  private flushing: Promise<void> | undefined;
+  private flushTimer: NodeJS.Timeout | undefined;
+  /** Lease what is due at the next round (a full lease left more, deliveries were given back). */
+  private leaseWanted = true;
+  private lastLeaseAt = 0;
+  /** The earliest retry this instance scheduled (a round leases then), and its wake-up. */
+  private nextDueAt = Infinity;
+  private dueTimer: NodeJS.Timeout | undefined;
+  private cursorReady = false;
 
   constructor(private readonly options: DeliveryWorkerOptions) {
     this.clock = options.clock ?? systemClock;
@@ -83,41 +104,62 @@ export class DeliveryWorker {
   async stop(): Promise<void> {
     if (this.stopped) return;
     this.stopped = true;
+    clearTimeout(this.dueTimer);
     this.wake();
     await this.running;
     this.interrupt.abort();
-    await Promise.allSettled([...this.sends]);
+    await this.idle();
     this.sender.close();
   }
 
   /** One round: fan out, lease and start sending. Answers whether more work is likely ready now. */
   async round(): Promise<boolean> {
     const now = this.clock.now();
-    const fanned = await fanOut(this.options.db, now, this.fanOutBatch);
-    const free = this.options.concurrency - this.inFlightTotal;
-    let full = false;
-    if (free > 0) {
-      const lease = await leaseDue(this.options.db, now, {
-        total: free,
-        perEndpoint: this.options.perEndpoint,
-        busy: this.inFlight,
-        leaseMs: leaseMsFor(this.options.timeoutMs),
-      });
-      if (lease.deliveries.length > 0) await this.dispatch(lease.token, lease.deliveries);
-      full = lease.deliveries.length === free;
+    const db = this.options.db;
+    if (!this.cursorReady) {
+      await ensureFanOutCursor(db, now);
+      this.cursorReady = true;
     }
-    return fanned === this.fanOutBatch || full;
+    const leaseMs = leaseMsFor(this.options.timeoutMs);
+    // New deliveries come leased to this instance as far as it has room: in the normal case nothing
+    // but the outcome is written later. The rest are due now, for the next lease here or elsewhere.
+    const fresh = { token: randomUUID(), until: new Date(now.getTime() + leaseMs) };
+    const fanned = await fanOut(db, now, this.fanOutBatch, {
+      ...fresh,
+      total: this.options.concurrency - this.inFlightTotal,
+      perEndpoint: this.options.perEndpoint,
+      busy: this.inFlight,
+    });
+    for (const leased of fanned.leased) this.dispatch(fresh.token, leased);
+    if (fanned.queued > fanned.leased.length) this.leaseWanted = true;
+    // Other due deliveries (retries, replays, what was given back, another instance's that ran out):
+    // when something is known to be due, after a full lease, else every pollMs.
+    const free = this.options.concurrency - this.inFlightTotal;
+    const at = Date.now();
+    if (free > 0 && (this.leaseWanted || at >= this.nextDueAt || at - this.lastLeaseAt >= this.options.pollMs)) {
+      this.leaseWanted = false;
+      this.lastLeaseAt = at;
+      this.nextDueAt = Infinity;
+      const lease = await leaseDue(db, now, { total: free, perEndpoint: this.options.perEndpoint, busy: this.inFlight, leaseMs });
+      for (const leased of lease.deliveries) this.dispatch(lease.token, leased);
+      if (lease.deliveries.length === free) this.leaseWanted = true;
+    }
+    return fanned.events === this.fanOutBatch;
   }
 
-  /** Resolves when every attempt started so far has finished and been recorded. */
+  /** Resolves when every attempt started so far has finished and its outcome is written. */
   async idle(): Promise<void> {
-    while (this.sends.size > 0) await Promise.allSettled([...this.sends]);
+    while (this.sends.size > 0 || this.finished.length > 0 || this.flushing) {
+      await Promise.allSettled([...this.sends]);
+      await this.flush();
+    }
   }
 
   private async loop(): Promise<void> {
     let failures = 0;
     while (!this.stopped) {
       let more = false;
+      const started = Date.now();
       try {
         this.woken = false;
         more = await this.round();
@@ -127,7 +169,12 @@ export class DeliveryWorker {
         // The database is away, most likely: say so once in a while, and back off a little.
         if (failures === 1 || failures % 30 === 0) this.options.logger?.warn({ err: error, failures }, "webhook delivery round failed; retrying");
       }
-      if (!more && !this.woken && !this.stopped) await this.sleep(failures > 0 ? Math.min(this.options.pollMs * 2 ** failures, 5_000) : this.options.pollMs);
+      if (this.stopped) break;
+      if (!more && !this.woken) await this.sleep(failures > 0 ? Math.min(this.options.pollMs * 2 ** failures, 5_000) : this.options.pollMs);
+      // At the claims rate every claim and every finished attempt wakes the worker: rounds at most every
+      // MIN_ROUND_MS take what came meanwhile together, instead of two statements per event.
+      const wait = MIN_ROUND_MS - (Date.now() - started);
+      if (wait > 0 && !this.stopped) await new Promise((r) => setTimeout(r, wait));
     }
   }
 
@@ -146,54 +193,77 @@ export class DeliveryWorker {
     });
   }
 
-  private async dispatch(token: string, deliveries: DeliveryRow[]): Promise<void> {
-    const db = this.options.db;
-    const [bodies, endpoints] = await Promise.all([
-      messageBodies(db, deliveries),
-      db.select().from(webhookEndpoints).where(inArray(webhookEndpoints.endpointId, [...new Set(deliveries.map((d) => d.endpointId))])),
-    ]);
-    const byId = new Map(endpoints.map((e) => [e.endpointId, e]));
-    for (const delivery of deliveries) {
-      const endpoint = byId.get(delivery.endpointId);
-      const body = bodies.get(delivery.id);
-      this.inFlightTotal += 1;
-      this.inFlight.set(delivery.endpointId, (this.inFlight.get(delivery.endpointId) ?? 0) + 1);
-      const send = this.attempt(token, delivery, endpoint, body)
-        .catch((error: unknown) => this.options.logger?.error({ err: error, deliveryId: delivery.id }, "webhook attempt could not be recorded; it is retried when its lease ends"))
-        .finally(() => {
-          this.inFlightTotal -= 1;
-          const left = (this.inFlight.get(delivery.endpointId) ?? 1) - 1;
-          if (left <= 0) this.inFlight.delete(delivery.endpointId);
-          else this.inFlight.set(delivery.endpointId, left);
-          this.sends.delete(send);
-          this.wake();
-        });
-      this.sends.add(send);
-    }
+  private dispatch(token: string, leased: LeasedDelivery): void {
+    const { delivery } = leased;
+    this.inFlightTotal += 1;
+    this.inFlight.set(delivery.endpointId, (this.inFlight.get(delivery.endpointId) ?? 0) + 1);
+    const send = this.attempt(token, leased)
+      .catch((error: unknown) => this.options.logger?.error({ err: error, deliveryId: delivery.id }, "webhook attempt failed unexpectedly; it is retried when its lease ends"))
+      .finally(() => {
+        this.inFlightTotal -= 1;
+        const left = (this.inFlight.get(delivery.endpointId) ?? 1) - 1;
+        if (left <= 0) this.inFlight.delete(delivery.endpointId);
+        else this.inFlight.set(delivery.endpointId, left);
+        this.sends.delete(send);
+        // A slot freed: worth a round only when more is waiting than the last lease took.
+        if (this.leaseWanted) this.wake();
+      });
+    this.sends.add(send);
   }
 
-  private async attempt(token: string, delivery: DeliveryRow, endpoint: EndpointRow | undefined, body: string | undefined): Promise<void> {
-    const db = this.options.db;
+  private async attempt(token: string, { delivery, event, endpoint }: LeasedDelivery): Promise<void> {
     const attemptedAt = this.clock.now();
-    if (!endpoint || body === undefined) {
+    const body = messageBody(delivery, event);
+    if (!endpoint || body === null) {
       // Deleted meanwhile (its deliveries go with it), or nothing to send: record why rather than loop.
       const result = { ok: false, statusCode: null, error: endpoint ? "the event is missing" : "the endpoint was deleted", latencyMs: 0 };
-      await completeAttempt(db, delivery, token, attemptedAt, result, { status: "failed", nextAttemptAt: null });
-      return;
-    }
-    if (!endpoint.enabled) {
-      // Disabled after the lease: nothing is sent; the delivery waits until it is enabled again.
-      await releaseLease(db, token, [delivery.id], attemptedAt);
+      this.record({ deliveryId: delivery.id, token, attemptedAt, result, outcome: { status: "failed", nextAttemptAt: null } });
       return;
     }
     const result = await this.sender.send(endpoint.url, this.secretsOf(endpoint, attemptedAt), { id: delivery.messageId, body, timestamp: attemptedAt }, this.interrupt.signal);
     if (this.interrupt.signal.aborted && !result.ok) {
       // Stopping: the attempt was cut short by us, not by the receiver. Due again at once elsewhere.
-      await releaseLease(db, token, [delivery.id], this.clock.now());
+      await releaseLease(this.options.db, token, [delivery.id], this.clock.now());
       return;
     }
-    const outcome = outcomeOf(result, delivery.tries, this.clock.now(), this.retry, this.options.random);
-    await completeAttempt(db, delivery, token, attemptedAt, result, outcome);
+    this.record({ deliveryId: delivery.id, token, attemptedAt, result, outcome: outcomeOf(result, delivery.tries, this.clock.now(), this.retry, this.options.random) });
+  }
+
+  /** Queues an outcome for the next batched write, at most FLUSH_MS away. */
+  private record(attempt: CompletedAttempt): void {
+    this.finished.push(attempt);
+    this.flushTimer ??= setTimeout(() => void this.flush(), FLUSH_MS);
+    const retryAt = attempt.outcome.status === "pending" ? attempt.outcome.nextAttemptAt : null;
+    if (retryAt) this.dueAt(retryAt.getTime() + FLUSH_MS);
+  }
+
+  /** Makes a round lease at `at` (a retry this instance scheduled). */
+  private dueAt(at: number): void {
+    if (at >= this.nextDueAt) return;
+    this.nextDueAt = at;
+    clearTimeout(this.dueTimer);
+    this.dueTimer = setTimeout(() => this.wake(), Math.max(0, at - Date.now()));
+    this.dueTimer.unref?.();
+  }
+
+  private flush(): Promise<void> {
+    clearTimeout(this.flushTimer);
+    this.flushTimer = undefined;
+    if (this.flushing || this.finished.length === 0) return this.flushing ?? Promise.resolve();
+    const batch = this.finished;
+    this.finished = [];
+    this.flushing = completeAttempts(this.options.db, batch)
+      .then(
+        () => {},
+        (error: unknown) =>
+          // Unwritten outcomes: those deliveries are sent again when their leases end (at least once).
+          this.options.logger?.error({ err: error, deliveries: batch.map((a) => a.deliveryId) }, "webhook outcomes could not be recorded; retried when their leases end"),
+      )
+      .finally(() => {
+        this.flushing = undefined;
+        if (this.finished.length > 0) void this.flush();
+      });
+    return this.flushing;
   }
 
   /** Decrypted secrets, cached per endpoint version (a rotation changes updatedAt). */

@@ -14,15 +14,6 @@ CREATE TABLE "offers_reward_events" (
 	"occurred_at" timestamp with time zone NOT NULL
 );
 --> statement-breakpoint
-CREATE TABLE "offers_webhook_attempts" (
-	"id" bigserial PRIMARY KEY NOT NULL,
-	"delivery_id" bigint NOT NULL,
-	"attempted_at" timestamp with time zone NOT NULL,
-	"status_code" integer,
-	"error" text,
-	"latency_ms" integer NOT NULL
-);
---> statement-breakpoint
 CREATE TABLE "offers_webhook_deliveries" (
 	"id" bigserial PRIMARY KEY NOT NULL,
 	"endpoint_id" text NOT NULL,
@@ -41,6 +32,7 @@ CREATE TABLE "offers_webhook_deliveries" (
 	"last_status_code" integer,
 	"last_error" text,
 	"last_latency_ms" integer,
+	"attempt_log" jsonb DEFAULT '[]'::jsonb NOT NULL,
 	"event_at" timestamp with time zone NOT NULL,
 	"created_at" timestamp with time zone NOT NULL,
 	"delivered_at" timestamp with time zone,
@@ -62,17 +54,14 @@ CREATE TABLE "offers_webhook_endpoints" (
 	"updated_at" timestamp with time zone NOT NULL
 );
 --> statement-breakpoint
-ALTER TABLE "offers_webhook_attempts" ADD CONSTRAINT "offers_webhook_attempts_delivery_id_offers_webhook_deliveries_id_fk" FOREIGN KEY ("delivery_id") REFERENCES "public"."offers_webhook_deliveries"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "offers_webhook_deliveries" ADD CONSTRAINT "offers_webhook_deliveries_endpoint_id_offers_webhook_endpoints_endpoint_id_fk" FOREIGN KEY ("endpoint_id") REFERENCES "public"."offers_webhook_endpoints"("endpoint_id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "offers_webhook_deliveries" ADD CONSTRAINT "offers_webhook_deliveries_reward_event_id_offers_reward_events_id_fk" FOREIGN KEY ("reward_event_id") REFERENCES "public"."offers_reward_events"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "offers_webhook_endpoints" ADD CONSTRAINT "offers_webhook_endpoints_game_id_offers_games_game_id_fk" FOREIGN KEY ("game_id") REFERENCES "public"."offers_games"("game_id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE UNIQUE INDEX "offers_reward_events_event_id_idx" ON "offers_reward_events" USING btree ("event_id");--> statement-breakpoint
 CREATE INDEX "offers_reward_events_feed_idx" ON "offers_reward_events" USING btree ("game_id","xid","id");--> statement-breakpoint
 CREATE INDEX "offers_reward_events_commit_idx" ON "offers_reward_events" USING btree ("xid","id");--> statement-breakpoint
-CREATE INDEX "offers_webhook_attempts_delivery_idx" ON "offers_webhook_attempts" USING btree ("delivery_id","id");--> statement-breakpoint
 CREATE UNIQUE INDEX "offers_webhook_deliveries_message_idx" ON "offers_webhook_deliveries" USING btree ("endpoint_id","message_id");--> statement-breakpoint
 CREATE INDEX "offers_webhook_deliveries_due_idx" ON "offers_webhook_deliveries" USING btree ("endpoint_id","next_attempt_at") WHERE status = 'pending';--> statement-breakpoint
 CREATE INDEX "offers_webhook_deliveries_game_idx" ON "offers_webhook_deliveries" USING btree ("game_id","id");--> statement-breakpoint
-CREATE INDEX "offers_webhook_deliveries_pending_idx" ON "offers_webhook_deliveries" USING btree ("game_id","event_at") WHERE status = 'pending';--> statement-breakpoint
 CREATE INDEX "offers_webhook_deliveries_failed_idx" ON "offers_webhook_deliveries" USING btree ("game_id","event_at") WHERE status = 'failed';--> statement-breakpoint
 CREATE INDEX "offers_webhook_endpoints_game_idx" ON "offers_webhook_endpoints" USING btree ("game_id");
