@@ -24,6 +24,14 @@ export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
 
 const FANOUT_CURSOR = "webhook-fanout-cursor";
 
+/**
+ * Makes the statement's own transaction commit without waiting for its WAL flush. Only for the
+ * worker's bookkeeping: a crash can lose the last moments of it, never half of a statement, and a
+ * lost fan-out (its cursor move goes with it) is fanned out again, a lost outcome is sent again when
+ * its lease ends: at least once either way. Claims, replays and endpoints commit as usual.
+ */
+const ASYNC_COMMIT = sql`(select set_config('synchronous_commit', 'off', true))`;
+
 /** Creates the fan-out cursor (at the first event) unless it exists. */
 export async function ensureFanOutCursor(db: OffersDatabase, now: Date): Promise<void> {
   await db.insert(settings).values({ name: FANOUT_CURSOR, value: "0:0", updatedAt: now }).onConflictDoNothing();
@@ -85,6 +93,7 @@ export async function fanOut(
         returning 1
       )
       select
+        ${ASYNC_COMMIT} as async_commit,
         (select count(*) from batch) as events,
         (select count(*) from queued) as queued,
         (select count(*) from moved) as moved,
@@ -237,7 +246,7 @@ export async function completeAttempts(db: OffersDatabase, attempts: CompletedAt
       updated_at = o.done
     from outcome o
     where d.id = o.id and d.lease_token = o.token
-    returning d.id`);
+    returning d.id, ${ASYNC_COMMIT} as async_commit`);
   return rowsOf<{ id: string | number }>(answer).map((r) => Number(r.id));
 }
 
