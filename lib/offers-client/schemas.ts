@@ -8,6 +8,7 @@ export {
   AdminPlayerState,
   AdminPlayerSummary,
   AdminWebhooks,
+  DeliveryId,
   DeliveryStats,
   DeliveryStatus,
   ClientCampaignsResponse,

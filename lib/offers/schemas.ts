@@ -533,6 +533,8 @@ export type WebhookTestSent = z.infer<typeof WebhookTestSent>;
 export const WebhookEndpointList = z.object({ endpoints: z.array(WebhookEndpoint) });
 
 export const DeliveryStatus = z.enum(["pending", "delivered", "failed"]);
+/** A delivery's id (a serial number), as a path or query parameter. */
+export const DeliveryId = z.coerce.number({ error: "a delivery id is a whole number" }).int("a delivery id is a whole number").positive().max(Number.MAX_SAFE_INTEGER);
 export type DeliveryStatus = z.infer<typeof DeliveryStatus>;
 
 export const WebhookAttempt = z.object({
@@ -571,7 +573,7 @@ export const WebhookDeliveryQuery = z.object({
   status: DeliveryStatus.optional(),
   endpointId: Identifier.optional(),
   /** Deliveries older than this id (the previous page's nextBefore). */
-  before: z.coerce.number().int().positive().optional(),
+  before: DeliveryId.optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),
 });
 export type WebhookDeliveryQuery = z.infer<typeof WebhookDeliveryQuery>;

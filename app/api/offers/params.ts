@@ -1,6 +1,6 @@
 // Shared by the offers proxy routes: path and query parameters, checked before they reach the offers service.
 import { z } from "zod";
-import { Identifier } from "@/lib/offers-client/schemas";
+import { DeliveryId, Identifier } from "@/lib/offers-client/schemas";
 
 // The offers service's one rule for ids, so an id it would refuse is refused here with the same words.
 export const GameParams = z.object({ gameId: Identifier });
@@ -12,4 +12,4 @@ export const PlayerQuery = z.object({
 
 // Reward delivery (live ops).
 export const EndpointParams = z.object({ gameId: Identifier, endpointId: Identifier });
-export const DeliveryParams = z.object({ gameId: Identifier, deliveryId: z.coerce.number().int().positive({ error: "a delivery id is a positive whole number" }) });
+export const DeliveryParams = z.object({ gameId: Identifier, deliveryId: DeliveryId });

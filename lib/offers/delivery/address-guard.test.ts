@@ -93,7 +93,8 @@ describe.each(testDatabaseTargets())("bad input to the delivery API on %s", (tar
   });
 
   it("refuses a feed cursor it did not write, and limits out of range", async () => {
-    for (const after of ["nonsense", encodeCursor({ xid: "1", id: 1 }).slice(0, -2), Buffer.from("r1.-1.2").toString("base64url"), "%%%"]) {
+    const bad = ["nonsense", encodeCursor({ xid: "1", id: 1 }).slice(0, -2), Buffer.from("r1.-1.2").toString("base64url"), "%%%", encodeCursor({ xid: "18446744073709551616", id: 1 }), encodeCursor({ xid: "1", id: 2 ** 60 })];
+    for (const after of bad) {
       const res = await t.inject({ method: "GET", url: `/v1/rewards/events?after=${encodeURIComponent(after)}`, headers: h });
       expect(res.statusCode, after).toBe(400);
       expect(res.json(), after).toEqual({ message: "invalid-cursor" });

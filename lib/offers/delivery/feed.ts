@@ -9,13 +9,12 @@
  * (xid, id); the cursor is the last (xid, id) served. Same rule for the delivery fan-out.
  */
 import { sql } from "drizzle-orm";
-import { rowsOf } from "../../db";
+import { fromDriverRow, rowsOf } from "../../db";
 import type { OffersExecutor } from "../db";
 import { rewardEvents } from "../db/schema";
 import { OffersError } from "../errors";
 import type { RewardFeedResponse } from "../schemas";
 import { toRewardGrantedEvent, type RewardEventRow } from "./events";
-import { fromDriverRow } from "../../db";
 
 /** A position in commit order: the (xid, id) of the last row read. */
 export interface FeedPosition {
@@ -26,6 +25,7 @@ export interface FeedPosition {
 export const FEED_START: FeedPosition = { xid: "0", id: 0 };
 
 const CURSOR_VERSION = "r1";
+const MAX_XID8 = 2n ** 64n - 1n;
 
 /** Opaque to callers: base64url of "r1.<xid>.<id>". */
 export function encodeCursor(position: FeedPosition): string {
@@ -36,7 +36,8 @@ export function decodeCursor(cursor: string): FeedPosition {
   const text = /^[A-Za-z0-9_-]+$/.test(cursor) ? Buffer.from(cursor, "base64url").toString("utf8") : "";
   const match = /^r1\.(0|[1-9]\d{0,19})\.(0|[1-9]\d{0,18})$/.exec(text);
   const id = match ? Number(match[2]) : NaN;
-  if (!match || !Number.isSafeInteger(id)) throw new OffersError("invalid-cursor", "pass the `next` of an earlier page unchanged");
+  // Transaction ids are 64-bit unsigned: a larger number was not written by us (and PostgreSQL would refuse the cast).
+  if (!match || !Number.isSafeInteger(id) || BigInt(match[1]!) > MAX_XID8) throw new OffersError("invalid-cursor", "pass the `next` of an earlier page unchanged");
   return { xid: match[1]!, id };
 }
 

@@ -21,7 +21,7 @@ export const adminWebhookRoutes: FastifyPluginAsyncZod<AdminWebhookRoutesOptions
   const tags = ["admin"];
   const GameParams = z.object({ gameId: S.Identifier });
   const EndpointParams = GameParams.extend({ endpointId: S.Identifier });
-  const DeliveryParams = GameParams.extend({ deliveryId: z.coerce.number().int().positive() });
+  const DeliveryParams = GameParams.extend({ deliveryId: S.DeliveryId });
   // No body, or an empty object (some clients send null for "nothing").
   const Empty = z.object({}).nullish();
 
