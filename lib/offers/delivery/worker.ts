@@ -13,6 +13,7 @@
  * batches, one statement for the attempts that finished in the last FLUSH_MS.
  */
 import { randomUUID } from "node:crypto";
+import { setMaxListeners } from "node:events";
 import type { Clock } from "../clock";
 import { systemClock } from "../clock";
 import type { OffersDatabase } from "../db";
@@ -88,6 +89,8 @@ export class DeliveryWorker {
     this.retry = options.retry ?? DEFAULT_RETRY_POLICY;
     this.sender = options.sender ?? createSender({ policy: options.addressPolicy, timeoutMs: options.timeoutMs });
     this.fanOutBatch = options.fanOutBatch ?? 500;
+    // Every attempt in flight listens for the stop (up to `concurrency` at once): not a leak.
+    setMaxListeners(0, this.interrupt.signal);
   }
 
   start(): void {
