@@ -67,6 +67,18 @@ export const envSchema = z.object({
   OFFERS_SURFACING_LEASE_MS: millis(30_000),
   SSE_HEARTBEAT_MS: millis(30_000),
   SSE_IDLE_TIMEOUT_MS: millis(120_000),
+  /** Run the webhook delivery worker on this instance (off: an API-only instance; another one delivers). */
+  OFFERS_WEBHOOK_WORKER: z.enum(["on", "off"]).default("on"),
+  /** Deadline of one webhook attempt; past it the attempt is a failure and is retried. */
+  OFFERS_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  /** How often an idle delivery worker looks for work (a claim on the same instance wakes it at once). */
+  OFFERS_WEBHOOK_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(200),
+  /** Webhook attempts in flight per instance. */
+  OFFERS_WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(1_000).default(128),
+  /** Webhook attempts in flight to one endpoint per instance: what a slow or dead endpoint can hold. */
+  OFFERS_WEBHOOK_ENDPOINT_CONCURRENCY: z.coerce.number().int().min(1).max(200).default(32),
+  /** Allow webhook endpoints on loopback and private addresses in production (always allowed otherwise). */
+  OFFERS_WEBHOOK_ALLOW_PRIVATE: flag,
   /** Seed the demo game: auto = when on the embedded database or in development. */
   OFFERS_DEMO_DATA: z.enum(["auto", "on", "off"]).default("auto"),
   DEMO_GAME_ID: z.string().min(1).default("demo-game"),

@@ -38,6 +38,8 @@ const env = {
   // The journeys make their own portal data; the lived-in demo is covered by lib/portal/demo-seed.test.ts.
   PORTAL_DEMO_DATA: "off",
   LOG_LEVEL: "warn",
+  // The webhook journeys' receivers listen on loopback, which production refuses by default.
+  OFFERS_WEBHOOK_ALLOW_PRIVATE: "1",
   // The e2e run uses the embedded databases even when the unit tests point at a server.
   OFFERS_DATABASE_URL: "",
   PORTAL_DATABASE_URL: "",

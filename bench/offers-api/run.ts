@@ -2,17 +2,20 @@
  * Offers API benchmark on PostgreSQL: seeds 10,000 players × 5 offers, then runs autocannon
  * (50 connections, 10 s) against POST /v1/client/player/campaigns with valid JWTs of distinct
  * players, and against a bare node:http server doing the same work, in the same run; then claims
- * per second with distinct claimable instances.
+ * per second with distinct claimable instances; then claims per second again with one webhook endpoint
+ * enabled (a receiver in a process of its own) against the same without, and the delivery latency
+ * from the claim to receipt at that rate.
  *
  *   npm run build:offers && npx tsx bench/offers-api/run.ts
  *   BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test): the server to create a scratch database on.
  *   BENCH_INSTANCES (default 1): offers instances sharing the database for the claims run.
  *   OFFERS_DATABASE_POOL_SIZE (default 8): PostgreSQL connections per instance.
- *   BENCH_ONLY (campaigns or claims): run one part only, e.g. while profiling it.
+ *   BENCH_ONLY (campaigns, claims or delivery): run one part only, e.g. while profiling it.
  *   BENCH_CLAIM_ORDER (spread or bursts, default spread): claims of distinct players at once, or
  *     each player's three claims in a row.
  *
- * Targets: ratio ≥ 0.5, p99 < 50 ms, claims ≥ 1,000/s. Loopback only; stops by itself.
+ * Targets: ratio ≥ 0.5, p99 < 50 ms, claims ≥ 1,000/s; claims with an endpoint ≥ 0.9 × without;
+ * delivery latency p99 < 1 s. Loopback only; stops by itself.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes, randomUUID } from "node:crypto";
@@ -24,14 +27,25 @@ import { offerInstances, players } from "../../lib/offers/db/schema";
 import { GameDirectory } from "../../lib/offers/games";
 import { OffersEngine } from "../../lib/offers/engine";
 import { SecretBox } from "../../lib/offers/secret-box";
-import { verdict, waitForHealthy } from "../lib/common";
+import { percentile, verdict, waitForHealthy } from "../lib/common";
+
+/** The delivery part: pairs of claim runs without and with an endpoint, RUN_SECONDS each. */
+const DELIVERY_PAIRS = Number(process.env.BENCH_DELIVERY_PAIRS ?? 4);
+const RUN_SECONDS = 5;
 
 const PLAYERS = Number(process.env.BENCH_PLAYERS ?? 10_000);
 const OFFERS_PER_PLAYER = 5;
-const CLAIM_PLAYERS = Number(process.env.BENCH_CLAIM_PLAYERS ?? 10_000); // × 3 claimable each
+const ONLY = process.env.BENCH_ONLY;
+// × 3 claimable each; the delivery part claims in this game half of its 43 s.
+const CLAIM_PLAYERS = Number(process.env.BENCH_CLAIM_PLAYERS ?? (ONLY === "delivery" ? 8_000 : 12_000));
+/** Players of the game with a webhook endpoint (× 3 claimable each), for the delivery part. */
+const DELIVERY_PLAYERS = Number(process.env.BENCH_DELIVERY_PLAYERS ?? 8_000);
 /** spread: concurrent claims are of distinct players; bursts: each player's three claims in a row (they wait on the player's lock). */
 const CLAIM_ORDER = process.env.BENCH_CLAIM_ORDER === "bursts" ? "bursts" : "spread";
 const GAME = "bench-game";
+const HOOK_GAME = "bench-game-webhooks";
+const HOOK_CLIENT_ID = "bench-hooks-client";
+const HOOK_API_KEY = `bench-hooks-key-${randomBytes(8).toString("hex")}`;
 const CLIENT_ID = "bench-client";
 const API_KEY = `bench-key-${randomBytes(8).toString("hex")}`;
 const SECRET_KEY = randomBytes(32).toString("hex");
@@ -41,6 +55,7 @@ const SERVICE_PORT = 4700 + Math.floor(Math.random() * 100);
 const INSTANCES = Number(process.env.BENCH_INSTANCES ?? 1);
 const instancePort = (i: number) => (i === 0 ? SERVICE_PORT : SERVICE_PORT + 200 + i);
 const BARE_PORT = SERVICE_PORT + 100;
+const RECEIVER_PORT = SERVICE_PORT + 150;
 
 const adminUrl = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 const dbName = `bench_offers_${Date.now().toString(36)}`;
@@ -66,6 +81,8 @@ async function seed() {
   const games = new GameDirectory(db, new SecretBox(SECRET_KEY));
   await games.createGame({ gameId: GAME, name: "Bench game", clientId: CLIENT_ID, apiKey: API_KEY });
   await games.upsertCurrency(GAME, "gold", { name: "Gold", image: "https://example.com/gold.png" });
+  // The game with a webhook endpoint (the delivery part): the same claims, delivered.
+  await games.createGame({ gameId: HOOK_GAME, name: "Bench game with a webhook", clientId: HOOK_CLIENT_ID, apiKey: HOOK_API_KEY });
   const engine = new OffersEngine({ db });
   await engine.upsertDefinition(GAME, "bench-offer", {
     name: "Bench offer",
@@ -79,9 +96,9 @@ async function seed() {
   const now = new Date();
   const later = new Date(now.getTime() + 86_400_000);
   const earlier = new Date(now.getTime() - 3_600_000);
-  const instance = (playerId: string, status: (typeof offerInstances.$inferInsert)["status"], expiresAt: Date) => ({
+  const instance = (playerId: string, status: (typeof offerInstances.$inferInsert)["status"], expiresAt: Date, gameId = GAME) => ({
     instanceId: randomUUID(),
-    gameId: GAME,
+    gameId,
     playerId,
     offerId: "bench-offer",
     status,
@@ -99,8 +116,8 @@ async function seed() {
     expiresAt,
     updatedAt: now,
   });
-  const playerRow = (playerId: string) => ({
-    gameId: GAME,
+  const playerRow = (playerId: string, gameId = GAME) => ({
+    gameId,
     playerId,
     username: playerId,
     currencies: { gold: { balance: 500, in: 1000, out: 500 } },
@@ -112,7 +129,7 @@ async function seed() {
   // Readers: five offers each, every state a client sees (three hold the slots).
   for (let start = 0; start < PLAYERS; start += batch) {
     const ids = Array.from({ length: Math.min(batch, PLAYERS - start) }, (_, i) => `reader-${start + i}`);
-    await db.insert(players).values(ids.map(playerRow));
+    await db.insert(players).values(ids.map((id) => playerRow(id)));
     await db.insert(offerInstances).values(
       ids.flatMap((id) => [
         instance(id, "surfaced", later),
@@ -124,21 +141,28 @@ async function seed() {
     );
   }
   // Claimers: three claimable offers each.
-  const claimable: Array<{ playerId: string; instanceId: string }> = [];
-  for (let start = 0; start < CLAIM_PLAYERS; start += batch) {
-    const ids = Array.from({ length: Math.min(batch, CLAIM_PLAYERS - start) }, (_, i) => `claimer-${start + i}`);
-    await db.insert(players).values(ids.map(playerRow));
-    const rows = ids.flatMap((id) => [instance(id, "claimable", later), instance(id, "claimable", later), instance(id, "claimable", later)]);
-    await db.insert(offerInstances).values(rows);
-    claimable.push(...rows.map((r) => ({ playerId: r.playerId, instanceId: r.instanceId })));
-  }
+  const claimers = async (gameId: string, count: number) => {
+    const claimable: Claimable[] = [];
+    for (let start = 0; start < count; start += batch) {
+      const ids = Array.from({ length: Math.min(batch, count - start) }, (_, i) => `claimer-${start + i}`);
+      await db.insert(players).values(ids.map((id) => playerRow(id, gameId)));
+      const rows = ids.flatMap((id) => [instance(id, "claimable", later, gameId), instance(id, "claimable", later, gameId), instance(id, "claimable", later, gameId)]);
+      await db.insert(offerInstances).values(rows);
+      claimable.push(...rows.map((r) => ({ playerId: r.playerId, instanceId: r.instanceId })));
+    }
+    if (CLAIM_ORDER === "bursts") return claimable;
+    // Spread: every player's first offer, then every player's second, …: concurrent claims are of
+    // distinct players, as when many players claim at once.
+    return [0, 1, 2].flatMap((round) => claimable.filter((_, i) => i % 3 === round));
+  };
+  const claimable = await claimers(GAME, CLAIM_PLAYERS);
+  const hookClaimable = ONLY === "campaigns" || ONLY === "claims" ? [] : await claimers(HOOK_GAME, DELIVERY_PLAYERS);
   await database.db.execute("analyze");
   await database.close();
-  if (CLAIM_ORDER === "bursts") return claimable;
-  // Spread: every player's first offer, then every player's second, …: concurrent claims are of
-  // distinct players, as when many players claim at once.
-  return [0, 1, 2].flatMap((round) => claimable.filter((_, i) => i % 3 === round));
+  return { claimable, hookClaimable };
 }
+
+type Claimable = { playerId: string; instanceId: string };
 
 function start(command: string, args: string[], env: Record<string, string>): ChildProcess {
   return spawn(command, args, { stdio: ["ignore", "ignore", "inherit"], env: { ...process.env, ...env } });
@@ -158,8 +182,8 @@ async function main() {
   }, 600_000);
   try {
     const seedStart = Date.now();
-    const claimable = await seed();
-    console.log(`seeded ${PLAYERS} players × ${OFFERS_PER_PLAYER} offers and ${claimable.length} claimable offers in ${((Date.now() - seedStart) / 1000).toFixed(1)} s`);
+    const { claimable, hookClaimable } = await seed();
+    console.log(`seeded ${PLAYERS} players × ${OFFERS_PER_PLAYER} offers and ${claimable.length + hookClaimable.length} claimable offers in ${((Date.now() - seedStart) / 1000).toFixed(1)} s`);
 
     const serviceEnv = (port: number) => ({
       NODE_ENV: "production",
@@ -171,6 +195,8 @@ async function main() {
       OFFERS_DEMO_DATA: "off",
       OFFERS_DATABASE_POOL_SIZE: process.env.OFFERS_DATABASE_POOL_SIZE ?? "8",
       REDIS_URL: "",
+      // The bench's webhook receiver is on loopback.
+      OFFERS_WEBHOOK_ALLOW_PRIVATE: "1",
     });
     // BENCH_SERVICE_NODE_ARGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof", to profile the service.
     const nodeArgs = (process.env.BENCH_SERVICE_NODE_ARGS ?? "").split(" ").filter(Boolean);
@@ -207,8 +233,8 @@ async function main() {
         ],
       });
     };
-    const only = process.env.BENCH_ONLY;
-    if (only !== "claims") {
+    const only = ONLY;
+    if (only !== "claims" && only !== "delivery") {
       // Warm both (JIT, key cache, connection pools), then measure one after the other.
       await campaigns(SERVICE_PORT, 2);
       await campaigns(BARE_PORT, 2);
@@ -223,23 +249,27 @@ offers API benchmark (PostgreSQL, autocannon 50 connections × 10 s, distinct pl
   ratio             ${ratio.toFixed(2)}   target ≥ 0.5  ${verdict(ratio >= 0.5)}
   service p99       ${service.latency.p99} ms   target < 50 ms  ${verdict(service.latency.p99 < 50)}`);
     }
-    if (only !== "campaigns") {
-      // Claims: distinct claimable offers, the load split evenly over the instances.
-      let nextClaim = 0;
-      const claimRuns = await Promise.all(
+
+    // Claims: distinct claimable offers, the load split evenly over the instances, 10 s per run.
+    const pools = {
+      plain: { offers: claimable, next: 0, headers: { "content-type": "application/json", "x-api-key": API_KEY, "x-client-id": CLIENT_ID } },
+      hooks: { offers: hookClaimable, next: 0, headers: { "content-type": "application/json", "x-api-key": HOOK_API_KEY, "x-client-id": HOOK_CLIENT_ID } },
+    };
+    const claimRun = async (seconds = 10, pool = pools.plain) => {
+      const runs = await Promise.all(
         Array.from({ length: INSTANCES }, (_, i) =>
           autocannon({
             url: `http://127.0.0.1:${instancePort(i)}/v1/reward/sdk/claim`,
             connections: Math.ceil(50 / INSTANCES),
-            duration: 10,
+            duration: seconds,
             requests: [
               {
                 method: "POST",
                 setupRequest: (request) => {
-                  const target = claimable[nextClaim++ % claimable.length]!;
+                  const target = pool.offers[pool.next++ % pool.offers.length]!;
                   return {
                     ...request,
-                    headers: { "content-type": "application/json", "x-api-key": API_KEY, "x-client-id": CLIENT_ID },
+                    headers: pool.headers,
                     body: JSON.stringify({ kind: "offer", instanceId: target.instanceId, playerId: target.playerId }),
                   };
                 },
@@ -248,11 +278,52 @@ offers API benchmark (PostgreSQL, autocannon 50 connections × 10 s, distinct pl
           }),
         ),
       );
-      const claimed = claimRuns.reduce((sum, run) => sum + run["2xx"], 0);
-      const refused = claimRuns.reduce((sum, run) => sum + run.non2xx, 0);
-      const p99 = Math.max(...claimRuns.map((run) => run.latency.p99));
-      const claimsPerSecond = claimed / 10;
-      console.log(`  claims            ${claimsPerSecond.toFixed(0)}/s on ${INSTANCES} instance${INSTANCES > 1 ? "s" : ""}, ${CLAIM_ORDER} (${claimed} claimed, ${refused} refused of ${claimable.length} claimable; p99 ${p99} ms)   target ≥ 1,000/s  ${verdict(claimsPerSecond >= 1_000)}`);
+      const claimed = runs.reduce((sum, run) => sum + run["2xx"], 0);
+      return { claimed, refused: runs.reduce((sum, run) => sum + run.non2xx, 0), p99: Math.max(...runs.map((run) => run.latency.p99)), perSecond: claimed / seconds };
+    };
+    if (only !== "campaigns" && only !== "delivery") {
+      const run = await claimRun();
+      console.log(`  claims            ${run.perSecond.toFixed(0)}/s on ${INSTANCES} instance${INSTANCES > 1 ? "s" : ""}, ${CLAIM_ORDER} (${run.claimed} claimed, ${run.refused} refused of ${claimable.length} claimable; p99 ${run.p99} ms)   target ≥ 1,000/s  ${verdict(run.perSecond >= 1_000)}`);
+    }
+    if (only !== "campaigns" && only !== "claims") {
+      // Claims in a game with one webhook endpoint against claims in a game with none (every claim
+      // writes its outbox row either way: the difference is what delivering costs the claims, sharing
+      // the CPU and the database), in alternating runs, so a load that comes and goes on the machine
+      // (and the tables growing) weigh on both alike. The receiver and the load generator run on the same cores.
+      children.push(start(process.execPath, ["--import", "tsx", "bench/offers-api/receiver.ts"], { RECEIVER_PORT: String(RECEIVER_PORT) }));
+      const receiverUrl = `http://127.0.0.1:${RECEIVER_PORT}/`;
+      await waitForHealthy(receiverUrl);
+      const receiverState = async () => (await fetch(receiverUrl)).json() as Promise<{ received: Array<{ grantedAt: number; at: number }>; duplicates: number }>;
+      const created = await fetch(`http://127.0.0.1:${SERVICE_PORT}/v1/webhooks/endpoints`, {
+        method: "POST",
+        headers: pools.hooks.headers,
+        body: JSON.stringify({ url: `http://127.0.0.1:${RECEIVER_PORT}/rewards` }),
+      });
+      if (!created.ok) throw new Error(`endpoint not created: ${created.status} ${await created.text()}`);
+      await claimRun(3); // warm-up
+      const off: number[] = [];
+      const on: number[] = [];
+      let claimedOn = 0;
+      for (let pair = 0; pair < DELIVERY_PAIRS; pair++) {
+        off.push((await claimRun(RUN_SECONDS)).perSecond);
+        const run = await claimRun(RUN_SECONDS, pools.hooks);
+        on.push(run.perSecond);
+        claimedOn += run.claimed;
+        // The run's deliveries arrive before the next run without (or they would load it).
+        const deadline = Date.now() + 60_000;
+        while ((await receiverState()).received.length < claimedOn && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      }
+      const state = await receiverState();
+      const latencies = state.received.map((r) => r.at - r.grantedAt).sort((a, b) => a - b);
+      const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+      const ratio = mean(on) / mean(off);
+      const p50 = percentile(latencies, 50);
+      const p99 = percentile(latencies, 99);
+      console.log(`
+reward delivery (${DELIVERY_PAIRS} × ${RUN_SECONDS} s of claims in a game without a webhook endpoint, then in one with an endpoint; the receiver on loopback)
+  claims, no endpoint    ${mean(off).toFixed(0)}/s   (runs: ${off.map((x) => x.toFixed(0)).join(", ")})
+  claims, one endpoint   ${mean(on).toFixed(0)}/s   (runs: ${on.map((x) => x.toFixed(0)).join(", ")})   ratio ${ratio.toFixed(2)}   target ≥ 0.9  ${verdict(ratio >= 0.9)}
+  delivery latency       p50 ${p50} ms, p99 ${p99} ms from claim to receipt (${state.received.length} delivered of ${claimedOn} claims answered, ${state.duplicates} twice)   target p99 < 1,000 ms  ${verdict(p99 < 1_000 && state.received.length >= claimedOn)}`);
     }
   } finally {
     clearTimeout(watchdog);

@@ -17,6 +17,7 @@ import { dashboardRoutes } from "./http/routes/dashboard";
 import { gameClientRoutes } from "./http/routes/game-clients";
 import { gameServerRoutes } from "./http/routes/game-servers";
 import { probeRoutes } from "./http/routes/probes";
+import { rewardDeliveryRoutes } from "./http/routes/reward-delivery";
 import { createOffersServices, type OffersAppDeps, type OffersServices } from "./http/services";
 
 export { ApiKeyRejected, type OffersAppDeps, type OffersServices } from "./http/services";
@@ -37,13 +38,14 @@ export async function buildOffersApp(deps: OffersAppDeps): Promise<FastifyInstan
   await app.register(corsPlugin, { origins: deps.corsOrigins });
   await app.register(inputPlugin);
   await app.register(errorsPlugin);
-  await app.register(probeRoutes, { database: deps.database, healthChecks: deps.healthChecks });
+  await app.register(probeRoutes, { database: deps.database, healthChecks: deps.healthChecks, healthDetails: deps.healthDetails });
   await app.register(openApiPlugin);
   await app.register(
     async (v1) => {
       await v1.register(openApiDocumentRoute);
       await v1.register(gameClientRoutes, { services });
       await v1.register(gameServerRoutes, { services });
+      await v1.register(rewardDeliveryRoutes, { services });
       await v1.register(dashboardRoutes, { services });
       await v1.register(adminLiveOpsRoutes, { engine: services.engine, adminToken: deps.adminToken });
       if (deps.extend) await deps.extend(v1, services);

@@ -168,7 +168,7 @@ Stop it first, or use OFFERS_DATABASE_URL (PostgreSQL), which allows both at onc
         const result = await rotateSecretKey(database.db, box);
         io.out(
           `Re-encrypted ${result.resealed} stored API key${result.resealed === 1 ? "" : "s"} under OFFERS_SECRET_KEY ` +
-            `(${result.unchanged} already were); the stored check value now names OFFERS_SECRET_KEY.`,
+            `(${result.unchanged} already were) and ${result.webhookSecretsResealed} webhook signing secret${result.webhookSecretsResealed === 1 ? "" : "s"}; the stored check value now names OFFERS_SECRET_KEY.`,
         );
         io.out("Instances started with only the old key now refuse to start; remove OFFERS_SECRET_KEY_PREVIOUS from every instance at its next restart.");
         return 0;

@@ -24,7 +24,12 @@ export type OffersErrorCode =
   | "definition-exists"
   | "definition-changed"
   | "definition-archived"
-  | "player-not-found";
+  | "player-not-found"
+  | "invalid-cursor"
+  | "webhook-endpoint-not-found"
+  | "webhook-delivery-not-found"
+  | "webhook-url-not-allowed"
+  | "too-many-webhook-endpoints";
 
 const statusOf: Record<OffersErrorCode, number> = {
   "offer-not-found": 404,
@@ -55,6 +60,13 @@ const statusOf: Record<OffersErrorCode, number> = {
   // An archived definition is not assigned or activated; move it back to draft first.
   "definition-archived": 409,
   "player-not-found": 404,
+  // A feed cursor this service did not write (or cut short).
+  "invalid-cursor": 400,
+  "webhook-endpoint-not-found": 404,
+  "webhook-delivery-not-found": 404,
+  // An endpoint on a loopback, private or link-local address while the service refuses them (production).
+  "webhook-url-not-allowed": 400,
+  "too-many-webhook-endpoints": 409,
 };
 
 export class OffersError extends Error {

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MemoryEventBus } from "../events";
 import { testDatabaseTargets } from "../db/testing";
 import { createEventStream } from "./sse";
+import { encodeCursor } from "./delivery/feed";
 import { startOffersTestApp, storedStateDigest, type OffersTestContext } from "./testing";
 
 const ADMIN = "test-admin-token-0123456789";
@@ -148,6 +149,10 @@ describe.each(testDatabaseTargets())("every route's validation under generated s
     const offer = await t.post("/v1/player/offers/assign", { playerId: "p1", offerId: "gift" }, api);
     await t.post("/v1/client/player/campaigns", { viewingCampaigns: true }, { "x-game-jwt": await t.jwt("p1") });
     const instanceId: string = offer.body.instanceId;
+    const hook = await t.post("/v1/webhooks/endpoints", { url: "https://hooks.example.com/rewards" }, api);
+    expect(hook.status).toBe(200);
+    const endpointId: string = hook.body.endpointId;
+    const webhook = { url: "https://hooks.example.com/other", description: "game server", eventTypes: ["reward.granted"], enabled: true };
 
     examples = {
       "POST /v1/auth/one_time_token/generate": { auth: "jwt", body: {} },
@@ -222,6 +227,23 @@ describe.each(testDatabaseTargets())("every route's validation under generated s
         params: { gameId: "game-a" },
         body: { audience: { any: [{ field: "daysInGame", op: "between", value: [1, 5] }, { field: "username", op: "in", value: ["One", "Two"] }] }, rollout: 50, offerId: "gift" },
       },
+      "GET /v1/rewards/events": { auth: "apiKey", query: { after: encodeCursor({ xid: "1", id: 1 }), limit: "10" } },
+      "GET /v1/webhooks/endpoints": { auth: "apiKey" },
+      "POST /v1/webhooks/endpoints": { auth: "apiKey", body: webhook },
+      "GET /v1/webhooks/endpoints/{endpointId}": { auth: "apiKey", params: { endpointId } },
+      "PATCH /v1/webhooks/endpoints/{endpointId}": { auth: "apiKey", params: { endpointId }, body: { description: "eu", enabled: true } },
+      "DELETE /v1/webhooks/endpoints/{endpointId}": { auth: "apiKey", params: { endpointId } },
+      "POST /v1/webhooks/endpoints/{endpointId}/rotate-secret": { auth: "apiKey", params: { endpointId }, body: {} },
+      "POST /v1/webhooks/endpoints/{endpointId}/test": { auth: "apiKey", params: { endpointId }, body: {} },
+      "GET /v1/admin/games/{gameId}/webhooks": { auth: "admin", params: { gameId: "game-a" } },
+      "POST /v1/admin/games/{gameId}/webhooks/endpoints": { auth: "admin", params: { gameId: "game-a" }, body: webhook },
+      "PATCH /v1/admin/games/{gameId}/webhooks/endpoints/{endpointId}": { auth: "admin", params: { gameId: "game-a", endpointId }, body: { enabled: true } },
+      "DELETE /v1/admin/games/{gameId}/webhooks/endpoints/{endpointId}": { auth: "admin", params: { gameId: "game-a", endpointId } },
+      "POST /v1/admin/games/{gameId}/webhooks/endpoints/{endpointId}/rotate-secret": { auth: "admin", params: { gameId: "game-a", endpointId }, body: {} },
+      "POST /v1/admin/games/{gameId}/webhooks/endpoints/{endpointId}/test": { auth: "admin", params: { gameId: "game-a", endpointId }, body: {} },
+      "GET /v1/admin/games/{gameId}/webhooks/deliveries": { auth: "admin", params: { gameId: "game-a" }, query: { status: "failed", endpointId, before: "100", limit: "5" } },
+      "POST /v1/admin/games/{gameId}/webhooks/deliveries/{deliveryId}/replay": { auth: "admin", params: { gameId: "game-a", deliveryId: "1" }, body: {} },
+      "POST /v1/admin/games/{gameId}/webhooks/replay": { auth: "admin", params: { gameId: "game-a" }, body: { from: "2026-01-01T00:00:00Z", to: "2026-02-01T00:00:00Z", endpointId } },
       // Routes outside the OpenAPI document.
       "GET /health": { auth: "none" },
       "GET /ready": { auth: "none" },

@@ -39,8 +39,13 @@ function withTrailingBits(part: string): string {
 
 describe("game JWT verification of absurd claims", () => {
   it("accepts an ordinary token (15 minutes, iat now)", async () => {
-    expect(await verify(token(claims()))).toEqual({ gameId: "game-a", playerId: "player-1", exp: now + 900 });
+    expect(await verify(token(claims()))).toEqual({ gameId: "game-a", playerId: "player-1", exp: now + 900, via: "client" });
     expect(await code(token(claims({ iat: undefined })))).toBe("ok");
+  });
+
+  it("tells the rewards page's access token (marked by this service) from a game client's", async () => {
+    expect((await verify(token(claims({ offers_via: "dashboard" })))).via).toBe("dashboard");
+    expect((await verify(token(claims({ offers_via: "anything else" })))).via).toBe("client");
   });
 
   it("refuses a lifetime beyond the game's maximum: default 24 h, or the game's own", async () => {

@@ -49,7 +49,16 @@ export interface VerifiedJwt {
   playerId: string;
   /** Unix seconds. */
   exp: number;
+  /** Who holds it: the rewards page (a JWT this service issued for a one-time token) or a game client. */
+  via: "client" | "dashboard";
 }
+
+/**
+ * Private claim of the access JWTs that redeeming a one-time token issues: claims made with them are
+ * recorded as made on the rewards page (`source: "dashboard"` of reward.granted). A game server
+ * signs with the same key and could set it too; it only labels the game's own events.
+ */
+export const VIA_CLAIM = "offers_via";
 
 /** Answers the active keys of a game (newest first) and its longest token lifetime, or null when the game is unknown. */
 export type GameKeyLookup = (gameId: string) => Promise<{ keys: string[]; maxTokenLifetimeSeconds?: number } | null>;
@@ -206,13 +215,13 @@ export async function verifyGameJwt(token: string | undefined, lookup: GameKeyLo
   // 8. nbf
   if (nbf !== undefined && nbf > nowSeconds + CLOCK_TOLERANCE_SECONDS) throw new JwtError("jwt-not-yet-valid");
 
-  return { gameId: iss, playerId: sub, exp };
+  return { gameId: iss, playerId: sub, exp, via: payload[VIA_CLAIM] === "dashboard" ? "dashboard" : "client" };
 }
 
 /** Signs a player's access token the way a game server would (HS256 with the game's API key). */
-export async function signGameJwt(input: { gameId: string; playerId: string; apiKey: string; now: Date; ttlSeconds?: number }): Promise<string> {
+export async function signGameJwt(input: { gameId: string; playerId: string; apiKey: string; now: Date; ttlSeconds?: number; via?: "dashboard" }): Promise<string> {
   const iat = Math.floor(input.now.getTime() / 1000);
-  return new SignJWT({})
+  return new SignJWT(input.via ? { [VIA_CLAIM]: input.via } : {})
     .setProtectedHeader({ alg: "HS256", typ: "JWT" })
     .setIssuer(input.gameId)
     .setSubject(input.playerId)

@@ -423,6 +423,207 @@ export type PlayerReferral = z.infer<typeof PlayerReferral>;
 export const ClientReferralsResponse = z.object({ referrals: z.array(PlayerReferral) });
 export type ClientReferralsResponse = z.infer<typeof ClientReferralsResponse>;
 
+// ---------- reward delivery: the reward.granted event, the ledger feed, webhook endpoints ----------
+
+/** Who claimed: a game client (JWT), a game server (API key) or the player on the rewards page. */
+export const RewardSource = z.enum(["client", "server", "dashboard"]);
+export type RewardSource = z.infer<typeof RewardSource>;
+
+export const RewardGrantedData = z.object({
+  gameId: z.string(),
+  playerId: z.string(),
+  kind: ClaimKind,
+  /** The offer instance or referral that was claimed (the claim's instanceId). */
+  instanceId: z.string(),
+  /** The offer definition (kind offer). */
+  offerId: z.string().optional(),
+  /** The reward variant the player drew, when the definition has variants. */
+  variant: z.string().optional(),
+  rewards: z.array(Reward),
+  source: RewardSource,
+  grantedAt: Timestamp,
+});
+export type RewardGrantedData = z.infer<typeof RewardGrantedData>;
+
+/**
+ * The event a game server receives: in a webhook's body (Standard Webhooks: `webhook-id` equals
+ * `id`) and in the ledger feed. `id` is stable: de-duplicate on it.
+ */
+export const RewardGrantedEvent = z
+  .object({ id: z.string(), type: z.literal("reward.granted"), timestamp: Timestamp, data: RewardGrantedData })
+  .meta({ id: "RewardGrantedEvent" });
+export type RewardGrantedEvent = z.infer<typeof RewardGrantedEvent>;
+
+/** The body of a test event (sent to one endpoint from the portal or the API); not in the feed. */
+export const WebhookTestEvent = z.object({
+  id: z.string(),
+  type: z.literal("webhook.test"),
+  timestamp: Timestamp,
+  data: z.object({ gameId: z.string(), endpointId: z.string(), message: z.string() }),
+});
+export type WebhookTestEvent = z.infer<typeof WebhookTestEvent>;
+
+export const RewardFeedQuery = z.object({
+  after: z
+    .string()
+    .min(1)
+    .max(200)
+    .optional()
+    .describe("The `next` of the previous page; absent: from the first event. Opaque: store it as it is."),
+  limit: z.coerce.number().int().min(1).max(500).default(100),
+});
+export type RewardFeedQuery = z.infer<typeof RewardFeedQuery>;
+
+export const RewardFeedResponse = z.object({
+  /** In commit order. */
+  events: z.array(RewardGrantedEvent),
+  /** Pass as `after` to read on; the same cursor again when nothing new was committed yet. */
+  next: z.string(),
+  /** More events are ready now (the page was full). */
+  hasMore: z.boolean(),
+});
+export type RewardFeedResponse = z.infer<typeof RewardFeedResponse>;
+
+export const WebhookEventType = z.enum(["reward.granted"]);
+export type WebhookEventType = z.infer<typeof WebhookEventType>;
+
+/** http or https only; whether private and loopback addresses are allowed is a setting of the service. */
+export const WebhookUrl = z
+  .url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" })
+  .max(2048)
+  .describe("http(s) URL that receives the events. In production, loopback and private addresses are refused (OFFERS_WEBHOOK_ALLOW_PRIVATE).");
+
+export const WebhookEndpointInput = z.object({
+  url: WebhookUrl,
+  description: z.string().max(500).default(""),
+  eventTypes: z.array(WebhookEventType).min(1).max(10).default(["reward.granted"]),
+  enabled: z.boolean().default(true),
+});
+export type WebhookEndpointInput = z.infer<typeof WebhookEndpointInput>;
+export type WebhookEndpointDraft = z.input<typeof WebhookEndpointInput>;
+
+export const WebhookEndpointPatch = z
+  .object({
+    url: WebhookUrl.optional(),
+    description: z.string().max(500).optional(),
+    eventTypes: z.array(WebhookEventType).min(1).max(10).optional(),
+    /** false: nothing is sent to it (its pending deliveries wait); true again: they resume. */
+    enabled: z.boolean().optional(),
+  })
+  .refine((p) => Object.values(p).some((v) => v !== undefined), { message: "name at least one of url, description, eventTypes, enabled" });
+export type WebhookEndpointPatch = z.infer<typeof WebhookEndpointPatch>;
+
+export const WebhookEndpointParams = z.object({ endpointId: Identifier });
+
+export const WebhookEndpoint = z.object({
+  endpointId: z.string(),
+  gameId: z.string(),
+  url: z.string(),
+  description: z.string(),
+  eventTypes: z.array(WebhookEventType),
+  enabled: z.boolean(),
+  /** Until then the previous secret (before the last rotation) signs too: a second `v1,` signature. */
+  previousSecretExpiresAt: Timestamp.nullable(),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+});
+export type WebhookEndpoint = z.infer<typeof WebhookEndpoint>;
+
+/** Answered once, when the endpoint is created: the signing secret is not shown again. */
+export const WebhookEndpointCreated = WebhookEndpoint.extend({
+  secret: z.string().describe("The signing secret (whsec_…), for the standardwebhooks package or any of its ports. Shown once."),
+});
+export type WebhookEndpointCreated = z.infer<typeof WebhookEndpointCreated>;
+
+export const WebhookSecretRotated = z.object({
+  endpointId: z.string(),
+  secret: z.string().describe("The new signing secret (whsec_…). Shown once."),
+  previousSecretExpiresAt: Timestamp.describe("Until then, deliveries carry a signature with the previous secret too."),
+});
+export type WebhookSecretRotated = z.infer<typeof WebhookSecretRotated>;
+
+export const WebhookTestSent = z.object({ messageId: z.string(), deliveryId: z.number().int() });
+export type WebhookTestSent = z.infer<typeof WebhookTestSent>;
+
+export const WebhookEndpointList = z.object({ endpoints: z.array(WebhookEndpoint) });
+
+export const DeliveryStatus = z.enum(["pending", "delivered", "failed"]);
+/** A delivery's id (a serial number), as a path or query parameter. */
+export const DeliveryId = z.coerce.number({ error: "a delivery id is a whole number" }).int("a delivery id is a whole number").positive().max(Number.MAX_SAFE_INTEGER);
+export type DeliveryStatus = z.infer<typeof DeliveryStatus>;
+
+export const WebhookAttempt = z.object({
+  at: Timestamp,
+  /** The receiver's status; null when there was no answer (see error). */
+  statusCode: z.number().int().nullable(),
+  error: z.string().nullable(),
+  latencyMs: z.number().int(),
+});
+export type WebhookAttempt = z.infer<typeof WebhookAttempt>;
+
+/** One event to one endpoint, with every attempt (the portal's delivery log). */
+export const WebhookDelivery = z.object({
+  deliveryId: z.number().int(),
+  endpointId: z.string(),
+  url: z.string(),
+  messageId: z.string(),
+  eventType: z.string(),
+  status: DeliveryStatus,
+  /** Who and what, for the log (reward events). */
+  playerId: z.string().nullable(),
+  rewards: z.array(Reward).nullable(),
+  attempts: z.number().int(),
+  nextAttemptAt: Timestamp.nullable(),
+  lastStatusCode: z.number().int().nullable(),
+  lastError: z.string().nullable(),
+  lastLatencyMs: z.number().int().nullable(),
+  eventAt: Timestamp,
+  deliveredAt: Timestamp.nullable(),
+  failedAt: Timestamp.nullable(),
+  attemptLog: z.array(WebhookAttempt),
+});
+export type WebhookDelivery = z.infer<typeof WebhookDelivery>;
+
+export const WebhookDeliveryQuery = z.object({
+  status: DeliveryStatus.optional(),
+  endpointId: Identifier.optional(),
+  /** Deliveries older than this id (the previous page's nextBefore). */
+  before: DeliveryId.optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+});
+export type WebhookDeliveryQuery = z.infer<typeof WebhookDeliveryQuery>;
+
+export const WebhookDeliveryPage = z.object({ deliveries: z.array(WebhookDelivery), nextBefore: z.number().int().nullable() });
+export type WebhookDeliveryPage = z.infer<typeof WebhookDeliveryPage>;
+
+/** How far behind delivery is (one game, or every game on /health). */
+export const DeliveryStats = z.object({
+  /** Age in seconds of the oldest event not yet delivered to an enabled endpoint (0 when none waits). */
+  lagSeconds: z.number(),
+  oldestUndeliveredAt: Timestamp.nullable(),
+  /** Deliveries waiting for their first attempt or a retry. */
+  pending: z.number().int(),
+  /** Dead letters: deliveries that failed every attempt (replay them from the portal). */
+  failed: z.number().int(),
+});
+export type DeliveryStats = z.infer<typeof DeliveryStats>;
+
+export const AdminWebhooks = z.object({ endpoints: z.array(WebhookEndpoint), stats: DeliveryStats });
+export type AdminWebhooks = z.infer<typeof AdminWebhooks>;
+
+export const WebhookReplayRequest = z
+  .object({
+    /** Failed deliveries whose event happened in [from, to). */
+    from: Timestamp,
+    to: Timestamp,
+    endpointId: Identifier.optional(),
+  })
+  .refine((r) => Date.parse(r.from) < Date.parse(r.to), { message: "to must be after from", path: ["to"] });
+export type WebhookReplayRequest = z.infer<typeof WebhookReplayRequest>;
+
+export const WebhookReplayed = z.object({ replayed: z.number().int() });
+export type WebhookReplayed = z.infer<typeof WebhookReplayed>;
+
 // ---------- errors and probes ----------
 
 /** JWT errors and other coded errors: {"message": code}. */

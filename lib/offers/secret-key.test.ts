@@ -11,7 +11,9 @@ import { pino } from "pino";
 import { afterEach, describe, expect, it } from "vitest";
 import { testDatabaseTargets } from "../db/testing";
 import { buildOffersApp } from "./app";
-import { apiClients, settings } from "./db/schema";
+import { WebhookEndpoints, signingSecrets } from "./delivery/endpoints";
+import { systemClock } from "./clock";
+import { apiClients, settings, webhookEndpoints } from "./db/schema";
 import { GameDirectory } from "./games";
 import { SecretBox } from "./secret-box";
 import { ensureSecretKeyMatches, SECRET_KEY_CHECK_SETTING, SecretKeyRefusedError } from "./secret-key";
@@ -195,10 +197,25 @@ describe.each(testDatabaseTargets())("the secret key of stored API keys, on %s",
       await database.close();
     }
 
+    // A webhook endpoint's signing secret, sealed under the old key too.
+    let webhookSecret: string;
+    {
+      const database = await s.open();
+      webhookSecret = (await new WebhookEndpoints(database.db, new SecretBox(keyA), systemClock, { allowPrivate: true }).create("g1", { url: "https://hooks.example.com/rewards" })).secret;
+      await database.close();
+    }
+
     // Step 2: rotate.
     const rotated = await cli(during, "secret-key:rotate");
     expect(rotated.code, rotated.err).toBe(0);
     expect(rotated.out).toContain("Re-encrypted 1 stored API key");
+    expect(rotated.out).toContain("1 webhook signing secret;");
+    {
+      const database = await s.open();
+      const [endpoint] = await database.db.select().from(webhookEndpoints);
+      expect(signingSecrets(new SecretBox(keyB), endpoint!, new Date())).toEqual([webhookSecret]);
+      await database.close();
+    }
     expect((await cli(during, "secret-key:rotate")).out).toContain("Re-encrypted 0 stored API keys"); // idempotent
 
     // Step 3: the new key alone serves every stored key; the old key alone is refused.

@@ -12,7 +12,7 @@
  */
 import { eq, sql } from "drizzle-orm";
 import type { OffersDatabase } from "./db";
-import { apiClients, settings } from "./db/schema";
+import { apiClients, settings, webhookEndpoints } from "./db/schema";
 import { SecretKeyMismatchError, type SecretBox } from "./secret-box";
 
 export const SECRET_KEY_CHECK_SETTING = "secret-key-check";
@@ -85,6 +85,8 @@ export interface RotationResult {
   resealed: number;
   /** Stored API keys already sealed under the current key. */
   unchanged: number;
+  /** Webhook signing secrets (current and previous ones) re-sealed under the current key. */
+  webhookSecretsResealed: number;
 }
 
 /**
@@ -112,7 +114,31 @@ export async function rotateSecretKey(db: OffersDatabase, box: SecretBox): Promi
       await tx.update(apiClients).set({ encryptedKey: box.encrypt(opened.plain) }).where(eq(apiClients.clientId, row.clientId));
       resealed += 1;
     }
+    // Webhook signing secrets are sealed with the same key.
+    const endpoints = await tx.select().from(webhookEndpoints).for("update");
+    let webhookSecretsResealed = 0;
+    const reseal = (sealed: string, what: string): string | null => {
+      try {
+        const opened = box.open(sealed);
+        if (!opened.withPrevious) return null;
+        webhookSecretsResealed += 1;
+        return box.encrypt(opened.plain);
+      } catch (error) {
+        if (error instanceof SecretKeyMismatchError) throw mismatch(`Stored ${what} opens with neither key; nothing was changed.`);
+        throw error;
+      }
+    };
+    for (const endpoint of endpoints) {
+      const current = reseal(endpoint.encryptedSecret, `signing secret of webhook endpoint ${endpoint.endpointId}`);
+      const previous = endpoint.previousEncryptedSecret ? reseal(endpoint.previousEncryptedSecret, `previous signing secret of webhook endpoint ${endpoint.endpointId}`) : null;
+      if (current || previous) {
+        await tx
+          .update(webhookEndpoints)
+          .set({ ...(current ? { encryptedSecret: current } : {}), ...(previous ? { previousEncryptedSecret: previous } : {}) })
+          .where(eq(webhookEndpoints.endpointId, endpoint.endpointId));
+      }
+    }
     await tx.update(settings).set({ value: box.checkValue, updatedAt: sql`now()` }).where(eq(settings.name, SECRET_KEY_CHECK_SETTING));
-    return { resealed, unchanged: rows.length - resealed };
+    return { resealed, unchanged: rows.length - resealed, webhookSecretsResealed };
   });
 }

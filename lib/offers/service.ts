@@ -17,6 +17,13 @@ import { ensureSecretKeyMatches } from "./secret-key";
 import { createEventBus, type EventBus } from "../events";
 import { createEventStream, type EventStream } from "./sse";
 import { SurfacingJobRunner } from "./engine/surfacing-jobs";
+import type { AddressPolicy } from "./delivery/address-guard";
+import { deliveryStats } from "./delivery/queue";
+import { DeliveryWorker } from "./delivery/worker";
+import type { DeliveryStats } from "./schemas";
+
+/** PostgreSQL connections of the delivery worker, apart from the request pool. */
+const DELIVERY_POOL_SIZE = 2;
 
 export interface OffersSettings {
   databaseUrl?: string;
@@ -51,6 +58,8 @@ export interface RunningOffersService {
   database: OffersDatabaseHandle;
   bus: EventBus;
   stream: EventStream;
+  /** The webhook delivery worker (absent with OFFERS_WEBHOOK_WORKER=off). */
+  delivery?: DeliveryWorker;
   url: string;
   /** Drains requests, stops timers, closes the database. Safe to call twice. */
   stop(): Promise<void>;
@@ -94,6 +103,18 @@ export async function startOffersService(options: {
     logger,
   });
 
+  // Webhook endpoints may not reach our own network in production unless the operator allows it.
+  const webhookAddressPolicy: AddressPolicy = { allowPrivate: env.NODE_ENV !== "production" || env.OFFERS_WEBHOOK_ALLOW_PRIVATE };
+  // /health shows the delivery lag; read at most every 2 s however often it is polled.
+  let stats: { at: number; value: Promise<DeliveryStats> } | undefined;
+  const deliveryHealth = () => {
+    if (!stats || Date.now() - stats.at > 2_000) {
+      stats = { at: Date.now(), value: deliveryStats(database.db, null, clock.now()) };
+      stats.value.catch(() => (stats = undefined));
+    }
+    return stats.value;
+  };
+
   const app = await buildOffersApp({
     database,
     secretKey: settings.secretKey,
@@ -106,6 +127,8 @@ export async function startOffersService(options: {
     extend: stream.extend,
     // Without Redis, offers still reach streams on this instance; /health says the bus is degraded.
     healthChecks: () => ({ bus: bus.state }),
+    healthDetails: async () => ({ delivery: await deliveryHealth() }),
+    webhookAddressPolicy,
   });
 
   if (settings.seedDemo) {
@@ -146,8 +169,30 @@ export async function startOffersService(options: {
       if (job.status !== "running") logger.info({ gameId: job.gameId, offerId: job.offerId, version: job.definitionVersion, status: job.status, players: job.playersEvaluated, activations: job.activations }, "surfacing job ended");
     },
   });
-  const stopWaking = app.offers.engine.onSurfacingJobQueued(() => surfacing.wake());
+  const stopWakingSurfacing = app.offers.engine.onSurfacingJobQueued(() => surfacing.wake());
   surfacing.start(env.OFFERS_SURFACING_POLL_MS);
+  // Webhook deliveries: in the background, never in a claim's way; a claim here wakes the worker.
+  // On PostgreSQL it has connections of its own: in the request pool its statements would queue
+  // behind the claims (measured: seconds of delivery lag at the claims rate).
+  const deliveryDatabase =
+    env.OFFERS_WEBHOOK_WORKER === "on" && settings.databaseUrl
+      ? await openOffersDatabase({ url: settings.databaseUrl, poolSize: DELIVERY_POOL_SIZE, onPoolError: (err) => logger.warn({ err }, "offers delivery database connection lost") })
+      : undefined;
+  const delivery =
+    env.OFFERS_WEBHOOK_WORKER === "on"
+      ? new DeliveryWorker({
+          db: (deliveryDatabase ?? database).db,
+          box: app.offers.box,
+          addressPolicy: webhookAddressPolicy,
+          timeoutMs: env.OFFERS_WEBHOOK_TIMEOUT_MS,
+          pollMs: env.OFFERS_WEBHOOK_POLL_MS,
+          concurrency: env.OFFERS_WEBHOOK_CONCURRENCY,
+          perEndpoint: env.OFFERS_WEBHOOK_ENDPOINT_CONCURRENCY,
+          logger,
+        })
+      : undefined;
+  const stopWaking = delivery ? app.offers.engine.onRewardGranted(() => delivery.wake()) : () => {};
+  delivery?.start();
 
   const url = await app.listen({ host: env.OFFERS_HOST, port: env.OFFERS_PORT });
   logger.info({ url }, "offers service listening");
@@ -156,13 +201,17 @@ export async function startOffersService(options: {
   const stop = () =>
     (stopping ??= (async () => {
       clearInterval(timer);
-      stopWaking();
+      stopWakingSurfacing();
       await surfacing.stop();
       await app.close(); // closes event streams, stops accepting, answers 503 to new requests, waits for in-flight ones
       await stream.close();
+      stopWaking();
+      // Attempts in flight are cut short and given back (due at once for the next instance that polls).
+      await delivery?.stop();
+      await deliveryDatabase?.close();
       await sweeping;
       await bus.close();
       await database.close();
     })());
-  return { app, database, bus, stream, url, stop };
+  return { app, database, bus, stream, delivery, url, stop };
 }

@@ -56,7 +56,8 @@ export class OneTimeTokens {
     if (!game || game.keys.length === 0) throw new OffersError("token-invalid");
     // 15 minutes, or less when the game accepts only shorter tokens.
     const ttlSeconds = Math.min(ACCESS_TOKEN_TTL_SECONDS, game.maxTokenLifetimeSeconds);
-    const accessToken = await signGameJwt({ gameId, playerId: used.playerId, apiKey: game.keys[0], now, ttlSeconds });
+    // Marked, so its claims are recorded as made on the rewards page.
+    const accessToken = await signGameJwt({ gameId, playerId: used.playerId, apiKey: game.keys[0], now, ttlSeconds, via: "dashboard" });
     return { playerId: used.playerId, gameId, accessToken };
   }
 

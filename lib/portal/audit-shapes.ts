@@ -27,10 +27,15 @@ export const AUDIT_ACTIONS = [
   "offer-definition.pause",
   "offer-definition.archive",
   "offer-definition.restore",
+  "webhook.create",
+  "webhook.update",
+  "webhook.rotate-secret",
+  "webhook.test",
+  "webhook.replay",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-export const AUDIT_TARGET_TYPES = ["component", "order", "token", "catalog", "import", "merge-request", "offer-definition"] as const;
+export const AUDIT_TARGET_TYPES = ["component", "order", "token", "catalog", "import", "merge-request", "offer-definition", "webhook"] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 
 export interface AuditActor {

@@ -24,6 +24,11 @@ export const OFFERS_ADMIN_ERROR_CODES = [
   "definition-exists",
   "definition-changed",
   "definition-archived",
+  // Reward delivery: passed through the same way.
+  "webhook-endpoint-not-found",
+  "webhook-delivery-not-found",
+  "webhook-url-not-allowed",
+  "too-many-webhook-endpoints",
 ] as const;
 
 export const PORTAL_ERROR_CODES = [

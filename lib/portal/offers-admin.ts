@@ -30,6 +30,17 @@ import {
   type AudienceCountRequest,
   type DefinitionAction,
   type OfferDefinitionInput,
+  AdminWebhooks as AdminWebhooksAnswer,
+  WebhookDeliveryPage,
+  WebhookDeliveryQuery,
+  WebhookEndpoint,
+  WebhookEndpointCreated as WebhookEndpointCreatedAnswer,
+  WebhookEndpointInput,
+  WebhookEndpointPatch,
+  WebhookReplayed,
+  WebhookReplayRequest,
+  WebhookSecretRotated,
+  WebhookTestSent,
 } from "../offers-client/schemas";
 import { PortalError, type PortalIssue } from "./errors";
 import { OffersAdminError } from "./offers-admin-error";
@@ -37,6 +48,12 @@ import { OffersAdminError } from "./offers-admin-error";
 export { OffersAdminError };
 
 export type { AdminGame, AdminPlayerState } from "../offers-client/schemas";
+export type AdminWebhooks = z.infer<typeof AdminWebhooksAnswer>;
+export type WebhookEndpointCreated = z.infer<typeof WebhookEndpointCreatedAnswer>;
+export type WebhookEndpointSettings = z.input<typeof WebhookEndpointInput>;
+export type WebhookEndpointChange = z.infer<typeof WebhookEndpointPatch>;
+export type WebhookLogQuery = Partial<z.infer<typeof WebhookDeliveryQuery>>;
+export type WebhookReplayRange = z.infer<typeof WebhookReplayRequest>;
 export type AdminPlayerSummary = z.infer<typeof AdminPlayerSummary>;
 
 export const GamesAnswer = z.object({ games: z.array(AdminGame) });
@@ -77,6 +94,10 @@ const PASSED_THROUGH = {
   "definition-exists": "an offer definition with this id already exists in this game",
   "definition-changed": "the offer definition was changed by someone else since you loaded it; reload it and apply your change again",
   "definition-archived": "the offer definition is archived; restore it to draft before activating it",
+  "webhook-endpoint-not-found": "no such webhook endpoint in this game",
+  "webhook-delivery-not-found": "no such delivery in this game",
+  "webhook-url-not-allowed": "the offers service refuses this URL: it reaches a loopback or private address",
+  "too-many-webhook-endpoints": "this game has as many webhook endpoints as allowed (20); delete one first",
 } as const;
 
 const ServiceIssues = z.array(z.object({ path: z.array(z.union([z.string(), z.number()])), message: z.string() }));
@@ -113,7 +134,7 @@ function errorFromAnswer(status: number, text: string): PortalError {
 
 /** What a JSON call sends besides the path. */
 interface CallOptions {
-  method?: "GET" | "POST" | "PUT";
+  method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
   /** Sent as the JSON body. */
   body?: unknown;
   headers?: Record<string, string>;
@@ -201,6 +222,9 @@ export function createOffersAdminClient(options: OffersAdminOptions) {
   const getJson = <S extends z.ZodType>(path: string, schema: S, signal?: AbortSignal) => callJson(path, schema, { signal });
 
   const seg = encodeURIComponent;
+  /** A change: the JSON body sent, the answer checked like a read's. */
+  const write = <S extends z.ZodType>(method: "POST" | "PATCH" | "PUT" | "DELETE", path: string, body: unknown, schema: S, signal?: AbortSignal) => callJson(path, schema, { signal, method, body: body ?? {} });
+  const hooks = (gameId: string) => `/games/${seg(gameId)}/webhooks`;
 
   return {
     listGames: (signal?: AbortSignal) => getJson("/games", GamesAnswer, signal).then((a) => a.games),
@@ -249,6 +273,28 @@ export function createOffersAdminClient(options: OffersAdminOptions) {
     /** How many of the game's players an audience (within a rollout of offerId) matches now. */
     audienceCount: (gameId: string, request: AudienceCountRequest, signal?: AbortSignal) =>
       callJson(`/games/${seg(gameId)}/audience/count`, AudienceCount, { method: "POST", body: request, signal }),
+
+    /** A game's webhook endpoints and delivery figures (lag, pending, dead letters). */
+    webhooks: (gameId: string, signal?: AbortSignal) => getJson(hooks(gameId), AdminWebhooksAnswer, signal),
+
+    /** Adds an endpoint; the answer carries its signing secret, to be shown once and never stored. */
+    createWebhookEndpoint: (gameId: string, input: WebhookEndpointSettings, signal?: AbortSignal) => write("POST", `${hooks(gameId)}/endpoints`, input, WebhookEndpointCreatedAnswer, signal),
+
+    updateWebhookEndpoint: (gameId: string, endpointId: string, patch: WebhookEndpointChange, signal?: AbortSignal) =>
+      write("PATCH", `${hooks(gameId)}/endpoints/${seg(endpointId)}`, patch, WebhookEndpoint, signal),
+
+    rotateWebhookSecret: (gameId: string, endpointId: string, signal?: AbortSignal) => write("POST", `${hooks(gameId)}/endpoints/${seg(endpointId)}/rotate-secret`, {}, WebhookSecretRotated, signal),
+
+    sendWebhookTest: (gameId: string, endpointId: string, signal?: AbortSignal) => write("POST", `${hooks(gameId)}/endpoints/${seg(endpointId)}/test`, {}, WebhookTestSent, signal),
+
+    webhookDeliveries: (gameId: string, query: WebhookLogQuery, signal?: AbortSignal) => {
+      const params = new URLSearchParams(Object.entries(query).flatMap(([k, v]) => (v === undefined ? [] : [[k, String(v)]])));
+      return getJson(`${hooks(gameId)}/deliveries${params.size ? `?${params}` : ""}`, WebhookDeliveryPage, signal);
+    },
+
+    replayWebhookDelivery: (gameId: string, deliveryId: number, signal?: AbortSignal) => write("POST", `${hooks(gameId)}/deliveries/${deliveryId}/replay`, {}, WebhookReplayed, signal),
+
+    replayFailedWebhooks: (gameId: string, request: WebhookReplayRange, signal?: AbortSignal) => write("POST", `${hooks(gameId)}/replay`, request, WebhookReplayed, signal),
 
     /**
      * Opens the player's watch stream; answers the upstream response (status 200, body the

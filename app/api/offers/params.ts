@@ -1,6 +1,6 @@
 // Shared by the offers proxy routes: path and query parameters, checked before they reach the offers service.
 import { z } from "zod";
-import { Identifier } from "@/lib/offers-client/schemas";
+import { DeliveryId, Identifier } from "@/lib/offers-client/schemas";
 import { PortalError } from "@/lib/portal/http";
 
 // The offers service's one rule for ids, so an id it would refuse is refused here with the same words.
@@ -35,3 +35,7 @@ export const versionOf = (ifMatch: string) => Number(ifMatch.replaceAll('"', "")
 
 /** Optional If-Match of a status change: when sent, the change applies only to that version. */
 export const OptionalIfMatch = z.object({ "if-match": z.string().regex(/^"?\d{1,9}"?$/, 'If-Match is the definition\'s version as its ETag, e.g. "3"').optional() });
+
+// Reward delivery (live ops).
+export const EndpointParams = z.object({ gameId: Identifier, endpointId: Identifier });
+export const DeliveryParams = z.object({ gameId: Identifier, deliveryId: DeliveryId });

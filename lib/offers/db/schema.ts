@@ -7,6 +7,7 @@ import {
   bigint,
   bigserial,
   boolean,
+  customType,
   doublePrecision,
   index,
   integer,
@@ -17,9 +18,32 @@ import {
   timestamp,
   uniqueIndex,
 } from "drizzle-orm/pg-core";
-import type { AudienceRule, CompletionCondition, CompletionTrackers, DefinitionStatus, Reward, RewardVariant } from "../schemas";
+import type {
+  AudienceRule,
+  CompletionCondition,
+  CompletionTrackers,
+  DefinitionStatus,
+  DeliveryStatus,
+  Reward,
+  RewardSource,
+  RewardVariant,
+  WebhookEventType,
+} from "../schemas";
+
+export type { RewardSource };
+
+/** One attempt of a webhook delivery as the delivery row keeps it. */
+export interface StoredAttempt {
+  at: string;
+  statusCode: number | null;
+  error: string | null;
+  latencyMs: number;
+}
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
+
+/** PostgreSQL's 64-bit transaction id (pg_current_xact_id()); read as its decimal text. */
+const xid8 = customType<{ data: string; driverData: string }>({ dataType: () => "xid8" });
 
 export const games = pgTable("offers_games", {
   gameId: text("game_id").primaryKey(),
@@ -313,5 +337,116 @@ export const surfacingJobs = pgTable(
   (t) => [
     uniqueIndex("offers_surfacing_jobs_version_idx").on(t.gameId, t.offerId, t.definitionVersion),
     index("offers_surfacing_jobs_pending_idx").on(t.id).where(sql`status in ('queued', 'running')`),
+  ],
+);
+
+/**
+ * The transactional outbox of reward deliveries and the ledger feed: one `reward.granted` row per
+ * successful claim, written in the claim's own statement or transaction (./engine/claim-rows.ts).
+ * `xid` is the writing transaction's id: rows below the oldest running transaction are final, so
+ * (xid, id) orders them as committed for the feed and the fan-out (docs/decisions).
+ */
+export const rewardEvents = pgTable(
+  "offers_reward_events",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    /** The stable public id: the feed's `id` and every delivery's `webhook-id`. */
+    eventId: text("event_id")
+      .notNull()
+      .default(sql`('evt_' || replace(gen_random_uuid()::text, '-', ''))`),
+    xid: xid8("xid").notNull().default(sql`pg_current_xact_id()`),
+    type: text("type").$type<"reward.granted">().notNull().default("reward.granted"),
+    gameId: text("game_id").notNull(),
+    playerId: text("player_id").notNull(),
+    sourceKind: text("source_kind").$type<"offer" | "referral">().notNull(),
+    /** The offer instance or referral claimed. */
+    sourceId: text("source_id").notNull(),
+    offerId: text("offer_id"),
+    variantId: text("variant_id"),
+    rewards: jsonb("rewards").$type<Reward[]>().notNull(),
+    source: text("source").$type<RewardSource>().notNull(),
+    occurredAt: ts("occurred_at").notNull(),
+  },
+  (t) => [
+    uniqueIndex("offers_reward_events_event_id_idx").on(t.eventId),
+    index("offers_reward_events_feed_idx").on(t.gameId, t.xid, t.id),
+    index("offers_reward_events_commit_idx").on(t.xid, t.id),
+  ],
+);
+
+/** A game's webhook endpoints. The signing secret is stored encrypted (like API keys); during a rotation the previous one still signs until it expires. */
+export const webhookEndpoints = pgTable(
+  "offers_webhook_endpoints",
+  {
+    endpointId: text("endpoint_id").primaryKey(),
+    gameId: text("game_id")
+      .notNull()
+      .references(() => games.gameId, { onDelete: "cascade" }),
+    url: text("url").notNull(),
+    description: text("description").notNull().default(""),
+    eventTypes: jsonb("event_types").$type<WebhookEventType[]>().notNull(),
+    enabled: boolean("enabled").notNull().default(true),
+    encryptedSecret: text("encrypted_secret").notNull(),
+    previousEncryptedSecret: text("previous_encrypted_secret"),
+    previousSecretExpiresAt: ts("previous_secret_expires_at"),
+    createdAt: ts("created_at").notNull(),
+    updatedAt: ts("updated_at").notNull(),
+  },
+  (t) => [index("offers_webhook_endpoints_game_idx").on(t.gameId)],
+);
+
+/**
+ * The delivery jobs: one row per event and endpoint (the fan-out writes them), leased by one
+ * instance at a time (FOR UPDATE SKIP LOCKED, then a lease token and time), retried on the
+ * schedule, then failed. Test events carry their payload here (they are not reward events). The fan-out
+ * inserts a delivery already leased to the instance that will send it, so a delivery that succeeds
+ * at once costs two row writes: the insert and the outcome.
+ */
+export const webhookDeliveries = pgTable(
+  "offers_webhook_deliveries",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    endpointId: text("endpoint_id")
+      .notNull()
+      .references(() => webhookEndpoints.endpointId, { onDelete: "cascade" }),
+    gameId: text("game_id").notNull(),
+    /** The `webhook-id`: the event's id, the same on every attempt and replay. */
+    messageId: text("message_id").notNull(),
+    eventType: text("event_type").notNull(),
+    rewardEventId: bigint("reward_event_id", { mode: "number" }).references(() => rewardEvents.id),
+    /** The message of an event that is not a reward event (a test event). */
+    payload: jsonb("payload").$type<Record<string, unknown>>(),
+    status: text("status").$type<DeliveryStatus>().notNull().default("pending"),
+    /** Attempts since it was queued or replayed: the position in the retry schedule. */
+    tries: integer("tries").notNull().default(0),
+    /** Every attempt ever made. */
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: ts("next_attempt_at"),
+    leaseToken: text("lease_token"),
+    leasedUntil: ts("leased_until"),
+    lastAttemptAt: ts("last_attempt_at"),
+    lastStatusCode: integer("last_status_code"),
+    lastError: text("last_error"),
+    lastLatencyMs: integer("last_latency_ms"),
+    /**
+     * Every attempt (the last 50), oldest first: when, the receiver's status or why there was none,
+     * how long it took. On the row itself, so recording an attempt is one row write.
+     */
+    attemptLog: jsonb("attempt_log").$type<StoredAttempt[]>().notNull().default([]),
+    /** When the event happened: the lag and the replay ranges are measured on it. */
+    eventAt: ts("event_at").notNull(),
+    createdAt: ts("created_at").notNull(),
+    deliveredAt: ts("delivered_at"),
+    failedAt: ts("failed_at"),
+    updatedAt: ts("updated_at").notNull(),
+  },
+  (t) => [
+    uniqueIndex("offers_webhook_deliveries_message_idx").on(t.endpointId, t.messageId),
+    // Leasing: each endpoint's due deliveries, oldest first.
+    index("offers_webhook_deliveries_due_idx").on(t.endpointId, t.nextAttemptAt).where(sql`status = 'pending'`),
+    // The delivery log, newest first.
+    index("offers_webhook_deliveries_game_idx").on(t.gameId, t.id),
+    // The dead letters, and replays of a time range. (The lag reads the due index: few rows are pending.)
+    index("offers_webhook_deliveries_failed_idx").on(t.gameId, t.eventAt).where(sql`status = 'failed'`),
   ],
 );

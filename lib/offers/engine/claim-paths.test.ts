@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testDatabaseTargets } from "../../db/testing";
 import { ManualClock } from "../clock";
 import { openOffersTestDatabase } from "../db";
-import { idempotencyKeys, offerEvents, offerInstances, players, rewardLedger } from "../db/schema";
+import { idempotencyKeys, offerEvents, offerInstances, players, rewardEvents, rewardLedger } from "../db/schema";
 import { GameDirectory } from "../games";
 import { SecretBox } from "../secret-box";
 import { claimFingerprint, claimOfferIn } from "./claims";
@@ -32,7 +32,19 @@ describe.each(testDatabaseTargets())("the two claim paths on %s", (target) => {
     await new GameDirectory(database.db, new SecretBox(randomBytes(32).toString("hex"))).createGame({ gameId: GAME, name: "Claim paths", maxOfferSlots: 1 });
     engine = new OffersEngine({ db: database.db, clock });
     engine.onOfferEvent((event) => published.push(event));
-    await engine.upsertDefinition(GAME, "first", { name: "First", description: "", rewards: [reward], realTime: false, durationSeconds: 3_600, priority: 1 });
+    // Two variants weighted so that every player draws `main`: the outbox row carries the variant.
+    await engine.upsertDefinition(GAME, "first", {
+      name: "First",
+      description: "",
+      rewards: [reward],
+      variants: [
+        { variantId: "main", weight: 1_000_000, rewards: [reward] },
+        { variantId: "rare", weight: 0.000001, rewards: [{ ...reward, amount: 500 }] },
+      ],
+      realTime: false,
+      durationSeconds: 3_600,
+      priority: 1,
+    });
     await engine.upsertDefinition(GAME, "queued", { name: "Queued", description: "", rewards: [{ ...reward, amount: 7 }], realTime: true, durationSeconds: 600, priority: 2 });
   });
   afterAll(async () => database?.close());
@@ -53,11 +65,14 @@ describe.each(testDatabaseTargets())("the two claim paths on %s", (target) => {
     const ledger = await database.db.select().from(rewardLedger).where(and(eq(rewardLedger.gameId, GAME), eq(rewardLedger.playerId, playerId))).orderBy(asc(rewardLedger.id));
     const events = await database.db.select().from(offerEvents).where(and(eq(offerEvents.gameId, GAME), eq(offerEvents.playerId, playerId))).orderBy(asc(offerEvents.seq));
     const keys = await database.db.select().from(idempotencyKeys).where(and(eq(idempotencyKeys.gameId, GAME), eq(idempotencyKeys.playerId, playerId)));
+    const outbox = await database.db.select().from(rewardEvents).where(and(eq(rewardEvents.gameId, GAME), eq(rewardEvents.playerId, playerId))).orderBy(asc(rewardEvents.id));
     const [player] = await database.db.select().from(players).where(and(eq(players.gameId, GAME), eq(players.playerId, playerId)));
     return {
       instances: instances.map(({ instanceId: _i, playerId: _p, ...row }) => row),
       ledger: ledger.map(({ id: _id, playerId: _p, sourceId, ...row }) => ({ ...row, source: offerOf.get(sourceId) })),
       events: events.map(({ id: _id, playerId: _p, instanceId, ...row }) => ({ ...row, offer: offerOf.get(instanceId) })),
+      // The event id and the transaction id are the database's (unique per row).
+      outbox: outbox.map(({ id: _id, eventId: _e, xid: _x, playerId: _p, sourceId, ...row }) => ({ ...row, instanceOf: offerOf.get(sourceId) })),
       keys: keys.map(({ playerId: _p, fingerprint, ...row }) => ({ ...row, fingerprintMatches: fingerprint === claimFingerprint("offer", [...offerOf].find(([, o]) => o === "first")![0]) })),
       player: player && (({ playerId: _p, ...row }) => row)(player),
     };
@@ -74,12 +89,15 @@ describe.each(testDatabaseTargets())("the two claim paths on %s", (target) => {
       const hotInstance = await fixture(hot);
       const composedInstance = await fixture(composed);
 
-      const hotAnswer = await engine.claimOnce(GAME, hot, "offer", hotInstance, idempotency);
-      const composedAnswer = await engine.transaction(GAME, composed, (tx) => claimOfferIn(engine, tx, composedInstance, idempotency));
+      const hotAnswer = await engine.claimOnce(GAME, hot, "offer", hotInstance, idempotency, "client");
+      const composedAnswer = await engine.transaction(GAME, composed, (tx) => claimOfferIn(engine, tx, composedInstance, "client", idempotency));
 
       expect(composedAnswer).toEqual(hotAnswer);
       const hotRows = await writtenRows(hot);
       expect(hotRows.ledger).toHaveLength(1);
+      expect(hotRows.outbox).toEqual([
+        { type: "reward.granted", gameId: GAME, sourceKind: "offer", offerId: "first", variantId: "main", rewards: [reward], source: "client", occurredAt: clock.now(), instanceOf: "first" },
+      ]);
       expect(hotRows.events.map((e) => e.type)).toContain("claimed");
       expect(hotRows.keys).toHaveLength(idempotency ? 1 : 0);
       expect(await writtenRows(composed)).toEqual(hotRows);

@@ -6,7 +6,7 @@
  */
 import { getTableColumns, SQL, StringChunk, type SQLChunk } from "drizzle-orm";
 import type { PgTable } from "drizzle-orm/pg-core";
-import { idempotencyKeys, offerEvents, offerInstances, referrals, rewardLedger } from "../db/schema";
+import { idempotencyKeys, offerEvents, offerInstances, referrals, rewardEvents, rewardLedger, type RewardSource } from "../db/schema";
 import type { Reward } from "../schemas";
 import { IDEMPOTENCY_KEY_TTL_MS, type RememberedClaim } from "./types";
 
@@ -16,6 +16,9 @@ export interface ClaimSource {
   playerId: string;
   sourceId: string;
   rewards: Reward[];
+  /** The offer definition (offers) and the reward variant drawn for the player, if any; null for referrals. */
+  offerId: string | null;
+  variantId: string | null;
 }
 
 /** A value of a written row: known before the claim, a field of the claimed source, or the player's next sequence id. */
@@ -30,7 +33,7 @@ const source = (field: keyof ClaimSource): ClaimValue => ({ source: field });
 export const CLAIM_FROM = "claimable";
 export const CLAIM_TO = "claimed";
 
-export function claimWrites(kind: "offer" | "referral", now: Date, remember?: RememberedClaim) {
+export function claimWrites(kind: "offer" | "referral", now: Date, via: RewardSource, remember?: RememberedClaim) {
   const claimedSet = { status: value(CLAIM_TO), claimedAt: value(now), updatedAt: value(now) };
   const ledger: RowDef<typeof rewardLedger> = {
     gameId: source("gameId"),
@@ -39,6 +42,19 @@ export function claimWrites(kind: "offer" | "referral", now: Date, remember?: Re
     sourceId: source("sourceId"),
     rewards: source("rewards"),
     grantedAt: value(now),
+  };
+  // The outbox row: the reward.granted event of deliveries and of the feed. Its id and its
+  // transaction id are column defaults, so both paths get them from the database alike.
+  const rewardEvent: RowDef<typeof rewardEvents> = {
+    gameId: source("gameId"),
+    playerId: source("playerId"),
+    sourceKind: value(kind),
+    sourceId: source("sourceId"),
+    offerId: source("offerId"),
+    variantId: source("variantId"),
+    rewards: source("rewards"),
+    source: value(via),
+    occurredAt: value(now),
   };
   // Referrals have no offer history (they are not offers of the slots).
   const event: RowDef<typeof offerEvents> | null =
@@ -71,6 +87,7 @@ export function claimWrites(kind: "offer" | "referral", now: Date, remember?: Re
     /** The SET of the claimed row (offers_instances or offers_referrals: same columns). */
     claimed: claimedSet as RowDef<typeof offerInstances> & RowDef<typeof referrals>,
     ledger,
+    rewardEvent,
     event,
     idempotency,
   };

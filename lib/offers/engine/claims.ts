@@ -8,7 +8,7 @@ import { and, eq, lte, sql } from "drizzle-orm";
 import { fromDriverRow, isUniqueViolation, rowsOf } from "../../db";
 import { OffersError } from "../errors";
 import type { OffersExecutor } from "../db";
-import { idempotencyKeys, offerEvents, offerInstances, referrals, rewardLedger } from "../db/schema";
+import { idempotencyKeys, offerEvents, offerInstances, referrals, rewardEvents, rewardLedger, type RewardSource } from "../db/schema";
 import type { Reward } from "../schemas";
 import { claimWrites, CLAIM_FROM, insertSelectSql, rowValues, setSql, type ClaimSource, type ClaimSql } from "./claim-rows";
 import { settle } from "./settle";
@@ -52,12 +52,13 @@ export async function claimOnce(
   playerId: string,
   kind: "offer" | "referral",
   instanceId: string,
-  idempotency?: ClaimIdempotency,
+  idempotency: ClaimIdempotency | undefined,
+  via: RewardSource,
 ): Promise<ClaimOutcome> {
   const remember = idempotency ? { ...idempotency, fingerprint: claimFingerprint(kind, instanceId) } : undefined;
-  if (kind === "referral") return withPlayerTransaction(core, gameId, playerId, (unit) => claimReferralIn(core, unit, instanceId, remember));
+  if (kind === "referral") return withPlayerTransaction(core, gameId, playerId, (unit) => claimReferralIn(core, unit, instanceId, via, remember));
   try {
-    return { rewards: await claimOfferHot(core, gameId, playerId, instanceId, remember), replayed: false };
+    return { rewards: await claimOfferHot(core, gameId, playerId, instanceId, via, remember), replayed: false };
   } catch (error) {
     if (!remember || !(error instanceof OffersError) || (error.code !== "offer-not-claimable" && error.code !== "offer-not-found")) throw error;
     // Refused: the offer may have been claimed with this very key (a retry, or a twin that held the
@@ -66,7 +67,7 @@ export async function claimOnce(
     if (stored === "expired") {
       // An expired key the sweep has not purged yet: it is free again.
       await forgetExpiredKey(core, core.db, gameId, playerId, remember);
-      return { rewards: await claimOfferHot(core, gameId, playerId, instanceId, remember), replayed: false };
+      return { rewards: await claimOfferHot(core, gameId, playerId, instanceId, via, remember), replayed: false };
     }
     if (stored) return stored;
     throw error;
@@ -97,26 +98,27 @@ async function answeredBefore(core: EngineCore, unit: PlayerTx, remember: Rememb
 
 /** The claimed row (`c`) and the locked player row (`l`) of the hot statement. */
 const HOT_REFS: ClaimSql = {
-  source: { gameId: "c.game_id", playerId: "c.player_id", sourceId: "c.instance_id", rewards: "c.rewards" },
+  source: { gameId: "c.game_id", playerId: "c.player_id", sourceId: "c.instance_id", rewards: "c.rewards", offerId: "c.offer_id", variantId: "c.variant_id" },
   nextSeq: "l.event_seq + 1",
 };
 
 /** The hot path: one statement, see below. Answers the rewards. */
-async function claimOfferHot(core: EngineCore, gameId: string, playerId: string, instanceId: string, remember?: RememberedClaim): Promise<Reward[]> {
+async function claimOfferHot(core: EngineCore, gameId: string, playerId: string, instanceId: string, via: RewardSource, remember?: RememberedClaim): Promise<Reward[]> {
   const game = await core.gameSettings(gameId);
   if (!game.exists) throw new OffersError("game-not-found", gameId);
   // The hot write path, in one statement (one round trip, atomic without BEGIN/COMMIT): lock the
   // player's row, move the instance claimable → claimed, write the ledger row (its unique index
   // refuses a second grant), the history row with the player's next sequence id, and the new
-  // sequence id. It also answers whether the freed slot can change anything (queued or overdue
+  // sequence id, and the reward.granted event of the outbox (deliveries and the feed). It also answers whether the freed slot can change anything (queued or overdue
   // offers), and whether the player changed while this statement waited for the lock (`raced`:
   // its snapshot predates that change), in which case the slots are settled in a transaction.
   // With an Idempotency-Key, the key is stored by the same statement; a key stored meanwhile makes
   // its primary key refuse the insert, and the whole statement (claim included) is undone.
   const nowDate = core.clock.now();
   const now = iso(nowDate);
-  const writes = claimWrites("offer", nowDate, remember);
+  const writes = claimWrites("offer", nowDate, via, remember);
   const ledger = insertSelectSql(rewardLedger, writes.ledger, HOT_REFS);
+  const outbox = insertSelectSql(rewardEvents, writes.rewardEvent, HOT_REFS);
   const event = insertSelectSql(offerEvents, writes.event!, HOT_REFS);
   const key = writes.idempotency ? insertSelectSql(idempotencyKeys, writes.idempotency, HOT_REFS) : undefined;
   const rememberKey = key ? sql`, remembered as (insert into offers_idempotency_keys ${key} from claimed c)` : sql``;
@@ -132,6 +134,8 @@ async function claimOfferHot(core: EngineCore, gameId: string, playerId: string,
         returning *
       ), granted as (
         insert into offers_reward_ledger ${ledger} from claimed c
+      ), announced as (
+        insert into offers_reward_events ${outbox} from claimed c
       ), recorded as (
         insert into offers_events ${event} from claimed c, locked l
       ), sequenced as (
@@ -175,11 +179,12 @@ async function settleAfterClaim(core: EngineCore, gameId: string, playerId: stri
   if (unsettled) await withPlayerTransaction(core, gameId, playerId, (unit) => settle(unit, "claim"));
 }
 
-/** Writes the ledger row and, with a key, the Idempotency-Key row of a claim (the transactional path). */
+/** Writes the ledger row, the outbox row and, with a key, the Idempotency-Key row of a claim (the transactional path). */
 async function grantIn(unit: PlayerTx, writes: ReturnType<typeof claimWrites>, from: ClaimSource): Promise<void> {
   const inserted = await unit.tx.insert(rewardLedger).values(rowValues(rewardLedger, writes.ledger, from)).onConflictDoNothing().returning({ id: rewardLedger.id });
   // Unreachable while the conditional update holds; if it ever were reached, refuse rather than grant twice.
   if (inserted.length === 0) throw new OffersError("offer-not-claimable", from.sourceId);
+  await unit.tx.insert(rewardEvents).values(rowValues(rewardEvents, writes.rewardEvent, from));
   if (writes.idempotency) await unit.tx.insert(idempotencyKeys).values(rowValues(idempotencyKeys, writes.idempotency, from));
 }
 
@@ -187,11 +192,11 @@ async function grantIn(unit: PlayerTx, writes: ReturnType<typeof claimWrites>, f
  * An offer claim inside a player's transaction (composable with other writes of that player):
  * the same rows as the hot path, then the freed slot is settled in the same transaction.
  */
-export async function claimOfferIn(core: EngineCore, unit: PlayerTx, instanceId: string, idempotency?: ClaimIdempotency): Promise<ClaimOutcome> {
+export async function claimOfferIn(core: EngineCore, unit: PlayerTx, instanceId: string, via: RewardSource, idempotency?: ClaimIdempotency): Promise<ClaimOutcome> {
   const remember = idempotency ? { ...idempotency, fingerprint: claimFingerprint("offer", instanceId) } : undefined;
   const replay = await answeredBefore(core, unit, remember);
   if (replay) return replay;
-  const writes = claimWrites("offer", unit.now, remember);
+  const writes = claimWrites("offer", unit.now, via, remember);
   const [claimed] = await unit.tx
     .update(offerInstances)
     .set(rowValues(offerInstances, writes.claimed, {} as ClaimSource))
@@ -211,7 +216,14 @@ export async function claimOfferIn(core: EngineCore, unit: PlayerTx, instanceId:
       .where(and(eq(offerInstances.instanceId, instanceId), eq(offerInstances.gameId, unit.gameId), eq(offerInstances.playerId, unit.playerId)));
     throw new OffersError(existing ? "offer-not-claimable" : "offer-not-found", instanceId);
   }
-  const from: ClaimSource = { gameId: claimed.gameId, playerId: claimed.playerId, sourceId: claimed.instanceId, rewards: claimed.rewards };
+  const from: ClaimSource = {
+    gameId: claimed.gameId,
+    playerId: claimed.playerId,
+    sourceId: claimed.instanceId,
+    rewards: claimed.rewards,
+    offerId: claimed.offerId,
+    variantId: claimed.variantId,
+  };
   await grantIn(unit, writes, from);
   const seq = nextSeq(unit);
   await unit.tx.insert(offerEvents).values(rowValues(offerEvents, writes.event!, from, seq));
@@ -221,10 +233,10 @@ export async function claimOfferIn(core: EngineCore, unit: PlayerTx, instanceId:
 }
 
 /** A referral claim inside the referrer's transaction. */
-export async function claimReferralIn(core: EngineCore, unit: PlayerTx, instanceId: string, remember?: RememberedClaim): Promise<ClaimOutcome> {
+export async function claimReferralIn(core: EngineCore, unit: PlayerTx, instanceId: string, via: RewardSource, remember?: RememberedClaim): Promise<ClaimOutcome> {
   const replay = await answeredBefore(core, unit, remember);
   if (replay) return replay;
-  const writes = claimWrites("referral", unit.now, remember);
+  const writes = claimWrites("referral", unit.now, via, remember);
   const [claimed] = await unit.tx
     .update(referrals)
     .set(rowValues(referrals, writes.claimed, {} as ClaimSource))
@@ -244,6 +256,6 @@ export async function claimReferralIn(core: EngineCore, unit: PlayerTx, instance
       .where(and(eq(referrals.instanceId, instanceId), eq(referrals.gameId, unit.gameId), eq(referrals.referrerId, unit.playerId)));
     throw new OffersError(existing ? "offer-not-claimable" : "offer-not-found", instanceId);
   }
-  await grantIn(unit, writes, { gameId: unit.gameId, playerId: unit.playerId, sourceId: instanceId, rewards: claimed.rewards });
+  await grantIn(unit, writes, { gameId: unit.gameId, playerId: unit.playerId, sourceId: instanceId, rewards: claimed.rewards, offerId: null, variantId: null });
   return { rewards: claimed.rewards, replayed: false };
 }

@@ -7,7 +7,7 @@ import { eq } from "drizzle-orm";
 import type { Clock } from "../clock";
 import { systemClock } from "../clock";
 import type { OffersDatabase } from "../db";
-import { currencies, games } from "../db/schema";
+import { currencies, games, type RewardSource } from "../db/schema";
 import type {
   Offer,
   OfferDefinition,
@@ -60,6 +60,7 @@ export class OffersEngine implements EngineCore {
   readonly db: OffersDatabase;
   readonly clock: Clock;
   private readonly listeners = new Set<OfferEventListener>();
+  private readonly grantListeners = new Set<(gameId: string) => void>();
   private readonly errorHandler: (error: unknown) => void;
   private readonly reads: CampaignReads;
   private readonly settingsCache = new Map<string, { at: number; value: Promise<GameSettings> }>();
@@ -257,13 +258,34 @@ export class OffersEngine implements EngineCore {
    * Exactly-once claim: moves claimable → claimed by a conditional update, writes the ledger row
    * (unique per source) and frees the slot (promoting the queue).
    */
-  async claim(gameId: string, playerId: string, kind: "offer" | "referral", instanceId: string, idempotency?: ClaimIdempotency): Promise<Reward[]> {
-    return (await this.claimOnce(gameId, playerId, kind, instanceId, idempotency)).rewards;
+  async claim(gameId: string, playerId: string, kind: "offer" | "referral", instanceId: string, idempotency?: ClaimIdempotency, via: RewardSource = "server"): Promise<Reward[]> {
+    return (await this.claimOnce(gameId, playerId, kind, instanceId, idempotency, via)).rewards;
   }
 
-  /** A claim with an optional Idempotency-Key (see ./claims). */
-  claimOnce(gameId: string, playerId: string, kind: "offer" | "referral", instanceId: string, idempotency?: ClaimIdempotency): Promise<ClaimOutcome> {
-    return claimOnce(this, gameId, playerId, kind, instanceId, idempotency);
+  /**
+   * A claim with an optional Idempotency-Key (see ./claims). `via` is who claimed, recorded in the
+   * reward.granted event; calls from code of the service itself (demo data, tests) count as the server.
+   */
+  async claimOnce(gameId: string, playerId: string, kind: "offer" | "referral", instanceId: string, idempotency?: ClaimIdempotency, via: RewardSource = "server"): Promise<ClaimOutcome> {
+    const outcome = await claimOnce(this, gameId, playerId, kind, instanceId, idempotency, via);
+    if (!outcome.replayed) this.rewardGranted(gameId);
+    return outcome;
+  }
+
+  /** Subscribes to "a reward.granted event was committed" (after commit; the delivery worker wakes on it). */
+  onRewardGranted(listener: (gameId: string) => void): () => void {
+    this.grantListeners.add(listener);
+    return () => this.grantListeners.delete(listener);
+  }
+
+  private rewardGranted(gameId: string): void {
+    for (const listener of this.grantListeners) {
+      try {
+        listener(gameId);
+      } catch (error) {
+        this.onError(error);
+      }
+    }
   }
 
   /** Deletes Idempotency-Keys older than 24 h (the periodic sweep). */

@@ -9,9 +9,11 @@ import { systemClock } from "../clock";
 import type { OffersDatabaseHandle } from "../db";
 import { OffersEngine } from "../engine";
 import { GameDirectory } from "../games";
-import { extractJwt, verifyGameJwt } from "../jwt";
+import { extractJwt, verifyGameJwt, type VerifiedJwt } from "../jwt";
 import { SecretBox } from "../secret-box";
 import { OneTimeTokens } from "../tokens";
+import type { AddressPolicy } from "../delivery/address-guard";
+import { WebhookEndpoints } from "../delivery/endpoints";
 
 export interface OffersAppDeps {
   database: Pick<OffersDatabaseHandle, "db" | "ping">;
@@ -40,16 +42,27 @@ export interface OffersAppDeps {
    * and /ready: a degraded one sets `status: "degraded"` and leaves the answer 200.
    */
   healthChecks?: () => Record<string, "ok" | "degraded">;
+  /** Figures /health adds to its answer (e.g. the delivery lag); they never change its status. */
+  healthDetails?: () => Promise<Record<string, unknown>>;
+  /**
+   * Whether webhook endpoints may reach loopback and private addresses. Default: allowed (tests and
+   * development); the service refuses them in production unless OFFERS_WEBHOOK_ALLOW_PRIVATE is set.
+   */
+  webhookAddressPolicy?: AddressPolicy;
 }
 
 export interface OffersServices {
   engine: OffersEngine;
   games: GameDirectory;
   tokens: OneTimeTokens;
+  /** The game's webhook endpoints (reward delivery). */
+  webhooks: WebhookEndpoints;
+  /** The key that seals API keys and webhook secrets. */
+  box: SecretBox;
   clock: Clock;
   deps: OffersAppDeps;
   /** Verifies the request's game JWT; throws JwtError. */
-  authenticateJwt(request: FastifyRequest): Promise<{ gameId: string; playerId: string; exp: number }>;
+  authenticateJwt(request: FastifyRequest): Promise<VerifiedJwt>;
   /** Verifies x-client-id + x-api-key; throws ApiKeyRejected. */
   authenticateApiKey(request: FastifyRequest): Promise<{ gameId: string }>;
 }
@@ -68,10 +81,13 @@ export function createOffersServices(deps: OffersAppDeps): OffersServices {
   const games = new GameDirectory(db, box, { clock });
   const engine = deps.engine ?? new OffersEngine({ db, clock, onError: (e) => deps.logger?.error({ err: e }, "work after a committed offer change failed") });
   const tokens = new OneTimeTokens(db, games, clock);
+  const webhooks = new WebhookEndpoints(db, box, clock, deps.webhookAddressPolicy ?? { allowPrivate: true });
   return {
     engine,
     games,
     tokens,
+    webhooks,
+    box,
     clock,
     deps,
     authenticateJwt: async (request) => verifyGameJwt(extractJwt(request.headers), (gameId) => games.findGameWithKeys(gameId), clock.now()),

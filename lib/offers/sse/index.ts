@@ -6,6 +6,7 @@
 import type { FastifyInstance } from "fastify";
 import type { EventBus } from "../../events";
 import { adminRoutes } from "../http/routes/admin";
+import { adminWebhookRoutes } from "../http/routes/admin-webhooks";
 import type { OffersServices } from "../http/services";
 import { loadSurfacedSince, publishEngineEvents } from "./bridge";
 import { SseHub, type HubLogger } from "./hub";
@@ -52,6 +53,7 @@ export function createEventStream(options: {
       stopPublishing = publishEngineEvents(engine, options.bus, options.logger ?? { info: () => {}, warn: () => {} });
       await app.register(eventStreamRoutes, { hub: attached, verifyJwt: (request) => services.authenticateJwt(request) });
       await app.register(adminRoutes, { engine, hub: attached, adminToken: options.adminToken });
+      await app.register(adminWebhookRoutes, { services, adminToken: options.adminToken });
       // Streams never end by themselves: close them when the server closes, or close() would wait.
       app.addHook("preClose", async () => {
         await hub?.closeAll("shutdown");

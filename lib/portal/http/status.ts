@@ -18,6 +18,11 @@ export const statusOf: Record<PortalErrorCode, number> = {
   "game-not-found": 404,
   "player-not-found": 404,
   "offer-not-found": 404,
+  "webhook-endpoint-not-found": 404,
+  "webhook-delivery-not-found": 404,
+  // A URL the offers service refuses (loopback or private address): the caller's input.
+  "webhook-url-not-allowed": 400,
+  "too-many-webhook-endpoints": 409,
   conflict: 409,
   "name-taken": 409,
   "order-decided": 409,

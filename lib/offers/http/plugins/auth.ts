@@ -10,15 +10,15 @@ import type { OffersServices } from "../services";
 declare module "fastify" {
   interface FastifyRequest {
     /** Who is calling, set by the plugin's onRequest authentication. */
-    offersCaller?: { gameId: string; playerId?: string };
+    offersCaller?: { gameId: string; playerId?: string; via?: "client" | "dashboard" };
   }
 }
 
 /** Game clients: a game JWT (x-game-jwt or Bearer). */
 export function jwtAuth(services: OffersServices): onRequestAsyncHookHandler {
   return async (request) => {
-    const { gameId, playerId } = await services.authenticateJwt(request);
-    request.offersCaller = { gameId, playerId };
+    const { gameId, playerId, via } = await services.authenticateJwt(request);
+    request.offersCaller = { gameId, playerId, via };
   };
 }
 

@@ -1,5 +1,6 @@
 /** What the client and server claim routes share: the Idempotency-Key handling and the answer's message. */
 import type { FastifyReply, FastifyRequest } from "fastify";
+import type { RewardSource } from "../../db/schema";
 import type { OffersEngine } from "../../engine";
 import type * as S from "../../schemas";
 
@@ -14,9 +15,10 @@ export async function claimWithKey(
   playerId: string,
   body: S.ClientClaimRequest,
   endpoint: "client" | "sdk",
+  via: RewardSource,
 ) {
   const key = request.headers["idempotency-key"];
-  const outcome = await engine.claimOnce(gameId, playerId, body.kind, body.instanceId, typeof key === "string" ? { key, endpoint } : undefined);
+  const outcome = await engine.claimOnce(gameId, playerId, body.kind, body.instanceId, typeof key === "string" ? { key, endpoint } : undefined, via);
   if (outcome.replayed) reply.header("idempotent-replayed", "true");
   return outcome;
 }

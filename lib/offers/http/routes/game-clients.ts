@@ -58,8 +58,8 @@ export const gameClientRoutes: FastifyPluginAsyncZod<{ services: OffersServices 
       },
     },
     async (request, reply) => {
-      const { gameId, playerId } = caller(request);
-      await claimWithKey(engine, request, reply, gameId, playerId!, request.body, "client");
+      const { gameId, playerId, via } = caller(request);
+      await claimWithKey(engine, request, reply, gameId, playerId!, request.body, "client", via ?? "client");
       return { message: CLAIM_MESSAGE };
     },
   );

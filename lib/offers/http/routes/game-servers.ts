@@ -39,7 +39,7 @@ export const gameServerRoutes: FastifyPluginAsyncZod<{ services: OffersServices 
     },
     async (request, reply) => {
       const { gameId } = caller(request);
-      const { rewards } = await claimWithKey(engine, request, reply, gameId, request.body.playerId, request.body, "sdk");
+      const { rewards } = await claimWithKey(engine, request, reply, gameId, request.body.playerId, request.body, "sdk", "server");
       return { message: CLAIM_MESSAGE, rewards };
     },
   );

@@ -1,0 +1,12 @@
+// PATCH /api/offers/games/:gameId/webhooks/endpoints/:endpointId — enable, disable or change an endpoint (live ops, audited).
+import { WebhookEndpointPatch } from "@/lib/offers-client/schemas";
+import { json, route } from "@/lib/portal/http";
+import { changeEndpoint } from "@/lib/portal/webhooks";
+import { EndpointParams } from "../../../../../params";
+
+export const PATCH = route({
+  role: "liveops",
+  params: EndpointParams,
+  body: WebhookEndpointPatch,
+  handler: async ({ request, user, params, body, services }) => json(await changeEndpoint(services, request, user, params.gameId, params.endpointId, body)),
+});

@@ -1,0 +1,50 @@
+"use client";
+// Adds a webhook endpoint: its URL and what it is for. The secret comes back once (the caller shows it).
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useForm } from "react-hook-form";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { z } from "zod";
+import { Alert, Button, Field, Input } from "@/components/ui";
+import { WebhookUrl } from "@/lib/offers-client/schemas";
+import { describeWebhookError, webhookKeys, webhooksApi, type CreatedEndpoint } from "./api";
+import styles from "./webhooks.module.css";
+
+// The rules of the portal's route (the offers service's own schema), with sentences for people.
+const schema = z.object({
+  url: z.string().trim().min(1, "enter the URL of your game server's webhook").pipe(WebhookUrl),
+  description: z.string().trim().max(500, "at most 500 characters"),
+});
+type Draft = z.input<typeof schema>;
+
+export function AddEndpointForm({ gameId, onCreated }: { gameId: string; onCreated: (endpoint: CreatedEndpoint) => void }) {
+  const queryClient = useQueryClient();
+  const form = useForm<Draft, unknown, z.output<typeof schema>>({ resolver: zodResolver(schema), defaultValues: { url: "", description: "" } });
+  const create = useMutation({
+    mutationFn: (input: z.output<typeof schema>) => webhooksApi.create(gameId, input),
+    onSuccess: (endpoint) => {
+      form.reset();
+      onCreated(endpoint);
+      void queryClient.invalidateQueries({ queryKey: webhookKeys.all(gameId) });
+    },
+  });
+  return (
+    <>
+      <form className={styles.form} onSubmit={form.handleSubmit((input) => create.mutate(input))} noValidate>
+        <div className={styles.grow}>
+          <Field label="Endpoint URL" hint="Where the game server receives reward.granted events (http or https)." error={form.formState.errors.url?.message}>
+            {(id) => <Input id={id} type="url" placeholder="https://game.example.com/webhooks/rewards" maxLength={2048} {...form.register("url")} />}
+          </Field>
+        </div>
+        <div className={styles.grow}>
+          <Field label="Description" hint="Optional, e.g. “EU game servers”." error={form.formState.errors.description?.message}>
+            {(id) => <Input id={id} maxLength={500} {...form.register("description")} />}
+          </Field>
+        </div>
+        <Button type="submit" variant="primary" disabled={create.isPending}>
+          {create.isPending ? "Adding…" : "Add endpoint"}
+        </Button>
+      </form>
+      {create.isError ? <Alert tone="error">{describeWebhookError(create.error)}</Alert> : null}
+    </>
+  );
+}

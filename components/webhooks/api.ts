@@ -1,0 +1,66 @@
+// Browser-side calls of the portal's webhook routes (live ops), on the portal's one fetch client.
+// Types only come from the offers API contract: nothing of the admin client reaches the browser.
+import type { z } from "zod";
+import type {
+  AdminWebhooks,
+  DeliveryStatus,
+  WebhookDelivery,
+  WebhookDeliveryPage,
+  WebhookEndpoint,
+  WebhookEndpointCreated,
+  WebhookReplayed,
+  WebhookSecretRotated,
+  WebhookTestSent,
+} from "@/lib/offers-client/schemas";
+import { apiFetch, ApiError, describeApiError } from "@/components/http/api-client";
+
+export type Overview = z.infer<typeof AdminWebhooks>;
+export type Endpoint = z.infer<typeof WebhookEndpoint>;
+export type CreatedEndpoint = z.infer<typeof WebhookEndpointCreated>;
+export type RotatedSecret = z.infer<typeof WebhookSecretRotated>;
+export type Delivery = z.infer<typeof WebhookDelivery>;
+export type DeliveryPage = z.infer<typeof WebhookDeliveryPage>;
+export type Status = z.infer<typeof DeliveryStatus>;
+
+const seg = encodeURIComponent;
+const base = (gameId: string) => `/api/offers/games/${seg(gameId)}/webhooks`;
+
+export const webhooksApi = {
+  overview: (gameId: string, signal?: AbortSignal) => apiFetch<Overview>(base(gameId), { signal, cache: "no-store" }),
+  deliveries: (gameId: string, options: { status?: Status; before?: number }, signal?: AbortSignal) => {
+    const params = new URLSearchParams({ limit: "25" });
+    if (options.status) params.set("status", options.status);
+    if (options.before) params.set("before", String(options.before));
+    return apiFetch<DeliveryPage>(`${base(gameId)}/deliveries?${params}`, { signal, cache: "no-store" });
+  },
+  create: (gameId: string, input: { url: string; description: string }) =>
+    apiFetch<CreatedEndpoint>(`${base(gameId)}/endpoints`, { method: "POST", json: { ...input, eventTypes: ["reward.granted"] } }),
+  setEnabled: (gameId: string, endpointId: string, enabled: boolean) => apiFetch<Endpoint>(`${base(gameId)}/endpoints/${seg(endpointId)}`, { method: "PATCH", json: { enabled } }),
+  rotate: (gameId: string, endpointId: string) => apiFetch<RotatedSecret>(`${base(gameId)}/endpoints/${seg(endpointId)}/rotate-secret`, { method: "POST" }),
+  test: (gameId: string, endpointId: string) => apiFetch<z.infer<typeof WebhookTestSent>>(`${base(gameId)}/endpoints/${seg(endpointId)}/test`, { method: "POST" }),
+  replay: (gameId: string, deliveryId: number) => apiFetch<z.infer<typeof WebhookReplayed>>(`${base(gameId)}/deliveries/${deliveryId}/replay`, { method: "POST" }),
+  replayFailed: (gameId: string, range: { from: string; to: string; endpointId?: string }) =>
+    apiFetch<z.infer<typeof WebhookReplayed>>(`${base(gameId)}/replay`, { method: "POST", json: range }),
+};
+
+export const webhookKeys = {
+  all: (gameId: string) => ["webhooks", gameId] as const,
+  overview: (gameId: string) => ["webhooks", gameId, "overview"] as const,
+  deliveries: (gameId: string, status: Status | "") => ["webhooks", gameId, "deliveries", status] as const,
+};
+
+/** Sentences of the webhook pages for the portal's codes. */
+const CODES: Record<string, string> = {
+  forbidden: "You need the live ops role to manage webhooks.",
+  "game-not-found": "The offers service has no such game.",
+  "webhook-url-not-allowed": "This URL reaches a loopback or private address, which the offers service refuses.",
+};
+
+export function describeWebhookError(error: unknown): string {
+  if (error instanceof ApiError && error.retryable) return "The offers service is unavailable right now. Retrying…";
+  return describeApiError(error, { codes: CODES });
+}
+
+export function isGameNotFound(error: unknown): boolean {
+  return error instanceof ApiError && error.code === "game-not-found";
+}

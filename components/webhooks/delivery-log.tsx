@@ -1,0 +1,142 @@
+"use client";
+// The delivery log: each event sent to each endpoint, its attempts (status codes, latency), the next
+// retry, and a replay of one delivery. Newest first, filtered by status, older pages on demand.
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { Alert, Badge, Button, Card, Field, Select, type BadgeTone } from "@/components/ui";
+import { retryWhileUnavailable } from "@/components/http/api-client";
+import { describeWebhookError, webhookKeys, webhooksApi, type Delivery, type Status } from "./api";
+import { formatTime } from "./format";
+import styles from "./webhooks.module.css";
+
+const TONE: Record<Status, BadgeTone> = { pending: "accent", delivered: "success", failed: "danger" };
+const LABEL: Record<Status, string> = { pending: "Pending", delivered: "Delivered", failed: "Failed" };
+
+function lastAnswer(d: Delivery): string {
+  if (d.attempts === 0) return "not tried yet";
+  const answer = d.lastStatusCode !== null ? `HTTP ${d.lastStatusCode}` : (d.lastError ?? "no answer");
+  return d.lastLatencyMs !== null ? `${answer} in ${d.lastLatencyMs} ms` : answer;
+}
+
+function what(d: Delivery): string {
+  if (!d.playerId) return d.eventType;
+  const rewards = (d.rewards ?? []).map((r) => `${r.amount} ${r.name}`).join(", ");
+  return `${d.eventType}: ${rewards || "no rewards"} to ${d.playerId}`;
+}
+
+export function DeliveryLog({ gameId, refreshMs }: { gameId: string; refreshMs: number | false }) {
+  const queryClient = useQueryClient();
+  const [status, setStatus] = useState<Status | "">("");
+  const [older, setOlder] = useState<Delivery[]>([]);
+  const log = useQuery({
+    queryKey: webhookKeys.deliveries(gameId, status),
+    queryFn: ({ signal }) => webhooksApi.deliveries(gameId, { status: status || undefined }, signal),
+    refetchInterval: refreshMs,
+    placeholderData: keepPreviousData,
+    ...retryWhileUnavailable,
+  });
+  const more = useMutation({
+    mutationFn: (before: number) => webhooksApi.deliveries(gameId, { status: status || undefined, before }),
+    onSuccess: (page) => setOlder((rows) => [...rows, ...page.deliveries]),
+  });
+  const replay = useMutation({
+    mutationFn: (deliveryId: number) => webhooksApi.replay(gameId, deliveryId),
+    onSettled: () => void queryClient.invalidateQueries({ queryKey: webhookKeys.all(gameId) }),
+  });
+  const rows = [...(log.data?.deliveries ?? []), ...older];
+  const nextBefore = more.data ? more.data.nextBefore : (log.data?.nextBefore ?? null);
+
+  return (
+    <Card title="Delivery log">
+      <div className="stack">
+        <div style={{ maxWidth: 240 }}>
+          <Field label="Status">
+            {(id) => (
+              <Select
+                id={id}
+                value={status}
+                onChange={(event) => {
+                  setOlder([]);
+                  more.reset();
+                  setStatus(event.target.value as Status | "");
+                }}
+              >
+                <option value="">All</option>
+                <option value="pending">Pending</option>
+                <option value="delivered">Delivered</option>
+                <option value="failed">Failed</option>
+              </Select>
+            )}
+          </Field>
+        </div>
+        {log.isError ? <Alert tone="error">{describeWebhookError(log.error)}</Alert> : null}
+        {replay.isError ? <Alert tone="error">{describeWebhookError(replay.error)}</Alert> : null}
+        {replay.isSuccess ? <Alert tone="success">Delivery {replay.variables} queued again with the same webhook-id.</Alert> : null}
+        {log.data && rows.length === 0 ? <p className="muted">No deliveries{status ? ` with status ${LABEL[status].toLowerCase()}` : ""} yet.</p> : null}
+        {rows.length > 0 ? (
+          <table className="ui-table" data-testid="delivery-log">
+            <thead>
+              <tr>
+                <th>Event</th>
+                <th>Endpoint</th>
+                <th>Status</th>
+                <th>Attempts</th>
+                <th>Last answer</th>
+                <th>Next retry</th>
+                <th />
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((d) => (
+                <tr key={d.deliveryId} data-testid="delivery" data-status={d.status} data-message-id={d.messageId}>
+                  <td>
+                    <div>{what(d)}</div>
+                    <div className={styles.messageId}>
+                      {d.messageId} · {formatTime(d.eventAt)}
+                    </div>
+                  </td>
+                  <td className={styles.url}>{d.url}</td>
+                  <td>
+                    <Badge tone={TONE[d.status]} data-testid="delivery-status">
+                      {LABEL[d.status]}
+                    </Badge>
+                  </td>
+                  <td>
+                    {d.attemptLog.length > 0 ? (
+                      <details>
+                        <summary data-testid="delivery-attempts">{d.attempts}</summary>
+                        <ol className={styles.attempts}>
+                          {[...d.attemptLog].reverse().map((a, i) => (
+                            <li key={i}>
+                              {formatTime(a.at)}: {a.statusCode !== null ? `HTTP ${a.statusCode}` : a.error} · {a.latencyMs} ms
+                            </li>
+                          ))}
+                        </ol>
+                      </details>
+                    ) : (
+                      <span data-testid="delivery-attempts">{d.attempts}</span>
+                    )}
+                  </td>
+                  <td data-testid="delivery-answer">{lastAnswer(d)}</td>
+                  <td>{d.status === "pending" ? formatTime(d.nextAttemptAt) : "—"}</td>
+                  <td>
+                    <Button size="small" disabled={replay.isPending && replay.variables === d.deliveryId} onClick={() => replay.mutate(d.deliveryId)}>
+                      Replay
+                    </Button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        ) : null}
+        {nextBefore !== null && rows.length > 0 ? (
+          <div>
+            <Button size="small" disabled={more.isPending} onClick={() => more.mutate(nextBefore)}>
+              {more.isPending ? "Loading…" : "Older deliveries"}
+            </Button>
+          </div>
+        ) : null}
+      </div>
+    </Card>
+  );
+}

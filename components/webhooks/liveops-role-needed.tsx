@@ -1,0 +1,14 @@
+// What the webhook pages show to someone signed in without the liveops role.
+import { Alert } from "@/components/ui";
+
+export function LiveOpsRoleNeeded() {
+  return (
+    <div className="stack" style={{ maxWidth: 560 }} data-testid="liveops-role-needed">
+      <h1>Reward webhooks</h1>
+      <Alert tone="warning">
+        You need the <strong>liveops</strong> role to manage a game&apos;s webhook endpoints and deliveries. Ask an administrator to add you to
+        a live ops group in the portal configuration.
+      </Alert>
+    </div>
+  );
+}

@@ -1,0 +1,84 @@
+import { OFFERS_URL } from "./urls";
+// Journey: a live-ops user adds the game server's webhook endpoint (a receiver this test runs on
+// loopback, verifying signatures with the standardwebhooks package), a player claims a reward on the
+// rewards page, the delivery log shows it delivered, and the game server got the rewards.
+import { expect, test, type APIRequestContext } from "@playwright/test";
+import { SignJWT } from "jose";
+import { startReceiver, type Receiver } from "../lib/offers/delivery/testing";
+import { signInAs } from "./sign-in-as";
+
+const OFFERS = OFFERS_URL;
+const GAME = "demo-game";
+const API_KEY = "demo-api-key";
+const serverHeaders = { "x-api-key": API_KEY, "x-client-id": "demo-client" };
+
+let receiver: Receiver;
+test.beforeAll(async () => {
+  receiver = await startReceiver();
+});
+test.afterAll(async () => {
+  await receiver?.close();
+});
+
+async function rewardsLink(request: APIRequestContext, playerId: string): Promise<string> {
+  const jwt = await new SignJWT({}).setProtectedHeader({ alg: "HS256", typ: "JWT" }).setIssuer(GAME).setSubject(playerId).setIssuedAt().setExpirationTime("15m").sign(new TextEncoder().encode(API_KEY));
+  const response = await request.post(`${OFFERS}/v1/auth/one_time_token/generate`, { headers: { Authorization: `Bearer ${jwt}` }, data: {} });
+  expect(response.status()).toBe(200);
+  const { token } = (await response.json()) as { token: string };
+  return `/rewards?token=${encodeURIComponent(token)}&gameId=${GAME}`;
+}
+
+test("a live-ops user adds an endpoint; a reward claimed on the rewards page reaches it, signed, and the log shows it delivered", async ({ page, request }) => {
+  const player = `webhook-player-${Date.now().toString(36)}`;
+  // A new player of the demo game with "Fair play" (no conditions: claimable once viewed).
+  expect((await request.post(`${OFFERS}/v1/player/snapshot`, { headers: serverHeaders, data: { playerId: player, username: "Wren" } })).status()).toBe(200);
+  expect((await request.post(`${OFFERS}/v1/player/offers/assign`, { headers: serverHeaders, data: { playerId: player, offerId: "fair-play" } })).status()).toBe(200);
+
+  await signInAs(page, "lina", `/live-ops/${GAME}/webhooks`);
+  await expect(page.getByRole("heading", { name: "Reward webhooks" })).toBeVisible();
+  await page.getByLabel("Endpoint URL").fill(receiver.url);
+  await page.getByLabel("Description").fill("e2e game server");
+  await page.getByRole("button", { name: "Add endpoint" }).click();
+  const dialog = page.getByRole("dialog");
+  await expect(dialog.getByTestId("signing-secret")).toHaveText(/^whsec_/);
+  receiver.secret = (await dialog.getByTestId("signing-secret").textContent())!;
+  await dialog.getByRole("button", { name: "Done" }).click();
+  const endpoint = page.getByTestId("webhook-endpoint").filter({ hasText: receiver.url });
+  await expect(endpoint.getByTestId("endpoint-status")).toHaveText("Enabled");
+
+  // The player claims on the rewards page.
+  const player2 = await page.context().browser()!.newContext();
+  const rewards = await player2.newPage();
+  await rewards.goto(await rewardsLink(request, player));
+  await expect(rewards.getByRole("heading", { name: "Hi Wren!" })).toBeVisible();
+  await rewards.getByRole("button", { name: "Claim Fair play" }).click();
+  await expect(rewards.getByRole("status").filter({ hasText: "Claimed Fair play" })).toBeVisible();
+  await player2.close();
+
+  // The game server received it once, verified with the secret shown once.
+  await expect.poll(() => receiver.received.filter((r) => r.verified !== null).length, { timeout: 20_000 }).toBeGreaterThan(0);
+  const received = receiver.received.filter((r) => r.verified !== null);
+  const event = received[0]!.verified as { id: string; type: string; data: Record<string, unknown> };
+  expect(received).toHaveLength(1);
+  expect(received[0]!.id).toBe(event.id);
+  expect(event).toMatchObject({
+    type: "reward.granted",
+    data: { gameId: GAME, playerId: player, kind: "offer", offerId: "fair-play", source: "dashboard", rewards: [expect.objectContaining({ name: "Trust points", amount: 10 })] },
+  });
+
+  // The delivery log shows it delivered (the page refreshes by itself).
+  const row = page.locator(`[data-testid="delivery"][data-message-id="${event.id}"]`);
+  await expect(row.getByTestId("delivery-status")).toHaveText("Delivered", { timeout: 20_000 });
+  await expect(row).toContainText(`10 Trust points to ${player}`);
+  await expect(row.getByTestId("delivery-answer")).toHaveText(/^HTTP 200 in \d+ ms$/);
+  await expect(page.getByTestId("dead-letters")).toHaveText("0");
+
+  // The same event in the ledger feed, for a game server that pulls.
+  const feed = (await (await request.get(`${OFFERS}/v1/rewards/events?limit=500`, { headers: serverHeaders })).json()) as { events: Array<{ id: string }> };
+  expect(feed.events.map((e) => e.id)).toContain(event.id);
+});
+
+test("someone without the liveops role is told so", async ({ page }) => {
+  await signInAs(page, "sam", `/live-ops/${GAME}/webhooks`);
+  await expect(page.getByTestId("liveops-role-needed")).toBeVisible();
+});

@@ -1,0 +1,315 @@
+/**
+ * Reward delivery end to end on a real database, with real HTTP receivers on loopback that verify
+ * every request with the standardwebhooks package: claims (client, server, rewards page) become
+ * signed webhooks, delivered once; retried after errors and timeouts with the same webhook-id;
+ * failed after the schedule, and replayed; nothing to a disabled endpoint; a hanging endpoint holds
+ * up no other game; two workers deliver each event once. Short schedules and timeouts are injected.
+ */
+import { Webhook } from "standardwebhooks";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { testDatabaseTargets } from "../../db/testing";
+import { MemoryEventBus } from "../../events";
+import { createEventStream } from "../sse";
+import * as S from "../schemas";
+import { startOffersTestApp, type OffersTestContext, type TestGame } from "../testing";
+import { eventually, startReceiver, type Receiver } from "./testing";
+import { DeliveryWorker, type DeliveryWorkerOptions } from "./worker";
+
+const ADMIN = "test-admin-token-0123456789";
+const gift = [{ kind: "coins" as const, rewardId: "gold", name: "Gold", amount: 25 }];
+
+describe.each(testDatabaseTargets())("reward delivery on %s", (target) => {
+  let t: OffersTestContext;
+  const receivers: Receiver[] = [];
+  const workers: DeliveryWorker[] = [];
+  let games = 0;
+
+  beforeAll(async () => {
+    const stream = createEventStream({ bus: new MemoryEventBus(), adminToken: ADMIN, heartbeatMs: 60_000, staleTimeoutMs: 60_000 });
+    t = await startOffersTestApp(target, { extend: stream.extend, adminToken: ADMIN });
+  });
+  afterEach(async () => {
+    await Promise.all(workers.splice(0).map((w) => w.stop()));
+    await Promise.all(receivers.splice(0).map((r) => r.close()));
+  });
+  afterAll(async () => t?.close());
+
+  /** A game of its own per test, so endpoints and events of other tests never mix in. */
+  async function newGame(): Promise<TestGame & { headers: Record<string, string> }> {
+    games += 1;
+    const game = await t.app.offers.games.createGame({ gameId: `delivery-${games}`, name: `Delivery ${games}`, clientId: `delivery-client-${games}`, apiKey: `delivery-key-${games}-0123456789` });
+    const headers = t.apiHeaders(game);
+    const put = await t.inject({ method: "PUT", url: "/v1/offers/definitions/gift", headers, payload: { name: "Gift", rewards: gift, durationSeconds: 86_400 } });
+    expect(put.statusCode, put.body).toBe(200);
+    return { ...game, headers };
+  }
+
+  /** An offer without conditions, assigned and viewed: claimable. */
+  async function claimable(game: TestGame, playerId: string): Promise<string> {
+    const offer = await t.app.offers.engine.assignOffer(game.gameId, playerId, "gift");
+    await t.app.offers.engine.fetchCampaigns(game.gameId, playerId, { viewing: true, includeQueued: false });
+    return offer.instanceId;
+  }
+
+  async function clientClaim(game: TestGame, playerId: string, instanceId: string): Promise<void> {
+    const jwt = await t.jwt(playerId, { gameId: game.gameId, apiKey: game.apiKey });
+    const res = await t.post("/v1/client/reward/claim", { kind: "offer", instanceId }, { "x-game-jwt": jwt });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+  }
+
+  async function receiverEndpoint(game: TestGame & { headers: Record<string, string> }, body: Record<string, unknown> = {}) {
+    const receiver = await startReceiver();
+    receivers.push(receiver);
+    const res = await t.post("/v1/webhooks/endpoints", { url: receiver.url, ...body }, game.headers);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const created = S.WebhookEndpointCreated.parse(res.body);
+    receiver.secret = created.secret;
+    return { receiver, endpoint: created };
+  }
+
+  function startWorker(options: Partial<DeliveryWorkerOptions> = {}): DeliveryWorker {
+    const worker = new DeliveryWorker({
+      db: t.app.offers.engine.db,
+      box: t.app.offers.box,
+      addressPolicy: { allowPrivate: true },
+      timeoutMs: 500,
+      pollMs: 20,
+      concurrency: 16,
+      perEndpoint: 4,
+      retry: { delaysMs: [30, 30, 30, 30], jitter: 0 },
+      ...options,
+    });
+    workers.push(worker);
+    worker.start();
+    return worker;
+  }
+
+  async function feed(game: TestGame & { headers: Record<string, string> }) {
+    const res = await t.inject({ method: "GET", url: "/v1/rewards/events?limit=500", headers: game.headers });
+    expect(res.statusCode, res.body).toBe(200);
+    return S.RewardFeedResponse.parse(res.json()).events;
+  }
+
+  async function log(gameId: string) {
+    const res = await t.inject({ method: "GET", url: `/v1/admin/games/${gameId}/webhooks/deliveries`, headers: { authorization: `Bearer ${ADMIN}` } });
+    return res;
+  }
+
+  it("delivers a client claim once, signed per Standard Webhooks, with the event the feed shows", async () => {
+    const game = await newGame();
+    const { receiver } = await receiverEndpoint(game);
+    startWorker();
+    const instanceId = await claimable(game, "p1");
+    await clientClaim(game, "p1", instanceId);
+
+    const [delivered] = await eventually(() => {
+      expect(receiver.received).toHaveLength(1);
+      return receiver.received;
+    });
+    const [event] = await feed(game);
+    expect(delivered!.verified).toEqual(event);
+    expect(delivered!.id).toBe(event!.id);
+    expect(event).toMatchObject({
+      type: "reward.granted",
+      data: { gameId: game.gameId, playerId: "p1", kind: "offer", instanceId, offerId: "gift", rewards: gift, source: "client" },
+    });
+    // Nothing more arrives: one event, one delivery.
+    await workers[0]!.round();
+    await workers[0]!.idle();
+    expect(receiver.received).toHaveLength(1);
+  });
+
+  it("names who claimed: the game server, the rewards page, and a referral's claim", async () => {
+    const game = await newGame();
+    const { receiver } = await receiverEndpoint(game);
+    startWorker();
+    const byServer = await claimable(game, "p-server");
+    expect((await t.post("/v1/reward/sdk/claim", { kind: "offer", instanceId: byServer, playerId: "p-server" }, game.headers)).status).toBe(200);
+
+    const byPage = await claimable(game, "p-page");
+    const token = await t.app.offers.tokens.generate(game.gameId, "p-page");
+    const redeemed = await t.post("/v1/auth/one_time_token/redeem", { token, gameId: game.gameId });
+    expect(redeemed.status).toBe(200);
+    expect((await t.post("/v1/client/reward/claim", { kind: "offer", instanceId: byPage }, { authorization: `Bearer ${redeemed.body.accessToken}` })).status).toBe(200);
+
+    await t.app.offers.engine.pushSnapshot(game.gameId, { playerId: "friend" });
+    const referral = await t.post("/v1/referrals", { referrerId: "p-ref", refereeId: "friend", rewards: gift }, game.headers);
+    expect((await t.post("/v1/client/reward/claim", { kind: "referral", instanceId: referral.body.instanceId }, { "x-game-jwt": await t.jwt("p-ref", game) })).status).toBe(200);
+
+    const bodies = await eventually(() => {
+      expect(receiver.received).toHaveLength(3);
+      return receiver.received.map((r) => S.RewardGrantedEvent.parse(r.verified));
+    });
+    const byPlayer = Object.fromEntries(bodies.map((b) => [b.data.playerId, b.data]));
+    expect(byPlayer["p-server"]).toMatchObject({ source: "server", kind: "offer", instanceId: byServer });
+    expect(byPlayer["p-page"]).toMatchObject({ source: "dashboard", kind: "offer", instanceId: byPage });
+    expect(byPlayer["p-ref"]).toMatchObject({ source: "client", kind: "referral", instanceId: referral.body.instanceId, rewards: gift });
+    expect(byPlayer["p-ref"]).not.toHaveProperty("offerId");
+  });
+
+  it("retries a receiver that answers 500 three times, then delivers with the same webhook-id; the log shows each attempt", async () => {
+    const game = await newGame();
+    const { receiver } = await receiverEndpoint(game);
+    receiver.behave(({ n }) => (n < 3 ? 500 : 200));
+    startWorker();
+    await clientClaim(game, "p1", await claimable(game, "p1"));
+
+    await eventually(() => expect(receiver.received).toHaveLength(4));
+    expect(new Set(receiver.received.map((r) => r.id)).size).toBe(1);
+    expect(receiver.received.every((r) => r.verified !== null)).toBe(true);
+    const page = S.WebhookDeliveryPage.parse((await eventually(async () => {
+      const res = await log(game.gameId);
+      expect(res.json().deliveries[0].status).toBe("delivered");
+      return res;
+    })).json());
+    const [delivery] = page.deliveries;
+    expect(delivery).toMatchObject({ status: "delivered", attempts: 4, lastStatusCode: 200, nextAttemptAt: null, playerId: "p1", rewards: gift });
+    expect(delivery!.attemptLog.map((a) => a.statusCode)).toEqual([200, 500, 500, 500]);
+  });
+
+  it("gives up on a receiver that does not answer in time and tries again", async () => {
+    const game = await newGame();
+    const { receiver } = await receiverEndpoint(game);
+    receiver.behave(({ n }) => (n === 0 ? "hang" : 200));
+    startWorker({ timeoutMs: 300 });
+    await clientClaim(game, "p1", await claimable(game, "p1"));
+
+    await eventually(() => expect(receiver.received).toHaveLength(2));
+    expect(receiver.received[1]!.id).toBe(receiver.received[0]!.id);
+    const delivery = await eventually(async () => {
+      const [d] = S.WebhookDeliveryPage.parse((await log(game.gameId)).json()).deliveries;
+      expect(d!.status).toBe("delivered");
+      return d!;
+    });
+    expect(delivery.attemptLog.map((a) => a.error)).toEqual([null, "timeout: no answer within 300 ms"]);
+  });
+
+  it("fails a delivery after the last retry; replaying the failed ones of a time range delivers them with the same id", async () => {
+    const game = await newGame();
+    const { receiver, endpoint } = await receiverEndpoint(game);
+    receiver.behave(() => 503);
+    startWorker({ retry: { delaysMs: [20, 20], jitter: 0 } });
+    await clientClaim(game, "p1", await claimable(game, "p1"));
+
+    const failed = await eventually(async () => {
+      const [d] = S.WebhookDeliveryPage.parse((await log(game.gameId)).json()).deliveries;
+      expect(d!.status).toBe("failed");
+      return d!;
+    });
+    expect(failed.attempts).toBe(3);
+    expect(receiver.received).toHaveLength(3);
+    const admin = { authorization: `Bearer ${ADMIN}` };
+    const overview = S.AdminWebhooks.parse((await t.inject({ method: "GET", url: `/v1/admin/games/${game.gameId}/webhooks`, headers: admin })).json());
+    expect(overview.stats).toMatchObject({ failed: 1, pending: 0 });
+
+    receiver.behave(() => 200);
+    const from = new Date(Date.parse(failed.eventAt) - 60_000).toISOString();
+    const to = new Date(Date.parse(failed.eventAt) + 60_000).toISOString();
+    const replay = await t.inject({ method: "POST", url: `/v1/admin/games/${game.gameId}/webhooks/replay`, headers: admin, payload: { from, to, endpointId: endpoint.endpointId } });
+    expect(replay.json()).toEqual({ replayed: 1 });
+    await eventually(() => expect(receiver.received).toHaveLength(4));
+    expect(receiver.received[3]!.id).toBe(failed.messageId);
+    expect(receiver.received[3]!.verified).not.toBeNull();
+  });
+
+  it("replays one delivered event with the same id", async () => {
+    const game = await newGame();
+    const { receiver } = await receiverEndpoint(game);
+    startWorker();
+    await clientClaim(game, "p1", await claimable(game, "p1"));
+    const delivery = await eventually(async () => {
+      const [d] = S.WebhookDeliveryPage.parse((await log(game.gameId)).json()).deliveries;
+      expect(d!.status).toBe("delivered");
+      return d!;
+    });
+    const replay = await t.inject({ method: "POST", url: `/v1/admin/games/${game.gameId}/webhooks/deliveries/${delivery.deliveryId}/replay`, headers: { authorization: `Bearer ${ADMIN}` } });
+    expect(replay.statusCode, replay.body).toBe(200);
+    await eventually(() => expect(receiver.received).toHaveLength(2));
+    expect(receiver.received.map((r) => r.id)).toEqual([delivery.messageId, delivery.messageId]);
+    expect(receiver.received[1]!.verified).toEqual(receiver.received[0]!.verified);
+  });
+
+  it("sends nothing to a disabled endpoint; the feed still has the event", async () => {
+    const game = await newGame();
+    const { receiver, endpoint } = await receiverEndpoint(game);
+    const disabled = await t.inject({ method: "PATCH", url: `/v1/webhooks/endpoints/${endpoint.endpointId}`, headers: game.headers, payload: { enabled: false } });
+    expect(disabled.json()).toMatchObject({ enabled: false });
+    const worker = startWorker();
+    await clientClaim(game, "p1", await claimable(game, "p1"));
+    await eventually(async () => expect(await feed(game)).toHaveLength(1));
+    // Rounds after the event was committed: it is fanned out to no one.
+    for (let i = 0; i < 3; i++) await worker.round();
+    await worker.idle();
+    expect(receiver.received).toHaveLength(0);
+    expect(S.WebhookDeliveryPage.parse((await log(game.gameId)).json()).deliveries).toHaveLength(0);
+  });
+
+  it("delivers a test event to the one endpoint asked", async () => {
+    const game = await newGame();
+    const { receiver, endpoint } = await receiverEndpoint(game);
+    const other = await receiverEndpoint(game);
+    startWorker();
+    const sent = await t.post(`/v1/webhooks/endpoints/${endpoint.endpointId}/test`, {}, game.headers);
+    expect(sent.status, JSON.stringify(sent.body)).toBe(200);
+    const [received] = await eventually(() => {
+      expect(receiver.received).toHaveLength(1);
+      return receiver.received;
+    });
+    expect(received!.verified).toMatchObject({ id: sent.body.messageId, type: "webhook.test", data: { gameId: game.gameId, endpointId: endpoint.endpointId } });
+    expect(other.receiver.received).toHaveLength(0);
+    expect(await feed(game)).toHaveLength(0);
+  });
+
+  it("keeps delivering other games' events while one game's endpoint hangs", async () => {
+    const stuck = await newGame();
+    const healthy = await newGame();
+    const hanging = await receiverEndpoint(stuck);
+    hanging.receiver.behave(() => "hang");
+    const { receiver } = await receiverEndpoint(healthy);
+    startWorker({ timeoutMs: 60_000, perEndpoint: 2, concurrency: 8 });
+    for (let i = 0; i < 6; i++) await clientClaim(stuck, `s${i}`, await claimable(stuck, `s${i}`));
+    await eventually(() => expect(hanging.receiver.received).toHaveLength(2)); // its two slots are held
+    for (let i = 0; i < 5; i++) await clientClaim(healthy, `h${i}`, await claimable(healthy, `h${i}`));
+    await eventually(() => expect(receiver.received).toHaveLength(5));
+    expect(receiver.received.every((r) => r.verified !== null)).toBe(true);
+    // The stuck endpoint still has its two requests hanging and no more.
+    expect(hanging.receiver.received).toHaveLength(2);
+  });
+
+  it("rotating the secret signs with the new and the previous secret for a while", async () => {
+    const game = await newGame();
+    const { receiver, endpoint } = await receiverEndpoint(game);
+    const oldSecret = receiver.secret!;
+    // The worker signs at the real time: the service's clock must say when the previous secret expires in it.
+    t.clock.set(Date.now());
+    const rotated = await t.post(`/v1/webhooks/endpoints/${endpoint.endpointId}/rotate-secret`, {}, game.headers);
+    expect(rotated.status).toBe(200);
+    const newSecret = S.WebhookSecretRotated.parse(rotated.body).secret;
+    expect(newSecret).not.toBe(oldSecret);
+    startWorker();
+    await clientClaim(game, "p1", await claimable(game, "p1"));
+    await eventually(() => expect(receiver.received).toHaveLength(1));
+    // A receiver still on the old secret verifies, and so does one on the new.
+    const [r] = receiver.received;
+    const headers = { "webhook-id": r!.id, "webhook-timestamp": r!.timestamp, "webhook-signature": r!.signature };
+    expect(new Webhook(oldSecret).verify(r!.body, headers)).toMatchObject({ type: "reward.granted" });
+    expect(new Webhook(newSecret).verify(r!.body, headers)).toMatchObject({ type: "reward.granted" });
+    expect(r!.signature.split(" ")).toHaveLength(2);
+  });
+
+  it("two workers sharing the database deliver each event once", async () => {
+    const game = await newGame();
+    const { receiver } = await receiverEndpoint(game);
+    // Leases long enough (2 × timeout + 1 s) that a busy test machine never lets one run out: the normal case.
+    startWorker({ concurrency: 4, timeoutMs: 5_000 });
+    startWorker({ concurrency: 4, timeoutMs: 5_000 });
+    const claims = 30;
+    for (let i = 0; i < claims; i++) await clientClaim(game, `p${i}`, await claimable(game, `p${i}`));
+    await eventually(() => expect(new Set(receiver.received.map((r) => r.id)).size).toBe(claims));
+    await Promise.all(workers.map((w) => w.round()));
+    await Promise.all(workers.map((w) => w.idle()));
+    expect(receiver.received.map((r) => r.id).sort(), "each event once").toEqual([...new Set(receiver.received.map((r) => r.id))].sort());
+    expect(receiver.received).toHaveLength(claims);
+    expect(new Set((await feed(game)).map((e) => e.id))).toEqual(new Set(receiver.received.map((r) => r.id)));
+  });
+});

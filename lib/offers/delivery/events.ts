@@ -1,0 +1,25 @@
+/** The public shape of stored reward events: the webhook body and the feed's items are the same object. */
+import type { rewardEvents } from "../db/schema";
+import type { RewardGrantedEvent } from "../schemas";
+
+export type RewardEventRow = typeof rewardEvents.$inferSelect;
+
+export function toRewardGrantedEvent(row: RewardEventRow): RewardGrantedEvent {
+  const at = row.occurredAt.toISOString();
+  return {
+    id: row.eventId,
+    type: "reward.granted",
+    timestamp: at,
+    data: {
+      gameId: row.gameId,
+      playerId: row.playerId,
+      kind: row.sourceKind,
+      instanceId: row.sourceId,
+      ...(row.offerId ? { offerId: row.offerId } : {}),
+      ...(row.variantId ? { variant: row.variantId } : {}),
+      rewards: row.rewards,
+      source: row.source,
+      grantedAt: at,
+    },
+  };
+}

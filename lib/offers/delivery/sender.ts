@@ -1,0 +1,140 @@
+/**
+ * One webhook attempt: the body signed per the Standard Webhooks specification (with the
+ * `standardwebhooks` package, so any of its ports verifies it), POSTed with a deadline through the
+ * address guard. Any 2xx is a success; anything else (3xx included: redirects are not followed, so
+ * a redirect cannot lead the request elsewhere), a timeout or a connection failure is a failure.
+ */
+import http from "node:http";
+import https from "node:https";
+import { Webhook } from "standardwebhooks";
+import { AddressNotAllowedError, checkLiteralAddress, guardedLookup, type AddressPolicy } from "./address-guard";
+
+export interface SignedMessage {
+  /** The `webhook-id`: the event's id (the same on every attempt). */
+  id: string;
+  /** The JSON body, exactly as signed. */
+  body: string;
+  /** `webhook-timestamp`: when this attempt was signed. */
+  timestamp: Date;
+}
+
+export interface AttemptResult {
+  ok: boolean;
+  statusCode: number | null;
+  error: string | null;
+  latencyMs: number;
+}
+
+/** The `webhook-signature` value: one `v1,<base64>` per secret, space-separated. */
+export function signatureHeader(secrets: string[], message: SignedMessage): string {
+  return secrets.map((secret) => new Webhook(secret).sign(message.id, message.timestamp, message.body)).join(" ");
+}
+
+/** Bytes of an answer read before it is dropped (the body is not kept; reading lets the socket be reused). */
+const MAX_ANSWER_BYTES = 64 * 1024;
+
+export interface Sender {
+  send(url: string, secrets: string[], message: SignedMessage, signal?: AbortSignal): Promise<AttemptResult>;
+  close(): void;
+}
+
+export function createSender(options: { policy: AddressPolicy; timeoutMs: number; userAgent?: string }): Sender {
+  const lookup = guardedLookup(options.policy);
+  // Keep-alive: at the claims rate, a connection per delivery would cost more than the delivery.
+  const agents = {
+    "http:": new http.Agent({ keepAlive: true, maxSockets: 64, lookup } as http.AgentOptions),
+    "https:": new https.Agent({ keepAlive: true, maxSockets: 64, lookup } as https.AgentOptions),
+  };
+  const userAgent = options.userAgent ?? "offers-webhooks/1";
+
+  function send(url: string, secrets: string[], message: SignedMessage, signal?: AbortSignal): Promise<AttemptResult> {
+    const started = performance.now();
+    const elapsed = () => Math.round(performance.now() - started);
+    return new Promise<AttemptResult>((resolve) => {
+      let settled = false;
+      const finish = (result: Omit<AttemptResult, "latencyMs">) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        signal?.removeEventListener("abort", onAbort);
+        resolve({ ...result, latencyMs: elapsed() });
+      };
+      let target: URL;
+      try {
+        target = new URL(url);
+        if (target.protocol !== "http:" && target.protocol !== "https:") throw new Error(`${target.protocol} is not http or https`);
+        checkLiteralAddress(target, options.policy);
+      } catch (error) {
+        // Before any timer exists: answer directly.
+        resolve({ ok: false, statusCode: null, error: describeFailure(error, options.timeoutMs), latencyMs: 0 });
+        return;
+      }
+      const client = target.protocol === "https:" ? https : http;
+      const request = client.request(target, {
+        method: "POST",
+        agent: agents[target.protocol as "http:" | "https:"],
+        lookup,
+        headers: {
+          "content-type": "application/json",
+          "content-length": Buffer.byteLength(message.body),
+          "user-agent": userAgent,
+          "webhook-id": message.id,
+          "webhook-timestamp": String(Math.floor(message.timestamp.getTime() / 1000)),
+          "webhook-signature": signatureHeader(secrets, message),
+        },
+      });
+      const timer = setTimeout(() => request.destroy(new DeadlineError(options.timeoutMs)), options.timeoutMs);
+      const onAbort = () => request.destroy(new Error("delivery interrupted: the service is stopping"));
+      if (signal?.aborted) onAbort();
+      signal?.addEventListener("abort", onAbort, { once: true });
+      request.on("response", (response) => {
+        const statusCode = response.statusCode ?? 0;
+        let read = 0;
+        response.on("data", (chunk: Buffer) => {
+          read += chunk.length;
+          if (read > MAX_ANSWER_BYTES) response.destroy();
+        });
+        const done = () => finish({ ok: statusCode >= 200 && statusCode < 300, statusCode, error: statusCode >= 200 && statusCode < 300 ? null : `HTTP ${statusCode}` });
+        response.on("end", done);
+        response.on("close", done);
+        response.on("error", done);
+      });
+      request.on("error", (error) => finish({ ok: false, statusCode: null, error: describeFailure(error, options.timeoutMs) }));
+      request.end(message.body);
+    });
+  }
+
+  return {
+    send,
+    close() {
+      agents["http:"].destroy();
+      agents["https:"].destroy();
+    },
+  };
+}
+
+class DeadlineError extends Error {
+  constructor(readonly ms: number) {
+    super(`no answer within ${ms} ms`);
+  }
+}
+
+/** A short sentence for the delivery log. */
+function describeFailure(error: unknown, timeoutMs: number): string {
+  if (error instanceof DeadlineError) return `timeout: no answer within ${timeoutMs} ms`;
+  if (error instanceof AddressNotAllowedError) return `refused: ${error.message}`;
+  const e = error as { code?: string; message?: string };
+  switch (e.code) {
+    case "ECONNREFUSED":
+      return "connection refused";
+    case "ECONNRESET":
+      return "connection reset";
+    case "ENOTFOUND":
+    case "EAI_AGAIN":
+      return "host not found";
+    case "ETIMEDOUT":
+      return "connection timed out";
+  }
+  if (e.code?.startsWith("ERR_TLS") || e.code?.includes("CERT")) return `TLS: ${e.message ?? e.code}`;
+  return e.message ?? String(error);
+}

@@ -1,0 +1,92 @@
+/**
+ * Test helpers of reward delivery: a real HTTP receiver on loopback that verifies every request's
+ * signature with the standardwebhooks package (as a game server would) and answers as told.
+ */
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { Webhook } from "standardwebhooks";
+
+export interface Received {
+  id: string;
+  timestamp: string;
+  signature: string;
+  body: string;
+  /** The parsed body when the signature verified with the secret; null when it did not. */
+  verified: unknown;
+  at: number;
+}
+
+/** What the receiver does with the n-th request (0-based): answer a status, or never answer. */
+export type Behaviour = (request: { n: number; id: string }) => number | "hang";
+
+export interface Receiver {
+  url: string;
+  received: Received[];
+  /** The secret to verify with (known once the endpoint is created). */
+  secret: string | undefined;
+  behave(behaviour: Behaviour): void;
+  /** Requests whose webhook-id is `id`. */
+  of(id: string): Received[];
+  close(): Promise<void>;
+}
+
+export async function startReceiver(options: { path?: string } = {}): Promise<Receiver> {
+  let behaviour: Behaviour = () => 200;
+  const received: Received[] = [];
+  const hanging = new Set<http.ServerResponse>();
+  const receiver: Receiver = {
+    url: "",
+    received,
+    secret: undefined,
+    behave: (next) => (behaviour = next),
+    of: (id) => received.filter((r) => r.id === id),
+    close: async () => {
+      for (const response of hanging) response.destroy();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+  const server = http.createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on("data", (chunk: Buffer) => chunks.push(chunk));
+    request.on("end", () => {
+      const body = Buffer.concat(chunks).toString("utf8");
+      const headers = {
+        "webhook-id": String(request.headers["webhook-id"] ?? ""),
+        "webhook-timestamp": String(request.headers["webhook-timestamp"] ?? ""),
+        "webhook-signature": String(request.headers["webhook-signature"] ?? ""),
+      };
+      let verified: unknown = null;
+      try {
+        if (receiver.secret) verified = new Webhook(receiver.secret).verify(body, headers);
+      } catch {
+        verified = null;
+      }
+      const n = received.length;
+      received.push({ id: headers["webhook-id"], timestamp: headers["webhook-timestamp"], signature: headers["webhook-signature"], body, verified, at: Date.now() });
+      const answer = behaviour({ n, id: headers["webhook-id"] });
+      if (answer === "hang") {
+        hanging.add(response);
+        response.on("close", () => hanging.delete(response));
+        return;
+      }
+      response.writeHead(answer, { "content-type": "text/plain" }).end(answer < 300 ? "ok" : "no");
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
+  receiver.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}${options.path ?? "/webhooks/rewards"}`;
+  return receiver;
+}
+
+/** Polls `check` until it stops throwing (default 15 s), then answers its value. */
+export async function eventually<T>(check: () => T | Promise<T>, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await check();
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+  }
+}

@@ -1,0 +1,281 @@
+/**
+ * The delivery worker of one instance: it fans committed reward events out into deliveries, leases
+ * due deliveries (./queue) and sends them (./sender), each on its own, never more than
+ * `concurrency` at once nor more than `perEndpoint` to one endpoint, so a slow or dead endpoint
+ * holds a few slots for at most the timeout and never the claims or other games' deliveries.
+ *
+ * A round is a statement or two: fan out (new deliveries come leased to this instance, with their
+ * events and endpoints), and, when something else may be due (retries, replays, deliveries given
+ * back), a lease of those. Rounds run when a claim
+ * committed on this instance (wake), when a scheduled retry is due, every `pollMs` otherwise, and
+ * again while there is more work than a round took, but at most every MIN_ROUND_MS: at the claims
+ * rate a round takes every event of the last few milliseconds together. Outcomes are written in
+ * batches, one statement for the attempts that finished in the last FLUSH_MS.
+ */
+import { randomUUID } from "node:crypto";
+import { setMaxListeners } from "node:events";
+import type { Clock } from "../clock";
+import { systemClock } from "../clock";
+import type { OffersDatabase } from "../db";
+import type { SecretBox } from "../secret-box";
+import type { AddressPolicy } from "./address-guard";
+import { signingSecrets, type EndpointRow } from "./endpoints";
+import { completeAttempts, ensureFanOutCursor, fanOut, leaseDue, messageBody, outcomeOf, releaseLease, type CompletedAttempt, type LeasedDelivery } from "./queue";
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./schedule";
+import { createSender, type Sender } from "./sender";
+
+export interface DeliveryWorkerOptions {
+  db: OffersDatabase;
+  box: SecretBox;
+  addressPolicy: AddressPolicy;
+  clock?: Clock;
+  retry?: RetryPolicy;
+  /** Deadline of one attempt (OFFERS_WEBHOOK_TIMEOUT_MS). */
+  timeoutMs: number;
+  /** Idle polling period (OFFERS_WEBHOOK_POLL_MS). */
+  pollMs: number;
+  /** Attempts in flight on this instance (OFFERS_WEBHOOK_CONCURRENCY). */
+  concurrency: number;
+  /** Attempts in flight to one endpoint from this instance (OFFERS_WEBHOOK_ENDPOINT_CONCURRENCY). */
+  perEndpoint: number;
+  /** Events fanned out per round. */
+  fanOutBatch?: number;
+  logger?: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
+  /** Tests make jitter deterministic. */
+  random?: () => number;
+  /** Replaces the HTTP sender (tests). */
+  sender?: Sender;
+}
+
+/**
+ * How long a delivery stays leased: the attempt's deadline, then as long again (at least 1 s) to
+ * write its outcome. An instance that dies holding it gives it up when this runs out.
+ */
+export const leaseMsFor = (timeoutMs: number) => 2 * timeoutMs + 1_000;
+
+/** Shortest time from one round's start to the next (see loop). */
+const MIN_ROUND_MS = 25;
+/** Longest wait of a finished attempt before its outcome is written (with the others finished meanwhile). */
+const FLUSH_MS = 25;
+
+export class DeliveryWorker {
+  private readonly clock: Clock;
+  private readonly retry: RetryPolicy;
+  private readonly sender: Sender;
+  private readonly fanOutBatch: number;
+  private readonly inFlight = new Map<string, number>();
+  private inFlightTotal = 0;
+  private running: Promise<void> | undefined;
+  private stopped = false;
+  private wakeUp: (() => void) | undefined;
+  private woken = false;
+  private readonly interrupt = new AbortController();
+  private readonly sends = new Set<Promise<void>>();
+  private readonly secretCache = new Map<string, { updatedAt: number; secrets: string[]; checkedAt: number }>();
+  /** Finished attempts waiting to be written, the write under way, and the timer of the next one. */
+  private finished: CompletedAttempt[] = [];
+  private flushing: Promise<void> | undefined;
+  private flushTimer: NodeJS.Timeout | undefined;
+  /** Lease what is due at the next round (a full lease left more, deliveries were given back). */
+  private leaseWanted = true;
+  private lastLeaseAt = 0;
+  /** The earliest retry this instance scheduled (a round leases then), and its wake-up. */
+  private nextDueAt = Infinity;
+  private dueTimer: NodeJS.Timeout | undefined;
+  private cursorReady = false;
+
+  constructor(private readonly options: DeliveryWorkerOptions) {
+    this.clock = options.clock ?? systemClock;
+    this.retry = options.retry ?? DEFAULT_RETRY_POLICY;
+    this.sender = options.sender ?? createSender({ policy: options.addressPolicy, timeoutMs: options.timeoutMs });
+    this.fanOutBatch = options.fanOutBatch ?? 500;
+    // Every attempt in flight listens for the stop (up to `concurrency` at once): not a leak.
+    setMaxListeners(0, this.interrupt.signal);
+  }
+
+  start(): void {
+    this.running ??= this.loop();
+  }
+
+  /** Something may be ready now (a claim committed, a slot freed): poll without waiting. */
+  wake(): void {
+    this.woken = true;
+    this.wakeUp?.();
+  }
+
+  /** Stops polling, interrupts attempts in flight and gives their deliveries back (due at once, for any instance). */
+  async stop(): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    clearTimeout(this.dueTimer);
+    this.wake();
+    await this.running;
+    this.interrupt.abort();
+    await this.idle();
+    this.sender.close();
+  }
+
+  /** One round: fan out, lease and start sending. Answers whether more work is likely ready now. */
+  async round(): Promise<boolean> {
+    const now = this.clock.now();
+    const db = this.options.db;
+    if (!this.cursorReady) {
+      await ensureFanOutCursor(db, now);
+      this.cursorReady = true;
+    }
+    const leaseMs = leaseMsFor(this.options.timeoutMs);
+    // New deliveries come leased to this instance as far as it has room: in the normal case nothing
+    // but the outcome is written later. The rest are due now, for the next lease here or elsewhere.
+    const fresh = { token: randomUUID(), until: new Date(now.getTime() + leaseMs) };
+    const fanned = await fanOut(db, now, this.fanOutBatch, {
+      ...fresh,
+      total: this.options.concurrency - this.inFlightTotal,
+      perEndpoint: this.options.perEndpoint,
+      busy: this.inFlight,
+    });
+    for (const leased of fanned.leased) this.dispatch(fresh.token, leased);
+    if (fanned.queued > fanned.leased.length) this.leaseWanted = true;
+    // Other due deliveries (retries, replays, what was given back, another instance's that ran out):
+    // when something is known to be due, after a full lease, else every pollMs.
+    const free = this.options.concurrency - this.inFlightTotal;
+    const at = Date.now();
+    if (free > 0 && (this.leaseWanted || at >= this.nextDueAt || at - this.lastLeaseAt >= this.options.pollMs)) {
+      this.leaseWanted = false;
+      this.lastLeaseAt = at;
+      this.nextDueAt = Infinity;
+      const lease = await leaseDue(db, now, { total: free, perEndpoint: this.options.perEndpoint, busy: this.inFlight, leaseMs });
+      for (const leased of lease.deliveries) this.dispatch(lease.token, leased);
+      if (lease.deliveries.length === free) this.leaseWanted = true;
+    }
+    return fanned.events === this.fanOutBatch;
+  }
+
+  /** Resolves when every attempt started so far has finished and its outcome is written. */
+  async idle(): Promise<void> {
+    while (this.sends.size > 0 || this.finished.length > 0 || this.flushing) {
+      await Promise.allSettled([...this.sends]);
+      await this.flush();
+    }
+  }
+
+  private async loop(): Promise<void> {
+    let failures = 0;
+    while (!this.stopped) {
+      let more = false;
+      const started = Date.now();
+      try {
+        this.woken = false;
+        more = await this.round();
+        failures = 0;
+      } catch (error) {
+        failures += 1;
+        // The database is away, most likely: say so once in a while, and back off a little.
+        if (failures === 1 || failures % 30 === 0) this.options.logger?.warn({ err: error, failures }, "webhook delivery round failed; retrying");
+      }
+      if (this.stopped) break;
+      if (!more && !this.woken) await this.sleep(failures > 0 ? Math.min(this.options.pollMs * 2 ** failures, 5_000) : this.options.pollMs);
+      // At the claims rate every claim and every finished attempt wakes the worker: rounds at most every
+      // MIN_ROUND_MS take what came meanwhile together, instead of two statements per event.
+      const wait = MIN_ROUND_MS - (Date.now() - started);
+      if (wait > 0 && !this.stopped) await new Promise((r) => setTimeout(r, wait));
+    }
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      timer.unref?.();
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.wakeUp = () => {
+        this.wakeUp = undefined;
+        done();
+      };
+    });
+  }
+
+  private dispatch(token: string, leased: LeasedDelivery): void {
+    const { delivery } = leased;
+    this.inFlightTotal += 1;
+    this.inFlight.set(delivery.endpointId, (this.inFlight.get(delivery.endpointId) ?? 0) + 1);
+    const send = this.attempt(token, leased)
+      .catch((error: unknown) => this.options.logger?.error({ err: error, deliveryId: delivery.id }, "webhook attempt failed unexpectedly; it is retried when its lease ends"))
+      .finally(() => {
+        this.inFlightTotal -= 1;
+        const left = (this.inFlight.get(delivery.endpointId) ?? 1) - 1;
+        if (left <= 0) this.inFlight.delete(delivery.endpointId);
+        else this.inFlight.set(delivery.endpointId, left);
+        this.sends.delete(send);
+        // A slot freed: worth a round only when more is waiting than the last lease took.
+        if (this.leaseWanted) this.wake();
+      });
+    this.sends.add(send);
+  }
+
+  private async attempt(token: string, { delivery, event, endpoint }: LeasedDelivery): Promise<void> {
+    const attemptedAt = this.clock.now();
+    const body = messageBody(delivery, event);
+    if (!endpoint || body === null) {
+      // Deleted meanwhile (its deliveries go with it), or nothing to send: record why rather than loop.
+      const result = { ok: false, statusCode: null, error: endpoint ? "the event is missing" : "the endpoint was deleted", latencyMs: 0 };
+      this.record({ deliveryId: delivery.id, token, attemptedAt, result, outcome: { status: "failed", nextAttemptAt: null } });
+      return;
+    }
+    const result = await this.sender.send(endpoint.url, this.secretsOf(endpoint, attemptedAt), { id: delivery.messageId, body, timestamp: attemptedAt }, this.interrupt.signal);
+    if (this.interrupt.signal.aborted && !result.ok) {
+      // Stopping: the attempt was cut short by us, not by the receiver. Due again at once elsewhere.
+      await releaseLease(this.options.db, token, [delivery.id], this.clock.now());
+      return;
+    }
+    this.record({ deliveryId: delivery.id, token, attemptedAt, result, outcome: outcomeOf(result, delivery.tries, this.clock.now(), this.retry, this.options.random) });
+  }
+
+  /** Queues an outcome for the next batched write, at most FLUSH_MS away. */
+  private record(attempt: CompletedAttempt): void {
+    this.finished.push(attempt);
+    this.flushTimer ??= setTimeout(() => void this.flush(), FLUSH_MS);
+    const retryAt = attempt.outcome.status === "pending" ? attempt.outcome.nextAttemptAt : null;
+    if (retryAt) this.dueAt(retryAt.getTime() + FLUSH_MS);
+  }
+
+  /** Makes a round lease at `at` (a retry this instance scheduled). */
+  private dueAt(at: number): void {
+    if (at >= this.nextDueAt) return;
+    this.nextDueAt = at;
+    clearTimeout(this.dueTimer);
+    this.dueTimer = setTimeout(() => this.wake(), Math.max(0, at - Date.now()));
+    this.dueTimer.unref?.();
+  }
+
+  private flush(): Promise<void> {
+    clearTimeout(this.flushTimer);
+    this.flushTimer = undefined;
+    if (this.flushing || this.finished.length === 0) return this.flushing ?? Promise.resolve();
+    const batch = this.finished;
+    this.finished = [];
+    this.flushing = completeAttempts(this.options.db, batch)
+      .then(
+        () => {},
+        (error: unknown) =>
+          // Unwritten outcomes: those deliveries are sent again when their leases end (at least once).
+          this.options.logger?.error({ err: error, deliveries: batch.map((a) => a.deliveryId) }, "webhook outcomes could not be recorded; retried when their leases end"),
+      )
+      .finally(() => {
+        this.flushing = undefined;
+        if (this.finished.length > 0) void this.flush();
+      });
+    return this.flushing;
+  }
+
+  /** Decrypted secrets, cached per endpoint version (a rotation changes updatedAt). */
+  private secretsOf(endpoint: EndpointRow, now: Date): string[] {
+    const cached = this.secretCache.get(endpoint.endpointId);
+    // Re-read once a minute too: the previous secret stops signing when it expires.
+    if (cached && cached.updatedAt === endpoint.updatedAt.getTime() && now.getTime() - cached.checkedAt < 60_000) return cached.secrets;
+    const secrets = signingSecrets(this.options.box, endpoint, now);
+    this.secretCache.set(endpoint.endpointId, { updatedAt: endpoint.updatedAt.getTime(), secrets, checkedAt: now.getTime() });
+    return secrets;
+  }
+}

@@ -1,0 +1,97 @@
+/**
+ * The admin API of reward delivery for the portal (Bearer OFFERS_ADMIN_TOKEN, checked by this
+ * plugin's onRequest hook): a game's endpoints and delivery figures, the delivery log, replays.
+ */
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { deliveryStats, listDeliveries, replayDelivery, replayFailed } from "../../delivery/queue";
+import { OffersError } from "../../errors";
+import * as S from "../../schemas";
+import { adminAuth } from "../plugins/auth";
+import type { OffersServices } from "../services";
+
+export interface AdminWebhookRoutesOptions {
+  services: OffersServices;
+  adminToken: string;
+}
+
+export const adminWebhookRoutes: FastifyPluginAsyncZod<AdminWebhookRoutesOptions> = async (app, { services, adminToken }) => {
+  const { webhooks, engine, clock } = services;
+  app.addHook("onRequest", adminAuth(adminToken));
+  const tags = ["admin"];
+  const GameParams = z.object({ gameId: S.Identifier });
+  const EndpointParams = GameParams.extend({ endpointId: S.Identifier });
+  const DeliveryParams = GameParams.extend({ deliveryId: S.DeliveryId });
+  // No body, or an empty object (some clients send null for "nothing").
+  const Empty = z.object({}).nullish();
+
+  /** 404 game-not-found for a game the service does not know (every route here names one). */
+  const knownGame = async (gameId: string) => {
+    if (!(await engine.gameSettings(gameId)).exists) throw new OffersError("game-not-found", gameId);
+    return gameId;
+  };
+
+  app.get(
+    "/admin/games/:gameId/webhooks",
+    { schema: { tags, summary: "A game's webhook endpoints and delivery figures (lag, pending, dead letters)", params: GameParams, response: { 200: S.AdminWebhooks } } },
+    async (request) => {
+      const gameId = await knownGame(request.params.gameId);
+      const [endpoints, stats] = await Promise.all([webhooks.list(gameId), deliveryStats(engine.db, gameId, clock.now())]);
+      return { endpoints, stats };
+    },
+  );
+
+  app.post(
+    "/admin/games/:gameId/webhooks/endpoints",
+    { schema: { tags, summary: "Add an endpoint; answers its signing secret, shown once", params: GameParams, body: S.WebhookEndpointInput, response: { 200: S.WebhookEndpointCreated } } },
+    async (request) => webhooks.create(await knownGame(request.params.gameId), request.body),
+  );
+
+  app.patch(
+    "/admin/games/:gameId/webhooks/endpoints/:endpointId",
+    { schema: { tags, summary: "Change an endpoint (enable, disable, URL, event types)", params: EndpointParams, body: S.WebhookEndpointPatch, response: { 200: S.WebhookEndpoint } } },
+    async (request) => webhooks.update(request.params.gameId, request.params.endpointId, request.body),
+  );
+
+  app.delete(
+    "/admin/games/:gameId/webhooks/endpoints/:endpointId",
+    { schema: { tags, summary: "Delete an endpoint with its deliveries", params: EndpointParams, response: { 200: z.object({ deleted: z.literal(true) }) } } },
+    async (request) => {
+      await webhooks.remove(request.params.gameId, request.params.endpointId);
+      return { deleted: true as const };
+    },
+  );
+
+  app.post(
+    "/admin/games/:gameId/webhooks/endpoints/:endpointId/rotate-secret",
+    { schema: { tags, summary: "A new signing secret, shown once (the previous one signs too for 24 h)", params: EndpointParams, body: Empty, response: { 200: S.WebhookSecretRotated } } },
+    async (request) => webhooks.rotateSecret(request.params.gameId, request.params.endpointId),
+  );
+
+  app.post(
+    "/admin/games/:gameId/webhooks/endpoints/:endpointId/test",
+    { schema: { tags, summary: "Queue a webhook.test event for this endpoint", params: EndpointParams, body: Empty, response: { 200: S.WebhookTestSent } } },
+    async (request) => webhooks.sendTest(request.params.gameId, request.params.endpointId),
+  );
+
+  app.get(
+    "/admin/games/:gameId/webhooks/deliveries",
+    { schema: { tags, summary: "The delivery log, newest first, with each delivery's attempts", params: GameParams, querystring: S.WebhookDeliveryQuery, response: { 200: S.WebhookDeliveryPage } } },
+    async (request) => listDeliveries(engine.db, await knownGame(request.params.gameId), request.query),
+  );
+
+  app.post(
+    "/admin/games/:gameId/webhooks/deliveries/:deliveryId/replay",
+    { schema: { tags, summary: "Send one delivery again, with the same webhook-id", params: DeliveryParams, body: Empty, response: { 200: S.WebhookReplayed } } },
+    async (request) => {
+      await replayDelivery(engine.db, request.params.gameId, request.params.deliveryId, clock.now());
+      return { replayed: 1 };
+    },
+  );
+
+  app.post(
+    "/admin/games/:gameId/webhooks/replay",
+    { schema: { tags, summary: "Send again every failed delivery whose event happened in [from, to)", params: GameParams, body: S.WebhookReplayRequest, response: { 200: S.WebhookReplayed } } },
+    async (request) => ({ replayed: await replayFailed(engine.db, await knownGame(request.params.gameId), request.body, clock.now()) }),
+  );
+};

@@ -1,0 +1,113 @@
+/**
+ * Reward delivery for game servers (x-client-id + x-api-key, checked by this plugin's onRequest
+ * hook): the ledger feed and the game's webhook endpoints.
+ */
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { readFeed } from "../../delivery/feed";
+import * as S from "../../schemas";
+import { apiKeyAuth, caller } from "../plugins/auth";
+import { apiKeySecurity } from "../plugins/swagger";
+import type { OffersServices } from "../services";
+
+export const rewardDeliveryRoutes: FastifyPluginAsyncZod<{ services: OffersServices }> = async (app, { services }) => {
+  const { webhooks, engine } = services;
+  app.addHook("onRequest", apiKeyAuth(services));
+  const tags = ["server"];
+  const security = apiKeySecurity;
+
+  app.get(
+    "/rewards/events",
+    {
+      schema: {
+        tags,
+        security,
+        summary: "The game's reward.granted events in commit order (the ledger feed)",
+        description:
+          "Pages through every reward granted in the game, oldest first, in the order the claims committed: a page never skips an event " +
+          "that a later page would have to return, and never repeats one. Keep `next` and pass it as `after` to read on (after downtime, " +
+          "to reconcile with the webhooks: de-duplicate on `id`). An empty page answers the same `next` again. Bad cursor: 400 invalid-cursor.",
+        querystring: S.RewardFeedQuery,
+        response: { 200: S.RewardFeedResponse },
+      },
+    },
+    async (request) => readFeed(engine.db, caller(request).gameId, request.query.after, request.query.limit),
+  );
+
+  app.get(
+    "/webhooks/endpoints",
+    { schema: { tags, security, summary: "The game's webhook endpoints", response: { 200: S.WebhookEndpointList } } },
+    async (request) => ({ endpoints: await webhooks.list(caller(request).gameId) }),
+  );
+
+  app.post(
+    "/webhooks/endpoints",
+    {
+      schema: {
+        tags,
+        security,
+        summary: "Add a webhook endpoint; answers its signing secret, shown once",
+        description:
+          "Deliveries follow the Standard Webhooks specification (headers webhook-id, webhook-timestamp, webhook-signature): verify them with " +
+          "the standardwebhooks package and the secret. Refused with 400 webhook-url-not-allowed when the URL reaches a loopback or private " +
+          "address and the service does not allow them; 409 too-many-webhook-endpoints past 20.",
+        body: S.WebhookEndpointInput,
+        response: { 200: S.WebhookEndpointCreated },
+      },
+    },
+    async (request) => webhooks.create(caller(request).gameId, request.body),
+  );
+
+  app.get(
+    "/webhooks/endpoints/:endpointId",
+    { schema: { tags, security, summary: "One webhook endpoint", params: S.WebhookEndpointParams, response: { 200: S.WebhookEndpoint } } },
+    async (request) => webhooks.get(caller(request).gameId, request.params.endpointId),
+  );
+
+  app.patch(
+    "/webhooks/endpoints/:endpointId",
+    {
+      schema: { tags, security, summary: "Change an endpoint: URL, description, event types, enabled", params: S.WebhookEndpointParams, body: S.WebhookEndpointPatch, response: { 200: S.WebhookEndpoint } },
+    },
+    async (request) => webhooks.update(caller(request).gameId, request.params.endpointId, request.body),
+  );
+
+  app.delete(
+    "/webhooks/endpoints/:endpointId",
+    { schema: { tags, security, summary: "Delete an endpoint with its deliveries", params: S.WebhookEndpointParams, response: { 200: z.object({ deleted: z.literal(true) }) } } },
+    async (request) => {
+      await webhooks.remove(caller(request).gameId, request.params.endpointId);
+      return { deleted: true as const };
+    },
+  );
+
+  app.post(
+    "/webhooks/endpoints/:endpointId/rotate-secret",
+    {
+      schema: {
+        tags,
+        security,
+        summary: "A new signing secret, shown once; the previous one keeps signing for 24 hours",
+        params: S.WebhookEndpointParams,
+        body: z.object({}).nullish(),
+        response: { 200: S.WebhookSecretRotated },
+      },
+    },
+    async (request) => webhooks.rotateSecret(caller(request).gameId, request.params.endpointId),
+  );
+
+  app.post(
+    "/webhooks/endpoints/:endpointId/test",
+    {
+      schema: {
+        tags,
+        security,
+        summary: "Queue a webhook.test event for this endpoint (delivered, retried and logged like any event)",
+        params: S.WebhookEndpointParams,
+        body: z.object({}).nullish(),
+        response: { 200: S.WebhookTestSent },
+      },
+    },
+    async (request) => webhooks.sendTest(caller(request).gameId, request.params.endpointId),
+  );
+};

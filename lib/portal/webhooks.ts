@@ -1,0 +1,108 @@
+/**
+ * Reward delivery in the portal (live ops): a game's webhook endpoints, the delivery log and replays,
+ * through the offers service's admin API. Every change is audited; a signing secret passes through
+ * to the one answer that shows it and is never written to the audit log.
+ *
+ * Writes are not tied to the browser's request: once sent, a change completes (and is audited) even
+ * if the page that asked for it has gone.
+ */
+import "server-only";
+import { recordAudit } from "./audit-recorder";
+import type { AuditActor } from "./audit-store";
+import type { WebhookEndpointChange, WebhookEndpointSettings, WebhookLogQuery, WebhookReplayRange } from "./offers-admin";
+import type { PortalServices } from "./services";
+
+type Services = Pick<PortalServices, "offersAdmin" | "db" | "catalog">;
+
+export function webhooksOverview(services: Services, gameId: string, signal?: AbortSignal) {
+  return services.offersAdmin().webhooks(gameId, signal);
+}
+
+export function deliveryLog(services: Services, gameId: string, query: WebhookLogQuery, signal?: AbortSignal) {
+  return services.offersAdmin().webhookDeliveries(gameId, query, signal);
+}
+
+/** The settings an audit entry keeps of an endpoint (never its secret). */
+const settingsOf = (e: { url: string; description: string; eventTypes: string[]; enabled: boolean }) => ({
+  url: e.url,
+  description: e.description,
+  eventTypes: e.eventTypes,
+  enabled: e.enabled,
+});
+
+export async function addEndpoint(services: Services, request: Request, user: AuditActor, gameId: string, input: WebhookEndpointSettings) {
+  const created = await services.offersAdmin().createWebhookEndpoint(gameId, input);
+  await recordAudit(services, request, user, {
+    action: "webhook.create",
+    targetType: "webhook",
+    target: `${gameId}/${created.endpointId}`,
+    summary: `added webhook endpoint ${created.url} to ${gameId}${created.enabled ? "" : " (disabled)"}`,
+    after: settingsOf(created),
+  });
+  return created;
+}
+
+export async function changeEndpoint(services: Services, request: Request, user: AuditActor, gameId: string, endpointId: string, change: WebhookEndpointChange) {
+  const admin = services.offersAdmin();
+  const before = (await admin.webhooks(gameId)).endpoints.find((e) => e.endpointId === endpointId);
+  const updated = await admin.updateWebhookEndpoint(gameId, endpointId, change);
+  const what =
+    change.enabled !== undefined && Object.keys(change).length === 1 ? (change.enabled ? "enabled" : "disabled") : `changed (${Object.keys(change).join(", ")})`;
+  await recordAudit(services, request, user, {
+    action: "webhook.update",
+    targetType: "webhook",
+    target: `${gameId}/${endpointId}`,
+    summary: `${what} webhook endpoint ${updated.url} of ${gameId}`,
+    before: before ? settingsOf(before) : null,
+    after: settingsOf(updated),
+  });
+  return updated;
+}
+
+export async function rotateSecret(services: Services, request: Request, user: AuditActor, gameId: string, endpointId: string) {
+  const rotated = await services.offersAdmin().rotateWebhookSecret(gameId, endpointId);
+  await recordAudit(services, request, user, {
+    action: "webhook.rotate-secret",
+    targetType: "webhook",
+    target: `${gameId}/${endpointId}`,
+    summary: `rotated the signing secret of webhook endpoint ${endpointId} of ${gameId} (the previous one signs until ${rotated.previousSecretExpiresAt})`,
+    after: { previousSecretExpiresAt: rotated.previousSecretExpiresAt },
+  });
+  return rotated;
+}
+
+export async function sendTestEvent(services: Services, request: Request, user: AuditActor, gameId: string, endpointId: string) {
+  const sent = await services.offersAdmin().sendWebhookTest(gameId, endpointId);
+  await recordAudit(services, request, user, {
+    action: "webhook.test",
+    targetType: "webhook",
+    target: `${gameId}/${endpointId}`,
+    summary: `sent a test event to webhook endpoint ${endpointId} of ${gameId}`,
+    after: sent,
+  });
+  return sent;
+}
+
+export async function replayDelivery(services: Services, request: Request, user: AuditActor, gameId: string, deliveryId: number) {
+  const replayed = await services.offersAdmin().replayWebhookDelivery(gameId, deliveryId);
+  await recordAudit(services, request, user, {
+    action: "webhook.replay",
+    targetType: "webhook",
+    target: `${gameId}/delivery/${deliveryId}`,
+    summary: `replayed delivery ${deliveryId} of ${gameId}`,
+    after: { deliveryId, replayed: replayed.replayed },
+  });
+  return replayed;
+}
+
+export async function replayFailed(services: Services, request: Request, user: AuditActor, gameId: string, range: WebhookReplayRange) {
+  const replayed = await services.offersAdmin().replayFailedWebhooks(gameId, range);
+  await recordAudit(services, request, user, {
+    action: "webhook.replay",
+    targetType: "webhook",
+    target: range.endpointId ? `${gameId}/${range.endpointId}` : gameId,
+    summary: `replayed ${replayed.replayed} failed deliver${replayed.replayed === 1 ? "y" : "ies"} of ${gameId} from ${range.from} to ${range.to}`,
+    after: { ...range, replayed: replayed.replayed },
+  });
+  return replayed;
+}
