@@ -53,4 +53,10 @@ describe("parseEnv", () => {
     expect(message).toMatch(/OFFERS_ADMIN_TOKEN="short": at least 16 characters/);
     expect(message).toContain("docs/operations.md");
   });
+
+  it("reads the trusted proxies as a list and names a bad item", () => {
+    expect(parseEnv({}).OFFERS_TRUST_PROXY).toEqual([]);
+    expect(parseEnv({ OFFERS_TRUST_PROXY: "10.20.0.5, 10.0.0.0/8,loopback,fd00::/8" }).OFFERS_TRUST_PROXY).toEqual(["10.20.0.5", "10.0.0.0/8", "loopback", "fd00::/8"]);
+    expect(() => parseEnv({ OFFERS_TRUST_PROXY: "10.0.0.0/8,proxy.internal" })).toThrow(/OFFERS_TRUST_PROXY="10\.0\.0\.0\/8,proxy\.internal" \(item 2\): an IP address, a CIDR/);
+  });
 });

@@ -52,6 +52,16 @@ export const envSchema = z.object({
   OFFERS_ADMIN_TOKEN: z.string().min(16, "at least 16 characters").optional(),
   /** Redis URL for the cross-instance event bus; unset = in-process bus. */
   REDIS_URL: optionalUrl,
+  /**
+   * Comma-separated addresses or CIDRs (or loopback, linklocal, uniquelocal) of the proxies whose
+   * X-Forwarded-For/-Proto/-Host the offers service believes; unset = none, the peer is the client.
+   * Only the proxy may be trusted: anyone else could forge a client address.
+   */
+  OFFERS_TRUST_PROXY: z
+    .string()
+    .optional()
+    .transform((v) => (v ? v.split(",").map((entry) => entry.trim()).filter(Boolean) : []))
+    .pipe(z.array(z.union([z.ipv4(), z.ipv6(), z.cidrv4(), z.cidrv6(), z.enum(["loopback", "linklocal", "uniquelocal"])], { error: "an IP address, a CIDR, loopback, linklocal or uniquelocal" }))),
   /** Comma-separated origins of browser game clients allowed by CORS; unset = any origin. */
   OFFERS_CORS_ORIGINS: z
     .string()
@@ -122,8 +132,10 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
   const result = envSchema.safeParse(source);
   if (!result.success) {
     const lines = result.error.issues.map((issue) => {
-      const name = issue.path.join(".");
-      return `  ${name}=${JSON.stringify(source[name] ?? "")}: ${issue.message}`;
+      const name = String(issue.path[0] ?? "");
+      // A list setting (OFFERS_TRUST_PROXY) names the bad item of the variable.
+      const item = typeof issue.path[1] === "number" ? ` (item ${issue.path[1] + 1})` : "";
+      return `  ${name}=${JSON.stringify(source[name] ?? "")}${item}: ${issue.message}`;
     });
     throw new EnvError(`Invalid environment variables:\n${lines.join("\n")}\nSee docs/operations.md.`);
   }

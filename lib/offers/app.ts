@@ -30,6 +30,8 @@ export async function buildOffersApp(deps: OffersAppDeps): Promise<FastifyInstan
     requestIdHeader: "x-request-id",
     genReqId: () => randomUUID(),
     return503OnClosing: true,
+    // request.ip (logged as remoteAddress) comes from X-Forwarded-For only when the peer is a trusted proxy.
+    ...(deps.trustProxy?.length ? { trustProxy: deps.trustProxy } : {}),
     // Path parameters are identifiers of up to 200 characters, up to 3 bytes each once percent-encoded.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 600 },
     frameworkErrors,

@@ -124,6 +124,7 @@ export async function startOffersService(options: {
     logger,
     maxBodyBytes: env.OFFERS_MAX_BODY_BYTES,
     corsOrigins: env.OFFERS_CORS_ORIGINS,
+    trustProxy: env.OFFERS_TRUST_PROXY,
     extend: stream.extend,
     // Without Redis, offers still reach streams on this instance; /health says the bus is degraded.
     healthChecks: () => ({ bus: bus.state }),

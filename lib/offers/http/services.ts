@@ -33,6 +33,8 @@ export interface OffersAppDeps {
    * because no endpoint uses cookies: callers authenticate with headers a page cannot borrow.
    */
   corsOrigins?: string[];
+  /** Proxies whose X-Forwarded-* headers are believed (OFFERS_TRUST_PROXY: addresses, CIDRs); default none. */
+  trustProxy?: string[];
   /** An engine built elsewhere (e.g. with listeners already attached); default: one over database.db. */
   engine?: OffersEngine;
   /** Extra routes registered under /v1 with the same services (event stream, admin API). */

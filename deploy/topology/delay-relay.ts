@@ -1,0 +1,76 @@
+/**
+ * A TCP relay that adds a fixed delay to every byte in both directions, for a slow link where the
+ * kernel has no netem (CONFIG_NET_SCH_NETEM is not built into this machine's kernel). Order is kept:
+ * each direction is a queue released by one timer. The delay can change while connections are open.
+ */
+import net from "node:net";
+
+export interface DelayRelay {
+  port: number;
+  /** One-way delay added to each direction, in milliseconds. */
+  delayMs: number;
+  close(): Promise<void>;
+}
+
+function delayedPipe(from: net.Socket, to: net.Socket, relay: { delayMs: number }): void {
+  const queue: Array<{ at: number; chunk: Buffer }> = [];
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const release = () => {
+    timer = undefined;
+    const now = Date.now();
+    while (queue.length && queue[0]!.at <= now) {
+      if (!to.destroyed) to.write(queue.shift()!.chunk);
+      else queue.shift();
+    }
+    if (queue.length) timer = setTimeout(release, queue[0]!.at - now);
+  };
+  from.on("data", (chunk: Buffer) => {
+    queue.push({ at: Date.now() + relay.delayMs, chunk });
+    if (relay.delayMs === 0 && queue.length === 1) return release();
+    timer ??= setTimeout(release, Math.max(0, queue[0]!.at - Date.now()));
+  });
+  from.on("end", () => {
+    const finish = () => (queue.length ? setTimeout(finish, 10) : to.end());
+    finish();
+  });
+}
+
+export async function startDelayRelay(listenHost: string, targetHost: string, targetPort: number): Promise<DelayRelay> {
+  const sockets = new Set<net.Socket>();
+  const relay = { delayMs: 0 };
+  const server = net.createServer((client) => {
+    const upstream = net.connect(targetPort, targetHost);
+    sockets.add(client);
+    sockets.add(upstream);
+    client.setNoDelay(true);
+    upstream.setNoDelay(true);
+    delayedPipe(client, upstream, relay);
+    delayedPipe(upstream, client, relay);
+    const drop = () => {
+      client.destroy();
+      upstream.destroy();
+      sockets.delete(client);
+      sockets.delete(upstream);
+    };
+    client.on("error", drop).on("close", drop);
+    upstream.on("error", drop).on("close", drop);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, listenHost, () => resolve());
+  });
+  return {
+    port: (server.address() as net.AddressInfo).port,
+    get delayMs() {
+      return relay.delayMs;
+    },
+    set delayMs(value: number) {
+      relay.delayMs = value;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
