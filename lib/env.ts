@@ -94,6 +94,9 @@ export const envSchema = z.object({
   DEMO_GAME_ID: z.string().min(1).default("demo-game"),
   DEMO_CLIENT_ID: z.string().min(1).default("demo-client"),
   DEMO_API_KEY: z.string().min(8).default("demo-api-key"),
+  /** The demo game's test environment (its own players, offers and claims). */
+  DEMO_TEST_CLIENT_ID: z.string().min(1).default("cl_test_demo"),
+  DEMO_TEST_API_KEY: z.string().min(8).default("ok_test_demo-api-key"),
   /** Where players are sent with a one-time token: {DASHBOARD_URL}/rewards?token=…&gameId=… */
   DASHBOARD_URL: z.url().default("http://localhost:3000"),
 

@@ -13,6 +13,8 @@
  *
  *   // On a game server (never in client code: the API key is the JWT secret).
  *   const server = createServerClient({ baseUrl, clientId, apiKey });
+ *   // The game's test environment: test credentials (ok_test_…), its own players and offers.
+ *   const sandbox = createServerClient({ environment: "test", baseUrl, clientId: testClientId, apiKey: testApiKey });
  *   await server.assignOffer({ playerId: "p1", offerId: "daily-chest" });
  *
  * Claims carry an Idempotency-Key (one per claim() call, or yours) and are retried with the same key
@@ -41,13 +43,14 @@ import {
   ServerClaimRequest,
   ServerClaimResponse,
   SnapshotPushRequest,
+  type Environment,
 } from "../offers/schemas";
 import { connectEventStream, type EventStreamHandle, type StreamState } from "./sse";
 import { createJwtProvider, jwtExpiry, type JwtProvider } from "./jwt-provider";
 
 export { connectEventStream, createJwtProvider, jwtExpiry };
 export type { EventStreamHandle, JwtProvider, StreamState };
-export type { Offer } from "../offers/schemas";
+export type { Environment, Offer } from "../offers/schemas";
 
 /** A non-2xx answer. `code` is the error code the interface documents (jwt-expired, invalid-api-key, offer-not-claimable…). */
 export class OffersApiError extends BrandedError {
@@ -63,9 +66,29 @@ export class OffersApiError extends BrandedError {
 }
 
 interface BaseOptions {
-  /** The API base, ending in /v1. */
-  baseUrl: string;
+  /**
+   * The game's environment: live (default) or test. The service tells them apart by the credential
+   * (a test API key, or a JWT signed with one); this picks the base URL when there is one per
+   * environment, keeps a player's live and test streams apart, and refuses a credential of the
+   * other environment (test keys and client ids start with ok_test_ / cl_test_).
+   */
+  environment?: Environment;
+  /** The API base, ending in /v1: one for both environments, or one per environment. */
+  baseUrl: string | Record<Environment, string>;
   fetch?: typeof fetch;
+}
+
+/** The base URL of the client's environment. */
+export function baseUrlOf(options: Pick<BaseOptions, "baseUrl" | "environment">): string {
+  return typeof options.baseUrl === "string" ? options.baseUrl : options.baseUrl[options.environment ?? "live"];
+}
+
+/** A credential that says it belongs to the other environment is refused at once, not at the first call. */
+function checkCredentialEnvironment(environment: Environment, ...credentials: string[]): void {
+  const foreign = environment === "live" ? /^(ok|cl)_test_/ : /^(ok|cl)_live_/;
+  if (credentials.some((c) => foreign.test(c))) {
+    throw new Error(`a ${environment === "live" ? "test" : "live"} credential in a ${environment} client: pass environment: "${environment === "live" ? "test" : "live"}" or the ${environment} credentials`);
+  }
 }
 
 /** Options of one claim() call. */
@@ -109,7 +132,7 @@ async function call<S extends z.ZodType>(
   schema: S,
 ): Promise<z.infer<S>> {
   const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
-  const response = await doFetch(joinUrl(options.baseUrl, path), {
+  const response = await doFetch(joinUrl(baseUrlOf(options), path), {
     method,
     headers: { "Content-Type": "application/json", Accept: "application/json", ...headers },
     body: body === undefined ? undefined : JSON.stringify(body),
@@ -175,7 +198,7 @@ export function createGameClient(options: GameClientOptions) {
      * backoff with jitter), resume from the last event id, and token renewal. One per player.
      */
     connectStream(stream: OfferStreamOptions): EventStreamHandle {
-      const url = joinUrl(options.baseUrl, "/sse/connect");
+      const url = joinUrl(baseUrlOf(options), "/sse/connect");
       let registryKey: string | undefined;
       const handle = connectEventStream({
         url,
@@ -183,7 +206,8 @@ export function createGameClient(options: GameClientOptions) {
         lastEventId: stream.lastEventId,
         getToken: async (o) => {
           const token = await options.getJwt(o);
-          const key = `${url}|${playerOf(token)}`;
+          // One stream per player and environment: a player's live and test streams are two players'.
+          const key = `${url}|${options.environment ?? "live"}|${playerOf(token)}`;
           if (registryKey !== key) {
             const older = openStreams.get(key);
             if (older && older !== handle) older.close();
@@ -223,6 +247,7 @@ export interface ServerClientOptions extends BaseOptions {
 
 /** Client for game servers (API key). Never ship it, or the key, to a browser or game client. */
 export function createServerClient(options: ServerClientOptions) {
+  checkCredentialEnvironment(options.environment ?? "live", options.apiKey, options.clientId);
   const headers = { "x-api-key": options.apiKey, "x-client-id": options.clientId };
   const post = <S extends z.ZodType>(path: string, body: unknown, schema: S) => call(options, "POST", path, headers, body, schema);
   return {

@@ -6,16 +6,16 @@ import { and, asc, count, eq, ilike, or } from "drizzle-orm";
 import type { OffersDatabase } from "./db";
 import { currencies, games, offerEvents, players, referrals, rewardLedger } from "./db/schema";
 import type { OffersEngine } from "./engine";
+import { environmentOf, publicGameId, type Environment } from "./environments";
 import type { AdminGame, AdminPlayerState } from "./schemas";
 
-
-
-export async function listGames(db: OffersDatabase): Promise<AdminGame[]> {
-  const rows = await db.select().from(games).orderBy(asc(games.gameId));
+/** Every game by its public id, with the players and currencies of one environment. */
+export async function listGames(db: OffersDatabase, environment: Environment = "live"): Promise<AdminGame[]> {
+  const rows = (await db.select().from(games).orderBy(asc(games.gameId))).filter((g) => environmentOf(g.gameId) === environment);
   const counts = await db.select({ gameId: players.gameId, n: count() }).from(players).groupBy(players.gameId);
   const allCurrencies = await db.select().from(currencies).orderBy(asc(currencies.currencyId));
   return rows.map((g) => ({
-    gameId: g.gameId,
+    gameId: publicGameId(g.gameId),
     name: g.name,
     maxOfferSlots: g.maxOfferSlots,
     players: Number(counts.find((c) => c.gameId === g.gameId)?.n ?? 0),
@@ -66,7 +66,7 @@ export async function playerState(
     .where(and(eq(referrals.gameId, gameId), or(eq(referrals.referrerId, playerId), eq(referrals.refereeId, playerId))))
     .orderBy(asc(referrals.createdAt));
   return {
-    gameId,
+    gameId: publicGameId(gameId),
     playerId,
     snapshot: view.snapshot,
     playerData: view.playerData,

@@ -7,6 +7,7 @@ import { randomBytes } from "node:crypto";
 import type { Env } from "../env";
 import { openOffersDatabase } from "./db";
 import { OffersError } from "./errors";
+import { Environment } from "./environments";
 import { GameDirectory, MAX_MAX_TOKEN_LIFETIME_SECONDS, MIN_MAX_TOKEN_LIFETIME_SECONDS, type GameSettingsInput } from "./games";
 import { SecretBox } from "./secret-box";
 import { ensureSecretKeyMatches, rotateSecretKey, SecretKeyRefusedError } from "./secret-key";
@@ -14,12 +15,15 @@ import { offersSettings } from "./service";
 
 export const usage = `Usage: npm run offers -- <command>
   games:create <gameId> <name> [--slots N] [--max-token-lifetime DURATION]
-                                  prints the client id and API key (shown once)
+                                  prints the client id and API key of the live and of the
+                                  test environment (shown once)
   games:set <gameId> [--slots N] [--max-token-lifetime DURATION]
                                   changes a game's offer slots or longest accepted JWT lifetime
-  games:list                      games, their settings and active client ids
-  keys:rotate <gameId>            adds a second active key (both verify JWTs)
-  keys:revoke <gameId> <clientId> revokes a key
+  games:list                      games, their settings and active client ids (live and test)
+  keys:rotate <gameId> [--environment live|test]
+                                  adds a second active key of that environment (default live;
+                                  both verify JWTs); the first test key of an older game too
+  keys:revoke <gameId> <clientId> revokes a key (of either environment)
   secret-key:generate             prints a new random OFFERS_SECRET_KEY (touches nothing)
   secret-key:rotate               re-encrypts every stored API key under OFFERS_SECRET_KEY
                                   (the old key in OFFERS_SECRET_KEY_PREVIOUS), in one transaction
@@ -86,7 +90,7 @@ export async function runOffersCli(argv: string[], env: Env, io: CliIo): Promise
     io.err(`Unknown command ${command}\n${usage}`);
     return 1;
   }
-  const parsed = parseArgs(args, ["slots", "max-token-lifetime"]);
+  const parsed = parseArgs(args, ["slots", "max-token-lifetime", "environment"]);
   if (!parsed) {
     io.err(usage);
     return 1;
@@ -119,9 +123,12 @@ Stop it first, or use OFFERS_DATABASE_URL (PostgreSQL), which allows both at onc
         }
         const created = await games.createGame({ gameId, name, ...settingsFrom(options) });
         io.out(`Game created: ${gameId} (${name})`);
-        io.out(`Client id: ${created.clientId}`);
-        io.out(`API key:   ${created.apiKey}`);
-        io.out("The API key is shown this once. Keep it on your game servers only: it also signs your players' JWTs.");
+        io.out(`Live client id: ${created.clientId}`);
+        io.out(`Live API key:   ${created.apiKey}`);
+        io.out(`Test client id: ${created.test.clientId}`);
+        io.out(`Test API key:   ${created.test.apiKey}`);
+        io.out("The API keys are shown this once. Keep them on your game servers only: they also sign your players' JWTs.");
+        io.out("Test keys reach the game's test environment: its own players, offers, claims and webhooks, apart from live.");
         return 0;
       }
       case "games:set": {
@@ -141,8 +148,13 @@ Stop it first, or use OFFERS_DATABASE_URL (PostgreSQL), which allows both at onc
           io.err(usage);
           return 1;
         }
-        const added = await games.rotateKey(gameId);
-        io.out(`New key added to ${gameId}; both keys are active now.`);
+        const environment = Environment.safeParse(options.environment ?? "live");
+        if (!environment.success) {
+          io.err(`--environment is live or test\n${usage}`);
+          return 1;
+        }
+        const added = await games.rotateKey(gameId, { environment: environment.data });
+        io.out(`New ${environment.data} key added to ${gameId}; every active ${environment.data} key verifies now.`);
         io.out(`Client id: ${added.clientId}`);
         io.out(`API key:   ${added.apiKey}`);
         io.out("Move your servers to the new key, then revoke the old one with keys:revoke.");
@@ -160,7 +172,9 @@ Stop it first, or use OFFERS_DATABASE_URL (PostgreSQL), which allows both at onc
       }
       case "games:list": {
         for (const g of await games.listGames()) {
-          io.out(`${g.gameId}\t${g.name}\tslots=${g.maxOfferSlots}\tmax-token-lifetime=${g.maxTokenLifetimeSeconds}s\tclients=${g.activeClientIds.join(",") || "-"}`);
+          io.out(
+            `${g.gameId}\t${g.name}\tslots=${g.maxOfferSlots}\tmax-token-lifetime=${g.maxTokenLifetimeSeconds}s\tclients=${g.activeClientIds.join(",") || "-"}\ttest-clients=${g.testClientIds.join(",") || "-"}`,
+          );
         }
         return 0;
       }

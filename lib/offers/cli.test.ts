@@ -31,7 +31,7 @@ describe.each(testDatabaseTargets())("npm run offers -- games:… on %s", (targe
     const env = await s.env({ OFFERS_SECRET_KEY: SECRET });
     const created = await runCli(env, "games:create", "short-game", "Short", "tokens", "--max-token-lifetime", "1h", "--slots", "4");
     expect(created.code, created.err).toBe(0);
-    const apiKey = /API key:\s+(\S+)/.exec(created.out)![1];
+    const apiKey = /Live API key:\s+(\S+)/.exec(created.out)![1];
     expect((await runCli(env, "games:create", "default-game", "Default")).code).toBe(0);
     const listed = await runCli(env, "games:list");
     expect(listed.out).toMatch(/short-game\tShort tokens\tslots=4\tmax-token-lifetime=3600s/);

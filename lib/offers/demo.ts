@@ -8,6 +8,7 @@ import { ManualClock, type Clock } from "./clock";
 import type { OffersDatabase } from "./db";
 import { apiClients, games, players } from "./db/schema";
 import { OffersEngine } from "./engine";
+import { ENVIRONMENTS, tenantOf } from "./environments";
 import type { GameDirectory } from "./games";
 import type { SecretBox } from "./secret-box";
 import type { OfferDefinitionDraft } from "./schemas";
@@ -16,6 +17,8 @@ export interface DemoSettings {
   gameId: string;
   clientId: string;
   apiKey: string;
+  /** The test environment's credentials (./environments). */
+  test: { clientId: string; apiKey: string };
 }
 
 /** Small inline SVG images: the demo works offline and needs no static file server. */
@@ -126,24 +129,32 @@ export async function seedDemoData(options: {
   const [existing] = await db.select().from(games).where(eq(games.gameId, gameId));
   let created = false;
   if (!existing) {
-    await options.games.createGame({ gameId, name: "Demo game", clientId: settings.clientId, apiKey: settings.apiKey }).catch((error: unknown) => {
-      if ((error as { code?: string }).code !== "game-exists") throw error;
-    });
+    await options.games
+      .createGame({ gameId, name: "Demo game", clientId: settings.clientId, apiKey: settings.apiKey, test: settings.test })
+      .catch((error: unknown) => {
+        if ((error as { code?: string }).code !== "game-exists") throw error;
+      });
     created = true;
   } else {
-    const [client] = await db.select().from(apiClients).where(and(eq(apiClients.clientId, settings.clientId), eq(apiClients.gameId, gameId)));
-    if (!client) {
-      await db.insert(apiClients).values({ clientId: settings.clientId, gameId, encryptedKey: options.box.encrypt(settings.apiKey) }).onConflictDoNothing();
-      options.games.invalidate();
+    // A data directory from before a credential setting changed (or before test environments).
+    for (const [tenant, credentials] of [[gameId, settings], [tenantOf(gameId, "test"), settings.test]] as const) {
+      const [client] = await db.select().from(apiClients).where(and(eq(apiClients.clientId, credentials.clientId), eq(apiClients.gameId, tenant)));
+      if (!client) {
+        await db.insert(apiClients).values({ clientId: credentials.clientId, gameId: tenant, encryptedKey: options.box.encrypt(credentials.apiKey) }).onConflictDoNothing();
+        options.games.invalidate();
+      }
     }
   }
 
-  await options.games.upsertCurrency(gameId, "gold", { name: "Gold", image: demoImages.gold });
-  await options.games.upsertCurrency(gameId, "gems", { name: "Gems", image: demoImages.gems });
-
   const engine = new OffersEngine({ db, clock });
-  for (const [offerId, definition] of Object.entries(demoDefinitions)) {
-    if (!(await engine.getDefinition(gameId, offerId))) await engine.upsertDefinition(gameId, offerId, definition);
+  // Both environments get the currencies and definitions; only live gets the demo players.
+  for (const environment of ENVIRONMENTS) {
+    const tenant = tenantOf(gameId, environment);
+    await options.games.upsertCurrency(tenant, "gold", { name: "Gold", image: demoImages.gold });
+    await options.games.upsertCurrency(tenant, "gems", { name: "Gems", image: demoImages.gems });
+    for (const [offerId, definition] of Object.entries(demoDefinitions)) {
+      if (!(await engine.getDefinition(tenant, offerId))) await engine.upsertDefinition(tenant, offerId, definition);
+    }
   }
 
   const hasPlayer = async (playerId: string) =>

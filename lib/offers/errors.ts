@@ -25,6 +25,7 @@ export type OffersErrorCode =
   | "definition-changed"
   | "definition-archived"
   | "player-not-found"
+  | "invalid-environment"
   | "invalid-cursor"
   | "webhook-endpoint-not-found"
   | "webhook-delivery-not-found"
@@ -60,6 +61,8 @@ const statusOf: Record<OffersErrorCode, number> = {
   // An archived definition is not assigned or activated; move it back to draft first.
   "definition-archived": 409,
   "player-not-found": 404,
+  // An admin call naming an environment other than live or test.
+  "invalid-environment": 400,
   // A feed cursor this service did not write (or cut short).
   "invalid-cursor": 400,
   "webhook-endpoint-not-found": 404,

@@ -1,15 +1,17 @@
 /**
  * Games and their API clients: creation, key rotation and revocation, API-key authentication,
  * and the decrypted keys that verify a game's JWTs (cached briefly: every JWT request needs them).
+ * A game has two environments, live and test, each with clients of its own (./environments).
  */
 import { randomBytes } from "node:crypto";
-import { and, asc, eq, isNull } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull } from "drizzle-orm";
 import type { Clock } from "./clock";
 import { systemClock } from "./clock";
 import { OffersError } from "./errors";
 import { constantTimeEqual, SecretKeyMismatchError, type SecretBox } from "./secret-box";
 import type { OffersDatabase } from "./db";
 import { apiClients, currencies, games } from "./db/schema";
+import { CREDENTIAL_PREFIX, ENVIRONMENTS, environmentOf, publicGameId, tenantOf, type Environment } from "./environments";
 import { IDENTIFIER_RULE, isIdentifier } from "./schemas";
 
 /** During rotation a game holds two active keys; a third must wait for a revocation. */
@@ -40,28 +42,42 @@ function checkSettings(input: GameSettingsInput): void {
   }
 }
 
-export interface GameKeys {
-  gameId: string;
-  name: string;
-  maxOfferSlots: number;
+/** One environment of a game as JWT verification needs it. */
+export interface EnvironmentKeys {
+  environment: Environment;
+  /** The stored game_id of this environment (see ./environments). */
+  tenant: string;
   /** Longest JWT lifetime accepted, in seconds. */
   maxTokenLifetimeSeconds: number;
   /** Decrypted API keys of the active clients, newest first. */
   keys: string[];
 }
 
-export interface NewApiClient {
+export interface GameKeys {
+  /** The public game id. */
   gameId: string;
+  name: string;
+  /** Live first, then test (when it exists). */
+  environments: EnvironmentKeys[];
+}
+
+export interface NewApiClient {
+  /** The public game id. */
+  gameId: string;
+  environment: Environment;
   clientId: string;
   /** Shown once; only its encryption is stored. */
   apiKey: string;
 }
 
-export function generateClientId(): string {
-  return `cl_${randomBytes(9).toString("base64url")}`;
+/** A new game's two key sets. */
+export type NewGame = NewApiClient & { test: NewApiClient };
+
+export function generateClientId(environment: Environment = "live"): string {
+  return `${CREDENTIAL_PREFIX[environment].clientId}${randomBytes(9).toString("base64url")}`;
 }
-export function generateApiKey(): string {
-  return `ok_${randomBytes(32).toString("base64url")}`;
+export function generateApiKey(environment: Environment = "live"): string {
+  return `${CREDENTIAL_PREFIX[environment].apiKey}${randomBytes(32).toString("base64url")}`;
 }
 
 export class GameDirectory {
@@ -83,25 +99,30 @@ export class GameDirectory {
     this.clientCache.clear();
   }
 
-  /** The game with its active keys, or null when the game is unknown. */
+  /** The game (by its public id) with the active keys of each environment, or null when the game is unknown. */
   async findGameWithKeys(gameId: string): Promise<GameKeys | null> {
     const now = Date.now();
     const cached = this.gameCache.get(gameId);
     if (cached && now - cached.at < CACHE_TTL_MS) return cached.value;
-    const [game] = await this.db.select().from(games).where(eq(games.gameId, gameId));
+    const tenants = ENVIRONMENTS.map((environment) => tenantOf(gameId, environment));
+    const rows = await this.db.select().from(games).where(inArray(games.gameId, tenants));
     let value: GameKeys | null = null;
-    if (game) {
+    const live = rows.find((row) => row.gameId === gameId);
+    if (live) {
       const clients = await this.db
         .select()
         .from(apiClients)
-        .where(and(eq(apiClients.gameId, gameId), isNull(apiClients.revokedAt)))
+        .where(and(inArray(apiClients.gameId, tenants), isNull(apiClients.revokedAt)))
         .orderBy(asc(apiClients.createdAt));
       value = {
-        gameId: game.gameId,
-        name: game.name,
-        maxOfferSlots: game.maxOfferSlots,
-        maxTokenLifetimeSeconds: game.maxTokenLifetimeSeconds,
-        keys: clients.reverse().map((c) => this.decrypt(c.encryptedKey)),
+        gameId,
+        name: live.name,
+        environments: ENVIRONMENTS.flatMap((environment) => {
+          const row = rows.find((r) => r.gameId === tenantOf(gameId, environment));
+          if (!row) return [];
+          const keys = clients.filter((c) => c.gameId === row.gameId).reverse().map((c) => this.decrypt(c.encryptedKey));
+          return [{ environment, tenant: row.gameId, maxTokenLifetimeSeconds: row.maxTokenLifetimeSeconds, keys }];
+        }),
       };
     }
     this.gameCache.set(gameId, { at: now, value });
@@ -123,7 +144,7 @@ export class GameDirectory {
     }
   }
 
-  /** The gameId of a valid client id + API key pair, or null. Compares keys in constant time. */
+  /** The tenant (game and environment, see ./environments) of a valid client id + API key pair, or null. Compares keys in constant time. */
   async authenticateApiKey(clientId: string | undefined, apiKey: string | undefined): Promise<string | null> {
     // A client id outside the identifier rule cannot exist: refused without a query.
     if (!clientId || !apiKey || !isIdentifier(clientId) || apiKey.length > 500) return null;
@@ -144,86 +165,118 @@ export class GameDirectory {
     return constantTimeEqual(apiKey, cached.value.apiKey) ? cached.value.gameId : null;
   }
 
-  async createGame(input: { gameId: string; name: string; clientId?: string; apiKey?: string } & GameSettingsInput): Promise<NewApiClient> {
+  /**
+   * Creates a game with its two environments, live and test, each with a client id and API key
+   * (given, or generated with the environment's prefix). Answers both key sets, shown once.
+   */
+  async createGame(
+    input: { gameId: string; name: string; clientId?: string; apiKey?: string; test?: { clientId?: string; apiKey?: string } } & GameSettingsInput,
+  ): Promise<NewGame> {
     // Game ids follow the identifier rule, so a JWT whose iss breaks it names no game (unknown-gameId without a query).
     if (!isIdentifier(input.gameId)) throw new OffersError("invalid-game-id", IDENTIFIER_RULE);
-    if (input.clientId !== undefined && !isIdentifier(input.clientId)) throw new OffersError("invalid-game-settings", `client id: ${IDENTIFIER_RULE}`);
+    for (const clientId of [input.clientId, input.test?.clientId]) {
+      if (clientId !== undefined && !isIdentifier(clientId)) throw new OffersError("invalid-game-settings", `client id: ${IDENTIFIER_RULE}`);
+    }
     checkSettings(input);
-    const clientId = input.clientId ?? generateClientId();
-    const apiKey = input.apiKey ?? generateApiKey();
+    const credentials = {
+      live: { clientId: input.clientId ?? generateClientId("live"), apiKey: input.apiKey ?? generateApiKey("live") },
+      test: { clientId: input.test?.clientId ?? generateClientId("test"), apiKey: input.test?.apiKey ?? generateApiKey("test") },
+    };
+    if (credentials.live.clientId === credentials.test.clientId || credentials.live.apiKey === credentials.test.apiKey) {
+      throw new OffersError("invalid-game-settings", "the test environment needs a client id and API key of its own");
+    }
     const now = this.clock.now();
     await this.db.transaction(async (tx) => {
-      const inserted = await tx
-        .insert(games)
-        .values({
-          gameId: input.gameId,
-          name: input.name,
-          maxOfferSlots: input.maxOfferSlots ?? 3,
-          maxTokenLifetimeSeconds: input.maxTokenLifetimeSeconds ?? DEFAULT_MAX_TOKEN_LIFETIME_SECONDS,
-          createdAt: now,
-        })
-        .onConflictDoNothing()
-        .returning();
-      if (inserted.length === 0) throw new OffersError("game-exists", input.gameId);
-      await tx.insert(apiClients).values({ clientId, gameId: input.gameId, encryptedKey: this.box.encrypt(apiKey), createdAt: now });
+      for (const environment of ENVIRONMENTS) {
+        const tenant = tenantOf(input.gameId, environment);
+        const inserted = await tx
+          .insert(games)
+          .values({
+            gameId: tenant,
+            name: input.name,
+            maxOfferSlots: input.maxOfferSlots ?? 3,
+            maxTokenLifetimeSeconds: input.maxTokenLifetimeSeconds ?? DEFAULT_MAX_TOKEN_LIFETIME_SECONDS,
+            createdAt: now,
+          })
+          .onConflictDoNothing()
+          .returning();
+        if (inserted.length === 0) throw new OffersError("game-exists", input.gameId);
+        const { clientId, apiKey } = credentials[environment];
+        await tx.insert(apiClients).values({ clientId, gameId: tenant, encryptedKey: this.box.encrypt(apiKey), createdAt: now });
+      }
     });
     this.invalidate();
-    return { gameId: input.gameId, clientId, apiKey };
+    return { gameId: input.gameId, environment: "live", ...credentials.live, test: { gameId: input.gameId, environment: "test", ...credentials.test } };
   }
 
-  /** Adds an active client with a fresh key next to the current one (rotation step one). */
-  async rotateKey(gameId: string, input: { clientId?: string; apiKey?: string } = {}): Promise<NewApiClient> {
-    const clientId = input.clientId ?? generateClientId();
-    const apiKey = input.apiKey ?? generateApiKey();
+  /** Adds an active client with a fresh key next to the current one of an environment (rotation step one). */
+  async rotateKey(gameId: string, input: { environment?: Environment; clientId?: string; apiKey?: string } = {}): Promise<NewApiClient> {
+    const environment = input.environment ?? "live";
+    const tenant = tenantOf(gameId, environment);
+    const clientId = input.clientId ?? generateClientId(environment);
+    const apiKey = input.apiKey ?? generateApiKey(environment);
     await this.db.transaction(async (tx) => {
-      const [game] = await tx.select().from(games).where(eq(games.gameId, gameId)).for("update");
+      const [game] = await tx.select().from(games).where(eq(games.gameId, tenant)).for("update");
       if (!game) throw new OffersError("game-not-found", gameId);
       const active = await tx
         .select({ clientId: apiClients.clientId })
         .from(apiClients)
-        .where(and(eq(apiClients.gameId, gameId), isNull(apiClients.revokedAt)));
+        .where(and(eq(apiClients.gameId, tenant), isNull(apiClients.revokedAt)));
       if (active.length >= MAX_ACTIVE_KEYS) throw new OffersError("too-many-keys", `revoke one of ${active.map((a) => a.clientId).join(", ")} first`);
-      await tx.insert(apiClients).values({ clientId, gameId, encryptedKey: this.box.encrypt(apiKey), createdAt: this.clock.now() });
+      await tx.insert(apiClients).values({ clientId, gameId: tenant, encryptedKey: this.box.encrypt(apiKey), createdAt: this.clock.now() });
     });
     this.invalidate();
-    return { gameId, clientId, apiKey };
+    return { gameId, environment, clientId, apiKey };
   }
 
-  /** Changes a game's settings (offer slots, maximum token lifetime); answers the game as stored. */
+  /**
+   * Changes a game's settings (offer slots, maximum token lifetime) in both environments, so that
+   * what is tried in test behaves as live will; answers the game as stored.
+   */
   async updateGame(gameId: string, input: GameSettingsInput): Promise<{ gameId: string; maxOfferSlots: number; maxTokenLifetimeSeconds: number }> {
     checkSettings(input);
     const set: Partial<typeof games.$inferInsert> = {};
     if (input.maxOfferSlots !== undefined) set.maxOfferSlots = input.maxOfferSlots;
     if (input.maxTokenLifetimeSeconds !== undefined) set.maxTokenLifetimeSeconds = input.maxTokenLifetimeSeconds;
-    const [row] =
+    const tenants = ENVIRONMENTS.map((environment) => tenantOf(gameId, environment));
+    const rows =
       Object.keys(set).length > 0
-        ? await this.db.update(games).set(set).where(eq(games.gameId, gameId)).returning()
-        : await this.db.select().from(games).where(eq(games.gameId, gameId));
+        ? await this.db.update(games).set(set).where(inArray(games.gameId, tenants)).returning()
+        : await this.db.select().from(games).where(inArray(games.gameId, tenants));
+    const row = rows.find((r) => r.gameId === gameId);
     if (!row) throw new OffersError("game-not-found", gameId);
     this.invalidate();
-    return { gameId: row.gameId, maxOfferSlots: row.maxOfferSlots, maxTokenLifetimeSeconds: row.maxTokenLifetimeSeconds };
+    return { gameId, maxOfferSlots: row.maxOfferSlots, maxTokenLifetimeSeconds: row.maxTokenLifetimeSeconds };
   }
 
+  /** Revokes a client of either environment of the game. */
   async revokeKey(gameId: string, clientId: string): Promise<void> {
     const revoked = await this.db
       .update(apiClients)
       .set({ revokedAt: this.clock.now() })
-      .where(and(eq(apiClients.gameId, gameId), eq(apiClients.clientId, clientId), isNull(apiClients.revokedAt)))
+      .where(and(inArray(apiClients.gameId, ENVIRONMENTS.map((environment) => tenantOf(gameId, environment))), eq(apiClients.clientId, clientId), isNull(apiClients.revokedAt)))
       .returning({ clientId: apiClients.clientId });
     if (revoked.length === 0) throw new OffersError("client-not-found", `${clientId} is not an active client of ${gameId}`);
     this.invalidate();
   }
 
-  async listGames(): Promise<Array<{ gameId: string; name: string; maxOfferSlots: number; maxTokenLifetimeSeconds: number; activeClientIds: string[] }>> {
+  /** Every game by its public id, with the active client ids of each environment. */
+  async listGames(): Promise<
+    Array<{ gameId: string; name: string; maxOfferSlots: number; maxTokenLifetimeSeconds: number; activeClientIds: string[]; testClientIds: string[] }>
+  > {
     const rows = await this.db.select().from(games).orderBy(asc(games.gameId));
     const clients = await this.db.select().from(apiClients).where(isNull(apiClients.revokedAt)).orderBy(asc(apiClients.createdAt));
-    return rows.map((g) => ({
-      gameId: g.gameId,
-      name: g.name,
-      maxOfferSlots: g.maxOfferSlots,
-      maxTokenLifetimeSeconds: g.maxTokenLifetimeSeconds,
-      activeClientIds: clients.filter((c) => c.gameId === g.gameId).map((c) => c.clientId),
-    }));
+    const idsOf = (tenant: string) => clients.filter((c) => c.gameId === tenant).map((c) => c.clientId);
+    return rows
+      .filter((g) => environmentOf(g.gameId) === "live")
+      .map((g) => ({
+        gameId: g.gameId,
+        name: g.name,
+        maxOfferSlots: g.maxOfferSlots,
+        maxTokenLifetimeSeconds: g.maxTokenLifetimeSeconds,
+        activeClientIds: idsOf(g.gameId),
+        testClientIds: idsOf(tenantOf(g.gameId, "test")),
+      }));
   }
 
   async upsertCurrency(gameId: string, currencyId: string, input: { name: string; image: string }) {
@@ -232,6 +285,6 @@ export class GameDirectory {
       .values({ gameId, currencyId, name: input.name, image: input.image })
       .onConflictDoUpdate({ target: [currencies.gameId, currencies.currencyId], set: { name: input.name, image: input.image } })
       .returning();
-    return { gameId: row.gameId, id: row.currencyId, name: row.name, image: row.image };
+    return { gameId: publicGameId(row.gameId), id: row.currencyId, name: row.name, image: row.image };
   }
 }

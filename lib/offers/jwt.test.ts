@@ -25,7 +25,7 @@ const claims = (extra: Record<string, unknown> = {}) => ({ iss: "game-a", sub: "
 const lookup =
   (maxTokenLifetimeSeconds?: number): GameKeyLookup =>
   async (gameId) =>
-    gameId === "game-a" ? { keys: [KEY], ...(maxTokenLifetimeSeconds ? { maxTokenLifetimeSeconds } : {}) } : null;
+    gameId === "game-a" ? { environments: [{ tenant: "game-a", keys: [KEY], ...(maxTokenLifetimeSeconds ? { maxTokenLifetimeSeconds } : {}) }] } : null;
 const verify = (jwt: string, maxLifetime?: number) => verifyGameJwt(jwt, lookup(maxLifetime), NOW);
 const code = (jwt: string, maxLifetime?: number) => verify(jwt, maxLifetime).then(() => "ok", (error: { code?: string }) => error.code ?? String(error));
 

@@ -60,8 +60,11 @@ export interface VerifiedJwt {
  */
 export const VIA_CLAIM = "offers_via";
 
-/** Answers the active keys of a game (newest first) and its longest token lifetime, or null when the game is unknown. */
-export type GameKeyLookup = (gameId: string) => Promise<{ keys: string[]; maxTokenLifetimeSeconds?: number } | null>;
+/**
+ * Answers a game's environments, each with its active keys (newest first), its tenant and its
+ * longest token lifetime, or null when the game is unknown. The key that verifies decides the environment.
+ */
+export type GameKeyLookup = (gameId: string) => Promise<{ environments: Array<{ tenant: string; keys: string[]; maxTokenLifetimeSeconds?: number }> } | null>;
 
 const encoder = new TextEncoder();
 const base64urlAlphabet = /^[A-Za-z0-9_-]+$/;
@@ -186,11 +189,13 @@ export async function verifyGameJwt(token: string | undefined, lookup: GameKeyLo
   // jose's WebCrypto path took ~60–80 µs, on the hot path of every client request.
   const signature = Buffer.from(parts[2], "base64url");
   const signingInput = `${parts[0]}.${parts[1]}`;
-  // Either active key verifies (rotation).
-  const verified = game.keys.some((key) => {
-    const expected = createHmac("sha256", key).update(signingInput).digest();
-    return signature.length === expected.length && timingSafeEqual(signature, expected);
-  });
+  // Any active key of either environment verifies (rotation); the one that does names the environment.
+  const verified = game.environments.find((environment) =>
+    environment.keys.some((key) => {
+      const expected = createHmac("sha256", key).update(signingInput).digest();
+      return signature.length === expected.length && timingSafeEqual(signature, expected);
+    }),
+  );
   if (!verified) throw new JwtError("jwt-invalid");
 
   // 5. sub: present, and a player id by the same rule as every other player id of the API. The
@@ -206,7 +211,7 @@ export async function verifyGameJwt(token: string | undefined, lookup: GameKeyLo
   if (nbf !== undefined && !isWholeSeconds(nbf)) throw new JwtError("jwt-invalid");
   const nowSeconds = now.getTime() / 1000;
   if (iat !== undefined && iat > nowSeconds + CLOCK_TOLERANCE_SECONDS) throw new JwtError("jwt-invalid");
-  const maxLifetime = game.maxTokenLifetimeSeconds ?? DEFAULT_MAX_TOKEN_LIFETIME_SECONDS;
+  const maxLifetime = verified.maxTokenLifetimeSeconds ?? DEFAULT_MAX_TOKEN_LIFETIME_SECONDS;
   if (exp - (iat ?? nowSeconds) > maxLifetime) throw new JwtError("jwt-invalid");
 
   // 7. expired (no tolerance: exp equal to now is expired)
@@ -215,7 +220,8 @@ export async function verifyGameJwt(token: string | undefined, lookup: GameKeyLo
   // 8. nbf
   if (nbf !== undefined && nbf > nowSeconds + CLOCK_TOLERANCE_SECONDS) throw new JwtError("jwt-not-yet-valid");
 
-  return { gameId: iss, playerId: sub, exp, via: payload[VIA_CLAIM] === "dashboard" ? "dashboard" : "client" };
+  // gameId: the tenant of the environment whose key verified (./environments).
+  return { gameId: verified.tenant, playerId: sub, exp, via: payload[VIA_CLAIM] === "dashboard" ? "dashboard" : "client" };
 }
 
 /** Signs a player's access token the way a game server would (HS256 with the game's API key). */

@@ -4,7 +4,10 @@
  * Field names follow spec/interface.md exactly; shapes the interface leaves open follow DESIGN.
  */
 import { z } from "zod";
+import { Environment } from "./environments";
 import { AUDIENCE_FIELD_RULE, AUDIENCE_OPS, audienceIssues, type AudienceRule as AudienceRuleValue } from "./targeting/audience";
+
+export { Environment, ENVIRONMENTS } from "./environments";
 
 // The rule grammar's helpers travel with the contract: the portal's audience builder validates,
 // describes and explains rules exactly as the service does.
@@ -431,6 +434,8 @@ export type RewardSource = z.infer<typeof RewardSource>;
 
 export const RewardGrantedData = z.object({
   gameId: z.string(),
+  /** The game's environment the claim was made in: a test credential's claims say test. */
+  environment: Environment,
   playerId: z.string(),
   kind: ClaimKind,
   /** The offer instance or referral that was claimed (the claim's instanceId). */
@@ -459,7 +464,7 @@ export const WebhookTestEvent = z.object({
   id: z.string(),
   type: z.literal("webhook.test"),
   timestamp: Timestamp,
-  data: z.object({ gameId: z.string(), endpointId: z.string(), message: z.string() }),
+  data: z.object({ gameId: z.string(), environment: Environment, endpointId: z.string(), message: z.string() }),
 });
 export type WebhookTestEvent = z.infer<typeof WebhookTestEvent>;
 

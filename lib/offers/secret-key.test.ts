@@ -153,8 +153,8 @@ describe.each(testDatabaseTargets())("the secret key of stored API keys, on %s",
     const s = newStorage();
     const created = await cli(await s.env({ OFFERS_SECRET_KEY: keyA }), "games:create", "g1", "Game One");
     expect(created.code, created.err).toBe(0);
-    const apiKey = /API key:\s+(\S+)/.exec(created.out)![1];
-    const clientId = /Client id:\s+(\S+)/.exec(created.out)![1];
+    const apiKey = /Live API key:\s+(\S+)/.exec(created.out)![1];
+    const clientId = /Live client id:\s+(\S+)/.exec(created.out)![1];
 
     // The CLI refuses a wrong key, and writes nothing with it.
     const wrong = await cli(await s.env({ OFFERS_SECRET_KEY: keyB }), "games:create", "g2", "Game Two");
@@ -208,7 +208,7 @@ describe.each(testDatabaseTargets())("the secret key of stored API keys, on %s",
     // Step 2: rotate.
     const rotated = await cli(during, "secret-key:rotate");
     expect(rotated.code, rotated.err).toBe(0);
-    expect(rotated.out).toContain("Re-encrypted 1 stored API key");
+    expect(rotated.out).toContain("Re-encrypted 2 stored API keys"); // the live and the test key of the game
     expect(rotated.out).toContain("1 webhook signing secret;");
     {
       const database = await s.open();

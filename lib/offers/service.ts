@@ -138,7 +138,7 @@ export async function startOffersService(options: {
       games: app.offers.games,
       box: new SecretBox(settings.secretKey, settings.previousSecretKey),
       clock,
-      settings: { gameId: env.DEMO_GAME_ID, clientId: env.DEMO_CLIENT_ID, apiKey: env.DEMO_API_KEY },
+      settings: { gameId: env.DEMO_GAME_ID, clientId: env.DEMO_CLIENT_ID, apiKey: env.DEMO_API_KEY, test: { clientId: env.DEMO_TEST_CLIENT_ID, apiKey: env.DEMO_TEST_API_KEY } },
     });
     logger.info({ gameId: env.DEMO_GAME_ID, clientId: env.DEMO_CLIENT_ID }, "demo data ready");
   }

@@ -25,11 +25,16 @@ export interface TestGame {
   apiKey: string;
 }
 
+/** The credentials of game-a's test environment (its own clients; ./environments). */
+export const TEST_ENVIRONMENT_CREDENTIALS = { clientId: "cl_test_client-a", apiKey: "ok_test_api-key-of-game-a-0123456789" };
+
 export interface OffersTestContext {
   app: FastifyInstance;
   database: TestDatabase<OffersSchema>;
   clock: ManualClock;
   game: TestGame;
+  /** The same game's test environment credentials. */
+  testGame: TestGame;
   secretKey: string;
   /** Signs a game JWT at the clock's time (HS256 with the game's API key). */
   jwt(playerId: string, options?: { gameId?: string; apiKey?: string; ttlSeconds?: number }): Promise<string>;
@@ -46,7 +51,9 @@ export async function startOffersTestApp(target: TestDatabaseTarget, extra: Part
   const secretKey = randomBytes(32).toString("hex");
   const app = await buildOffersApp({ database, secretKey, adminToken: "test-admin-token-0123456789", clock, ...extra });
   await app.ready();
-  const game = await app.offers.games.createGame({ gameId: "game-a", name: "Game A", clientId: "client-a", apiKey: "api-key-of-game-a-0123456789" });
+  const created = await app.offers.games.createGame({ gameId: "game-a", name: "Game A", clientId: "client-a", apiKey: "api-key-of-game-a-0123456789", test: TEST_ENVIRONMENT_CREDENTIALS });
+  const game: TestGame = { gameId: created.gameId, clientId: created.clientId, apiKey: created.apiKey };
+  const testGame: TestGame = { gameId: created.gameId, ...TEST_ENVIRONMENT_CREDENTIALS };
   const jwt: OffersTestContext["jwt"] = (playerId, options = {}) => {
     const iat = Math.floor(clock.now().getTime() / 1000);
     return new SignJWT({})
@@ -67,6 +74,7 @@ export async function startOffersTestApp(target: TestDatabaseTarget, extra: Part
     database,
     clock,
     game,
+    testGame,
     secretKey,
     jwt,
     apiHeaders,

@@ -4,11 +4,12 @@
  * redeems exactly one succeeds; it answers a 15-minute access JWT of the player's game.
  */
 import { randomBytes } from "node:crypto";
-import { and, eq, gt, isNull, lt } from "drizzle-orm";
+import { and, eq, gt, inArray, isNull, lt } from "drizzle-orm";
 import type { Clock } from "./clock";
 import { OffersError } from "./errors";
 import type { OffersDatabase } from "./db";
 import { oneTimeTokens } from "./db/schema";
+import { ENVIRONMENTS, tenantOf } from "./environments";
 import type { GameDirectory } from "./games";
 import { ACCESS_TOKEN_TTL_SECONDS, signGameJwt } from "./jwt";
 import { sha256Hex } from "./secret-box";
@@ -36,28 +37,31 @@ export class OneTimeTokens {
     return token;
   }
 
+  /**
+   * Redeems a token of the game (its public id) in either environment: the token was stored with the
+   * environment's tenant, and the access JWT is signed with that environment's key, so the rewards
+   * page stays in the environment the token was made in.
+   */
   async redeem(token: string, gameId: string): Promise<OneTimeTokenRedeemResponse> {
     const now = this.clock.now();
     const hash = sha256Hex(token);
+    const ofGame = inArray(oneTimeTokens.gameId, ENVIRONMENTS.map((environment) => tenantOf(gameId, environment)));
     const [used] = await this.db
       .update(oneTimeTokens)
       .set({ usedAt: now })
-      .where(and(eq(oneTimeTokens.tokenHash, hash), eq(oneTimeTokens.gameId, gameId), isNull(oneTimeTokens.usedAt), gt(oneTimeTokens.expiresAt, now)))
-      .returning({ playerId: oneTimeTokens.playerId });
+      .where(and(eq(oneTimeTokens.tokenHash, hash), ofGame, isNull(oneTimeTokens.usedAt), gt(oneTimeTokens.expiresAt, now)))
+      .returning({ playerId: oneTimeTokens.playerId, tenant: oneTimeTokens.gameId });
     if (!used) {
-      const [row] = await this.db
-        .select()
-        .from(oneTimeTokens)
-        .where(and(eq(oneTimeTokens.tokenHash, hash), eq(oneTimeTokens.gameId, gameId)));
+      const [row] = await this.db.select().from(oneTimeTokens).where(and(eq(oneTimeTokens.tokenHash, hash), ofGame));
       if (!row) throw new OffersError("token-invalid");
       throw new OffersError(row.usedAt ? "token-used" : "token-expired");
     }
-    const game = await this.games.findGameWithKeys(gameId);
-    if (!game || game.keys.length === 0) throw new OffersError("token-invalid");
+    const environment = (await this.games.findGameWithKeys(gameId))?.environments.find((e) => e.tenant === used.tenant);
+    if (!environment || environment.keys.length === 0) throw new OffersError("token-invalid");
     // 15 minutes, or less when the game accepts only shorter tokens.
-    const ttlSeconds = Math.min(ACCESS_TOKEN_TTL_SECONDS, game.maxTokenLifetimeSeconds);
+    const ttlSeconds = Math.min(ACCESS_TOKEN_TTL_SECONDS, environment.maxTokenLifetimeSeconds);
     // Marked, so its claims are recorded as made on the rewards page.
-    const accessToken = await signGameJwt({ gameId, playerId: used.playerId, apiKey: game.keys[0], now, ttlSeconds, via: "dashboard" });
+    const accessToken = await signGameJwt({ gameId, playerId: used.playerId, apiKey: environment.keys[0], now, ttlSeconds, via: "dashboard" });
     return { playerId: used.playerId, gameId, accessToken };
   }
 

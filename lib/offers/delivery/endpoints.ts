@@ -9,6 +9,7 @@ import { and, asc, count, eq } from "drizzle-orm";
 import type { Clock } from "../clock";
 import type { OffersDatabase } from "../db";
 import { games, webhookDeliveries, webhookEndpoints } from "../db/schema";
+import { environmentOf, publicGameId } from "../environments";
 import { OffersError } from "../errors";
 import type { SecretBox } from "../secret-box";
 import type {
@@ -45,7 +46,7 @@ export function generateMessageId(): string {
 export function toWebhookEndpoint(row: EndpointRow): WebhookEndpoint {
   return {
     endpointId: row.endpointId,
-    gameId: row.gameId,
+    gameId: publicGameId(row.gameId),
     url: row.url,
     description: row.description,
     eventTypes: row.eventTypes,
@@ -179,7 +180,7 @@ export class WebhookEndpoints {
       id: messageId,
       type: "webhook.test",
       timestamp: now.toISOString(),
-      data: { gameId, endpointId, message: "A test event from the offers service: if you can read this, your endpoint receives and can verify deliveries." },
+      data: { gameId: publicGameId(gameId), environment: environmentOf(gameId), endpointId, message: "A test event from the offers service: if you can read this, your endpoint receives and can verify deliveries." },
     };
     const [row] = await this.db
       .insert(webhookDeliveries)

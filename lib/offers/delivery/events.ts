@@ -1,5 +1,6 @@
 /** The public shape of stored reward events: the webhook body and the feed's items are the same object. */
 import type { rewardEvents } from "../db/schema";
+import { environmentOf, publicGameId } from "../environments";
 import type { RewardGrantedEvent } from "../schemas";
 
 export type RewardEventRow = typeof rewardEvents.$inferSelect;
@@ -11,7 +12,8 @@ export function toRewardGrantedEvent(row: RewardEventRow): RewardGrantedEvent {
     type: "reward.granted",
     timestamp: at,
     data: {
-      gameId: row.gameId,
+      gameId: publicGameId(row.gameId),
+      environment: environmentOf(row.gameId),
       playerId: row.playerId,
       kind: row.sourceKind,
       instanceId: row.sourceId,

@@ -3,6 +3,7 @@
  * condition fails (the preview); and how many players an audience matches now (its size).
  */
 import { and, count, eq, ne, sql } from "drizzle-orm";
+import { publicGameId } from "../environments";
 import { OffersError } from "../errors";
 import type { OffersExecutor } from "../db";
 import { offerInstances, players } from "../db/schema";
@@ -45,7 +46,7 @@ export async function previewSurfacing(core: EngineCore, gameId: string, offerId
   const open = history.filter((row) => OPEN.includes(row.status) && !isOverdue(row, now));
   const { maxOfferSlots } = await core.gameSettings(gameId);
   return {
-    gameId,
+    gameId: publicGameId(gameId),
     offerId,
     playerId,
     definitionVersion: definition.version,

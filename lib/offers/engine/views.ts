@@ -1,6 +1,10 @@
-/** Rows to the API's shapes (offers, definitions, referrals, snapshots, player data, events). */
+/**
+ * Rows to the API's shapes (offers, definitions, referrals, snapshots, player data, events). Rows
+ * carry the tenant (a game's environment, ../environments); the shapes name the game by its public id.
+ */
 import type { currencies, offerDefinitions, referrals } from "../db/schema";
 import type { Offer, OfferDefinition, OfferStatus, PlayerData, PlayerSnapshot, PlayerSnapshotCore, Referral } from "../schemas";
+import { publicGameId } from "../environments";
 import type { InstanceRow, OfferEvent, OfferEventType, PlayerRow } from "./types";
 
 export const iso = (d: Date) => d.toISOString();
@@ -11,7 +15,7 @@ export function toOffer(row: InstanceRow): Offer {
     offerId: row.offerId,
     instanceId: row.instanceId,
     playerId: row.playerId,
-    gameId: row.gameId,
+    gameId: publicGameId(row.gameId),
     name: row.name,
     description: row.description,
     ...(row.image ? { image: row.image } : {}),
@@ -26,7 +30,7 @@ export function toOffer(row: InstanceRow): Offer {
 
 export function toDefinition(row: typeof offerDefinitions.$inferSelect): OfferDefinition {
   return {
-    gameId: row.gameId,
+    gameId: publicGameId(row.gameId),
     offerId: row.offerId,
     name: row.name,
     description: row.description,
@@ -51,7 +55,7 @@ export function toDefinition(row: typeof offerDefinitions.$inferSelect): OfferDe
 export function toReferral(row: typeof referrals.$inferSelect): Referral {
   return {
     instanceId: row.instanceId,
-    gameId: row.gameId,
+    gameId: publicGameId(row.gameId),
     referrerId: row.referrerId,
     refereeId: row.refereeId,
     rewards: row.rewards,
@@ -66,9 +70,10 @@ export function offerEvent(seq: number, row: InstanceRow, from: OfferStatus | nu
 }
 
 function snapshotCoreOf(row: PlayerRow): PlayerSnapshotCore {
+  const gameId = publicGameId(row.gameId);
   return {
-    _id: `${row.gameId}:${row.playerId}`,
-    gameId: row.gameId,
+    _id: `${gameId}:${row.playerId}`,
+    gameId,
     playerId: row.playerId,
     username: row.username,
     daysInGame: row.daysInGame,
@@ -81,7 +86,8 @@ export function snapshotOf(row: PlayerRow): PlayerSnapshot {
   return { ...snapshotCoreOf(row), currencies: row.currencies, levels: row.levels };
 }
 
-export function emptySnapshot(gameId: string, playerId: string): PlayerSnapshot {
+export function emptySnapshot(tenant: string, playerId: string): PlayerSnapshot {
+  const gameId = publicGameId(tenant);
   return { _id: `${gameId}:${playerId}`, gameId, playerId, username: "", daysInGame: 0, loginStreak: 0, trustScore: 0, currencies: {}, levels: {} };
 }
 

@@ -7,6 +7,7 @@
  */
 import { sql, type SQL } from "drizzle-orm";
 import { players } from "../db/schema";
+import { publicGameId } from "../environments";
 import { parseAudienceField, type AudienceComparison, type AudienceField, type AudienceRule } from "./audience";
 
 function fieldSql(field: AudienceField): SQL {
@@ -69,6 +70,6 @@ export function audienceSql(rule: AudienceRule): SQL {
 export function rolloutSql(percent: number, gameId: string, offerId: string): SQL {
   if (percent >= 100) return sql`true`;
   if (percent <= 0) return sql`false`;
-  const bucket = sql`('x' || lpad(substr(md5(${`rollout:${gameId}:${offerId}:`}::text || ${players.playerId}), 1, 8), 16, '0'))::bit(64)::bigint`;
+  const bucket = sql`('x' || lpad(substr(md5(${`rollout:${publicGameId(gameId)}:${offerId}:`}::text || ${players.playerId}), 1, 8), 16, '0'))::bit(64)::bigint`;
   return sql`((${bucket})::float8 / 4294967296::float8) * 100::float8 < ${percent}::float8`;
 }

@@ -5,10 +5,12 @@
  * computes the same bucket in the database, so audience counts agree with the engine.
  */
 import { createHash } from "node:crypto";
+import { publicGameId } from "../environments";
 
 /** The player's point in [0, 1) for a purpose (`rollout`, `variant`): the first 32 bits of an MD5. */
 export function bucketOf(purpose: "rollout" | "variant", gameId: string, offerId: string, playerId: string): number {
-  const digest = createHash("md5").update(`${purpose}:${gameId}:${offerId}:${playerId}`).digest();
+  // By the public game id: a player draws the same in the test environment as in live.
+  const digest = createHash("md5").update(`${purpose}:${publicGameId(gameId)}:${offerId}:${playerId}`).digest();
   return digest.readUInt32BE(0) / 2 ** 32;
 }
 

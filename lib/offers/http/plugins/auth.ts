@@ -4,7 +4,9 @@
  * its body. Refusals are thrown and answered by the error handler, except the admin token's.
  */
 import { createHash, timingSafeEqual } from "node:crypto";
-import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from "fastify";
+import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler, preHandlerAsyncHookHandler } from "fastify";
+import { Environment, tenantOf } from "../../environments";
+import { OffersError } from "../../errors";
 import type { OffersServices } from "../services";
 
 declare module "fastify" {
@@ -40,6 +42,32 @@ export function adminAuth(adminToken: string): onRequestAsyncHookHandler {
     if (!token || !timingSafeEqual(digest(token), adminDigest)) {
       return reply.code(401).send({ message: "invalid-admin-token" });
     }
+  };
+}
+
+/** Header of admin calls naming the environment of the game in the path (default live). */
+export const ADMIN_ENVIRONMENT_HEADER = "x-offers-environment";
+
+declare module "fastify" {
+  interface FastifyRequest {
+    /** The environment an admin call is about (./auth adminEnvironment). */
+    offersEnvironment?: Environment;
+  }
+}
+
+/**
+ * Admin calls name a game by its public id and its environment by a header: this hook (preHandler,
+ * after the path is validated) turns the path's gameId into the environment's tenant, so every admin
+ * handler reads and writes that environment only (../../environments).
+ */
+export function adminEnvironment(): preHandlerAsyncHookHandler {
+  return async (request) => {
+    const raw = request.headers[ADMIN_ENVIRONMENT_HEADER];
+    const parsed = Environment.safeParse(raw ?? "live");
+    if (!parsed.success) throw new OffersError("invalid-environment", `${ADMIN_ENVIRONMENT_HEADER}: live or test`);
+    request.offersEnvironment = parsed.data;
+    const params = request.params as { gameId?: string } | undefined;
+    if (params && typeof params.gameId === "string") params.gameId = tenantOf(params.gameId, parsed.data);
   };
 }
 

@@ -12,7 +12,7 @@ import type { DefinitionChange } from "../../engine/engine";
 import type { SurfacingJobRow } from "../../engine/surfacing-jobs";
 import * as S from "../../schemas";
 import { describeAudience } from "../../targeting/audience";
-import { adminAuth } from "../plugins/auth";
+import { adminAuth, adminEnvironment } from "../plugins/auth";
 
 const GameParams = z.object({ gameId: S.Identifier });
 const DefinitionParams = z.object({ gameId: S.Identifier, offerId: S.ExternalId });
@@ -48,6 +48,7 @@ const versionOf = (headers: { "if-match"?: string }) => (headers["if-match"] ? N
 
 export const adminLiveOpsRoutes: FastifyPluginAsyncZod<{ engine: OffersEngine; adminToken: string }> = async (app, { engine, adminToken }) => {
   app.addHook("onRequest", adminAuth(adminToken));
+  app.addHook("preHandler", adminEnvironment());
   const tags = ["admin"];
   const errors = { 404: S.ErrorMessage, 409: S.ErrorMessage };
 

@@ -7,7 +7,7 @@ import { z } from "zod";
 import { deliveryStats, listDeliveries, replayDelivery, replayFailed } from "../../delivery/queue";
 import { OffersError } from "../../errors";
 import * as S from "../../schemas";
-import { adminAuth } from "../plugins/auth";
+import { adminAuth, adminEnvironment } from "../plugins/auth";
 import type { OffersServices } from "../services";
 
 export interface AdminWebhookRoutesOptions {
@@ -18,6 +18,7 @@ export interface AdminWebhookRoutesOptions {
 export const adminWebhookRoutes: FastifyPluginAsyncZod<AdminWebhookRoutesOptions> = async (app, { services, adminToken }) => {
   const { webhooks, engine, clock } = services;
   app.addHook("onRequest", adminAuth(adminToken));
+  app.addHook("preHandler", adminEnvironment());
   const tags = ["admin"];
   const GameParams = z.object({ gameId: S.Identifier });
   const EndpointParams = GameParams.extend({ endpointId: S.Identifier });

@@ -6,7 +6,7 @@ import type { OffersEngine } from "../../engine";
 import { AdminGame, AdminPlayerState } from "../../schemas";
 import type { SseHub } from "../../sse/hub";
 import { openStream } from "../../sse/http-stream";
-import { adminAuth } from "../plugins/auth";
+import { adminAuth, adminEnvironment } from "../plugins/auth";
 
 export interface AdminRoutesOptions {
   engine: OffersEngine;
@@ -17,11 +17,12 @@ export interface AdminRoutesOptions {
 
 export const adminRoutes: FastifyPluginAsyncZod<AdminRoutesOptions> = async (app, { engine, hub, adminToken }) => {
   app.addHook("onRequest", adminAuth(adminToken));
+  app.addHook("preHandler", adminEnvironment());
   const tags = ["admin"];
   const PlayerParams = z.object({ gameId: z.string().min(1).max(200), playerId: z.string().min(1).max(200) });
 
-  app.get("/admin/games", { schema: { tags, summary: "Games", response: { 200: z.object({ games: z.array(AdminGame) }) } } }, async () => ({
-    games: await listGames(engine.db),
+  app.get("/admin/games", { schema: { tags, summary: "Games", response: { 200: z.object({ games: z.array(AdminGame) }) } } }, async (request) => ({
+    games: await listGames(engine.db, request.offersEnvironment),
   }));
 
   app.get(

@@ -1,6 +1,7 @@
 /** Routes of game servers (x-client-id + x-api-key, checked by this plugin's onRequest hook). */
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { coreOf } from "../../engine";
+import { publicGameId } from "../../environments";
 import * as S from "../../schemas";
 import { apiKeyAuth, caller } from "../plugins/auth";
 import { apiKeySecurity } from "../plugins/swagger";
@@ -21,7 +22,7 @@ export const gameServerRoutes: FastifyPluginAsyncZod<{ services: OffersServices 
       const { playerId, viewingCampaigns } = request.body;
       const view = await engine.fetchCampaigns(gameId, playerId, { viewing: viewingCampaigns === true, includeQueued: true });
       const token = await tokens.generate(gameId, playerId);
-      return { player: { snapshot: coreOf(view.snapshot), data: view.playerData }, offers: view.offers, token, gameId, playerSnapshot: view.snapshot, playerData: view.playerData };
+      return { player: { snapshot: coreOf(view.snapshot), data: view.playerData }, offers: view.offers, token, gameId: publicGameId(gameId), playerSnapshot: view.snapshot, playerData: view.playerData };
     },
   );
 
