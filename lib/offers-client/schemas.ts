@@ -4,6 +4,8 @@
  * two services stay apart except for the shared API contract.
  */
 export {
+  Environment,
+  ENVIRONMENTS,
   AdminDefinitionChange,
   AdminDefinitionCreate,
   AdminDefinitionDetail,

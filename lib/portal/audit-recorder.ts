@@ -27,13 +27,22 @@ export type AuditServices = Pick<PortalServices, "db" | "catalog">;
 
 /** Writes one entry for the request's user; never throws. */
 export async function recordAudit(services: AuditServices, request: Request, user: AuditActor, entry: AuditEntryInput): Promise<void> {
-  const full: AuditInput = { ...entry, actor: { id: user.id, name: user.name }, requestId: requestIdOf(request) };
+  const full: AuditInput = { ...inTestEnvironment(request, entry), actor: { id: user.id, name: user.name }, requestId: requestIdOf(request) };
   try {
     const db = await services.db();
     await writeAudit(db, full);
   } catch (e) {
     console.error(`[portal] audit entry not written (${(e as Error).message}):`, JSON.stringify(full));
   }
+}
+
+/**
+ * A change made in a game's test environment (an offers route called with environment=test) says so
+ * in its target and summary, so nobody reads it as a change of live offers.
+ */
+function inTestEnvironment(request: Request, entry: AuditEntryInput): AuditEntryInput {
+  if (new URL(request.url).searchParams.get("environment") !== "test") return entry;
+  return { ...entry, target: `${entry.target} (test)`, summary: `[test environment] ${entry.summary}` };
 }
 
 /** The YAML file at <commit>^ in the config repository, as data; null when it cannot be read. */

@@ -41,6 +41,7 @@ import {
   WebhookReplayRequest,
   WebhookSecretRotated,
   WebhookTestSent,
+  type Environment,
 } from "../offers-client/schemas";
 import { PortalError, type PortalIssue } from "./errors";
 import { OffersAdminError } from "./offers-admin-error";
@@ -70,6 +71,8 @@ export interface OffersAdminOptions {
   /** Per-call timeout of JSON calls and of the watch stream's first byte of headers. */
   timeoutMs?: number;
   fetch?: typeof fetch;
+  /** The game environment every call is about (live by default): the admin API's x-offers-environment. */
+  environment?: Environment;
 }
 
 /** Settings as both services resolve them: the same token file when OFFERS_ADMIN_TOKEN is unset. */
@@ -148,7 +151,7 @@ export function createOffersAdminClient(options: OffersAdminOptions) {
   const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
   const base = options.baseUrl.replace(/\/+$/, "") + "/v1/admin";
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const headers = { Authorization: `Bearer ${options.token}` };
+  const headers = { Authorization: `Bearer ${options.token}`, "x-offers-environment": options.environment ?? "live" };
 
   /**
    * fetch with the timeout and an optional caller signal; network failures and timeouts become

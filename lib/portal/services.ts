@@ -28,6 +28,7 @@ import { recoverInterruptedApprovals } from "./app-orders/order-decisions";
 import { createAuthorizer, type AuthorizeResult, type AuthorizerDeps } from "./auth/authorizer";
 import { authSettingsFromEnv, getAuthSettings, getPortalConfig } from "./auth/settings";
 import type { Role } from "./roles";
+import type { Environment } from "../offers-client/schemas";
 import { createOffersAdminClient, offersAdminSettings, type OffersAdminClient, type OffersAdminOptions } from "./offers-admin";
 
 export const portalMigrationsDir = () => path.join(process.cwd(), "lib/portal/db/migrations");
@@ -70,7 +71,8 @@ export interface PortalServices {
   /** App orders' dependencies; interrupted approvals of a previous process are finished first. */
   appOrders(): Promise<AppOrderDeps>;
   authorize(request: Request, role?: Role): Promise<AuthorizeResult>;
-  offersAdmin(): OffersAdminClient;
+  /** The offers service's admin API, about one environment of the games (default live). */
+  offersAdmin(environment?: Environment): OffersAdminClient;
   /** Closes what was opened (the database); the services are not used afterwards. */
   close(): Promise<void>;
 }
@@ -166,7 +168,7 @@ export function createPortalServices(settings: PortalSettings): PortalServices {
     }
   });
   const authorize = createAuthorizer({ ...settings.auth, verifyToken: async (token) => verifyToken((await database.get()).db, token) });
-  let offersAdmin: OffersAdminClient | undefined;
+  const offersAdmin = new Map<Environment, OffersAdminClient>();
   return {
     settings,
     database: () => database.get(),
@@ -179,7 +181,11 @@ export function createPortalServices(settings: PortalSettings): PortalServices {
       return deps;
     },
     authorize,
-    offersAdmin: () => (offersAdmin ??= createOffersAdminClient(settings.offersAdmin())),
+    offersAdmin: (environment = "live") => {
+      let client = offersAdmin.get(environment);
+      if (!client) offersAdmin.set(environment, (client = createOffersAdminClient({ ...settings.offersAdmin(), environment })));
+      return client;
+    },
     close: async () => {
       const handle = await database.opened()?.catch(() => undefined);
       await handle?.close();

@@ -7,6 +7,7 @@ import { DefinitionParams, LIVE_OPS, OptionalIfMatch, versionOf } from "./params
 
 export function definitionStatusRoute(action: DefinitionAction) {
   return route({
+    offersEnvironment: true,
     role: LIVE_OPS,
     params: DefinitionParams,
     headers: OptionalIfMatch,

@@ -178,3 +178,22 @@ describe("the live-ops routes", () => {
     expect(await answer(await definitions.GET(req("/api/offers/games/nope/definitions", lina), params({ gameId: "nope" })))).toMatchObject({ status: 404, body: { message: "game-not-found" } });
   });
 });
+
+describe("the game environments", () => {
+  it("reach the test environment with environment=test: its own definitions and players, audited as test", async () => {
+    const testDraft = { ...draft, offerId: "test-only", name: "Only in test" };
+    const created = await answer(await definitions.POST(req(`/api/offers/games/${GAME}/definitions?environment=test`, lina, { json: testDraft }), ofGame));
+    expect(created.status).toBe(201);
+    const inTest = await answer(await definitions.GET(req(`/api/offers/games/${GAME}/definitions?environment=test`, lina), ofGame));
+    const inLive = await answer(await definitions.GET(req(`/api/offers/games/${GAME}/definitions`, lina), ofGame));
+    expect(inTest.body.definitions.map((d: { offerId: string }) => d.offerId)).toContain("test-only");
+    expect(inLive.body.definitions.map((d: { offerId: string }) => d.offerId)).not.toContain("test-only");
+    // The demo players live in live only.
+    const testPlayers = await answer(await players(req(`/api/offers/games/${GAME}/players?q=demo&environment=test`, lina), ofGame));
+    expect(testPlayers.body.players).toEqual([]);
+    const audit = await listAudit(await portal.services.db(), { limit: 5 });
+    expect(audit.entries.find((e) => e.target.startsWith(`${GAME}/test-only`))).toMatchObject({ target: `${GAME}/test-only (test)`, summary: expect.stringMatching(/^\[test environment\] created offer test-only/) });
+    const bad = await answer(await definitions.GET(req(`/api/offers/games/${GAME}/definitions?environment=prod`, lina), ofGame));
+    expect(bad).toMatchObject({ status: 400, body: { message: "invalid-request", issues: [{ path: ["environment"] }] } });
+  });
+});

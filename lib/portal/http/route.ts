@@ -18,6 +18,7 @@ import type { z } from "zod";
 import { authorize } from "@/lib/portal/authorize";
 import type { PortalUser, Role } from "@/lib/portal/roles";
 import { searchParamsToObject } from "@/lib/catalog/query";
+import { Environment } from "@/lib/offers-client/schemas";
 import { getPortalServices, type PortalServices } from "@/lib/portal/services";
 import { PortalError, requireAnyRole } from "../errors";
 import { assertWellFormed, issuesOf, readJsonBody, type BodyProblem } from "./input";
@@ -63,6 +64,12 @@ interface PartsSpec<P, Q, H, B> {
 }
 
 export interface RouteSpec<P, Q, H, B> extends PartsSpec<P, Q, H, B> {
+  /**
+   * A route of the offers service's games: its `environment` query parameter (live, the default, or
+   * test) decides which environment of the games `services.offersAdmin()` reaches, for the route and
+   * for everything it calls.
+   */
+  offersEnvironment?: boolean;
   /** The role the caller needs (admin implies every role), or a list meaning any of them; absent: any signed-in user. */
   role?: Role | readonly Role[];
   /** Only a browser session, not a personal API token, may call (403 `session-required`). */
@@ -87,13 +94,27 @@ export function route<P extends Part | undefined = undefined, Q extends Part | u
       if (roles.length > 1) requireAnyRole(auth.user, roles);
       if (spec.sessionOnly && auth.via !== "session") throw new PortalError("session-required", "this needs a signed-in browser session, not a personal API token");
       const parts = await parseParts(request, context, spec);
-      return await spec.handler({ request, user: auth.user, via: auth.via, services: getPortalServices(), ...parts });
+      const services = getPortalServices();
+      return await spec.handler({ request, user: auth.user, via: auth.via, services: spec.offersEnvironment ? inEnvironment(services, offersEnvironmentOf(request)) : services, ...parts });
     } catch (error) {
       // The browser left (a page closed, a query cancelled): what failed is the work it no longer wants.
       if (request.signal.aborted) return new Response(null, { status: CLIENT_CLOSED_REQUEST });
       return errorResponse(error);
     }
   };
+}
+
+/** The `environment` query parameter of an offers route (live when absent); a bad one is a 400 naming it. */
+export function offersEnvironmentOf(request: Request): Environment {
+  const raw = new URL(request.url).searchParams.get("environment");
+  const parsed = Environment.safeParse(raw ?? "live");
+  if (!parsed.success) throw new PortalError("invalid-request", "environment is live or test", { issues: [{ path: ["environment"], message: "live or test" }] });
+  return parsed.data;
+}
+
+/** The services with offersAdmin() bound to one environment of the games. */
+function inEnvironment(services: PortalServices, environment: Environment): PortalServices {
+  return { ...services, offersAdmin: (chosen = environment) => services.offersAdmin(chosen) };
 }
 
 /** A route without authentication (sign-out, next-auth's own endpoints, unknown paths). */

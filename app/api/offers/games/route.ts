@@ -5,6 +5,7 @@ import { json, route } from "@/lib/portal/http";
 export const dynamic = "force-dynamic";
 
 export const GET = route({
+  offersEnvironment: true,
   role: ["support", "liveops"],
   handler: async ({ request, services }) => json({ games: await services.offersAdmin().listGames(request.signal) }),
 });

@@ -8,6 +8,7 @@ import { DaysQuery, GameParams, LIVE_OPS } from "../../../params";
 export const dynamic = "force-dynamic";
 
 export const GET = route({
+  offersEnvironment: true,
   role: LIVE_OPS,
   params: GameParams,
   query: DaysQuery,
@@ -15,6 +16,7 @@ export const GET = route({
 });
 
 export const POST = route({
+  offersEnvironment: true,
   role: LIVE_OPS,
   params: GameParams,
   body: AdminDefinitionCreate,

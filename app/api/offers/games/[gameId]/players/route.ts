@@ -6,6 +6,7 @@ import { GameParams, PlayerQuery } from "../../../params";
 export const dynamic = "force-dynamic";
 
 export const GET = route({
+  offersEnvironment: true,
   role: ["support", "liveops"],
   params: GameParams,
   query: PlayerQuery,

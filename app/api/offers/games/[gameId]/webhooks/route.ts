@@ -6,6 +6,7 @@ import { GameParams } from "../../../params";
 export const dynamic = "force-dynamic";
 
 export const GET = route({
+  offersEnvironment: true,
   role: "liveops",
   params: GameParams,
   handler: async ({ request, params, services }) => json(await webhooksOverview(services, params.gameId, request.signal)),

@@ -8,6 +8,7 @@ import { GameParams, LIVE_OPS } from "../../../../params";
 export const dynamic = "force-dynamic";
 
 export const POST = route({
+  offersEnvironment: true,
   role: LIVE_OPS,
   params: GameParams,
   body: AudienceCountRequest,

@@ -9,6 +9,7 @@ import { DefinitionIfMatch, DefinitionParams, LIVE_OPS, versionOf } from "../../
 export const dynamic = "force-dynamic";
 
 export const GET = route({
+  offersEnvironment: true,
   role: LIVE_OPS,
   params: DefinitionParams,
   handler: async ({ request, params, services }) => {
@@ -18,6 +19,7 @@ export const GET = route({
 });
 
 export const PUT = route({
+  offersEnvironment: true,
   role: LIVE_OPS,
   params: DefinitionParams,
   headers: DefinitionIfMatch,

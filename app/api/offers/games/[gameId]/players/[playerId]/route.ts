@@ -6,6 +6,7 @@ import { PlayerParams } from "../../../../params";
 export const dynamic = "force-dynamic";
 
 export const GET = route({
+  offersEnvironment: true,
   role: "support",
   params: PlayerParams,
   handler: async ({ request, params, services }) => json(await services.offersAdmin().playerState(params.gameId, params.playerId, request.signal)),

@@ -7,6 +7,7 @@ import { GameParams } from "../../../../params";
 export const dynamic = "force-dynamic";
 
 export const GET = route({
+  offersEnvironment: true,
   role: "liveops",
   params: GameParams,
   query: WebhookDeliveryQuery,

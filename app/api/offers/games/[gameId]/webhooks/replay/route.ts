@@ -5,6 +5,7 @@ import { replayFailed } from "@/lib/portal/webhooks";
 import { GameParams } from "../../../../params";
 
 export const POST = route({
+  offersEnvironment: true,
   role: "liveops",
   params: GameParams,
   body: WebhookReplayRequest,

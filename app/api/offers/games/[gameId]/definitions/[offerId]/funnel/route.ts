@@ -6,6 +6,7 @@ import { DaysQuery, DefinitionParams, LIVE_OPS } from "../../../../../params";
 export const dynamic = "force-dynamic";
 
 export const GET = route({
+  offersEnvironment: true,
   role: LIVE_OPS,
   params: DefinitionParams,
   query: DaysQuery,

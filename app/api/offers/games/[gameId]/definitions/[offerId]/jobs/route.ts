@@ -6,6 +6,7 @@ import { DefinitionParams, LIVE_OPS } from "../../../../../params";
 export const dynamic = "force-dynamic";
 
 export const GET = route({
+  offersEnvironment: true,
   role: LIVE_OPS,
   params: DefinitionParams,
   handler: async ({ request, params, services }) => json({ jobs: await services.offersAdmin().definitionJobs(params.gameId, params.offerId, request.signal) }),

@@ -7,6 +7,7 @@ import { DefinitionParams, LIVE_OPS } from "../../../../../params";
 export const dynamic = "force-dynamic";
 
 export const POST = route({
+  offersEnvironment: true,
   role: LIVE_OPS,
   params: DefinitionParams,
   body: SurfacingPreviewRequest,

@@ -11,6 +11,7 @@ import { PlayerParams } from "../../../../../params";
 export const dynamic = "force-dynamic";
 
 export const GET = route({
+  offersEnvironment: true,
   role: "support",
   params: PlayerParams,
   handler: async ({ request, params, services }) => {

@@ -5,6 +5,7 @@ import { changeEndpoint } from "@/lib/portal/webhooks";
 import { EndpointParams } from "../../../../../params";
 
 export const PATCH = route({
+  offersEnvironment: true,
   role: "liveops",
   params: EndpointParams,
   body: WebhookEndpointPatch,

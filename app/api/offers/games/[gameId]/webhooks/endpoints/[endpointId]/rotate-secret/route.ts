@@ -4,6 +4,7 @@ import { rotateSecret } from "@/lib/portal/webhooks";
 import { EndpointParams } from "../../../../../../params";
 
 export const POST = route({
+  offersEnvironment: true,
   role: "liveops",
   params: EndpointParams,
   handler: async ({ request, user, params, services }) => json(await rotateSecret(services, request, user, params.gameId, params.endpointId)),

@@ -4,6 +4,7 @@ import { sendTestEvent } from "@/lib/portal/webhooks";
 import { EndpointParams } from "../../../../../../params";
 
 export const POST = route({
+  offersEnvironment: true,
   role: "liveops",
   params: EndpointParams,
   handler: async ({ request, user, params, services }) => json(await sendTestEvent(services, request, user, params.gameId, params.endpointId), { status: 202 }),
