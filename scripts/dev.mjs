@@ -26,10 +26,12 @@ void ready.then((up) => {
   console.log(`
   Portal          http://localhost:${portalPort}
                   sign in at http://localhost:${portalPort}/auth/dev/login with any name;
-                  "admin" has every role, "lee" is a lead, "olga" an operator, "sam" support.
+                  "admin" has every role, "lee" is a lead, "olga" an operator, "sam" support,
+                  "lina" live ops.
                   API token of admin: ${env.PORTAL_DEV_TOKEN}
   Offers service  http://localhost:${offersPort}/v1   (API docs: http://localhost:${offersPort}/v1/docs)
                   demo game: gameId=${demoGame} clientId=${process.env.DEMO_CLIENT_ID ?? "demo-client"} apiKey=${process.env.DEMO_API_KEY ?? "demo-api-key"}
+                  its test environment: clientId=${process.env.DEMO_TEST_CLIENT_ID ?? "cl_test_demo"} apiKey=${process.env.DEMO_TEST_API_KEY ?? "ok_test_demo-api-key"}
   Ctrl-C stops both.
 `);
 });
