@@ -32,6 +32,13 @@ describe.each(testDatabaseTargets())("npm run offers -- games:… on %s", (targe
     const created = await runCli(env, "games:create", "short-game", "Short", "tokens", "--max-token-lifetime", "1h", "--slots", "4");
     expect(created.code, created.err).toBe(0);
     const apiKey = /Live API key:\s+(\S+)/.exec(created.out)![1];
+    // Both key sets, each saying its environment.
+    expect(created.out).toMatch(/Live API key:\s+ok_live_\S+/);
+    expect(created.out).toMatch(/Test API key:\s+ok_test_\S+/);
+    const rotated = await runCli(env, "keys:rotate", "short-game", "--environment", "test");
+    expect(rotated.code, rotated.err).toBe(0);
+    expect(rotated.out).toMatch(/API key:\s+ok_test_\S+/);
+    expect((await runCli(env, "keys:rotate", "short-game", "--environment", "staging")).code).toBe(1);
     expect((await runCli(env, "games:create", "default-game", "Default")).code).toBe(0);
     const listed = await runCli(env, "games:list");
     expect(listed.out).toMatch(/short-game\tShort tokens\tslots=4\tmax-token-lifetime=3600s/);
