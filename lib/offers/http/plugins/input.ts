@@ -1,5 +1,6 @@
 /** The input boundary of every route: zod compilers, JSON bodies only, stored-text and identifier rules, the request id. */
 import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
+import { statusOf } from "../../errors";
 import * as S from "../../schemas";
 import fastifyPlugin from "fastify-plugin";
 
@@ -64,6 +65,6 @@ export const inputPlugin = fastifyPlugin<InputPluginOptions>(async (app, options
       if (name !== "*" && typeof value === "string" && !S.isIdentifier(value)) issues.push({ path: [name], message: S.IDENTIFIER_RULE });
     }
     issues.push(...S.findUnstorableText(request.query), ...S.findUnstorableText(request.body));
-    if (issues.length > 0) return reply.code(400).send({ message: "invalid-request", issues });
+    if (issues.length > 0) return reply.code(statusOf["invalid-request"]).send({ message: "invalid-request", issues });
   });
 }, { name: "offers-input" });
