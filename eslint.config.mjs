@@ -34,7 +34,7 @@ const rule = (list) => ["error", { zones: list.map(({ testsMay: _testsMay, ...zo
 const config = [
   ...nextVitals,
   ...nextTs,
-  { ignores: [".next/**", "dist/**", ".data/**", "node_modules/**", "next-env.d.ts", "test-results/**", "playwright-report/**"] },
+  { ignores: [".next/**", "dist/**", ".data/**", "node_modules/**", "next-env.d.ts", "test-results/**", "playwright-report/**", "**/generated/**"] },
   {
     rules: {
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],

@@ -5,6 +5,7 @@ import { json, route } from "@/lib/portal/http";
 export const dynamic = "force-dynamic";
 
 export const GET = route({
+  doc: { responses: { 200: { description: "service, configDir, endpoints (this document is endpoints.openapi), components, errors" } } },
   handler: async ({ services }) => {
     const catalog = await services.catalog();
     return json({

@@ -38,7 +38,7 @@ export async function buildOffersApp(deps: OffersAppDeps): Promise<FastifyInstan
   });
 
   await app.register(corsPlugin, { origins: deps.corsOrigins });
-  await app.register(inputPlugin);
+  await app.register(inputPlugin, { checkErrorResponses: deps.checkErrorResponses });
   await app.register(errorsPlugin);
   await app.register(probeRoutes, { database: deps.database, healthChecks: deps.healthChecks, healthDetails: deps.healthDetails });
   await app.register(openApiPlugin);

@@ -1,7 +1,11 @@
 /**
  * Domain errors carry a stable code (the body's message) and the HTTP status the API maps them to.
- * The domain does not import Fastify; the status is data the app layer reads.
+ * The domain does not import Fastify; the status is data the app layer reads. `statusOf` is the one
+ * table of every code this API answers with: the domain's, the JWT checks' and the HTTP boundary's.
+ * The error handler answers from it and the OpenAPI document (http/responses.ts) is built from it.
  */
+import type { JwtErrorCode } from "./schemas";
+
 export type OffersErrorCode =
   | "offer-not-found"
   | "offer-not-claimable"
@@ -32,7 +36,25 @@ export type OffersErrorCode =
   | "webhook-url-not-allowed"
   | "too-many-webhook-endpoints";
 
-const statusOf: Record<OffersErrorCode, number> = {
+/**
+ * Codes the HTTP layer answers by itself, before or around the domain: credentials, request
+ * parsing, the framework's limits, the database.
+ */
+export type BoundaryErrorCode =
+  | "invalid-request"
+  | "invalid-api-key"
+  | "invalid-admin-token"
+  | "payload-too-large"
+  | "unsupported-media-type"
+  | "not-found"
+  | "database-unavailable"
+  | "internal-error";
+
+/** Every code an error body of this API carries. */
+export type ApiErrorCode = OffersErrorCode | JwtErrorCode | BoundaryErrorCode;
+
+// Literal statuses (satisfies, not a Record annotation), so the document's types know each code's status.
+export const statusOf = {
   "offer-not-found": 404,
   "offer-not-claimable": 409,
   "offer-already-assigned": 409,
@@ -70,7 +92,25 @@ const statusOf: Record<OffersErrorCode, number> = {
   // An endpoint on a loopback, private or link-local address while the service refuses them (production).
   "webhook-url-not-allowed": 400,
   "too-many-webhook-endpoints": 409,
-};
+  // The JWT checks (DESIGN): 400 for the two missing claims, 401 for the rest.
+  "jwt-missing-gameId": 400,
+  "jwt-missing-playerId": 400,
+  "jwt-invalid": 401,
+  "jwt-expired": 401,
+  "jwt-not-yet-valid": 401,
+  "unknown-gameId": 401,
+  "invalid-request": 400,
+  // Body: the bare JSON string, not an object (interface).
+  "invalid-api-key": 401,
+  "invalid-admin-token": 401,
+  "payload-too-large": 413,
+  "unsupported-media-type": 415,
+  "not-found": 404,
+  "database-unavailable": 503,
+  "internal-error": 500,
+} as const satisfies Record<ApiErrorCode, number>;
+
+export type StatusOf<C extends ApiErrorCode> = (typeof statusOf)[C];
 
 export class OffersError extends Error {
   readonly status: number;

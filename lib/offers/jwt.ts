@@ -16,6 +16,7 @@
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { SignJWT } from "jose";
+import { statusOf } from "./errors";
 import { isIdentifier, type JwtErrorCode } from "./schemas";
 
 /** Clock skew accepted on nbf and iat. exp gets none: a token whose exp equals now is expired. */
@@ -27,20 +28,12 @@ const DEFAULT_MAX_TOKEN_LIFETIME_SECONDS = 24 * 3600;
 export const MAX_JWT_LENGTH = 4096;
 export const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;
 
-export const jwtErrorStatus: Record<JwtErrorCode, 400 | 401> = {
-  "jwt-missing-gameId": 400,
-  "jwt-missing-playerId": 400,
-  "jwt-invalid": 401,
-  "jwt-expired": 401,
-  "jwt-not-yet-valid": 401,
-  "unknown-gameId": 401,
-};
-
 export class JwtError extends Error {
+  /** From the one status table (../errors): 400 for a missing claim, 401 for the rest. */
   readonly status: 400 | 401;
   constructor(readonly code: JwtErrorCode) {
     super(code);
-    this.status = jwtErrorStatus[code];
+    this.status = statusOf[code];
   }
 }
 

@@ -629,6 +629,17 @@ export type WebhookReplayRequest = z.infer<typeof WebhookReplayRequest>;
 export const WebhookReplayed = z.object({ replayed: z.number().int() });
 export type WebhookReplayed = z.infer<typeof WebhookReplayed>;
 
+// ---------- the event stream ----------
+
+/** GET /v1/sse/connect's body as the document shows it: text, one event per blank-line-ended group. */
+export const EventStreamText = z.string().meta({
+  description:
+    "Server-sent events (UTF-8). `event: offer_surfaced` with an `id:` (per-player sequence; send it back as Last-Event-ID) and " +
+    "`data:` one JSON object `{\"offer\": Offer}` (status surfaced); `:heartbeat` comment lines every 30 s; " +
+    "`event: replaced` (id `replaced`, data `{\"message\":\"stream-replaced\"}`) before the server closes a stream a newer one replaced.",
+  examples: ['id: 7\nevent: offer_surfaced\ndata: {"offer":{"offerId":"daily-login","instanceId":"…","status":"surfaced","…":"…"}}\n\n:heartbeat\n\n'],
+});
+
 // ---------- errors and probes ----------
 
 /** JWT errors and other coded errors: {"message": code}. */
@@ -698,6 +709,11 @@ export const AdminPlayerState = z.object({
   connected: z.boolean(),
 });
 export type AdminPlayerState = z.infer<typeof AdminPlayerState>;
+
+/** The environment of the game an admin call is about (the path names the game by its public id). */
+export const AdminEnvironmentHeader = z
+  .object({ "x-offers-environment": Environment.optional().describe("live (default) or test: the game environment this call reads and changes") })
+  .loose();
 
 // ---- admin API: live ops (the portal's offers console) ----
 

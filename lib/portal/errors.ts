@@ -69,6 +69,14 @@ export const PORTAL_ERROR_CODES = [
 export type PortalErrorCode = (typeof PORTAL_ERROR_CODES)[number];
 export type OffersAdminErrorCode = (typeof OFFERS_ADMIN_ERROR_CODES)[number];
 
+// Failures routes share, for their tables of error codes (the OpenAPI document: lib/portal/http/openapi.ts).
+/** Any call through the offers service's admin API (lib/portal/offers-admin.ts). */
+export const OFFERS_ADMIN_FAILURES = ["offers-service-unavailable", "offers-admin-token-rejected", "offers-bad-response", "offers-request-refused"] as const satisfies readonly PortalErrorCode[];
+/** Any read from source control. */
+export const SOURCE_CONTROL_FAILURES = ["source-control-invalid", "source-control-refused", "source-control-failed", "source-control-busy"] as const satisfies readonly PortalErrorCode[];
+/** Any change written to the config repository: a commit, or a merge request through source control. */
+export const GITOPS_FAILURES = ["conflict", ...SOURCE_CONTROL_FAILURES] as const satisfies readonly PortalErrorCode[];
+
 export class PortalError extends CodedError<PortalErrorCode> {
   static readonly brand: string = "portal.PortalError";
 

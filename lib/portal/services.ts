@@ -59,6 +59,8 @@ export interface PortalSettings {
   auth: Omit<AuthorizerDeps, "verifyToken">;
   /** The offers service's admin API; read on first use (the token may be generated under DATA_DIR then). */
   offersAdmin: () => OffersAdminOptions;
+  /** Answer 500 for an error code a route's OpenAPI table lacks (tests: lib/portal/http/openapi.ts). */
+  checkErrorDocs?: boolean;
 }
 
 export interface PortalServices {

@@ -85,6 +85,7 @@ export async function startPortalTest(options: PortalTestOptions = {}): Promise<
     auth: { secret: testSecret, sessionCookieName: testSessionCookieName, devLogin: true, config: () => config },
     // No offers service in unit tests: a test that needs one gives its own (options.settings).
     offersAdmin: () => ({ baseUrl: "http://offers.invalid", token: "portal-test-offers-admin-token" }),
+    checkErrorDocs: true,
   };
   const services = createPortalServices(options.settings ? options.settings(base) : base);
   const restore = setPortalServicesForTests(services);

@@ -6,7 +6,7 @@ import { z } from "zod";
 import { requestIdOf } from "@/lib/portal/audit-store";
 import { ORDER_STATUSES } from "@/lib/portal/app-orders/model";
 import { createOrder, listOrders } from "@/lib/portal/app-orders/orders";
-import { json, route } from "@/lib/portal/http";
+import { GITOPS_FAILURES, json, route } from "@/lib/portal/http";
 
 export const dynamic = "force-dynamic";
 
@@ -24,6 +24,7 @@ export const GET = route({
 });
 
 export const POST = route({
+  doc: { responses: { 201: { description: "The order, with the merge request that adds its record" } }, errors: ["invalid-record", "name-taken", ...GITOPS_FAILURES] },
   role: "engineer",
   // The order is validated by the app-order service (422 with the record's paths).
   body: z.unknown(),

@@ -2,11 +2,12 @@
 // → {count, mergeRequests: Review[]}: the config repository's merge requests, each with what the caller may do.
 import { listReviews } from "@/lib/portal/gitops/reviews";
 import { reviewListQuerySchema } from "@/lib/portal/gitops/review-shapes";
-import { json, route } from "@/lib/portal/http";
+import { json, route, SOURCE_CONTROL_FAILURES } from "@/lib/portal/http";
 
 export const dynamic = "force-dynamic";
 
 export const GET = route({
+  doc: { errors: [...SOURCE_CONTROL_FAILURES] },
   query: reviewListQuerySchema,
   handler: async ({ user, query, services }) => {
     const mergeRequests = await listReviews(await services.gitops(), user, {

@@ -15,6 +15,7 @@ export const GET = route({
 });
 
 export const POST = route({
+  doc: { responses: { 201: { description: "The token, shown this once" } } },
   // A token cannot mint more tokens: creating one needs a signed-in browser session.
   sessionOnly: true,
   body: createBody,

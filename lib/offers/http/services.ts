@@ -51,6 +51,8 @@ export interface OffersAppDeps {
    * development); the service refuses them in production unless OFFERS_WEBHOOK_ALLOW_PRIVATE is set.
    */
   webhookAddressPolicy?: AddressPolicy;
+  /** Fail a request whose error body its route does not document (tests; see plugins/input.ts). */
+  checkErrorResponses?: boolean;
 }
 
 export interface OffersServices {
@@ -73,6 +75,13 @@ export interface OffersServices {
 export class ApiKeyRejected extends Error {
   constructor() {
     super("invalid-api-key");
+  }
+}
+
+/** Admin token missing or wrong: 401 {"message": "invalid-admin-token"} (the error handler's answer). */
+export class AdminTokenRejected extends Error {
+  constructor() {
+    super("invalid-admin-token");
   }
 }
 

@@ -2,8 +2,10 @@
 import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { JwtError, type VerifiedJwt } from "../jwt";
+import type { VerifiedJwt } from "../jwt";
 import { OffersError } from "../errors";
+import { errorResponses } from "../http/route-docs";
+import * as S from "../schemas";
 import { REPLACED_EVENT_ID, type SseHub } from "./hub";
 import { openStream } from "./http-stream";
 
@@ -29,6 +31,9 @@ export const eventStreamRoutes: FastifyPluginAsyncZod<StreamRoutesOptions> = asy
     {
       schema: {
         tags: ["client"],
+        // The interface: the stream's JWT comes as Authorization: Bearer (the one header an event-source client can set).
+        security: [{ bearerJwt: [] }],
+        operationId: "connectEventStream",
         summary: "Event stream of the player's real-time offers (text/event-stream)",
         description:
           "Bearer JWT. Events: `offer_surfaced` with `id:` (per-player sequence) and data `{offer}`; `:heartbeat` comments. " +
@@ -37,16 +42,18 @@ export const eventStreamRoutes: FastifyPluginAsyncZod<StreamRoutesOptions> = asy
           "A reconnect with `Last-Event-ID: replaced` is answered 409 `{\"message\":\"stream-replaced\"}`, so a standard EventSource stops " +
           "instead of taking the stream back; open a new one (without Last-Event-ID) to take it over.",
         headers: z.object({ "last-event-id": z.string().optional() }).loose(),
+        response: {
+          200: {
+            description: "The stream, open until the JWT expires, a newer connection of the player replaces it, or the client stops reading for 2 minutes.",
+            content: { "text/event-stream": { schema: S.EventStreamText } },
+          },
+          ...errorResponses("game-client", { codes: ["stream-replaced"], body: false }),
+        },
       },
     },
     async (request, reply) => {
-      let jwt: VerifiedJwt;
-      try {
-        jwt = await options.verifyJwt(request);
-      } catch (error) {
-        if (error instanceof JwtError) return reply.code(error.status).send({ message: error.code });
-        throw error;
-      }
+      // A refused JWT is thrown before the stream opens: the error handler answers it like any route's.
+      const jwt = await options.verifyJwt(request);
       // The automatic reconnect of a displaced client: a 4xx other than 429 ends it (EventSource fails
       // on any non-200; fetch-event-source's documented onopen treats such a 4xx as fatal).
       if (headerText(request.headers["last-event-id"]) === REPLACED_EVENT_ID) {

@@ -13,7 +13,8 @@ import { isDatabaseUnavailable } from "@/lib/db";
 import { CatalogWriteError } from "@/lib/catalog/errors";
 import { ScmError } from "@/lib/scm/types";
 import type { ErrorFields, ErrorIssue } from "@/lib/errors";
-import { PortalError, type PortalErrorCode } from "../errors";
+import { z } from "zod";
+import { PORTAL_ERROR_CODES, PortalError } from "../errors";
 import { RETRY_AFTER_SECONDS, scmCodeOf, statusOf } from "./status";
 
 /** A JSON answer (web-standard Response only, no Next.js), not cached unless the route says so. */
@@ -24,12 +25,20 @@ export function json(body: unknown, init: ResponseInit = {}): Response {
   return new Response(JSON.stringify(body), { ...init, headers });
 }
 
-/** The body of every portal error. */
-export interface ErrorBody extends ErrorFields {
-  message: PortalErrorCode;
-  detail: string;
-  issues?: ErrorIssue[];
-}
+/** The body of every portal error (its schema also describes it in the OpenAPI document). */
+export const ErrorBodySchema = z.object({
+  message: z.enum(PORTAL_ERROR_CODES).describe("The stable code: branch on it"),
+  detail: z.string().describe("A sentence for people; its wording may change"),
+  issues: z
+    .array(z.object({ path: z.array(z.string()).describe("Keys from the root of the part that was wrong"), message: z.string() }))
+    .optional()
+    .describe("Bad input only: each problem and where"),
+  etag: z.string().optional().describe("precondition-failed: the current ETag (also the ETag header)"),
+  requiredRole: z.string().optional().describe('forbidden: the role the call needs, or "support or liveops"'),
+});
+export type ErrorBody = z.infer<typeof ErrorBodySchema>;
+// The documented extra fields are exactly the ones errors carry.
+type _SameFields = [keyof ErrorFields extends keyof ErrorBody ? true : never, ErrorIssue extends NonNullable<ErrorBody["issues"]>[number] ? true : never];
 
 const unavailableLog = { last: 0 };
 

@@ -14,7 +14,8 @@ let portal: PortalTest;
 let alice: Record<string, string> = {};
 let aliceToken: Record<string, string> = {};
 beforeAll(async () => {
-  portal = await startPortalTest();
+  // These routes are made up to test the mapper: no OpenAPI table of codes to hold them to (one test below does).
+  portal = await startPortalTest({ settings: (settings) => ({ ...settings, checkErrorDocs: false }) });
   alice = await portal.signIn({ id: "alice", name: "Alice", roles: ["engineer"] });
   aliceToken = await portal.signIn({ id: "alice", name: "Alice", roles: ["engineer"] }, "token");
 });
@@ -195,6 +196,24 @@ describe("route()", () => {
     const open = publicRoute({ query: z.object({ q: z.string() }), handler: async ({ query }) => json(query) });
     expect(await answer(await open(new Request("http://portal.test/p?q=1")))).toEqual({ status: 200, body: { q: "1" } });
     expect((await open(new Request("http://portal.test/p?q=%00"))).status).toBe(400);
+  });
+
+  it("holds a route to its OpenAPI table of codes when checked (tests): a code it lacks answers 500, logged", async () => {
+    const settings = portal.services.settings;
+    const spy = vi.spyOn(console, "error").mockImplementation(() => {});
+    settings.checkErrorDocs = true;
+    try {
+      const documented = route({ doc: { errors: ["order-decided"] }, handler: async () => Promise.reject(new PortalError("order-decided", "decided")) });
+      expect((await documented(req("/c"))).status).toBe(409);
+      const undocumented = route({ handler: async () => Promise.reject(new PortalError("order-decided", "decided")) });
+      expect(await answer(await undocumented(req("/c")))).toEqual({ status: 500, body: { message: "internal-error", detail: "undocumented error order-decided" } });
+      expect(spy).toHaveBeenCalledWith(expect.stringContaining("answered order-decided, which its OpenAPI table lacks"));
+      // What the spec implies needs no table: a missing sign-in.
+      expect((await documented(new Request("http://portal.test/c"))).status).toBe(401);
+    } finally {
+      settings.checkErrorDocs = false;
+      spy.mockRestore();
+    }
   });
 });
 

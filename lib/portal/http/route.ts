@@ -20,10 +20,11 @@ import type { PortalUser, Role } from "@/lib/portal/roles";
 import { searchParamsToObject } from "@/lib/catalog/query";
 import { Environment } from "@/lib/offers-client/schemas";
 import { getPortalServices, type PortalServices } from "@/lib/portal/services";
-import { PortalError, requireAnyRole } from "../errors";
+import { PortalError, requireAnyRole, type PortalErrorCode } from "../errors";
 import { assertWellFormed, issuesOf, readJsonBody, type BodyProblem } from "./input";
 import { CLIENT_CLOSED_REQUEST } from "./status";
-import { errorResponse } from "./respond";
+import { documentedCodes } from "./openapi";
+import { errorResponse, portalErrorOf } from "./respond";
 
 export type RequestPart = "path" | "query" | "headers" | "body";
 
@@ -55,12 +56,21 @@ export interface AuthenticatedInput<P, Q, H, B> extends RouteInput<P, Q, H, B> {
   services: PortalServices;
 }
 
+/** What the OpenAPI document (./openapi.ts) says of a route beyond its parts and what every route can answer. */
+export interface RouteDoc {
+  /** Success answers by status (a body's schema when one exists; JSON unless contentType says otherwise). Default: 200, JSON. */
+  responses?: Partial<Record<200 | 201 | 202 | 304, { description: string; schema?: z.ZodType; contentType?: string }>>;
+  /** The codes its domain can answer (its table); the status of each comes from ./status.ts. */
+  errors?: readonly PortalErrorCode[];
+}
+
 interface PartsSpec<P, Q, H, B> {
   params?: P;
   query?: Q;
   headers?: H;
   /** The JSON body; without it, the body is not read. */
   body?: B;
+  doc?: RouteDoc;
 }
 
 export interface RouteSpec<P, Q, H, B> extends PartsSpec<P, Q, H, B> {
@@ -81,13 +91,16 @@ export interface PublicRouteSpec<P, Q, H, B> extends PartsSpec<P, Q, H, B> {
   handler: (input: RouteInput<P, Q, H, B>) => Promise<Response>;
 }
 
-export type RouteHandler = (request: Request, context?: RouteContext) => Promise<Response>;
+/** The spec a route was built from, kept on its handler for the OpenAPI document. */
+export type DocumentedSpec = PartsSpec<Part, Part, Part, Part> & ({ public: true } | { public?: false; role?: Role | readonly Role[]; sessionOnly?: boolean; offersEnvironment?: boolean });
+
+export type RouteHandler = ((request: Request, context?: RouteContext) => Promise<Response>) & { readonly spec?: DocumentedSpec };
 
 /** A route for signed-in callers (browser session or personal API token). */
 export function route<P extends Part | undefined = undefined, Q extends Part | undefined = undefined, H extends Part | undefined = undefined, B extends Part | undefined = undefined>(
   spec: RouteSpec<P, Q, H, B>,
 ): RouteHandler {
-  return async (request, context) => {
+  const handler = async (request: Request, context?: RouteContext) => {
     try {
       const roles: readonly Role[] = spec.role === undefined ? [] : typeof spec.role === "string" ? [spec.role] : spec.role;
       const auth = await authorize(request, roles.length === 1 ? roles[0] : undefined);
@@ -99,9 +112,16 @@ export function route<P extends Part | undefined = undefined, Q extends Part | u
     } catch (error) {
       // The browser left (a page closed, a query cancelled): what failed is the work it no longer wants.
       if (request.signal.aborted) return new Response(null, { status: CLIENT_CLOSED_REQUEST });
-      return errorResponse(error);
+      const refusal = portalErrorOf(error);
+      if (getPortalServices().settings.checkErrorDocs && !documentedCodes(request.method, documented).has(refusal.code)) {
+        console.error(`[portal] ${request.method} ${new URL(request.url).pathname} answered ${refusal.code}, which its OpenAPI table lacks`);
+        return errorResponse(new PortalError("internal-error", `undocumented error ${refusal.code}`));
+      }
+      return errorResponse(refusal);
     }
   };
+  const documented = spec as DocumentedSpec;
+  return Object.assign(handler, { spec: documented });
 }
 
 /** The `environment` query parameter of an offers route (live when absent); a bad one is a 400 naming it. */
@@ -121,7 +141,7 @@ function inEnvironment(services: PortalServices, environment: Environment): Port
 export function publicRoute<P extends Part | undefined = undefined, Q extends Part | undefined = undefined, H extends Part | undefined = undefined, B extends Part | undefined = undefined>(
   spec: PublicRouteSpec<P, Q, H, B>,
 ): RouteHandler {
-  return async (request, context) => {
+  const handler = async (request: Request, context?: RouteContext) => {
     try {
       const parts = await parseParts(request, context, spec);
       return await spec.handler({ request, ...parts });
@@ -129,6 +149,7 @@ export function publicRoute<P extends Part | undefined = undefined, Q extends Pa
       return errorResponse(error);
     }
   };
+  return Object.assign(handler, { spec: { ...spec, public: true } as DocumentedSpec });
 }
 
 async function parseParts<P extends Part | undefined, Q extends Part | undefined, H extends Part | undefined, B extends Part | undefined>(request: Request, context: RouteContext | undefined, spec: PartsSpec<P, Q, H, B>) {

@@ -5,6 +5,7 @@ import { getAuthSettings } from "@/lib/portal/auth/settings";
 import { publicRoute } from "@/lib/portal/http";
 
 export const POST = publicRoute({
+  doc: { responses: { 200: { description: "Signed out: {ok, signedIn: false}; the session cookie is cleared" } }, errors: ["cross-site-request"] },
   handler: async ({ request }) => {
     const settings = getAuthSettings();
     // A page of another site must not sign the user out either.

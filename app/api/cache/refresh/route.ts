@@ -3,11 +3,12 @@
 // changed (`changes` for the whole catalog, `changed` for one record) so the UI can say it in a sentence.
 import { z } from "zod";
 import { auditCacheRefresh } from "@/lib/portal/audit-recorder";
-import { componentName, componentNotFound, json, route } from "@/lib/portal/http";
+import { componentName, componentNotFound, json, route, SOURCE_CONTROL_FAILURES } from "@/lib/portal/http";
 
 export const dynamic = "force-dynamic";
 
 export const POST = route({
+  doc: { errors: ["not-found", ...SOURCE_CONTROL_FAILURES] },
   role: "operator",
   query: z.object({ name: componentName.optional() }),
   handler: async ({ request, user, query: { name }, services }) => {

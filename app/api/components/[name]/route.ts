@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { etagMatches, type UpdateResult } from "@/lib/catalog/catalog";
 import { favoriteSet } from "@/lib/portal/favorites";
-import { componentNotFound, componentParams, json, PortalError, route } from "@/lib/portal/http";
+import { componentNotFound, componentParams, GITOPS_FAILURES, json, PortalError, route } from "@/lib/portal/http";
 import { auditComponentProposal, auditComponentUpdate } from "@/lib/portal/audit-recorder";
 import { editComponent, type ComponentEditResult } from "@/lib/portal/component-edits";
 import { mayCommit } from "@/lib/portal/ownership";
@@ -14,6 +14,7 @@ import { mayCommit } from "@/lib/portal/ownership";
 export const dynamic = "force-dynamic";
 
 export const GET = route({
+  doc: { responses: { 200: { description: "The record, its YAML and ETag" }, 304: { description: "Not modified (If-None-Match matched the ETag)" } }, errors: ["not-found"] },
   params: componentParams,
   headers: z.object({ "if-none-match": z.string().optional() }),
   handler: async ({ user, params: { name }, headers, services }) => {
@@ -49,6 +50,10 @@ const ifMatchRequired = {
 
 function update(mode: "replace" | "merge") {
   return route({
+    doc: {
+      responses: { 200: { description: "Committed (operators and the component's owners)" }, 202: { description: "Proposed as a merge request {mergeRequest, reviewUrl}; the record is unchanged until it is merged" } },
+      errors: ["not-found", "precondition-required", "precondition-failed", "invalid-record", ...GITOPS_FAILURES],
+    },
     role: "engineer",
     params: componentParams,
     headers: ifMatchRequired,

@@ -8,7 +8,7 @@ import { hasRole } from "@/lib/portal/roles";
 import { importRepositories } from "@/lib/portal/gitops/import";
 import { COMPONENT_KINDS } from "@/lib/catalog/schema";
 import { auditImport } from "@/lib/portal/audit-recorder";
-import { json, route } from "@/lib/portal/http";
+import { GITOPS_FAILURES, json, route } from "@/lib/portal/http";
 
 export const dynamic = "force-dynamic";
 
@@ -22,6 +22,10 @@ const bodySchema = z.strictObject({
 });
 
 export const POST = route({
+  doc: {
+    responses: { 200: { description: "Nothing to write" }, 201: { description: "Committed (operators)" }, 202: { description: "Proposed as a merge request" } },
+    errors: ["invalid-record", "name-taken", ...GITOPS_FAILURES],
+  },
   body: bodySchema,
   handler: async ({ request, user, body, services }) => {
     const direct = hasRole(user, "operator");

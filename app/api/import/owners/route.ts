@@ -1,9 +1,10 @@
 // GET /api/import/owners → {owners: [{path, name, kind}]}
 import { listOwners } from "@/lib/portal/gitops/import";
-import { json, route } from "@/lib/portal/http";
+import { json, route, SOURCE_CONTROL_FAILURES } from "@/lib/portal/http";
 
 export const dynamic = "force-dynamic";
 
 export const GET = route({
+  doc: { errors: [...SOURCE_CONTROL_FAILURES] },
   handler: async ({ services }) => json({ owners: await listOwners(await services.gitops()) }),
 });

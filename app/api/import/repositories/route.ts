@@ -1,7 +1,7 @@
 // GET /api/import/repositories?owner=&search=&page=&perPage= → {items: [...repository, inCatalog: name|null], nextPage}
 import { z } from "zod";
 import { listImportable } from "@/lib/portal/gitops/import";
-import { json, route } from "@/lib/portal/http";
+import { json, route, SOURCE_CONTROL_FAILURES } from "@/lib/portal/http";
 
 export const dynamic = "force-dynamic";
 
@@ -25,6 +25,7 @@ const querySchema = z.object({
 });
 
 export const GET = route({
+  doc: { errors: [...SOURCE_CONTROL_FAILURES] },
   query: querySchema,
   handler: async ({ query, services }) => json(await listImportable(await services.gitops(), query)),
 });

@@ -9,6 +9,7 @@ const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
 const tokenNotFound = () => new PortalError("token-not-found", "no such token (or not yours to revoke)");
 
 export const DELETE = route({
+  doc: { errors: ["token-not-found"] },
   params: z.object({ id: z.string() }),
   handler: async ({ request, user, params: { id }, services }) => {
     if (!uuidPattern.test(id)) throw tokenNotFound();

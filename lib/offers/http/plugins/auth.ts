@@ -1,13 +1,13 @@
 /**
  * Authentication of each audience as an onRequest hook, added by that audience's route plugin
  * (scoped to it). It runs before the body is read: an unauthenticated caller learns nothing about
- * its body. Refusals are thrown and answered by the error handler, except the admin token's.
+ * its body. Refusals are thrown and answered by the error handler.
  */
 import { createHash, timingSafeEqual } from "node:crypto";
-import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler, preHandlerAsyncHookHandler } from "fastify";
+import type { FastifyRequest, onRequestAsyncHookHandler, preHandlerAsyncHookHandler } from "fastify";
 import { Environment, tenantOf } from "../../environments";
 import { OffersError } from "../../errors";
-import type { OffersServices } from "../services";
+import { AdminTokenRejected, type OffersServices } from "../services";
 
 declare module "fastify" {
   interface FastifyRequest {
@@ -36,12 +36,10 @@ const digest = (text: string) => createHash("sha256").update(text).digest();
 /** The portal: Bearer OFFERS_ADMIN_TOKEN, compared in constant time. */
 export function adminAuth(adminToken: string): onRequestAsyncHookHandler {
   const adminDigest = digest(adminToken);
-  return async (request: FastifyRequest, reply: FastifyReply) => {
+  return async (request: FastifyRequest) => {
     const header = request.headers.authorization ?? "";
     const token = /^Bearer\s+(\S+)$/i.exec(header)?.[1] ?? "";
-    if (!token || !timingSafeEqual(digest(token), adminDigest)) {
-      return reply.code(401).send({ message: "invalid-admin-token" });
-    }
+    if (!token || !timingSafeEqual(digest(token), adminDigest)) throw new AdminTokenRejected();
   };
 }
 

@@ -5,10 +5,10 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
 import { isDatabaseUnavailable } from "../../../db";
-import { OffersError } from "../../errors";
+import { OffersError, statusOf } from "../../errors";
 import { JwtError } from "../../jwt";
 import type * as S from "../../schemas";
-import { ApiKeyRejected } from "../services";
+import { AdminTokenRejected, ApiKeyRejected } from "../services";
 import fastifyPlugin from "fastify-plugin";
 
 function issuesOf(error: FastifyError): S.InvalidRequest["issues"] {
@@ -25,7 +25,12 @@ function issuesOf(error: FastifyError): S.InvalidRequest["issues"] {
 }
 
 function sendApiKeyError(reply: FastifyReply) {
-  return reply.code(401).type("application/json; charset=utf-8").send(JSON.stringify("invalid-api-key"));
+  return reply.code(statusOf["invalid-api-key"]).type("application/json; charset=utf-8").send(JSON.stringify("invalid-api-key"));
+}
+
+/** Bad input of any part of the request: {message: "invalid-request", issues}. */
+function sendInvalid(reply: FastifyReply, issues: S.InvalidRequest["issues"]) {
+  return reply.code(statusOf["invalid-request"]).send({ message: "invalid-request", issues });
 }
 
 /**
@@ -36,48 +41,47 @@ function sendApiKeyError(reply: FastifyReply) {
 export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   if (error.code === "FST_ERR_BAD_URL" || error.code === "FST_ERR_MAX_PARAM_LENGTH") {
     const message = error.code === "FST_ERR_BAD_URL" ? "the path is not valid percent-encoded UTF-8" : "a path parameter is too long";
-    return reply.code(400).send({ message: "invalid-request", issues: [{ path: [], message }] });
+    return sendInvalid(reply, [{ path: [], message }]);
   }
   request.log.error({ err: error }, "framework error");
-  return reply.code(500).send({ message: "internal-error" });
+  return reply.code(statusOf["internal-error"]).send({ message: "internal-error" });
 }
 
 export const errorsPlugin = fastifyPlugin(async (app) => {
   app.setNotFoundHandler((request, reply) => {
-    reply.code(404).send({ message: "not-found" });
+    reply.code(statusOf["not-found"]).send({ message: "not-found" });
   });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof JwtError) return reply.code(error.status).send({ message: error.code });
     if (error instanceof ApiKeyRejected) return sendApiKeyError(reply);
+    if (error instanceof AdminTokenRejected) return reply.code(statusOf["invalid-admin-token"]).send({ message: "invalid-admin-token" });
     if (error instanceof OffersError) {
       // secret-key-mismatch: this instance cannot open stored API keys; an operator must fix OFFERS_SECRET_KEY.
       if (error.status >= 500) request.log.error({ err: error }, error.message);
       return reply.code(error.status).send({ message: error.code });
     }
     if (error.validation || hasZodFastifySchemaValidationErrors(error)) {
-      return reply.code(400).send({ message: "invalid-request", issues: issuesOf(error) });
+      return sendInvalid(reply, issuesOf(error));
     }
     switch (error.code) {
       case "FST_ERR_CTP_INVALID_JSON_BODY":
       case "FST_ERR_CTP_EMPTY_JSON_BODY":
       case "FST_ERR_CTP_INVALID_CONTENT_LENGTH":
-        return reply.code(400).send({ message: "invalid-request", issues: [{ path: [], message: error.message }] });
+        return sendInvalid(reply, [{ path: [], message: error.message }]);
       case "FST_ERR_CTP_BODY_TOO_LARGE":
-        return reply.code(413).send({ message: "payload-too-large" });
+        return reply.code(statusOf["payload-too-large"]).send({ message: "payload-too-large" });
       case "FST_ERR_CTP_INVALID_MEDIA_TYPE":
-        return reply.code(415).send({ message: "unsupported-media-type" });
+        return reply.code(statusOf["unsupported-media-type"]).send({ message: "unsupported-media-type" });
     }
-    if (error instanceof SyntaxError) {
-      return reply.code(400).send({ message: "invalid-request", issues: [{ path: [], message: error.message }] });
-    }
+    if (error instanceof SyntaxError) return sendInvalid(reply, [{ path: [], message: error.message }]);
     if (isDatabaseUnavailable(error)) {
       request.log.warn({ err: error }, "database unavailable");
-      return reply.code(503).header("retry-after", "2").send({ message: "database-unavailable" });
+      return reply.code(statusOf["database-unavailable"]).header("retry-after", "2").send({ message: "database-unavailable" });
     }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) return reply.code(status).send({ message: error.code ?? "bad-request" });
     request.log.error({ err: error }, "unhandled error");
-    return reply.code(500).send({ message: "internal-error" });
+    return reply.code(statusOf["internal-error"]).send({ message: "internal-error" });
   });
 }, { name: "offers-errors" });

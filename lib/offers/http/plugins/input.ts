@@ -1,11 +1,49 @@
 /** The input boundary of every route: zod compilers, JSON bodies only, stored-text and identifier rules, the request id. */
 import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
+import { statusOf } from "../../errors";
 import * as S from "../../schemas";
 import fastifyPlugin from "fastify-plugin";
 
-export const inputPlugin = fastifyPlugin(async (app) => {
+export interface InputPluginOptions {
+  /**
+   * Errors are checked against the route's documented responses (../route-docs.ts), as success bodies
+   * always are: an undocumented status or body fails the request (tests). Off, a body that does not
+   * match is logged and sent as it is: a gap in the document must not turn a 409 into a 500 for a player.
+   */
+  checkErrorResponses?: boolean;
+}
+
+export const inputPlugin = fastifyPlugin<InputPluginOptions>(async (app, options) => {
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler((route) => {
+    const serialize = serializerCompiler(route as Parameters<typeof serializerCompiler>[0]);
+    if (Number(route.httpStatus) < 400) return serialize;
+    return (data: unknown) => {
+      try {
+        return serialize(data);
+      } catch (error) {
+        const where = `${route.method} ${route.url} ${route.httpStatus}: ${JSON.stringify(data)}`;
+        if (options.checkErrorResponses) {
+          console.error(`error body not in the route's documented responses: ${where}`);
+          throw error;
+        }
+        app.log.error({ err: error }, `error body not in the route's documented responses: ${where}`);
+        return JSON.stringify(data);
+      }
+    };
+  });
+  if (options.checkErrorResponses) {
+    // A status the route does not document has no serializer at all: caught here instead.
+    app.addHook("onSend", async (request, reply) => {
+      const schema = request.routeOptions.schema;
+      const documented = schema && !schema.hide ? (schema.response as Record<string, unknown> | undefined) : undefined;
+      if (documented && !(String(reply.statusCode) in documented)) {
+        const where = `${request.method} ${request.routeOptions.url} ${reply.statusCode}`;
+        console.error(`status not in the route's documented responses: ${where}`);
+        throw new Error(`undocumented status: ${where}`);
+      }
+    });
+  }
   // Every body of this API is JSON; anything else is 415 rather than a string that fails validation.
   app.removeContentTypeParser("text/plain");
 
@@ -27,6 +65,6 @@ export const inputPlugin = fastifyPlugin(async (app) => {
       if (name !== "*" && typeof value === "string" && !S.isIdentifier(value)) issues.push({ path: [name], message: S.IDENTIFIER_RULE });
     }
     issues.push(...S.findUnstorableText(request.query), ...S.findUnstorableText(request.body));
-    if (issues.length > 0) return reply.code(400).send({ message: "invalid-request", issues });
+    if (issues.length > 0) return reply.code(statusOf["invalid-request"]).send({ message: "invalid-request", issues });
   });
 }, { name: "offers-input" });

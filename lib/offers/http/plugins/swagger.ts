@@ -1,15 +1,54 @@
 /**
  * The OpenAPI document, generated from the routes' zod schemas (GET /v1/openapi.json), and its docs
- * page (/v1/docs). Register `openApiPlugin` before the routes so it sees them.
+ * page (/v1/docs). Register `openApiPlugin` before the routes so it sees them. Who may call a route
+ * and what it can be refused for come from ../route-docs.ts.
  */
 import fastifySwagger from "@fastify/swagger";
 import fastifySwaggerUi from "@fastify/swagger-ui";
 import type { FastifyPluginAsync } from "fastify";
-import { jsonSchemaTransform } from "fastify-type-provider-zod";
+import { jsonSchemaTransform, jsonSchemaTransformObject } from "fastify-type-provider-zod";
 import fastifyPlugin from "fastify-plugin";
+import type { OpenAPIV3_1 } from "openapi-types";
+import { SECURITY_SCHEMES } from "../route-docs";
 
-export const jwtSecurity: Array<Record<string, string[]>> = [{ gameJwt: [] }, { bearerJwt: [] }];
-export const apiKeySecurity: Array<Record<string, string[]>> = [{ apiKey: [], clientId: [] }];
+/** The tags of the document, one per audience. */
+export const TAGS: OpenAPIV3_1.TagObject[] = [
+  { name: "client", description: "Game clients (browser, mobile app, game client) with the player's game JWT." },
+  { name: "server", description: "Game servers with the game's API key and client id." },
+  { name: "dashboard", description: "The players' rewards page: redeeming a one-time token." },
+  { name: "admin", description: "The portal's admin API (OFFERS_ADMIN_TOKEN): support, live ops, reward delivery." },
+];
+
+/**
+ * Relative: the host that serves this document is the service (paths carry /v1), wherever it is
+ * deployed; the docs page's "try it out" and generated clients take the host from there.
+ */
+export const SERVERS: OpenAPIV3_1.ServerObject[] = [{ url: "/", description: "The offers service that serves this document" }];
+
+/**
+ * Schemas given an id (`.meta({ id })`) are components, referenced with $ref; the transform emits the
+ * id of every such schema in the process for input and output alike, so keep only those referenced.
+ */
+function withReferencedComponents(document: OpenAPIV3_1.Document): OpenAPIV3_1.Document {
+  const schemas = document.components?.schemas ?? {};
+  const used = new Set<string>();
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) return value.forEach(visit);
+    if (value === null || typeof value !== "object") return;
+    for (const [key, child] of Object.entries(value)) {
+      if (key === "$ref" && typeof child === "string" && child.startsWith("#/components/schemas/")) {
+        const name = child.slice("#/components/schemas/".length);
+        if (!used.has(name)) {
+          used.add(name);
+          visit(schemas[name]);
+        }
+      } else visit(child);
+    }
+  };
+  visit(document.paths);
+  const kept = Object.fromEntries(Object.entries(schemas).filter(([name]) => used.has(name)));
+  return { ...document, components: { ...document.components, schemas: kept } };
+}
 
 export const openApiPlugin = fastifyPlugin(async (app) => {
   await app.register(fastifySwagger, {
@@ -18,18 +57,18 @@ export const openApiPlugin = fastifyPlugin(async (app) => {
       info: {
         title: "Offers and Rewards API",
         version: "1.0.0",
-        description: "Personalized offers, exactly-once reward claims and one-time dashboard tokens. JWT (HS256, signed with the game's API key) for game clients; API key + client id for game servers.",
+        description:
+          "Personalized offers, exactly-once reward claims, one-time dashboard tokens and a real-time event stream. " +
+          "JWT (HS256, signed with the game's API key) for game clients; API key + client id for game servers. " +
+          "Every error answers a stable code: `{\"message\": code}`, `{\"message\": \"invalid-request\", \"issues\": […]}` for bad input, " +
+          "and the bare JSON string `\"invalid-api-key\"` for a refused API key.",
       },
-      components: {
-        securitySchemes: {
-          gameJwt: { type: "apiKey", in: "header", name: "x-game-jwt" },
-          bearerJwt: { type: "http", scheme: "bearer", bearerFormat: "JWT" },
-          apiKey: { type: "apiKey", in: "header", name: "x-api-key" },
-          clientId: { type: "apiKey", in: "header", name: "x-client-id" },
-        },
-      },
+      servers: SERVERS,
+      tags: TAGS,
+      components: { securitySchemes: SECURITY_SCHEMES as unknown as Record<string, OpenAPIV3_1.SecuritySchemeObject> },
     },
     transform: jsonSchemaTransform,
+    transformObject: (input) => withReferencedComponents(jsonSchemaTransformObject(input) as OpenAPIV3_1.Document),
   });
 }, { name: "offers-openapi" });
 

@@ -13,6 +13,7 @@ import type { SurfacingJobRow } from "../../engine/surfacing-jobs";
 import * as S from "../../schemas";
 import { describeAudience } from "../../targeting/audience";
 import { adminAuth, adminEnvironment } from "../plugins/auth";
+import { errorResponses, securityOf } from "../route-docs";
 
 const GameParams = z.object({ gameId: S.Identifier });
 const DefinitionParams = z.object({ gameId: S.Identifier, offerId: S.ExternalId });
@@ -50,11 +51,21 @@ export const adminLiveOpsRoutes: FastifyPluginAsyncZod<{ engine: OffersEngine; a
   app.addHook("onRequest", adminAuth(adminToken));
   app.addHook("preHandler", adminEnvironment());
   const tags = ["admin"];
-  const errors = { 404: S.ErrorMessage, 409: S.ErrorMessage };
+  const security = securityOf.admin;
 
   app.get(
     "/admin/games/:gameId/definitions",
-    { schema: { tags, summary: "A game's offer definitions with their funnel and claims per day", params: GameParams, querystring: Days, response: { 200: S.AdminDefinitionList, 404: S.ErrorMessage } } },
+    {
+      schema: { headers: S.AdminEnvironmentHeader,
+        tags,
+        security,
+        operationId: "adminListDefinitions",
+        summary: "A game's offer definitions with their funnel and claims per day",
+        params: GameParams,
+        querystring: Days,
+        response: { 200: S.AdminDefinitionList, ...errorResponses("admin", { codes: ["game-not-found"], body: false }) },
+      },
+    },
     async (request) => {
       const { gameId } = request.params;
       const { days } = request.query;
@@ -82,12 +93,14 @@ export const adminLiveOpsRoutes: FastifyPluginAsyncZod<{ engine: OffersEngine; a
   app.post(
     "/admin/games/:gameId/definitions",
     {
-      schema: {
+      schema: { headers: S.AdminEnvironmentHeader,
         tags,
+        security,
+        operationId: "adminCreateDefinition",
         summary: "Create a definition (draft unless a status is given)",
         params: GameParams,
         body: S.AdminDefinitionCreate,
-        response: { 200: S.AdminDefinitionChange, ...errors },
+        response: { 200: S.AdminDefinitionChange, ...errorResponses("admin", { codes: ["game-not-found", "definition-exists"], body: true }) },
       },
     },
     async (request) => {
@@ -98,7 +111,16 @@ export const adminLiveOpsRoutes: FastifyPluginAsyncZod<{ engine: OffersEngine; a
 
   app.get(
     "/admin/games/:gameId/definitions/:offerId",
-    { schema: { tags, summary: "A definition with its surfacing jobs", params: DefinitionParams, response: { 200: S.AdminDefinitionDetail, 404: S.ErrorMessage } } },
+    {
+      schema: { headers: S.AdminEnvironmentHeader,
+        tags,
+        security,
+        operationId: "adminGetDefinition",
+        summary: "A definition with its surfacing jobs",
+        params: DefinitionParams,
+        response: { 200: S.AdminDefinitionDetail, ...errorResponses("admin", { codes: ["offer-not-found"], body: false }) },
+      },
+    },
     async (request, reply) => {
       const { gameId, offerId } = request.params;
       const row = await engine.definitionRow(gameId, offerId);
@@ -114,11 +136,13 @@ export const adminLiveOpsRoutes: FastifyPluginAsyncZod<{ engine: OffersEngine; a
     {
       schema: {
         tags,
+        security,
+        operationId: "adminReplaceDefinition",
         summary: "Replace a definition (If-Match: its version, or 409 definition-changed); instances already given keep their copy",
         params: DefinitionParams,
-        headers: S.DefinitionIfMatch,
+        headers: S.DefinitionIfMatch.extend(S.AdminEnvironmentHeader.shape),
         body: S.OfferDefinitionInput,
-        response: { 200: S.AdminDefinitionChange, ...errors },
+        response: { 200: S.AdminDefinitionChange, ...errorResponses("admin", { codes: ["game-not-found", "offer-id-mismatch", "definition-changed"], body: true }) },
       },
     },
     async (request) => {
@@ -133,10 +157,15 @@ export const adminLiveOpsRoutes: FastifyPluginAsyncZod<{ engine: OffersEngine; a
       {
         schema: {
           tags,
+          security,
+          operationId: `admin${action[0].toUpperCase()}${action.slice(1)}Definition`,
           summary: `${action[0].toUpperCase()}${action.slice(1)} a definition (${STATUS_OF[action]})${action === "activate" ? "; queues its surfacing job when its window is open" : ""}`,
           params: DefinitionParams,
-          headers: S.DefinitionIfMatch,
-          response: { 200: S.AdminDefinitionChange, ...errors },
+          headers: S.DefinitionIfMatch.extend(S.AdminEnvironmentHeader.shape),
+          response: {
+            200: S.AdminDefinitionChange,
+            ...errorResponses("admin", { codes: ["game-not-found", "offer-not-found", "definition-changed", "definition-archived"], body: true }),
+          },
         },
       },
       async (request) => {
@@ -149,12 +178,14 @@ export const adminLiveOpsRoutes: FastifyPluginAsyncZod<{ engine: OffersEngine; a
   app.post(
     "/admin/games/:gameId/definitions/:offerId/preview",
     {
-      schema: {
+      schema: { headers: S.AdminEnvironmentHeader,
         tags,
+        security,
+        operationId: "adminPreviewDefinition",
         summary: "Would the definition surface for this player now, and if not, which condition fails",
         params: DefinitionParams,
         body: S.SurfacingPreviewRequest,
-        response: { 200: S.SurfacingPreview, 404: S.ErrorMessage },
+        response: { 200: S.SurfacingPreview, ...errorResponses("admin", { codes: ["offer-not-found", "player-not-found"], body: true }) },
       },
     },
     async (request) => engine.previewSurfacing(request.params.gameId, request.params.offerId, request.body.playerId),
@@ -163,12 +194,14 @@ export const adminLiveOpsRoutes: FastifyPluginAsyncZod<{ engine: OffersEngine; a
   app.get(
     "/admin/games/:gameId/definitions/:offerId/funnel",
     {
-      schema: {
+      schema: { headers: S.AdminEnvironmentHeader,
         tags,
+        security,
+        operationId: "adminDefinitionFunnel",
         summary: "Assigned, surfaced, viewed, claimable, claimed, expired and conversion: overall, per day and per variant",
         params: DefinitionParams,
         querystring: Days,
-        response: { 200: S.DefinitionFunnel, 404: S.ErrorMessage },
+        response: { 200: S.DefinitionFunnel, ...errorResponses("admin", { codes: ["offer-not-found"], body: false }) },
       },
     },
     async (request) => {
@@ -182,19 +215,30 @@ export const adminLiveOpsRoutes: FastifyPluginAsyncZod<{ engine: OffersEngine; a
 
   app.get(
     "/admin/games/:gameId/definitions/:offerId/jobs",
-    { schema: { tags, summary: "Surfacing jobs of a definition, newest first (progress)", params: DefinitionParams, response: { 200: z.object({ jobs: z.array(S.SurfacingJob) }) } } },
+    {
+      schema: { headers: S.AdminEnvironmentHeader,
+        tags,
+        security,
+        operationId: "adminDefinitionJobs",
+        summary: "Surfacing jobs of a definition, newest first (progress)",
+        params: DefinitionParams,
+        response: { 200: z.object({ jobs: z.array(S.SurfacingJob) }), ...errorResponses("admin", { body: false }) },
+      },
+    },
     async (request) => ({ jobs: (await engine.surfacingJobs(request.params.gameId, request.params.offerId)).map(toSurfacingJob) }),
   );
 
   app.post(
     "/admin/games/:gameId/audience/count",
     {
-      schema: {
+      schema: { headers: S.AdminEnvironmentHeader,
         tags,
+        security,
+        operationId: "adminCountAudience",
         summary: "How many of the game's players an audience matches now",
         params: GameParams,
         body: S.AudienceCountRequest,
-        response: { 200: S.AudienceCount, 404: S.ErrorMessage },
+        response: { 200: S.AudienceCount, ...errorResponses("admin", { codes: ["game-not-found"], body: true }) },
       },
     },
     async (request) => {

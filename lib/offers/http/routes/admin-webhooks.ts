@@ -8,6 +8,7 @@ import { deliveryStats, listDeliveries, replayDelivery, replayFailed } from "../
 import { OffersError } from "../../errors";
 import * as S from "../../schemas";
 import { adminAuth, adminEnvironment } from "../plugins/auth";
+import { errorResponses, securityOf } from "../route-docs";
 import type { OffersServices } from "../services";
 
 export interface AdminWebhookRoutesOptions {
@@ -20,6 +21,7 @@ export const adminWebhookRoutes: FastifyPluginAsyncZod<AdminWebhookRoutesOptions
   app.addHook("onRequest", adminAuth(adminToken));
   app.addHook("preHandler", adminEnvironment());
   const tags = ["admin"];
+  const security = securityOf.admin;
   const GameParams = z.object({ gameId: S.Identifier });
   const EndpointParams = GameParams.extend({ endpointId: S.Identifier });
   const DeliveryParams = GameParams.extend({ deliveryId: S.DeliveryId });
@@ -34,7 +36,16 @@ export const adminWebhookRoutes: FastifyPluginAsyncZod<AdminWebhookRoutesOptions
 
   app.get(
     "/admin/games/:gameId/webhooks",
-    { schema: { tags, summary: "A game's webhook endpoints and delivery figures (lag, pending, dead letters)", params: GameParams, response: { 200: S.AdminWebhooks } } },
+    {
+      schema: { headers: S.AdminEnvironmentHeader,
+        tags,
+        security,
+        operationId: "adminGetWebhooks",
+        summary: "A game's webhook endpoints and delivery figures (lag, pending, dead letters)",
+        params: GameParams,
+        response: { 200: S.AdminWebhooks, ...errorResponses("admin", { codes: ["game-not-found"], body: false }) },
+      },
+    },
     async (request) => {
       const gameId = await knownGame(request.params.gameId);
       const [endpoints, stats] = await Promise.all([webhooks.list(gameId), deliveryStats(engine.db, gameId, clock.now())]);
@@ -44,19 +55,48 @@ export const adminWebhookRoutes: FastifyPluginAsyncZod<AdminWebhookRoutesOptions
 
   app.post(
     "/admin/games/:gameId/webhooks/endpoints",
-    { schema: { tags, summary: "Add an endpoint; answers its signing secret, shown once", params: GameParams, body: S.WebhookEndpointInput, response: { 200: S.WebhookEndpointCreated } } },
+    {
+      schema: { headers: S.AdminEnvironmentHeader,
+        tags,
+        security,
+        operationId: "adminCreateWebhookEndpoint",
+        summary: "Add an endpoint; answers its signing secret, shown once",
+        params: GameParams,
+        body: S.WebhookEndpointInput,
+        response: { 200: S.WebhookEndpointCreated, ...errorResponses("admin", { codes: ["game-not-found", "webhook-url-not-allowed", "too-many-webhook-endpoints"], body: true }) },
+      },
+    },
     async (request) => webhooks.create(await knownGame(request.params.gameId), request.body),
   );
 
   app.patch(
     "/admin/games/:gameId/webhooks/endpoints/:endpointId",
-    { schema: { tags, summary: "Change an endpoint (enable, disable, URL, event types)", params: EndpointParams, body: S.WebhookEndpointPatch, response: { 200: S.WebhookEndpoint } } },
+    {
+      schema: { headers: S.AdminEnvironmentHeader,
+        tags,
+        security,
+        operationId: "adminUpdateWebhookEndpoint",
+        summary: "Change an endpoint (enable, disable, URL, event types)",
+        params: EndpointParams,
+        body: S.WebhookEndpointPatch,
+        response: { 200: S.WebhookEndpoint, ...errorResponses("admin", { codes: ["webhook-endpoint-not-found", "webhook-url-not-allowed"], body: true }) },
+      },
+    },
     async (request) => webhooks.update(request.params.gameId, request.params.endpointId, request.body),
   );
 
   app.delete(
     "/admin/games/:gameId/webhooks/endpoints/:endpointId",
-    { schema: { tags, summary: "Delete an endpoint with its deliveries", params: EndpointParams, response: { 200: z.object({ deleted: z.literal(true) }) } } },
+    {
+      schema: { headers: S.AdminEnvironmentHeader,
+        tags,
+        security,
+        operationId: "adminDeleteWebhookEndpoint",
+        summary: "Delete an endpoint with its deliveries",
+        params: EndpointParams,
+        response: { 200: z.object({ deleted: z.literal(true) }), ...errorResponses("admin", { codes: ["webhook-endpoint-not-found"], body: true }) },
+      },
+    },
     async (request) => {
       await webhooks.remove(request.params.gameId, request.params.endpointId);
       return { deleted: true as const };
@@ -65,25 +105,65 @@ export const adminWebhookRoutes: FastifyPluginAsyncZod<AdminWebhookRoutesOptions
 
   app.post(
     "/admin/games/:gameId/webhooks/endpoints/:endpointId/rotate-secret",
-    { schema: { tags, summary: "A new signing secret, shown once (the previous one signs too for 24 h)", params: EndpointParams, body: Empty, response: { 200: S.WebhookSecretRotated } } },
+    {
+      schema: { headers: S.AdminEnvironmentHeader,
+        tags,
+        security,
+        operationId: "adminRotateWebhookSecret",
+        summary: "A new signing secret, shown once (the previous one signs too for 24 h)",
+        params: EndpointParams,
+        body: Empty,
+        response: { 200: S.WebhookSecretRotated, ...errorResponses("admin", { codes: ["webhook-endpoint-not-found"], body: true }) },
+      },
+    },
     async (request) => webhooks.rotateSecret(request.params.gameId, request.params.endpointId),
   );
 
   app.post(
     "/admin/games/:gameId/webhooks/endpoints/:endpointId/test",
-    { schema: { tags, summary: "Queue a webhook.test event for this endpoint", params: EndpointParams, body: Empty, response: { 200: S.WebhookTestSent } } },
+    {
+      schema: { headers: S.AdminEnvironmentHeader,
+        tags,
+        security,
+        operationId: "adminSendWebhookTest",
+        summary: "Queue a webhook.test event for this endpoint",
+        params: EndpointParams,
+        body: Empty,
+        response: { 200: S.WebhookTestSent, ...errorResponses("admin", { codes: ["webhook-endpoint-not-found"], body: true }) },
+      },
+    },
     async (request) => webhooks.sendTest(request.params.gameId, request.params.endpointId),
   );
 
   app.get(
     "/admin/games/:gameId/webhooks/deliveries",
-    { schema: { tags, summary: "The delivery log, newest first, with each delivery's attempts", params: GameParams, querystring: S.WebhookDeliveryQuery, response: { 200: S.WebhookDeliveryPage } } },
+    {
+      schema: { headers: S.AdminEnvironmentHeader,
+        tags,
+        security,
+        operationId: "adminListWebhookDeliveries",
+        summary: "The delivery log, newest first, with each delivery's attempts",
+        params: GameParams,
+        querystring: S.WebhookDeliveryQuery,
+        response: { 200: S.WebhookDeliveryPage, ...errorResponses("admin", { codes: ["game-not-found"], body: false }) },
+      },
+    },
     async (request) => listDeliveries(engine.db, await knownGame(request.params.gameId), request.query),
   );
 
   app.post(
     "/admin/games/:gameId/webhooks/deliveries/:deliveryId/replay",
-    { schema: { tags, summary: "Send one delivery again, with the same webhook-id", params: DeliveryParams, body: Empty, response: { 200: S.WebhookReplayed } } },
+    {
+      schema: { headers: S.AdminEnvironmentHeader,
+        tags,
+        security,
+        operationId: "adminReplayWebhookDelivery",
+        summary: "Send one delivery again, with the same webhook-id",
+        params: DeliveryParams,
+        body: Empty,
+        response: { 200: S.WebhookReplayed, ...errorResponses("admin", { codes: ["webhook-delivery-not-found"], body: true }) },
+      },
+    },
     async (request) => {
       await replayDelivery(engine.db, request.params.gameId, request.params.deliveryId, clock.now());
       return { replayed: 1 };
@@ -92,7 +172,17 @@ export const adminWebhookRoutes: FastifyPluginAsyncZod<AdminWebhookRoutesOptions
 
   app.post(
     "/admin/games/:gameId/webhooks/replay",
-    { schema: { tags, summary: "Send again every failed delivery whose event happened in [from, to)", params: GameParams, body: S.WebhookReplayRequest, response: { 200: S.WebhookReplayed } } },
+    {
+      schema: { headers: S.AdminEnvironmentHeader,
+        tags,
+        security,
+        operationId: "adminReplayFailedWebhooks",
+        summary: "Send again every failed delivery whose event happened in [from, to)",
+        params: GameParams,
+        body: S.WebhookReplayRequest,
+        response: { 200: S.WebhookReplayed, ...errorResponses("admin", { codes: ["game-not-found"], body: true }) },
+      },
+    },
     async (request) => ({ replayed: await replayFailed(engine.db, await knownGame(request.params.gameId), request.body, clock.now()) }),
   );
 };

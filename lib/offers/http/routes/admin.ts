@@ -3,10 +3,13 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { findPlayers, listGames, playerState } from "../../admin";
 import type { OffersEngine } from "../../engine";
-import { AdminGame, AdminPlayerState } from "../../schemas";
+import { OffersError } from "../../errors";
+import * as S from "../../schemas";
+import { AdminGame, AdminPlayerState, AdminPlayerSummary } from "../../schemas";
 import type { SseHub } from "../../sse/hub";
 import { openStream } from "../../sse/http-stream";
 import { adminAuth, adminEnvironment } from "../plugins/auth";
+import { errorResponses, securityOf } from "../route-docs";
 
 export interface AdminRoutesOptions {
   engine: OffersEngine;
@@ -19,20 +22,26 @@ export const adminRoutes: FastifyPluginAsyncZod<AdminRoutesOptions> = async (app
   app.addHook("onRequest", adminAuth(adminToken));
   app.addHook("preHandler", adminEnvironment());
   const tags = ["admin"];
+  const security = securityOf.admin;
   const PlayerParams = z.object({ gameId: z.string().min(1).max(200), playerId: z.string().min(1).max(200) });
 
-  app.get("/admin/games", { schema: { tags, summary: "Games", response: { 200: z.object({ games: z.array(AdminGame) }) } } }, async (request) => ({
-    games: await listGames(engine.db, request.offersEnvironment),
-  }));
+  app.get(
+    "/admin/games",
+    { schema: { headers: S.AdminEnvironmentHeader, tags, security, operationId: "adminListGames", summary: "Games", response: { 200: z.object({ games: z.array(AdminGame) }), ...errorResponses("admin", { body: false }) } } },
+    async (request) => ({ games: await listGames(engine.db, request.offersEnvironment) }),
+  );
 
   app.get(
     "/admin/games/:gameId/players",
     {
-      schema: {
+      schema: { headers: S.AdminEnvironmentHeader,
         tags,
+        security,
+        operationId: "adminFindPlayers",
         summary: "Find players by id or username",
         params: z.object({ gameId: z.string().min(1).max(200) }),
         querystring: z.object({ q: z.string().max(200).default(""), limit: z.coerce.number().int().min(1).max(100).default(20) }),
+        response: { 200: z.object({ players: z.array(AdminPlayerSummary) }), ...errorResponses("admin", { body: false }) },
       },
     },
     async (request) => ({ players: await findPlayers(engine.db, request.params.gameId, request.query.q, request.query.limit) }),
@@ -40,11 +49,20 @@ export const adminRoutes: FastifyPluginAsyncZod<AdminRoutesOptions> = async (app
 
   app.get(
     "/admin/games/:gameId/players/:playerId",
-    { schema: { tags, summary: "A player's whole state", params: PlayerParams, response: { 200: AdminPlayerState, 404: z.object({ message: z.string() }) } } },
-    async (request, reply) => {
+    {
+      schema: { headers: S.AdminEnvironmentHeader,
+        tags,
+        security,
+        operationId: "adminGetPlayer",
+        summary: "A player's whole state",
+        params: PlayerParams,
+        response: { 200: AdminPlayerState, ...errorResponses("admin", { codes: ["player-not-found"], body: false }) },
+      },
+    },
+    async (request) => {
       const key = request.params;
       const state = await playerState(engine, key.gameId, key.playerId, await hub.isOnline(key));
-      if (!state) return reply.code(404).send({ message: "player-not-found" });
+      if (!state) throw new OffersError("player-not-found", key.playerId);
       return state;
     },
   );
@@ -52,13 +70,22 @@ export const adminRoutes: FastifyPluginAsyncZod<AdminRoutesOptions> = async (app
   app.get(
     "/admin/games/:gameId/players/:playerId/watch",
     {
-      schema: {
+      schema: { headers: S.AdminEnvironmentHeader,
         tags,
+        security,
+        operationId: "adminWatchPlayer",
         summary: "Watch a player's events (text/event-stream)",
         description:
           "Every offer transition (event type = surfaced, viewed, claimable, claimed, expired, queued; data = the transition with the offer) " +
           "and `connection` events (opened, closed). Does not take the player's connection.",
         params: PlayerParams,
+        response: {
+          200: {
+            description: "The watch stream, open until the client leaves.",
+            content: { "text/event-stream": { schema: z.string().describe("Server-sent events: `presence` first (data `{connected}`), then offer transitions and `connection` events.") } },
+          },
+          ...errorResponses("admin", { body: false }),
+        },
       },
     },
     async (request, reply) => {

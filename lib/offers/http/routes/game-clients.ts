@@ -3,18 +3,27 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { coreOf } from "../../engine";
 import * as S from "../../schemas";
 import { caller, jwtAuth } from "../plugins/auth";
-import { jwtSecurity } from "../plugins/swagger";
+import { errorResponses, securityOf } from "../route-docs";
 import type { OffersServices } from "../services";
 import { CLAIM_MESSAGE, claimWithKey } from "./claims";
 
 export const gameClientRoutes: FastifyPluginAsyncZod<{ services: OffersServices }> = async (app, { services }) => {
   const { engine, tokens } = services;
   app.addHook("onRequest", jwtAuth(services));
+  const tags = ["client"];
+  const security = securityOf["game-client"];
 
   app.post(
     "/auth/one_time_token/generate",
     {
-      schema: { tags: ["client"], summary: "One-time dashboard token (5 minutes, single use)", security: jwtSecurity, body: S.OneTimeTokenGenerateRequest, response: { 200: S.OneTimeTokenGenerateResponse } },
+      schema: {
+        tags,
+        security,
+        operationId: "generateOneTimeToken",
+        summary: "One-time dashboard token (5 minutes, single use)",
+        body: S.OneTimeTokenGenerateRequest,
+        response: { 200: S.OneTimeTokenGenerateResponse, ...errorResponses("game-client", { body: true }) },
+      },
     },
     async (request) => {
       const { gameId, playerId } = caller(request);
@@ -25,7 +34,14 @@ export const gameClientRoutes: FastifyPluginAsyncZod<{ services: OffersServices 
   app.post(
     "/client/player/referrals",
     {
-      schema: { tags: ["client"], summary: "The player's referrals (as referrer), newest first; claim a claimable one with kind referral", security: jwtSecurity, body: S.ClientReferralsRequest, response: { 200: S.ClientReferralsResponse } },
+      schema: {
+        tags,
+        security,
+        operationId: "listReferrals",
+        summary: "The player's referrals (as referrer), newest first; claim a claimable one with kind referral",
+        body: S.ClientReferralsRequest,
+        response: { 200: S.ClientReferralsResponse, ...errorResponses("game-client", { body: true }) },
+      },
     },
     async (request) => {
       const { gameId, playerId } = caller(request);
@@ -36,7 +52,14 @@ export const gameClientRoutes: FastifyPluginAsyncZod<{ services: OffersServices 
   app.post(
     "/client/player/campaigns",
     {
-      schema: { tags: ["client"], summary: "The player's offers, snapshot and currency data", security: jwtSecurity, body: S.ClientCampaignsRequest.optional(), response: { 200: S.ClientCampaignsResponse } },
+      schema: {
+        tags,
+        security,
+        operationId: "getCampaigns",
+        summary: "The player's offers, snapshot and currency data",
+        body: S.ClientCampaignsRequest.optional(),
+        response: { 200: S.ClientCampaignsResponse, ...errorResponses("game-client", { body: true }) },
+      },
     },
     async (request) => {
       const { gameId, playerId } = caller(request);
@@ -49,12 +72,16 @@ export const gameClientRoutes: FastifyPluginAsyncZod<{ services: OffersServices 
     "/client/reward/claim",
     {
       schema: {
-        tags: ["client"],
+        tags,
+        security,
+        operationId: "claimReward",
         summary: "Claim the rewards of a claimable offer or referral",
-        security: jwtSecurity,
         headers: S.ClaimHeaders,
         body: S.ClientClaimRequest,
-        response: { 200: S.ClientClaimResponse },
+        response: {
+          200: S.ClientClaimResponse,
+          ...errorResponses("game-client", { codes: ["offer-not-found", "offer-not-claimable", "idempotency-key-reused"], body: true }),
+        },
       },
     },
     async (request, reply) => {

@@ -4,18 +4,27 @@ import { coreOf } from "../../engine";
 import { publicGameId } from "../../environments";
 import * as S from "../../schemas";
 import { apiKeyAuth, caller } from "../plugins/auth";
-import { apiKeySecurity } from "../plugins/swagger";
+import { errorResponses, securityOf } from "../route-docs";
 import type { OffersServices } from "../services";
 import { CLAIM_MESSAGE, claimWithKey } from "./claims";
 
 export const gameServerRoutes: FastifyPluginAsyncZod<{ services: OffersServices }> = async (app, { services }) => {
   const { engine, games, tokens } = services;
   app.addHook("onRequest", apiKeyAuth(services));
+  const tags = ["server"];
+  const security = securityOf["game-server"];
 
   app.post(
     "/player/campaigns/refresh",
     {
-      schema: { tags: ["server"], summary: "A player's offers (all states), snapshot, currency data and a one-time token", security: apiKeySecurity, body: S.ServerCampaignsRefreshRequest, response: { 200: S.ServerCampaignsRefreshResponse } },
+      schema: {
+        tags,
+        security,
+        operationId: "refreshPlayerCampaigns",
+        summary: "A player's offers (all states), snapshot, currency data and a one-time token",
+        body: S.ServerCampaignsRefreshRequest,
+        response: { 200: S.ServerCampaignsRefreshResponse, ...errorResponses("game-server", { body: true }) },
+      },
     },
     async (request) => {
       const { gameId } = caller(request);
@@ -30,12 +39,16 @@ export const gameServerRoutes: FastifyPluginAsyncZod<{ services: OffersServices 
     "/reward/sdk/claim",
     {
       schema: {
-        tags: ["server"],
+        tags,
+        security,
+        operationId: "claimRewardForPlayer",
         summary: "Claim for a player; answers the rewards distributed",
-        security: apiKeySecurity,
         headers: S.ClaimHeaders,
         body: S.ServerClaimRequest,
-        response: { 200: S.ServerClaimResponse },
+        response: {
+          200: S.ServerClaimResponse,
+          ...errorResponses("game-server", { codes: ["offer-not-found", "offer-not-claimable", "idempotency-key-reused"], body: true }),
+        },
       },
     },
     async (request, reply) => {
@@ -48,7 +61,15 @@ export const gameServerRoutes: FastifyPluginAsyncZod<{ services: OffersServices 
   app.put(
     "/offers/definitions/:offerId",
     {
-      schema: { tags: ["server"], summary: "Create or replace an offer definition", security: apiKeySecurity, params: S.OfferDefinitionParams, body: S.OfferDefinitionInput, response: { 200: S.OfferDefinition } },
+      schema: {
+        tags,
+        security,
+        operationId: "putOfferDefinition",
+        summary: "Create or replace an offer definition",
+        params: S.OfferDefinitionParams,
+        body: S.OfferDefinitionInput,
+        response: { 200: S.OfferDefinition, ...errorResponses("game-server", { codes: ["offer-id-mismatch"], body: true }) },
+      },
     },
     async (request) => engine.upsertDefinition(caller(request).gameId, request.params.offerId, request.body),
   );
@@ -56,7 +77,14 @@ export const gameServerRoutes: FastifyPluginAsyncZod<{ services: OffersServices 
   app.post(
     "/player/offers/assign",
     {
-      schema: { tags: ["server"], summary: "Assign an offer definition to a player (surfaced, or inQueue when the slots are full)", security: apiKeySecurity, body: S.AssignOfferRequest, response: { 200: S.Offer } },
+      schema: {
+        tags,
+        security,
+        operationId: "assignOffer",
+        summary: "Assign an offer definition to a player (surfaced, or inQueue when the slots are full)",
+        body: S.AssignOfferRequest,
+        response: { 200: S.Offer, ...errorResponses("game-server", { codes: ["offer-not-found", "definition-archived", "offer-already-assigned"], body: true }) },
+      },
     },
     async (request) => engine.assignOffer(caller(request).gameId, request.body.playerId, request.body.offerId),
   );
@@ -64,7 +92,14 @@ export const gameServerRoutes: FastifyPluginAsyncZod<{ services: OffersServices 
   app.post(
     "/player/snapshot",
     {
-      schema: { tags: ["server"], summary: "Upsert a player's snapshot; recomputes offer trackers", security: apiKeySecurity, body: S.SnapshotPushRequest, response: { 200: S.SnapshotPushResponse } },
+      schema: {
+        tags,
+        security,
+        operationId: "pushPlayerSnapshot",
+        summary: "Upsert a player's snapshot; recomputes offer trackers",
+        body: S.SnapshotPushRequest,
+        response: { 200: S.SnapshotPushResponse, ...errorResponses("game-server", { body: true }) },
+      },
     },
     async (request) => engine.pushSnapshot(caller(request).gameId, request.body),
   );
@@ -72,7 +107,14 @@ export const gameServerRoutes: FastifyPluginAsyncZod<{ services: OffersServices 
   app.post(
     "/referrals",
     {
-      schema: { tags: ["server"], summary: "Record a referral; the referrer claims it with kind referral", security: apiKeySecurity, body: S.ReferralCreateRequest, response: { 200: S.Referral } },
+      schema: {
+        tags,
+        security,
+        operationId: "createReferral",
+        summary: "Record a referral; the referrer claims it with kind referral",
+        body: S.ReferralCreateRequest,
+        response: { 200: S.Referral, ...errorResponses("game-server", { codes: ["referral-self", "referral-exists"], body: true }) },
+      },
     },
     async (request) => engine.createReferral(caller(request).gameId, request.body),
   );
@@ -80,7 +122,15 @@ export const gameServerRoutes: FastifyPluginAsyncZod<{ services: OffersServices 
   app.put(
     "/currencies/:currencyId",
     {
-      schema: { tags: ["server"], summary: "Create or replace a currency of the game (name and image shown in playerData)", security: apiKeySecurity, params: S.CurrencyParams, body: S.CurrencyInput, response: { 200: S.Currency } },
+      schema: {
+        tags,
+        security,
+        operationId: "putCurrency",
+        summary: "Create or replace a currency of the game (name and image shown in playerData)",
+        params: S.CurrencyParams,
+        body: S.CurrencyInput,
+        response: { 200: S.Currency, ...errorResponses("game-server", { body: true }) },
+      },
     },
     async (request) => {
       const { gameId } = caller(request);

@@ -7,14 +7,14 @@ import { z } from "zod";
 import { readFeed } from "../../delivery/feed";
 import * as S from "../../schemas";
 import { apiKeyAuth, caller } from "../plugins/auth";
-import { apiKeySecurity } from "../plugins/swagger";
+import { errorResponses, securityOf } from "../route-docs";
 import type { OffersServices } from "../services";
 
 export const rewardDeliveryRoutes: FastifyPluginAsyncZod<{ services: OffersServices }> = async (app, { services }) => {
   const { webhooks, engine } = services;
   app.addHook("onRequest", apiKeyAuth(services));
   const tags = ["server"];
-  const security = apiKeySecurity;
+  const security = securityOf["game-server"];
 
   app.get(
     "/rewards/events",
@@ -22,13 +22,14 @@ export const rewardDeliveryRoutes: FastifyPluginAsyncZod<{ services: OffersServi
       schema: {
         tags,
         security,
+        operationId: "listRewardEvents",
         summary: "The game's reward.granted events in commit order (the ledger feed)",
         description:
           "Pages through every reward granted in the game, oldest first, in the order the claims committed: a page never skips an event " +
           "that a later page would have to return, and never repeats one. Keep `next` and pass it as `after` to read on (after downtime, " +
           "to reconcile with the webhooks: de-duplicate on `id`). An empty page answers the same `next` again. Bad cursor: 400 invalid-cursor.",
         querystring: S.RewardFeedQuery,
-        response: { 200: S.RewardFeedResponse },
+        response: { 200: S.RewardFeedResponse, ...errorResponses("game-server", { codes: ["invalid-cursor"], body: false }) },
       },
     },
     async (request) => readFeed(engine.db, caller(request).gameId, request.query.after, request.query.limit),
@@ -36,7 +37,15 @@ export const rewardDeliveryRoutes: FastifyPluginAsyncZod<{ services: OffersServi
 
   app.get(
     "/webhooks/endpoints",
-    { schema: { tags, security, summary: "The game's webhook endpoints", response: { 200: S.WebhookEndpointList } } },
+    {
+      schema: {
+        tags,
+        security,
+        operationId: "listWebhookEndpoints",
+        summary: "The game's webhook endpoints",
+        response: { 200: S.WebhookEndpointList, ...errorResponses("game-server", { body: false }) },
+      },
+    },
     async (request) => ({ endpoints: await webhooks.list(caller(request).gameId) }),
   );
 
@@ -46,13 +55,17 @@ export const rewardDeliveryRoutes: FastifyPluginAsyncZod<{ services: OffersServi
       schema: {
         tags,
         security,
+        operationId: "createWebhookEndpoint",
         summary: "Add a webhook endpoint; answers its signing secret, shown once",
         description:
           "Deliveries follow the Standard Webhooks specification (headers webhook-id, webhook-timestamp, webhook-signature): verify them with " +
           "the standardwebhooks package and the secret. Refused with 400 webhook-url-not-allowed when the URL reaches a loopback or private " +
           "address and the service does not allow them; 409 too-many-webhook-endpoints past 20.",
         body: S.WebhookEndpointInput,
-        response: { 200: S.WebhookEndpointCreated },
+        response: {
+          200: S.WebhookEndpointCreated,
+          ...errorResponses("game-server", { codes: ["webhook-url-not-allowed", "too-many-webhook-endpoints"], body: true }),
+        },
       },
     },
     async (request) => webhooks.create(caller(request).gameId, request.body),
@@ -60,21 +73,47 @@ export const rewardDeliveryRoutes: FastifyPluginAsyncZod<{ services: OffersServi
 
   app.get(
     "/webhooks/endpoints/:endpointId",
-    { schema: { tags, security, summary: "One webhook endpoint", params: S.WebhookEndpointParams, response: { 200: S.WebhookEndpoint } } },
+    {
+      schema: {
+        tags,
+        security,
+        operationId: "getWebhookEndpoint",
+        summary: "One webhook endpoint",
+        params: S.WebhookEndpointParams,
+        response: { 200: S.WebhookEndpoint, ...errorResponses("game-server", { codes: ["webhook-endpoint-not-found"], body: false }) },
+      },
+    },
     async (request) => webhooks.get(caller(request).gameId, request.params.endpointId),
   );
 
   app.patch(
     "/webhooks/endpoints/:endpointId",
     {
-      schema: { tags, security, summary: "Change an endpoint: URL, description, event types, enabled", params: S.WebhookEndpointParams, body: S.WebhookEndpointPatch, response: { 200: S.WebhookEndpoint } },
+      schema: {
+        tags,
+        security,
+        operationId: "updateWebhookEndpoint",
+        summary: "Change an endpoint: URL, description, event types, enabled",
+        params: S.WebhookEndpointParams,
+        body: S.WebhookEndpointPatch,
+        response: { 200: S.WebhookEndpoint, ...errorResponses("game-server", { codes: ["webhook-endpoint-not-found", "webhook-url-not-allowed"], body: true }) },
+      },
     },
     async (request) => webhooks.update(caller(request).gameId, request.params.endpointId, request.body),
   );
 
   app.delete(
     "/webhooks/endpoints/:endpointId",
-    { schema: { tags, security, summary: "Delete an endpoint with its deliveries", params: S.WebhookEndpointParams, response: { 200: z.object({ deleted: z.literal(true) }) } } },
+    {
+      schema: {
+        tags,
+        security,
+        operationId: "deleteWebhookEndpoint",
+        summary: "Delete an endpoint with its deliveries",
+        params: S.WebhookEndpointParams,
+        response: { 200: z.object({ deleted: z.literal(true) }), ...errorResponses("game-server", { codes: ["webhook-endpoint-not-found"], body: true }) },
+      },
+    },
     async (request) => {
       await webhooks.remove(caller(request).gameId, request.params.endpointId);
       return { deleted: true as const };
@@ -87,10 +126,11 @@ export const rewardDeliveryRoutes: FastifyPluginAsyncZod<{ services: OffersServi
       schema: {
         tags,
         security,
+        operationId: "rotateWebhookSecret",
         summary: "A new signing secret, shown once; the previous one keeps signing for 24 hours",
         params: S.WebhookEndpointParams,
         body: z.object({}).nullish(),
-        response: { 200: S.WebhookSecretRotated },
+        response: { 200: S.WebhookSecretRotated, ...errorResponses("game-server", { codes: ["webhook-endpoint-not-found"], body: true }) },
       },
     },
     async (request) => webhooks.rotateSecret(caller(request).gameId, request.params.endpointId),
@@ -102,10 +142,11 @@ export const rewardDeliveryRoutes: FastifyPluginAsyncZod<{ services: OffersServi
       schema: {
         tags,
         security,
+        operationId: "sendWebhookTest",
         summary: "Queue a webhook.test event for this endpoint (delivered, retried and logged like any event)",
         params: S.WebhookEndpointParams,
         body: z.object({}).nullish(),
-        response: { 200: S.WebhookTestSent },
+        response: { 200: S.WebhookTestSent, ...errorResponses("game-server", { codes: ["webhook-endpoint-not-found"], body: true }) },
       },
     },
     async (request) => webhooks.sendTest(caller(request).gameId, request.params.endpointId),

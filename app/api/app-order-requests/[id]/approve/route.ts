@@ -4,11 +4,12 @@
 import { z } from "zod";
 import { requestIdOf } from "@/lib/portal/audit-store";
 import { approveOrder } from "@/lib/portal/app-orders/order-decisions";
-import { json, route } from "@/lib/portal/http";
+import { GITOPS_FAILURES, json, route } from "@/lib/portal/http";
 
 export const dynamic = "force-dynamic";
 
 export const POST = route({
+  doc: { errors: ["not-found", "own-order", "order-decided", "not-mergeable", ...GITOPS_FAILURES] },
   role: "lead",
   params: z.object({ id: z.string() }),
   handler: async ({ request, user, params: { id }, services }) =>

@@ -5,11 +5,12 @@ import { z } from "zod";
 import { requestIdOf } from "@/lib/portal/audit-store";
 import { rejectBodySchema } from "@/lib/portal/app-orders/model";
 import { rejectOrder } from "@/lib/portal/app-orders/order-decisions";
-import { json, route } from "@/lib/portal/http";
+import { GITOPS_FAILURES, json, route } from "@/lib/portal/http";
 
 export const dynamic = "force-dynamic";
 
 export const POST = route({
+  doc: { errors: ["not-found", "order-decided", ...GITOPS_FAILURES] },
   role: "lead",
   params: z.object({ id: z.string() }),
   body: z.preprocess((v) => v ?? {}, rejectBodySchema),

@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { getConfig, writeConfig } from "@/lib/portal/gitops/environment-config";
 import { mayCommitTo } from "@/lib/portal/ownership";
-import { componentParams, json, requireRole, route } from "@/lib/portal/http";
+import { componentParams, GITOPS_FAILURES, json, requireRole, route, SOURCE_CONTROL_FAILURES } from "@/lib/portal/http";
 import { auditConfigWrite } from "@/lib/portal/audit-recorder";
 
 export const dynamic = "force-dynamic";
@@ -14,12 +14,18 @@ const viewSchema = z.enum(["current", "persistent"], { error: "view must be curr
 const bodySchema = z.strictObject({ environment: z.string(), values: z.unknown(), view: viewSchema.optional() });
 
 export const GET = route({
+  doc: { errors: ["not-found", "invalid-config", ...SOURCE_CONTROL_FAILURES] },
   params: componentParams,
   query: z.object({ view: viewSchema.default("persistent") }),
   handler: async ({ params: { name }, query, services }) => json(await getConfig(await services.gitops(), name, query.view)),
 });
 
 export const POST = route({
+  doc: {
+    responses: { 200: { description: "Committed (mode commit), or live values set (view current)" }, 202: { description: "Proposed as a merge request (mode merge_request)" } },
+    // forbidden: view current is the operators' alone.
+    errors: ["forbidden", "not-found", "invalid-config", ...GITOPS_FAILURES],
+  },
   params: componentParams,
   body: bodySchema,
   handler: async ({ request, user, params: { name }, body, services }) => {

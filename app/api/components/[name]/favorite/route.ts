@@ -6,6 +6,7 @@ import { auditFavorite } from "@/lib/portal/audit-recorder";
 export const dynamic = "force-dynamic";
 
 export const POST = route({
+  doc: { errors: ["not-found"] },
   role: "engineer",
   params: componentParams,
   handler: async ({ request, user, params: { name }, services }) => {
@@ -18,6 +19,7 @@ export const POST = route({
 });
 
 export const DELETE = route({
+  doc: { errors: ["not-found"] },
   role: "engineer",
   params: componentParams,
   handler: async ({ request, user, params: { name }, services }) => {

@@ -1,10 +1,11 @@
 // GET /api/components/:name/open-merge-requests → {name, repository, mergeRequests: [...{source: "component"|"config"}], errors}
 import { openMergeRequests } from "@/lib/portal/gitops/merge-requests";
-import { componentParams, json, route } from "@/lib/portal/http";
+import { componentParams, json, route, SOURCE_CONTROL_FAILURES } from "@/lib/portal/http";
 
 export const dynamic = "force-dynamic";
 
 export const GET = route({
+  doc: { errors: ["not-found", ...SOURCE_CONTROL_FAILURES] },
   params: componentParams,
   handler: async ({ params: { name }, services }) => json(await openMergeRequests(await services.gitops(), name)),
 });

@@ -2,7 +2,7 @@
 // POST /api/components/:name/releases {environment, sourceRef?, releaseType?} (operator) → 201 Release
 import { z } from "zod";
 import { createRelease, listReleases } from "@/lib/portal/gitops/releases";
-import { componentNotFound, componentParams, json, route } from "@/lib/portal/http";
+import { componentNotFound, componentParams, GITOPS_FAILURES, json, route, SOURCE_CONTROL_FAILURES } from "@/lib/portal/http";
 import { auditRelease } from "@/lib/portal/audit-recorder";
 
 export const dynamic = "force-dynamic";
@@ -15,6 +15,7 @@ const bodySchema = z.strictObject({
 });
 
 export const GET = route({
+  doc: { errors: ["not-found", ...SOURCE_CONTROL_FAILURES] },
   params: componentParams,
   query: z.object({ environment: environmentSchema.optional() }),
   handler: async ({ params: { name }, query: { environment }, services }) => {
@@ -26,6 +27,7 @@ export const GET = route({
 });
 
 export const POST = route({
+  doc: { responses: { 201: { description: "The release: version, commit, who and when" } }, errors: ["not-found", "not-releasable", "already-released", ...GITOPS_FAILURES] },
   role: "operator",
   params: componentParams,
   body: bodySchema,

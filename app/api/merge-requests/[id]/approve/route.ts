@@ -2,11 +2,12 @@
 import { approveReview } from "@/lib/portal/gitops/reviews";
 import { reviewParamsSchema } from "@/lib/portal/gitops/review-shapes";
 import { auditReviewDecision } from "@/lib/portal/audit-recorder";
-import { json, route } from "@/lib/portal/http";
+import { json, route, SOURCE_CONTROL_FAILURES } from "@/lib/portal/http";
 
 export const dynamic = "force-dynamic";
 
 export const POST = route({
+  doc: { errors: ["not-found", "own-merge-request", "merge-request-decided", "order-merge-request", ...SOURCE_CONTROL_FAILURES] },
   role: "engineer",
   params: reviewParamsSchema,
   handler: async ({ request, user, params: { id }, services }) => {

@@ -2,11 +2,12 @@
 import { closeReview } from "@/lib/portal/gitops/reviews";
 import { closeReviewBodySchema, reviewParamsSchema } from "@/lib/portal/gitops/review-shapes";
 import { auditReviewDecision } from "@/lib/portal/audit-recorder";
-import { json, route } from "@/lib/portal/http";
+import { GITOPS_FAILURES, json, route } from "@/lib/portal/http";
 
 export const dynamic = "force-dynamic";
 
 export const POST = route({
+  doc: { errors: ["not-found", "merge-request-decided", "order-merge-request", ...GITOPS_FAILURES] },
   role: "engineer",
   params: reviewParamsSchema,
   body: closeReviewBodySchema,

@@ -3,11 +3,12 @@
 import { mergeReview } from "@/lib/portal/gitops/reviews";
 import { reviewParamsSchema } from "@/lib/portal/gitops/review-shapes";
 import { auditReviewDecision } from "@/lib/portal/audit-recorder";
-import { json, route } from "@/lib/portal/http";
+import { GITOPS_FAILURES, json, route } from "@/lib/portal/http";
 
 export const dynamic = "force-dynamic";
 
 export const POST = route({
+  doc: { errors: ["not-found", "merge-conflict", "merge-request-decided", "order-merge-request", ...GITOPS_FAILURES] },
   role: "engineer",
   params: reviewParamsSchema,
   handler: async ({ request, user, params: { id }, services }) => {

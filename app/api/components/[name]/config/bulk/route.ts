@@ -3,7 +3,7 @@
 // commit (persistent) or one transaction (current) carries them all.
 import { z } from "zod";
 import { writeConfig } from "@/lib/portal/gitops/environment-config";
-import { componentParams, json, route } from "@/lib/portal/http";
+import { componentParams, GITOPS_FAILURES, json, route } from "@/lib/portal/http";
 import { auditConfigWrite } from "@/lib/portal/audit-recorder";
 
 export const dynamic = "force-dynamic";
@@ -14,6 +14,7 @@ const bodySchema = z.strictObject({
 });
 
 export const POST = route({
+  doc: { errors: ["not-found", "invalid-config", ...GITOPS_FAILURES] },
   role: "operator",
   params: componentParams,
   body: bodySchema,

@@ -1,7 +1,7 @@
 // GET /api/offers/games/:gameId/definitions?days= — the game's offer definitions with their targeting,
 // funnel and claims per day (liveops). POST — create one (a draft unless it names a status); audited.
-import { AdminDefinitionCreate } from "@/lib/offers-client/schemas";
-import { json, route } from "@/lib/portal/http";
+import { AdminDefinitionChange, AdminDefinitionCreate, AdminDefinitionList } from "@/lib/offers-client/schemas";
+import { json, OFFERS_ADMIN_FAILURES, route } from "@/lib/portal/http";
 import { auditDefinitionChange } from "@/lib/portal/audit-recorder";
 import { DaysQuery, GameParams, LIVE_OPS } from "../../../params";
 
@@ -9,6 +9,7 @@ export const dynamic = "force-dynamic";
 
 export const GET = route({
   offersEnvironment: true,
+  doc: { responses: { 200: { description: "The game's definitions", schema: AdminDefinitionList } }, errors: ["game-not-found", ...OFFERS_ADMIN_FAILURES] },
   role: LIVE_OPS,
   params: GameParams,
   query: DaysQuery,
@@ -17,6 +18,7 @@ export const GET = route({
 
 export const POST = route({
   offersEnvironment: true,
+  doc: { responses: { 201: { description: "Created", schema: AdminDefinitionChange } }, errors: ["game-not-found", "definition-exists", ...OFFERS_ADMIN_FAILURES] },
   role: LIVE_OPS,
   params: GameParams,
   body: AdminDefinitionCreate,

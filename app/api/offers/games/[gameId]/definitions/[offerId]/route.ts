@@ -1,8 +1,8 @@
 // GET /api/offers/games/:gameId/definitions/:offerId — one definition, its audience in words and its
 // surfacing jobs, with its version as the ETag (liveops). PUT — replace it; If-Match (that ETag) is
 // required and a stale one answers 409 definition-changed; instances already given keep their copy. Audited.
-import { OfferDefinitionInput } from "@/lib/offers-client/schemas";
-import { json, route } from "@/lib/portal/http";
+import { AdminDefinitionChange, AdminDefinitionDetail, OfferDefinitionInput } from "@/lib/offers-client/schemas";
+import { json, OFFERS_ADMIN_FAILURES, route } from "@/lib/portal/http";
 import { auditDefinitionChange } from "@/lib/portal/audit-recorder";
 import { DefinitionIfMatch, DefinitionParams, LIVE_OPS, versionOf } from "../../../../params";
 
@@ -10,6 +10,7 @@ export const dynamic = "force-dynamic";
 
 export const GET = route({
   offersEnvironment: true,
+  doc: { responses: { 200: { description: "The definition (ETag: its version)", schema: AdminDefinitionDetail } }, errors: ["offer-not-found", ...OFFERS_ADMIN_FAILURES] },
   role: LIVE_OPS,
   params: DefinitionParams,
   handler: async ({ request, params, services }) => {
@@ -20,6 +21,7 @@ export const GET = route({
 
 export const PUT = route({
   offersEnvironment: true,
+  doc: { responses: { 200: { description: "Replaced", schema: AdminDefinitionChange } }, errors: ["precondition-required", "game-not-found", "offer-not-found", "definition-changed", ...OFFERS_ADMIN_FAILURES] },
   role: LIVE_OPS,
   params: DefinitionParams,
   headers: DefinitionIfMatch,

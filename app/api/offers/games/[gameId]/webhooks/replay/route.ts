@@ -1,11 +1,12 @@
 // POST /api/offers/games/:gameId/webhooks/replay — send again every failed delivery whose event happened in [from, to) (live ops, audited).
-import { WebhookReplayRequest } from "@/lib/offers-client/schemas";
-import { json, route } from "@/lib/portal/http";
+import { WebhookReplayed, WebhookReplayRequest } from "@/lib/offers-client/schemas";
+import { json, OFFERS_ADMIN_FAILURES, route } from "@/lib/portal/http";
 import { replayFailed } from "@/lib/portal/webhooks";
 import { GameParams } from "../../../../params";
 
 export const POST = route({
   offersEnvironment: true,
+  doc: { responses: { 202: { description: "How many were queued again", schema: WebhookReplayed } }, errors: ["game-not-found", ...OFFERS_ADMIN_FAILURES] },
   role: "liveops",
   params: GameParams,
   body: WebhookReplayRequest,

@@ -4,6 +4,7 @@
 //
 // When the offers service cannot be reached the answer is still an event stream: an `unavailable`
 // event and a `retry:` hint, so EventSource keeps reconnecting by itself instead of giving up.
+import { z } from "zod";
 import { eventStreamHeaders, OffersAdminError, relayEventStream, unavailableEventStream } from "@/lib/portal/offers-admin";
 import { route } from "@/lib/portal/http";
 import { PlayerParams } from "../../../../../params";
@@ -12,6 +13,15 @@ export const dynamic = "force-dynamic";
 
 export const GET = route({
   offersEnvironment: true,
+  doc: {
+    responses: {
+      200: {
+        description: "The player's events as server-sent events (an `unavailable` event and a retry hint while the offers service is away)",
+        contentType: "text/event-stream",
+        schema: z.string(),
+      },
+    },
+  },
   role: "support",
   params: PlayerParams,
   handler: async ({ request, params, services }) => {

@@ -1,0 +1,91 @@
+// The portal API's OpenAPI document: redocly lint (recommended rules) finds no error; it covers every route
+// file of app/api with the schemas the routes parse with, the personal-token scheme and the one error body;
+// it is served at /api/openapi.json to a signed-in caller, and the root index links to it.
+import { readdirSync } from "node:fs";
+import path from "node:path";
+import type { OpenAPIV3_1 } from "openapi-types";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { statusOf } from "@/lib/portal/http";
+import { startPortalTest, type PortalTest } from "@/lib/portal/testing";
+import { describeProblems, redoclyLint } from "@/lib/testing/redocly";
+import { EXCLUDED_ROUTE_FILES, portalOpenApiDocument } from "./document";
+import * as openapiRoute from "./route";
+import * as indexRoute from "../route";
+
+const METHODS = ["get", "put", "post", "delete", "patch"] as const;
+
+function routeFiles(dir = "app/api"): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? routeFiles(path.join(dir, entry.name)) : entry.name === "route.ts" ? [path.join(dir, entry.name)] : [],
+  );
+}
+/** app/api/components/[name]/route.ts → /api/components/{name} */
+const openApiPath = (file: string) => file.slice("app".length, -"/route.ts".length).replace(/\[(\w+)\]/g, "{$1}") || "/";
+
+describe("the portal OpenAPI document", () => {
+  let doc: OpenAPIV3_1.Document;
+  beforeAll(async () => {
+    doc = await portalOpenApiDocument({ path: "/api/openapi.json", module: openapiRoute });
+  });
+
+  it("passes redocly lint (recommended rules) with no error, and no warning but the missing license", async () => {
+    const problems = await redoclyLint(doc);
+    expect(problems.filter((p) => p.severity === "error"), describeProblems(problems)).toEqual([]);
+    expect(problems.map((p) => p.ruleId)).toEqual(["info-license"]);
+  });
+
+  it("documents every route file of app/api, each method of it", async () => {
+    const files = routeFiles().filter((f) => !EXCLUDED_ROUTE_FILES.includes(f));
+    expect(files.length).toBeGreaterThan(50);
+    for (const file of files) {
+      const exported = (await import(/* @vite-ignore */ `@/${file.slice(0, -3)}`)) as Record<string, unknown>;
+      const methods = Object.keys(exported).filter((name) => ["GET", "POST", "PUT", "PATCH", "DELETE"].includes(name));
+      const item = doc.paths?.[openApiPath(file)];
+      expect(Object.keys(item ?? {}).sort(), file).toEqual(methods.map((m) => m.toLowerCase()).sort());
+    }
+  });
+
+  it("gives every operation the index's name and summary, a security requirement, and the one error body at each code's status", () => {
+    const operations = Object.entries(doc.paths ?? {}).flatMap(([p, item]) => METHODS.filter((m) => item?.[m]).map((m) => ({ path: p, method: m, op: item![m]! })));
+    expect(new Set(operations.map((o) => o.op.operationId)).size).toBe(operations.length);
+    for (const { path: p, method, op } of operations) {
+      const where = `${method} ${p}`;
+      expect(op.summary, where).toBeTruthy();
+      expect(op.security, where).toBeDefined();
+      for (const [status, response] of Object.entries(op.responses ?? {})) {
+        if (Number(status) < 400) continue;
+        const schema = (response as OpenAPIV3_1.ResponseObject).content?.["application/json"]?.schema as OpenAPIV3_1.SchemaObject;
+        expect(schema.required, where).toEqual(["message", "detail"]);
+        expect(Object.keys(schema.properties ?? {}), where).toEqual(expect.arrayContaining(["message", "detail", "issues"]));
+        for (const code of (schema.properties!.message as OpenAPIV3_1.SchemaObject).enum as Array<keyof typeof statusOf>) expect(statusOf[code], `${where} ${code}`).toBe(Number(status));
+      }
+    }
+    const components = doc.paths?.["/api/components/{name}"];
+    expect(components?.put?.security).toEqual([{ personalToken: [] }, { session: [] }]);
+    expect(Object.keys(components?.put?.responses ?? {})).toEqual(expect.arrayContaining(["200", "202", "401", "403", "404", "409", "412", "413", "422", "428", "503"]));
+    expect(doc.paths?.["/api/tokens"]?.post?.security).toEqual([{ session: [] }]);
+    expect(doc.paths?.["/api/auth/logout"]?.post?.security).toEqual([]);
+    expect(doc.components?.securitySchemes?.personalToken).toMatchObject({ type: "http", scheme: "bearer" });
+  });
+});
+
+describe("GET /api/openapi.json", () => {
+  let portal: PortalTest;
+  beforeAll(async () => {
+    portal = await startPortalTest();
+  });
+  afterAll(async () => portal?.close());
+
+  it("serves the document to a caller with a personal API token, and the root index links to it", async () => {
+    const headers = await portal.signIn({ id: "script", roles: ["engineer"] }, "token");
+    const served = await openapiRoute.GET(new Request("http://portal.test/api/openapi.json", { headers }));
+    expect(served.status).toBe(200);
+    const body = await served.json();
+    expect(body).toMatchObject({ openapi: "3.1.0", info: { title: "Platform portal API" } });
+    expect(Object.keys(body.paths)).toContain("/api/components/{name}/config");
+
+    expect((await openapiRoute.GET(new Request("http://portal.test/api/openapi.json"))).status).toBe(401);
+    const index = await (await indexRoute.GET(new Request("http://portal.test/api", { headers }))).json();
+    expect(index.endpoints.openapi).toEqual({ method: "GET", path: "/api/openapi.json", description: expect.stringContaining("OpenAPI") });
+  });
+});

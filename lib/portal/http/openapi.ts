@@ -1,0 +1,207 @@
+/**
+ * The portal API's OpenAPI document, built from the specs its routes were made with: each handler that
+ * route()/publicRoute() returns keeps its spec (role, the zod schemas of its parts, its RouteDoc), so
+ * the document reads the same schemas that parse the requests. Summaries and operationIds come from the
+ * root index (lib/catalog/endpoints.ts: an entry's key is its operationId), error statuses from the one
+ * status table (./status.ts), error bodies from the one error body schema (./respond.ts).
+ */
+import { z } from "zod";
+import { Environment } from "@/lib/offers-client/schemas";
+import type { OpenAPIV3_1 } from "openapi-types";
+import { PORTAL_ENDPOINTS } from "@/lib/catalog/endpoints";
+import type { PortalErrorCode } from "../errors";
+import { ErrorBodySchema } from "./respond";
+import type { DocumentedSpec, Part, RouteHandler } from "./route";
+import { statusOf } from "./status";
+
+/** One route module of app/api: its path in OpenAPI form (`/api/components/{name}`) and its exports. */
+export interface PortalRouteModule {
+  path: string;
+  module: Record<string, unknown>;
+}
+
+const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
+type Method = (typeof METHODS)[number];
+
+export const PORTAL_SECURITY_SCHEMES = {
+  personalToken: {
+    type: "http",
+    scheme: "bearer",
+    description: "A personal API token (create one in the portal's settings, signed in): scripts and CI. It cannot create tokens.",
+  },
+  session: {
+    type: "apiKey",
+    in: "cookie",
+    name: "next-auth.session-token",
+    description: "The browser session after sign-in (`__Secure-` prefixed over HTTPS). Changes must come from the portal's own pages.",
+  },
+} as const;
+
+const STATUS_TEXT: Record<number, string> = {
+  400: "Bad request",
+  401: "Unauthenticated",
+  403: "Forbidden",
+  404: "Not found",
+  409: "Conflict",
+  412: "Precondition failed",
+  413: "Payload too large",
+  422: "Unprocessable",
+  428: "Precondition required",
+  500: "Internal error",
+  502: "A service behind the portal failed",
+  503: "Unavailable (retry after Retry-After)",
+};
+
+/** Every code the document lists for a route: what its spec implies, and its own table. */
+export function documentedCodes(method: string, spec: DocumentedSpec): Set<PortalErrorCode> {
+  return new Set([...derivedCodes(method as Method, spec), ...(spec.doc?.errors ?? [])]);
+}
+
+const OffersEnvironmentQuery = z.object({ environment: Environment.optional().describe("live (default) or test: the environment of the offers service's game this call reaches") });
+
+/** Codes any route can answer by what its spec says (who may call it, which parts it reads). */
+function derivedCodes(method: Method, spec: DocumentedSpec): PortalErrorCode[] {
+  // Path and query are checked on every route (well-formed text); a bug is a 500.
+  const codes: PortalErrorCode[] = ["invalid-request", "internal-error"];
+  if (spec.body) codes.push("payload-too-large");
+  if (spec.public) return codes;
+  // Sessions and tokens are checked against the portal database.
+  codes.push("unauthenticated", "database-unavailable");
+  if (spec.role) codes.push("forbidden");
+  if (spec.sessionOnly) codes.push("session-required");
+  if (method !== "GET") codes.push("cross-site-request");
+  return codes;
+}
+
+const schemaOf = (part: Part): z.ZodType => ("safeParse" in part ? part : part.schema);
+
+/** JSON Schema of what a request part accepts; nested named schemas become components. */
+function jsonSchema(schema: z.ZodType, io: "input" | "output", components: Record<string, OpenAPIV3_1.SchemaObject>): OpenAPIV3_1.SchemaObject {
+  const { $schema: _ignored, $defs, ...rest } = z.toJSONSchema(schema, { io, target: "draft-2020-12", unrepresentable: "any", reused: "inline" }) as Record<string, unknown>;
+  const rewrite = (value: unknown) => JSON.parse(JSON.stringify(value).replaceAll('"#/$defs/', '"#/components/schemas/'));
+  for (const [name, def] of Object.entries(($defs as Record<string, unknown> | undefined) ?? {})) components[name] = rewrite(def);
+  return rewrite(rest);
+}
+
+function parametersOf(where: "path" | "query" | "header", part: Part | undefined, components: Record<string, OpenAPIV3_1.SchemaObject>): OpenAPIV3_1.ParameterObject[] {
+  if (!part) return [];
+  const schema = jsonSchema(schemaOf(part), "input", components);
+  const required = new Set(schema.required ?? []);
+  return Object.entries(schema.properties ?? {}).map(([name, property]) => {
+    const { description, ...propertySchema } = property as OpenAPIV3_1.SchemaObject;
+    // (openapi-types types a 3.1 parameter's schema as a 3.0 one)
+    return { name, in: where, required: where === "path" || required.has(name), ...(description ? { description } : {}), schema: propertySchema } as unknown as OpenAPIV3_1.ParameterObject;
+  });
+}
+
+function errorResponses(codes: PortalErrorCode[], components: Record<string, OpenAPIV3_1.SchemaObject>): OpenAPIV3_1.ResponsesObject {
+  const byStatus = new Map<number, PortalErrorCode[]>();
+  for (const code of new Set(codes)) byStatus.set(statusOf[code], [...(byStatus.get(statusOf[code]) ?? []), code]);
+  const responses: OpenAPIV3_1.ResponsesObject = {};
+  for (const status of [...byStatus.keys()].sort()) {
+    const list = byStatus.get(status)!;
+    const body = ErrorBodySchema.extend({ message: z.enum(list as [PortalErrorCode, ...PortalErrorCode[]]).describe("The stable code: branch on it") });
+    responses[status] = {
+      description: `${STATUS_TEXT[status] ?? `Status ${status}`}: ${list.map((c) => `\`${c}\``).join(", ")}.`,
+      ...(status === 503 ? { headers: { "Retry-After": { description: "Seconds to wait before retrying", schema: { type: "integer" } } } } : {}),
+      content: { "application/json": { schema: jsonSchema(body, "output", components) } },
+    };
+  }
+  return responses;
+}
+
+function successResponses(spec: DocumentedSpec, components: Record<string, OpenAPIV3_1.SchemaObject>): OpenAPIV3_1.ResponsesObject {
+  const declared = spec.doc?.responses ?? { 200: { description: "OK (JSON)" } };
+  const responses: OpenAPIV3_1.ResponsesObject = {};
+  for (const [status, answer] of Object.entries(declared)) {
+    if (!answer) continue;
+    if (status === "304") {
+      responses[status] = { description: answer.description };
+      continue;
+    }
+    const schema = answer.schema ? jsonSchema(answer.schema, "output", components) : {};
+    responses[status] = { description: answer.description, content: { [answer.contentType ?? "application/json"]: { schema } } };
+  }
+  return responses;
+}
+
+/** The index entry of a method and path: its key is the operationId, its description the summary. */
+function indexEntry(method: Method, path: string): { operationId: string; summary: string } {
+  const indexPath = path.replace(/\{(\w+)\}/g, ":$1");
+  const found = Object.entries(PORTAL_ENDPOINTS).find(([, e]) => e.method === method && e.path === indexPath);
+  if (!found) throw new Error(`${method} ${indexPath} is not in the root index (lib/catalog/endpoints.ts)`);
+  return { operationId: found[0], summary: found[1].description };
+}
+
+/** The first segment after /api names the area; the offers console's webhooks are an area of their own. */
+const tagOf = (path: string) => {
+  const first = path.split("/")[2];
+  if (!first || first === "openapi.json") return "index";
+  return first === "offers" && path.includes("/webhooks") ? "webhooks" : first;
+};
+
+export function buildPortalOpenApiDocument(routes: readonly PortalRouteModule[]): OpenAPIV3_1.Document {
+  const components: Record<string, OpenAPIV3_1.SchemaObject> = {};
+  // Plain objects: openapi-types mixes 3.0 types into its 3.1 ones; the document is checked by redocly lint instead.
+  const paths: Record<string, Record<string, unknown>> = {};
+  const tags = new Set<string>();
+  for (const { path, module } of routes) {
+    const item: Record<string, unknown> = {};
+    for (const method of METHODS) {
+      const spec = (module[method] as RouteHandler | undefined)?.spec;
+      if (!spec) continue;
+      const tag = tagOf(path);
+      tags.add(tag);
+      const parameters = [
+        ...parametersOf("path", spec.params, components),
+        ...parametersOf("query", spec.query, components),
+        // route({ offersEnvironment: true }): the game environment the call reaches.
+        ...(!spec.public && spec.offersEnvironment ? parametersOf("query", OffersEnvironmentQuery, components) : []),
+        ...parametersOf("header", spec.headers, components),
+      ];
+      const security: Array<Record<string, string[]>> = spec.public ? [] : spec.sessionOnly ? [{ session: [] }] : [{ personalToken: [] }, { session: [] }];
+      const roles = !spec.public && spec.role ? (typeof spec.role === "string" ? spec.role : spec.role.join(" or ")) : undefined;
+      item[method.toLowerCase()] = {
+        ...indexEntry(method, path),
+        tags: [tag],
+        ...(roles ? { description: `Needs the ${roles} role (admin holds every role).` } : {}),
+        security,
+        ...(parameters.length ? { parameters } : {}),
+        ...(spec.body ? { requestBody: { required: true, content: { "application/json": { schema: jsonSchema(schemaOf(spec.body), "input", components) } } } } : {}),
+        responses: { ...successResponses(spec, components), ...errorResponses([...documentedCodes(method, spec)], components) },
+      };
+    }
+    if (Object.keys(item).length) paths[path] = item;
+  }
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "Platform portal API",
+      version: "1.0.0",
+      description:
+        "The internal developer portal: component catalog, configuration, releases, imports, app orders, merge requests, and the " +
+        "offers service's support and live-ops consoles. Scripts authenticate with a personal API token (`Authorization: Bearer`). " +
+        'Every error answers `{"message": <stable code>, "detail": <sentence>, "issues"?: [{path, message}]}` (docs/operations.md, "Portal error codes").',
+    },
+    servers: [{ url: "/", description: "The portal that serves this document" }],
+    tags: [...tags].sort().map((name) => ({ name, description: TAG_DESCRIPTIONS[name] ?? name })),
+    paths,
+    components: { schemas: components, securitySchemes: PORTAL_SECURITY_SCHEMES },
+  } as unknown as OpenAPIV3_1.Document;
+}
+
+const TAG_DESCRIPTIONS: Record<string, string> = {
+  index: "The root index and this document.",
+  auth: "Sign-out (sign-in is a browser flow under /auth/<provider>).",
+  components: "The component catalog: records, favorites, configuration, releases, status.",
+  import: "Importing repositories from source control into the catalog.",
+  cache: "Re-reading the config repository.",
+  options: "Values the forms need.",
+  "resource-requests": "Resource requests of app orders.",
+  "app-order-requests": "Ordering apps; the leads' approvals.",
+  "merge-requests": "Merge requests proposed through the portal.",
+  audit: "The audit log (admin).",
+  tokens: "Personal API tokens.",
+  offers: "The offers service's support and live-ops consoles (through its admin API).",
+  webhooks: "Reward webhooks of a game (live ops).",
+};
