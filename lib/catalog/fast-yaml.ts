@@ -126,7 +126,9 @@ export function fastParseYaml(text: string): unknown {
   }
 
   function mapping(indent: number, firstText?: string): Value {
-    const out: Record<string, Value> = Object.create(null);
+    // A plain object (not a null-prototype one copied at the end): "__proto__" is refused below, and
+    // duplicates are found with hasOwn, so inherited names such as "constructor" are ordinary keys.
+    const out: Record<string, Value> = {};
     let text: string | undefined = firstText;
     for (;;) {
       if (text === undefined) {
@@ -142,7 +144,7 @@ export function fastParseYaml(text: string): unknown {
       if (colon <= 0) bail();
       const key = text.slice(0, colon);
       if (!KEY.test(key) || NULLS.has(key) || TRUES.has(key) || FALSES.has(key) || key === "__proto__") bail();
-      if (key in out) bail();
+      if (Object.hasOwn(out, key)) bail();
       const rest = text.slice(colon + 1);
       if (rest !== "" && rest[0] !== " ") bail();
       const value = rest.trim();
@@ -160,7 +162,7 @@ export function fastParseYaml(text: string): unknown {
       }
       text = undefined;
     }
-    return { ...out };
+    return out;
   }
 
   function sequence(indent: number): Value[] {
