@@ -98,8 +98,13 @@ export class SearchIndex {
   }
 
   replaceAll(entries: Iterable<CatalogEntry>): void {
+    const before = this.byName;
     this.byName = new Map();
-    for (const e of entries) this.byName.set(e.name, index(e));
+    for (const e of entries) {
+      // An unchanged entry (the same object) keeps what was built for it: a refresh after a small change stays cheap.
+      const kept = before.get(e.name);
+      this.byName.set(e.name, kept?.entry === e ? kept : index(e));
+    }
     this.changed();
   }
 

@@ -264,6 +264,19 @@ export class RepoGit {
     return parseLongListing(out);
   }
 
+  /** The entries at exactly these paths in a commit (paths taken literally; absent ones are left out). */
+  async listPathsLong(ref: string, paths: string[]): Promise<TreeEntryLong[]> {
+    if (paths.length === 0) return [];
+    const out = await this.raw(["ls-tree", "-z", "--long", "--full-tree", ref, "--", ...paths], { GIT_LITERAL_PATHSPECS: "1" });
+    const wanted = new Set(paths);
+    return parseLongListing(out).filter((e) => wanted.has(e.path));
+  }
+
+  /** Whether the repository holds this commit. */
+  async hasCommit(sha: string): Promise<boolean> {
+    return (await runGit(this.dir, ["cat-file", "-e", `${sha}^{commit}`])).code === 0;
+  }
+
   /** The entry at exactly `filePath` in a commit, or null. */
   async entryAt(ref: string, filePath: string): Promise<TreeEntryLong | null> {
     let out: string;
