@@ -36,24 +36,45 @@ export interface ListResult {
   counts: ListCounts;
 }
 
+/**
+ * A record as the index searches it. The facet values are short arrays, not sets: a record has a
+ * handful of each, and 100,000 records with four sets each cost tens of megabytes and a slower start.
+ */
 interface Indexed {
   entry: CatalogEntry;
   haystack: string;
-  owners: Set<string>;
-  groups: Set<string>;
-  environments: Set<string>;
-  deps: Set<string>;
+  owners: readonly string[];
+  groups: readonly string[];
+  environments: readonly string[];
+  deps: readonly string[];
+}
+
+const NO_ENVIRONMENT: readonly string[] = ["none"];
+const NONE: readonly string[] = [];
+/** The few combinations of dependency flags, shared by every record that has one. */
+const depsCombos = new Map<string, readonly string[]>();
+
+/** Distinct values of a short list. */
+function distinct(values: string[]): readonly string[] {
+  if (values.length < 2) return values.length ? values : NONE;
+  return [...new Set(values)];
 }
 
 function index(entry: CatalogEntry): Indexed {
   const c = entry.component;
-  const owners = new Set(c.spec.owners.map((o) => o.user.toLowerCase()));
-  const groups = new Set(c.spec.owners.flatMap((o) => (o.group ? [o.group.toLowerCase()] : [])));
+  const owners = distinct(c.spec.owners.map((o) => o.user.toLowerCase()));
+  const groups = distinct(c.spec.owners.flatMap((o) => (o.group ? [o.group.toLowerCase()] : [])));
   const haystack = [c.metadata.name, c.metadata.displayName, c.metadata.description ?? "", ...(c.metadata.tags ?? []), c.spec.repo.path, ...c.spec.owners.flatMap((o) => [o.user, o.group ?? ""])]
     .join("\u0000")
     .toLowerCase();
-  const deps = new Set(Object.entries(c.spec.dependencies ?? {}).filter(([, v]) => v).map(([k]) => k));
-  const environments = new Set<string>(c.spec.environments.length ? c.spec.environments : ["none"]);
+  const on = Object.entries(c.spec.dependencies ?? {})
+    .filter(([, v]) => v)
+    .map(([k]) => k);
+  const key = on.join(",");
+  let deps = depsCombos.get(key);
+  if (!deps) depsCombos.set(key, (deps = on));
+  // The record's own list (the schema refuses repeats), or one shared ["none"].
+  const environments = c.spec.environments.length ? c.spec.environments : NO_ENVIRONMENT;
   return { entry, haystack, owners, groups, environments, deps };
 }
 
@@ -184,13 +205,13 @@ export class SearchIndex {
         case "kind":
           return kinds.size === 0 || kinds.has(x.entry.component.spec.kind);
         case "owner":
-          return owners.size === 0 || [...x.owners].some((o) => owners.has(o));
+          return owners.size === 0 || x.owners.some((o) => owners.has(o));
         case "group":
-          return groups.size === 0 || [...x.groups].some((g) => groups.has(g));
+          return groups.size === 0 || x.groups.some((g) => groups.has(g));
         case "environment":
-          return envs.size === 0 || [...x.environments].some((e) => envs.has(e));
+          return envs.size === 0 || x.environments.some((e) => envs.has(e));
         case "dependency":
-          return deps.every((d) => x.deps.has(d));
+          return deps.every((d) => x.deps.includes(d));
       }
     };
     const dims: Dim[] = ["kind", "owner", "group", "environment", "dependency"];
