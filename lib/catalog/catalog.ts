@@ -21,7 +21,7 @@ import { DEFAULT_MAX_FILE_BYTES, etagOf, parseComponentText, type CatalogError, 
 import type { ConfigRepo } from "./repo";
 import { ConfigRepoStore, type RecoveryReport } from "./store";
 import { CommittedRecords, type FileRead, type Listing } from "./committed-records";
-import { readSnapshot, writeSnapshot, type CatalogState } from "./snapshot";
+import { readSnapshot, writeSnapshot, type CatalogState, type SnapshotRead } from "./snapshot";
 import type { WorkingCopy } from "../scm/local";
 import { SearchIndex, type CatalogEntry, type ListResult } from "./search";
 import type { ListQuery } from "./query";
@@ -123,6 +123,8 @@ export class Catalog {
   /** True while the state holds a read or write from a commit other than loadedCommit: never saved then. */
   private mixed = false;
   private readonly snapshots: SnapshotWriter | null;
+  /** The snapshot being read while the repository is recovered (openCatalog), taken by the first load. */
+  private prefetched: Promise<SnapshotRead> | null = null;
   lastLoad: LoadReport | null = null;
 
   constructor(options: CatalogOptions) {
@@ -136,6 +138,15 @@ export class Catalog {
   /** The snapshot file, when the catalog keeps one. */
   get snapshotFile(): string | null {
     return this.snapshots?.file ?? null;
+  }
+
+  /**
+   * Starts reading the snapshot (file, checksum, parse) now, so that it overlaps the repository's
+   * recovery, which runs in git processes; the first load takes it and checks it against HEAD then.
+   */
+  prefetchSnapshot(): void {
+    if (!this.snapshots || this.loadedAt || this.prefetched) return;
+    this.prefetched = readSnapshot(this.snapshots.file, { componentsSubdir: this.repo.componentsSubdir, maxFileBytes: this.maxFileBytes });
   }
 
   /** Writes the pending snapshot now and waits for it (tests, benchmarks, an orderly stop). */
@@ -164,7 +175,8 @@ export class Catalog {
    */
   private async restoreSnapshot(head: string): Promise<{ ok: true } | { ok: false; reason?: string }> {
     if (!this.snapshots) return { ok: false };
-    const read = await readSnapshot(this.snapshots.file, { componentsSubdir: this.repo.componentsSubdir, maxFileBytes: this.maxFileBytes });
+    const read = await (this.prefetched ?? readSnapshot(this.snapshots.file, { componentsSubdir: this.repo.componentsSubdir, maxFileBytes: this.maxFileBytes }));
+    this.prefetched = null;
     if ("missing" in read) return { ok: false };
     let reason = "refused" in read ? read.refused : null;
     if (!reason && "state" in read && read.state.commit !== head && !(await this.store.git.hasCommit(read.state.commit))) {
@@ -283,11 +295,16 @@ export class Catalog {
     };
     for (const err of folderErrors) addError(err);
     const present = reads;
-    const valid = present.filter((r) => r.result.ok) as (FileRead & { result: { ok: true; component: Component } })[];
-    // A name keeps the file that held it before: a newly added duplicate is the one reported.
-    const holdsBefore = (r: (typeof valid)[number]) => previousNameOfFile.get(r.file) === r.result.component.metadata.name;
-    valid.sort((a, b) => Number(holdsBefore(b)) - Number(holdsBefore(a)) || (a.file < b.file ? -1 : 1));
-    for (const r of valid) {
+    type Valid = FileRead & { result: { ok: true; component: Component } };
+    // A name keeps the file that held it before: a newly added duplicate is the one reported. The reads
+    // are in file order (the listing is sorted), so holders first, then the rest, both in file order.
+    const holders: Valid[] = [];
+    const others: Valid[] = [];
+    for (const r of present) {
+      if (!r.result.ok) continue;
+      (previousNameOfFile.get(r.file) === r.result.component.metadata.name ? holders : others).push(r as Valid);
+    }
+    for (const r of [...holders, ...others]) {
       const name = r.result.component.metadata.name;
       const holder = fresh.get(name);
       if (holder) {
@@ -551,6 +568,7 @@ export { isValidName };
 /** Opens the catalog as every portal process does: recovery of the repository first, then a load from the branch's commit. */
 export async function openCatalog(options: CatalogOptions): Promise<Catalog> {
   const catalog = new Catalog(options);
+  catalog.prefetchSnapshot();
   await catalog.recover();
   await catalog.refresh({ pull: false });
   return catalog;

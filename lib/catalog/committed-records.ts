@@ -32,7 +32,6 @@ export interface Listing {
   folderErrors: CatalogError[];
 }
 
-const READ_BATCH = 250;
 /** Past this many changed paths one listing of the folder is cheaper than listing each of them. */
 const MAX_DIFF_PATHS = 5000;
 /** Paths per ls-tree call, well under the argument-length limit. */
@@ -129,45 +128,52 @@ export class CommittedRecords {
     return { files: files.sort(byFile), folderErrors: [] };
   }
 
-  /** Judges committed files: from the cache when the blob is unchanged, else read (one cat-file for all) and parsed. */
+  /**
+   * Judges committed files: from the cache when the blob is unchanged, else read (one cat-file for all,
+   * each file parsed as its blob arrives) and parsed.
+   */
   async judge(files: CommittedFile[]): Promise<FileRead[]> {
-    const toRead = files.filter((f) => !f.refused && f.size <= this.maxFileBytes && this.parseCache.get(f.file)?.sha !== f.sha);
-    this.filesRead += toRead.length;
-    const blobs = await this.store.readBlobs(toRead.map((f) => f.sha));
-    const reads: FileRead[] = [];
+    const reads: Array<FileRead | undefined> = new Array(files.length);
+    // Files to read, by blob (two files with the same content are one blob, judged once per file).
+    const toRead = new Map<string, number[]>();
     for (let i = 0; i < files.length; i++) {
       const f = files[i];
       if (f.refused) {
-        reads.push({ file: f.file, etag: `"refused-${f.sha.slice(0, 12)}"`, result: { ok: false, errors: [{ file: f.file, path: "", message: f.refused }] } });
-        continue;
-      }
-      if (f.size > this.maxFileBytes) {
-        reads.push({
+        reads[i] = { file: f.file, etag: `"refused-${f.sha.slice(0, 12)}"`, result: { ok: false, errors: [{ file: f.file, path: "", message: f.refused }] } };
+      } else if (f.size > this.maxFileBytes) {
+        reads[i] = {
           file: f.file,
           etag: `"size-${f.size}"`,
           result: { ok: false, errors: [{ file: f.file, path: "", message: `refused: the file is ${formatBytes(f.size)}; the limit is ${formatBytes(this.maxFileBytes)}` }] },
-        });
-        continue;
+        };
+      } else {
+        const cached = this.parseCache.get(f.file);
+        if (cached && cached.sha === f.sha) reads[i] = { file: f.file, etag: cached.etag, result: cached.result };
+        else {
+          const at = toRead.get(f.sha);
+          if (at) at.push(i);
+          else toRead.set(f.sha, [i]);
+        }
       }
-      const cached = this.parseCache.get(f.file);
-      if (cached && cached.sha === f.sha) {
-        reads.push({ file: f.file, etag: cached.etag, result: cached.result });
-        continue;
-      }
-      const blob = blobs.get(f.sha);
-      if (!blob) {
-        reads.push({ file: f.file, etag: '"unreadable"', result: { ok: false, errors: [{ file: f.file, path: "", message: "cannot read the file from the repository" }] } });
-        continue;
-      }
+    }
+    let read = 0;
+    for (const at of toRead.values()) read += at.length;
+    this.filesRead += read;
+    // Parsed as the blobs stream in: git reads the next ones meanwhile, and requests get turns between chunks.
+    await this.store.eachBlob([...toRead.keys()], (sha, blob) => {
       const text = blob.toString("utf8");
       const etag = etagOf(text);
-      const result = parseComponentText(f.file, text);
-      this.parseCache.set(f.file, { sha: f.sha, etag, result });
-      reads.push({ file: f.file, etag, result });
-      // Let requests in between batches: a load of 10,000 files must not freeze the portal.
-      if (i % READ_BATCH === READ_BATCH - 1) await new Promise((resolve) => setImmediate(resolve));
+      for (const i of toRead.get(sha) ?? []) {
+        const file = files[i].file;
+        const result = parseComponentText(file, text);
+        this.parseCache.set(file, { sha, etag, result });
+        reads[i] = { file, etag, result };
+      }
+    });
+    for (let i = 0; i < files.length; i++) {
+      reads[i] ??= { file: files[i].file, etag: '"unreadable"', result: { ok: false, errors: [{ file: files[i].file, path: "", message: "cannot read the file from the repository" }] } };
     }
-    return reads;
+    return reads as FileRead[];
   }
 
   /** Reads and judges one committed file; null when the commit has no such entry. */

@@ -30,6 +30,11 @@ function spyReads(catalog: Catalog) {
     blobs.push(...shas);
     return readBlobs(shas);
   });
+  const eachBlob = catalog.store.eachBlob.bind(catalog.store);
+  vi.spyOn(catalog.store, "eachBlob").mockImplementation((shas, onBlob) => {
+    blobs.push(...shas);
+    return eachBlob(shas, onBlob);
+  });
   const listDir = vi.spyOn(catalog.store, "listDir");
   const listPaths = vi.spyOn(catalog.store, "listPaths");
   const entryAt = vi.spyOn(catalog.store, "entryAt");

@@ -27,7 +27,7 @@ export const SNAPSHOT_VERSION = 1;
  * committed-records.ts). A snapshot made under other rules is read again in full. snapshot.test.ts
  * recomputes it from those files and fails until it is updated here.
  */
-export const LOADER_RULES = "95d4ff12e655f632";
+export const LOADER_RULES = "fc0b3aed6d959614";
 
 /** A parse result as the catalog caches it, by file and blob. */
 export interface ParsedFile {
@@ -65,10 +65,23 @@ interface Header {
   writtenAt: string;
 }
 
-/** One listed file: name, blob, size, refusal, then its parse (etag and a component index, or errors). */
-type FileRow = [file: string, sha: string, size: number, refused: string | null, etag: string | null, result: number | { errors: CatalogError[]; name: string | null } | null];
-/** One index entry: name, file, component index, ETag, and the stale reason (null when not stale). */
-type EntryRow = [name: string, file: string, component: number, etag: string, stale: string | null];
+/**
+ * One listed file, with its parse when the cache holds one for its blob. Decoded, the same object is
+ * the listing's entry and the parse cache's (a component index in `result` is replaced by the component).
+ */
+interface FileRow {
+  file: string;
+  sha: string;
+  size: number;
+  refused?: string;
+  etag?: string;
+  result?: { ok: true; component: number | Component } | { ok: false; errors: CatalogError[]; name?: string };
+}
+/**
+ * One index entry. Most are [file row, stale reason or null, component]: name, file and ETag are those of
+ * the row (the record's name is its component's). Any other entry is stored whole.
+ */
+type EntryRow = [row: number, stale: string | null, component: number] | { name: string; file: string; component: number; etag: string; stale: boolean; staleReason?: string };
 
 interface Body {
   components: Component[];
@@ -100,13 +113,23 @@ async function encodeBody(state: CatalogState): Promise<string> {
     }
     return id;
   };
-  const files: FileRow[] = state.files.map((f) => {
+  const rowOf = new Map<string, number>();
+  const files: FileRow[] = state.files.map((f, i) => {
+    rowOf.set(f.file, i);
+    const row: FileRow = f.refused === undefined ? { file: f.file, sha: f.sha, size: f.size } : { file: f.file, sha: f.sha, size: f.size, refused: f.refused };
     const p = state.parsed.get(f.file);
-    if (!p || p.sha !== f.sha) return [f.file, f.sha, f.size, f.refused ?? null, null, null];
-    const result = p.result.ok ? idOf(p.result.component) : { errors: p.result.errors, name: p.result.name ?? null };
-    return [f.file, f.sha, f.size, f.refused ?? null, p.etag, result];
+    if (p && p.sha === f.sha) {
+      row.etag = p.etag;
+      row.result = p.result.ok ? { ok: true, component: idOf(p.result.component) } : p.result;
+    }
+    return row;
   });
-  const entries: EntryRow[] = state.entries.map((e) => [e.name, e.file, idOf(e.component), e.etag, e.stale ? (e.staleReason ?? "") : null]);
+  const entries: EntryRow[] = state.entries.map((e) => {
+    const i = rowOf.get(e.file);
+    const row = i === undefined ? undefined : files[i];
+    if (i !== undefined && row?.etag === e.etag && e.component.metadata.name === e.name && (e.stale || e.staleReason === undefined)) return [i, e.stale ? (e.staleReason ?? "") : null, idOf(e.component)];
+    return { ...e, component: idOf(e.component) };
+  });
   const parts: string[] = ['{"components":['];
   for (let i = 0; i < components.length; i += CHUNK) {
     if (i > 0) {
@@ -115,38 +138,52 @@ async function encodeBody(state: CatalogState): Promise<string> {
     }
     parts.push(JSON.stringify(components.slice(i, i + CHUNK)).slice(1, -1));
   }
-  parts.push('],"files":', JSON.stringify(files), ',"folderErrors":', JSON.stringify(state.folderErrors));
+  parts.push('],"files":[');
+  for (let i = 0; i < files.length; i += CHUNK) {
+    if (i > 0) {
+      parts.push(",");
+      await yieldToLoop();
+    }
+    parts.push(JSON.stringify(files.slice(i, i + CHUNK)).slice(1, -1));
+  }
+  parts.push('],"folderErrors":', JSON.stringify(state.folderErrors));
   await yieldToLoop();
   parts.push(',"entries":', JSON.stringify(entries), ',"errors":', JSON.stringify([...state.errors]), "}");
   return parts.join("");
 }
 
 function decodeBody(body: Body, header: Header): CatalogState {
-  const { components } = body;
-  if (!Array.isArray(components) || !Array.isArray(body.files) || !Array.isArray(body.entries) || !Array.isArray(body.errors) || !Array.isArray(body.folderErrors)) {
+  const { components, files } = body;
+  if (!Array.isArray(components) || !Array.isArray(files) || !Array.isArray(body.entries) || !Array.isArray(body.errors) || !Array.isArray(body.folderErrors)) {
     throw new Error("the body lacks a part");
   }
-  const component = (id: number) => {
-    const c = components[id];
-    if (c === undefined) throw new Error(`the body names component ${id}, which it does not hold`);
+  const component = (id: number | Component) => {
+    const c = typeof id === "number" ? components[id] : undefined;
+    if (c === undefined) throw new Error(`the body names component ${String(id)}, which it does not hold`);
     return c;
   };
-  const files: CommittedFile[] = [];
+  // The rows become the listing's and the parse cache's objects as they are (fewer objects to make at start).
   const parsed = new Map<string, ParsedFile>();
-  for (const [file, sha, size, refused, etag, result] of body.files) {
-    files.push(refused === null ? { file, sha, size } : { file, sha, size, refused });
-    if (etag === null || result === null) continue;
-    const parse: ParseResult = typeof result === "number" ? { ok: true, component: component(result) } : { ok: false, errors: result.errors, ...(result.name === null ? {} : { name: result.name }) };
-    parsed.set(file, { sha, etag, result: parse });
+  for (const row of files) {
+    if (row.etag === undefined || row.result === undefined) continue;
+    if (row.result.ok) row.result.component = component(row.result.component);
+    parsed.set(row.file, row as ParsedFile);
   }
-  const entries: CatalogEntry[] = body.entries.map(([name, file, c, etag, stale]) =>
-    stale === null ? { name, file, component: component(c), etag, stale: false } : { name, file, component: component(c), etag, stale: true, ...(stale ? { staleReason: stale } : {}) },
-  );
+  const entries: CatalogEntry[] = body.entries.map((e) => {
+    if (!Array.isArray(e)) return { ...e, component: component(e.component) };
+    const [i, stale, c] = e;
+    const row = files[i];
+    if (!row || row.etag === undefined) throw new Error(`an entry names file row ${i}, which has no parse`);
+    const comp = component(c);
+    const entry: CatalogEntry = { name: comp.metadata.name, file: row.file, component: comp, etag: row.etag, stale: stale !== null };
+    if (stale) entry.staleReason = stale;
+    return entry;
+  });
   return {
     commit: header.commit,
     componentsSubdir: header.componentsSubdir,
     maxFileBytes: header.maxFileBytes,
-    files,
+    files: files as CommittedFile[],
     folderErrors: body.folderErrors,
     parsed,
     entries,

@@ -227,6 +227,11 @@ export class ConfigRepoStore {
     return this.git.readBlobs(shas);
   }
 
+  /** Each blob as git prints it (see RepoGit.eachBlob). */
+  eachBlob(shas: string[], onBlob: (sha: string, data: Buffer) => void): Promise<void> {
+    return this.git.eachBlob(shas, onBlob);
+  }
+
   // ---- writing ----
 
   /**
