@@ -79,6 +79,8 @@ export async function tempCatalog(
     async restart(before) {
       const catalog = new Catalog(catalogOptions(await ensureConfigRepo({ dataDir, shippedDir: shipped })));
       before?.(catalog);
+      // As openCatalog does: the snapshot read while the repository is recovered.
+      catalog.prefetchSnapshot();
       await catalog.recover();
       await catalog.refresh({ pull: false });
       temp.catalog = catalog;
