@@ -14,6 +14,9 @@
  *    than the portal's query cache holds, so every answer is computed (target p50 < 20 ms at 10
  *    connections on 10,000); then one repeated (cached) query for comparison.
  * 6. --tti (with --http): Chromium time until the catalog page answers "/" (target < 1 s).
+ *
+ * The portal runs on PGlite (its embedded default); BENCH_DATABASE_URL=postgres://… (e.g. the local
+ * server, postgres://postgres@127.0.0.1:5432/test) runs it on a scratch database created there instead.
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { existsSync } from "node:fs";
@@ -21,6 +24,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { promisify } from "node:util";
+import pg from "pg";
 import { stringify } from "yaml";
 import { generateCatalog, generateComponent } from "./generate";
 import { ensureConfigRepo } from "../../lib/catalog/repo";
@@ -88,8 +92,27 @@ function distinctQueries(): string[] {
   return [...out];
 }
 
+/** A scratch database on the BENCH_DATABASE_URL server: its URL, and how to drop it. */
+async function scratchDatabase(adminUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `bench_catalog_${Date.now().toString(36)}`;
+  const admin = async (sql: string) => {
+    const client = new pg.Client({ connectionString: adminUrl });
+    await client.connect();
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`create database "${name}"`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => admin(`drop database if exists "${name}" with (force)`) };
+}
+
 async function main() {
   const root = await mkdtemp(path.join(tmpdir(), "catalog-bench-"));
+  let database: { url: string; drop: () => Promise<void> } | undefined;
   const dataDir = path.join(root, "data");
   const shippedDir = path.join(root, "shipped");
   let server: ChildProcess | undefined;
@@ -179,12 +202,14 @@ async function main() {
       console.log("\nno portal build (.next/BUILD_ID): run `npm run build:portal` first; HTTP figures skipped");
       return;
     }
+    if (process.env.BENCH_DATABASE_URL) database = await scratchDatabase(process.env.BENCH_DATABASE_URL);
+    console.log(`\nportal on ${database ? "PostgreSQL (a scratch database on BENCH_DATABASE_URL)" : "PGlite (its embedded default)"}`);
     const env: NodeJS.ProcessEnv = {
       ...process.env,
       NODE_ENV: "production" as const,
       DATA_DIR: dataDir,
       PORT: String(PORT),
-      PORTAL_DATABASE_URL: "",
+      PORTAL_DATABASE_URL: database?.url ?? "",
       PORTAL_DEV_TOKEN: TOKEN,
       PORTAL_DEV_LOGIN: "1",
       NEXTAUTH_URL: `http://127.0.0.1:${PORT}`,
@@ -278,7 +303,10 @@ async function main() {
       } catch {
         /* already gone */
       }
+      // The portal's pool holds connections until it is gone.
+      await new Promise((r) => setTimeout(r, 1000));
     }
+    await database?.drop().catch((e: unknown) => console.error(`the scratch database could not be dropped: ${(e as Error).message}`));
     await rm(root, { recursive: true, force: true });
   }
 }
