@@ -20,7 +20,7 @@
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { existsSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { availableParallelism, loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { promisify } from "node:util";
@@ -60,6 +60,8 @@ interface OpenResult {
   openMs: number;
   recoverMs: number;
   loadMs: number;
+  /** CPU time of the process until loaded: on a busy machine wall time is also the wait for a core. */
+  cpuMs: number;
   snapshotWriteMs: number;
   source: string;
   filesRead: number;
@@ -126,6 +128,7 @@ async function main() {
     const snapshotFile = snapshotFileFor(repo.dir);
     console.log(`  generated and committed in ${((performance.now() - t) / 1000).toFixed(1)} s`);
 
+    console.log(`load average before measuring: ${loadavg()[0].toFixed(1)} on ${availableParallelism()} cores (shared machine)`);
     const colds: OpenResult[] = [];
     for (let run = 0; run < RUNS; run++) {
       await rm(snapshotFile, { force: true });
@@ -154,12 +157,14 @@ async function main() {
     const restartTarget = count >= 100_000 ? 3000 : 1000;
     console.log("");
     line(`cold load of ${count} records, no state (median of ${RUNS})`, `${coldMs.toFixed(0)} ms`, `< ${coldTarget} ms`, coldMs < coldTarget);
-    note(`runs: ${colds.map((r) => `${r.openMs.toFixed(0)} (recovery ${r.recoverMs.toFixed(0)})`).join(", ")} ms`);
+    const runsOf = (rs: OpenResult[]) => rs.map((r) => `${r.openMs.toFixed(0)} (recovery ${r.recoverMs.toFixed(0)}, CPU ${r.cpuMs.toFixed(0)})`).join(", ");
+    note(`runs: ${runsOf(colds)} ms`);
     note(`then the snapshot written in the background: ${median(colds.map((r) => r.snapshotWriteMs)).toFixed(0)} ms`);
     line(`restart with the snapshot (median of ${RUNS})`, `${restartMs.toFixed(0)} ms`, `< ${restartTarget} ms`, restartMs < restartTarget);
-    note(`runs: ${restarts.map((r) => `${r.openMs.toFixed(0)} (recovery ${r.recoverMs.toFixed(0)})`).join(", ")} ms; whole process (Node, tsx, modules): ${median(restarts.map((r) => r.processMs)).toFixed(0)} ms`);
+    note(`runs: ${runsOf(restarts)} ms`);
+    note(`whole process (Node, tsx, modules): ${median(restarts.map((r) => r.processMs)).toFixed(0)} ms`);
     line(`restart after ${CHANGED} records changed in a new commit`, `${moved.openMs.toFixed(0)} ms`, `< ${restartTarget} ms`, moved.openMs < restartTarget);
-    note(`${moved.source}: ${moved.filesRead} files read`);
+    note(`${moved.source}: ${moved.filesRead} files read; recovery ${moved.recoverMs.toFixed(0)} ms (the working tree reset to the new commit), CPU ${moved.cpuMs.toFixed(0)} ms`);
     line(`heap per 10,000 records (after a cold load)`, `${median(colds.map(per10k)).toFixed(1)} MB`, "", null);
     line(`heap per 10,000 records (after a restart)`, `${median(restarts.map(per10k)).toFixed(1)} MB`, "", null);
     note(`process RSS after a restart: ${(median(restarts.map((r) => r.rssBytes)) / 1e6).toFixed(0)} MB`);
