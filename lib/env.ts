@@ -116,6 +116,11 @@ export const envSchema = z.object({
   PORTAL_CONFIG: z.string().min(1).default("config/portal.yaml"),
   /** Git remote (or local path) of the config repository; unset = shipped config/ copied into DATA_DIR. */
   CONFIG_REPO_URL: z.string().optional(),
+  /**
+   * Keep the catalog's parsed state in DATA_DIR/catalog-snapshots/ so a restart does not read every record
+   * file again; off: every start reads every file.
+   */
+  CATALOG_SNAPSHOT: z.enum(["on", "off"]).default("on"),
   SCM_PROVIDER: z.enum(["local", "gitlab"]).default("local"),
   /** Seed the portal's demo (config, releases, a merge request, an app order): auto = local source control without CONFIG_REPO_URL. */
   PORTAL_DEMO_DATA: z.enum(["auto", "on", "off"]).default("auto"),

@@ -5,6 +5,8 @@ declare module "autocannon" {
     connections?: number;
     duration?: number;
     headers?: Record<string, string>;
+    /** Requests in turn; setupRequest rewrites each one before it is sent. */
+    requests?: Array<{ path?: string; setupRequest?: (request: { path?: string }) => { path?: string } }>;
   }
   interface Result {
     latency: { p50: number; p90: number; p99: number; average: number };

@@ -8,12 +8,20 @@
  * cat-file --batch), never from the working tree, so a file edited, staged or half-written there is
  * never shown (committed-records.ts). A symbolic link is a load error, never followed. Writes go through the store, the
  * repository's one writer (store.ts).
+ *
+ * With a snapshot file (snapshot.ts), a start takes the state saved at a commit instead of reading
+ * every file: as is when the branch is still there, else with only the files changed since re-read.
+ * The state is saved again (in the background, coalesced) whenever it is exactly the state of the
+ * commit it was loaded from; a state that mixes commits (a record re-read or written on top of a
+ * branch that moved meanwhile) is never saved, so a saved state is always keyed by its true commit
+ * and a crash before a save only costs re-reading the files changed since the last one.
  */
 import path from "node:path";
 import { DEFAULT_MAX_FILE_BYTES, etagOf, parseComponentText, type CatalogError, type ParseResult } from "./parse";
 import type { ConfigRepo } from "./repo";
 import { ConfigRepoStore, type RecoveryReport } from "./store";
-import { CommittedRecords, type FileRead } from "./committed-records";
+import { CommittedRecords, type FileRead, type Listing } from "./committed-records";
+import { readSnapshot, writeSnapshot, type CatalogState, type SnapshotRead } from "./snapshot";
 import type { WorkingCopy } from "../scm/local";
 import { SearchIndex, type CatalogEntry, type ListResult } from "./search";
 import type { ListQuery } from "./query";
@@ -67,6 +75,20 @@ export type UpdateResult = { ok: true; entry: CatalogEntry; text: string; change
 export interface CatalogOptions {
   repo: ConfigRepo;
   maxFileBytes?: number;
+  /** Where the parsed state is kept between starts (snapshotFileFor(repo.dir)); absent: every start reads every file. */
+  snapshotFile?: string;
+  /** How long a change waits before the snapshot is written, so a burst of changes is written once (default 1000 ms). */
+  snapshotDelayMs?: number;
+}
+
+/** How the last start or refresh got its records (for logs, tests and the benchmark). */
+export interface LoadReport {
+  /** snapshot: taken from the snapshot at HEAD; snapshot+diff: from an older one plus the changed files; full: every file listed. */
+  source: "snapshot" | "snapshot+diff" | "diff" | "full" | "unchanged";
+  /** Files whose blobs were read and parsed. */
+  filesRead: number;
+  /** Why a snapshot was not used, when there was one. */
+  snapshotRefused?: string;
 }
 
 export interface CatalogOptionsAnswer {
@@ -96,12 +118,84 @@ export class Catalog {
   /** The commit the records were read from. */
   loadedCommit: string | null = null;
   private loadedFiles = 0;
+  /** The records files at loadedCommit: the next refresh derives the new listing from the diff. */
+  private listing: Listing | null = null;
+  /** True while the state holds a read or write from a commit other than loadedCommit: never saved then. */
+  private mixed = false;
+  private readonly snapshots: SnapshotWriter | null;
+  /** The snapshot being read while the repository is recovered (openCatalog), taken by the first load. */
+  private prefetched: Promise<SnapshotRead> | null = null;
+  lastLoad: LoadReport | null = null;
 
   constructor(options: CatalogOptions) {
     this.repo = options.repo;
     this.store = new ConfigRepoStore(options.repo);
     this.maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
     this.records = new CommittedRecords(this.store, options.repo.componentsSubdir, this.maxFileBytes);
+    this.snapshots = options.snapshotFile ? new SnapshotWriter(options.snapshotFile, options.snapshotDelayMs ?? 1000, () => this.captureState()) : null;
+  }
+
+  /** The snapshot file, when the catalog keeps one. */
+  get snapshotFile(): string | null {
+    return this.snapshots?.file ?? null;
+  }
+
+  /**
+   * Starts reading the snapshot (file, checksum, parse) now, so that it overlaps the repository's
+   * recovery, which runs in git processes; the first load takes it and checks it against HEAD then.
+   */
+  prefetchSnapshot(): void {
+    if (!this.snapshots || this.loadedAt || this.prefetched) return;
+    this.prefetched = readSnapshot(this.snapshots.file, { componentsSubdir: this.repo.componentsSubdir, maxFileBytes: this.maxFileBytes });
+  }
+
+  /** Writes the pending snapshot now and waits for it (tests, benchmarks, an orderly stop). */
+  flushSnapshot(): Promise<void> {
+    return this.snapshots?.flush() ?? Promise.resolve();
+  }
+
+  /** The state to save, or null when it is not exactly the state of one commit. */
+  private captureState(): CatalogState | null {
+    if (this.mixed || !this.loadedCommit || !this.listing) return null;
+    return {
+      commit: this.loadedCommit,
+      componentsSubdir: this.repo.componentsSubdir,
+      maxFileBytes: this.maxFileBytes,
+      files: this.listing.files,
+      folderErrors: this.listing.folderErrors,
+      parsed: this.records.parsed(),
+      entries: this.index.entries(),
+      errors: new Map(this.fileErrors),
+    };
+  }
+
+  /**
+   * Takes the state of the snapshot when it can be trusted and its commit is in the repository;
+   * answers why not otherwise (logged: the start then reads every file).
+   */
+  private async restoreSnapshot(head: string): Promise<{ ok: true } | { ok: false; reason?: string }> {
+    if (!this.snapshots) return { ok: false };
+    const read = await (this.prefetched ?? readSnapshot(this.snapshots.file, { componentsSubdir: this.repo.componentsSubdir, maxFileBytes: this.maxFileBytes }));
+    this.prefetched = null;
+    if ("missing" in read) return { ok: false };
+    let reason = "refused" in read ? read.refused : null;
+    if (!reason && "state" in read && read.state.commit !== head && !(await this.store.git.hasCommit(read.state.commit))) {
+      reason = `its commit ${read.state.commit.slice(0, 12)} is not in the config repository`;
+    }
+    if (reason || !("state" in read)) {
+      console.warn(`[catalog] not using the snapshot ${this.snapshots.file}: ${reason}; reading every record file`);
+      return { ok: false, reason: reason ?? undefined };
+    }
+    const { state } = read;
+    this.records.restore(state.parsed);
+    this.index.replaceAll(state.entries);
+    this.fileErrors = state.errors;
+    this.listing = { files: state.files, folderErrors: state.folderErrors };
+    this.loadedCommit = state.commit;
+    this.loadedFiles = state.files.length;
+    this.loadedAt = new Date();
+    this.mixed = false;
+    return { ok: true };
   }
 
   /** Stale locks removed, working tree reset to the branch: once per process, before the first read or write. */
@@ -167,16 +261,28 @@ export class Catalog {
     const commit = await this.store.head();
     // A ref moved by a path that did not bring the working tree along (or by another process).
     await this.store.syncWorkingTree();
-    if (this.loadedAt && commit === this.loadedCommit) {
+    const restored = !this.loadedAt && commit ? await this.restoreSnapshot(commit) : null;
+    if (this.loadedAt && commit === this.loadedCommit && !this.mixed) {
       // The records are a function of the commit: nothing to read again.
       let unchangedStale = 0;
       for (const e of this.index.entries()) if (e.stale) unchangedStale++;
-      const changes = { changed: 0, added: 0, removed: 0, errorsBefore, errorsAfter: errorsBefore };
+      const changes = { changed: 0, added: 0, removed: 0, errorsBefore, errorsAfter: this.errors.length };
+      this.lastLoad = { source: restored?.ok ? "snapshot" : "unchanged", filesRead: 0 };
       return { components: this.index.size, errors: this.errors, stale: unchangedStale, files: this.loadedFiles, durationMs: Math.round(performance.now() - started), pull: pullOutcome, changes };
     }
-    const { files: committed, folderErrors } = commit ? await this.records.committedFiles(commit) : { files: [], folderErrors: [] };
+    let listing: Listing | null = null;
+    if (commit && this.listing && this.loadedCommit) listing = await this.records.listingAfter(this.listing, this.loadedCommit, commit);
+    const derived = listing !== null;
+    listing ??= commit ? await this.records.committedFiles(commit) : { files: [], folderErrors: [] };
+    const { files: committed, folderErrors } = listing;
     const files = committed.map((f) => f.file);
+    const readBefore = this.records.filesRead;
     const reads = await this.records.judge(committed);
+    this.lastLoad = {
+      source: restored?.ok ? (derived ? "snapshot+diff" : "full") : derived ? "diff" : "full",
+      filesRead: this.records.filesRead - readBefore,
+      ...(restored && !restored.ok && restored.reason ? { snapshotRefused: restored.reason } : {}),
+    };
 
     const previous = new Map(this.index.entries().map((e) => [e.name, e]));
     const previousNameOfFile = new Map([...previous.values()].map((e) => [e.file, e.name]));
@@ -189,18 +295,26 @@ export class Catalog {
     };
     for (const err of folderErrors) addError(err);
     const present = reads;
-    const valid = present.filter((r) => r.result.ok) as (FileRead & { result: { ok: true; component: Component } })[];
-    // A name keeps the file that held it before: a newly added duplicate is the one reported.
-    const holdsBefore = (r: (typeof valid)[number]) => previousNameOfFile.get(r.file) === r.result.component.metadata.name;
-    valid.sort((a, b) => Number(holdsBefore(b)) - Number(holdsBefore(a)) || (a.file < b.file ? -1 : 1));
-    for (const r of valid) {
+    type Valid = FileRead & { result: { ok: true; component: Component } };
+    // A name keeps the file that held it before: a newly added duplicate is the one reported. The reads
+    // are in file order (the listing is sorted), so holders first, then the rest, both in file order.
+    const holders: Valid[] = [];
+    const others: Valid[] = [];
+    for (const r of present) {
+      if (!r.result.ok) continue;
+      (previousNameOfFile.get(r.file) === r.result.component.metadata.name ? holders : others).push(r as Valid);
+    }
+    for (const r of [...holders, ...others]) {
       const name = r.result.component.metadata.name;
       const holder = fresh.get(name);
       if (holder) {
         addError({ file: r.file, path: "metadata.name", message: `duplicate name "${name}": ${holder.file} already defines it; this file is ignored until one of the two is renamed` });
         continue;
       }
-      fresh.set(name, { name, file: r.file, component: r.result.component, etag: r.etag, stale: false });
+      const before = previous.get(name);
+      // The same record as before keeps its entry object, so the index keeps what it built for it.
+      const same = before && !before.stale && before.file === r.file && before.etag === r.etag && before.component === r.result.component;
+      fresh.set(name, same ? before : { name, file: r.file, component: r.result.component, etag: r.etag, stale: false });
     }
     for (const r of present) {
       if (r.result.ok) continue;
@@ -225,6 +339,9 @@ export class Catalog {
     this.loadedAt = new Date();
     this.loadedCommit = commit;
     this.loadedFiles = files.length;
+    this.listing = listing;
+    this.mixed = false;
+    this.snapshots?.request();
     let stale = 0;
     for (const e of fresh.values()) if (e.stale) stale++;
     const changes: RefreshChanges = { changed: 0, added: 0, removed: 0, errorsBefore, errorsAfter: this.errors.length };
@@ -250,7 +367,10 @@ export class Catalog {
     return this.store.exclusive(async () => {
       const entry = this.index.get(name);
       if (!entry) return null;
-      const r = await this.records.readOne(entry.file, await this.store.head());
+      const head = await this.store.head();
+      // A file read at another commit than the one loaded: this state is no longer one commit's.
+      if (head !== this.loadedCommit) this.mixed = true;
+      const r = await this.records.readOne(entry.file, head);
       if (!r) {
         this.index.remove(name);
         this.fileErrors.delete(entry.file);
@@ -333,8 +453,16 @@ export class Catalog {
       this.fileErrors.delete(entry.file);
       const sha = await this.store.git.raw(["rev-parse", `${outcome.commit}:${entry.file}`]).then((s) => s.trim(), () => "");
       if (sha) this.records.remember(entry.file, { sha, etag: updated.etag, result: built.reread });
-      // Loaded from the commit this one was built on: the catalog now shows exactly the new commit.
-      if (builtOn !== null && builtOn === this.loadedCommit) this.loadedCommit = outcome.commit;
+      if (builtOn !== null && builtOn === this.loadedCommit && sha && this.listing) {
+        // Loaded from the commit this one was built on: the catalog now shows exactly the new commit.
+        this.loadedCommit = outcome.commit;
+        const size = Buffer.byteLength(built.newText);
+        this.listing = { ...this.listing, files: this.listing.files.map((f) => (f.file === entry.file ? { file: f.file, sha, size } : f)) };
+        this.snapshots?.request();
+      } else {
+        // Written on top of a branch that moved since the load: the next refresh settles it.
+        this.mixed = true;
+      }
       return { ok: true, entry: updated, text: built.newText, changed: true, commit: outcome.commit ?? undefined };
     });
   }
@@ -440,6 +568,7 @@ export { isValidName };
 /** Opens the catalog as every portal process does: recovery of the repository first, then a load from the branch's commit. */
 export async function openCatalog(options: CatalogOptions): Promise<Catalog> {
   const catalog = new Catalog(options);
+  catalog.prefetchSnapshot();
   await catalog.recover();
   await catalog.refresh({ pull: false });
   return catalog;
@@ -449,4 +578,59 @@ function invalidRecord(issues: FieldIssue[]): CatalogWriteError {
   const first = issues[0];
   const where = first ? `: ${first.path ? `${first.path}: ` : ""}${first.message}${issues.length > 1 ? ` (and ${issues.length - 1} more)` : ""}` : "";
   return new CatalogWriteError("invalid-record", `the record is not valid${where}`, { issues: issuesOfFields(issues) });
+}
+
+/**
+ * Writes the catalog's snapshot in the background: a request waits `delayMs` (so a burst of changes is
+ * written once), then the state is captured in one go and written; requests meanwhile start another
+ * write afterwards. A failure is logged and costs nothing but a slower next start.
+ */
+class SnapshotWriter {
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+  private wanted = false;
+
+  constructor(
+    readonly file: string,
+    private readonly delayMs: number,
+    private readonly capture: () => CatalogState | null,
+  ) {}
+
+  request(): void {
+    this.wanted = true;
+    if (this.timer || this.running) return;
+    this.timer = setTimeout(() => void this.start(), this.delayMs);
+    // A pending write never keeps the process alive: losing it costs a re-read of the changes.
+    this.timer.unref();
+  }
+
+  async flush(): Promise<void> {
+    if (this.timer) {
+      clearTimeout(this.timer);
+      this.timer = null;
+    }
+    if (!this.running && this.wanted) void this.start();
+    while (this.running) await this.running;
+  }
+
+  private start(): Promise<void> {
+    this.timer = null;
+    this.running ??= this.drain().finally(() => {
+      this.running = null;
+    });
+    return this.running;
+  }
+
+  private async drain(): Promise<void> {
+    while (this.wanted) {
+      this.wanted = false;
+      const state = this.capture();
+      if (!state) continue;
+      try {
+        await writeSnapshot(this.file, state);
+      } catch (e) {
+        console.error(`[catalog] the snapshot ${this.file} could not be written: ${(e as Error).message}`);
+      }
+    }
+  }
 }

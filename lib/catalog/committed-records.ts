@@ -2,11 +2,14 @@
  * The records files of a commit, read as the catalog serves them: ls-tree, then one cat-file --batch
  * for the blobs that changed. A symbolic link, a submodule or a file over the size limit is a load
  * error, never followed or read. Parse results are cached by file and blob, so a refresh re-parses
- * only what changed.
+ * only what changed; when the listing of an earlier commit is known, the listing of a later one comes
+ * from the files `git diff` names between the two, not from listing the whole folder again.
  */
 import path from "node:path";
 import { etagOf, formatBytes, parseComponentText, type CatalogError, type ParseResult } from "./parse";
 import type { ConfigRepoStore } from "./store";
+import type { ParsedFile } from "./snapshot";
+import type { TreeEntryLong } from "../scm/git";
 
 export interface FileRead {
   file: string;
@@ -23,11 +26,24 @@ export interface CommittedFile {
   refused?: string;
 }
 
-const READ_BATCH = 250;
+/** The records files of one commit, and errors about the records folder itself. */
+export interface Listing {
+  files: CommittedFile[];
+  folderErrors: CatalogError[];
+}
+
+/** Past this many changed paths one listing of the folder is cheaper than listing each of them. */
+const MAX_DIFF_PATHS = 5000;
+/** Paths per ls-tree call, well under the argument-length limit. */
+const LS_TREE_PATHS = 500;
+const byFile = (a: CommittedFile, b: CommittedFile) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0);
+const LINK_REFUSAL = (target: string) => `refused: a symbolic link (to ${target}); the catalog reads regular files of the repository only and never follows a link`;
 
 export class CommittedRecords {
   /** Parse results by file and blob: a refresh reads and re-parses only what changed. */
-  private readonly parseCache = new Map<string, { sha: string; etag: string; result: ParseResult }>();
+  private readonly parseCache = new Map<string, ParsedFile>();
+  /** Files whose blobs were read to be parsed, since this object was made. */
+  filesRead = 0;
 
   constructor(
     private readonly store: ConfigRepoStore,
@@ -40,7 +56,7 @@ export class CommittedRecords {
   }
 
   /** The records files of a commit (regular files, and the links and other entries to refuse), sorted, plus errors about the folder itself. */
-  async committedFiles(commit: string): Promise<{ files: CommittedFile[]; folderErrors: CatalogError[] }> {
+  async committedFiles(commit: string): Promise<Listing> {
     const dir = this.subdir;
     if (dir) {
       const folder = await this.store.entryAt(commit, dir);
@@ -49,64 +65,115 @@ export class CommittedRecords {
         return { files: [], folderErrors: [{ file: dir, path: "", message: `refused: the records folder is ${what}; the catalog reads a folder of the repository and never follows a link` }] };
       }
     }
+    const files = await this.recordsOf(await this.store.listDir(commit, dir));
+    return { files: files.sort(byFile), folderErrors: [] };
+  }
+
+  /** Whether `p` names a records file directly inside the folder (a name ending .yaml or .yml). */
+  private isRecordPath(p: string): boolean {
+    const dir = this.subdir;
+    if (dir && !p.startsWith(`${dir}/`)) return false;
+    const name = p.slice(dir ? dir.length + 1 : 0);
+    return !name.includes("/") && /\.ya?ml$/.test(name);
+  }
+
+  /** Tree entries → records files: regular files, and submodules and links as refusals (a link's target read to name it). */
+  private async recordsOf(entries: TreeEntryLong[]): Promise<CommittedFile[]> {
     const files: CommittedFile[] = [];
     const links: Array<{ file: string; sha: string }> = [];
-    for (const e of await this.store.listDir(commit, dir)) {
-      const name = e.path.slice(dir ? dir.length + 1 : 0);
-      if (!/\.ya?ml$/.test(name) || e.type === "tree") continue;
+    for (const e of entries) {
+      if (!this.isRecordPath(e.path) || e.type === "tree") continue;
       if (e.type === "commit") files.push({ file: e.path, sha: e.sha, size: 0, refused: "refused: a submodule, not a file" });
       else if (e.mode === "120000") links.push({ file: e.path, sha: e.sha });
       else files.push({ file: e.path, sha: e.sha, size: e.size ?? 0 });
     }
     if (links.length > 0) {
       const targets = await this.store.readBlobs(links.map((l) => l.sha));
-      for (const l of links) {
-        const target = targets.get(l.sha)?.toString("utf8") ?? "?";
-        files.push({ file: l.file, sha: l.sha, size: 0, refused: `refused: a symbolic link (to ${target}); the catalog reads regular files of the repository only and never follows a link` });
-      }
+      for (const l of links) files.push({ file: l.file, sha: l.sha, size: 0, refused: LINK_REFUSAL(targets.get(l.sha)?.toString("utf8") ?? "?") });
     }
-    files.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
-    return { files, folderErrors: [] };
+    return files;
   }
 
-  /** Judges committed files: from the cache when the blob is unchanged, else read (one cat-file for all) and parsed. */
+  /**
+   * The listing at `to`, from the listing at `from` and the paths `git diff` names between the two
+   * (added, modified, deleted, type-changed; a rename is its old path deleted and its new one added).
+   * Null when it cannot be derived that way (the folder itself changed, `from` is unknown to the
+   * repository, or so much changed that one listing is cheaper): list the folder instead.
+   */
+  async listingAfter(previous: Listing, from: string, to: string): Promise<Listing | null> {
+    if (previous.folderErrors.length > 0) return null;
+    const dir = this.subdir;
+    let out: string;
+    try {
+      out = await this.store.git.raw(["diff", "--name-status", "-z", "--no-renames", "--no-ext-diff", from, to, ...(dir ? ["--", dir] : [])], { GIT_LITERAL_PATHSPECS: "1" });
+    } catch {
+      return null;
+    }
+    const touched = new Set<string>();
+    const fields = out.split("\0");
+    for (let i = 0; i + 1 < fields.length; i += 2) {
+      const changed = fields[i + 1];
+      // The folder itself turned into something else (a file, a link): list it as a whole.
+      if (changed === dir) return null;
+      if (this.isRecordPath(changed)) touched.add(changed);
+    }
+    if (touched.size === 0) return previous;
+    if (touched.size > MAX_DIFF_PATHS) return null;
+    const paths = [...touched];
+    const entries: TreeEntryLong[] = [];
+    for (let i = 0; i < paths.length; i += LS_TREE_PATHS) entries.push(...(await this.store.listPaths(to, paths.slice(i, i + LS_TREE_PATHS))));
+    const now = await this.recordsOf(entries);
+    const files = previous.files.filter((f) => !touched.has(f.file));
+    files.push(...now);
+    return { files: files.sort(byFile), folderErrors: [] };
+  }
+
+  /**
+   * Judges committed files: from the cache when the blob is unchanged, else read (one cat-file for all,
+   * each file parsed as its blob arrives) and parsed.
+   */
   async judge(files: CommittedFile[]): Promise<FileRead[]> {
-    const toRead = files.filter((f) => !f.refused && f.size <= this.maxFileBytes && this.parseCache.get(f.file)?.sha !== f.sha);
-    const blobs = await this.store.readBlobs(toRead.map((f) => f.sha));
-    const reads: FileRead[] = [];
+    const reads: Array<FileRead | undefined> = new Array(files.length);
+    // Files to read, by blob (two files with the same content are one blob, judged once per file).
+    const toRead = new Map<string, number[]>();
     for (let i = 0; i < files.length; i++) {
       const f = files[i];
       if (f.refused) {
-        reads.push({ file: f.file, etag: `"refused-${f.sha.slice(0, 12)}"`, result: { ok: false, errors: [{ file: f.file, path: "", message: f.refused }] } });
-        continue;
-      }
-      if (f.size > this.maxFileBytes) {
-        reads.push({
+        reads[i] = { file: f.file, etag: `"refused-${f.sha.slice(0, 12)}"`, result: { ok: false, errors: [{ file: f.file, path: "", message: f.refused }] } };
+      } else if (f.size > this.maxFileBytes) {
+        reads[i] = {
           file: f.file,
           etag: `"size-${f.size}"`,
           result: { ok: false, errors: [{ file: f.file, path: "", message: `refused: the file is ${formatBytes(f.size)}; the limit is ${formatBytes(this.maxFileBytes)}` }] },
-        });
-        continue;
+        };
+      } else {
+        const cached = this.parseCache.get(f.file);
+        if (cached && cached.sha === f.sha) reads[i] = { file: f.file, etag: cached.etag, result: cached.result };
+        else {
+          const at = toRead.get(f.sha);
+          if (at) at.push(i);
+          else toRead.set(f.sha, [i]);
+        }
       }
-      const cached = this.parseCache.get(f.file);
-      if (cached && cached.sha === f.sha) {
-        reads.push({ file: f.file, etag: cached.etag, result: cached.result });
-        continue;
-      }
-      const blob = blobs.get(f.sha);
-      if (!blob) {
-        reads.push({ file: f.file, etag: '"unreadable"', result: { ok: false, errors: [{ file: f.file, path: "", message: "cannot read the file from the repository" }] } });
-        continue;
-      }
+    }
+    let read = 0;
+    for (const at of toRead.values()) read += at.length;
+    this.filesRead += read;
+    // Parsed as the blobs stream in: git reads the next ones meanwhile, and requests get turns between chunks.
+    await this.store.eachBlob([...toRead.keys()], (sha, blob) => {
       const text = blob.toString("utf8");
       const etag = etagOf(text);
-      const result = parseComponentText(f.file, text);
-      this.parseCache.set(f.file, { sha: f.sha, etag, result });
-      reads.push({ file: f.file, etag, result });
-      // Let requests in between batches: a load of 10,000 files must not freeze the portal.
-      if (i % READ_BATCH === READ_BATCH - 1) await new Promise((resolve) => setImmediate(resolve));
+      for (const i of toRead.get(sha) ?? []) {
+        const file = files[i].file;
+        const result = parseComponentText(file, text);
+        this.parseCache.set(file, { sha, etag, result });
+        reads[i] = { file, etag, result };
+      }
+    });
+    for (let i = 0; i < files.length; i++) {
+      reads[i] ??= { file: files[i].file, etag: '"unreadable"', result: { ok: false, errors: [{ file: files[i].file, path: "", message: "cannot read the file from the repository" }] } };
     }
-    return reads;
+    return reads as FileRead[];
   }
 
   /** Reads and judges one committed file; null when the commit has no such entry. */
@@ -116,14 +183,25 @@ export class CommittedRecords {
     if (!entry || entry.kind === "other") return null;
     const committed: CommittedFile =
       entry.kind === "symlink"
-        ? { file, sha: entry.sha, size: 0, refused: `refused: a symbolic link (to ${entry.target}); the catalog reads regular files of the repository only and never follows a link` }
+        ? { file, sha: entry.sha, size: 0, refused: LINK_REFUSAL(entry.target) }
         : { file, sha: entry.sha, size: entry.size };
     return (await this.judge([committed]))[0];
   }
 
   /** Keeps the parse result of a file just written (its blob `sha`). */
-  remember(file: string, parsed: { sha: string; etag: string; result: ParseResult }): void {
+  remember(file: string, parsed: ParsedFile): void {
     this.parseCache.set(file, parsed);
+  }
+
+  /** The parse results held (a copy: a snapshot is written from it while the catalog moves on). */
+  parsed(): Map<string, ParsedFile> {
+    return new Map(this.parseCache);
+  }
+
+  /** Takes the parse results of a snapshot (by file and blob: a result is reused only for the same blob). */
+  restore(parsed: Map<string, ParsedFile>): void {
+    this.parseCache.clear();
+    for (const [file, p] of parsed) this.parseCache.set(file, p);
   }
 
   /** Forgets parse results of files that are gone. */

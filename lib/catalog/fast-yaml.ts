@@ -20,6 +20,15 @@ interface Line {
 const NULLS = new Set(["", "~", "null", "Null", "NULL"]);
 const TRUES = new Set(["true", "True", "TRUE"]);
 const FALSES = new Set(["false", "False", "FALSE"]);
+
+/**
+ * Whether `s` is one of the words above. Looking a fresh substring up in a set hashes it; almost no key or
+ * value has the length of these words (0, 1, 4 or 5), so most never get that far.
+ */
+function isSpecialWord(s: string): boolean {
+  const n = s.length;
+  return (n <= 1 || n === 4 || n === 5) && (NULLS.has(s) || TRUES.has(s) || FALSES.has(s));
+}
 const KEY = /^[A-Za-z_][A-Za-z0-9_.\/-]*$/;
 // Characters that may not start a plain scalar, or that make it something other than a string.
 const UNSAFE_START = /^[-?:,\[\]{}#&*!|>'"%@`0-9+.~]/;
@@ -31,6 +40,8 @@ const bail = (): never => {
 
 /** Strips a comment; answers the content (trimmed at the end). Bails on quotes it cannot be sure of. */
 function stripComment(s: string): string {
+  // Most lines have neither a comment nor quotes: no need to walk them character by character.
+  if (!s.includes("#") && !s.includes('"') && !s.includes("'")) return s.trimEnd();
   let quote: string | null = null;
   for (let i = 0; i < s.length; i++) {
     const ch = s[i];
@@ -66,9 +77,10 @@ function scalar(raw: string): Value {
     if (inner.replace(/''/g, "").includes("'")) bail();
     return inner.replace(/''/g, "'");
   }
-  if (NULLS.has(s)) return null;
-  if (TRUES.has(s)) return true;
-  if (FALSES.has(s)) return false;
+  if (isSpecialWord(s)) {
+    if (NULLS.has(s)) return null;
+    return TRUES.has(s);
+  }
   if (UNSAFE_START.test(s)) bail();
   if (s.includes(": ") || s.endsWith(":") || s.includes(" #") || s.includes("\t")) bail();
   return s;
@@ -126,7 +138,9 @@ export function fastParseYaml(text: string): unknown {
   }
 
   function mapping(indent: number, firstText?: string): Value {
-    const out: Record<string, Value> = Object.create(null);
+    // A plain object (not a null-prototype one copied at the end): "__proto__" is refused below, and
+    // duplicates are found with hasOwn, so inherited names such as "constructor" are ordinary keys.
+    const out: Record<string, Value> = {};
     let text: string | undefined = firstText;
     for (;;) {
       if (text === undefined) {
@@ -141,8 +155,8 @@ export function fastParseYaml(text: string): unknown {
       const colon = text.indexOf(":");
       if (colon <= 0) bail();
       const key = text.slice(0, colon);
-      if (!KEY.test(key) || NULLS.has(key) || TRUES.has(key) || FALSES.has(key) || key === "__proto__") bail();
-      if (key in out) bail();
+      if (!KEY.test(key) || isSpecialWord(key) || key === "__proto__") bail();
+      if (Object.hasOwn(out, key)) bail();
       const rest = text.slice(colon + 1);
       if (rest !== "" && rest[0] !== " ") bail();
       const value = rest.trim();
@@ -160,7 +174,7 @@ export function fastParseYaml(text: string): unknown {
       }
       text = undefined;
     }
-    return { ...out };
+    return out;
   }
 
   function sequence(indent: number): Value[] {

@@ -4,7 +4,7 @@
  * stopped by yaml's maxAliasCount, size is checked by the caller before reading.
  */
 import { parseDocument, type Document } from "yaml";
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import { validateComponent, type Component } from "./schema";
 import { fastParseYaml } from "./fast-yaml";
 
@@ -26,7 +26,8 @@ export type ParseResult =
   | { ok: false; errors: CatalogError[]; /** metadata.name when it could be read, to mark the last good version stale. */ name?: string };
 
 export function etagOf(text: string): string {
-  return `"${createHash("sha1").update(text).digest("hex").slice(0, 20)}"`;
+  // One-shot hash: a hash object per file was a tenth of a 100,000-record cold load.
+  return `"${hash("sha1", text, "hex").slice(0, 20)}"`;
 }
 
 export function parseYamlDocument(text: string): Document {

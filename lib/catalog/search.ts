@@ -36,24 +36,45 @@ export interface ListResult {
   counts: ListCounts;
 }
 
+/**
+ * A record as the index searches it. The facet values are short arrays, not sets: a record has a
+ * handful of each, and 100,000 records with four sets each cost tens of megabytes and a slower start.
+ */
 interface Indexed {
   entry: CatalogEntry;
   haystack: string;
-  owners: Set<string>;
-  groups: Set<string>;
-  environments: Set<string>;
-  deps: Set<string>;
+  owners: readonly string[];
+  groups: readonly string[];
+  environments: readonly string[];
+  deps: readonly string[];
+}
+
+const NO_ENVIRONMENT: readonly string[] = ["none"];
+const NONE: readonly string[] = [];
+/** The few combinations of dependency flags, shared by every record that has one. */
+const depsCombos = new Map<string, readonly string[]>();
+
+/** Distinct values of a short list. */
+function distinct(values: string[]): readonly string[] {
+  if (values.length < 2) return values.length ? values : NONE;
+  return [...new Set(values)];
 }
 
 function index(entry: CatalogEntry): Indexed {
   const c = entry.component;
-  const owners = new Set(c.spec.owners.map((o) => o.user.toLowerCase()));
-  const groups = new Set(c.spec.owners.flatMap((o) => (o.group ? [o.group.toLowerCase()] : [])));
+  const owners = distinct(c.spec.owners.map((o) => o.user.toLowerCase()));
+  const groups = distinct(c.spec.owners.flatMap((o) => (o.group ? [o.group.toLowerCase()] : [])));
   const haystack = [c.metadata.name, c.metadata.displayName, c.metadata.description ?? "", ...(c.metadata.tags ?? []), c.spec.repo.path, ...c.spec.owners.flatMap((o) => [o.user, o.group ?? ""])]
     .join("\u0000")
     .toLowerCase();
-  const deps = new Set(Object.entries(c.spec.dependencies ?? {}).filter(([, v]) => v).map(([k]) => k));
-  const environments = new Set<string>(c.spec.environments.length ? c.spec.environments : ["none"]);
+  const on = Object.entries(c.spec.dependencies ?? {})
+    .filter(([, v]) => v)
+    .map(([k]) => k);
+  const key = on.join(",");
+  let deps = depsCombos.get(key);
+  if (!deps) depsCombos.set(key, (deps = on));
+  // The record's own list (the schema refuses repeats), or one shared ["none"].
+  const environments = c.spec.environments.length ? c.spec.environments : NO_ENVIRONMENT;
   return { entry, haystack, owners, groups, environments, deps };
 }
 
@@ -79,6 +100,30 @@ interface Computed {
   staleCount: number;
 }
 
+function count(counts: Map<string, number>, key: string): void {
+  counts.set(key, (counts.get(key) ?? 0) + 1);
+}
+
+/** Whether a record passes the query's filter on one dimension (any of the values; dependencies: all of them). */
+function matches(x: Indexed, dim: Dim, kinds: Set<string>, owners: Set<string>, groups: Set<string>, envs: Set<string>, deps: readonly string[]): boolean {
+  switch (dim) {
+    case "kind":
+      return kinds.has(x.entry.component.spec.kind);
+    case "owner":
+      for (const o of x.owners) if (owners.has(o)) return true;
+      return false;
+    case "group":
+      for (const g of x.groups) if (groups.has(g)) return true;
+      return false;
+    case "environment":
+      for (const e of x.environments) if (envs.has(e)) return true;
+      return false;
+    case "dependency":
+      for (const d of deps) if (!x.deps.includes(d)) return false;
+      return true;
+  }
+}
+
 /** Recent query results (without paging), so paging through one result or repeating a popular search is a lookup. */
 const CACHE_SIZE = 64;
 
@@ -98,8 +143,13 @@ export class SearchIndex {
   }
 
   replaceAll(entries: Iterable<CatalogEntry>): void {
+    const before = this.byName;
     this.byName = new Map();
-    for (const e of entries) this.byName.set(e.name, index(e));
+    for (const e of entries) {
+      // An unchanged entry (the same object) keeps what was built for it: a refresh after a small change stays cheap.
+      const kept = before.get(e.name);
+      this.byName.set(e.name, kept?.entry === e ? kept : index(e));
+    }
     this.changed();
   }
 
@@ -173,53 +223,52 @@ export class SearchIndex {
     const groups = new Set(query.group.map((g) => g.toLowerCase()));
     const envs = new Set<string>(query.environment);
     const deps = query.dependency;
+    // Only the dimensions the query filters on can fail; the others are not even looked at.
+    const active: Dim[] = [];
+    if (kinds.size) active.push("kind");
+    if (owners.size) active.push("owner");
+    if (groups.size) active.push("group");
+    if (envs.size) active.push("environment");
+    if (deps.length) active.push("dependency");
 
-    const matchesDim = (x: Indexed, dim: Dim): boolean => {
-      switch (dim) {
-        case "kind":
-          return kinds.size === 0 || kinds.has(x.entry.component.spec.kind);
-        case "owner":
-          return owners.size === 0 || [...x.owners].some((o) => owners.has(o));
-        case "group":
-          return groups.size === 0 || [...x.groups].some((g) => groups.has(g));
-        case "environment":
-          return envs.size === 0 || [...x.environments].some((e) => envs.has(e));
-        case "dependency":
-          return deps.every((d) => x.deps.has(d));
-      }
-    };
-    const dims: Dim[] = ["kind", "owner", "group", "environment", "dependency"];
-    const facets: FacetCounts = { kind: {}, environment: {}, group: {}, owner: {}, dependency: {} };
-    const bump = (rec: Record<string, number>, key: string) => {
-      rec[key] = (rec[key] ?? 0) + 1;
-    };
+    // Counted in maps (one per dimension) rather than on objects with data keys: a pass over 100,000
+    // records counts hundreds of thousands of values. No closure is made per record.
+    const kindCounts = new Map<string, number>();
+    const envCounts = new Map<string, number>();
+    const groupCounts = new Map<string, number>();
+    const ownerCounts = new Map<string, number>();
+    const depCounts = new Map<string, number>();
 
     const matched: Indexed[] = [];
     let staleCount = 0;
-    for (const x of this.ordered()) {
+    records: for (const x of this.ordered()) {
       if (x.entry.stale) staleCount++;
       if (query.favorites && !favorites.has(x.entry.name)) continue;
       if (query.stale && !x.entry.stale) continue;
-      if (words.length && !words.every((w) => x.haystack.includes(w))) continue;
+      for (const w of words) if (!x.haystack.includes(w)) continue records;
       // Which dimensions does this record fail? Facet counts of a dimension ignore its own filter.
       let failed: Dim | null = null;
       let failures = 0;
-      for (const d of dims) {
-        if (!matchesDim(x, d)) {
-          failures++;
+      for (const d of active) {
+        if (!matches(x, d, kinds, owners, groups, envs, deps)) {
+          if (++failures > 1) continue records;
           failed = d;
-          if (failures > 1) break;
         }
       }
-      if (failures > 1) continue;
-      const countIn = (d: Dim) => failures === 0 || failed === d;
-      if (countIn("kind")) bump(facets.kind, x.entry.component.spec.kind);
-      if (countIn("environment")) for (const e of x.environments) bump(facets.environment, e);
-      if (countIn("group")) for (const g of x.groups) bump(facets.group, g);
-      if (countIn("owner")) for (const o of x.owners) bump(facets.owner, o);
-      if (countIn("dependency")) for (const d of x.deps) bump(facets.dependency, d);
+      if (failures === 0 || failed === "kind") count(kindCounts, x.entry.component.spec.kind);
+      if (failures === 0 || failed === "environment") for (const e of x.environments) count(envCounts, e);
+      if (failures === 0 || failed === "group") for (const g of x.groups) count(groupCounts, g);
+      if (failures === 0 || failed === "owner") for (const o of x.owners) count(ownerCounts, o);
+      if (failures === 0 || failed === "dependency") for (const d of x.deps) count(depCounts, d);
       if (failures === 0) matched.push(x);
     }
+    const facets: FacetCounts = {
+      kind: Object.fromEntries(kindCounts),
+      environment: Object.fromEntries(envCounts),
+      group: Object.fromEntries(groupCounts),
+      owner: Object.fromEntries(ownerCounts),
+      dependency: Object.fromEntries(depCounts),
+    };
 
     if (query.sort !== "name" || query.order === "desc") {
       const dir = query.order === "desc" ? -1 : 1;

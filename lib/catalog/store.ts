@@ -218,8 +218,18 @@ export class ConfigRepoStore {
     return this.git.listTreeLong(commit, dir || undefined);
   }
 
+  /** Entries at exactly these paths at `commit` (absent ones left out). */
+  listPaths(commit: string, paths: string[]): Promise<TreeEntryLong[]> {
+    return this.git.listPathsLong(commit, paths);
+  }
+
   readBlobs(shas: string[]): Promise<Map<string, Buffer>> {
     return this.git.readBlobs(shas);
+  }
+
+  /** Each blob as git prints it (see RepoGit.eachBlob). */
+  eachBlob(shas: string[], onBlob: (sha: string, data: Buffer) => void): Promise<void> {
+    return this.git.eachBlob(shas, onBlob);
   }
 
   // ---- writing ----

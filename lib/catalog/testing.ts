@@ -3,8 +3,9 @@ import { mkdtemp, mkdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { stringify } from "yaml";
-import { openCatalog, type Catalog } from "./catalog";
+import { Catalog, openCatalog, type CatalogOptions } from "./catalog";
 import { ensureConfigRepo } from "./repo";
+import { snapshotFileFor } from "./snapshot";
 import { RepoGit } from "../scm/git";
 import type { Component } from "./schema";
 
@@ -46,24 +47,48 @@ export interface TempRepo {
    * writer would (plumbing + compare-and-swap, not through this catalog). Answers the commit.
    */
   commit(files: Record<string, string | null>, message?: string): Promise<string>;
+  /**
+   * Opens the repository again as a new process would (a new Catalog, recovery, load), with the same
+   * options; `before` runs on the new catalog before it loads (to spy on its reads). It becomes `catalog`.
+   */
+  restart(before?: (catalog: Catalog) => void): Promise<Catalog>;
   cleanup(): Promise<void>;
 }
 
 /** A config repository (real git) seeded with the given files, opened as a catalog. */
-export async function tempCatalog(files: Record<string, string>, options: { maxFileBytes?: number } = {}): Promise<TempRepo> {
+export async function tempCatalog(
+  files: Record<string, string>,
+  options: { maxFileBytes?: number; /** Keep a snapshot under the data directory (written when flushed, or after snapshotDelayMs). */ snapshot?: boolean; snapshotDelayMs?: number } = {},
+): Promise<TempRepo> {
   const root = await mkdtemp(path.join(tmpdir(), "catalog-test-"));
   const shipped = path.join(root, "shipped");
   await mkdir(shipped, { recursive: true });
   for (const [name, text] of Object.entries(files)) await writeFile(path.join(shipped, name), text);
-  const repo = await ensureConfigRepo({ dataDir: path.join(root, "data"), shippedDir: shipped });
-  const catalog = await openCatalog({ repo, maxFileBytes: options.maxFileBytes });
-  return {
+  const dataDir = path.join(root, "data");
+  const repo = await ensureConfigRepo({ dataDir, shippedDir: shipped });
+  const catalogOptions = (r: typeof repo): CatalogOptions => ({
+    repo: r,
+    maxFileBytes: options.maxFileBytes,
+    ...(options.snapshot ? { snapshotFile: snapshotFileFor(r.dir), snapshotDelayMs: options.snapshotDelayMs ?? 60_000 } : {}),
+  });
+  const temp: TempRepo = {
     root,
-    catalog,
-    componentsDir: catalog.configDir,
+    catalog: await openCatalog(catalogOptions(repo)),
+    componentsDir: path.join(repo.dir, repo.componentsSubdir),
     commit: (files, message = "An edit by someone else") => commitAsOther(repo.dir, files, message),
+    async restart(before) {
+      const catalog = new Catalog(catalogOptions(await ensureConfigRepo({ dataDir, shippedDir: shipped })));
+      before?.(catalog);
+      // As openCatalog does: the snapshot read while the repository is recovered.
+      catalog.prefetchSnapshot();
+      await catalog.recover();
+      await catalog.refresh({ pull: false });
+      temp.catalog = catalog;
+      return catalog;
+    },
     cleanup: () => rm(root, { recursive: true, force: true }),
   };
+  return temp;
 }
 
 /** A commit on main made outside the catalog (another writer), by plumbing and compare-and-swap. */

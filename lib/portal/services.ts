@@ -19,6 +19,7 @@ import { getEnv, type Env } from "../env";
 import { openDatabase } from "../db";
 import { openCatalog, type Catalog } from "../catalog/catalog";
 import { ensureConfigRepo } from "../catalog/repo";
+import { snapshotFileFor } from "../catalog/snapshot";
 import * as schema from "./db/schema";
 import type { PortalDatabase, PortalDbHandle } from "./db/database";
 import { seedDevToken, verifyToken } from "./tokens";
@@ -51,6 +52,10 @@ export interface PortalSettings {
     shippedDir: string;
     /** Clone this repository instead of seeding from the shipped records (CONFIG_REPO_URL). */
     remoteUrl?: string;
+    /** Keep the parsed catalog in a snapshot under dataDir between starts (CATALOG_SNAPSHOT). */
+    snapshot?: boolean;
+    /** How long a change waits before the snapshot is written (default 1000 ms). */
+    snapshotDelayMs?: number;
   };
   gitops: GitOpsSettings;
   /** Seed the lived-in demo at start (lib/portal/demo-seed.ts); only with the local provider. */
@@ -93,7 +98,7 @@ export function portalSettingsFromEnv(env: Env = getEnv()): PortalSettings {
       dataDir: env.PORTAL_DATABASE_URL ? undefined : path.join(env.DATA_DIR, "portal"),
       devToken: env.PORTAL_DEV_TOKEN || undefined,
     },
-    catalog: { dataDir: env.DATA_DIR, shippedDir: shippedComponentsDir(), remoteUrl: env.CONFIG_REPO_URL || undefined },
+    catalog: { dataDir: env.DATA_DIR, shippedDir: shippedComponentsDir(), remoteUrl: env.CONFIG_REPO_URL || undefined, snapshot: env.CATALOG_SNAPSHOT === "on" },
     gitops: {
       provider: env.SCM_PROVIDER,
       dataDir: env.DATA_DIR,
@@ -146,10 +151,10 @@ export function createPortalServices(settings: PortalSettings): PortalServices {
     return handle;
   });
   // Opening recovers the repository first (stale git locks, working tree reset to the branch) and
-  // reads the catalog from the committed content, before any read or write.
+  // reads the catalog from the committed content (or its snapshot, when it is kept), before any read or write.
   const catalog = lazy(async () => {
     const repo = await ensureConfigRepo({ dataDir: settings.catalog.dataDir, shippedDir: settings.catalog.shippedDir, remoteUrl: settings.catalog.remoteUrl });
-    return openCatalog({ repo });
+    return openCatalog({ repo, ...(settings.catalog.snapshot ? { snapshotFile: snapshotFileFor(repo.dir), snapshotDelayMs: settings.catalog.snapshotDelayMs } : {}) });
   });
   const gitops = lazy(async () => {
     const [{ db }, c] = await Promise.all([database.get(), catalog.get()]);

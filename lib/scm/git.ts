@@ -264,6 +264,19 @@ export class RepoGit {
     return parseLongListing(out);
   }
 
+  /** The entries at exactly these paths in a commit (paths taken literally; absent ones are left out). */
+  async listPathsLong(ref: string, paths: string[]): Promise<TreeEntryLong[]> {
+    if (paths.length === 0) return [];
+    const out = await this.raw(["ls-tree", "-z", "--long", "--full-tree", ref, "--", ...paths], { GIT_LITERAL_PATHSPECS: "1" });
+    const wanted = new Set(paths);
+    return parseLongListing(out).filter((e) => wanted.has(e.path));
+  }
+
+  /** Whether the repository holds this commit. */
+  async hasCommit(sha: string): Promise<boolean> {
+    return (await runGit(this.dir, ["cat-file", "-e", `${sha}^{commit}`])).code === 0;
+  }
+
   /** The entry at exactly `filePath` in a commit, or null. */
   async entryAt(ref: string, filePath: string): Promise<TreeEntryLong | null> {
     let out: string;
@@ -279,33 +292,57 @@ export class RepoGit {
    * Contents of many blobs through one `git cat-file --batch` process (10,000 small files in well
    * under a second). Missing objects are absent from the answer.
    */
-  readBlobs(shas: string[]): Promise<Map<string, Buffer>> {
-    const wanted = [...new Set(shas)];
+  async readBlobs(shas: string[]): Promise<Map<string, Buffer>> {
     const found = new Map<string, Buffer>();
-    if (wanted.length === 0) return Promise.resolve(found);
+    await this.eachBlob(shas, (sha, data) => found.set(sha, data));
+    return found;
+  }
+
+  /**
+   * Hands each blob to `onBlob` as `git cat-file --batch` prints it, so the caller works on the first
+   * blobs while git still reads the others (the two run on two cores). Missing objects are skipped;
+   * an error thrown by `onBlob` stops git and rejects.
+   */
+  eachBlob(shas: string[], onBlob: (sha: string, data: Buffer) => void): Promise<void> {
+    const wanted = [...new Set(shas)];
+    if (wanted.length === 0) return Promise.resolve();
     return new Promise((resolve, reject) => {
       const child = spawn("git", ["cat-file", "--batch"], { cwd: this.dir, env: baseEnv() as NodeJS.ProcessEnv, stdio: ["pipe", "pipe", "pipe"] });
-      const chunks: Buffer[] = [];
+      let pending: Buffer = Buffer.alloc(0);
+      let failure: unknown = null;
       let stderr = "";
-      child.stdout.on("data", (c: Buffer) => chunks.push(c));
+      child.stdout.on("data", (chunk: Buffer) => {
+        if (failure) return;
+        const out = pending.length ? Buffer.concat([pending, chunk]) : chunk;
+        let at = 0;
+        for (;;) {
+          const eol = out.indexOf(10, at);
+          if (eol < 0) break;
+          const [sha, type, size] = out.toString("latin1", at, eol).split(" ");
+          if (type === "missing" || size === undefined) {
+            at = eol + 1;
+            continue;
+          }
+          const end = eol + 1 + Number(size);
+          // The blob and the newline after it have not all arrived yet.
+          if (out.length <= end) break;
+          try {
+            onBlob(sha, out.subarray(eol + 1, end));
+          } catch (e) {
+            failure = e;
+            child.kill();
+            return;
+          }
+          at = end + 1;
+        }
+        pending = out.subarray(at);
+      });
       child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
       child.on("error", reject);
       child.on("close", (code) => {
+        if (failure) return reject(failure);
         if (code !== 0) return reject(new Error(`git cat-file --batch failed (${code}): ${stderr.trim()}`));
-        const out = Buffer.concat(chunks);
-        let at = 0;
-        while (at < out.length) {
-          const eol = out.indexOf(10, at);
-          if (eol < 0) break;
-          const header = out.subarray(at, eol).toString();
-          at = eol + 1;
-          const [sha, type, size] = header.split(" ");
-          if (type === "missing" || size === undefined) continue;
-          const n = Number(size);
-          found.set(sha, out.subarray(at, at + n));
-          at += n + 1;
-        }
-        resolve(found);
+        resolve();
       });
       child.stdin.on("error", () => undefined);
       child.stdin.end(wanted.join("\n") + "\n");

@@ -1,0 +1,74 @@
+import { describe, expect, it } from "vitest";
+import { generateComponent } from "../../bench/catalog/generate";
+import { SearchIndex, type CatalogEntry } from "./search";
+import { listQuerySchema, type ListQuery } from "./query";
+import { COMPONENT_KINDS, DEPENDENCY_FLAGS, ENVIRONMENTS } from "./schema";
+
+/** The list semantics written the plain way: a record matches every filter; a dimension's counts ignore its own filter. */
+function reference(entries: CatalogEntry[], q: ListQuery) {
+  const lower = (s: string) => s.toLowerCase();
+  const words = lower(q.q).split(/\s+/).filter(Boolean);
+  const values = (e: CatalogEntry) => {
+    const c = e.component;
+    return {
+      kind: [c.spec.kind],
+      owner: [...new Set(c.spec.owners.map((o) => lower(o.user)))],
+      group: [...new Set(c.spec.owners.flatMap((o) => (o.group ? [lower(o.group)] : [])))],
+      environment: c.spec.environments.length ? c.spec.environments : ["none"],
+      dependency: Object.entries(c.spec.dependencies ?? {}).filter(([, v]) => v).map(([k]) => k),
+    };
+  };
+  const wanted = { kind: q.kind as string[], owner: q.owner.map(lower), group: q.group.map(lower), environment: q.environment as string[], dependency: q.dependency as string[] };
+  const passes = (e: CatalogEntry, dim: keyof typeof wanted) => {
+    const have: readonly string[] = values(e)[dim];
+    if (dim === "dependency") return wanted.dependency.every((d) => have.includes(d));
+    return wanted[dim].length === 0 || have.some((v) => wanted[dim].includes(v));
+  };
+  const c = (e: CatalogEntry) => e.component;
+  const text = (e: CatalogEntry) =>
+    lower([c(e).metadata.name, c(e).metadata.displayName, c(e).metadata.description ?? "", ...(c(e).metadata.tags ?? []), c(e).spec.repo.path, ...c(e).spec.owners.flatMap((o) => [o.user, o.group ?? ""])].join("\u0000"));
+  const base = entries.filter((e) => words.every((w) => text(e).includes(w)));
+  const dims = ["kind", "owner", "group", "environment", "dependency"] as const;
+  const counts: Record<string, Record<string, number>> = {};
+  for (const dim of dims) {
+    counts[dim] = {};
+    for (const e of base.filter((x) => dims.every((d) => d === dim || passes(x, d)))) for (const v of values(e)[dim]) counts[dim][v] = (counts[dim][v] ?? 0) + 1;
+  }
+  const matched = base.filter((e) => dims.every((d) => passes(e, d))).map((e) => e.name).sort((a, b) => (a < b ? -1 : 1));
+  return { matched, counts };
+}
+
+function rng(seed: number) {
+  let s = seed >>> 0;
+  return () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+}
+
+describe("search index", () => {
+  it("answers 500 random queries as the plain reference does (matches and disjunctive facet counts)", () => {
+    const entries: CatalogEntry[] = Array.from({ length: 400 }, (_, i) => {
+      const component = generateComponent(i);
+      return { name: component.metadata.name, file: `components/${component.metadata.name}.yaml`, component, etag: `"${i}"`, stale: false };
+    });
+    const index = new SearchIndex();
+    index.replaceAll(entries);
+    const random = rng(7);
+    const some = <T,>(xs: readonly T[], p: number) => xs.filter(() => random() < p);
+    for (let i = 0; i < 500; i++) {
+      const q = listQuerySchema.parse({
+        q: random() < 0.5 ? ["offers", "api", "user1", "team-2", "org/team-1", "payments service", "nomatch", "Quest"][Math.floor(random() * 8)] : "",
+        kind: some(COMPONENT_KINDS, 0.2),
+        owner: random() < 0.2 ? [`user${Math.floor(random() * 300)}`, `USER${Math.floor(random() * 300)}`] : [],
+        group: random() < 0.3 ? [`org/team-${Math.floor(random() * 50)}`, `org/team-${Math.floor(random() * 50)}`] : [],
+        environment: some([...ENVIRONMENTS, "none"], 0.2),
+        dependency: some(DEPENDENCY_FLAGS, 0.15),
+        pageSize: 200,
+      });
+      const got = index.list(q);
+      const want = reference(entries, q);
+      expect(got.items.map((x) => x.name), JSON.stringify(q)).toEqual(want.matched.slice(0, 200));
+      expect(got.total).toBe(want.matched.length);
+      const { kind, owner, group, environment, dependency } = got.counts;
+      expect({ kind, owner, group, environment, dependency }, JSON.stringify(q)).toEqual(want.counts);
+    }
+  });
+});
