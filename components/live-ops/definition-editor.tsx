@@ -5,7 +5,8 @@ import { useQuery } from "@tanstack/react-query";
 import { Alert } from "@/components/ui";
 import { retryWhileUnavailable } from "@/components/http/api-client";
 import { NotFoundPage } from "@/components/shell/not-found-page";
-import { describeLiveOpsError, hasCode, liveOpsApi, liveOpsKeys } from "./api";
+import { useOffersEnvironment } from "@/components/offers-environment/environment-context";
+import { describeLiveOpsError, hasCode, useLiveOpsApi } from "./api";
 import { DefinitionForm } from "./definition-form/definition-form";
 import { draftOf, newDraft } from "./definition-form/form-model";
 import { DefinitionStatusBadge } from "./definition-status-badge";
@@ -14,11 +15,13 @@ import styles from "./live-ops.module.css";
 
 export function DefinitionEditor({ gameId, offerId }: { gameId: string; offerId: string }) {
   const { game, ...games } = useGame(gameId);
-  const detail = useQuery({ queryKey: liveOpsKeys.definition(gameId, offerId), queryFn: ({ signal }) => liveOpsApi.definition(gameId, offerId, signal), ...retryWhileUnavailable });
+  const { api, keys } = useLiveOpsApi();
+  const { href } = useOffersEnvironment();
+  const detail = useQuery({ queryKey: keys.definition(gameId, offerId), queryFn: ({ signal }) => api.definition(gameId, offerId, signal), ...retryWhileUnavailable });
   const page = `/live-ops/${encodeURIComponent(gameId)}/offers/${encodeURIComponent(offerId)}`;
   if (hasCode(detail.error, "offer-not-found") || hasCode(detail.error, "game-not-found")) {
     return (
-      <NotFoundPage title="No such offer" back={{ href: `/live-ops/${encodeURIComponent(gameId)}`, label: "Offers of the game" }}>
+      <NotFoundPage title="No such offer" back={{ href: href(`/live-ops/${encodeURIComponent(gameId)}`), label: "Offers of the game" }}>
         {gameId} has no offer {offerId}.
       </NotFoundPage>
     );
@@ -29,7 +32,7 @@ export function DefinitionEditor({ gameId, offerId }: { gameId: string; offerId:
       <div className={styles.pageHead}>
         <div style={{ minWidth: 0 }}>
           <p className={styles.crumbs}>
-            <Link href="/live-ops">Live ops</Link> / <Link href={`/live-ops/${encodeURIComponent(gameId)}`}>{gameId}</Link> / <Link href={page}>{offerId}</Link>
+            <Link href={href("/live-ops")}>Live ops</Link> / <Link href={href(`/live-ops/${encodeURIComponent(gameId)}`)}>{gameId}</Link> / <Link href={href(page)}>{offerId}</Link>
           </p>
           <h1 style={{ margin: 0, overflowWrap: "anywhere" }}>Edit {definition?.name ?? offerId}</h1>
         </div>
@@ -57,17 +60,18 @@ export function DefinitionEditor({ gameId, offerId }: { gameId: string; offerId:
 /** The create page: the form on an empty draft, once the game's currencies are known. */
 export function DefinitionCreator({ gameId }: { gameId: string }) {
   const { game, ...games } = useGame(gameId);
+  const { href } = useOffersEnvironment();
   return (
     <div className="stack">
       <div>
         <p className={styles.crumbs}>
-          <Link href="/live-ops">Live ops</Link> / <Link href={`/live-ops/${encodeURIComponent(gameId)}`}>{gameId}</Link>
+          <Link href={href("/live-ops")}>Live ops</Link> / <Link href={href(`/live-ops/${encodeURIComponent(gameId)}`)}>{gameId}</Link>
         </p>
         <h1 style={{ margin: 0 }}>New offer</h1>
       </div>
       {games.isError ? <Alert tone="error">{describeLiveOpsError(games.error)}</Alert> : null}
       {games.data && !game ? (
-        <NotFoundPage title="No such game" back={{ href: "/live-ops", label: "Live ops" }}>
+        <NotFoundPage title="No such game" back={{ href: href("/live-ops"), label: "Live ops" }}>
           The offers service has no game {gameId}.
         </NotFoundPage>
       ) : game ? (

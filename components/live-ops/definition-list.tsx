@@ -6,7 +6,8 @@ import { useQuery } from "@tanstack/react-query";
 import { Alert, Badge, ButtonLink, Card } from "@/components/ui";
 import { retryWhileUnavailable } from "@/components/http/api-client";
 import { NotFoundPage } from "@/components/shell/not-found-page";
-import { describeLiveOpsError, hasCode, liveOpsApi, liveOpsKeys, type DefinitionSummary } from "./api";
+import { useOffersEnvironment } from "@/components/offers-environment/environment-context";
+import { describeLiveOpsError, hasCode, useLiveOpsApi, type DefinitionSummary } from "./api";
 import { DefinitionStatusBadge } from "./definition-status-badge";
 import { formatCount, formatRate, formatSchedule } from "./format";
 import { GameHeader } from "./game-header";
@@ -16,10 +17,12 @@ import styles from "./live-ops.module.css";
 const STATUS_ORDER = { active: 0, paused: 1, draft: 2, archived: 3 } as const;
 
 export function DefinitionList({ gameId }: { gameId: string }) {
-  const list = useQuery({ queryKey: liveOpsKeys.definitions(gameId), queryFn: ({ signal }) => liveOpsApi.definitions(gameId, signal), refetchInterval: 30_000, ...retryWhileUnavailable });
+  const { api, keys } = useLiveOpsApi();
+  const { href } = useOffersEnvironment();
+  const list = useQuery({ queryKey: keys.definitions(gameId), queryFn: ({ signal }) => api.definitions(gameId, signal), refetchInterval: 30_000, ...retryWhileUnavailable });
   if (hasCode(list.error, "game-not-found")) {
     return (
-      <NotFoundPage title="No such game" back={{ href: "/live-ops", label: "Live ops" }}>
+      <NotFoundPage title="No such game" back={{ href: href("/live-ops"), label: "Live ops" }}>
         The offers service has no game {gameId}. Pick one from the live-ops page.
       </NotFoundPage>
     );
@@ -31,7 +34,7 @@ export function DefinitionList({ gameId }: { gameId: string }) {
         gameId={gameId}
         section="offers"
         actions={
-          <ButtonLink href={`/live-ops/${encodeURIComponent(gameId)}/new`} variant="primary" data-testid="new-offer">
+          <ButtonLink href={href(`/live-ops/${encodeURIComponent(gameId)}/new`)} variant="primary" data-testid="new-offer">
             New offer
           </ButtonLink>
         }
@@ -58,11 +61,12 @@ export function DefinitionList({ gameId }: { gameId: string }) {
 
 function DefinitionCard({ gameId, definition: d, days }: { gameId: string; definition: DefinitionSummary; days: number }) {
   const claims = d.claimsPerDay.reduce((a, b) => a + b, 0);
+  const { href } = useOffersEnvironment();
   return (
     <Card className={styles.definition} data-testid="definition-card" data-offer-id={d.offerId}>
       <div className={styles.definitionHead}>
         <h2>
-          <Link href={`/live-ops/${encodeURIComponent(gameId)}/offers/${encodeURIComponent(d.offerId)}`}>{d.name}</Link> <span className={styles.offerId}>{d.offerId}</span>
+          <Link href={href(`/live-ops/${encodeURIComponent(gameId)}/offers/${encodeURIComponent(d.offerId)}`)}>{d.name}</Link> <span className={styles.offerId}>{d.offerId}</span>
         </h2>
         <span className="row">
           <DefinitionStatusBadge status={d.status} />

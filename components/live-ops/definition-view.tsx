@@ -10,7 +10,8 @@ import { NotFoundPage } from "@/components/shell/not-found-page";
 import { RewardList } from "@/components/offer-parts/reward-list";
 import { OfferImage } from "@/components/offer-parts/offer-image";
 import { conditionLabel } from "@/components/offer-parts/offer-math";
-import { describeLiveOpsError, hasCode, liveOpsApi, liveOpsKeys, type AdminDefinitionDetail } from "./api";
+import { useOffersEnvironment } from "@/components/offers-environment/environment-context";
+import { describeLiveOpsError, hasCode, useLiveOpsApi, type AdminDefinitionDetail } from "./api";
 import { DefinitionStatusBadge } from "./definition-status-badge";
 import { formatCount, formatSchedule, formatSeconds } from "./format";
 import { FunnelSection } from "./funnel-section";
@@ -20,11 +21,13 @@ import { PlayerPreview } from "./player-preview";
 import styles from "./live-ops.module.css";
 
 export function DefinitionView({ gameId, offerId }: { gameId: string; offerId: string }) {
-  const detail = useQuery({ queryKey: liveOpsKeys.definition(gameId, offerId), queryFn: ({ signal }) => liveOpsApi.definition(gameId, offerId, signal), ...retryWhileUnavailable });
+  const { api, keys } = useLiveOpsApi();
+  const { href } = useOffersEnvironment();
+  const detail = useQuery({ queryKey: keys.definition(gameId, offerId), queryFn: ({ signal }) => api.definition(gameId, offerId, signal), ...retryWhileUnavailable });
   const game = `/live-ops/${encodeURIComponent(gameId)}`;
   if (hasCode(detail.error, "offer-not-found") || hasCode(detail.error, "game-not-found")) {
     return (
-      <NotFoundPage title="No such offer" back={{ href: game, label: "Offers of the game" }}>
+      <NotFoundPage title="No such offer" back={{ href: href(game), label: "Offers of the game" }}>
         {gameId} has no offer {offerId}. Pick one from the game&apos;s list of offers.
       </NotFoundPage>
     );
@@ -35,7 +38,7 @@ export function DefinitionView({ gameId, offerId }: { gameId: string; offerId: s
       <div className={styles.pageHead}>
         <div style={{ minWidth: 0 }}>
           <p className={styles.crumbs}>
-            <Link href="/live-ops">Live ops</Link> / <Link href={game}>{gameId}</Link> / offers
+            <Link href={href("/live-ops")}>Live ops</Link> / <Link href={href(game)}>{gameId}</Link> / offers
           </p>
           <h1 style={{ margin: 0, overflowWrap: "anywhere" }} data-testid="definition-title">
             {data?.definition.name ?? offerId} <span className={styles.offerId}>{offerId}</span>
@@ -61,7 +64,7 @@ export function DefinitionView({ gameId, offerId }: { gameId: string; offerId: s
           <div className="row">
             <LifecycleActions gameId={gameId} definition={data.definition} onChanged={() => void detail.refetch()} />
             {data.definition.status !== "archived" ? (
-              <ButtonLink href={`${game}/offers/${encodeURIComponent(offerId)}/edit`} data-testid="edit-offer">
+              <ButtonLink href={href(`${game}/offers/${encodeURIComponent(offerId)}/edit`)} data-testid="edit-offer">
                 Edit
               </ButtonLink>
             ) : null}

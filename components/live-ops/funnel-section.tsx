@@ -5,7 +5,7 @@ import dynamic from "next/dynamic";
 import { useQuery } from "@tanstack/react-query";
 import { Alert, Button, Card } from "@/components/ui";
 import { retryWhileUnavailable } from "@/components/http/api-client";
-import { describeLiveOpsError, liveOpsApi, liveOpsKeys, type DefinitionFunnel } from "./api";
+import { describeLiveOpsError, useLiveOpsApi, type DefinitionFunnel } from "./api";
 import { formatCount, formatRate } from "./format";
 import { STAGES } from "./funnel-stages";
 import { VariantResults } from "./variant-results";
@@ -16,7 +16,8 @@ const FunnelStagesChart = dynamic(() => import("./funnel-charts").then((m) => m.
 const FunnelDaysChart = dynamic(() => import("./funnel-charts").then((m) => m.FunnelDaysChart), { ssr: false });
 
 export function FunnelSection({ gameId, offerId, hasVariants }: { gameId: string; offerId: string; hasVariants: boolean }) {
-  const funnel = useQuery({ queryKey: liveOpsKeys.funnel(gameId, offerId), queryFn: ({ signal }) => liveOpsApi.funnel(gameId, offerId, signal), refetchInterval: 10_000, ...retryWhileUnavailable });
+  const { api, keys } = useLiveOpsApi();
+  const funnel = useQuery({ queryKey: keys.funnel(gameId, offerId), queryFn: ({ signal }) => api.funnel(gameId, offerId, signal), refetchInterval: 10_000, ...retryWhileUnavailable });
   return (
     <>
       <Card title="Funnel" data-testid="funnel">

@@ -4,7 +4,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { Alert, Badge } from "@/components/ui";
 import { retryWhileUnavailable } from "@/components/http/api-client";
-import { describeLiveOpsError, liveOpsApi, liveOpsKeys, type SurfacingJob } from "./api";
+import { describeLiveOpsError, useLiveOpsApi, type SurfacingJob } from "./api";
 import { formatCount, formatUtc } from "./format";
 import styles from "./live-ops.module.css";
 
@@ -19,9 +19,10 @@ const STATES: Record<SurfacingJob["status"], { label: string; tone: "neutral" | 
 const working = (job: SurfacingJob | undefined) => job?.status === "queued" || job?.status === "running";
 
 export function JobProgress({ gameId, offerId, initial }: { gameId: string; offerId: string; initial: SurfacingJob[] }) {
+  const { api, keys } = useLiveOpsApi();
   const jobs = useQuery({
-    queryKey: liveOpsKeys.jobs(gameId, offerId),
-    queryFn: ({ signal }) => liveOpsApi.jobs(gameId, offerId, signal),
+    queryKey: keys.jobs(gameId, offerId),
+    queryFn: ({ signal }) => api.jobs(gameId, offerId, signal),
     initialData: initial,
     refetchInterval: (query) => (working(query.state.data?.[0]) ? 1_000 : false),
     ...retryWhileUnavailable,

@@ -7,7 +7,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Alert, Button, Dialog } from "@/components/ui";
 import { ApiError } from "@/components/http/api-client";
 import type { DefinitionAction } from "@/lib/offers-client/schemas";
-import { describeLiveOpsError, liveOpsApi, type Definition } from "./api";
+import { describeLiveOpsError, useLiveOpsApi, type Definition } from "./api";
 import { formatCount, formatUtc } from "./format";
 
 const LABELS: Record<DefinitionAction, string> = { activate: "Activate", pause: "Pause", archive: "Archive", restore: "Restore to draft" };
@@ -48,17 +48,18 @@ export function consequence(action: DefinitionAction, definition: Definition, ma
 export function LifecycleActions({ gameId, definition, onChanged }: { gameId: string; definition: Definition; onChanged: () => void }) {
   const [action, setAction] = useState<DefinitionAction | null>(null);
   const queryClient = useQueryClient();
+  const { api, keys } = useLiveOpsApi();
   const count = useQuery({
-    queryKey: ["live-ops", gameId, "audience-count", "confirm", definition.offerId, definition.version],
-    queryFn: ({ signal }) => liveOpsApi.audienceCount(gameId, { audience: definition.audience!, rollout: definition.rollout, offerId: definition.offerId }, signal),
+    queryKey: keys.confirmCount(gameId, definition.offerId, definition.version),
+    queryFn: ({ signal }) => api.audienceCount(gameId, { audience: definition.audience!, rollout: definition.rollout, offerId: definition.offerId }, signal),
     enabled: action !== null && definition.audience !== null,
     staleTime: 5_000,
   });
   const change = useMutation({
-    mutationFn: (chosen: DefinitionAction) => liveOpsApi.changeStatus(gameId, definition.offerId, chosen, definition.version),
+    mutationFn: (chosen: DefinitionAction) => api.changeStatus(gameId, definition.offerId, chosen, definition.version),
     onSuccess: async () => {
       setAction(null);
-      await queryClient.invalidateQueries({ queryKey: ["live-ops", gameId] });
+      await queryClient.invalidateQueries({ queryKey: keys.game(gameId) });
       onChanged();
     },
   });

@@ -2,12 +2,14 @@
 // Live ops start: pick a game; its offers are one click away.
 import Link from "next/link";
 import { Alert, Card } from "@/components/ui";
+import { useOffersEnvironment } from "@/components/offers-environment/environment-context";
 import { describeLiveOpsError } from "./api";
 import { useGames } from "./use-game";
 import styles from "./live-ops.module.css";
 
 export function LiveOpsHome() {
   const games = useGames();
+  const { href } = useOffersEnvironment();
   return (
     <div className="stack">
       <div>
@@ -28,7 +30,7 @@ export function LiveOpsHome() {
               <li key={game.gameId}>
                 <Card className={styles.definition}>
                   <h2 className={styles.summary} style={{ fontSize: "1.05rem" }}>
-                    <Link href={`/live-ops/${encodeURIComponent(game.gameId)}`}>{game.name}</Link> <span className={styles.offerId}>{game.gameId}</span>
+                    <Link href={href(`/live-ops/${encodeURIComponent(game.gameId)}`)}>{game.name}</Link> <span className={styles.offerId}>{game.gameId}</span>
                   </h2>
                   <p className="muted" style={{ margin: 0 }}>
                     {game.players} players · {game.maxOfferSlots} offer slots · currencies: {game.currencies.map((c) => c.name).join(", ") || "none"}

@@ -5,7 +5,7 @@ import { useState } from "react";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { Alert, Button, Field, Input } from "@/components/ui";
 import { useDebounced } from "@/components/hooks/use-debounced";
-import { describeLiveOpsError, liveOpsApi, liveOpsKeys, type PlayerSummary, type SurfacingPreview } from "./api";
+import { describeLiveOpsError, useLiveOpsApi, type PlayerSummary, type SurfacingPreview } from "./api";
 import styles from "./live-ops.module.css";
 
 const CHECK_LABELS: Record<string, string> = {
@@ -23,15 +23,16 @@ export function PlayerPreview({ gameId, offerId, version }: { gameId: string; of
   const [typed, setTyped] = useState("");
   const [player, setPlayer] = useState<PlayerSummary | null>(null);
   const q = useDebounced(typed.trim(), 250);
+  const { api, keys } = useLiveOpsApi();
   const players = useQuery({
-    queryKey: liveOpsKeys.players(gameId, q),
-    queryFn: ({ signal }) => liveOpsApi.players(gameId, q, signal),
+    queryKey: keys.players(gameId, q),
+    queryFn: ({ signal }) => api.players(gameId, q, signal),
     enabled: q.length > 0,
     placeholderData: keepPreviousData,
   });
   const preview = useQuery({
-    queryKey: ["live-ops", gameId, "definition", offerId, "preview", player?.playerId, version],
-    queryFn: ({ signal }) => liveOpsApi.preview(gameId, offerId, player!.playerId, signal),
+    queryKey: keys.preview(gameId, offerId, player?.playerId, version),
+    queryFn: ({ signal }) => api.preview(gameId, offerId, player!.playerId, signal),
     enabled: player !== null,
   });
   return (

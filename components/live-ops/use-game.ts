@@ -2,10 +2,11 @@
 // The games of the offers service (the console's first choice), and one of them by id.
 import { useQuery } from "@tanstack/react-query";
 import { retryWhileUnavailable } from "@/components/http/api-client";
-import { liveOpsApi, liveOpsKeys } from "./api";
+import { useLiveOpsApi } from "./api";
 
 export function useGames() {
-  return useQuery({ queryKey: liveOpsKeys.games, queryFn: ({ signal }) => liveOpsApi.games(signal), staleTime: 60_000, ...retryWhileUnavailable });
+  const { api, keys } = useLiveOpsApi();
+  return useQuery({ queryKey: keys.games, queryFn: ({ signal }) => api.games(signal), staleTime: 60_000, ...retryWhileUnavailable });
 }
 
 export function useGame(gameId: string) {

@@ -1,7 +1,10 @@
 // Browser-side calls of the portal's offers proxy, on the portal's one fetch client.
 // Types only come from the offers schemas: nothing of the admin client reaches the browser.
-import type { AdminGame, AdminPlayerState } from "@/lib/offers-client/schemas";
+import { useMemo } from "react";
+import type { AdminGame, AdminPlayerState, Environment } from "@/lib/offers-client/schemas";
 import { apiFetch, ApiError, describeApiError } from "@/components/http/api-client";
+import { apiUrl } from "@/components/offers-environment/environment";
+import { useOffersEnvironment } from "@/components/offers-environment/environment-context";
 
 export type { AdminGame, AdminPlayerState };
 export type AdminOffer = AdminPlayerState["offers"][number];
@@ -11,16 +14,36 @@ export interface PlayerSummary {
   updatedAt: string;
 }
 
-const get = <T>(url: string, signal?: AbortSignal) => apiFetch<T>(url, { signal, cache: "no-store" });
 const seg = encodeURIComponent;
 
-export const offersApi = {
-  games: (signal?: AbortSignal) => get<{ games: AdminGame[] }>("/api/offers/games", signal).then((a) => a.games),
-  players: (gameId: string, q: string, signal?: AbortSignal) =>
-    get<{ players: PlayerSummary[] }>(`/api/offers/games/${seg(gameId)}/players?${new URLSearchParams({ q, limit: "25" })}`, signal).then((a) => a.players),
-  player: (gameId: string, playerId: string, signal?: AbortSignal) => get<AdminPlayerState>(`/api/offers/games/${seg(gameId)}/players/${seg(playerId)}`, signal),
-  watchUrl: (gameId: string, playerId: string) => `/api/offers/games/${seg(gameId)}/players/${seg(playerId)}/watch`,
-};
+/** The calls of the support pages, each about `environment` (the portal's offers routes take environment=live|test). */
+export function offersApi(environment: Environment) {
+  const get = <T>(path: string, signal?: AbortSignal, params?: Record<string, string>) => apiFetch<T>(apiUrl(path, environment, params), { signal, cache: "no-store" });
+  const player = (gameId: string, playerId: string) => `/api/offers/games/${seg(gameId)}/players/${seg(playerId)}`;
+  return {
+    games: (signal?: AbortSignal) => get<{ games: AdminGame[] }>("/api/offers/games", signal).then((a) => a.games),
+    players: (gameId: string, q: string, signal?: AbortSignal) =>
+      get<{ players: PlayerSummary[] }>(`/api/offers/games/${seg(gameId)}/players`, signal, { q, limit: "25" }).then((a) => a.players),
+    player: (gameId: string, playerId: string, signal?: AbortSignal) => get<AdminPlayerState>(player(gameId, playerId), signal),
+    /** The live view's EventSource address (same origin, so the browser's native EventSource works). */
+    watchUrl: (gameId: string, playerId: string) => apiUrl(`${player(gameId, playerId)}/watch`, environment),
+  };
+}
+
+/** The support pages' query keys: the environment is part of each, so live and test answers never share a cache entry. */
+export function offersKeys(environment: Environment) {
+  return {
+    games: ["offers", environment, "games"] as const,
+    players: (gameId: string, q: string) => ["offers", environment, "players", gameId, q] as const,
+    player: (gameId: string, playerId: string) => ["offers", environment, "player", gameId, playerId] as const,
+  };
+}
+
+/** The calls and query keys of the page's environment (OffersEnvironmentProvider). */
+export function useOffersApi() {
+  const { environment } = useOffersEnvironment();
+  return useMemo(() => ({ api: offersApi(environment), keys: offersKeys(environment) }), [environment]);
+}
 
 /** Sentences of the support dashboard for the proxy's codes. */
 const OFFERS_CODES: Record<string, string> = {
@@ -40,9 +63,3 @@ export function describeOffersError(error: unknown): string {
 export function isPlayerNotFound(error: unknown): boolean {
   return error instanceof ApiError && error.code === "player-not-found";
 }
-
-export const queryKeys = {
-  games: ["offers", "games"] as const,
-  players: (gameId: string, q: string) => ["offers", "players", gameId, q] as const,
-  player: (gameId: string, playerId: string) => ["offers", "player", gameId, playerId] as const,
-};

@@ -7,7 +7,8 @@ import { useCallback, useMemo } from "react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Alert, Badge, Button } from "@/components/ui";
 import { retryWhileUnavailable } from "@/components/http/api-client";
-import { describeOffersError, isPlayerNotFound, offersApi, queryKeys } from "./api";
+import { useOffersEnvironment } from "@/components/offers-environment/environment-context";
+import { describeOffersError, isPlayerNotFound, useOffersApi } from "./api";
 import { LiveView } from "./live-view";
 import { NotFoundPage } from "@/components/shell/not-found-page";
 import { SnapshotCard } from "./snapshot-card";
@@ -19,20 +20,22 @@ import styles from "./offers.module.css";
 
 export function PlayerView({ gameId, playerId }: { gameId: string; playerId: string }) {
   const queryClient = useQueryClient();
-  const key = queryKeys.player(gameId, playerId);
+  const { href } = useOffersEnvironment();
+  const { api, keys } = useOffersApi();
+  const key = keys.player(gameId, playerId);
   const player = useQuery({
     queryKey: key,
-    queryFn: ({ signal }) => offersApi.player(gameId, playerId, signal),
+    queryFn: ({ signal }) => api.player(gameId, playerId, signal),
     staleTime: 5_000,
     ...retryWhileUnavailable,
   });
 
   const onOfferEvent = useCallback(() => {
     void queryClient.invalidateQueries({ queryKey: key });
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- key is derived from gameId and playerId
-  }, [queryClient, gameId, playerId]);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- key is derived from keys, gameId and playerId
+  }, [queryClient, keys, gameId, playerId]);
   const missing = isPlayerNotFound(player.error);
-  const live = useWatchStream(missing ? null : offersApi.watchUrl(gameId, playerId), onOfferEvent);
+  const live = useWatchStream(missing ? null : api.watchUrl(gameId, playerId), onOfferEvent);
 
   const data = player.data;
   const online = live.online ?? data?.connected ?? null;
@@ -42,7 +45,7 @@ export function PlayerView({ gameId, playerId }: { gameId: string; playerId: str
 
   if (missing) {
     return (
-      <NotFoundPage title="No such player" back={{ href: `/offers?game=${encodeURIComponent(gameId)}`, label: "Offers" }}>
+      <NotFoundPage title="No such player" back={{ href: href(`/offers?game=${encodeURIComponent(gameId)}`), label: "Offers" }}>
         {gameId} has no player {playerId}. Players appear once their game has sent their first snapshot; search by id or username from the offers page.
       </NotFoundPage>
     );
@@ -53,7 +56,7 @@ export function PlayerView({ gameId, playerId }: { gameId: string; playerId: str
       <div className={styles.pageHead}>
         <div>
           <p className={styles.crumbs}>
-            <Link href={`/offers?game=${encodeURIComponent(gameId)}`}>Offers</Link> / {gameId}
+            <Link href={href(`/offers?game=${encodeURIComponent(gameId)}`)}>Offers</Link> / {gameId}
           </p>
           <h1 style={{ margin: 0 }} data-testid="player-title">
             {data?.snapshot.username || playerId} <span className={styles.playerId}>{playerId}</span>

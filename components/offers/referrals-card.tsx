@@ -5,8 +5,10 @@ import { Card } from "@/components/ui";
 import type { AdminPlayerState } from "./api";
 import { RewardList } from "@/components/offer-parts/reward-list";
 import { StatusBadge } from "@/components/offer-parts/status-badge";
+import { useOffersEnvironment } from "@/components/offers-environment/environment-context";
 
 export function ReferralsCard({ state }: { state: AdminPlayerState }) {
+  const { href } = useOffersEnvironment();
   return (
     <Card title="Referrals">
       <table className="ui-table">
@@ -26,7 +28,7 @@ export function ReferralsCard({ state }: { state: AdminPlayerState }) {
               <tr key={r.instanceId}>
                 <td>{referrer ? "Referrer" : "Referee"}</td>
                 <td>
-                  <Link href={`/offers/${encodeURIComponent(state.gameId)}/${encodeURIComponent(other)}`}>{other}</Link>
+                  <Link href={href(`/offers/${encodeURIComponent(state.gameId)}/${encodeURIComponent(other)}`)}>{other}</Link>
                 </td>
                 <td>
                   <StatusBadge status={r.status} />

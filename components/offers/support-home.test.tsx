@@ -2,6 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { screen, waitFor } from "@testing-library/react";
 import { fakeApi, renderInPortal } from "@/components/testing/render";
+import { OffersEnvironmentProvider } from "@/components/offers-environment/offers-environment";
 import { SupportHome } from "./support-home";
 
 const games = { body: { games: [{ gameId: "demo-game", name: "Demo", players: 3, maxOfferSlots: 3, currencies: [{ id: "gold", name: "Gold", image: "" }] }] } };
@@ -38,5 +39,27 @@ describe("the support dashboard's player finder", () => {
     fakeApi({ "GET /api/offers/games": { status: 502, body: { message: "offers-admin-token-rejected", detail: "the offers service refused the portal's admin token (check OFFERS_ADMIN_TOKEN)" } } });
     renderInPortal(<SupportHome initialGame="" initialQuery="" />);
     expect((await screen.findByRole("alert")).textContent).toBe("the offers service refused the portal's admin token (check OFFERS_ADMIN_TOKEN)");
+  });
+
+  it("in the test environment, asks about test players and keeps env=test in its address and its links", async () => {
+    window.history.replaceState(null, "", "/offers?env=test");
+    const api = fakeApi({
+      "GET /api/offers/games": games,
+      "GET /api/offers/games/demo-game/players": (call) => ({ body: { players: call.url.includes("environment=test") ? [cleo] : [] } }),
+    });
+    const { user, router } = renderInPortal(
+      <OffersEnvironmentProvider withSwitch>
+        <SupportHome initialGame="" initialQuery="" />
+      </OffersEnvironmentProvider>,
+      { url: "/offers?env=test" },
+    );
+    expect(screen.getByTestId("environment-label").textContent).toBe("Test environment");
+    await user.type(screen.getByTestId("player-search"), "cleo");
+    expect((await screen.findByRole("link", { name: "demo-player-3" })).getAttribute("href")).toBe("/offers/demo-game/demo-player-3?env=test");
+    // The search is kept in the address, in test.
+    expect(`${window.location.pathname}${window.location.search}`).toBe("/offers?game=demo-game&q=cleo&env=test");
+    expect(api.calls.every((call) => call.url.includes("environment=test"))).toBe(true);
+    await user.click(screen.getByRole("button", { name: "Open player" }));
+    expect(router.push).toHaveBeenCalledWith("/offers/demo-game/demo-player-3?env=test");
   });
 });

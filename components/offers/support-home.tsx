@@ -10,7 +10,8 @@ import { z } from "zod";
 import { Alert, Card, Button, Field, Input, Select } from "@/components/ui";
 import { retryWhileUnavailable } from "@/components/http/api-client";
 import { useDebounced } from "@/components/hooks/use-debounced";
-import { describeOffersError, offersApi, queryKeys } from "./api";
+import { useOffersEnvironment } from "@/components/offers-environment/environment-context";
+import { describeOffersError, useOffersApi } from "./api";
 import { formatTime } from "./format";
 import styles from "./offers.module.css";
 
@@ -20,12 +21,14 @@ type Finder = z.input<typeof finderSchema>;
 
 export function SupportHome({ initialGame, initialQuery }: { initialGame: string; initialQuery: string }) {
   const router = useRouter();
+  const { href } = useOffersEnvironment();
+  const { api, keys } = useOffersApi();
   const form = useForm<Finder, unknown, z.output<typeof finderSchema>>({ resolver: zodResolver(finderSchema), defaultValues: { game: initialGame, player: initialQuery } });
   const [gameId, typed] = useWatch({ control: form.control, name: ["game", "player"] });
   const typedQuery = typed.trim();
   const query = useDebounced(typedQuery, 250);
 
-  const games = useQuery({ queryKey: queryKeys.games, queryFn: ({ signal }) => offersApi.games(signal), ...retryWhileUnavailable });
+  const games = useQuery({ queryKey: keys.games, queryFn: ({ signal }) => api.games(signal), ...retryWhileUnavailable });
   const selected = gameId || games.data?.[0]?.gameId || "";
 
   // The search is debounced; the URL is kept in step so a search can be shared and survives a reload. The
@@ -35,19 +38,19 @@ export function SupportHome({ initialGame, initialQuery }: { initialGame: string
     const params = new URLSearchParams();
     if (selected) params.set("game", selected);
     if (typedQuery) params.set("q", typedQuery);
-    const url = `/offers${params.size ? `?${params}` : ""}`;
+    const url = href(`/offers${params.size ? `?${params}` : ""}`);
     if (url !== `${window.location.pathname}${window.location.search}`) window.history.replaceState(null, "", url);
-  }, [selected, typedQuery]);
+  }, [selected, typedQuery, href]);
 
   const players = useQuery({
-    queryKey: queryKeys.players(selected, query),
-    queryFn: ({ signal }) => offersApi.players(selected, query, signal),
+    queryKey: keys.players(selected, query),
+    queryFn: ({ signal }) => api.players(selected, query, signal),
     enabled: Boolean(selected),
     placeholderData: keepPreviousData,
     ...retryWhileUnavailable,
   });
   const game = games.data?.find((g) => g.gameId === selected);
-  const playerHref = (playerId: string) => `/offers/${encodeURIComponent(selected)}/${encodeURIComponent(playerId)}`;
+  const playerHref = (playerId: string) => href(`/offers/${encodeURIComponent(selected)}/${encodeURIComponent(playerId)}`);
 
   return (
     <div className="stack">

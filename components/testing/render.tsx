@@ -1,13 +1,14 @@
 // What rendered component tests share (test support, not shipped): a render with the providers a
 // page gives its components (TanStack Query, Next's app router), a fake `fetch` at the network
-// boundary that answers like the portal's API, and the pieces jsdom lacks (the modal <dialog>).
+// boundary that answers like the portal's API, and the pieces jsdom lacks (the modal <dialog>, CSS.escape).
 // Importing it registers the cleanup after each test.
 import { afterEach, vi } from "vitest";
 import { cleanup, render, type RenderResult } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { AppRouterContext, type AppRouterInstance } from "next/dist/shared/lib/app-router-context.shared-runtime";
-import type { ReactElement } from "react";
+import { PathnameContext, SearchParamsContext } from "next/dist/shared/lib/hooks-client-context.shared-runtime";
+import { useMemo, useSyncExternalStore, type ReactElement, type ReactNode } from "react";
 
 afterEach(() => {
   cleanup();
@@ -26,20 +27,61 @@ if (typeof HTMLDialogElement !== "undefined" && !HTMLDialogElement.prototype.sho
   };
 }
 
+// jsdom has no CSS.escape (user-event uses it to walk a radio group with the arrow keys).
+if (typeof window !== "undefined" && !window.CSS?.escape) {
+  Object.defineProperty(window, "CSS", { value: { ...window.CSS, escape: (value: string) => value.replace(/[^\w-]/g, (c) => `\\${c}`) }, configurable: true });
+}
+
 export function fakeRouter(): AppRouterInstance {
   return { back: vi.fn(), forward: vi.fn(), refresh: vi.fn(), push: vi.fn(), replace: vi.fn(), prefetch: vi.fn() } as unknown as AppRouterInstance;
 }
 
-/** Renders `ui` as a portal page would hold it; answers the render, a user-event session and the router. */
-export function renderInPortal(ui: ReactElement, { router = fakeRouter() }: { router?: AppRouterInstance } = {}) {
+/** An address the page is at, which the router's push and replace move (usePathname and useSearchParams follow). */
+function memoryLocation(initial: string) {
+  let current = new URL(initial, "http://portal.test");
+  const listeners = new Set<() => void>();
+  return {
+    href: () => `${current.pathname}${current.search}`,
+    go: (href: string) => {
+      current = new URL(href, current);
+      for (const listener of listeners) listener();
+    },
+    subscribe: (listener: () => void) => {
+      listeners.add(listener);
+      return () => void listeners.delete(listener);
+    },
+  };
+}
+
+function AtLocation({ location, children }: { location: ReturnType<typeof memoryLocation>; children: ReactNode }) {
+  const href = useSyncExternalStore(location.subscribe, location.href);
+  const url = new URL(href, "http://portal.test");
+  const search = url.search;
+  const searchParams = useMemo(() => new URLSearchParams(search), [search]);
+  return (
+    <PathnameContext.Provider value={url.pathname}>
+      <SearchParamsContext.Provider value={searchParams}>{children}</SearchParamsContext.Provider>
+    </PathnameContext.Provider>
+  );
+}
+
+/**
+ * Renders `ui` as a portal page would hold it; answers the render, a user-event session and the router.
+ * With `url`, the page is at that address: usePathname and useSearchParams read it, and the router's
+ * push and replace (still spies) move it; `location()` says where the page is.
+ */
+export function renderInPortal(ui: ReactElement, { router, url }: { router?: AppRouterInstance; url?: string } = {}) {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: Infinity }, mutations: { retry: false } } });
   const user = userEvent.setup();
-  const result: RenderResult = render(
-    <AppRouterContext.Provider value={router}>
-      <QueryClientProvider client={client}>{ui}</QueryClientProvider>
-    </AppRouterContext.Provider>,
-  );
-  return { ...result, user, router, client };
+  const location = memoryLocation(url ?? "/");
+  const navigator = router ?? fakeRouter();
+  if (url !== undefined && !router) {
+    vi.mocked(navigator.push).mockImplementation((href) => location.go(href));
+    vi.mocked(navigator.replace).mockImplementation((href) => location.go(href));
+  }
+  const page = <QueryClientProvider client={client}>{ui}</QueryClientProvider>;
+  const result: RenderResult = render(<AppRouterContext.Provider value={navigator}>{url === undefined ? page : <AtLocation location={location}>{page}</AtLocation>}</AppRouterContext.Provider>);
+  return { ...result, user, router: navigator, client, location: location.href };
 }
 
 export interface FakeCall {

@@ -6,7 +6,7 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { z } from "zod";
 import { Alert, Button, Field, Input } from "@/components/ui";
 import { WebhookUrl } from "@/lib/offers-client/schemas";
-import { describeWebhookError, webhookKeys, webhooksApi, type CreatedEndpoint } from "./api";
+import { describeWebhookError, useWebhooksApi, type CreatedEndpoint } from "./api";
 import styles from "./webhooks.module.css";
 
 // The rules of the portal's route (the offers service's own schema), with sentences for people.
@@ -18,13 +18,14 @@ type Draft = z.input<typeof schema>;
 
 export function AddEndpointForm({ gameId, onCreated }: { gameId: string; onCreated: (endpoint: CreatedEndpoint) => void }) {
   const queryClient = useQueryClient();
+  const { api, keys } = useWebhooksApi();
   const form = useForm<Draft, unknown, z.output<typeof schema>>({ resolver: zodResolver(schema), defaultValues: { url: "", description: "" } });
   const create = useMutation({
-    mutationFn: (input: z.output<typeof schema>) => webhooksApi.create(gameId, input),
+    mutationFn: (input: z.output<typeof schema>) => api.create(gameId, input),
     onSuccess: (endpoint) => {
       form.reset();
       onCreated(endpoint);
-      void queryClient.invalidateQueries({ queryKey: webhookKeys.all(gameId) });
+      void queryClient.invalidateQueries({ queryKey: keys.all(gameId) });
     },
   });
   return (

@@ -1,9 +1,11 @@
 // Browser-side calls of the portal's webhook routes (live ops), on the portal's one fetch client.
 // Types only come from the offers API contract: nothing of the admin client reaches the browser.
+import { useMemo } from "react";
 import type { z } from "zod";
 import type {
   AdminWebhooks,
   DeliveryStatus,
+  Environment,
   WebhookDelivery,
   WebhookDeliveryPage,
   WebhookEndpoint,
@@ -13,6 +15,8 @@ import type {
   WebhookTestSent,
 } from "@/lib/offers-client/schemas";
 import { apiFetch, ApiError, describeApiError } from "@/components/http/api-client";
+import { apiUrl } from "@/components/offers-environment/environment";
+import { useOffersEnvironment } from "@/components/offers-environment/environment-context";
 
 export type Overview = z.infer<typeof AdminWebhooks>;
 export type Endpoint = z.infer<typeof WebhookEndpoint>;
@@ -25,29 +29,43 @@ export type Status = z.infer<typeof DeliveryStatus>;
 const seg = encodeURIComponent;
 const base = (gameId: string) => `/api/offers/games/${seg(gameId)}/webhooks`;
 
-export const webhooksApi = {
-  overview: (gameId: string, signal?: AbortSignal) => apiFetch<Overview>(base(gameId), { signal, cache: "no-store" }),
-  deliveries: (gameId: string, options: { status?: Status; before?: number }, signal?: AbortSignal) => {
-    const params = new URLSearchParams({ limit: "25" });
-    if (options.status) params.set("status", options.status);
-    if (options.before) params.set("before", String(options.before));
-    return apiFetch<DeliveryPage>(`${base(gameId)}/deliveries?${params}`, { signal, cache: "no-store" });
-  },
-  create: (gameId: string, input: { url: string; description: string }) =>
-    apiFetch<CreatedEndpoint>(`${base(gameId)}/endpoints`, { method: "POST", json: { ...input, eventTypes: ["reward.granted"] } }),
-  setEnabled: (gameId: string, endpointId: string, enabled: boolean) => apiFetch<Endpoint>(`${base(gameId)}/endpoints/${seg(endpointId)}`, { method: "PATCH", json: { enabled } }),
-  rotate: (gameId: string, endpointId: string) => apiFetch<RotatedSecret>(`${base(gameId)}/endpoints/${seg(endpointId)}/rotate-secret`, { method: "POST" }),
-  test: (gameId: string, endpointId: string) => apiFetch<z.infer<typeof WebhookTestSent>>(`${base(gameId)}/endpoints/${seg(endpointId)}/test`, { method: "POST" }),
-  replay: (gameId: string, deliveryId: number) => apiFetch<z.infer<typeof WebhookReplayed>>(`${base(gameId)}/deliveries/${deliveryId}/replay`, { method: "POST" }),
-  replayFailed: (gameId: string, range: { from: string; to: string; endpointId?: string }) =>
-    apiFetch<z.infer<typeof WebhookReplayed>>(`${base(gameId)}/replay`, { method: "POST", json: range }),
-};
+/** The webhook pages' calls, each about `environment` (the portal's offers routes take environment=live|test). */
+export function webhooksApi(environment: Environment) {
+  const url = (path: string, params?: URLSearchParams) => apiUrl(path, environment, params);
+  return {
+    overview: (gameId: string, signal?: AbortSignal) => apiFetch<Overview>(url(base(gameId)), { signal, cache: "no-store" }),
+    deliveries: (gameId: string, options: { status?: Status; before?: number }, signal?: AbortSignal) => {
+      const params = new URLSearchParams({ limit: "25" });
+      if (options.status) params.set("status", options.status);
+      if (options.before) params.set("before", String(options.before));
+      return apiFetch<DeliveryPage>(url(`${base(gameId)}/deliveries`, params), { signal, cache: "no-store" });
+    },
+    create: (gameId: string, input: { url: string; description: string }) =>
+      apiFetch<CreatedEndpoint>(url(`${base(gameId)}/endpoints`), { method: "POST", json: { ...input, eventTypes: ["reward.granted"] } }),
+    setEnabled: (gameId: string, endpointId: string, enabled: boolean) => apiFetch<Endpoint>(url(`${base(gameId)}/endpoints/${seg(endpointId)}`), { method: "PATCH", json: { enabled } }),
+    rotate: (gameId: string, endpointId: string) => apiFetch<RotatedSecret>(url(`${base(gameId)}/endpoints/${seg(endpointId)}/rotate-secret`), { method: "POST" }),
+    test: (gameId: string, endpointId: string) => apiFetch<z.infer<typeof WebhookTestSent>>(url(`${base(gameId)}/endpoints/${seg(endpointId)}/test`), { method: "POST" }),
+    replay: (gameId: string, deliveryId: number) => apiFetch<z.infer<typeof WebhookReplayed>>(url(`${base(gameId)}/deliveries/${deliveryId}/replay`), { method: "POST" }),
+    replayFailed: (gameId: string, range: { from: string; to: string; endpointId?: string }) =>
+      apiFetch<z.infer<typeof WebhookReplayed>>(url(`${base(gameId)}/replay`), { method: "POST", json: range }),
+  };
+}
 
-export const webhookKeys = {
-  all: (gameId: string) => ["webhooks", gameId] as const,
-  overview: (gameId: string) => ["webhooks", gameId, "overview"] as const,
-  deliveries: (gameId: string, status: Status | "") => ["webhooks", gameId, "deliveries", status] as const,
-};
+/** The webhook pages' query keys: the environment is part of each, so live and test answers never share a cache entry. */
+export function webhookKeys(environment: Environment) {
+  const all = (gameId: string) => ["webhooks", environment, gameId] as const;
+  return {
+    all,
+    overview: (gameId: string) => [...all(gameId), "overview"] as const,
+    deliveries: (gameId: string, status: Status | "") => [...all(gameId), "deliveries", status] as const,
+  };
+}
+
+/** The webhook pages' calls and query keys in the page's environment (OffersEnvironmentProvider). */
+export function useWebhooksApi() {
+  const { environment } = useOffersEnvironment();
+  return useMemo(() => ({ api: webhooksApi(environment), keys: webhookKeys(environment) }), [environment]);
+}
 
 /** Sentences of the webhook pages for the portal's codes. */
 const CODES: Record<string, string> = {

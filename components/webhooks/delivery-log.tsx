@@ -5,7 +5,7 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tansta
 import { useState } from "react";
 import { Alert, Badge, Button, Card, Field, Select, type BadgeTone } from "@/components/ui";
 import { retryWhileUnavailable } from "@/components/http/api-client";
-import { describeWebhookError, webhookKeys, webhooksApi, type Delivery, type Status } from "./api";
+import { describeWebhookError, useWebhooksApi, type Delivery, type Status } from "./api";
 import { formatTime } from "./format";
 import styles from "./webhooks.module.css";
 
@@ -26,22 +26,23 @@ function what(d: Delivery): string {
 
 export function DeliveryLog({ gameId, refreshMs }: { gameId: string; refreshMs: number | false }) {
   const queryClient = useQueryClient();
+  const { api, keys } = useWebhooksApi();
   const [status, setStatus] = useState<Status | "">("");
   const [older, setOlder] = useState<Delivery[]>([]);
   const log = useQuery({
-    queryKey: webhookKeys.deliveries(gameId, status),
-    queryFn: ({ signal }) => webhooksApi.deliveries(gameId, { status: status || undefined }, signal),
+    queryKey: keys.deliveries(gameId, status),
+    queryFn: ({ signal }) => api.deliveries(gameId, { status: status || undefined }, signal),
     refetchInterval: refreshMs,
     placeholderData: keepPreviousData,
     ...retryWhileUnavailable,
   });
   const more = useMutation({
-    mutationFn: (before: number) => webhooksApi.deliveries(gameId, { status: status || undefined, before }),
+    mutationFn: (before: number) => api.deliveries(gameId, { status: status || undefined, before }),
     onSuccess: (page) => setOlder((rows) => [...rows, ...page.deliveries]),
   });
   const replay = useMutation({
-    mutationFn: (deliveryId: number) => webhooksApi.replay(gameId, deliveryId),
-    onSettled: () => void queryClient.invalidateQueries({ queryKey: webhookKeys.all(gameId) }),
+    mutationFn: (deliveryId: number) => api.replay(gameId, deliveryId),
+    onSettled: () => void queryClient.invalidateQueries({ queryKey: keys.all(gameId) }),
   });
   const rows = [...(log.data?.deliveries ?? []), ...older];
   const nextBefore = more.data ? more.data.nextBefore : (log.data?.nextBefore ?? null);

@@ -3,7 +3,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { Alert, Badge, Button, Card } from "@/components/ui";
-import { describeWebhookError, webhookKeys, webhooksApi, type Endpoint, type RotatedSecret } from "./api";
+import { describeWebhookError, useWebhooksApi, type Endpoint, type RotatedSecret } from "./api";
 import { formatTime } from "./format";
 import styles from "./webhooks.module.css";
 
@@ -11,6 +11,7 @@ type Action = { kind: "enable" | "disable" | "rotate" | "test"; endpoint: Endpoi
 
 export function EndpointsCard({ gameId, endpoints, onRotated, children }: { gameId: string; endpoints: Endpoint[]; onRotated: (endpoint: Endpoint, rotated: RotatedSecret) => void; children?: React.ReactNode }) {
   const queryClient = useQueryClient();
+  const { api, keys } = useWebhooksApi();
   const [notice, setNotice] = useState<string | null>(null);
   // When the page opened is recent enough to tell whether a rotation's previous secret still signs.
   const [now] = useState(() => Date.now());
@@ -19,20 +20,20 @@ export function EndpointsCard({ gameId, endpoints, onRotated, children }: { game
       switch (kind) {
         case "enable":
         case "disable":
-          await webhooksApi.setEnabled(gameId, endpoint.endpointId, kind === "enable");
+          await api.setEnabled(gameId, endpoint.endpointId, kind === "enable");
           return `${endpoint.url} is ${kind}d.`;
         case "rotate":
-          onRotated(endpoint, await webhooksApi.rotate(gameId, endpoint.endpointId));
+          onRotated(endpoint, await api.rotate(gameId, endpoint.endpointId));
           return `The signing secret of ${endpoint.url} was rotated.`;
         case "test": {
-          const sent = await webhooksApi.test(gameId, endpoint.endpointId);
+          const sent = await api.test(gameId, endpoint.endpointId);
           return `Test event ${sent.messageId} queued for ${endpoint.url}: it appears in the delivery log.`;
         }
       }
     },
     onMutate: () => setNotice(null),
     onSuccess: (message) => setNotice(message),
-    onSettled: () => void queryClient.invalidateQueries({ queryKey: webhookKeys.all(gameId) }),
+    onSettled: () => void queryClient.invalidateQueries({ queryKey: keys.all(gameId) }),
   });
   const busy = (endpoint: Endpoint) => act.isPending && act.variables?.endpoint.endpointId === endpoint.endpointId;
 

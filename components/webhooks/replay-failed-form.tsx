@@ -6,7 +6,7 @@ import { useForm } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { z } from "zod";
 import { Alert, Button, Card, Field, Input, Select } from "@/components/ui";
-import { describeWebhookError, webhookKeys, webhooksApi, type Endpoint } from "./api";
+import { describeWebhookError, useWebhooksApi, type Endpoint } from "./api";
 import { toLocalInput } from "./format";
 import styles from "./webhooks.module.css";
 
@@ -18,6 +18,7 @@ type Range = z.input<typeof schema>;
 
 export function ReplayFailedForm({ gameId, endpoints }: { gameId: string; endpoints: Endpoint[] }) {
   const queryClient = useQueryClient();
+  const { api, keys } = useWebhooksApi();
   const [now] = useState(() => Date.now());
   const form = useForm<Range, unknown, z.output<typeof schema>>({
     resolver: zodResolver(schema),
@@ -26,8 +27,8 @@ export function ReplayFailedForm({ gameId, endpoints }: { gameId: string; endpoi
   const replay = useMutation({
     // The inputs are in the browser's time zone; the API takes instants.
     mutationFn: (range: z.output<typeof schema>) =>
-      webhooksApi.replayFailed(gameId, { from: new Date(range.from).toISOString(), to: new Date(range.to).toISOString(), ...(range.endpointId ? { endpointId: range.endpointId } : {}) }),
-    onSettled: () => void queryClient.invalidateQueries({ queryKey: webhookKeys.all(gameId) }),
+      api.replayFailed(gameId, { from: new Date(range.from).toISOString(), to: new Date(range.to).toISOString(), ...(range.endpointId ? { endpointId: range.endpointId } : {}) }),
+    onSettled: () => void queryClient.invalidateQueries({ queryKey: keys.all(gameId) }),
   });
   return (
     <Card title="Replay failed deliveries">

@@ -2,6 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { screen, waitFor, within } from "@testing-library/react";
 import { fakeApi, renderInPortal } from "@/components/testing/render";
+import { OffersEnvironmentProvider } from "@/components/offers-environment/offers-environment";
 import { WebhooksConsole } from "./webhooks-console";
 
 const BASE = "/api/offers/games/demo-game/webhooks";
@@ -155,5 +156,28 @@ describe("reward webhooks console", () => {
     fakeApi({ [`GET ${BASE}`]: { status: 404, body: { message: "game-not-found", detail: "no such game in the offers service" } } });
     renderInPortal(<WebhooksConsole gameId="demo-game" refreshMs={false} />);
     expect((await screen.findByRole("alert")).textContent).toBe("The offers service has no game “demo-game”.");
+  });
+
+  it("in the test environment, reads and changes the test environment's endpoints and keeps env=test in its links", async () => {
+    const calls = api({
+      [`POST ${BASE}/endpoints`]: { status: 201, body: { ...endpoint, endpointId: "ep_2", url: "https://test.example.com/hooks", secret: "whsec_dGVzdA" } },
+      [`PATCH ${BASE}/endpoints/ep_1`]: { body: { ...endpoint, enabled: false } },
+    });
+    const { user } = renderInPortal(
+      <OffersEnvironmentProvider withSwitch>
+        <WebhooksConsole gameId="demo-game" refreshMs={false} />
+      </OffersEnvironmentProvider>,
+      { url: "/live-ops/demo-game/webhooks?env=test" },
+    );
+    expect(screen.getByTestId("environment-label").textContent).toBe("Test environment");
+    expect(screen.getByRole("link", { name: "Live ops · demo-game" }).getAttribute("href")).toBe("/live-ops/demo-game?env=test");
+    await user.click(await screen.findByRole("button", { name: "Disable" }));
+    await user.type(screen.getByLabelText("Endpoint URL"), "https://test.example.com/hooks");
+    await user.click(screen.getByRole("button", { name: "Add endpoint" }));
+    expect(await screen.findByRole("dialog")).toBeTruthy();
+    expect(calls.callsTo("PATCH", `${BASE}/endpoints/ep_1`)).toHaveLength(1);
+    expect(calls.callsTo("POST", `${BASE}/endpoints`)).toHaveLength(1);
+    expect(calls.calls.length).toBeGreaterThan(3);
+    for (const call of calls.calls) expect(call.url, `${call.method} ${call.url}`).toContain("environment=test");
   });
 });

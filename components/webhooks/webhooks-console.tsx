@@ -7,7 +7,8 @@ import { useState } from "react";
 import { Alert } from "@/components/ui";
 import { retryWhileUnavailable } from "@/components/http/api-client";
 import { AddEndpointForm } from "./add-endpoint-form";
-import { describeWebhookError, isGameNotFound, webhookKeys, webhooksApi } from "./api";
+import { useOffersEnvironment } from "@/components/offers-environment/environment-context";
+import { describeWebhookError, isGameNotFound, useWebhooksApi } from "./api";
 import { DeliveryFigures } from "./delivery-figures";
 import { DeliveryLog } from "./delivery-log";
 import { EndpointsCard } from "./endpoints-card";
@@ -17,9 +18,11 @@ import { SecretDialog } from "./secret-dialog";
 
 export function WebhooksConsole({ gameId, refreshMs = 3_000 }: { gameId: string; refreshMs?: number | false }) {
   const [secret, setSecret] = useState<{ title: string; secret: string; note?: string } | null>(null);
+  const { api, keys } = useWebhooksApi();
+  const { href } = useOffersEnvironment();
   const overview = useQuery({
-    queryKey: webhookKeys.overview(gameId),
-    queryFn: ({ signal }) => webhooksApi.overview(gameId, signal),
+    queryKey: keys.overview(gameId),
+    queryFn: ({ signal }) => api.overview(gameId, signal),
     refetchInterval: refreshMs,
     ...retryWhileUnavailable,
   });
@@ -28,7 +31,7 @@ export function WebhooksConsole({ gameId, refreshMs = 3_000 }: { gameId: string;
     <div className="stack">
       <div>
         <p className="muted" style={{ margin: 0 }}>
-          <Link href={`/live-ops/${encodeURIComponent(gameId)}`}>Live ops · {gameId}</Link>
+          <Link href={href(`/live-ops/${encodeURIComponent(gameId)}`)}>Live ops · {gameId}</Link>
         </p>
         <h1>Reward webhooks</h1>
         <p className="muted">

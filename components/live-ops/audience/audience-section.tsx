@@ -7,7 +7,7 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useDebounced } from "@/components/hooks/use-debounced";
 import { ApiError } from "@/components/http/api-client";
 import type { AudienceRule } from "@/lib/offers-client/schemas";
-import { describeLiveOpsError, liveOpsApi } from "../api";
+import { describeLiveOpsError, useLiveOpsApi } from "../api";
 import { formatCount } from "../format";
 import { AudienceBuilder } from "./audience-builder";
 import { audienceFaults, faultCount, placeIssues, type Currency, type GroupDraft } from "./audience-model";
@@ -30,9 +30,10 @@ export function AudienceSection({ gameId, currencies, value, onChange, rollout }
     [valid, built, rollout],
   );
   const asked = useDebounced(request, 400);
+  const { api, keys } = useLiveOpsApi();
   const count = useQuery({
-    queryKey: ["live-ops", gameId, "audience-count", asked],
-    queryFn: ({ signal }) => liveOpsApi.audienceCount(gameId, JSON.parse(asked!) as { audience: AudienceRule }, signal),
+    queryKey: keys.audienceCount(gameId, asked),
+    queryFn: ({ signal }) => api.audienceCount(gameId, JSON.parse(asked!) as { audience: AudienceRule }, signal),
     enabled: asked !== null,
     placeholderData: keepPreviousData,
     staleTime: 10_000,

@@ -12,7 +12,8 @@ import { Alert, Button, Card, Field, Input, Textarea } from "@/components/ui";
 import { ApiError } from "@/components/http/api-client";
 import { useLiveValidation } from "@/components/forms/use-live-validation";
 import type { OfferDefinitionDraft } from "@/lib/offers-client/schemas";
-import { describeLiveOpsError, liveOpsApi, type AdminDefinitionChange, type Definition } from "../api";
+import { useOffersEnvironment } from "@/components/offers-environment/environment-context";
+import { describeLiveOpsError, useLiveOpsApi, type AdminDefinitionChange, type Definition } from "../api";
 import type { Currency } from "../audience/audience-model";
 import { contractIssues, draftFieldLabel, draftSchema, toDefinitionInput, type DefinitionDraft } from "./form-model";
 import { definitionDiff } from "./definition-diff";
@@ -43,6 +44,8 @@ export function DefinitionForm({ gameId, currencies, initial, existing, onSaved 
   const creating = !existing;
   const router = useRouter();
   const queryClient = useQueryClient();
+  const { api, keys } = useLiveOpsApi();
+  const { href } = useOffersEnvironment();
   const form = useForm<DefinitionDraft>({ resolver: zodResolver(draftSchema(creating)), defaultValues: initial });
   const [review, setReview] = useState<OfferDefinitionDraft | null>(null);
   const reviewHeading = useRef<HTMLHeadingElement>(null);
@@ -54,11 +57,11 @@ export function DefinitionForm({ gameId, currencies, initial, existing, onSaved 
 
   const save = useMutation({
     mutationFn: (input: OfferDefinitionDraft) =>
-      existing ? liveOpsApi.update(gameId, existing.offerId, input, existing.version) : liveOpsApi.create(gameId, { ...input, offerId: form.getValues("offerId") }),
+      existing ? api.update(gameId, existing.offerId, input, existing.version) : api.create(gameId, { ...input, offerId: form.getValues("offerId") }),
     onSuccess: async (change) => {
-      await queryClient.invalidateQueries({ queryKey: ["live-ops", gameId] });
+      await queryClient.invalidateQueries({ queryKey: keys.game(gameId) });
       if (onSaved) onSaved(change);
-      else router.push(`/live-ops/${encodeURIComponent(gameId)}/offers/${encodeURIComponent(change.definition.offerId)}`);
+      else router.push(href(`/live-ops/${encodeURIComponent(gameId)}/offers/${encodeURIComponent(change.definition.offerId)}`));
     },
     onError: (error) => {
       if (error instanceof ApiError && error.code === "definition-exists") form.setError("offerId", { message: "another offer of this game has this id" }, { shouldFocus: true });

@@ -1,32 +1,35 @@
-// A player's offers, snapshot, ledger and live view (support role; admin implied).
+// A player's offers, snapshot, ledger and live view (support role; admin implied), in the environment the URL names.
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { currentUser, hasRole } from "@/lib/portal/authorize";
 import { SignInNeeded } from "@/components/shell/sign-in-needed";
 import { SupportRoleNeeded } from "@/components/offers/support-role-needed";
 import { PlayerView } from "@/components/offers/player-view";
+import { pageEnvironment, pageHref, titleIn, type PageSearchParams } from "@/components/offers-environment/environment";
 
 export const dynamic = "force-dynamic";
 
 type Params = Promise<{ gameId: string; playerId: string }>;
+type SearchParams = Promise<PageSearchParams>;
 
 /** Next passes the segments decoded; ids are 1–200 characters. */
 function checkId(value: string): string | null {
   return value.length > 0 && value.length <= 200 ? value : null;
 }
 
-export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
+export async function generateMetadata({ params, searchParams }: { params: Params; searchParams: SearchParams }): Promise<Metadata> {
   const { playerId } = await params;
-  return { title: `${checkId(playerId) ?? "Player"} · Offers` };
+  return { title: titleIn(`${checkId(playerId) ?? "Player"} · Offers`, pageEnvironment(await searchParams)) };
 }
 
-export default async function PlayerPage({ params }: { params: Params }) {
+export default async function PlayerPage({ params, searchParams }: { params: Params; searchParams: SearchParams }) {
   const raw = await params;
   const gameId = checkId(raw.gameId);
   const playerId = checkId(raw.playerId);
   if (!gameId || !playerId) notFound();
   const user = await currentUser();
-  if (!user) return <SignInNeeded title="Offers" reason="Sign in to inspect players' offers." next={`/offers/${encodeURIComponent(gameId)}/${encodeURIComponent(playerId)}`} />;
+  const here = pageHref(`/offers/${encodeURIComponent(gameId)}/${encodeURIComponent(playerId)}`, pageEnvironment(await searchParams));
+  if (!user) return <SignInNeeded title="Offers" reason="Sign in to inspect players' offers." next={here} />;
   if (!hasRole(user, "support")) return <SupportRoleNeeded />;
   return <PlayerView key={`${gameId}/${playerId}`} gameId={gameId} playerId={playerId} />;
 }
