@@ -15,7 +15,7 @@
 import { randomUUID } from "node:crypto";
 import { and, asc, count, desc, eq, gt, inArray, lt, sql } from "drizzle-orm";
 import { rowsOf } from "../../db";
-import type { OffersExecutor } from "../db";
+import { inTextList, type OffersExecutor } from "../db";
 import { offerDefinitions, offerInstances, players, surfacingJobs } from "../db/schema";
 import { audienceSql, rolloutSql } from "../targeting/audience-sql";
 import { definitionRow } from "./definitions";
@@ -259,7 +259,7 @@ export class SurfacingJobRunner {
       const instances = await tx
         .select()
         .from(offerInstances)
-        .where(and(eq(offerInstances.gameId, definition.gameId), inArray(offerInstances.playerId, units.map((u) => u.playerId))))
+        .where(and(eq(offerInstances.gameId, definition.gameId), inTextList(offerInstances.playerId, units.map((u) => u.playerId))))
         .orderBy(asc(offerInstances.createdAt), asc(offerInstances.instanceId));
       let given = 0;
       for (const unit of units) {

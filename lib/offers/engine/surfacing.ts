@@ -6,8 +6,8 @@
  * player's row lock (the open-instance, activation and cooldown checks see every earlier write), and
  * a limited stock is counted under the definition's row lock.
  */
-import { and, asc, count, eq, inArray, ne, sql } from "drizzle-orm";
-import type { OffersExecutor } from "../db";
+import { and, asc, count, eq, ne, sql } from "drizzle-orm";
+import { inTextList, type OffersExecutor } from "../db";
 import { offerDefinitions, offerInstances } from "../db/schema";
 import { isEligible, type EligibilityInput } from "../targeting/eligibility";
 import { insertInstances } from "./assignment";
@@ -44,7 +44,7 @@ export async function loadTargetingCandidates(db: OffersExecutor, gameId: string
     const rows = await db
       .select({ offerId: offerInstances.offerId, n: count() })
       .from(offerInstances)
-      .where(and(eq(offerInstances.gameId, gameId), inArray(offerInstances.offerId, limited), ne(offerInstances.status, "expired")))
+      .where(and(eq(offerInstances.gameId, gameId), inTextList(offerInstances.offerId, limited), ne(offerInstances.status, "expired")))
       .groupBy(offerInstances.offerId);
     for (const row of rows) reserved.set(row.offerId, Number(row.n));
   }
@@ -71,7 +71,7 @@ async function currentDefinitions(unit: PlayerTx, eligible: readonly DefinitionR
   const unlimited = eligible.filter((d) => d.maxClaimsTotal === null);
   const rows: DefinitionRow[] = fresh ? [...unlimited] : [];
   const read = (ids: string[]) =>
-    unit.tx.select().from(offerDefinitions).where(and(eq(offerDefinitions.gameId, unit.gameId), inArray(offerDefinitions.offerId, ids)));
+    unit.tx.select().from(offerDefinitions).where(and(eq(offerDefinitions.gameId, unit.gameId), inTextList(offerDefinitions.offerId, ids)));
   if (!fresh && unlimited.length) rows.push(...(await read(unlimited.map((d) => d.offerId))));
   // Stock counts need the row lock; in offerId order, so two players' transactions lock alike.
   if (limited.length) rows.push(...(await read(limited.sort()).orderBy(asc(offerDefinitions.offerId)).for("update")));

@@ -7,7 +7,7 @@
  */
 import { and, asc, eq, inArray, or, sql } from "drizzle-orm";
 import { OffersError } from "../errors";
-import type { OffersTx } from "../db";
+import { inTextList, type OffersTx } from "../db";
 import { offerEvents, offerInstances, players } from "../db/schema";
 import type { OfferStatus } from "../schemas";
 import { OPEN } from "./slots";
@@ -83,7 +83,7 @@ export async function withPlayersTransaction<T>(
       ? await tx
           .select()
           .from(players)
-          .where(and(eq(players.gameId, gameId), inArray(players.playerId, [...playerIds])))
+          .where(and(eq(players.gameId, gameId), inTextList(players.playerId, playerIds)))
           .orderBy(asc(players.playerId))
           .for("update")
       : [];
@@ -184,7 +184,7 @@ export async function openAndPastInstances(unit: PlayerTx, offerIds: readonly st
       and(
         eq(offerInstances.gameId, unit.gameId),
         eq(offerInstances.playerId, unit.playerId),
-        or(inArray(offerInstances.status, [...OPEN]), inArray(offerInstances.offerId, [...offerIds])),
+        or(inArray(offerInstances.status, [...OPEN]), inTextList(offerInstances.offerId, offerIds)),
       ),
     )
     .orderBy(asc(offerInstances.createdAt), asc(offerInstances.instanceId));
