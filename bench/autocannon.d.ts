@@ -31,6 +31,7 @@ declare module "autocannon" {
     timeouts: number;
     "2xx": number;
   }
+  export type { Result };
   function autocannon(options: Options): Promise<Result>;
   export default autocannon;
 }
