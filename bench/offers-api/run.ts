@@ -19,7 +19,8 @@
  * Targets: campaigns ≥ 0.9 × bare, p99 < 25 ms; claims ≥ 1,000/s and ≥ 0.8 × bare; claims with an endpoint ≥ 0.9 × without;
  * delivery latency p99 < 1 s. Loopback only; stops by itself.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import { execSync, spawn, type ChildProcess } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { randomBytes, randomUUID } from "node:crypto";
 import autocannon, { type Result as CannonResult } from "autocannon";
 import { SignJWT } from "jose";
@@ -58,6 +59,8 @@ const INSTANCES = Number(process.env.BENCH_INSTANCES ?? 1);
 const instancePort = (i: number) => (i === 0 ? SERVICE_PORT : SERVICE_PORT + 200 + i);
 const BARE_PORT = SERVICE_PORT + 100;
 const RECEIVER_PORT = SERVICE_PORT + 150;
+
+const CLOCK_TICKS = Number(execSync("getconf CLK_TCK").toString().trim()) || 100;
 
 const adminUrl = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 const dbName = `bench_offers_${Date.now().toString(36)}`;
@@ -219,6 +222,14 @@ async function main() {
       ),
     );
 
+    // CPU time (user + system) a process used, from /proc: per request it does not depend on what
+    // else the machine runs, as requests per second do.
+    const cpuMs = (pid: number | undefined) => {
+      const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+      return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+    };
+    const servicePid = children[0]!.pid;
+    const barePid = children[INSTANCES]!.pid;
     const campaigns = async (port: number, duration: number) => {
       let next = 0;
       return autocannon({
@@ -244,10 +255,16 @@ async function main() {
       await campaigns(SERVICE_PORT, 2);
       await campaigns(BARE_PORT, 2);
       const runs: Record<"service" | "bare", CannonResult[]> = { service: [], bare: [] };
+      const cpu = { service: 0, bare: 0 };
       for (let pair = 0; pair < 3; pair++) {
+        let before = cpuMs(servicePid);
         runs.service.push(await campaigns(SERVICE_PORT, 5));
+        cpu.service += cpuMs(servicePid) - before;
+        before = cpuMs(barePid);
         runs.bare.push(await campaigns(BARE_PORT, 5));
+        cpu.bare += cpuMs(barePid) - before;
       }
+      const perRequest = (ms: number, list: CannonResult[]) => ((ms * 1000) / list.reduce((sum, run) => sum + run.requests.total, 0)).toFixed(0);
       const rate = (list: CannonResult[]) => list.reduce((sum, run) => sum + run.requests.average, 0) / list.length;
       const worst = (list: CannonResult[], key: "p50" | "p99") => Math.max(...list.map((run) => run.latency[key]));
       const row = (name: string, list: CannonResult[]) =>
@@ -260,6 +277,7 @@ offers API benchmark (PostgreSQL, autocannon 50 connections, 3 × 5 s each, alte
 ${row("Fastify service", runs.service)}
 ${row("bare node:http", runs.bare)}
   ratio             ${ratio.toFixed(2)}   target ≥ 0.9  ${verdict(ratio >= 0.9)}
+  CPU per request   service ${perRequest(cpu.service, runs.service)} µs, bare ${perRequest(cpu.bare, runs.bare)} µs (the database's not counted)
   service p99       ${serviceP99} ms (worst run)   target < 25 ms  ${verdict(serviceP99 < 25)}`);
     }
 
