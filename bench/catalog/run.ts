@@ -227,7 +227,9 @@ async function main() {
       PORTAL_DEMO_DATA: "off",
     };
     const spawned = performance.now();
-    const child = spawn("npx", ["next", "start", "--port", String(PORT)], { env, stdio: ["ignore", "pipe", "pipe"], detached: true });
+    // BENCH_PORTAL_NODE_ARGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof", to profile the portal.
+    const nodeArgs = (process.env.BENCH_PORTAL_NODE_ARGS ?? "").split(" ").filter(Boolean);
+    const child = spawn(process.execPath, [...nodeArgs, "node_modules/next/dist/bin/next", "start", "--port", String(PORT)], { env, stdio: ["ignore", "pipe", "pipe"], detached: true });
     server = child;
     child.stderr?.on("data", (d) => process.stderr.write(`[portal] ${d}`));
     const base = `http://127.0.0.1:${PORT}`;
