@@ -89,6 +89,8 @@ export const envSchema = z.object({
   OFFERS_WEBHOOK_ENDPOINT_CONCURRENCY: z.coerce.number().int().min(1).max(200).default(32),
   /** Allow webhook endpoints on loopback and private addresses in production (always allowed otherwise). */
   OFFERS_WEBHOOK_ALLOW_PRIVATE: flag,
+  /** Days the delivery log keeps a delivery after it ended (delivered or failed); 0 = forever. Reward events are kept regardless. */
+  OFFERS_DELIVERY_RETENTION_DAYS: z.coerce.number().int().min(0).max(3_650).default(30),
   /** Seed the demo game: auto = when on the embedded database or in development. */
   OFFERS_DEMO_DATA: z.enum(["auto", "on", "off"]).default("auto"),
   DEMO_GAME_ID: z.string().min(1).default("demo-game"),

@@ -18,7 +18,7 @@ import { createEventBus, type EventBus } from "../events";
 import { createEventStream, type EventStream } from "./sse";
 import { SurfacingJobRunner } from "./engine/surfacing-jobs";
 import type { AddressPolicy } from "./delivery/address-guard";
-import { deliveryStats } from "./delivery/queue";
+import { deliveryStats, purgeDeliveries } from "./delivery/queue";
 import { DeliveryWorker } from "./delivery/worker";
 import type { DeliveryStats } from "./schemas";
 
@@ -152,6 +152,11 @@ export async function startOffersService(options: {
         await app.offers.engine.sweepExpired();
         await app.offers.tokens.purge();
         await app.offers.engine.purgeIdempotencyKeys();
+        if (env.OFFERS_DELIVERY_RETENTION_DAYS > 0) {
+          const endedBefore = new Date(clock.now().getTime() - env.OFFERS_DELIVERY_RETENTION_DAYS * 86_400_000);
+          // Bounded per sweep, so a first purge of a large log does not hold one long statement.
+          await purgeDeliveries(database.db, endedBefore, 10_000);
+        }
       } catch (err) {
         logger.warn({ err }, "expiry sweep failed; will retry");
       } finally {

@@ -12,6 +12,7 @@ import { MemoryEventBus } from "../../events";
 import { createEventStream } from "../sse";
 import * as S from "../schemas";
 import { startOffersTestApp, type OffersTestContext, type TestGame } from "../testing";
+import { purgeDeliveries } from "./queue";
 import { eventually, startReceiver, type Receiver } from "./testing";
 import { DeliveryWorker, type DeliveryWorkerOptions } from "./worker";
 
@@ -227,6 +228,28 @@ describe.each(testDatabaseTargets())("reward delivery on %s", (target) => {
     await eventually(() => expect(receiver.received).toHaveLength(2));
     expect(receiver.received.map((r) => r.id)).toEqual([delivery.messageId, delivery.messageId]);
     expect(receiver.received[1]!.verified).toEqual(receiver.received[0]!.verified);
+  });
+
+  it("purges deliveries that ended before the retention cutoff; pending ones and the feed stay", async () => {
+    const game = await newGame();
+    const { receiver } = await receiverEndpoint(game);
+    // The first request is answered, every later one fails: p2's delivery stays pending (long retry delays).
+    receiver.behave(({ n }) => (n === 0 ? 200 : 500));
+    startWorker({ retry: { delaysMs: [3_600_000], jitter: 0 } });
+    await clientClaim(game, "p1", await claimable(game, "p1"));
+    await eventually(() => expect(receiver.received).toHaveLength(1));
+    await clientClaim(game, "p2", await claimable(game, "p2"));
+    await eventually(() => expect(receiver.received).toHaveLength(2));
+    const statuses = async () => S.WebhookDeliveryPage.parse((await log(game.gameId)).json()).deliveries.map((d) => `${d.playerId}:${d.status}`).sort();
+    await eventually(async () => expect(await statuses()).toEqual(["p1:delivered", "p2:pending"]));
+
+    const db = t.app.offers.engine.db;
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    expect(await purgeDeliveries(db, hourAgo, 1_000)).toBe(0);
+    expect(await statuses()).toEqual(["p1:delivered", "p2:pending"]);
+    await purgeDeliveries(db, new Date(Date.now() + 3_600_000), 1_000);
+    expect(await statuses()).toEqual(["p2:pending"]);
+    expect((await feed(game)).map((e) => e.data.playerId).sort()).toEqual(["p1", "p2"]);
   });
 
   it("sends nothing to a disabled endpoint; the feed still has the event", async () => {

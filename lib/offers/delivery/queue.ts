@@ -292,6 +292,27 @@ export async function replayFailed(db: OffersDatabase, gameId: string, request: 
   return replayed.length;
 }
 
+/**
+ * Deletes up to `limit` deliveries that ended (delivered, or failed after the schedule) before
+ * `endedBefore`, oldest first: the delivery log keeps a retention window, not every attempt ever.
+ * Pending ones are never deleted, and the reward events stay (they are the ledger the feed pages).
+ * Answers how many it deleted.
+ */
+export async function purgeDeliveries(db: OffersDatabase, endedBefore: Date, limit: number): Promise<number> {
+  const cutoff = endedBefore.toISOString();
+  const deleted = rowsOf<{ id: string | number }>(
+    await db.execute(sql`
+      delete from offers_webhook_deliveries where id in (
+        select id from offers_webhook_deliveries
+        where (status = 'delivered' and delivered_at < ${cutoff}::timestamptz) or (status = 'failed' and failed_at < ${cutoff}::timestamptz)
+        order by id
+        limit ${limit}
+      )
+      returning id`),
+  );
+  return deleted.length;
+}
+
 const ATTEMPTS_SHOWN = 20;
 
 /** The delivery log of a game, newest first, each with its last attempts. */
