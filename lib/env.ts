@@ -68,6 +68,10 @@ export const envSchema = z.object({
     .optional()
     .transform((v) => (v ? v.split(",").map((o) => o.trim()).filter(Boolean) : [])),
   OFFERS_MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(64 * 1024),
+  /** Requests per minute of each player's game client, per game environment, unless the game sets its own; 0 = unlimited. */
+  OFFERS_RATE_LIMIT_CLIENT_PER_MINUTE: z.coerce.number().int().min(0).max(10_000_000).default(600),
+  /** Requests per minute of a game environment's servers together, unless the game sets its own; 0 = unlimited. */
+  OFFERS_RATE_LIMIT_SERVER_PER_MINUTE: z.coerce.number().int().min(0).max(10_000_000).default(120_000),
   OFFERS_SWEEP_INTERVAL_MS: millis(30_000),
   /** How often each instance looks for surfacing jobs and for schedule windows that opened. */
   OFFERS_SURFACING_POLL_MS: millis(1_000),
