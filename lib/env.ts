@@ -128,6 +128,8 @@ export const envSchema = z.object({
   SCM_PROVIDER: z.enum(["local", "gitlab"]).default("local"),
   /** Seed the portal's demo (config, releases, a merge request, an app order): auto = local source control without CONFIG_REPO_URL. */
   PORTAL_DEMO_DATA: z.enum(["auto", "on", "off"]).default("auto"),
+  /** Requests per minute of each portal user (sessions and personal API tokens together) on the API routes; 0 = unlimited. */
+  PORTAL_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).max(10_000_000).default(1_200),
   GITLAB_URL: z.url().default("https://gitlab.com"),
   GITLAB_CLIENT_ID: z.string().optional(),
   GITLAB_CLIENT_SECRET: z.string().optional(),
