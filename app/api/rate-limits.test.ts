@@ -4,7 +4,9 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPortalRateLimiter, RateLimitedError } from "@/lib/portal/rate-limit";
+import { buildPortalOpenApiDocument } from "@/lib/portal/http/openapi";
 import { startPortalTest, type PortalTest } from "@/lib/portal/testing";
+import { portalRouteModules } from "./openapi.json/document";
 import { GET as favorites } from "./components/favorites/route";
 
 const LIMIT = 3;
@@ -50,6 +52,22 @@ describe("portal rate limits", () => {
     const res = await call(carol);
     expect(res.status).toBe(200);
     expect(res.headers.get("RateLimit-Remaining")).toBe(String(LIMIT - 1));
+  });
+});
+
+describe("portal rate limits in the OpenAPI document", () => {
+  it("documents 429 rate-limited with Retry-After and RateLimit-* on every signed-in operation", async () => {
+    const document = buildPortalOpenApiDocument(await portalRouteModules());
+    let limited = 0;
+    for (const [path, item] of Object.entries(document.paths ?? {})) {
+      for (const [method, operation] of Object.entries(item ?? {})) {
+        const op = operation as { security?: unknown[]; responses?: Record<string, { headers?: Record<string, unknown> }> };
+        if (!op.security || op.security.length === 0) continue;
+        limited++;
+        expect(Object.keys(op.responses?.["429"]?.headers ?? {}).sort(), `${method} ${path}`).toEqual(["RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "Retry-After"]);
+      }
+    }
+    expect(limited).toBeGreaterThan(10);
   });
 });
 
