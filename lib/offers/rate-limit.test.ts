@@ -5,15 +5,17 @@
  * players, and live and test of one game never share one; a refused credential spends nothing; a
  * game's own budget set through the admin API or the CLI applies at once; the admin API, probes
  * and the document are not limited; a Redis that is away lets requests through; and two instances
- * on one Redis spend one budget.
+ * on one Redis spend one budget. The event stream's connects spend the client budget too.
  */
 import { randomBytes } from "node:crypto";
 import { Redis } from "ioredis";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { testDatabaseTargets } from "../db/testing";
 import { freePort } from "../testing/throwaway";
+import { MemoryEventBus } from "../events";
 import { buildOffersApp } from "./app";
 import { buildOffersOpenApiDocument } from "./openapi";
+import { createEventStream } from "./sse";
 import { offersStorage, runCli, startOffersTestApp, type OffersTestContext, type TestGame } from "./testing";
 
 const ADMIN = { authorization: "Bearer test-admin-token-0123456789" };
@@ -153,6 +155,22 @@ describe.each(testDatabaseTargets())("rate limits on %s", (target) => {
     expect(statuses[CLIENT_LIMIT]).toBe(429);
     const elsewhere = await t.inject({ method: "POST", url: "/v1/auth/one_time_token/redeem", headers: { "content-type": "application/json" }, payload: { token: "no-such-token", gameId: "game-a" }, remoteAddress: "198.51.100.8" });
     expect(elsewhere.statusCode).not.toBe(429);
+  });
+});
+
+describe("rate limits of the event stream", () => {
+  it("counts a player's connects on the client budget", { timeout: 60_000 }, async () => {
+    const stream = createEventStream({ bus: new MemoryEventBus(), adminToken: "test-admin-token-0123456789", heartbeatMs: 30_000, staleTimeoutMs: 120_000 });
+    const t = await startOffersTestApp("pglite", { rateLimit: { clientPerMinute: 2, serverPerMinute: 0 }, extend: stream.extend });
+    try {
+      // A displaced client's reconnect is answered at once (409), after the budget is spent.
+      const connect = async () =>
+        (await t.inject({ method: "GET", url: "/v1/sse/connect", headers: { authorization: `Bearer ${await t.jwt("streamer")}`, "last-event-id": "replaced" } })).statusCode;
+      expect([await connect(), await connect(), await connect()]).toEqual([409, 409, 429]);
+    } finally {
+      await stream.close();
+      await t.close();
+    }
   });
 });
 
