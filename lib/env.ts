@@ -68,6 +68,10 @@ export const envSchema = z.object({
     .optional()
     .transform((v) => (v ? v.split(",").map((o) => o.trim()).filter(Boolean) : [])),
   OFFERS_MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(64 * 1024),
+  /** Requests per minute of each player's game client, per game environment, unless the game sets its own; 0 = unlimited. */
+  OFFERS_RATE_LIMIT_CLIENT_PER_MINUTE: z.coerce.number().int().min(0).max(10_000_000).default(600),
+  /** Requests per minute of a game environment's servers together, unless the game sets its own; 0 = unlimited. */
+  OFFERS_RATE_LIMIT_SERVER_PER_MINUTE: z.coerce.number().int().min(0).max(10_000_000).default(120_000),
   OFFERS_SWEEP_INTERVAL_MS: millis(30_000),
   /** How often each instance looks for surfacing jobs and for schedule windows that opened. */
   OFFERS_SURFACING_POLL_MS: millis(1_000),
@@ -126,6 +130,8 @@ export const envSchema = z.object({
   SCM_PROVIDER: z.enum(["local", "gitlab"]).default("local"),
   /** Seed the portal's demo (config, releases, a merge request, an app order): auto = local source control without CONFIG_REPO_URL. */
   PORTAL_DEMO_DATA: z.enum(["auto", "on", "off"]).default("auto"),
+  /** Requests per minute of each portal user (sessions and personal API tokens together) on the API routes; 0 = unlimited. */
+  PORTAL_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).max(10_000_000).default(1_200),
   GITLAB_URL: z.url().default("https://gitlab.com"),
   GITLAB_CLIENT_ID: z.string().optional(),
   GITLAB_CLIENT_SECRET: z.string().optional(),

@@ -11,6 +11,7 @@
  *   BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test): the server to create a scratch database on.
  *   BENCH_INSTANCES (default 1): offers instances sharing the database for the claims run.
  *   OFFERS_DATABASE_POOL_SIZE (default 8): PostgreSQL connections per instance.
+ *   OFFERS_RATE_LIMIT_CLIENT_PER_MINUTE / OFFERS_RATE_LIMIT_SERVER_PER_MINUTE (default 0 = unlimited): set to measure the limiter.
  *   BENCH_ONLY (campaigns, claims or delivery): run one part only, e.g. while profiling it.
  *   BENCH_SERVICE_NODE_ARGS, BENCH_BARE_NODE_ARGS: node flags of the service and of the bare server (e.g. --cpu-prof).
  *   BENCH_CLAIM_ORDER (spread or bursts, default spread): claims of distinct players at once, or
@@ -200,6 +201,9 @@ async function main() {
       OFFERS_DEMO_DATA: "off",
       OFFERS_DATABASE_POOL_SIZE: process.env.OFFERS_DATABASE_POOL_SIZE ?? "8",
       REDIS_URL: "",
+      // One demo game driven far past any real game's budgets: unlimited unless set (to measure the limiter).
+      OFFERS_RATE_LIMIT_CLIENT_PER_MINUTE: process.env.OFFERS_RATE_LIMIT_CLIENT_PER_MINUTE ?? "0",
+      OFFERS_RATE_LIMIT_SERVER_PER_MINUTE: process.env.OFFERS_RATE_LIMIT_SERVER_PER_MINUTE ?? "0",
       // The bench's webhook receiver is on loopback.
       OFFERS_WEBHOOK_ALLOW_PRIVATE: "1",
     });

@@ -89,6 +89,9 @@ async function main() {
         OFFERS_DEMO_DATA: "on",
         OFFERS_DATABASE_URL: process.env.BENCH_DATABASE_URL ?? "",
         REDIS_URL: process.env.BENCH_REDIS_URL ?? "",
+        // One demo game driven far past any real game's budgets: unlimited unless set (to measure the limiter).
+        OFFERS_RATE_LIMIT_CLIENT_PER_MINUTE: process.env.OFFERS_RATE_LIMIT_CLIENT_PER_MINUTE ?? "0",
+        OFFERS_RATE_LIMIT_SERVER_PER_MINUTE: process.env.OFFERS_RATE_LIMIT_SERVER_PER_MINUTE ?? "0",
       },
     });
     await waitFor(`${base}/health`);

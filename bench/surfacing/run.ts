@@ -213,6 +213,9 @@ async function main() {
         OFFERS_DEMO_DATA: "off",
         OFFERS_SURFACING_POLL_MS: "200",
         REDIS_URL: "",
+        // One demo game driven far past any real game's budgets: unlimited unless set (to measure the limiter).
+        OFFERS_RATE_LIMIT_CLIENT_PER_MINUTE: process.env.OFFERS_RATE_LIMIT_CLIENT_PER_MINUTE ?? "0",
+        OFFERS_RATE_LIMIT_SERVER_PER_MINUTE: process.env.OFFERS_RATE_LIMIT_SERVER_PER_MINUTE ?? "0",
       }),
     );
     await waitForHealthy(`http://127.0.0.1:${PORT}/health`);

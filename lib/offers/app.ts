@@ -11,8 +11,10 @@ import Fastify, { type FastifyInstance } from "fastify";
 import { corsPlugin } from "./http/plugins/cors";
 import { errorsPlugin, frameworkErrors } from "./http/plugins/errors";
 import { inputPlugin } from "./http/plugins/input";
+import { rateLimitPlugin } from "./http/plugins/rate-limit";
 import { docsPagePlugin, openApiDocumentRoute, openApiPlugin } from "./http/plugins/swagger";
 import { adminLiveOpsRoutes } from "./http/routes/admin-live-ops";
+import { adminRateLimitRoutes } from "./http/routes/admin-rate-limits";
 import { dashboardRoutes } from "./http/routes/dashboard";
 import { gameClientRoutes } from "./http/routes/game-clients";
 import { gameServerRoutes } from "./http/routes/game-servers";
@@ -40,6 +42,7 @@ export async function buildOffersApp(deps: OffersAppDeps): Promise<FastifyInstan
   await app.register(corsPlugin, { origins: deps.corsOrigins });
   await app.register(inputPlugin, { checkErrorResponses: deps.checkErrorResponses });
   await app.register(errorsPlugin);
+  await app.register(rateLimitPlugin, { settings: services.rateLimits, redis: deps.rateLimit?.redis, keyPrefix: deps.rateLimit?.keyPrefix });
   await app.register(probeRoutes, { database: deps.database, healthChecks: deps.healthChecks, healthDetails: deps.healthDetails });
   await app.register(openApiPlugin);
   await app.register(
@@ -50,6 +53,7 @@ export async function buildOffersApp(deps: OffersAppDeps): Promise<FastifyInstan
       await v1.register(rewardDeliveryRoutes, { services });
       await v1.register(dashboardRoutes, { services });
       await v1.register(adminLiveOpsRoutes, { engine: services.engine, adminToken: deps.adminToken });
+      await v1.register(adminRateLimitRoutes, { settings: services.rateLimits, adminToken: deps.adminToken });
       if (deps.extend) await deps.extend(v1, services);
     },
     { prefix: "/v1" },

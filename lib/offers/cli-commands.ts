@@ -7,8 +7,9 @@ import { randomBytes } from "node:crypto";
 import type { Env } from "../env";
 import { openOffersDatabase } from "./db";
 import { OffersError } from "./errors";
-import { Environment } from "./environments";
+import { Environment, tenantOf } from "./environments";
 import { GameDirectory, MAX_MAX_TOKEN_LIFETIME_SECONDS, MIN_MAX_TOKEN_LIFETIME_SECONDS, type GameSettingsInput } from "./games";
+import { RateLimitSettings, type EffectiveRateLimits, type StoredRateLimits } from "./rate-limits";
 import { SecretBox } from "./secret-box";
 import { ensureSecretKeyMatches, rotateSecretKey, SecretKeyRefusedError } from "./secret-key";
 import { offersSettings } from "./service";
@@ -24,6 +25,12 @@ export const usage = `Usage: npm run offers -- <command>
                                   adds a second active key of that environment (default live;
                                   both verify JWTs); the first test key of an older game too
   keys:revoke <gameId> <clientId> revokes a key (of either environment)
+  rate-limits:show <gameId> [--environment live|test]
+                                  the request budgets per minute of the game environment
+  rate-limits:set <gameId> [--client-per-minute N|default] [--server-per-minute N|default]
+                  [--environment live|test]
+                                  sets the game's own budgets (0 = unlimited; default = the
+                                  service's OFFERS_RATE_LIMIT_*_PER_MINUTE)
   secret-key:generate             prints a new random OFFERS_SECRET_KEY (touches nothing)
   secret-key:rotate               re-encrypts every stored API key under OFFERS_SECRET_KEY
                                   (the old key in OFFERS_SECRET_KEY_PREVIOUS), in one transaction
@@ -65,6 +72,24 @@ function settingsFrom(options: Record<string, string>): GameSettingsInput {
   };
 }
 
+/** --client-per-minute / --server-per-minute: a whole number (0 = unlimited) or "default"; null when unreadable. */
+function rateLimitChanges(options: Record<string, string>): Partial<StoredRateLimits> | null {
+  const read = (text: string | undefined): number | null | undefined | false => {
+    if (text === undefined) return undefined;
+    if (text === "default") return null;
+    return /^\d+$/.test(text) ? Number(text) : false;
+  };
+  const client = read(options["client-per-minute"]);
+  const server = read(options["server-per-minute"]);
+  if (client === false || server === false) return null;
+  return { ...(client !== undefined ? { clientPerMinute: client } : {}), ...(server !== undefined ? { serverPerMinute: server } : {}) };
+}
+
+function describeRateLimits(gameId: string, environment: string, limits: EffectiveRateLimits): string {
+  const one = (value: number, own: number | null) => `${value === 0 ? "unlimited" : `${value}/min`} (${own === null ? "service default" : "the game's own"})`;
+  return `${gameId} (${environment}): client=${one(limits.clientPerMinute, limits.stored.clientPerMinute)} per player, server=${one(limits.serverPerMinute, limits.stored.serverPerMinute)}`;
+}
+
 async function embeddedServiceIsRunning(host: string, port: number): Promise<boolean> {
   try {
     const res = await fetch(`http://${host}:${port}/health`, { signal: AbortSignal.timeout(1000) });
@@ -85,12 +110,12 @@ export async function runOffersCli(argv: string[], env: Env, io: CliIo): Promise
     io.out(randomBytes(32).toString("hex"));
     return 0;
   }
-  const known = ["games:create", "games:set", "games:list", "keys:rotate", "keys:revoke", "secret-key:rotate"];
+  const known = ["games:create", "games:set", "games:list", "keys:rotate", "keys:revoke", "rate-limits:show", "rate-limits:set", "secret-key:rotate"];
   if (!known.includes(command)) {
     io.err(`Unknown command ${command}\n${usage}`);
     return 1;
   }
-  const parsed = parseArgs(args, ["slots", "max-token-lifetime", "environment"]);
+  const parsed = parseArgs(args, ["slots", "max-token-lifetime", "environment", "client-per-minute", "server-per-minute"]);
   if (!parsed) {
     io.err(usage);
     return 1;
@@ -168,6 +193,22 @@ Stop it first, or use OFFERS_DATABASE_URL (PostgreSQL), which allows both at onc
         }
         await games.revokeKey(gameId, clientId);
         io.out(`Revoked ${clientId} of ${gameId}. Running services stop accepting it within 5 seconds.`);
+        return 0;
+      }
+      case "rate-limits:show":
+      case "rate-limits:set": {
+        const [gameId] = positional;
+        const environment = Environment.safeParse(options.environment ?? "live");
+        const changes = rateLimitChanges(options);
+        if (!gameId || positional.length !== 1 || !environment.success || !changes || (command === "rate-limits:set" && Object.keys(changes).length === 0)) {
+          io.err(usage);
+          return 1;
+        }
+        const limits = new RateLimitSettings(database.db, { clientPerMinute: env.OFFERS_RATE_LIMIT_CLIENT_PER_MINUTE, serverPerMinute: env.OFFERS_RATE_LIMIT_SERVER_PER_MINUTE });
+        const tenant = tenantOf(gameId, environment.data);
+        const result = command === "rate-limits:set" ? await limits.set(tenant, changes) : await limits.effective(tenant);
+        io.out(describeRateLimits(gameId, environment.data, result));
+        if (command === "rate-limits:set") io.out("Running services apply it within 5 seconds.");
         return 0;
       }
       case "games:list": {

@@ -123,6 +123,8 @@ describe.each(testDatabaseTargets())("live and test environments on %s", (target
     "GET /v1/admin/games/{gameId}/definitions/{offerId}/funnel": async (env) => ({ method: "GET", url: "/v1/admin/games/game-a/definitions/gift/funnel", headers: adminHeaders(env) }),
     "GET /v1/admin/games/{gameId}/definitions/{offerId}/jobs": async (env) => ({ method: "GET", url: "/v1/admin/games/game-a/definitions/third/jobs", headers: adminHeaders(env) }),
     "POST /v1/admin/games/{gameId}/audience/count": async (env) => ({ method: "POST", url: "/v1/admin/games/game-a/audience/count", headers: adminHeaders(env), payload: { audience: { field: "loginStreak", op: "gte", value: 5 } } }),
+    "GET /v1/admin/games/{gameId}/rate-limits": async (env) => ({ method: "GET", url: "/v1/admin/games/game-a/rate-limits", headers: adminHeaders(env) }),
+    "PUT /v1/admin/games/{gameId}/rate-limits": async (env) => ({ method: "PUT", url: "/v1/admin/games/game-a/rate-limits", headers: adminHeaders(env), payload: { serverPerMinute: env === "live" ? 5_000 : 6_000 } }),
     "GET /v1/admin/games/{gameId}/webhooks": async (env) => ({ method: "GET", url: "/v1/admin/games/game-a/webhooks", headers: adminHeaders(env) }),
     "POST /v1/admin/games/{gameId}/webhooks/endpoints": async (env) => ({ method: "POST", url: "/v1/admin/games/game-a/webhooks/endpoints", headers: adminHeaders(env), payload: { url: `https://hooks.example.com/${env}/admin` } }),
     "PATCH /v1/admin/games/{gameId}/webhooks/endpoints/{endpointId}": async (env) => ({ method: "PATCH", url: `/v1/admin/games/game-a/webhooks/endpoints/${seeded[env].endpointId}`, headers: adminHeaders(env), payload: { enabled: true } }),

@@ -48,6 +48,7 @@ export type BoundaryErrorCode =
   | "unsupported-media-type"
   | "not-found"
   | "database-unavailable"
+  | "rate-limited"
   | "internal-error";
 
 /** Every code an error body of this API carries. */
@@ -107,6 +108,8 @@ export const statusOf = {
   "unsupported-media-type": 415,
   "not-found": 404,
   "database-unavailable": 503,
+  // Over the caller's budget (http/plugins/rate-limit.ts); Retry-After says when to try again.
+  "rate-limited": 429,
   "internal-error": 500,
 } as const satisfies Record<ApiErrorCode, number>;
 

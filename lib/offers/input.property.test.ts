@@ -190,6 +190,8 @@ describe.each(testDatabaseTargets())("every route's validation under generated s
       "GET /v1/admin/games/{gameId}/players/{playerId}": { auth: "admin", params: { gameId: "game-a", playerId: "p1" } },
       "GET /v1/admin/games/{gameId}/players/{playerId}/watch": { auth: "admin", params: { gameId: "game-a", playerId: "p1" }, stream: true },
       "GET /v1/admin/games/{gameId}/definitions": { auth: "admin", params: { gameId: "game-a" }, query: { days: "7" } },
+      "GET /v1/admin/games/{gameId}/rate-limits": { auth: "admin", params: { gameId: "game-a" } },
+      "PUT /v1/admin/games/{gameId}/rate-limits": { auth: "admin", params: { gameId: "game-a" }, body: { clientPerMinute: 1_000, serverPerMinute: null } },
       "POST /v1/admin/games/{gameId}/definitions": {
         auth: "admin",
         params: { gameId: "game-a" },

@@ -830,3 +830,27 @@ export const DefinitionFunnel = z.object({
   ),
 });
 export type DefinitionFunnel = z.infer<typeof DefinitionFunnel>;
+
+// ---- admin API: rate limits ----
+
+/** A budget in requests per minute: 0 = unlimited. */
+const PerMinute = z.number().int().min(0).max(10_000_000);
+
+/** A game environment's request budgets: what applies, and the game's own values (null = the service's default). */
+export const AdminRateLimits = z.object({
+  /** Requests per minute of each player's game client (JWT routes and the event stream); 0 = unlimited. */
+  clientPerMinute: PerMinute,
+  /** Requests per minute of the game's servers together (API-key routes); 0 = unlimited. */
+  serverPerMinute: PerMinute,
+  /** The game's own values; null = the service's default applies. */
+  own: z.object({ clientPerMinute: PerMinute.nullable(), serverPerMinute: PerMinute.nullable() }),
+  /** The service's defaults (OFFERS_RATE_LIMIT_CLIENT_PER_MINUTE, OFFERS_RATE_LIMIT_SERVER_PER_MINUTE). */
+  defaults: z.object({ clientPerMinute: PerMinute, serverPerMinute: PerMinute }),
+});
+export type AdminRateLimits = z.infer<typeof AdminRateLimits>;
+
+/** Changes the named budgets: a number sets the game's own value (0 = unlimited), null goes back to the default. */
+export const AdminRateLimitsUpdate = z
+  .object({ clientPerMinute: PerMinute.nullable().optional(), serverPerMinute: PerMinute.nullable().optional() })
+  .refine((body) => body.clientPerMinute !== undefined || body.serverPerMinute !== undefined, { message: "name clientPerMinute, serverPerMinute or both" });
+export type AdminRateLimitsUpdate = z.infer<typeof AdminRateLimitsUpdate>;

@@ -6,6 +6,7 @@
 import path from "node:path";
 import { pino, type Logger } from "pino";
 import type { FastifyInstance } from "fastify";
+import { Redis } from "ioredis";
 import type { Env } from "../env";
 import { persistentSecret } from "../secrets";
 import { buildOffersApp } from "./app";
@@ -115,6 +116,13 @@ export async function startOffersService(options: {
     return stats.value;
   };
 
+  // Rate-limit counters shared by every instance. While Redis is away, commands fail at once (no
+  // offline queue) or after 250 ms (a hung server), and the limiter lets requests through.
+  const limiterRedis = env.REDIS_URL
+    ? new Redis(env.REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: 250, retryStrategy: (attempt) => Math.min(50 * 2 ** attempt, 2_000) })
+    : undefined;
+  limiterRedis?.on("error", (err: Error) => logger.warn({ err: err.message }, "redis of the rate limits unreachable: requests are not limited meanwhile"));
+
   const app = await buildOffersApp({
     database,
     secretKey: settings.secretKey,
@@ -130,6 +138,7 @@ export async function startOffersService(options: {
     healthChecks: () => ({ bus: bus.state }),
     healthDetails: async () => ({ delivery: await deliveryHealth() }),
     webhookAddressPolicy,
+    rateLimit: { clientPerMinute: env.OFFERS_RATE_LIMIT_CLIENT_PER_MINUTE, serverPerMinute: env.OFFERS_RATE_LIMIT_SERVER_PER_MINUTE, redis: limiterRedis },
   });
 
   if (settings.seedDemo) {
@@ -217,6 +226,7 @@ export async function startOffersService(options: {
       await deliveryDatabase?.close();
       await sweeping;
       await bus.close();
+      limiterRedis?.disconnect();
       await database.close();
     })());
   return { app, database, bus, stream, delivery, url, stop };

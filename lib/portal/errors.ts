@@ -62,6 +62,7 @@ export const PORTAL_ERROR_CODES = [
   "source-control-failed",
   "source-control-busy",
   // the portal itself
+  "rate-limited",
   "database-unavailable",
   "internal-error",
 ] as const;

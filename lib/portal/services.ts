@@ -31,6 +31,7 @@ import { authSettingsFromEnv, getAuthSettings, getPortalConfig } from "./auth/se
 import type { Role } from "./roles";
 import type { Environment } from "../offers-client/schemas";
 import { createOffersAdminClient, offersAdminSettings, type OffersAdminClient, type OffersAdminOptions } from "./offers-admin";
+import { createPortalRateLimiter, type PortalRateLimiter, type PortalRateLimitSettings } from "./rate-limit";
 
 export const portalMigrationsDir = () => path.join(process.cwd(), "lib/portal/db/migrations");
 export const portalMigrationsTable = "__portal_migrations";
@@ -66,6 +67,8 @@ export interface PortalSettings {
   offersAdmin: () => OffersAdminOptions;
   /** Answer 500 for an error code a route's OpenAPI table lacks (tests: lib/portal/http/openapi.ts). */
   checkErrorDocs?: boolean;
+  /** Each user's request budget on the API routes (lib/portal/rate-limit.ts); absent = unlimited. */
+  rateLimit?: PortalRateLimitSettings;
 }
 
 export interface PortalServices {
@@ -80,6 +83,8 @@ export interface PortalServices {
   authorize(request: Request, role?: Role): Promise<AuthorizeResult>;
   /** The offers service's admin API, about one environment of the games (default live). */
   offersAdmin(environment?: Environment): OffersAdminClient;
+  /** Each user's request budget (lib/portal/rate-limit.ts). */
+  rateLimiter(): PortalRateLimiter;
   /** Closes what was opened (the database); the services are not used afterwards. */
   close(): Promise<void>;
 }
@@ -115,6 +120,7 @@ export function portalSettingsFromEnv(env: Env = getEnv()): PortalSettings {
       config: getPortalConfig,
     },
     offersAdmin: () => offersAdminSettings(env),
+    rateLimit: { perMinute: env.PORTAL_RATE_LIMIT_PER_MINUTE, redisUrl: env.REDIS_URL },
   };
 }
 
@@ -176,6 +182,7 @@ export function createPortalServices(settings: PortalSettings): PortalServices {
   });
   const authorize = createAuthorizer({ ...settings.auth, verifyToken: async (token) => verifyToken((await database.get()).db, token) });
   const offersAdmin = new Map<Environment, OffersAdminClient>();
+  let rateLimiter: PortalRateLimiter | undefined;
   return {
     settings,
     database: () => database.get(),
@@ -193,7 +200,9 @@ export function createPortalServices(settings: PortalSettings): PortalServices {
       if (!client) offersAdmin.set(environment, (client = createOffersAdminClient({ ...settings.offersAdmin(), environment })));
       return client;
     },
+    rateLimiter: () => (rateLimiter ??= createPortalRateLimiter(settings.rateLimit ?? { perMinute: 0 })),
     close: async () => {
+      await rateLimiter?.close();
       const handle = await database.opened()?.catch(() => undefined);
       await handle?.close();
     },

@@ -474,6 +474,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/admin/games/{gameId}/rate-limits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The game environment's request budgets */
+        get: operations["adminGetRateLimits"];
+        /**
+         * Set the game environment's request budgets
+         * @description A number sets the game's own budget (requests per minute; 0 = unlimited), null goes back to the service's default, an absent field stays. Every instance applies it within 5 seconds.
+         */
+        put: operations["adminSetRateLimits"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/sse/connect": {
         parameters: {
             query?: never;
@@ -831,6 +852,26 @@ export interface operations {
                     };
                 };
             };
+            /** @description Too many requests: `rate-limited`. */
+            429: {
+                headers: {
+                    /** @description Seconds until the budget is renewed. */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window (one minute) of this caller's budget. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "rate-limited";
+                    };
+                };
+            };
             /** @description Internal error: `internal-error`. */
             500: {
                 headers: {
@@ -955,6 +996,26 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         message: "unsupported-media-type";
+                    };
+                };
+            };
+            /** @description Too many requests: `rate-limited`. */
+            429: {
+                headers: {
+                    /** @description Seconds until the budget is renewed. */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window (one minute) of this caller's budget. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "rate-limited";
                     };
                 };
             };
@@ -1161,6 +1222,26 @@ export interface operations {
                     };
                 };
             };
+            /** @description Too many requests: `rate-limited`. */
+            429: {
+                headers: {
+                    /** @description Seconds until the budget is renewed. */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window (one minute) of this caller's budget. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "rate-limited";
+                    };
+                };
+            };
             /** @description Internal error: `internal-error`. */
             500: {
                 headers: {
@@ -1306,6 +1387,26 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         message: "idempotency-key-reused";
+                    };
+                };
+            };
+            /** @description Too many requests: `rate-limited`. */
+            429: {
+                headers: {
+                    /** @description Seconds until the budget is renewed. */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window (one minute) of this caller's budget. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "rate-limited";
                     };
                 };
             };
@@ -1509,6 +1610,26 @@ export interface operations {
                     };
                 };
             };
+            /** @description Too many requests: `rate-limited`. */
+            429: {
+                headers: {
+                    /** @description Seconds until the budget is renewed. */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window (one minute) of this caller's budget. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "rate-limited";
+                    };
+                };
+            };
             /** @description Internal error: `internal-error`. */
             500: {
                 headers: {
@@ -1658,6 +1779,26 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         message: "idempotency-key-reused";
+                    };
+                };
+            };
+            /** @description Too many requests: `rate-limited`. */
+            429: {
+                headers: {
+                    /** @description Seconds until the budget is renewed. */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window (one minute) of this caller's budget. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "rate-limited";
                     };
                 };
             };
@@ -1884,6 +2025,26 @@ export interface operations {
                     };
                 };
             };
+            /** @description Too many requests: `rate-limited`. */
+            429: {
+                headers: {
+                    /** @description Seconds until the budget is renewed. */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window (one minute) of this caller's budget. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "rate-limited";
+                    };
+                };
+            };
             /** @description Internal error: `internal-error`. */
             500: {
                 headers: {
@@ -2048,6 +2209,26 @@ export interface operations {
                     };
                 };
             };
+            /** @description Too many requests: `rate-limited`. */
+            429: {
+                headers: {
+                    /** @description Seconds until the budget is renewed. */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window (one minute) of this caller's budget. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "rate-limited";
+                    };
+                };
+            };
             /** @description Internal error: `internal-error`. */
             500: {
                 headers: {
@@ -2180,6 +2361,26 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         message: "unsupported-media-type";
+                    };
+                };
+            };
+            /** @description Too many requests: `rate-limited`. */
+            429: {
+                headers: {
+                    /** @description Seconds until the budget is renewed. */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window (one minute) of this caller's budget. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "rate-limited";
                     };
                 };
             };
@@ -2328,6 +2529,26 @@ export interface operations {
                     };
                 };
             };
+            /** @description Too many requests: `rate-limited`. */
+            429: {
+                headers: {
+                    /** @description Seconds until the budget is renewed. */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window (one minute) of this caller's budget. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "rate-limited";
+                    };
+                };
+            };
             /** @description Internal error: `internal-error`. */
             500: {
                 headers: {
@@ -2436,6 +2657,26 @@ export interface operations {
                     };
                 };
             };
+            /** @description Too many requests: `rate-limited`. */
+            429: {
+                headers: {
+                    /** @description Seconds until the budget is renewed. */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window (one minute) of this caller's budget. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "rate-limited";
+                    };
+                };
+            };
             /** @description Internal error: `internal-error`. */
             500: {
                 headers: {
@@ -2514,6 +2755,26 @@ export interface operations {
                 };
                 content: {
                     "application/json": "invalid-api-key";
+                };
+            };
+            /** @description Too many requests: `rate-limited`. */
+            429: {
+                headers: {
+                    /** @description Seconds until the budget is renewed. */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window (one minute) of this caller's budget. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "rate-limited";
+                    };
                 };
             };
             /** @description Internal error: `internal-error`. */
@@ -2603,6 +2864,26 @@ export interface operations {
                 };
                 content: {
                     "application/json": "invalid-api-key";
+                };
+            };
+            /** @description Too many requests: `rate-limited`. */
+            429: {
+                headers: {
+                    /** @description Seconds until the budget is renewed. */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window (one minute) of this caller's budget. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "rate-limited";
+                    };
                 };
             };
             /** @description Internal error: `internal-error`. */
@@ -2753,6 +3034,26 @@ export interface operations {
                     };
                 };
             };
+            /** @description Too many requests: `rate-limited`. */
+            429: {
+                headers: {
+                    /** @description Seconds until the budget is renewed. */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window (one minute) of this caller's budget. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "rate-limited";
+                    };
+                };
+            };
             /** @description Internal error: `internal-error`. */
             500: {
                 headers: {
@@ -2851,6 +3152,26 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         message: "webhook-endpoint-not-found";
+                    };
+                };
+            };
+            /** @description Too many requests: `rate-limited`. */
+            429: {
+                headers: {
+                    /** @description Seconds until the budget is renewed. */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window (one minute) of this caller's budget. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "rate-limited";
                     };
                 };
             };
@@ -2961,6 +3282,26 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         message: "unsupported-media-type";
+                    };
+                };
+            };
+            /** @description Too many requests: `rate-limited`. */
+            429: {
+                headers: {
+                    /** @description Seconds until the budget is renewed. */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window (one minute) of this caller's budget. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "rate-limited";
                     };
                 };
             };
@@ -3105,6 +3446,26 @@ export interface operations {
                     };
                 };
             };
+            /** @description Too many requests: `rate-limited`. */
+            429: {
+                headers: {
+                    /** @description Seconds until the budget is renewed. */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window (one minute) of this caller's budget. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "rate-limited";
+                    };
+                };
+            };
             /** @description Internal error: `internal-error`. */
             500: {
                 headers: {
@@ -3225,6 +3586,26 @@ export interface operations {
                     };
                 };
             };
+            /** @description Too many requests: `rate-limited`. */
+            429: {
+                headers: {
+                    /** @description Seconds until the budget is renewed. */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window (one minute) of this caller's budget. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "rate-limited";
+                    };
+                };
+            };
             /** @description Internal error: `internal-error`. */
             500: {
                 headers: {
@@ -3336,6 +3717,26 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         message: "unsupported-media-type";
+                    };
+                };
+            };
+            /** @description Too many requests: `rate-limited`. */
+            429: {
+                headers: {
+                    /** @description Seconds until the budget is renewed. */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window (one minute) of this caller's budget. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "rate-limited";
                     };
                 };
             };
@@ -3455,6 +3856,26 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         message: "unsupported-media-type";
+                    };
+                };
+            };
+            /** @description Too many requests: `rate-limited`. */
+            429: {
+                headers: {
+                    /** @description Seconds until the budget is renewed. */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window (one minute) of this caller's budget. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "rate-limited";
                     };
                 };
             };
@@ -6194,6 +6615,243 @@ export interface operations {
             };
         };
     };
+    adminGetRateLimits: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description live (default) or test: the game environment this call reads and changes */
+                "x-offers-environment"?: "live" | "test";
+            };
+            path: {
+                gameId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        clientPerMinute: number;
+                        serverPerMinute: number;
+                        own: {
+                            clientPerMinute: number | null;
+                            serverPerMinute: number | null;
+                        };
+                        defaults: {
+                            clientPerMinute: number;
+                            serverPerMinute: number;
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: `invalid-environment`, `invalid-request`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "invalid-request";
+                        issues: {
+                            path: (string | number)[];
+                            message: string;
+                        }[];
+                    } | {
+                        /** @enum {string} */
+                        message: "invalid-environment";
+                    };
+                };
+            };
+            /** @description Unauthenticated: `invalid-admin-token`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "invalid-admin-token";
+                    };
+                };
+            };
+            /** @description Not found: `game-not-found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "game-not-found";
+                    };
+                };
+            };
+            /** @description Internal error: `internal-error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "internal-error";
+                    };
+                };
+            };
+            /** @description Unavailable (retry after Retry-After): `database-unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "database-unavailable";
+                    };
+                };
+            };
+        };
+    };
+    adminSetRateLimits: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description live (default) or test: the game environment this call reads and changes */
+                "x-offers-environment"?: "live" | "test";
+            };
+            path: {
+                gameId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    clientPerMinute?: number | null;
+                    serverPerMinute?: number | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        clientPerMinute: number;
+                        serverPerMinute: number;
+                        own: {
+                            clientPerMinute: number | null;
+                            serverPerMinute: number | null;
+                        };
+                        defaults: {
+                            clientPerMinute: number;
+                            serverPerMinute: number;
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: `invalid-game-settings`, `invalid-environment`, `invalid-request`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "invalid-request";
+                        issues: {
+                            path: (string | number)[];
+                            message: string;
+                        }[];
+                    } | {
+                        /** @enum {string} */
+                        message: "invalid-game-settings" | "invalid-environment";
+                    };
+                };
+            };
+            /** @description Unauthenticated: `invalid-admin-token`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "invalid-admin-token";
+                    };
+                };
+            };
+            /** @description Not found: `game-not-found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "game-not-found";
+                    };
+                };
+            };
+            /** @description Payload too large: `payload-too-large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "payload-too-large";
+                    };
+                };
+            };
+            /** @description Unsupported media type: `unsupported-media-type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "unsupported-media-type";
+                    };
+                };
+            };
+            /** @description Internal error: `internal-error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "internal-error";
+                    };
+                };
+            };
+            /** @description Unavailable (retry after Retry-After): `database-unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "database-unavailable";
+                    };
+                };
+            };
+        };
+    };
     connectEventStream: {
         parameters: {
             query?: never;
@@ -6254,6 +6912,26 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         message: "stream-replaced";
+                    };
+                };
+            };
+            /** @description Too many requests: `rate-limited`. */
+            429: {
+                headers: {
+                    /** @description Seconds until the budget is renewed. */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window (one minute) of this caller's budget. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "rate-limited";
                     };
                 };
             };

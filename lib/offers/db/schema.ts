@@ -51,6 +51,10 @@ export const games = pgTable("offers_games", {
   maxOfferSlots: integer("max_offer_slots").notNull().default(3),
   /** Longest JWT lifetime accepted (exp − iat, or exp − now without iat); longer tokens are jwt-invalid. */
   maxTokenLifetimeSeconds: integer("max_token_lifetime_seconds").notNull().default(86_400),
+  /** Requests per minute of each player's game client (JWT routes); null = OFFERS_RATE_LIMIT_CLIENT_PER_MINUTE, 0 = unlimited. */
+  clientRateLimitPerMinute: integer("client_rate_limit_per_minute"),
+  /** Requests per minute of the game's servers (API-key routes); null = OFFERS_RATE_LIMIT_SERVER_PER_MINUTE, 0 = unlimited. */
+  serverRateLimitPerMinute: integer("server_rate_limit_per_minute"),
   createdAt: ts("created_at").notNull().defaultNow(),
 });
 

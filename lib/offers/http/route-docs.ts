@@ -36,13 +36,17 @@ export const securityOf: Record<Audience, SecurityRequirement[]> = {
   public: [],
 };
 
-/** What every route of an audience can be refused for, whatever it does. */
+/**
+ * What every route of an audience can be refused for, whatever it does. `rate-limited` also decides
+ * which routes are limited (plugins/rate-limit.ts): those of game clients, game servers and the
+ * public route; the admin API is not (its one caller, the portal, limits its own users).
+ */
 const AUDIENCE_CODES = {
   // Reading the game's keys to verify a JWT or an API key meets a wrong OFFERS_SECRET_KEY as 503.
-  "game-client": [...S.JwtErrorCode.options, "secret-key-mismatch"],
-  "game-server": ["invalid-api-key", "secret-key-mismatch"],
+  "game-client": [...S.JwtErrorCode.options, "secret-key-mismatch", "rate-limited"],
+  "game-server": ["invalid-api-key", "secret-key-mismatch", "rate-limited"],
   admin: ["invalid-admin-token", "invalid-environment"],
-  public: [],
+  public: ["rate-limited"],
 } as const satisfies Record<Audience, readonly ApiErrorCode[]>;
 
 /**

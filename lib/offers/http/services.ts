@@ -3,6 +3,7 @@
  * engine, game directory, one-time tokens, clock, and the two caller authentications.
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { Redis } from "ioredis";
 import type { Logger } from "pino";
 import type { Clock } from "../clock";
 import { systemClock } from "../clock";
@@ -11,6 +12,7 @@ import { OffersEngine } from "../engine";
 import { GameDirectory } from "../games";
 import { extractJwt, verifyGameJwt, type VerifiedJwt } from "../jwt";
 import { SecretBox } from "../secret-box";
+import { RateLimitSettings } from "../rate-limits";
 import { OneTimeTokens } from "../tokens";
 import type { AddressPolicy } from "../delivery/address-guard";
 import { WebhookEndpoints } from "../delivery/endpoints";
@@ -51,6 +53,12 @@ export interface OffersAppDeps {
    * development); the service refuses them in production unless OFFERS_WEBHOOK_ALLOW_PRIVATE is set.
    */
   webhookAddressPolicy?: AddressPolicy;
+  /**
+   * Rate limits (plugins/rate-limit.ts): the default budgets per minute (0 = unlimited; a game's own
+   * values apply either way) and the Redis whose counters every instance shares. Absent: no default
+   * budgets, counters in this process.
+   */
+  rateLimit?: { clientPerMinute: number; serverPerMinute: number; redis?: Redis; keyPrefix?: string };
   /** Fail a request whose error body its route does not document (tests; see plugins/input.ts). */
   checkErrorResponses?: boolean;
 }
@@ -63,6 +71,8 @@ export interface OffersServices {
   webhooks: WebhookEndpoints;
   /** The key that seals API keys and webhook secrets. */
   box: SecretBox;
+  /** The request budgets of each game environment. */
+  rateLimits: RateLimitSettings;
   clock: Clock;
   deps: OffersAppDeps;
   /** Verifies the request's game JWT; throws JwtError. */
@@ -99,6 +109,7 @@ export function createOffersServices(deps: OffersAppDeps): OffersServices {
     tokens,
     webhooks,
     box,
+    rateLimits: new RateLimitSettings(db, { clientPerMinute: deps.rateLimit?.clientPerMinute ?? 0, serverPerMinute: deps.rateLimit?.serverPerMinute ?? 0 }),
     clock,
     deps,
     authenticateJwt: async (request) => verifyGameJwt(extractJwt(request.headers), (gameId) => games.findGameWithKeys(gameId), clock.now()),

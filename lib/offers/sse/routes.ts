@@ -1,4 +1,7 @@
-/** The player's event stream, GET /v1/sse/connect (game clients; the JWT is checked in the handler, after the input rules). */
+/**
+ * The player's event stream, GET /v1/sse/connect (game clients; the JWT is checked in a preHandler,
+ * after the input rules, and before the rate limit, which counts the player's connects).
+ */
 import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
@@ -26,6 +29,7 @@ function parseLastEventId(value: string | string[] | undefined): number | null {
 
 export const eventStreamRoutes: FastifyPluginAsyncZod<StreamRoutesOptions> = async (app, options) => {
   const { hub } = options;
+  const verified = new WeakMap<FastifyRequest, VerifiedJwt>();
   app.get(
     "/sse/connect",
     {
@@ -50,10 +54,15 @@ export const eventStreamRoutes: FastifyPluginAsyncZod<StreamRoutesOptions> = asy
           ...errorResponses("game-client", { codes: ["stream-replaced"], body: false }),
         },
       },
+      // A refused JWT is thrown before the stream opens: the error handler answers it like any route's.
+      preHandler: async (request) => {
+        const jwt = await options.verifyJwt(request);
+        request.offersCaller = { gameId: jwt.gameId, playerId: jwt.playerId, via: jwt.via };
+        verified.set(request, jwt);
+      },
     },
     async (request, reply) => {
-      // A refused JWT is thrown before the stream opens: the error handler answers it like any route's.
-      const jwt = await options.verifyJwt(request);
+      const jwt = verified.get(request)!;
       // The automatic reconnect of a displaced client: a 4xx other than 429 ends it (EventSource fails
       // on any non-200; fetch-event-source's documented onopen treats such a 4xx as fatal).
       if (headerText(request.headers["last-event-id"]) === REPLACED_EVENT_ID) {

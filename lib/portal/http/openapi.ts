@@ -47,9 +47,18 @@ const STATUS_TEXT: Record<number, string> = {
   413: "Payload too large",
   422: "Unprocessable",
   428: "Precondition required",
+  429: "Too many requests (retry after Retry-After)",
   500: "Internal error",
   502: "A service behind the portal failed",
   503: "Unavailable (retry after Retry-After)",
+};
+
+/** The headers of a 429 (lib/portal/rate-limit.ts); the RateLimit-* ones also come with every answer below the budget. */
+const RATE_LIMITED_HEADERS: Record<string, OpenAPIV3_1.HeaderObject> = {
+  "Retry-After": { description: "Seconds until the budget renews", schema: { type: "integer" } },
+  "RateLimit-Limit": { description: "Requests per minute of the caller's budget", schema: { type: "integer" } },
+  "RateLimit-Remaining": { description: "Requests left in the current minute", schema: { type: "integer" } },
+  "RateLimit-Reset": { description: "Seconds until the current window ends", schema: { type: "integer" } },
 };
 
 /** Every code the document lists for a route: what its spec implies, and its own table. */
@@ -65,8 +74,8 @@ function derivedCodes(method: Method, spec: DocumentedSpec): PortalErrorCode[] {
   const codes: PortalErrorCode[] = ["invalid-request", "internal-error"];
   if (spec.body) codes.push("payload-too-large");
   if (spec.public) return codes;
-  // Sessions and tokens are checked against the portal database.
-  codes.push("unauthenticated", "database-unavailable");
+  // Sessions and tokens are checked against the portal database; each user has a request budget.
+  codes.push("unauthenticated", "database-unavailable", "rate-limited");
   if (spec.role) codes.push("forbidden");
   if (spec.sessionOnly) codes.push("session-required");
   if (method !== "GET") codes.push("cross-site-request");
@@ -104,6 +113,7 @@ function errorResponses(codes: PortalErrorCode[], components: Record<string, Ope
     responses[status] = {
       description: `${STATUS_TEXT[status] ?? `Status ${status}`}: ${list.map((c) => `\`${c}\``).join(", ")}.`,
       ...(status === 503 ? { headers: { "Retry-After": { description: "Seconds to wait before retrying", schema: { type: "integer" } } } } : {}),
+      ...(list.includes("rate-limited") ? { headers: RATE_LIMITED_HEADERS } : {}),
       content: { "application/json": { schema: jsonSchema(body, "output", components) } },
     };
   }

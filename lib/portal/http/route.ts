@@ -20,6 +20,7 @@ import type { PortalUser, Role } from "@/lib/portal/roles";
 import { searchParamsToObject } from "@/lib/catalog/query";
 import { Environment } from "@/lib/offers-client/schemas";
 import { getPortalServices, type PortalServices } from "@/lib/portal/services";
+import { RateLimitedError, rateLimitHeaders, type RateLimitState } from "@/lib/portal/rate-limit";
 import { PortalError, requireAnyRole, type PortalErrorCode } from "../errors";
 import { assertWellFormed, issuesOf, readJsonBody, type BodyProblem } from "./input";
 import { CLIENT_CLOSED_REQUEST } from "./status";
@@ -101,15 +102,20 @@ export function route<P extends Part | undefined = undefined, Q extends Part | u
   spec: RouteSpec<P, Q, H, B>,
 ): RouteHandler {
   const handler = async (request: Request, context?: RouteContext) => {
+    let budget: RateLimitState | null = null;
     try {
       const roles: readonly Role[] = spec.role === undefined ? [] : typeof spec.role === "string" ? [spec.role] : spec.role;
       const auth = await authorize(request, roles.length === 1 ? roles[0] : undefined);
+      const services = getPortalServices();
+      // After authentication: only a known user spends, and only its own budget.
+      budget = await services.rateLimiter().spend(`user:${auth.user.id}`);
       if (roles.length > 1) requireAnyRole(auth.user, roles);
       if (spec.sessionOnly && auth.via !== "session") throw new PortalError("session-required", "this needs a signed-in browser session, not a personal API token");
       const parts = await parseParts(request, context, spec);
-      const services = getPortalServices();
-      return await spec.handler({ request, user: auth.user, via: auth.via, services: spec.offersEnvironment ? inEnvironment(services, offersEnvironmentOf(request)) : services, ...parts });
+      const response = await spec.handler({ request, user: auth.user, via: auth.via, services: spec.offersEnvironment ? inEnvironment(services, offersEnvironmentOf(request)) : services, ...parts });
+      return budget ? withHeaders(response, rateLimitHeaders(budget, false)) : response;
     } catch (error) {
+      if (error instanceof RateLimitedError) return withHeaders(errorResponse(error), rateLimitHeaders(error.state, true));
       // The browser left (a page closed, a query cancelled): what failed is the work it no longer wants.
       if (request.signal.aborted) return new Response(null, { status: CLIENT_CLOSED_REQUEST });
       const refusal = portalErrorOf(error);
@@ -117,11 +123,24 @@ export function route<P extends Part | undefined = undefined, Q extends Part | u
         console.error(`[portal] ${request.method} ${new URL(request.url).pathname} answered ${refusal.code}, which its OpenAPI table lacks`);
         return errorResponse(new PortalError("internal-error", `undocumented error ${refusal.code}`));
       }
-      return errorResponse(refusal);
+      const answer = errorResponse(refusal);
+      return budget ? withHeaders(answer, rateLimitHeaders(budget, false)) : answer;
     }
   };
   const documented = spec as DocumentedSpec;
   return Object.assign(handler, { spec: documented });
+}
+
+/** The response with `headers` added (a copy when its headers are immutable, e.g. a redirect). */
+function withHeaders(response: Response, headers: Record<string, string>): Response {
+  try {
+    for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
+    return response;
+  } catch {
+    const copy = new Headers(response.headers);
+    for (const [name, value] of Object.entries(headers)) copy.set(name, value);
+    return new Response(response.body, { status: response.status, statusText: response.statusText, headers: copy });
+  }
 }
 
 /** The `environment` query parameter of an offers route (live when absent); a bad one is a 400 naming it. */

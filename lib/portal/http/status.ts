@@ -41,6 +41,8 @@ export const statusOf: Record<PortalErrorCode, number> = {
   "not-releasable": 422,
   "source-control-invalid": 422,
   "precondition-required": 428,
+  // Over the caller's budget (lib/portal/rate-limit.ts): Retry-After and RateLimit-* say when to try again.
+  "rate-limited": 429,
   "internal-error": 500,
   // A service behind the portal failed or refused the portal's own credentials: not the caller's fault.
   "source-control-refused": 502,

@@ -9,6 +9,7 @@ import { OffersError, statusOf } from "../../errors";
 import { JwtError } from "../../jwt";
 import type * as S from "../../schemas";
 import { AdminTokenRejected, ApiKeyRejected } from "../services";
+import { RateLimited } from "./rate-limit";
 import fastifyPlugin from "fastify-plugin";
 
 function issuesOf(error: FastifyError): S.InvalidRequest["issues"] {
@@ -56,6 +57,8 @@ export const errorsPlugin = fastifyPlugin(async (app) => {
     if (error instanceof JwtError) return reply.code(error.status).send({ message: error.code });
     if (error instanceof ApiKeyRejected) return sendApiKeyError(reply);
     if (error instanceof AdminTokenRejected) return reply.code(statusOf["invalid-admin-token"]).send({ message: "invalid-admin-token" });
+    // Retry-After and RateLimit-* are already on the reply.
+    if (error instanceof RateLimited) return reply.code(statusOf["rate-limited"]).send({ message: "rate-limited" });
     if (error instanceof OffersError) {
       // secret-key-mismatch: this instance cannot open stored API keys; an operator must fix OFFERS_SECRET_KEY.
       if (error.status >= 500) request.log.error({ err: error }, error.message);

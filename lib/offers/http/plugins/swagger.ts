@@ -10,6 +10,7 @@ import { jsonSchemaTransform, jsonSchemaTransformObject } from "fastify-type-pro
 import fastifyPlugin from "fastify-plugin";
 import type { OpenAPIV3_1 } from "openapi-types";
 import { SECURITY_SCHEMES } from "../route-docs";
+import { withRateLimitHeaders } from "./rate-limit";
 
 /** The tags of the document, one per audience. */
 export const TAGS: OpenAPIV3_1.TagObject[] = [
@@ -68,7 +69,7 @@ export const openApiPlugin = fastifyPlugin(async (app) => {
       components: { securitySchemes: SECURITY_SCHEMES as unknown as Record<string, OpenAPIV3_1.SecuritySchemeObject> },
     },
     transform: jsonSchemaTransform,
-    transformObject: (input) => withReferencedComponents(jsonSchemaTransformObject(input) as OpenAPIV3_1.Document),
+    transformObject: (input) => withRateLimitHeaders(withReferencedComponents(jsonSchemaTransformObject(input) as OpenAPIV3_1.Document)),
   });
 }, { name: "offers-openapi" });
 

@@ -1,0 +1,130 @@
+/**
+ * Rate limits with @fastify/rate-limit, checked after authentication (a preHandler), so the key is
+ * the verified caller and an unauthenticated request never spends a game's budget:
+ *   - game clients (JWT routes, the event stream, the rewards page's access JWT): each player of a
+ *     game environment has a budget of its own, `client:<tenant>:<playerId>`;
+ *   - game servers (API-key routes): one budget per game environment, `server:<tenant>`;
+ *   - the one public route (redeeming a one-time token): per client address, at the client budget.
+ * The tenant is the game environment (../../environments), so live and test never share a budget.
+ * Which routes are limited is what they document: exactly the routes whose responses include 429
+ * (../route-docs.ts gives it to the game-client, game-server and public audiences); admin routes,
+ * probes and the OpenAPI document are not limited.
+ * Counters live in Redis when one is given (every instance spends the same budget), in this
+ * process otherwise. A counter store that fails (Redis away) lets the request through.
+ * Answers over the limit: 429 {"message": "rate-limited"} with Retry-After and the
+ * RateLimit-Limit / RateLimit-Remaining / RateLimit-Reset headers (IETF draft 6 style), which also
+ * come with every limited answer below the limit.
+ */
+import fastifyRateLimit, { type RateLimitPluginOptions } from "@fastify/rate-limit";
+import type { FastifyRequest, preHandlerAsyncHookHandler } from "fastify";
+import fastifyPlugin from "fastify-plugin";
+import type { Redis } from "ioredis";
+import type { OpenAPIV3_1 } from "openapi-types";
+import { statusOf } from "../../errors";
+import type { RateLimitBudget, RateLimitSettings } from "../../rate-limits";
+
+export interface RateLimitOptions {
+  settings: RateLimitSettings;
+  /** Counters shared by every instance; absent = in this process. */
+  redis?: Redis;
+  /** Prefix of the counters' Redis keys (several deployments or test runs can share one Redis). */
+  keyPrefix?: string;
+}
+
+/** Over the limit: 429 {"message": "rate-limited"} (the error handler's answer). */
+export class RateLimited extends Error {
+  constructor() {
+    super("rate-limited");
+  }
+}
+
+/** The window of every budget: budgets are per minute. */
+const WINDOW_MS = 60_000;
+/** Counters kept in this process (without Redis); past it the least recently used are dropped. */
+const LOCAL_KEYS = 100_000;
+
+interface Spender {
+  key: string;
+  /** Requests per minute; 0 = unlimited. */
+  limit: Promise<number>;
+}
+
+/** Whether a route is limited: it documents a 429. */
+function isLimited(schema: { response?: unknown; hide?: boolean } | undefined): boolean {
+  const response = schema?.response as Record<string, unknown> | undefined;
+  return !schema?.hide && response !== undefined && String(statusOf["rate-limited"]) in response;
+}
+
+export const rateLimitPlugin = fastifyPlugin<RateLimitOptions>(
+  async (app, options) => {
+    const { settings } = options;
+    const spenders = new WeakMap<FastifyRequest, Spender | null>();
+
+    const perMinute = async (tenant: string, budget: RateLimitBudget): Promise<number> => {
+      try {
+        return await settings.perMinute(tenant, budget);
+      } catch {
+        // The database is away: the route answers for itself; the limit falls back to the default.
+        return budget === "client" ? settings.defaults.clientPerMinute : settings.defaults.serverPerMinute;
+      }
+    };
+
+    const spenderOf = (request: FastifyRequest): Spender | null => {
+      if (spenders.has(request)) return spenders.get(request)!;
+      const caller = request.offersCaller;
+      let spender: Spender | null = null;
+      if (caller?.playerId !== undefined) spender = { key: `client:${caller.gameId}:${caller.playerId}`, limit: perMinute(caller.gameId, "client") };
+      else if (caller) spender = { key: `server:${caller.gameId}`, limit: perMinute(caller.gameId, "server") };
+      else if (isLimited(request.routeOptions.schema)) spender = { key: `address:${request.ip}`, limit: Promise.resolve(settings.defaults.clientPerMinute) };
+      spenders.set(request, spender);
+      return spender;
+    };
+
+    const pluginOptions: RateLimitPluginOptions = {
+      global: false,
+      hook: "preHandler",
+      timeWindow: WINDOW_MS,
+      enableDraftSpec: true,
+      skipOnError: true,
+      ...(options.redis ? { redis: options.redis, nameSpace: options.keyPrefix ?? "offers-rate-limit:" } : { cache: LOCAL_KEYS }),
+      keyGenerator: (request) => spenderOf(request)?.key ?? "",
+      // Not limited: no caller on a route that takes none, or an unlimited budget (0).
+      allowList: async (request) => {
+        const spender = spenderOf(request);
+        return !spender || (await spender.limit) === 0;
+      },
+      max: async (request) => (await spenderOf(request)?.limit) ?? 0,
+      errorResponseBuilder: () => new RateLimited(),
+    };
+    await app.register(fastifyRateLimit, pluginOptions);
+
+    // One limiter over one store: every limited route of a caller spends the same budget.
+    const limiter = app.rateLimit() as preHandlerAsyncHookHandler;
+
+    app.addHook("onRoute", (route) => {
+      if (!isLimited(route.schema as { response?: unknown; hide?: boolean } | undefined)) return;
+      // After the route's own preHandlers (the event stream verifies its JWT there).
+      const own = route.preHandler;
+      route.preHandler = [...(Array.isArray(own) ? own : own ? [own] : []), limiter];
+    });
+  },
+  { name: "offers-rate-limit" },
+);
+
+const RATE_LIMIT_HEADERS: Record<string, OpenAPIV3_1.HeaderObject> = {
+  "Retry-After": { description: "Seconds until the budget is renewed.", schema: { type: "integer", minimum: 0 } },
+  "RateLimit-Limit": { description: "Requests allowed per window (one minute) of this caller's budget.", schema: { type: "integer", minimum: 0 } },
+  "RateLimit-Remaining": { description: "Requests left in the current window.", schema: { type: "integer", minimum: 0 } },
+  "RateLimit-Reset": { description: "Seconds until the current window ends.", schema: { type: "integer", minimum: 0 } },
+};
+
+/** Adds the Retry-After and RateLimit-* headers to every 429 response of the document. */
+export function withRateLimitHeaders(document: OpenAPIV3_1.Document): OpenAPIV3_1.Document {
+  for (const item of Object.values(document.paths ?? {})) {
+    for (const operation of Object.values(item ?? {})) {
+      const response = (operation as OpenAPIV3_1.OperationObject | undefined)?.responses?.["429"] as OpenAPIV3_1.ResponseObject | undefined;
+      if (response && typeof response === "object" && !("$ref" in response)) response.headers = { ...response.headers, ...RATE_LIMIT_HEADERS };
+    }
+  }
+  return document;
+}
