@@ -1,8 +1,8 @@
 /**
  * Entry point of the offers service (`npm run dev:offers`, bundled to dist/offers/main.mjs).
  */
-import { pino } from "pino";
 import { EnvError, getEnv } from "../env";
+import { createOffersLogger } from "./logger";
 import { SecretKeyRefusedError } from "./secret-key";
 import { startOffersService } from "./service";
 
@@ -17,11 +17,7 @@ async function main() {
     }
     throw error;
   }
-  // Readable lines in development; JSON lines (one per event, for log shippers) otherwise.
-  const logger = pino({
-    level: env.LOG_LEVEL,
-    ...(env.NODE_ENV === "development" ? { transport: { target: "pino-pretty", options: { colorize: true, ignore: "pid,hostname" } } } : {}),
-  });
+  const logger = createOffersLogger(env);
   const service = await startOffersService({ env, logger });
 
   let signals = 0;

@@ -4,7 +4,8 @@
  * main.ts calls this. The event stream and admin API plug in through the app's `extend`.
  */
 import path from "node:path";
-import { pino, type Logger } from "pino";
+import type { Logger } from "pino";
+import { createOffersLogger } from "./logger";
 import type { FastifyInstance } from "fastify";
 import type { Env } from "../env";
 import { persistentSecret } from "../secrets";
@@ -21,6 +22,9 @@ import type { AddressPolicy } from "./delivery/address-guard";
 import { deliveryStats } from "./delivery/queue";
 import { DeliveryWorker } from "./delivery/worker";
 import type { DeliveryStats } from "./schemas";
+import { addMetricsSource, cachedFor, countQueryError } from "./metrics";
+import { serveMetrics } from "./http/metrics-server";
+import { surfacingBacklog } from "./engine/surfacing-jobs";
 
 /** PostgreSQL connections of the delivery worker, apart from the request pool. */
 const DELIVERY_POOL_SIZE = 2;
@@ -71,7 +75,7 @@ export async function startOffersService(options: {
   clock?: Clock;
 }): Promise<RunningOffersService> {
   const { env } = options;
-  const logger = options.logger ?? pino({ level: env.LOG_LEVEL });
+  const logger = options.logger ?? createOffersLogger({ LOG_LEVEL: env.LOG_LEVEL, NODE_ENV: "production" });
   const clock = options.clock ?? systemClock;
   const settings = offersSettings(env);
 
@@ -80,6 +84,7 @@ export async function startOffersService(options: {
     dataDir: settings.databaseUrl ? undefined : settings.pgliteDir,
     poolSize: env.OFFERS_DATABASE_POOL_SIZE,
     onPoolError: (err) => logger.warn({ err }, "offers database connection lost"),
+    onQueryError: countQueryError,
   });
   logger.info({ database: database.kind }, "offers database ready (migrations applied)");
 
@@ -130,6 +135,14 @@ export async function startOffersService(options: {
     healthChecks: () => ({ bus: bus.state }),
     healthDetails: async () => ({ delivery: await deliveryHealth() }),
     webhookAddressPolicy,
+    metricsToken: env.METRICS_TOKEN,
+  });
+  // Read at scrape time; the backlogs are read from the database at most every 5 s.
+  const removeMetricsSource = addMetricsSource({
+    pool: database.poolStats,
+    streams: () => ({ player: stream.hub.connectionCount, watcher: stream.hub.watcherCount }),
+    delivery: deliveryHealth,
+    surfacing: cachedFor(5_000, () => surfacingBacklog(database.db, clock.now())),
   });
 
   if (settings.seedDemo) {
@@ -197,6 +210,8 @@ export async function startOffersService(options: {
 
   const url = await app.listen({ host: env.OFFERS_HOST, port: env.OFFERS_PORT });
   logger.info({ url }, "offers service listening");
+  const metricsServer = env.OFFERS_METRICS_PORT ? await serveMetrics({ host: env.OFFERS_HOST, port: env.OFFERS_METRICS_PORT }) : undefined;
+  if (metricsServer) logger.info({ url: metricsServer.url }, "metrics served");
 
   let stopping: Promise<void> | undefined;
   const stop = () =>
@@ -204,6 +219,8 @@ export async function startOffersService(options: {
       clearInterval(timer);
       stopWakingSurfacing();
       await surfacing.stop();
+      removeMetricsSource();
+      await metricsServer?.close();
       await app.close(); // closes event streams, stops accepting, answers 503 to new requests, waits for in-flight ones
       await stream.close();
       stopWaking();

@@ -8,7 +8,7 @@ import { isDatabaseUnavailable } from "../../../db";
 import { OffersError, statusOf } from "../../errors";
 import { JwtError } from "../../jwt";
 import type * as S from "../../schemas";
-import { AdminTokenRejected, ApiKeyRejected } from "../services";
+import { AdminTokenRejected, ApiKeyRejected, MetricsTokenRejected } from "../services";
 import fastifyPlugin from "fastify-plugin";
 
 function issuesOf(error: FastifyError): S.InvalidRequest["issues"] {
@@ -56,6 +56,7 @@ export const errorsPlugin = fastifyPlugin(async (app) => {
     if (error instanceof JwtError) return reply.code(error.status).send({ message: error.code });
     if (error instanceof ApiKeyRejected) return sendApiKeyError(reply);
     if (error instanceof AdminTokenRejected) return reply.code(statusOf["invalid-admin-token"]).send({ message: "invalid-admin-token" });
+    if (error instanceof MetricsTokenRejected) return reply.code(statusOf["invalid-metrics-token"]).send({ message: "invalid-metrics-token" });
     if (error instanceof OffersError) {
       // secret-key-mismatch: this instance cannot open stored API keys; an operator must fix OFFERS_SECRET_KEY.
       if (error.status >= 500) request.log.error({ err: error }, error.message);
