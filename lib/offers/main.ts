@@ -2,6 +2,7 @@
  * Entry point of the offers service (`npm run dev:offers`, bundled to dist/offers/main.mjs).
  */
 import { EnvError, getEnv } from "../env";
+import { flushTraces } from "../tracing";
 import { createOffersLogger } from "./logger";
 import { SecretKeyRefusedError } from "./secret-key";
 import { startOffersService } from "./service";
@@ -33,16 +34,19 @@ async function main() {
       process.exit(1);
     }, 10_000);
     force.unref();
-    service.stop().then(
-      () => {
-        logger.info("offers service stopped");
-        process.exit(0);
-      },
-      (err: unknown) => {
-        logger.error({ err }, "error during shutdown");
-        process.exit(1);
-      },
-    );
+    service
+      .stop()
+      .then(() => flushTraces())
+      .then(
+        () => {
+          logger.info("offers service stopped");
+          process.exit(0);
+        },
+        (err: unknown) => {
+          logger.error({ err }, "error during shutdown");
+          process.exit(1);
+        },
+      );
   };
   process.on("SIGTERM", () => shutdown("SIGTERM"));
   process.on("SIGINT", () => shutdown("SIGINT"));

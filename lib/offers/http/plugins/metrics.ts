@@ -6,6 +6,7 @@
  */
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { FastifyReply, FastifyRequest } from "fastify";
+import { context, createContextKey } from "@opentelemetry/api";
 import fastifyPlugin from "fastify-plugin";
 import { httpRequestDuration, registry } from "../../metrics";
 import { MetricsTokenRejected } from "../services";
@@ -15,10 +16,19 @@ export interface MetricsPluginOptions {
   token?: string;
 }
 
+/** Where the OpenTelemetry HTTP instrumentation keeps a request's route (@opentelemetry/core's RPC metadata key). */
+const RPC_METADATA = createContextKey("OpenTelemetry SDK Context Key RPC_METADATA");
+
 const digest = (text: string) => createHash("sha256").update(text).digest();
 
 export const metricsPlugin = fastifyPlugin<MetricsPluginOptions>(
   async (app, options) => {
+    // With tracing on, the HTTP server span is named after the route pattern (http.route), as the histogram is.
+    app.addHook("onRequest", (request: FastifyRequest, _reply: FastifyReply, done: () => void) => {
+      const rpc = context.active().getValue(RPC_METADATA) as { route?: string } | undefined;
+      if (rpc) rpc.route = request.routeOptions.url;
+      done();
+    });
     app.addHook("onResponse", (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
       httpRequestDuration.observe({ method: request.method, route: request.routeOptions.url ?? "unmatched", status: reply.statusCode }, reply.elapsedTime / 1000);
       done();
