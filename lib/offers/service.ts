@@ -137,7 +137,7 @@ export async function startOffersService(options: {
     webhookAddressPolicy,
     metricsToken: env.METRICS_TOKEN,
   });
-  // Read at scrape time; the backlogs are read from the database at most every 5 s.
+  // Read at scrape time; the backlogs from the database at most every 2 s (delivery, shared with /health) and 5 s (surfacing).
   const removeMetricsSource = addMetricsSource({
     pool: database.poolStats,
     streams: () => ({ player: stream.hub.connectionCount, watcher: stream.hub.watcherCount }),
@@ -190,7 +190,7 @@ export async function startOffersService(options: {
   // behind the claims (measured: seconds of delivery lag at the claims rate).
   const deliveryDatabase =
     env.OFFERS_WEBHOOK_WORKER === "on" && settings.databaseUrl
-      ? await openOffersDatabase({ url: settings.databaseUrl, poolSize: DELIVERY_POOL_SIZE, onPoolError: (err) => logger.warn({ err }, "offers delivery database connection lost") })
+      ? await openOffersDatabase({ url: settings.databaseUrl, poolSize: DELIVERY_POOL_SIZE, onPoolError: (err) => logger.warn({ err }, "offers delivery database connection lost"), onQueryError: countQueryError })
       : undefined;
   const delivery =
     env.OFFERS_WEBHOOK_WORKER === "on"
