@@ -18,7 +18,7 @@ export interface Tracing {
   shutdown(): Promise<void>;
 }
 
-export async function startTracing(defaultServiceName: string, env: NodeJS.ProcessEnv = process.env): Promise<Tracing | undefined> {
+export async function startTracing(defaultServiceName: string, env: Record<string, string | undefined> = process.env): Promise<Tracing | undefined> {
   if (!env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim()) return undefined;
   const [{ NodeSDK }, { HttpInstrumentation }, { PgInstrumentation }, { UndiciInstrumentation }, { IORedisInstrumentation }] = await Promise.all([
     import("@opentelemetry/sdk-node"),

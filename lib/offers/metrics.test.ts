@@ -99,7 +99,8 @@ describe.each(testDatabaseTargets())("offers /metrics on %s", (target) => {
   });
 
   it("refuses a scraper without the token with 401 invalid-metrics-token", async () => {
-    for (const headers of [{}, { authorization: "Bearer wrong-token-0123456789" }, { authorization: METRICS_TOKEN }]) {
+    const attempts: Record<string, string>[] = [{}, { authorization: "Bearer wrong-token-0123456789" }, { authorization: METRICS_TOKEN }];
+    for (const headers of attempts) {
       const response = await scrape(headers);
       expect(response.statusCode).toBe(401);
       expect(response.json()).toEqual({ message: "invalid-metrics-token" });
