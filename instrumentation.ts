@@ -1,6 +1,14 @@
 // Next.js calls register() once when a portal server starts.
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== "nodejs" || process.env.NEXT_PHASE === "phase-production-build") return;
+  // Tracing first (when OTEL_EXPORTER_OTLP_ENDPOINT is set), so what loads after is traced.
+  const { startTracing } = await import("@/lib/tracing");
+  await startTracing("portal");
+  const { observeRequests, serveMetrics } = await import("@/lib/portal/metrics");
+  observeRequests();
+  const { getEnv } = await import("@/lib/env");
+  const metricsPort = getEnv().PORTAL_METRICS_PORT;
+  if (metricsPort) await serveMetrics(metricsPort);
   const [{ portalStartup }, { getPortalServices }] = await Promise.all([import("@/lib/portal/startup"), import("@/lib/portal/services")]);
   await portalStartup(getPortalServices());
 }

@@ -36,4 +36,5 @@ EXPOSE 4000
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.OFFERS_PORT||4000)+'/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 # Exec form: node is PID 1 and gets SIGTERM itself (main.ts drains for at most 10 s).
-CMD ["node", "--enable-source-maps", "dist/offers/main.mjs"]
+# The preload starts tracing (when OTEL_EXPORTER_OTLP_ENDPOINT is set) before main's modules load.
+CMD ["node", "--enable-source-maps", "--import", "./dist/offers/tracing.mjs", "dist/offers/main.mjs"]

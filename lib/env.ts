@@ -137,6 +137,18 @@ export const envSchema = z.object({
   GITLAB_CLIENT_SECRET: z.string().optional(),
   /** Token the portal's server uses for GitLab REST calls (SCM_PROVIDER=gitlab). */
   GITLAB_TOKEN: z.string().optional(),
+
+  // ---- observability (both services) ----
+  /** Bearer token a scraper sends to GET /metrics on each service's own port; unset = no /metrics there. */
+  METRICS_TOKEN: z.string().min(16, "at least 16 characters").optional(),
+  /** A port of its own serving the offers service's /metrics without a token (not exposed outside the cluster); unset = none. */
+  OFFERS_METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  /** A port of its own serving the portal's /metrics without a token; unset = none. */
+  PORTAL_METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  /** OTLP/HTTP collector (e.g. http://otel-collector:4318): traces are exported there; unset = tracing off. */
+  OTEL_EXPORTER_OTLP_ENDPOINT: optionalUrl,
+  /** service.name of the traces; default offers-service or portal. */
+  OTEL_SERVICE_NAME: z.string().optional(),
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -5,7 +5,8 @@ import { rmSync } from "node:fs";
 
 rmSync("dist/offers", { recursive: true, force: true });
 await build({
-  entryPoints: { main: "lib/offers/main.ts", cli: "lib/offers/cli.ts" },
+  // tracing: the preload that starts OpenTelemetry before main's modules load (node --import).
+  entryPoints: { main: "lib/offers/main.ts", cli: "lib/offers/cli.ts", tracing: "lib/offers/tracing.ts" },
   outdir: "dist/offers",
   outExtension: { ".js": ".mjs" },
   bundle: true,

@@ -15,7 +15,7 @@ const env = {
 };
 
 const { stopped, ready } = runServices([
-  { name: "offers", command: "npx", args: ["tsx", "watch", "--clear-screen=false", "lib/offers/main.ts"], env, healthUrl: `http://127.0.0.1:${offersPort}/health` },
+  { name: "offers", command: "npx", args: ["tsx", "watch", "--clear-screen=false", "--import", "./lib/offers/tracing.ts", "lib/offers/main.ts"], env, healthUrl: `http://127.0.0.1:${offersPort}/health` },
   { name: "portal", command: "npx", args: ["next", "dev", "--port", portalPort], env, healthUrl: `http://127.0.0.1:${portalPort}/health` },
   // Under watch, a crash waits for the next save instead of exiting: no start deadline in development.
 ], { startTimeoutMs: Number.POSITIVE_INFINITY });

@@ -17,7 +17,7 @@ const env = {
   DASHBOARD_URL: process.env.DASHBOARD_URL ?? `http://localhost:${portalPort}`,
 };
 const { stopped, ready } = runServices([
-  { name: "offers", command: "node", args: ["--enable-source-maps", "dist/offers/main.mjs"], env, healthUrl: `http://127.0.0.1:${offersPort}/health` },
+  { name: "offers", command: "node", args: ["--enable-source-maps", "--import", "./dist/offers/tracing.mjs", "dist/offers/main.mjs"], env, healthUrl: `http://127.0.0.1:${offersPort}/health` },
   { name: "portal", command: "npx", args: ["next", "start", "--port", portalPort], env, healthUrl: `http://127.0.0.1:${portalPort}/health` },
 ]);
 // A failed start or a signal ends `stopped` at once; the banner shows only when both answer.

@@ -28,6 +28,17 @@ export interface DatabaseHandle<TSchema extends Record<string, unknown>> {
   /** Throws when the database cannot answer. */
   ping(): Promise<void>;
   close(): Promise<void>;
+  /** PostgreSQL only: the pool's connections right now (read by the metrics at scrape time). */
+  poolStats?(): PoolStats;
+}
+
+export interface PoolStats {
+  /** Connections open (busy and idle). */
+  total: number;
+  idle: number;
+  /** Callers waiting for a connection. */
+  waiting: number;
+  max: number;
 }
 
 export interface OpenDatabaseOptions<TSchema extends Record<string, unknown>> {
@@ -51,6 +62,8 @@ export interface OpenDatabaseOptions<TSchema extends Record<string, unknown>> {
   /** PostgreSQL only: the bound of the migrations at open, lock wait included. Default DATABASE_MIGRATION_TIMEOUT_MS. */
   migrationTimeoutMs?: number;
   onPoolError?: (err: Error) => void;
+  /** PostgreSQL only: told of every failed query (e.g. counted by the metrics). */
+  onQueryError?: (error: unknown) => void;
 }
 
 type PgliteRegistry = Map<string, Promise<PGlite>>;
@@ -99,6 +112,8 @@ export class DatabaseTimeoutError extends Error {
 class BoundedClient extends pg.Client {
   /** Between the pool's 'acquire' and 'release' of this client. */
   leased = false;
+  /** Told of every failed query (set by the pool's Client subclass). */
+  onQueryError?: (error: unknown) => void;
 
   constructor(config?: string | pg.ClientConfig) {
     super(config);
@@ -108,6 +123,7 @@ class BoundedClient extends pg.Client {
   }
 
   private giveUp(error: unknown): void {
+    this.onQueryError?.(error);
     const state = this as unknown as { _queryable: boolean; _ending: boolean; release?: (err?: Error) => void };
     const timedOut = error instanceof Error && error.message === READ_TIMEOUT_MESSAGE;
     if (!timedOut && state._queryable && !state._ending) return; // a query error: the connection is fine
@@ -141,6 +157,13 @@ class BoundedClient extends pg.Client {
       throw error;
     });
   }
+}
+
+/** A BoundedClient class whose clients tell `onQueryError` of each failed query. */
+function clientTelling(onQueryError: (error: unknown) => void): typeof BoundedClient {
+  return class extends BoundedClient {
+    override onQueryError = onQueryError;
+  };
 }
 
 /** Rejects with a DatabaseTimeoutError when `work` takes longer than `ms` (the work itself is bounded too; this bounds the sum of its waits). */
@@ -178,7 +201,7 @@ export async function openDatabase<TSchema extends Record<string, unknown>>(
       max: options.poolSize ?? 10,
       idleTimeoutMillis: 30_000,
       ...bounds(timeoutMs),
-      Client: BoundedClient,
+      Client: options.onQueryError ? clientTelling(options.onQueryError) : BoundedClient,
     });
     // An idle client losing its server emits 'error' on the pool; unhandled, that would end the process.
     pool.on("error", (err) => options.onPoolError?.(err));
@@ -194,6 +217,7 @@ export async function openDatabase<TSchema extends Record<string, unknown>>(
         await within(pool.query("select 1"), pingBoundMs, "ping");
       },
       close: () => pool.end(),
+      poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: pool.options.max }),
     };
   }
   const client = options.dataDir ? await sharedPglite(options.dataDir) : await PGlite.create();

@@ -8,7 +8,9 @@
  */
 import { randomUUID } from "node:crypto";
 import Fastify, { type FastifyInstance } from "fastify";
+import { OffersLogController } from "./http/log-controller";
 import { corsPlugin } from "./http/plugins/cors";
+import { metricsPlugin } from "./http/plugins/metrics";
 import { errorsPlugin, frameworkErrors } from "./http/plugins/errors";
 import { inputPlugin } from "./http/plugins/input";
 import { rateLimitPlugin } from "./http/plugins/rate-limit";
@@ -37,12 +39,14 @@ export async function buildOffersApp(deps: OffersAppDeps): Promise<FastifyInstan
     // Path parameters are identifiers of up to 200 characters, up to 3 bytes each once percent-encoded.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 600 },
     frameworkErrors,
+    logController: new OffersLogController(),
   });
 
   await app.register(corsPlugin, { origins: deps.corsOrigins });
   await app.register(inputPlugin, { checkErrorResponses: deps.checkErrorResponses });
   await app.register(errorsPlugin);
   await app.register(rateLimitPlugin, { settings: services.rateLimits, redis: deps.rateLimit?.redis, keyPrefix: deps.rateLimit?.keyPrefix });
+  await app.register(metricsPlugin, { token: deps.metricsToken });
   await app.register(probeRoutes, { database: deps.database, healthChecks: deps.healthChecks, healthDetails: deps.healthDetails });
   await app.register(openApiPlugin);
   await app.register(

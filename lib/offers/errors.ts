@@ -44,6 +44,7 @@ export type BoundaryErrorCode =
   | "invalid-request"
   | "invalid-api-key"
   | "invalid-admin-token"
+  | "invalid-metrics-token"
   | "payload-too-large"
   | "unsupported-media-type"
   | "not-found"
@@ -104,6 +105,8 @@ export const statusOf = {
   // Body: the bare JSON string, not an object (interface).
   "invalid-api-key": 401,
   "invalid-admin-token": 401,
+  // GET /metrics without the scraper's METRICS_TOKEN.
+  "invalid-metrics-token": 401,
   "payload-too-large": 413,
   "unsupported-media-type": 415,
   "not-found": 404,

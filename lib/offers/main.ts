@@ -1,8 +1,9 @@
 /**
  * Entry point of the offers service (`npm run dev:offers`, bundled to dist/offers/main.mjs).
  */
-import { pino } from "pino";
 import { EnvError, getEnv } from "../env";
+import { flushTraces } from "../tracing";
+import { createOffersLogger } from "./logger";
 import { SecretKeyRefusedError } from "./secret-key";
 import { startOffersService } from "./service";
 
@@ -17,11 +18,7 @@ async function main() {
     }
     throw error;
   }
-  // Readable lines in development; JSON lines (one per event, for log shippers) otherwise.
-  const logger = pino({
-    level: env.LOG_LEVEL,
-    ...(env.NODE_ENV === "development" ? { transport: { target: "pino-pretty", options: { colorize: true, ignore: "pid,hostname" } } } : {}),
-  });
+  const logger = createOffersLogger(env);
   const service = await startOffersService({ env, logger });
 
   let signals = 0;
@@ -37,16 +34,19 @@ async function main() {
       process.exit(1);
     }, 10_000);
     force.unref();
-    service.stop().then(
-      () => {
-        logger.info("offers service stopped");
-        process.exit(0);
-      },
-      (err: unknown) => {
-        logger.error({ err }, "error during shutdown");
-        process.exit(1);
-      },
-    );
+    service
+      .stop()
+      .then(() => flushTraces())
+      .then(
+        () => {
+          logger.info("offers service stopped");
+          process.exit(0);
+        },
+        (err: unknown) => {
+          logger.error({ err }, "error during shutdown");
+          process.exit(1);
+        },
+      );
   };
   process.on("SIGTERM", () => shutdown("SIGTERM"));
   process.on("SIGINT", () => shutdown("SIGINT"));

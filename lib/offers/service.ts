@@ -4,7 +4,8 @@
  * main.ts calls this. The event stream and admin API plug in through the app's `extend`.
  */
 import path from "node:path";
-import { pino, type Logger } from "pino";
+import type { Logger } from "pino";
+import { createOffersLogger } from "./logger";
 import type { FastifyInstance } from "fastify";
 import { Redis } from "ioredis";
 import type { Env } from "../env";
@@ -22,6 +23,9 @@ import type { AddressPolicy } from "./delivery/address-guard";
 import { deliveryStats, purgeDeliveries } from "./delivery/queue";
 import { DeliveryWorker } from "./delivery/worker";
 import type { DeliveryStats } from "./schemas";
+import { addMetricsSource, cachedFor, countQueryError } from "./metrics";
+import { serveMetrics } from "./http/metrics-server";
+import { surfacingBacklog } from "./engine/surfacing-jobs";
 
 /** PostgreSQL connections of the delivery worker, apart from the request pool. */
 const DELIVERY_POOL_SIZE = 2;
@@ -72,7 +76,7 @@ export async function startOffersService(options: {
   clock?: Clock;
 }): Promise<RunningOffersService> {
   const { env } = options;
-  const logger = options.logger ?? pino({ level: env.LOG_LEVEL });
+  const logger = options.logger ?? createOffersLogger({ LOG_LEVEL: env.LOG_LEVEL, NODE_ENV: "production" });
   const clock = options.clock ?? systemClock;
   const settings = offersSettings(env);
 
@@ -81,6 +85,7 @@ export async function startOffersService(options: {
     dataDir: settings.databaseUrl ? undefined : settings.pgliteDir,
     poolSize: env.OFFERS_DATABASE_POOL_SIZE,
     onPoolError: (err) => logger.warn({ err }, "offers database connection lost"),
+    onQueryError: countQueryError,
   });
   logger.info({ database: database.kind }, "offers database ready (migrations applied)");
 
@@ -139,6 +144,14 @@ export async function startOffersService(options: {
     healthDetails: async () => ({ delivery: await deliveryHealth() }),
     webhookAddressPolicy,
     rateLimit: { clientPerMinute: env.OFFERS_RATE_LIMIT_CLIENT_PER_MINUTE, serverPerMinute: env.OFFERS_RATE_LIMIT_SERVER_PER_MINUTE, redis: limiterRedis },
+    metricsToken: env.METRICS_TOKEN,
+  });
+  // Read at scrape time; the backlogs from the database at most every 2 s (delivery, shared with /health) and 5 s (surfacing).
+  const removeMetricsSource = addMetricsSource({
+    pool: database.poolStats,
+    streams: () => ({ player: stream.hub.connectionCount, watcher: stream.hub.watcherCount }),
+    delivery: deliveryHealth,
+    surfacing: cachedFor(5_000, () => surfacingBacklog(database.db, clock.now())),
   });
 
   if (settings.seedDemo) {
@@ -191,7 +204,7 @@ export async function startOffersService(options: {
   // behind the claims (measured: seconds of delivery lag at the claims rate).
   const deliveryDatabase =
     env.OFFERS_WEBHOOK_WORKER === "on" && settings.databaseUrl
-      ? await openOffersDatabase({ url: settings.databaseUrl, poolSize: DELIVERY_POOL_SIZE, onPoolError: (err) => logger.warn({ err }, "offers delivery database connection lost") })
+      ? await openOffersDatabase({ url: settings.databaseUrl, poolSize: DELIVERY_POOL_SIZE, onPoolError: (err) => logger.warn({ err }, "offers delivery database connection lost"), onQueryError: countQueryError })
       : undefined;
   const delivery =
     env.OFFERS_WEBHOOK_WORKER === "on"
@@ -211,6 +224,8 @@ export async function startOffersService(options: {
 
   const url = await app.listen({ host: env.OFFERS_HOST, port: env.OFFERS_PORT });
   logger.info({ url }, "offers service listening");
+  const metricsServer = env.OFFERS_METRICS_PORT ? await serveMetrics({ host: env.OFFERS_HOST, port: env.OFFERS_METRICS_PORT }) : undefined;
+  if (metricsServer) logger.info({ url: metricsServer.url }, "metrics served");
 
   let stopping: Promise<void> | undefined;
   const stop = () =>
@@ -218,6 +233,8 @@ export async function startOffersService(options: {
       clearInterval(timer);
       stopWakingSurfacing();
       await surfacing.stop();
+      removeMetricsSource();
+      await metricsServer?.close();
       await app.close(); // closes event streams, stops accepting, answers 503 to new requests, waits for in-flight ones
       await stream.close();
       stopWaking();

@@ -21,7 +21,7 @@ export function offersMigrationsDir(): string {
   return path.join(process.cwd(), "lib/offers/db/migrations");
 }
 
-export function openOffersDatabase(options: { url?: string; dataDir?: string; poolSize?: number; onPoolError?: (err: Error) => void }): Promise<OffersDatabaseHandle> {
+export function openOffersDatabase(options: { url?: string; dataDir?: string; poolSize?: number; onPoolError?: (err: Error) => void; onQueryError?: (error: unknown) => void }): Promise<OffersDatabaseHandle> {
   return openDatabase({ ...options, schema, migrationsDir: offersMigrationsDir(), migrationsTable: OFFERS_MIGRATIONS_TABLE });
 }
 

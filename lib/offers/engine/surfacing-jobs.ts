@@ -286,3 +286,22 @@ export class SurfacingJobRunner {
     return rows;
   }
 }
+
+/** Jobs not finished, the age of the oldest and the players they have left (the metrics read it at scrape time). */
+export async function surfacingBacklog(db: OffersExecutor, now: Date): Promise<{ queued: number; running: number; lagSeconds: number; playersRemaining: number }> {
+  const [row] = rowsOf<{ queued: string | number; running: string | number; oldest: string | Date | null; remaining: string | number | null }>(
+    await db.execute(sql`
+      select count(*) filter (where status = 'queued') as queued,
+             count(*) filter (where status = 'running') as running,
+             min(created_at) as oldest,
+             sum(greatest(coalesce(players_total, 0) - players_evaluated, 0)) as remaining
+      from ${surfacingJobs} where status in ('queued', 'running')`),
+  );
+  const oldest = row?.oldest ? new Date(row.oldest) : null;
+  return {
+    queued: Number(row?.queued ?? 0),
+    running: Number(row?.running ?? 0),
+    lagSeconds: oldest ? Math.max(0, (now.getTime() - oldest.getTime()) / 1000) : 0,
+    playersRemaining: Number(row?.remaining ?? 0),
+  };
+}

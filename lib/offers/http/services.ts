@@ -10,7 +10,8 @@ import { systemClock } from "../clock";
 import type { OffersDatabaseHandle } from "../db";
 import { OffersEngine } from "../engine";
 import { GameDirectory } from "../games";
-import { extractJwt, verifyGameJwt, type VerifiedJwt } from "../jwt";
+import { extractJwt, JwtError, verifyGameJwt, type VerifiedJwt } from "../jwt";
+import { jwtRejectionsTotal } from "../metrics";
 import { SecretBox } from "../secret-box";
 import { RateLimitSettings } from "../rate-limits";
 import { OneTimeTokens } from "../tokens";
@@ -59,6 +60,8 @@ export interface OffersAppDeps {
    * budgets, counters in this process.
    */
   rateLimit?: { clientPerMinute: number; serverPerMinute: number; redis?: Redis; keyPrefix?: string };
+  /** Bearer token of GET /metrics on the service's port (METRICS_TOKEN); absent = no such route. */
+  metricsToken?: string;
   /** Fail a request whose error body its route does not document (tests; see plugins/input.ts). */
   checkErrorResponses?: boolean;
 }
@@ -95,6 +98,13 @@ export class AdminTokenRejected extends Error {
   }
 }
 
+/** Metrics token missing or wrong: 401 {"message": "invalid-metrics-token"} (the error handler's answer). */
+export class MetricsTokenRejected extends Error {
+  constructor() {
+    super("invalid-metrics-token");
+  }
+}
+
 export function createOffersServices(deps: OffersAppDeps): OffersServices {
   const clock = deps.clock ?? systemClock;
   const db = deps.database.db;
@@ -112,7 +122,14 @@ export function createOffersServices(deps: OffersAppDeps): OffersServices {
     rateLimits: new RateLimitSettings(db, { clientPerMinute: deps.rateLimit?.clientPerMinute ?? 0, serverPerMinute: deps.rateLimit?.serverPerMinute ?? 0 }),
     clock,
     deps,
-    authenticateJwt: async (request) => verifyGameJwt(extractJwt(request.headers), (gameId) => games.findGameWithKeys(gameId), clock.now()),
+    authenticateJwt: async (request) => {
+      try {
+        return await verifyGameJwt(extractJwt(request.headers), (gameId) => games.findGameWithKeys(gameId), clock.now());
+      } catch (error) {
+        if (error instanceof JwtError) jwtRejectionsTotal.inc({ code: error.code });
+        throw error;
+      }
+    },
     authenticateApiKey: async (request) => {
       const clientId = request.headers["x-client-id"];
       const apiKey = request.headers["x-api-key"];

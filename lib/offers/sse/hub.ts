@@ -21,6 +21,7 @@ import { randomUUID } from "node:crypto";
 import type { EventBus, Unsubscribe } from "../../events";
 import type { Offer } from "../schemas";
 import { StallSampler, type SampledSocket } from "./stall-sampler";
+import { sseEventsPushedTotal } from "../metrics";
 
 export interface PlayerKey {
   gameId: string;
@@ -374,7 +375,10 @@ export class PlayerConnection extends Stream {
     const { events, lastSeq } = await this.hub.options.loadSurfacedSince(this.key, this.lastSeq);
     if (this.closed) return;
     for (const event of events) {
-      if (event.seq > this.lastSeq) this.write(formatEvent("offer_surfaced", { offer: event.offer }, event.seq));
+      if (event.seq > this.lastSeq) {
+        this.write(formatEvent("offer_surfaced", { offer: event.offer }, event.seq));
+        sseEventsPushedTotal.inc({ stream: "player", event: "offer_surfaced" });
+      }
     }
     this.lastSeq = Math.max(this.lastSeq, lastSeq, seen);
   }
@@ -385,6 +389,7 @@ export class PlayerConnection extends Stream {
       this.lastSeq = message.seq;
       if (message.type === "surfaced" && message.realTime) {
         this.write(formatEvent("offer_surfaced", { offer: message.offer }, message.seq));
+        sseEventsPushedTotal.inc({ stream: "player", event: "offer_surfaced" });
       }
       return;
     }
@@ -426,8 +431,13 @@ export class PlayerWatcher extends Stream {
   async start(): Promise<void> {
     this.unsubscribe = await this.hub.options.bus.subscribe(playerChannel(this.key), (raw) => {
       const message = JSON.parse(raw) as PlayerBusMessage;
-      if (message.kind === "offer_event") this.write(formatEvent(message.type, message, message.seq));
-      else if (message.kind === "connection") this.write(formatEvent("connection", message));
+      if (message.kind === "offer_event") {
+        this.write(formatEvent(message.type, message, message.seq));
+        sseEventsPushedTotal.inc({ stream: "watcher", event: message.type });
+      } else if (message.kind === "connection") {
+        this.write(formatEvent("connection", message));
+        sseEventsPushedTotal.inc({ stream: "watcher", event: "connection" });
+      }
     });
     if (this.closed) await this.unsubscribe();
     this.write(":watching\n\n");

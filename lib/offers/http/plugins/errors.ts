@@ -8,7 +8,7 @@ import { isDatabaseUnavailable } from "../../../db";
 import { OffersError, statusOf } from "../../errors";
 import { JwtError } from "../../jwt";
 import type * as S from "../../schemas";
-import { AdminTokenRejected, ApiKeyRejected } from "../services";
+import { AdminTokenRejected, ApiKeyRejected, MetricsTokenRejected } from "../services";
 import { RateLimited } from "./rate-limit";
 import fastifyPlugin from "fastify-plugin";
 
@@ -59,6 +59,7 @@ export const errorsPlugin = fastifyPlugin(async (app) => {
     if (error instanceof AdminTokenRejected) return reply.code(statusOf["invalid-admin-token"]).send({ message: "invalid-admin-token" });
     // Retry-After and RateLimit-* are already on the reply.
     if (error instanceof RateLimited) return reply.code(statusOf["rate-limited"]).send({ message: "rate-limited" });
+    if (error instanceof MetricsTokenRejected) return reply.code(statusOf["invalid-metrics-token"]).send({ message: "invalid-metrics-token" });
     if (error instanceof OffersError) {
       // secret-key-mismatch: this instance cannot open stored API keys; an operator must fix OFFERS_SECRET_KEY.
       if (error.status >= 500) request.log.error({ err: error }, error.message);

@@ -3,6 +3,8 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import type { RewardSource } from "../../db/schema";
 import type { OffersEngine } from "../../engine";
 import type * as S from "../../schemas";
+import { OffersError } from "../../errors";
+import { claimConflictsTotal, claimsTotal } from "../../metrics";
 
 export const CLAIM_MESSAGE = "Rewards claimed";
 
@@ -18,7 +20,15 @@ export async function claimWithKey(
   via: RewardSource,
 ) {
   const key = request.headers["idempotency-key"];
-  const outcome = await engine.claimOnce(gameId, playerId, body.kind, body.instanceId, typeof key === "string" ? { key, endpoint } : undefined, via);
+  const labels = { kind: body.kind, endpoint };
+  let outcome;
+  try {
+    outcome = await engine.claimOnce(gameId, playerId, body.kind, body.instanceId, typeof key === "string" ? { key, endpoint } : undefined, via);
+  } catch (error) {
+    if (error instanceof OffersError && error.code === "offer-not-claimable") claimConflictsTotal.inc(labels);
+    throw error;
+  }
   if (outcome.replayed) reply.header("idempotent-replayed", "true");
+  else claimsTotal.inc(labels);
   return outcome;
 }
