@@ -106,6 +106,9 @@ interface Instance {
 interface Memory {
   rssKb: number;
   heapUsed: number;
+  /** V8's heap as committed (what of it the RSS holds), and memory outside it that V8 knows of. */
+  heapTotal: number;
+  external: number;
 }
 
 /** RSS from /proc and V8's heap after a full collection (the instance runs bench/sse/memory-probe.cjs). */
@@ -118,7 +121,7 @@ async function memoryOf(instance: Instance): Promise<Memory> {
     });
     instance.process.send("memory");
   });
-  return { rssKb: rssKb(instance.process.pid!), heapUsed: heap.heapUsed };
+  return { rssKb: rssKb(instance.process.pid!), heapUsed: heap.heapUsed, heapTotal: heap.heapTotal, external: heap.external };
 }
 
 /** Redis counters of the throwaway server (INFO commandstats): PUBLISH calls and all commands processed. */
@@ -328,7 +331,7 @@ async function main() {
         streams,
         rssDelta,
         heapDelta,
-        text: `    instance ${i + 1} (:${instance.port})  ${streams} streams; RSS ${(before[i]!.rssKb / 1024).toFixed(0)} → ${(after[i]!.rssKb / 1024).toFixed(0)} MB = ${streams ? (rssDelta / streams).toFixed(1) : "–"} KB per stream; heap ${(before[i]!.heapUsed / 2 ** 20).toFixed(0)} → ${(after[i]!.heapUsed / 2 ** 20).toFixed(0)} MB = ${streams ? (heapDelta / streams).toFixed(1) : "–"} KB per stream`,
+        text: `    instance ${i + 1} (:${instance.port})  ${streams} streams; RSS ${(before[i]!.rssKb / 1024).toFixed(0)} → ${(after[i]!.rssKb / 1024).toFixed(0)} MB = ${streams ? (rssDelta / streams).toFixed(1) : "–"} KB per stream; heap ${(before[i]!.heapUsed / 2 ** 20).toFixed(0)} → ${(after[i]!.heapUsed / 2 ** 20).toFixed(0)} MB = ${streams ? (heapDelta / streams).toFixed(1) : "–"} KB per stream (V8 committed ${(before[i]!.heapTotal / 2 ** 20).toFixed(0)} → ${(after[i]!.heapTotal / 2 ** 20).toFixed(0)} MB, external ${(before[i]!.external / 2 ** 20).toFixed(0)} → ${(after[i]!.external / 2 ** 20).toFixed(0)} MB)`,
       };
     });
     const totalStreams = perInstanceLines.reduce((a, l) => a + l.streams, 0);
