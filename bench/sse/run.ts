@@ -10,7 +10,9 @@
  *     scratch database bench_sse_<random> on (dropped at the end);
  *   BENCH_CONCURRENCY (default 5 per instance): assignments in flight during a burst;
  *   BENCH_SERVICE_NODE_ARGS: extra node flags of the instances (e.g. --heapsnapshot-signal=SIGUSR2);
- *   BENCH_ONLY=memory: open the streams and measure memory, without the bursts (while profiling).
+ *   BENCH_ONLY=memory: open the streams and measure memory, without the bursts (while profiling);
+ *   BENCH_ONLY=bare: the same against bare node:http servers (bench/sse/bare-server.mjs) instead of
+ *     the offers service: Node's own memory per stream, the floor of the figure.
  *
  * Every process here may hold at most `ulimit -Hn` open files (20,000, a hard limit that cannot be
  * raised): each instance holds streams ÷ instances, each load-generator process (a child of this
@@ -49,6 +51,8 @@ const STREAMS = Number(positional ?? process.env.BENCH_CONNECTIONS ?? 40_000);
 const INSTANCES = option("instances", 3);
 const GENERATORS = option("generators", Math.max(2, Math.ceil(STREAMS / 10_000)));
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 5 * INSTANCES);
+const ONLY = process.env.BENCH_ONLY;
+const BURSTS = ONLY !== "memory" && ONLY !== "bare";
 const BURST = 500;
 /** Connections a load generator opens at once. */
 const CONNECT_BATCH = 250;
@@ -209,7 +213,8 @@ async function main() {
     const startInstance = (i: number): Instance => {
       const dataDir = mkdtempSync(path.join(os.tmpdir(), "bench-sse-"));
       const nodeArgs = (process.env.BENCH_SERVICE_NODE_ARGS ?? "").split(" ").filter(Boolean);
-      const child = spawn("node", ["--expose-gc", "--require", "./bench/sse/memory-probe.cjs", ...nodeArgs, "dist/offers/main.mjs"], {
+      const entry = ONLY === "bare" ? "bench/sse/bare-server.mjs" : "dist/offers/main.mjs";
+      const child = spawn("node", ["--expose-gc", "--require", "./bench/sse/memory-probe.cjs", ...nodeArgs, entry], {
         stdio: ["ignore", "ignore", "inherit", "ipc"],
         env: {
           ...process.env,
@@ -234,7 +239,7 @@ async function main() {
     await waitFor(`http://127.0.0.1:${startInstance(0).port}/health`);
     for (let i = 1; i < INSTANCES; i++) startInstance(i);
     await Promise.all(instances.map((i) => waitFor(`http://127.0.0.1:${i.port}/health`)));
-    await api(instances[0]!.port, "PUT", "/v1/offers/definitions/bench-live", {
+    if (ONLY !== "bare") await api(instances[0]!.port, "PUT", "/v1/offers/definitions/bench-live", {
       name: "Flash deal",
       description: "Surfaced in real time",
       rewards: [{ kind: "coins", rewardId: "gold", name: "Gold", amount: 100 }],
@@ -290,7 +295,7 @@ async function main() {
     };
     const redisBefore = await redisCounters(redis);
     const surfaceStart = Date.now();
-    for (let start = 0; start < (process.env.BENCH_ONLY === "memory" ? 0 : STREAMS); start += BURST) {
+    for (let start = 0; start < (BURSTS ? STREAMS : 0); start += BURST) {
       let next = start;
       const end = Math.min(STREAMS, start + BURST);
       await Promise.all(
@@ -305,7 +310,7 @@ async function main() {
     }
     const surfaceSeconds = (Date.now() - surfaceStart) / 1000;
     const deadline = Date.now() + 30_000;
-    while (process.env.BENCH_ONLY !== "memory" && receivedTotal() < opened && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    while (BURSTS && receivedTotal() < opened && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
     const redisAfter = await redisCounters(redis);
 
     const reports = await Promise.all(
@@ -342,7 +347,7 @@ async function main() {
     const delivered = latencies.length;
     const p99 = percentile(latencies, 99);
     console.log(`
-event stream benchmark (${INSTANCES} instances on PostgreSQL and a throwaway Redis, ${GENERATORS} load generators on 127.0.0.2–127.0.0.${1 + GENERATORS}; open files ≤ ${limit} per process)
+event stream benchmark (${ONLY === "bare" ? "bare node:http servers, not the offers service: " : ""}${INSTANCES} instances on PostgreSQL and a throwaway Redis, ${GENERATORS} load generators on 127.0.0.2–127.0.0.${1 + GENERATORS}; open files ≤ ${limit} per process)
   streams held            ${held} / ${STREAMS} (opened in ${connectSeconds.toFixed(1)} s${failed ? `, ${failed} failed to open` : ""}${closedEarly ? `, ${closedEarly} closed by the server` : ""})   target ${STREAMS} held  ${mark(held === STREAMS)}
 ${perInstanceLines.map((l) => l.text).join("\n")}
   memory per stream       ${rssPerStream.toFixed(1)} KB RSS (heap ${heapPerStream.toFixed(1)} KB), over all instances   target < 12 KB  ${mark(rssPerStream < 12)}
