@@ -8,7 +8,8 @@
  *   npm run build:offers && npx tsx bench/sse/run.ts [streams] [--instances 3] [--generators 4]
  *   BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test): the server to create a
  *     scratch database bench_sse_<random> on (dropped at the end);
- *   BENCH_CONCURRENCY (default 5 per instance): assignments in flight during a burst;
+ *   BENCH_CONCURRENCY (default 1 per instance): assignments in flight during a burst (more measure the
+ *     queue in front of the database on a 2-core machine: throughput barely grows, latency does);
  *   BENCH_SERVICE_NODE_ARGS: extra node flags of the instances (e.g. --heapsnapshot-signal=SIGUSR2);
  *   BENCH_ONLY=memory: open the streams and measure memory, without the bursts (while profiling);
  *   BENCH_ONLY=bare: the same against bare node:http servers (bench/sse/bare-server.mjs) instead of
@@ -50,7 +51,7 @@ const positional = process.argv.slice(2).find((a, i, all) => /^\d+$/.test(a) && 
 const STREAMS = Number(positional ?? process.env.BENCH_CONNECTIONS ?? 40_000);
 const INSTANCES = option("instances", 3);
 const GENERATORS = option("generators", Math.max(2, Math.ceil(STREAMS / 10_000)));
-const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 5 * INSTANCES);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? INSTANCES);
 const ONLY = process.env.BENCH_ONLY;
 const BURSTS = ONLY !== "memory" && ONLY !== "bare";
 const BURST = 500;
