@@ -1,48 +1,99 @@
 /**
- * Event-stream benchmark: N player connections (default 10,000) on one offers instance; one
- * real-time offer surfaced per player, in bursts; measures delivery latency from surfacing to
- * receipt (p50, p99) and the server's memory per connection.
+ * Event-stream benchmark: N players' streams (default 40,000) held across several offers instances
+ * (default 3) sharing one PostgreSQL and one Redis; one real-time offer surfaced per player, in
+ * bursts, through the game-server API of an instance other than the one holding the player's
+ * stream, so every delivery crosses Redis; measures delivery latency from surfacing to receipt
+ * (p50, p99), memory per stream on each instance, and Redis traffic per delivered event.
  *
- *   npm run build:offers && npx tsx bench/sse/run.ts [connections]
- *   BENCH_DATABASE_URL=postgres://… to run the service on PostgreSQL instead of PGlite
- *   (memory per connection is only meaningful there: PGlite's WASM heap grows and shrinks in-process);
- *   BENCH_CONCURRENCY (default 10): assignments in flight during a burst.
+ *   npm run build:offers && npx tsx bench/sse/run.ts [streams] [--instances 3] [--generators 4]
+ *   BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test): the server to create a
+ *     scratch database bench_sse_<random> on (dropped at the end);
+ *   BENCH_CONCURRENCY (default 1 per instance): assignments in flight during a burst (more measure the
+ *     queue in front of the database on a 2-core machine: throughput barely grows, latency does);
+ *   BENCH_SERVICE_NODE_ARGS: extra node flags of the instances (e.g. --heapsnapshot-signal=SIGUSR2);
+ *   BENCH_ONLY=memory: open the streams and measure memory, without the bursts (while profiling);
+ *   BENCH_ONLY=bare: the same against bare node:http servers (bench/sse/bare-server.mjs) instead of
+ *     the offers service: Node's own memory per stream, the floor of the figure.
  *
- * Targets: 10,000 held, < 30 KB per connection, p99 < 100 ms. Loopback only; stops by itself.
+ * Every process here may hold at most `ulimit -Hn` open files (20,000, a hard limit that cannot be
+ * raised): each instance holds streams ÷ instances, each load-generator process (a child of this
+ * script, bench/sse/load-generator.ts) streams ÷ generators from its own source address 127.0.0.x,
+ * so no source address runs out of ephemeral ports. The bench starts a throwaway redis-server on a
+ * random port (its counters are then this bench's alone) and stops it at the end.
+ *
+ * Targets: every stream held, < 12 KB per stream, p99 < 100 ms. Loopback only; stops by itself.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { SignJWT } from "jose";
+import { Redis } from "ioredis";
+import pg from "pg";
 import { percentile, verdict as mark, waitForHealthy as waitFor } from "../lib/common";
+import type { ConnectOrder, GeneratorReport } from "./load-generator";
 
-// Raise the open-file limit: re-run this script under a shell that raised it.
+// Open files: take this process's hard limit as the soft one (children inherit it); never more.
 if (!process.env.BENCH_SSE_CHILD) {
   const args = process.argv.slice(2).map((a) => JSON.stringify(a)).join(" ");
-  const result = spawnSync("bash", ["-c", `ulimit -n 65536 2>/dev/null || ulimit -n $(ulimit -Hn); exec npx tsx bench/sse/run.ts ${args}`], {
+  const result = spawnSync("bash", ["-c", `ulimit -n $(ulimit -Hn); exec npx tsx bench/sse/run.ts ${args}`], {
     stdio: "inherit",
     env: { ...process.env, BENCH_SSE_CHILD: "1" },
   });
   process.exit(result.status ?? 1);
 }
 
-const CONNECTIONS = Number(process.argv[2] ?? process.env.BENCH_CONNECTIONS ?? 10_000);
+function option(name: string, fallback: number): number {
+  const at = process.argv.indexOf(`--${name}`);
+  return at >= 0 ? Number(process.argv[at + 1]) : fallback;
+}
+const positional = process.argv.slice(2).find((a, i, all) => /^\d+$/.test(a) && !all[i - 1]?.startsWith("--"));
+const STREAMS = Number(positional ?? process.env.BENCH_CONNECTIONS ?? 40_000);
+const INSTANCES = option("instances", 3);
+const GENERATORS = option("generators", Math.max(2, Math.ceil(STREAMS / 10_000)));
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? INSTANCES);
+const ONLY = process.env.BENCH_ONLY;
+const BURSTS = ONLY !== "memory" && ONLY !== "bare";
 const BURST = 500;
-const PORT = 4600 + Math.floor(Math.random() * 300);
+/** Connections a load generator opens at once. */
+const CONNECT_BATCH = 250;
+const BASE_PORT = 4600 + Math.floor(Math.random() * 300);
+const REDIS_PORT = 21_000 + Math.floor(Math.random() * 5_000);
 const GAME = "demo-game";
 const API_KEY = "demo-api-key";
 const CLIENT_ID = "demo-client";
-const base = `http://127.0.0.1:${PORT}`;
+const instancePort = (i: number) => BASE_PORT + i;
+const adminUrl = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+const dbName = `bench_sse_${randomBytes(4).toString("hex")}`;
+const dbUrl = (() => {
+  const url = new URL(adminUrl);
+  url.pathname = `/${dbName}`;
+  return url.toString();
+})();
+
+async function adminQuery(sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
 
 function rssKb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
   return Number(/VmRSS:\s+(\d+)/.exec(status)![1]);
 }
 
-async function api(method: string, url: string, body: unknown) {
-  const res = await fetch(base + url, {
+/** The hard open-files limit of this process (children get the same). */
+function openFilesLimit(): number {
+  const limits = readFileSync("/proc/self/limits", "utf8");
+  return Number(/Max open files\s+\d+\s+(\d+)/.exec(limits)![1]);
+}
+
+async function api(port: number, method: string, url: string, body: unknown) {
+  const res = await fetch(`http://127.0.0.1:${port}${url}`, {
     method,
     headers: { "content-type": "application/json", "x-api-key": API_KEY, "x-client-id": CLIENT_ID },
     body: JSON.stringify(body),
@@ -51,51 +102,148 @@ async function api(method: string, url: string, body: unknown) {
   return res.json();
 }
 
-interface Player {
-  id: string;
-  socket: net.Socket;
-  buffer: string;
-  open: boolean;
-  receivedAt?: number;
-  /** The offer's createdAt: when the assigning transaction surfaced it. */
-  surfacedAt?: number;
-  /** When the game server (this script) sent the assignment. */
-  requestedAt?: number;
+interface Instance {
+  port: number;
+  process: ChildProcess;
+  dataDir: string;
+}
+
+interface Memory {
+  rssKb: number;
+  heapUsed: number;
+  /** V8's heap as committed (what of it the RSS holds), and memory outside it that V8 knows of. */
+  heapTotal: number;
+  external: number;
+}
+
+/** RSS from /proc and V8's heap after a full collection (the instance runs bench/sse/memory-probe.cjs). */
+async function memoryOf(instance: Instance): Promise<Memory> {
+  const heap = await new Promise<NodeJS.MemoryUsage>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`instance on ${instance.port} did not report its memory`)), 10_000);
+    instance.process.once("message", (message: { memory: NodeJS.MemoryUsage }) => {
+      clearTimeout(timer);
+      resolve(message.memory);
+    });
+    instance.process.send("memory");
+  });
+  return { rssKb: rssKb(instance.process.pid!), heapUsed: heap.heapUsed, heapTotal: heap.heapTotal, external: heap.external };
+}
+
+/** Redis counters of the throwaway server (INFO commandstats): PUBLISH calls and all commands processed. */
+async function redisCounters(redis: Redis): Promise<{ publish: number; commands: number }> {
+  const commandStats = await redis.info("commandstats");
+  let commands = 0;
+  let publish = 0;
+  for (const [, name, calls] of commandStats.matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm)) {
+    // The bench's own INFO readings are not the service's traffic.
+    if (name !== "info") commands += Number(calls);
+    if (name === "publish") publish = Number(calls);
+  }
+  return { publish, commands };
+}
+
+function startGenerator(): ChildProcess {
+  return spawn(process.execPath, ["--import", "tsx", "bench/sse/load-generator.ts"], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
+}
+
+function nextMessage<T extends GeneratorReport["type"]>(child: ChildProcess, type: T): Promise<Extract<GeneratorReport, { type: T }>> {
+  return new Promise((resolve) => {
+    const listener = (message: GeneratorReport) => {
+      if (message.type !== type) return;
+      child.off("message", listener);
+      resolve(message as Extract<GeneratorReport, { type: T }>);
+    };
+    child.on("message", listener);
+  });
 }
 
 async function main() {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), "bench-sse-"));
-  let server: ChildProcess | undefined;
-  const players: Player[] = [];
-  const cleanup = () => {
-    for (const p of players) p.socket.destroy();
-    server?.kill("SIGTERM");
-    rmSync(dataDir, { recursive: true, force: true });
+  const limit = openFilesLimit();
+  const perInstance = Math.ceil(STREAMS / INSTANCES);
+  const perGenerator = Math.ceil(STREAMS / GENERATORS);
+  // Room for the listening socket, database pool, Redis, logs and node's own files.
+  if (perInstance > limit - 300 || perGenerator > limit - 100) {
+    throw new Error(
+      `${STREAMS} streams need more instances or generators: ${perInstance} per instance and ${perGenerator} per generator, ` +
+        `open files limited to ${limit} per process (ulimit -Hn)`,
+    );
+  }
+  if (INSTANCES < 1 || GENERATORS < 1 || GENERATORS > 250) throw new Error("--instances ≥ 1, 1 ≤ --generators ≤ 250");
+
+  const instances: Instance[] = [];
+  const generators: ChildProcess[] = [];
+  let redisServer: ChildProcess | undefined;
+  let redis: Redis | undefined;
+  let databaseCreated = false;
+  const cleanup = async () => {
+    for (const g of generators) g.kill("SIGTERM");
+    for (const i of instances) i.process.kill("SIGTERM");
+    redis?.disconnect();
+    await new Promise((r) => setTimeout(r, 1_500));
+    for (const i of instances) {
+      i.process.kill("SIGKILL");
+      rmSync(i.dataDir, { recursive: true, force: true });
+    }
+    redisServer?.kill("SIGTERM");
+    if (databaseCreated) await adminQuery(`drop database if exists "${dbName}" with (force)`).catch(() => {});
   };
   const watchdog = setTimeout(() => {
-    console.error("bench took over 10 minutes; stopping");
-    cleanup();
-    process.exit(1);
-  }, 600_000);
+    console.error("bench took over 20 minutes; stopping");
+    void cleanup().then(() => process.exit(1));
+  }, 1_200_000);
   try {
-    server = spawn("node", ["dist/offers/main.mjs"], {
+    redisServer = spawn("redis-server", ["--port", String(REDIS_PORT), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--maxclients", "1000"], {
       stdio: ["ignore", "ignore", "inherit"],
-      env: {
-        ...process.env,
-        NODE_ENV: "production",
-        LOG_LEVEL: "warn",
-        DATA_DIR: dataDir,
-        OFFERS_PORT: String(PORT),
-        OFFERS_DEMO_DATA: "on",
-        OFFERS_DATABASE_URL: process.env.BENCH_DATABASE_URL ?? "",
-        REDIS_URL: process.env.BENCH_REDIS_URL ?? "",
-        // One demo game driven far past any real game's budgets: unlimited unless set (to measure the limiter).
-        OFFERS_RATE_LIMIT_CLIENT_PER_MINUTE: process.env.OFFERS_RATE_LIMIT_CLIENT_PER_MINUTE ?? "0",
-        OFFERS_RATE_LIMIT_SERVER_PER_MINUTE: process.env.OFFERS_RATE_LIMIT_SERVER_PER_MINUTE ?? "0",
-      },
     });
-    await waitFor(`${base}/health`);
-    await api("PUT", "/v1/offers/definitions/bench-live", {
+    for (let attempt = 0; !redis; attempt++) {
+      const client = new Redis(`redis://127.0.0.1:${REDIS_PORT}`, { lazyConnect: true, retryStrategy: () => null });
+      client.on("error", () => {});
+      try {
+        await client.connect();
+        redis = client;
+      } catch (error) {
+        client.disconnect();
+        if (attempt > 50) throw error;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
+    await adminQuery(`create database "${dbName}"`);
+    databaseCreated = true;
+
+    const secrets = { OFFERS_SECRET_KEY: randomBytes(32).toString("hex"), OFFERS_ADMIN_TOKEN: randomBytes(24).toString("hex") };
+    const startInstance = (i: number): Instance => {
+      const dataDir = mkdtempSync(path.join(os.tmpdir(), "bench-sse-"));
+      const nodeArgs = (process.env.BENCH_SERVICE_NODE_ARGS ?? "").split(" ").filter(Boolean);
+      const entry = ONLY === "bare" ? "bench/sse/bare-server.mjs" : "dist/offers/main.mjs";
+      const child = spawn("node", ["--expose-gc", "--require", "./bench/sse/memory-probe.cjs", ...nodeArgs, entry], {
+        stdio: ["ignore", "ignore", "inherit", "ipc"],
+        env: {
+          ...process.env,
+          ...secrets,
+          NODE_ENV: "production",
+          LOG_LEVEL: "warn",
+          DATA_DIR: dataDir,
+          OFFERS_PORT: String(instancePort(i)),
+          // One instance seeds the demo game (its API key); the others find it in the database.
+          OFFERS_DEMO_DATA: i === 0 ? "on" : "off",
+          OFFERS_DATABASE_URL: dbUrl,
+          REDIS_URL: `redis://127.0.0.1:${REDIS_PORT}`,
+          // The bench measures streams: no webhook endpoints exist, so no worker polls for them.
+          OFFERS_WEBHOOK_WORKER: "off",
+          // One demo game driven far past any real game's budgets: unlimited unless set (to measure the limiter).
+          OFFERS_RATE_LIMIT_CLIENT_PER_MINUTE: process.env.OFFERS_RATE_LIMIT_CLIENT_PER_MINUTE ?? "0",
+          OFFERS_RATE_LIMIT_SERVER_PER_MINUTE: process.env.OFFERS_RATE_LIMIT_SERVER_PER_MINUTE ?? "0",
+        },
+      });
+      const instance = { port: instancePort(i), process: child, dataDir };
+      instances.push(instance);
+      return instance;
+    };
+    // The first applies the migrations and seeds; then the others start together.
+    await waitFor(`http://127.0.0.1:${startInstance(0).port}/health`);
+    for (let i = 1; i < INSTANCES; i++) startInstance(i);
+    await Promise.all(instances.map((i) => waitFor(`http://127.0.0.1:${i.port}/health`)));
+    if (ONLY !== "bare") await api(instances[0]!.port, "PUT", "/v1/offers/definitions/bench-live", {
       name: "Flash deal",
       description: "Surfaced in real time",
       rewards: [{ kind: "coins", rewardId: "gold", name: "Gold", amount: 100 }],
@@ -103,99 +251,120 @@ async function main() {
       durationSeconds: 3600,
     });
 
-    // Sign the players' JWTs up front (the game server's job), 15 minutes each.
-    const key = new TextEncoder().encode(API_KEY);
-    const now = Math.floor(Date.now() / 1000);
-    const tokens = await Promise.all(
-      Array.from({ length: CONNECTIONS }, (_, i) =>
-        new SignJWT({}).setProtectedHeader({ alg: "HS256" }).setIssuer(GAME).setSubject(`bench-${i}`).setExpirationTime(now + 900).sign(key),
-      ),
-    );
-
     await new Promise((r) => setTimeout(r, 2_000));
-    const rssBefore = rssKb(server.pid!);
+    const before = await Promise.all(instances.map(memoryOf));
 
-    // Connect in batches; each player's socket reads the stream and notes when its offer arrives.
+    // Player i's stream goes to instance i mod N; generator g opens the players g, g + G, g + 2G, …
+    for (let g = 0; g < GENERATORS; g++) generators.push(startGenerator());
     const connectStart = Date.now();
-    for (let start = 0; start < CONNECTIONS; start += BURST) {
-      const batch: Promise<void>[] = [];
-      for (let i = start; i < Math.min(CONNECTIONS, start + BURST); i++) {
-        batch.push(
-          new Promise<void>((resolve, reject) => {
-            const socket = net.connect(PORT, "127.0.0.1");
-            const player: Player = { id: `bench-${i}`, socket, buffer: "", open: false };
-            players.push(player);
-            socket.setEncoding("utf8");
-            socket.on("error", reject);
-            socket.on("data", (chunk: string) => {
-              player.buffer += chunk;
-              if (!player.open && player.buffer.includes(":connected")) {
-                player.open = true;
-                resolve();
-              }
-              const at = player.buffer.indexOf("event: offer_surfaced\ndata: ");
-              if (at >= 0 && player.receivedAt === undefined) {
-                const end = player.buffer.indexOf("\n\n", at);
-                if (end < 0) return;
-                player.receivedAt = Date.now();
-                const data = JSON.parse(player.buffer.slice(at + "event: offer_surfaced\ndata: ".length, end)) as { offer: { createdAt: string } };
-                player.surfacedAt = Date.parse(data.offer.createdAt);
-                player.buffer = "";
-              }
-              if (player.buffer.length > 100_000) player.buffer = player.buffer.slice(-1_000);
-            });
-            socket.write(
-              `GET /v1/sse/connect HTTP/1.1\r\nHost: 127.0.0.1:${PORT}\r\nAuthorization: Bearer ${tokens[i]}\r\nAccept: text/event-stream\r\nCache-Control: no-cache\r\n\r\n`,
-            );
-          }),
-        );
-      }
-      await Promise.all(batch);
-    }
+    const connected = await Promise.all(
+      generators.map((generator, g) => {
+        const order: ConnectOrder = {
+          type: "connect",
+          localAddress: `127.0.0.${2 + g}`,
+          players: [],
+          gameId: GAME,
+          apiKey: API_KEY,
+          batch: CONNECT_BATCH,
+        };
+        for (let i = g; i < STREAMS; i += GENERATORS) order.players.push({ index: i, port: instancePort(i % INSTANCES) });
+        const done = nextMessage(generator, "connected");
+        generator.send(order);
+        return done;
+      }),
+    );
     const connectSeconds = (Date.now() - connectStart) / 1000;
+    const failed = connected.reduce((sum, c) => sum + c.failed, 0);
+    if (failed > 0) console.error(`${failed} streams did not open; first error: ${connected.find((c) => c.firstError)?.firstError}`);
     await new Promise((r) => setTimeout(r, 2_000));
-    const rssAfter = rssKb(server.pid!);
-    const held = players.filter((p) => p.open && !p.socket.destroyed).length;
+    const after = await Promise.all(instances.map(memoryOf));
 
-    // Surface one real-time offer per player, in bursts of concurrent assignments.
+    // Progress of deliveries, as the generators count them.
+    const received = new Map<ChildProcess, number>();
+    for (const generator of generators) {
+      generator.on("message", (message: GeneratorReport) => {
+        if (message.type === "progress") received.set(generator, message.received);
+      });
+    }
+    const receivedTotal = () => [...received.values()].reduce((a, b) => a + b, 0);
+
+    // Surface one real-time offer per player, in bursts, each through an instance that does not hold
+    // its stream (alternating between the others), so every delivery goes through Redis.
+    const opened = connected.reduce((sum, c) => sum + c.opened, 0);
+    const requestedAt = new Map<number, number>();
+    const viaInstance = (i: number) => {
+      const holder = i % INSTANCES;
+      if (INSTANCES === 1) return holder;
+      return (holder + 1 + (Math.floor(i / INSTANCES) % (INSTANCES - 1))) % INSTANCES;
+    };
+    const redisBefore = await redisCounters(redis);
     const surfaceStart = Date.now();
-    const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 10);
-    const byId = new Map(players.map((p) => [p.id, p]));
-    for (let start = 0; start < CONNECTIONS; start += BURST) {
-      const ids = players.slice(start, start + BURST).map((p) => p.id);
-      let next = 0;
+    for (let start = 0; start < (BURSTS ? STREAMS : 0); start += BURST) {
+      let next = start;
+      const end = Math.min(STREAMS, start + BURST);
       await Promise.all(
         Array.from({ length: CONCURRENCY }, async () => {
-          while (next < ids.length) {
-            const playerId = ids[next++]!;
-            byId.get(playerId)!.requestedAt = Date.now();
-            await api("POST", "/v1/player/offers/assign", { playerId, offerId: "bench-live" });
+          while (next < end) {
+            const i = next++;
+            requestedAt.set(i, Date.now());
+            await api(instancePort(viaInstance(i)), "POST", "/v1/player/offers/assign", { playerId: `bench-${i}`, offerId: "bench-live" });
           }
         }),
       );
     }
     const surfaceSeconds = (Date.now() - surfaceStart) / 1000;
     const deadline = Date.now() + 30_000;
-    while (players.some((p) => p.receivedAt === undefined) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    while (BURSTS && receivedTotal() < opened && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    const redisAfter = await redisCounters(redis);
 
-    const delivered = players.filter((p) => p.receivedAt !== undefined);
-    const latencies = delivered.map((p) => p.receivedAt! - p.surfacedAt!).sort((a, b) => a - b);
-    const endToEnd = delivered.map((p) => p.receivedAt! - p.requestedAt!).sort((a, b) => a - b);
-    const perConnectionKb = (rssAfter - rssBefore) / CONNECTIONS;
-    const p50 = percentile(latencies, 50);
+    const reports = await Promise.all(
+      generators.map((generator) => {
+        const report = nextMessage(generator, "report");
+        generator.send({ type: "report" });
+        return report;
+      }),
+    );
+    const openByPort: Record<number, number> = {};
+    for (const r of reports) for (const [port, n] of Object.entries(r.openByPort)) openByPort[Number(port)] = (openByPort[Number(port)] ?? 0) + n;
+    const held = Object.values(openByPort).reduce((a, b) => a + b, 0);
+    const closedEarly = reports.reduce((sum, r) => sum + r.closedEarly, 0);
+    const deliveries = reports.flatMap((r) => r.deliveries);
+    const latencies = deliveries.map(([, receivedAt, surfacedAt]) => receivedAt - surfacedAt).sort((a, b) => a - b);
+    const endToEnd = deliveries.map(([i, receivedAt]) => receivedAt - requestedAt.get(i)!).sort((a, b) => a - b);
+
+    const perInstanceLines = instances.map((instance, i) => {
+      const streams = openByPort[instance.port] ?? 0;
+      const rssDelta = after[i]!.rssKb - before[i]!.rssKb;
+      const heapDelta = (after[i]!.heapUsed - before[i]!.heapUsed) / 1024;
+      return {
+        streams,
+        rssDelta,
+        heapDelta,
+        text: `    instance ${i + 1} (:${instance.port})  ${streams} streams; RSS ${(before[i]!.rssKb / 1024).toFixed(0)} → ${(after[i]!.rssKb / 1024).toFixed(0)} MB = ${streams ? (rssDelta / streams).toFixed(1) : "–"} KB per stream; heap ${(before[i]!.heapUsed / 2 ** 20).toFixed(0)} → ${(after[i]!.heapUsed / 2 ** 20).toFixed(0)} MB = ${streams ? (heapDelta / streams).toFixed(1) : "–"} KB per stream (V8 committed ${(before[i]!.heapTotal / 2 ** 20).toFixed(0)} → ${(after[i]!.heapTotal / 2 ** 20).toFixed(0)} MB, external ${(before[i]!.external / 2 ** 20).toFixed(0)} → ${(after[i]!.external / 2 ** 20).toFixed(0)} MB)`,
+      };
+    });
+    const totalStreams = perInstanceLines.reduce((a, l) => a + l.streams, 0);
+    const rssPerStream = perInstanceLines.reduce((a, l) => a + l.rssDelta, 0) / Math.max(1, totalStreams);
+    const heapPerStream = perInstanceLines.reduce((a, l) => a + l.heapDelta, 0) / Math.max(1, totalStreams);
+    const published = redisAfter.publish - redisBefore.publish;
+    const commands = redisAfter.commands - redisBefore.commands;
+    const delivered = latencies.length;
     const p99 = percentile(latencies, 99);
-    console.log(`
-event stream benchmark (${process.env.BENCH_DATABASE_URL ? "PostgreSQL" : "PGlite"}, ${process.env.BENCH_REDIS_URL ? "Redis bus" : "in-process bus"})
-  connections held        ${held} / ${CONNECTIONS} (connected in ${connectSeconds.toFixed(1)} s)   target ${CONNECTIONS} held  ${mark(held === CONNECTIONS)}
-  memory per connection   ${perConnectionKb.toFixed(1)} KB (server RSS ${(rssBefore / 1024).toFixed(0)} → ${(rssAfter / 1024).toFixed(0)} MB)   target < 30 KB  ${mark(perConnectionKb < 30)}
-  offers delivered        ${latencies.length} / ${CONNECTIONS} (bursts of ${BURST}, ${CONCURRENCY} assignments in flight; ${(CONNECTIONS / surfaceSeconds).toFixed(0)}/s)
-  delivery latency p50    ${p50} ms   (surfacing transaction → receipt)
+    const deliveryLines = `  offers delivered        ${delivered} / ${STREAMS} (bursts of ${BURST}, ${CONCURRENCY} assignments in flight, each through an instance not holding the stream; ${(STREAMS / surfaceSeconds).toFixed(0)}/s, ${surfaceSeconds.toFixed(1)} s)
+  delivery latency p50    ${percentile(latencies, 50)} ms   (surfacing transaction → receipt)
   delivery latency p99    ${p99} ms   target < 100 ms  ${mark(p99 < 100)}
   assign request → receipt  p50 ${percentile(endToEnd, 50)} ms, p99 ${percentile(endToEnd, 99)} ms (includes the HTTP call and the transaction)
-`);
+  Redis per delivered event  ${(published / Math.max(1, delivered)).toFixed(2)} PUBLISH, ${(commands / Math.max(1, delivered)).toFixed(2)} commands in all (${published} PUBLISH, ${commands} commands over the bursts)
+`;
+    console.log(`
+event stream benchmark (${ONLY === "bare" ? "bare node:http servers, not the offers service: " : ""}${INSTANCES} instances on PostgreSQL and a throwaway Redis, ${GENERATORS} load generators on 127.0.0.2–127.0.0.${1 + GENERATORS}; open files ≤ ${limit} per process)
+  streams held            ${held} / ${STREAMS} (opened in ${connectSeconds.toFixed(1)} s${failed ? `, ${failed} failed to open` : ""}${closedEarly ? `, ${closedEarly} closed by the server` : ""})   target ${STREAMS} held  ${mark(held === STREAMS)}
+${perInstanceLines.map((l) => l.text).join("\n")}
+  memory per stream       ${rssPerStream.toFixed(1)} KB RSS (heap ${heapPerStream.toFixed(1)} KB), over all instances   target < 12 KB  ${mark(rssPerStream < 12)}
+${BURSTS ? deliveryLines : ""}`);
   } finally {
     clearTimeout(watchdog);
-    cleanup();
+    await cleanup();
   }
 }
 

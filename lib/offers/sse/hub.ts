@@ -20,6 +20,7 @@
 import { randomUUID } from "node:crypto";
 import type { EventBus, Unsubscribe } from "../../events";
 import type { Offer } from "../schemas";
+import { HeartbeatWheel } from "./heartbeat-wheel";
 import { StallSampler, type SampledSocket } from "./stall-sampler";
 import { sseEventsPushedTotal } from "../metrics";
 
@@ -124,6 +125,8 @@ const MAX_TIMEOUT = 2 ** 31 - 1;
 const END_GRACE_MS = 5_000;
 /** Connections reading what they missed at once after a bus outage (the rest wait their turn). */
 const RESYNC_CONCURRENCY = 4;
+/** Where each stream's chain of ordered steps starts: one settled promise for all. */
+const SETTLED: Promise<void> = Promise.resolve();
 
 export function formatEvent(type: string, data: unknown, id?: number | string): string {
   return `${id !== undefined ? `id: ${id}\n` : ""}event: ${type}\ndata: ${JSON.stringify(data)}\n\n`;
@@ -131,7 +134,6 @@ export function formatEvent(type: string, data: unknown, id?: number | string): 
 
 abstract class Stream {
   protected closed = false;
-  private heartbeat: ReturnType<typeof setInterval>;
   protected unsubscribe: Unsubscribe | undefined;
   /** Chunks handed to the sink that the connection has not taken yet. */
   private unflushed = 0;
@@ -148,13 +150,18 @@ abstract class Stream {
     protected readonly sink: SseSink,
     readonly key: PlayerKey,
   ) {
-    this.heartbeat = setInterval(() => this.write(":heartbeat\n\n"), hub.options.heartbeatMs);
+    hub.heartbeats.add(this);
     if (sink.socket) {
       this.unwatchSocket = hub.stallSampler.watch(sink.socket, (queued) => {
         hub.logger.info({ player: key, ...queued }, "event stream client reads nothing: closing");
         void this.close("stale");
       });
     }
+  }
+
+  /** A comment that keeps proxies from closing an idle stream (the hub's heartbeat wheel calls it). */
+  heartbeat(): void {
+    this.write(":heartbeat\n\n");
   }
 
   protected write(chunk: string): void {
@@ -219,7 +226,7 @@ abstract class Stream {
   async close(reason: CloseReason): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    clearInterval(this.heartbeat);
+    this.hub.heartbeats.remove(this);
     this.unwatchSocket();
     this.cleanupTimers();
     this.forget();
@@ -266,8 +273,9 @@ export class PlayerConnection extends Stream {
   private ready = false;
   /** Subscribed and caught up: from now on every surfaced offer reaches the client. */
   live = false;
-  private buffered: OfferEventMessage[] = [];
-  private chain: Promise<void> = Promise.resolve();
+  /** Messages that arrived while the stream was starting (created only then). */
+  private buffered: OfferEventMessage[] | undefined;
+  private chain: Promise<void> = SETTLED;
   private expiryTimer: ReturnType<typeof setTimeout> | undefined;
   /** The bus came back while this stream was starting: read again once it has started. */
   private resyncAfterStart = false;
@@ -299,8 +307,8 @@ export class PlayerConnection extends Stream {
     this.lastSeq = Math.max(lastSeq, after, events.at(-1)?.seq ?? 0);
     this.ready = true;
     this.live = true;
-    const buffered = this.buffered;
-    this.buffered = [];
+    const buffered = this.buffered ?? [];
+    this.buffered = undefined;
     for (const message of buffered) this.enqueue(message);
     if (this.resyncAfterStart) void this.resync();
     await this.hub.publish(this.key, {
@@ -330,7 +338,7 @@ export class PlayerConnection extends Stream {
       return;
     }
     if (message.kind !== "offer_event") return;
-    if (!this.ready) this.buffered.push(message);
+    if (!this.ready) (this.buffered ??= []).push(message);
     else this.enqueue(message);
   }
 
@@ -465,11 +473,14 @@ export class SseHub {
   private resyncAgain = false;
   /** Watches every stream's socket for a client that reads nothing while the kernel holds its data. */
   readonly stallSampler: StallSampler;
+  /** One timer beats every stream of this hub (a timer per stream would cost memory per stream). */
+  readonly heartbeats: HeartbeatWheel<{ heartbeat(): void }>;
 
   constructor(readonly options: SseHubOptions) {
     this.instance = options.instance ?? randomUUID().slice(0, 8);
     this.logger = options.logger ?? { info: () => {}, warn: () => {} };
     this.now = options.now ?? Date.now;
+    this.heartbeats = new HeartbeatWheel(options.heartbeatMs, (stream) => stream.heartbeat());
     this.stallSampler = new StallSampler({
       staleTimeoutMs: options.staleTimeoutMs,
       periodMs: options.sampleMs ?? Math.min(options.staleTimeoutMs / 4, 15_000),
