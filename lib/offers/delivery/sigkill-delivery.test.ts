@@ -101,8 +101,8 @@ describe.each(testDatabaseTargets())("SIGKILL between commit and delivery on %s"
       await eventually(() => expect(receiver.received.length).toBeGreaterThan(0));
       child.kill("SIGKILL");
       await exited(child);
-      const beforeRestart = new Set(receiver.received.map((r) => r.id));
-      expect(beforeRestart.size).toBeLessThan(CLAIMS);
+      // Some or all of the deliveries reached the receiver before the kill, and it answered none of
+      // them: no delivery was completed, whichever of them the worker had sent.
 
       // The receiver recovers; the service restarts on the same data.
       receiver.behave(() => 200);
