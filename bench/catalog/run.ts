@@ -225,6 +225,8 @@ async function main() {
       LOG_LEVEL: "warn",
       // The catalog exactly as generated: no demo config commits on top.
       PORTAL_DEMO_DATA: "off",
+      // One user searching far past a person's budget: unlimited unless set (to measure the limiter).
+      PORTAL_RATE_LIMIT_PER_MINUTE: process.env.PORTAL_RATE_LIMIT_PER_MINUTE ?? "0",
     };
     const spawned = performance.now();
     // BENCH_PORTAL_NODE_ARGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof", to profile the portal.
