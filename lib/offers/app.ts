@@ -43,7 +43,7 @@ export async function buildOffersApp(deps: OffersAppDeps): Promise<FastifyInstan
   });
 
   await app.register(corsPlugin, { origins: deps.corsOrigins });
-  await app.register(inputPlugin, { checkErrorResponses: deps.checkErrorResponses });
+  await app.register(inputPlugin, { checkResponses: deps.checkResponses });
   await app.register(errorsPlugin);
   await app.register(rateLimitPlugin, { settings: services.rateLimits, redis: deps.rateLimit?.redis, keyPrefix: deps.rateLimit?.keyPrefix });
   await app.register(metricsPlugin, { token: deps.metricsToken });

@@ -32,7 +32,7 @@ describe.skipIf(!canRunThrowawayPostgres())("offers service when PostgreSQL free
       onPoolError: () => {},
     });
     const clock = new ManualClock(Date.UTC(2026, 0, 1, 12, 0, 0));
-    const app = await buildOffersApp({ database, secretKey: "a".repeat(64), adminToken: "admin-token-0123456789", clock, checkErrorResponses: true });
+    const app = await buildOffersApp({ database, secretKey: "a".repeat(64), adminToken: "admin-token-0123456789", clock, checkResponses: true });
     try {
       const game = await app.offers.games.createGame({ gameId: "g", name: "G", clientId: "c", apiKey: "key-0123456789-abcdef" });
       const iat = Math.floor(clock.now().getTime() / 1000);

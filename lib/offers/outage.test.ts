@@ -15,7 +15,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("offers service when PostgreSQL 
     const { proxy, url: viaProxy } = await startProxyFor(scratch.url, 5432);
     const database = await openOffersDatabase({ url: viaProxy, poolSize: 4, onPoolError: () => {} });
     const clock = new ManualClock();
-    const app = await buildOffersApp({ database, secretKey: "a".repeat(64), adminToken: "admin-token-0123456789", clock, checkErrorResponses: true });
+    const app = await buildOffersApp({ database, secretKey: "a".repeat(64), adminToken: "admin-token-0123456789", clock, checkResponses: true });
     try {
       const game = await app.offers.games.createGame({ gameId: "g", name: "G", clientId: "c", apiKey: "key-0123456789-abcdef" });
       const headers = { "x-client-id": game.clientId, "x-api-key": game.apiKey, "content-type": "application/json" };

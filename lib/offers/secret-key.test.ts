@@ -127,7 +127,7 @@ describe.each(testDatabaseTargets())("the secret key of stored API keys, on %s",
     const logged: unknown[] = [];
     const logger = pino({ level: "error" }, { write: (line: string) => logged.push(JSON.parse(line)) });
     // Started with B; a key sealed with A appears afterwards (another instance on another key).
-    const app = await buildOffersApp({ database, secretKey: keyB, adminToken: "admin-token-0123456789", logger, checkErrorResponses: true });
+    const app = await buildOffersApp({ database, secretKey: keyB, adminToken: "admin-token-0123456789", logger, checkResponses: true });
     try {
       const game = await new GameDirectory(database.db, new SecretBox(keyA)).createGame({ gameId: "g", name: "G" });
       const apiKeyCall = await app.inject({ method: "POST", url: "/v1/player/campaigns/refresh", headers: { "x-client-id": game.clientId, "x-api-key": game.apiKey }, payload: { playerId: "p" } });
@@ -139,7 +139,7 @@ describe.each(testDatabaseTargets())("the secret key of stored API keys, on %s",
       expect(JSON.stringify(logged)).toContain("cannot be decrypted");
 
       // Given the old key as OFFERS_SECRET_KEY_PREVIOUS, the same requests succeed.
-      const healed = await buildOffersApp({ database, secretKey: keyB, previousSecretKey: keyA, adminToken: "admin-token-0123456789", checkErrorResponses: true });
+      const healed = await buildOffersApp({ database, secretKey: keyB, previousSecretKey: keyA, adminToken: "admin-token-0123456789", checkResponses: true });
       const ok = await healed.inject({ method: "POST", url: "/v1/player/campaigns/refresh", headers: { "x-client-id": game.clientId, "x-api-key": game.apiKey }, payload: { playerId: "p" } });
       expect(ok.statusCode).toBe(200);
       await healed.close();
@@ -170,7 +170,7 @@ describe.each(testDatabaseTargets())("the secret key of stored API keys, on %s",
     expect(listed.err).toContain("secret-key:rotate");
     const serve = async (secretKey: string, previousSecretKey?: string) => {
       const database = await s.open();
-      const app = await buildOffersApp({ database, secretKey, previousSecretKey, adminToken: "admin-token-0123456789", checkErrorResponses: true });
+      const app = await buildOffersApp({ database, secretKey, previousSecretKey, adminToken: "admin-token-0123456789", checkResponses: true });
       try {
         const res = await app.inject({ method: "POST", url: "/v1/player/campaigns/refresh", headers: { "x-client-id": clientId, "x-api-key": apiKey }, payload: { playerId: "p" } });
         return res.statusCode;

@@ -49,7 +49,7 @@ export async function startOffersTestApp(target: TestDatabaseTarget, extra: Part
   const database = await openOffersTestDatabase(target);
   const clock = new ManualClock(Date.UTC(2026, 0, 1, 12, 0, 0));
   const secretKey = randomBytes(32).toString("hex");
-  const app = await buildOffersApp({ database, secretKey, adminToken: "test-admin-token-0123456789", clock, checkErrorResponses: true, ...extra });
+  const app = await buildOffersApp({ database, secretKey, adminToken: "test-admin-token-0123456789", clock, checkResponses: true, ...extra });
   await app.ready();
   const created = await app.offers.games.createGame({ gameId: "game-a", name: "Game A", clientId: "client-a", apiKey: "api-key-of-game-a-0123456789", test: TEST_ENVIRONMENT_CREDENTIALS });
   const game: TestGame = { gameId: created.gameId, clientId: created.clientId, apiKey: created.apiKey };

@@ -62,8 +62,8 @@ export interface OffersAppDeps {
   rateLimit?: { clientPerMinute: number; serverPerMinute: number; redis?: Redis; keyPrefix?: string };
   /** Bearer token of GET /metrics on the service's port (METRICS_TOKEN); absent = no such route. */
   metricsToken?: string;
-  /** Fail a request whose error body its route does not document (tests; see plugins/input.ts). */
-  checkErrorResponses?: boolean;
+  /** Fail a request whose status or body its route does not document (tests; see plugins/input.ts). */
+  checkResponses?: boolean;
 }
 
 export interface OffersServices {

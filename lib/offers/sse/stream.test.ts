@@ -529,7 +529,7 @@ describe.each(testDatabaseTargets())("two offers instances on %s", (target) => {
     await defineOffers(a.ctx);
     // Instance B: its own process state (hub, engine, bus connection), the same database.
     const streamB = createEventStream({ bus: buses[1] ?? buses[0]!, adminToken: ADMIN, heartbeatMs: 100, staleTimeoutMs: 60_000, now: () => a.ctx.clock.now().getTime() });
-    const b = await buildOffersApp({ database: a.ctx.database, secretKey: a.ctx.secretKey, adminToken: ADMIN, clock: a.ctx.clock, extend: streamB.extend, checkErrorResponses: true });
+    const b = await buildOffersApp({ database: a.ctx.database, secretKey: a.ctx.secretKey, adminToken: ADMIN, clock: a.ctx.clock, extend: streamB.extend, checkResponses: true });
     await b.listen({ port: 0, host: "127.0.0.1" });
     try {
       const baseB = `http://127.0.0.1:${(b.server.address() as AddressInfo).port}/v1`;

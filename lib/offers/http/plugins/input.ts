@@ -1,29 +1,61 @@
 /** The input boundary of every route: zod compilers, JSON bodies only, stored-text and identifier rules, the request id. */
+import { isDeepStrictEqual } from "node:util";
+import fastJson from "fast-json-stringify";
 import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
+import { z } from "zod";
 import { statusOf } from "../../errors";
 import * as S from "../../schemas";
 import fastifyPlugin from "fastify-plugin";
 
 export interface InputPluginOptions {
   /**
-   * Errors are checked against the route's documented responses (../route-docs.ts), as success bodies
-   * always are: an undocumented status or body fails the request (tests). Off, a body that does not
-   * match is logged and sent as it is: a gap in the document must not turn a 409 into a 500 for a player.
+   * Every response is checked against the route's documented responses (../route-docs.ts): an
+   * undocumented status or a body that does not match fails the request, and a success body must come
+   * out of the fast serializer exactly as the zod schema encodes it (tests). Off, success bodies are
+   * written by the fast serializer alone, and an error body that does not match is logged and sent as
+   * it is: a gap in the document must not turn a 409 into a 500 for a player.
    */
-  checkErrorResponses?: boolean;
+  checkResponses?: boolean;
+}
+
+type RouteSchema = Parameters<typeof serializerCompiler>[0];
+
+/**
+ * A success body's serializer compiled from the zod schema's JSON Schema (fast-json-stringify, as
+ * Fastify does for JSON Schema routes): it writes only the documented fields, without validating the
+ * body against the schema on every response, which cost about a tenth of the campaigns fetch's CPU.
+ * Tests validate every body (checkResponses), so a handler that breaks its schema fails there.
+ */
+function compileFastSerializer(route: RouteSchema): (data: unknown) => string {
+  const schema = route.schema as z.ZodType;
+  const json = z.toJSONSchema(schema, { io: "output", target: "draft-7", unrepresentable: "any" });
+  return fastJson(json as Parameters<typeof fastJson>[0]) as (data: unknown) => string;
 }
 
 export const inputPlugin = fastifyPlugin<InputPluginOptions>(async (app, options) => {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler((route) => {
-    const serialize = serializerCompiler(route as Parameters<typeof serializerCompiler>[0]);
-    if (Number(route.httpStatus) < 400) return serialize;
+    const serialize = serializerCompiler(route as RouteSchema);
+    if (Number(route.httpStatus) < 400) {
+      const fast = compileFastSerializer(route as RouteSchema);
+      if (!options.checkResponses) return fast;
+      return (data: unknown) => {
+        const checked = serialize(data);
+        const written = fast(data);
+        if (!isDeepStrictEqual(JSON.parse(written), JSON.parse(checked))) {
+          const where = `${route.method} ${route.url} ${route.httpStatus}`;
+          console.error(`the fast serializer wrote ${written}, the schema encodes ${checked}: ${where}`);
+          throw new Error(`fast serializer differs from the schema: ${where}`);
+        }
+        return written;
+      };
+    }
     return (data: unknown) => {
       try {
         return serialize(data);
       } catch (error) {
         const where = `${route.method} ${route.url} ${route.httpStatus}: ${JSON.stringify(data)}`;
-        if (options.checkErrorResponses) {
+        if (options.checkResponses) {
           console.error(`error body not in the route's documented responses: ${where}`);
           throw error;
         }
@@ -32,7 +64,7 @@ export const inputPlugin = fastifyPlugin<InputPluginOptions>(async (app, options
       }
     };
   });
-  if (options.checkErrorResponses) {
+  if (options.checkResponses) {
     // A status the route does not document has no serializer at all: caught here instead.
     app.addHook("onSend", async (request, reply) => {
       const schema = request.routeOptions.schema;
