@@ -37,23 +37,29 @@ export interface BusLogger {
 const silentLogger: BusLogger = { warn: () => {}, info: () => {} };
 
 class HandlerRegistry {
-  private readonly handlers = new Map<string, Set<MessageHandler>>();
+  /**
+   * A channel's handler, or its handlers once it has more than one: nearly every channel is one
+   * player's stream with one handler, and a Set per channel costs some 200 bytes per open stream.
+   */
+  private readonly handlers = new Map<string, MessageHandler | Set<MessageHandler>>();
 
   /** Answers true when this is the channel's first handler. */
   add(channel: string, handler: MessageHandler): boolean {
-    let set = this.handlers.get(channel);
-    const first = !set;
-    if (!set) this.handlers.set(channel, (set = new Set()));
-    set.add(handler);
-    return first;
+    const present = this.handlers.get(channel);
+    if (!present) this.handlers.set(channel, handler);
+    else if (present instanceof Set) present.add(handler);
+    else if (present !== handler) this.handlers.set(channel, new Set([present, handler]));
+    return !present;
   }
 
   /** Answers true when the channel has no handler left. */
   remove(channel: string, handler: MessageHandler): boolean {
-    const set = this.handlers.get(channel);
-    if (!set) return false;
-    set.delete(handler);
-    if (set.size > 0) return false;
+    const present = this.handlers.get(channel);
+    if (!present) return false;
+    if (present instanceof Set) {
+      present.delete(handler);
+      if (present.size > 0) return false;
+    } else if (present !== handler) return false;
     this.handlers.delete(channel);
     return true;
   }
@@ -63,9 +69,9 @@ class HandlerRegistry {
   }
 
   dispatch(channel: string, message: string, logger: BusLogger): void {
-    const set = this.handlers.get(channel);
-    if (!set) return;
-    for (const handler of [...set]) {
+    const present = this.handlers.get(channel);
+    if (!present) return;
+    for (const handler of present instanceof Set ? [...present] : [present]) {
       try {
         handler(message);
       } catch (error) {

@@ -5,6 +5,8 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import net from "node:net";
+import v8 from "node:v8";
+import vm from "node:vm";
 import { randomBytes } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import { MemoryEventBus, RedisEventBus, type EventBus } from "../../events";
@@ -422,6 +424,44 @@ describe.each(testDatabaseTargets())("event stream on %s", (target) => {
     await until(() => stream.hub.connectionCount === 0, 3_000, "cleanup after abort");
     await until(() => !stream.hub.stallSampler.running, 1_000, "sampler stopped");
   }, 60_000);
+
+  it("open streams keep no Fastify request or reply alive (memory per stream)", async () => {
+    const bus = new MemoryEventBus();
+    let clockNow = () => Date.now();
+    const stream = createEventStream({ bus, adminToken: ADMIN, heartbeatMs: 100, staleTimeoutMs: 60_000, now: () => clockNow() });
+    const requests: Array<WeakRef<object>> = [];
+    const ctx = await startOffersTestApp(target, {
+      extend: async (app, services) => {
+        app.addHook("onRequest", async (request, reply) => {
+          if (request.url.startsWith("/v1/sse/")) requests.push(new WeakRef(request), new WeakRef(reply));
+        });
+        await stream.extend(app, services);
+      },
+    });
+    clockNow = () => ctx.clock.now().getTime();
+    cleanups.push(() => ctx.close());
+    await ctx.app.listen({ port: 0, host: "127.0.0.1" });
+    const base = `http://127.0.0.1:${(ctx.app.server.address() as AddressInfo).port}/v1`;
+    const readers = await Promise.all(["gc1", "gc2", "gc3", "gc4", "gc5", "gc6"].map(async (p) => openReader(`${base}/sse/connect`, { Authorization: `Bearer ${await ctx.jwt(p)}` })));
+    const statuses = await Promise.all(readers.map(async (r) => (await r.response).status));
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 200]);
+    await until(() => readers.every((r) => r.comments.includes("heartbeat")), 5_000, `heartbeats (${readers.map((r) => r.comments.join("/")).join(" | ")})`);
+    v8.setFlagsFromString("--expose-gc");
+    const gc = vm.runInNewContext("gc") as () => void;
+    for (let i = 0; i < 10 && requests.some((r) => r.deref()); i++) {
+      gc();
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(requests).toHaveLength(12);
+    // One request of the app (the first) stays reachable from something Fastify or a plugin keeps
+    // after its first call; what matters is that nothing grows with the open streams.
+    expect(requests.filter((r) => r.deref() !== undefined).length).toBeLessThanOrEqual(1);
+    // The streams are alive and served, and closing them frees them.
+    expect(stream.hub.connectionCount).toBe(6);
+    for (const reader of readers) reader.abort();
+    await until(() => stream.hub.connectionCount === 0, 3_000, "cleanup after abort");
+    expect(bus.channelCount).toBe(0);
+  }, 30_000);
 
   it("serves the admin API and a watch stream that does not take the player's connection", async () => {
     const { ctx, base, stream } = await server();
