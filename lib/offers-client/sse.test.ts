@@ -3,6 +3,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { backoffDelay, connectEventStream, DEFAULT_SILENCE_TIMEOUT_MS, EventStreamParser, type StreamEvent, type StreamState } from "./sse";
 import { createJwtProvider, jwtExpiry } from "./jwt-provider";
+import { createGameClient } from "./index";
 
 describe("EventStreamParser", () => {
   function parse(chunks: string[]) {
@@ -551,6 +552,20 @@ describe("the watchdog on fake timers", () => {
     ]);
     handle.close();
     await handle.closed;
+  });
+
+  it("is set per stream through the game client's connectStream", async () => {
+    vi.useFakeTimers();
+    const server = controlledFetch();
+    const states: StreamState[] = [];
+    const game = createGameClient({ baseUrl: "http://offers.test/v1", getJwt: async () => fakeJwt(2_000_000_000), fetch: server.fetch });
+    const stream = game.connectStream({ onOffer: () => {}, onStateChange: (s) => states.push(s), silenceTimeoutMs: 5_000 });
+    await vi.advanceTimersByTimeAsync(4_999);
+    expect(states.map((s) => s.status)).toEqual(["open"]);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(states[1]).toMatchObject({ status: "reconnecting", reason: "no data for 5000 ms (heartbeat missed): connection dropped" });
+    stream.close();
+    await stream.closed;
   });
 
   it("refuses a silence that is not a positive whole number of milliseconds", () => {
