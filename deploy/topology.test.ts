@@ -42,6 +42,12 @@ const PROXY_PORT = 8080;
 /** Real-time definitions rt-1…rt-N (one round surfaces one to every player) and claimable gifts. */
 const RT_DEFINITIONS = 40;
 const GIFTS = 4;
+/**
+ * Heartbeat and SDK watchdog, scaled down from production's 30 s and 45 s with the same ratio (1.5),
+ * so a cut-off host is noticed in seconds instead of the better part of a minute.
+ */
+const HEARTBEAT_MS = 6_000;
+const SILENCE_MS = 9_000;
 
 function which(command: string): string | null {
   for (const dir of (process.env.PATH ?? "/usr/sbin:/usr/bin").split(":").concat(["/usr/sbin", "/sbin"])) {
@@ -148,6 +154,7 @@ function openPlayer(baseUrl: string, id: string, existing?: Player): Player {
   // Last-Event-ID 0 at first: the first connection also replays what surfaced while it was subscribing.
   player.stream = game.connectStream({
     lastEventId: resumeFrom ?? "0",
+    silenceTimeoutMs: SILENCE_MS,
     onOffer: (offer) => player.received.push({ instanceId: offer.instanceId, at: Date.now() }),
     onStateChange: (state) => player.states.push({ ...state, at: Date.now() }),
   });
@@ -198,6 +205,7 @@ describe.skipIf(skipReason !== null)("the topology as deployed (nginx, two offer
       OFFERS_DEMO_DATA: "off",
       OFFERS_TRUST_PROXY: topology.host("lb").address,
       OFFERS_DATABASE_POOL_SIZE: "6",
+      SSE_HEARTBEAT_MS: String(HEARTBEAT_MS),
     };
     const child = topology.spawnIn(name, process.execPath, ["--enable-source-maps", "dist/offers/main.mjs"], { cwd: process.cwd(), env: env as NodeJS.ProcessEnv });
     const instance: Instance = { name, child, log: [] };
@@ -551,7 +559,7 @@ describe.skipIf(skipReason !== null)("the topology as deployed (nginx, two offer
     await startedInstance("o1");
   });
 
-  it("an instance cut off the network: its players reconnect once the proxy gives up on the silent stream, no offer lost or repeated", { timeout: 180_000 }, async () => {
+  it("an instance cut off the network: its players' watchdog gives up on the silent stream and they reconnect, no offer lost or repeated", { timeout: 180_000 }, async () => {
     // Every stream is on o2 since the kill. The proxy tries the restarted o1 again after fail_timeout;
     // then the players come back (new streams resuming the old ones), spread over both again.
     await new Promise((r) => setTimeout(r, 6_000));
@@ -570,14 +578,21 @@ describe.skipIf(skipReason !== null)("the topology as deployed (nginx, two offer
       await new Promise((r) => setTimeout(r, 500));
     }
     await claims.then(expectExactlyOnce);
-    // The proxy's read timeout on the stream (75 s, proxy.conf) ends the silent streams.
+    // The SDK's watchdog ends the silent streams SILENCE_MS after their last byte (the proxy's
+    // read timeout, 45 s in proxy.conf, would end them later).
     await expectEveryOfferDeliveredOnce(120_000);
     const { affected, reconnectMs } = failover(cutAt);
     report.push(
-      `o1 cut off (link down): ${affected.length} of ${PLAYERS} streams were on it; subscribed again on o2 after p50 ${ms(percentile(reconnectMs, 50))}, max ${ms(Math.max(...reconnectMs))}`,
+      `o1 cut off (link down): ${affected.length} of ${PLAYERS} streams were on it; subscribed again on o2 after p50 ${ms(percentile(reconnectMs, 50))}, max ${ms(Math.max(...reconnectMs))}` +
+        ` (SDK watchdog silenceTimeoutMs ${SILENCE_MS} ms, SSE_HEARTBEAT_MS ${HEARTBEAT_MS} ms)`,
     );
     expect(affected.length).toBeGreaterThan(0);
     expect(reconnectMs.every(Number.isFinite)).toBe(true);
+    // What ended them: the players' watchdog, not the proxy.
+    for (const player of affected) {
+      const dropped = player.states.find((s) => s.at >= cutAt && s.status === "reconnecting");
+      expect(dropped?.reason, player.id).toBe(`no data for ${SILENCE_MS} ms (heartbeat missed): connection dropped`);
+    }
 
     // Plugged back in: o1's stale streams yield to the newer ones, nothing arrives twice.
     await topology.setLink("o1", true);

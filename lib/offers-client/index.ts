@@ -45,10 +45,10 @@ import {
   SnapshotPushRequest,
   type Environment,
 } from "../offers/schemas";
-import { connectEventStream, type EventStreamHandle, type StreamState } from "./sse";
+import { connectEventStream, DEFAULT_SILENCE_TIMEOUT_MS, type EventStreamHandle, type StreamState } from "./sse";
 import { createJwtProvider, jwtExpiry, type JwtProvider } from "./jwt-provider";
 
-export { connectEventStream, createJwtProvider, jwtExpiry };
+export { connectEventStream, createJwtProvider, DEFAULT_SILENCE_TIMEOUT_MS, jwtExpiry };
 export type { EventStreamHandle, JwtProvider, StreamState };
 export type { Environment, Offer } from "../offers/schemas";
 
@@ -161,6 +161,11 @@ export interface OfferStreamOptions {
   onStateChange?: (state: StreamState) => void;
   /** Resume after this event id (e.g. kept in storage across page loads). */
   lastEventId?: string;
+  /**
+   * Reconnect when nothing (not even a heartbeat) has arrived for this long: default 45 s, 1.5 of
+   * the service's 30 s heartbeats. Lower it only with the service's `SSE_HEARTBEAT_MS`.
+   */
+  silenceTimeoutMs?: number;
 }
 
 /** Streams held in this runtime, one per player and service: a new one replaces the old. */
@@ -195,7 +200,8 @@ export function createGameClient(options: GameClientOptions) {
 
     /**
      * Opens the player's event stream: offers surfaced in real time, with reconnection (exponential
-     * backoff with jitter), resume from the last event id, and token renewal. One per player.
+     * backoff with jitter, also after a silence longer than silenceTimeoutMs), resume from the last
+     * event id, and token renewal. One per player.
      */
     connectStream(stream: OfferStreamOptions): EventStreamHandle {
       const url = joinUrl(baseUrlOf(options), "/sse/connect");
@@ -204,6 +210,7 @@ export function createGameClient(options: GameClientOptions) {
         url,
         fetch: options.fetch,
         lastEventId: stream.lastEventId,
+        silenceTimeoutMs: stream.silenceTimeoutMs,
         getToken: async (o) => {
           const token = await options.getJwt(o);
           // One stream per player and environment: a player's live and test streams are two players'.

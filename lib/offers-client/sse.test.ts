@@ -1,8 +1,9 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { backoffDelay, connectEventStream, EventStreamParser, type StreamEvent, type StreamState } from "./sse";
+import { backoffDelay, connectEventStream, DEFAULT_SILENCE_TIMEOUT_MS, EventStreamParser, type StreamEvent, type StreamState } from "./sse";
 import { createJwtProvider, jwtExpiry } from "./jwt-provider";
+import { createGameClient } from "./index";
 
 describe("EventStreamParser", () => {
   function parse(chunks: string[]) {
@@ -324,5 +325,253 @@ describe("connectEventStream against a real HTTP server", () => {
     const attempts = states.filter((s) => s.status === "reconnecting").map((s) => s.attempt);
     expect(attempts.slice(0, 3)).toEqual([1, 2, 3]);
     expect(events[0]!.data).toBe("back");
+  });
+
+  it("drops a connection that goes silent (socket open, nothing written) and resumes on a new one with Last-Event-ID", async () => {
+    let silentSince = 0;
+    let silentClosedAt = 0;
+    const { url, seen } = await serve((_req, res, n) => {
+      streamHead(res);
+      if (n === 1) {
+        res.write(':connected\n\nid: 1\nevent: offer_surfaced\ndata: {"n":1}\n\n');
+        res.write('id: 2\nevent: offer_surfaced\ndata: {"n":2}\n\n', () => (silentSince = Date.now()));
+        // Then nothing, as from a host cut off: the socket stays open, no FIN, no RST.
+        res.on("close", () => (silentClosedAt = Date.now()));
+      } else {
+        res.write(':connected\n\nid: 3\nevent: offer_surfaced\ndata: {"n":3}\n\n');
+      }
+    });
+    const events: StreamEvent[] = [];
+    const states: Array<StreamState & { at: number }> = [];
+    const handle = connectEventStream({
+      url,
+      getToken: async () => "t",
+      onEvent: (e) => events.push(e),
+      onStateChange: (s) => states.push({ ...s, at: Date.now() }),
+      silenceTimeoutMs: 400,
+      initialDelayMs: 10,
+      maxDelayMs: 50,
+    });
+    while (events.length < 3) await new Promise((r) => setTimeout(r, 10));
+    handle.close();
+    await handle.closed;
+
+    // The player gets every offer once, in order: the new connection resumed after the last one.
+    expect(events.map((e) => e.id)).toEqual(["1", "2", "3"]);
+    expect(seen).toHaveLength(2);
+    expect(seen[1]!["last-event-id"]).toBe("2");
+    expect(states.map((s) => s.status)).toEqual(["open", "reconnecting", "open", "closed"]);
+    expect(states[1]).toMatchObject({ attempt: 1, reason: "no data for 400 ms (heartbeat missed): connection dropped" });
+    // Dropped after the silence, not before; and the client closed the silent connection itself.
+    expect(states[1]!.at - silentSince).toBeGreaterThanOrEqual(400 - 5);
+    expect(silentClosedAt).toBeGreaterThan(0);
+  });
+
+  it("keeps a connection that sends heartbeats, or any byte, however long it runs", async () => {
+    const timers: Array<ReturnType<typeof setInterval>> = [];
+    const { url, seen } = await serve((_req, res) => {
+      streamHead(res);
+      res.write(":connected\n\n");
+      // Heartbeats every 100 ms for 1.2 s, then one event trickled a byte at a time every 100 ms
+      // (1.8 s for the event, more than three times the silence).
+      let beats = 0;
+      const slow = [..."id: 5\ndata: slow\n\n"];
+      const timer = setInterval(() => {
+        if (beats < 12) {
+          beats += 1;
+          res.write(":heartbeat\n\n");
+        } else if (slow.length) {
+          res.write(slow.shift()!);
+        } else {
+          clearInterval(timer);
+        }
+      }, 100);
+      timers.push(timer);
+      res.on("close", () => clearInterval(timer));
+    });
+    const events: StreamEvent[] = [];
+    const comments: string[] = [];
+    const states: StreamState[] = [];
+    const handle = connectEventStream({
+      url,
+      getToken: async () => "t",
+      onEvent: (e) => events.push(e),
+      onComment: (c) => comments.push(c),
+      onStateChange: (s) => states.push(s),
+      silenceTimeoutMs: 500,
+      initialDelayMs: 10,
+    });
+    while (events.length < 1) await new Promise((r) => setTimeout(r, 20));
+    handle.close();
+    await handle.closed;
+    for (const timer of timers) clearInterval(timer);
+
+    expect(comments.filter((c) => c === "heartbeat")).toHaveLength(12);
+    expect(events).toEqual([{ id: "5", event: "message", data: "slow" }]);
+    // One connection throughout: never dropped, never reconnected.
+    expect(seen).toHaveLength(1);
+    expect(states.map((s) => s.status)).toEqual(["open", "closed"]);
+  });
+});
+
+describe("the watchdog on fake timers", () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+    vi.useRealTimers();
+  });
+
+  /** A fetch whose streams the test writes to; aborting the request errors its body, as fetch does. */
+  function controlledFetch(options: { answer?: boolean } = {}) {
+    const bodies: Array<ReadableStreamDefaultController<Uint8Array>> = [];
+    const lastEventIds: Array<string | null> = [];
+    const fakeFetch = (_url: string | URL | Request, init?: RequestInit): Promise<Response> => {
+      lastEventIds.push(new Headers(init?.headers).get("last-event-id"));
+      const aborted = () => new DOMException("This operation was aborted", "AbortError");
+      if (options.answer === false) {
+        return new Promise((_resolve, reject) => init?.signal?.addEventListener("abort", () => reject(aborted())));
+      }
+      const body = new ReadableStream<Uint8Array>({
+        start(controller) {
+          bodies.push(controller);
+          init?.signal?.addEventListener("abort", () => controller.error(aborted()));
+        },
+      });
+      return Promise.resolve(new Response(body, { status: 200, headers: { "Content-Type": "text/event-stream" } }));
+    };
+    const send = (connection: number, text: string) => bodies[connection]!.enqueue(new TextEncoder().encode(text));
+    return { fetch: fakeFetch as typeof fetch, bodies, lastEventIds, send };
+  }
+
+  it("by default takes a connection for dead after 45 s without a byte, with one timer per stream and none after close", async () => {
+    vi.useFakeTimers();
+    const server = controlledFetch();
+    const states: StreamState[] = [];
+    const events: StreamEvent[] = [];
+    const handle = connectEventStream({
+      url: "http://offers.test/v1/sse/connect",
+      getToken: async () => "t",
+      fetch: server.fetch,
+      onEvent: (e) => events.push(e),
+      onStateChange: (s) => states.push(s),
+      random: () => 1,
+    });
+    await vi.advanceTimersByTimeAsync(0);
+    server.send(0, ':connected\n\nid: 1\nevent: offer_surfaced\ndata: {}\n\n');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(events).toHaveLength(1);
+
+    // Ten minutes of heartbeats every 30 s: the same connection all along, one timer.
+    for (let i = 0; i < 20; i++) {
+      await vi.advanceTimersByTimeAsync(30_000);
+      server.send(0, ":heartbeat\n\n");
+      expect(vi.getTimerCount()).toBe(1);
+    }
+    // A burst of chunks sets no timer: each one only notes its time.
+    const setTimeoutSpy = vi.spyOn(globalThis, "setTimeout");
+    for (let i = 0; i < 1_000; i++) {
+      server.send(0, `id: ${i + 2}\nevent: offer_surfaced\ndata: {}\n\n`);
+      await vi.advanceTimersByTimeAsync(1);
+    }
+    expect(events).toHaveLength(1_001);
+    expect(setTimeoutSpy.mock.calls.length).toBeLessThanOrEqual(1);
+    expect(vi.getTimerCount()).toBe(1);
+    expect(server.bodies).toHaveLength(1);
+
+    // A last heartbeat, then silence: still open a moment before 45 s, dropped at 45 s, back with Last-Event-ID.
+    server.send(0, ":heartbeat\n\n");
+    await vi.advanceTimersByTimeAsync(0);
+    await vi.advanceTimersByTimeAsync(DEFAULT_SILENCE_TIMEOUT_MS - 1);
+    expect(handle.state.status).toBe("open");
+    await vi.advanceTimersByTimeAsync(1);
+    expect(handle.state).toMatchObject({ status: "reconnecting", attempt: 1, reason: "no data for 45000 ms (heartbeat missed): connection dropped" });
+    await vi.advanceTimersByTimeAsync(500);
+    expect(server.bodies).toHaveLength(2);
+    expect(server.lastEventIds).toEqual([null, "1001"]);
+    expect(handle.state.status).toBe("open");
+
+    handle.close();
+    await handle.closed;
+    expect(vi.getTimerCount()).toBe(0);
+    expect(states.map((s) => s.status)).toEqual(["open", "reconnecting", "open", "closed"]);
+  });
+
+  it("also drops a request that is never answered, and keeps backing off while none is", async () => {
+    vi.useFakeTimers();
+    const server = controlledFetch({ answer: false });
+    const states: StreamState[] = [];
+    const handle = connectEventStream({
+      url: "http://offers.test/v1/sse/connect",
+      getToken: async () => "t",
+      fetch: server.fetch,
+      onEvent: () => {},
+      onStateChange: (s) => states.push(s),
+      silenceTimeoutMs: 10_000,
+      random: () => 1,
+    });
+    await vi.advanceTimersByTimeAsync(9_999);
+    expect(states).toEqual([]);
+    await vi.advanceTimersByTimeAsync(1);
+    // Each wait is the silence, then the backoff (500 ms, 1 s, 2 s with full jitter at its top).
+    await vi.advanceTimersByTimeAsync(500 + 10_000 + 1_000 + 10_000);
+    expect(states.map((s) => [s.status, s.attempt])).toEqual([
+      ["reconnecting", 1],
+      ["reconnecting", 2],
+      ["reconnecting", 3],
+    ]);
+    expect(states.every((s) => s.reason === "no data for 10000 ms (heartbeat missed): connection dropped")).toBe(true);
+    handle.close();
+    await handle.closed;
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it("starts the backoff over after a connection that was open, so a cut-off stream is back within the first delay", async () => {
+    vi.useFakeTimers();
+    const server = controlledFetch();
+    let calls = 0;
+    const flaky: typeof fetch = (input, init) => (++calls <= 3 ? Promise.reject(new TypeError("fetch failed")) : server.fetch(input, init));
+    const states: StreamState[] = [];
+    const handle = connectEventStream({
+      url: "http://offers.test/v1/sse/connect",
+      getToken: async () => "t",
+      fetch: flaky,
+      onEvent: () => {},
+      onStateChange: (s) => states.push(s),
+      silenceTimeoutMs: 10_000,
+      random: () => 1,
+    });
+    // Three refusals (waits of 0.5, 1 and 2 s), then a stream that sends one heartbeat and goes silent.
+    await vi.advanceTimersByTimeAsync(3_500);
+    server.send(0, ":heartbeat\n\n");
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(states.map((s) => [s.status, s.attempt])).toEqual([
+      ["reconnecting", 1],
+      ["reconnecting", 2],
+      ["reconnecting", 3],
+      ["open", 0],
+      ["reconnecting", 1],
+    ]);
+    handle.close();
+    await handle.closed;
+  });
+
+  it("is set per stream through the game client's connectStream", async () => {
+    vi.useFakeTimers();
+    const server = controlledFetch();
+    const states: StreamState[] = [];
+    const game = createGameClient({ baseUrl: "http://offers.test/v1", getJwt: async () => fakeJwt(2_000_000_000), fetch: server.fetch });
+    const stream = game.connectStream({ onOffer: () => {}, onStateChange: (s) => states.push(s), silenceTimeoutMs: 5_000 });
+    await vi.advanceTimersByTimeAsync(4_999);
+    expect(states.map((s) => s.status)).toEqual(["open"]);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(states[1]).toMatchObject({ status: "reconnecting", reason: "no data for 5000 ms (heartbeat missed): connection dropped" });
+    stream.close();
+    await stream.closed;
+  });
+
+  it("refuses a silence that is not a positive whole number of milliseconds", () => {
+    const base = { url: "http://offers.test/v1/sse/connect", getToken: async () => "t", onEvent: () => {} };
+    for (const silenceTimeoutMs of [0, -1, 1.5, Number.NaN, 2 ** 31]) {
+      expect(() => connectEventStream({ ...base, silenceTimeoutMs })).toThrow();
+    }
   });
 });

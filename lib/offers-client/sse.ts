@@ -5,6 +5,7 @@
  */
 
 import { createParser, type EventSourceParser } from "eventsource-parser";
+import { z } from "zod";
 
 export interface StreamEvent {
   /** The `id:` of the event, when the server sent one. */
@@ -71,7 +72,29 @@ export interface EventStreamOptions {
   maxDelayMs?: number;
   /** Random source for jitter (tests pass a fixed one). */
   random?: () => number;
+  /**
+   * Watchdog: a connection on which nothing at all (event, comment, heartbeat, not even response
+   * headers) has arrived for this long is taken for dead, aborted, and replaced by a new one that
+   * resumes with Last-Event-ID. Default 45 s; see DEFAULT_SILENCE_TIMEOUT_MS. Keep it above the
+   * service's heartbeat period (`SSE_HEARTBEAT_MS`), or healthy streams are cut.
+   */
+  silenceTimeoutMs?: number;
 }
+
+/** The service's heartbeat period: a `:heartbeat` comment every 30 s (interface, Events). */
+export const HEARTBEAT_PERIOD_MS = 30_000;
+
+/**
+ * 1.5 heartbeat periods. A healthy stream carries a byte at least once per period, and TCP delivers
+ * in order, so one missed heartbeat already means the path or the instance is gone (a host cut off
+ * sends no FIN or RST; TCP alone notices after minutes). The half period is the margin for a busy
+ * instance, a slow link and a throttled timer; waiting for two or three missed heartbeats would only
+ * make the failover that much slower.
+ */
+export const DEFAULT_SILENCE_TIMEOUT_MS = 45_000;
+
+/** setTimeout's limit (2^31 − 1 ms); larger values fire at once. */
+const SilenceTimeoutMs = z.number().int().min(1).max(2 ** 31 - 1);
 
 export interface EventStreamHandle {
   close(): void;
@@ -98,8 +121,9 @@ class HttpStatusError extends Error {
 
 /**
  * Opens the stream and keeps it open: reconnects with exponential backoff and jitter after network
- * errors, server restarts and stream ends; renews the token on a JWT error; resumes with
- * Last-Event-ID so nothing is missed or repeated. Stops for good on close() or when the server says
+ * errors, server restarts, stream ends and silences longer than `silenceTimeoutMs` (a host cut off
+ * closes nothing); renews the token on a JWT error; resumes with Last-Event-ID so nothing is missed
+ * or repeated. Stops for good on close() or when the server says
  * a newer connection of the same player replaced this one: the event `replaced` (passed to onEvent;
  * its id is not an offer's and is not kept as lastEventId), the comment `:replaced` of servers from
  * before that event, or a 409 `stream-replaced` answer.
@@ -109,6 +133,7 @@ export function connectEventStream(options: EventStreamOptions): EventStreamHand
   const initialDelay = options.initialDelayMs ?? 500;
   const maxDelay = options.maxDelayMs ?? 30_000;
   const random = options.random ?? Math.random;
+  const silenceMs = SilenceTimeoutMs.parse(options.silenceTimeoutMs ?? DEFAULT_SILENCE_TIMEOUT_MS);
   let lastEventId = options.lastEventId;
   let state: StreamState = { status: "connecting", attempt: 0 };
   let stopped = false;
@@ -122,6 +147,32 @@ export function connectEventStream(options: EventStreamOptions): EventStreamHand
     options.onStateChange?.(next);
   };
 
+  // The watchdog: one timer per stream, set while a connection is attempted or open. A chunk only
+  // notes its time; when the timer fires it compares, and sleeps again for the rest of the silence
+  // if something came meanwhile, so a busy stream costs no timer calls per chunk.
+  let lastByteAt = 0;
+  let watchdog: ReturnType<typeof setTimeout> | undefined;
+  let wentSilent = false;
+  const watch = () => {
+    const quiet = Date.now() - lastByteAt;
+    if (quiet < silenceMs) {
+      watchdog = setTimeout(watch, silenceMs - quiet);
+      return;
+    }
+    watchdog = undefined;
+    wentSilent = true;
+    controller?.abort();
+  };
+  const startWatchdog = () => {
+    lastByteAt = Date.now();
+    wentSilent = false;
+    watchdog ??= setTimeout(watch, silenceMs);
+  };
+  const stopWatchdog = () => {
+    clearTimeout(watchdog);
+    watchdog = undefined;
+  };
+
   const sleep = (ms: number) =>
     new Promise<void>((resolve) => {
       const timer = setTimeout(resolve, ms);
@@ -131,8 +182,12 @@ export function connectEventStream(options: EventStreamOptions): EventStreamHand
       };
     });
 
+  /** Whether the current attempt got a stream (200 with a body). */
+  let opened = false;
+
   async function readOnce(forceRefresh: boolean): Promise<{ replaced: boolean }> {
     controller = new AbortController();
+    opened = false;
     const token = await options.getToken({ forceRefresh });
     const headers: Record<string, string> = {
       Authorization: `Bearer ${token}`,
@@ -140,7 +195,17 @@ export function connectEventStream(options: EventStreamOptions): EventStreamHand
       "Cache-Control": "no-cache",
     };
     if (lastEventId !== undefined) headers["Last-Event-ID"] = lastEventId;
-    const response = await doFetch(options.url, { headers, signal: controller.signal, cache: "no-store" });
+    // From the request on: a host cut off may never answer it either.
+    startWatchdog();
+    try {
+      return await readResponse(await doFetch(options.url, { headers, signal: controller.signal, cache: "no-store" }));
+    } finally {
+      stopWatchdog();
+    }
+  }
+
+  async function readResponse(response: Response): Promise<{ replaced: boolean }> {
+    lastByteAt = Date.now();
     if (!response.ok || !response.body) {
       let code: string | undefined;
       try {
@@ -149,6 +214,7 @@ export function connectEventStream(options: EventStreamOptions): EventStreamHand
       } catch {}
       throw new HttpStatusError(response.status, code);
     }
+    opened = true;
     setState({ status: "open", attempt: 0 });
     let replaced = false;
     const parser = new EventStreamParser(
@@ -162,12 +228,18 @@ export function connectEventStream(options: EventStreamOptions): EventStreamHand
         options.onComment?.(text);
       },
     );
-    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+    // Bytes, not decoded text, so a chunk counts even when it ends inside a character.
+    const reader = response.body.getReader();
+    const decoder = new TextDecoder();
     for (;;) {
       const { value, done } = await reader.read();
       if (done) break;
-      parser.push(value);
+      lastByteAt = Date.now();
+      const text = decoder.decode(value, { stream: true });
+      if (text) parser.push(text);
     }
+    const rest = decoder.decode();
+    if (rest) parser.push(rest);
     return { replaced };
   }
 
@@ -193,7 +265,9 @@ export function connectEventStream(options: EventStreamOptions): EventStreamHand
           setState({ status: "closed", attempt: 0, reason: "replaced by a newer connection" });
           break;
         }
-        if (error instanceof HttpStatusError) {
+        if (wentSilent) {
+          reason = `no data for ${silenceMs} ms (heartbeat missed): connection dropped`;
+        } else if (error instanceof HttpStatusError) {
           reason = error.message;
           // Any JWT error: the next attempt asks for a fresh token.
           forceRefresh = error.status === 400 || error.status === 401;
@@ -202,6 +276,8 @@ export function connectEventStream(options: EventStreamOptions): EventStreamHand
         }
       }
       if (stopped) break;
+      // A connection that was open counts as healthy, however it ended: the backoff starts over.
+      if (opened) attempt = 0;
       attempt += 1;
       const delay = backoffDelay(attempt, initialDelay, maxDelay, random);
       setState({ status: "reconnecting", attempt, reason, retryAt: Date.now() + delay });
@@ -214,6 +290,7 @@ export function connectEventStream(options: EventStreamOptions): EventStreamHand
   return {
     close() {
       stopped = true;
+      stopWatchdog();
       controller?.abort();
       wake?.();
     },
