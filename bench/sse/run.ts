@@ -3,7 +3,8 @@
  * (default 3) sharing one PostgreSQL and one Redis; one real-time offer surfaced per player, in
  * bursts, through the game-server API of an instance other than the one holding the player's
  * stream, so every delivery crosses Redis; measures delivery latency from surfacing to receipt
- * (p50, p99), memory per stream on each instance, and Redis traffic per delivered event.
+ * (p50, p99), memory per stream on each instance (what the second half of the streams added, and what all added
+ * to the idle process), and Redis traffic per delivered event.
  *
  *   npm run build:offers && npx tsx bench/sse/run.ts [streams] [--instances 3] [--generators 4]
  *   BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test): the server to create a
@@ -257,25 +258,35 @@ async function main() {
     // Player i's stream goes to instance i mod N; generator g opens the players g, g + G, g + 2G, …
     for (let g = 0; g < GENERATORS; g++) generators.push(startGenerator());
     const connectStart = Date.now();
-    const connected = await Promise.all(
-      generators.map((generator, g) => {
-        const order: ConnectOrder = {
-          type: "connect",
-          localAddress: `127.0.0.${2 + g}`,
-          players: [],
-          gameId: GAME,
-          apiKey: API_KEY,
-          batch: CONNECT_BATCH,
-        };
-        for (let i = g; i < STREAMS; i += GENERATORS) order.players.push({ index: i, port: instancePort(i % INSTANCES) });
-        const done = nextMessage(generator, "connected");
-        generator.send(order);
-        return done;
-      }),
-    );
+    /** Opens the streams of players from ≤ i < to; each generator answers with its count so far. */
+    const connectPlayers = (from: number, to: number) =>
+      Promise.all(
+        generators.map((generator, g) => {
+          const order: ConnectOrder = {
+            type: "connect",
+            localAddress: `127.0.0.${2 + g}`,
+            players: [],
+            gameId: GAME,
+            apiKey: API_KEY,
+            batch: CONNECT_BATCH,
+          };
+          for (let i = from + ((g - from) % GENERATORS + GENERATORS) % GENERATORS; i < to; i += GENERATORS) order.players.push({ index: i, port: instancePort(i % INSTANCES) });
+          const done = nextMessage(generator, "connected");
+          generator.send(order);
+          return done;
+        }),
+      );
+    // Memory is read at half and at all streams as well as before any: the second half's growth is
+    // what one more stream costs, without what the process grows by once (compiled code, the young
+    // generation's size) when it first serves streams.
+    const HALF = Math.floor(STREAMS / 2);
+    const firstHalf = await connectPlayers(0, HALF);
+    await new Promise((r) => setTimeout(r, 2_000));
+    const half = await Promise.all(instances.map(memoryOf));
+    const connected = await connectPlayers(HALF, STREAMS);
     const connectSeconds = (Date.now() - connectStart) / 1000;
-    const failed = connected.reduce((sum, c) => sum + c.failed, 0);
-    if (failed > 0) console.error(`${failed} streams did not open; first error: ${connected.find((c) => c.firstError)?.firstError}`);
+    const failed = [...firstHalf, ...connected].reduce((sum, c) => sum + c.failed, 0);
+    if (failed > 0) console.error(`${failed} streams did not open; first error: ${[...firstHalf, ...connected].find((c) => c.firstError)?.firstError}`);
     await new Promise((r) => setTimeout(r, 2_000));
     const after = await Promise.all(instances.map(memoryOf));
 
@@ -334,18 +345,34 @@ async function main() {
 
     const perInstanceLines = instances.map((instance, i) => {
       const streams = openByPort[instance.port] ?? 0;
+      const firstHalfStreams = Array.from({ length: HALF }, (_, k) => k).filter((k) => k % INSTANCES === i).length;
+      const secondHalfStreams = streams - firstHalfStreams;
       const rssDelta = after[i]!.rssKb - before[i]!.rssKb;
       const heapDelta = (after[i]!.heapUsed - before[i]!.heapUsed) / 1024;
+      const marginalRss = after[i]!.rssKb - half[i]!.rssKb;
+      const marginalHeap = (after[i]!.heapUsed - half[i]!.heapUsed) / 1024;
+      const mb = (kb: number) => (kb / 1024).toFixed(0);
+      const per = (kb: number, n: number) => (n ? (kb / n).toFixed(1) : "–");
       return {
         streams,
+        secondHalfStreams,
         rssDelta,
         heapDelta,
-        text: `    instance ${i + 1} (:${instance.port})  ${streams} streams; RSS ${(before[i]!.rssKb / 1024).toFixed(0)} → ${(after[i]!.rssKb / 1024).toFixed(0)} MB = ${streams ? (rssDelta / streams).toFixed(1) : "–"} KB per stream; heap ${(before[i]!.heapUsed / 2 ** 20).toFixed(0)} → ${(after[i]!.heapUsed / 2 ** 20).toFixed(0)} MB = ${streams ? (heapDelta / streams).toFixed(1) : "–"} KB per stream (V8 committed ${(before[i]!.heapTotal / 2 ** 20).toFixed(0)} → ${(after[i]!.heapTotal / 2 ** 20).toFixed(0)} MB, external ${(before[i]!.external / 2 ** 20).toFixed(0)} → ${(after[i]!.external / 2 ** 20).toFixed(0)} MB)`,
+        marginalRss,
+        marginalHeap,
+        text:
+          `    instance ${i + 1} (:${instance.port})  ${streams} streams; RSS ${mb(before[i]!.rssKb)} → ${mb(half[i]!.rssKb)} → ${mb(after[i]!.rssKb)} MB (none, half, all), ` +
+          `heap ${mb(before[i]!.heapUsed / 1024)} → ${mb(half[i]!.heapUsed / 1024)} → ${mb(after[i]!.heapUsed / 1024)} MB; ` +
+          `per stream: ${per(rssDelta, streams)} KB RSS (heap ${per(heapDelta, streams)}) from none, ${per(marginalRss, secondHalfStreams)} KB RSS (heap ${per(marginalHeap, secondHalfStreams)}) for the second half ` +
+          `(V8 committed ${mb(before[i]!.heapTotal / 1024)} → ${mb(after[i]!.heapTotal / 1024)} MB)`,
       };
     });
     const totalStreams = perInstanceLines.reduce((a, l) => a + l.streams, 0);
+    const secondHalf = perInstanceLines.reduce((a, l) => a + l.secondHalfStreams, 0);
     const rssPerStream = perInstanceLines.reduce((a, l) => a + l.rssDelta, 0) / Math.max(1, totalStreams);
     const heapPerStream = perInstanceLines.reduce((a, l) => a + l.heapDelta, 0) / Math.max(1, totalStreams);
+    const marginalRssPerStream = perInstanceLines.reduce((a, l) => a + l.marginalRss, 0) / Math.max(1, secondHalf);
+    const marginalHeapPerStream = perInstanceLines.reduce((a, l) => a + l.marginalHeap, 0) / Math.max(1, secondHalf);
     const published = redisAfter.publish - redisBefore.publish;
     const commands = redisAfter.commands - redisBefore.commands;
     const delivered = latencies.length;
@@ -360,7 +387,8 @@ async function main() {
 event stream benchmark (${ONLY === "bare" ? "bare node:http servers, not the offers service: " : ""}${INSTANCES} instances on PostgreSQL and a throwaway Redis, ${GENERATORS} load generators on 127.0.0.2–127.0.0.${1 + GENERATORS}; open files ≤ ${limit} per process)
   streams held            ${held} / ${STREAMS} (opened in ${connectSeconds.toFixed(1)} s${failed ? `, ${failed} failed to open` : ""}${closedEarly ? `, ${closedEarly} closed by the server` : ""})   target ${STREAMS} held  ${mark(held === STREAMS)}
 ${perInstanceLines.map((l) => l.text).join("\n")}
-  memory per stream       ${rssPerStream.toFixed(1)} KB RSS (heap ${heapPerStream.toFixed(1)} KB), over all instances   target < 12 KB  ${mark(rssPerStream < 12)}
+  memory per stream       ${marginalRssPerStream.toFixed(1)} KB RSS (heap ${marginalHeapPerStream.toFixed(1)} KB) for each stream of the second half, over all instances   target < 12 KB  ${mark(marginalRssPerStream < 12)}
+                          ${rssPerStream.toFixed(1)} KB RSS (heap ${heapPerStream.toFixed(1)} KB) counting from no streams, with what the process grows by once
 ${BURSTS ? deliveryLines : ""}`);
   } finally {
     clearTimeout(watchdog);
