@@ -1,4 +1,5 @@
 /** Small helpers shared by the benchmarks. */
+import { createScratchPostgres } from "../../lib/db/testing";
 
 export function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return NaN;
@@ -18,3 +19,11 @@ export async function waitForHealthy(url: string, timeoutMs = 60_000): Promise<v
 }
 
 export const verdict = (ok: boolean) => (ok ? "ok" : "MISSED");
+
+/**
+ * An empty database of its own for one bench run, on the BENCH_DATABASE_URL server (default the local
+ * one), named `<prefix>_…`; drop it at the end.
+ */
+export function createBenchDatabase(prefix: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  return createScratchPostgres({ serverUrl: process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test", prefix });
+}
