@@ -30,7 +30,7 @@ import { offerInstances, players } from "../../lib/offers/db/schema";
 import { GameDirectory } from "../../lib/offers/games";
 import { OffersEngine } from "../../lib/offers/engine";
 import { SecretBox } from "../../lib/offers/secret-box";
-import { createBenchDatabase, percentile, verdict, waitForHealthy } from "../lib/common";
+import { percentile, startBenchRun, verdict, waitForHealthy } from "../lib/common";
 
 /** The delivery part: pairs of claim runs without and with an endpoint, RUN_SECONDS each. */
 const DELIVERY_PAIRS = Number(process.env.BENCH_DELIVERY_PAIRS ?? 4);
@@ -159,18 +159,9 @@ function start(command: string, args: string[], env: Record<string, string>): Ch
 }
 
 async function main() {
-  const database = await createBenchDatabase("bench_offers");
-  dbUrl = database.url;
-  const children: ChildProcess[] = [];
-  const cleanup = async () => {
-    for (const child of children) child.kill("SIGTERM");
-    await new Promise((r) => setTimeout(r, 1_000));
-    await database.drop().catch(() => {});
-  };
-  const watchdog = setTimeout(() => {
-    console.error("bench took over 10 minutes; stopping");
-    void cleanup().then(() => process.exit(1));
-  }, 600_000);
+  const run = await startBenchRun("bench_offers", 600_000);
+  dbUrl = run.dbUrl;
+  const children = run.children;
   try {
     const seedStart = Date.now();
     const { claimable, hookClaimable } = await seed();
@@ -360,8 +351,7 @@ reward delivery (${DELIVERY_PAIRS} × ${RUN_SECONDS} s of claims in a game witho
   delivery latency       p50 ${p50} ms, p99 ${p99} ms from claim to receipt (${state.received.length} delivered of ${claimedOn} claims answered, ${state.duplicates} twice)   target p99 < 1,000 ms  ${verdict(p99 < 1_000 && state.received.length >= claimedOn)}`);
     }
   } finally {
-    clearTimeout(watchdog);
-    await cleanup();
+    await run.finish();
   }
 }
 

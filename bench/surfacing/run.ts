@@ -24,7 +24,7 @@ import { GameDirectory } from "../../lib/offers/games";
 import { OffersEngine } from "../../lib/offers/engine";
 import type { AudienceRule } from "../../lib/offers/schemas";
 import { SecretBox } from "../../lib/offers/secret-box";
-import { createBenchDatabase, verdict, waitForHealthy } from "../lib/common";
+import { startBenchRun, verdict, waitForHealthy } from "../lib/common";
 
 const PUSH_PLAYERS = Number(process.env.BENCH_PUSH_PLAYERS ?? 10_000);
 const JOB_PLAYERS = Number(process.env.BENCH_JOB_PLAYERS ?? 100_000);
@@ -170,18 +170,9 @@ async function activationJob(): Promise<boolean> {
 }
 
 async function main() {
-  const database = await createBenchDatabase("bench_surfacing");
-  dbUrl = database.url;
-  const children: ChildProcess[] = [];
-  const cleanup = async () => {
-    for (const child of children) child.kill("SIGTERM");
-    await new Promise((r) => setTimeout(r, 1_000));
-    await database.drop().catch(() => {});
-  };
-  const watchdog = setTimeout(() => {
-    console.error("bench took over 15 minutes; stopping");
-    void cleanup().then(() => process.exit(1));
-  }, 900_000);
+  const run = await startBenchRun("bench_surfacing", 900_000);
+  dbUrl = run.dbUrl;
+  const children = run.children;
   let ok = true;
   try {
     const seedStart = Date.now();
@@ -208,8 +199,7 @@ async function main() {
     if (ONLY !== "job") ok = (await pushes()) && ok;
     if (ONLY !== "push") ok = (await activationJob()) && ok;
   } finally {
-    clearTimeout(watchdog);
-    await cleanup();
+    await run.finish();
   }
   process.exit(ok ? 0 : 1);
 }
