@@ -24,7 +24,6 @@ import { availableParallelism, loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { promisify } from "node:util";
-import pg from "pg";
 import { stringify } from "yaml";
 import { generateCatalog, generateComponent } from "./generate";
 import { ensureConfigRepo } from "../../lib/catalog/repo";
@@ -32,6 +31,7 @@ import { Catalog } from "../../lib/catalog/catalog";
 import { listQuerySchema } from "../../lib/catalog/query";
 import { snapshotFileFor } from "../../lib/catalog/snapshot";
 import { commitAsOther } from "../../lib/catalog/testing";
+import { createBenchDatabase } from "../lib/common";
 import { COMPONENT_KINDS, ENVIRONMENTS } from "../../lib/catalog/schema";
 
 const args = process.argv.slice(2);
@@ -92,24 +92,6 @@ function distinctQueries(): string[] {
   for (let n = 0; n < 100; n++) out.add(`q=user${n * 3}&kind=${COMPONENT_KINDS[n % COMPONENT_KINDS.length]}`);
   for (let n = 0; n < 50; n++) out.add(`group=org/team-${n}&sort=displayName`);
   return [...out];
-}
-
-/** A scratch database on the BENCH_DATABASE_URL server: its URL, and how to drop it. */
-async function scratchDatabase(adminUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
-  const name = `bench_catalog_${Date.now().toString(36)}`;
-  const admin = async (sql: string) => {
-    const client = new pg.Client({ connectionString: adminUrl });
-    await client.connect();
-    try {
-      await client.query(sql);
-    } finally {
-      await client.end();
-    }
-  };
-  await admin(`create database "${name}"`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => admin(`drop database if exists "${name}" with (force)`) };
 }
 
 async function main() {
@@ -210,7 +192,7 @@ async function main() {
       console.log("\nno portal build (.next/BUILD_ID): run `npm run build:portal` first; HTTP figures skipped");
       return;
     }
-    if (process.env.BENCH_DATABASE_URL) database = await scratchDatabase(process.env.BENCH_DATABASE_URL);
+    if (process.env.BENCH_DATABASE_URL) database = await createBenchDatabase("bench_catalog");
     console.log(`\nportal on ${database ? "PostgreSQL (a scratch database on BENCH_DATABASE_URL)" : "PGlite (its embedded default)"}`);
     const env: NodeJS.ProcessEnv = {
       ...process.env,

@@ -1,4 +1,6 @@
 /** Small helpers shared by the benchmarks. */
+import type { ChildProcess } from "node:child_process";
+import { createScratchPostgres } from "../../lib/db/testing";
 
 export function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return NaN;
@@ -18,3 +20,38 @@ export async function waitForHealthy(url: string, timeoutMs = 60_000): Promise<v
 }
 
 export const verdict = (ok: boolean) => (ok ? "ok" : "MISSED");
+
+/**
+ * An empty database of its own for one bench run, on the BENCH_DATABASE_URL server (default the local
+ * one), named `<prefix>_…`; drop it at the end.
+ */
+export function createBenchDatabase(prefix: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  return createScratchPostgres({ serverUrl: process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test", prefix });
+}
+
+/**
+ * The scratch database and child processes of one bench run, and their undoing: `finish` (at the end)
+ * stops the children, gives them a second to exit and drops the database; past `limitMs` a watchdog
+ * does the same and exits 1, so a stuck bench never outlives its limit.
+ */
+export async function startBenchRun(prefix: string, limitMs: number): Promise<{ dbUrl: string; children: ChildProcess[]; finish(): Promise<void> }> {
+  const database = await createBenchDatabase(prefix);
+  const children: ChildProcess[] = [];
+  const cleanup = async () => {
+    for (const child of children) child.kill("SIGTERM");
+    await new Promise((r) => setTimeout(r, 1_000));
+    await database.drop().catch(() => {});
+  };
+  const watchdog = setTimeout(() => {
+    console.error(`bench took over ${limitMs / 60_000} minutes; stopping`);
+    void cleanup().then(() => process.exit(1));
+  }, limitMs);
+  return {
+    dbUrl: database.url,
+    children,
+    finish: async () => {
+      clearTimeout(watchdog);
+      await cleanup();
+    },
+  };
+}

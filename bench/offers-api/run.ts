@@ -25,13 +25,12 @@ import { readFileSync } from "node:fs";
 import { randomBytes, randomUUID } from "node:crypto";
 import autocannon, { type Result as CannonResult } from "autocannon";
 import { SignJWT } from "jose";
-import pg from "pg";
 import { openOffersDatabase } from "../../lib/offers/db";
 import { offerInstances, players } from "../../lib/offers/db/schema";
 import { GameDirectory } from "../../lib/offers/games";
 import { OffersEngine } from "../../lib/offers/engine";
 import { SecretBox } from "../../lib/offers/secret-box";
-import { percentile, verdict, waitForHealthy } from "../lib/common";
+import { percentile, startBenchRun, verdict, waitForHealthy } from "../lib/common";
 
 /** The delivery part: pairs of claim runs without and with an endpoint, RUN_SECONDS each. */
 const DELIVERY_PAIRS = Number(process.env.BENCH_DELIVERY_PAIRS ?? 4);
@@ -63,23 +62,8 @@ const RECEIVER_PORT = SERVICE_PORT + 150;
 
 const CLOCK_TICKS = Number(execSync("getconf CLK_TCK").toString().trim()) || 100;
 
-const adminUrl = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
-const dbName = `bench_offers_${Date.now().toString(36)}`;
-const dbUrl = (() => {
-  const url = new URL(adminUrl);
-  url.pathname = `/${dbName}`;
-  return url.toString();
-})();
-
-async function adminQuery(sql: string) {
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
+/** The URL of this run's scratch database, set first thing in main. */
+let dbUrl = "";
 
 async function seed() {
   const database = await openOffersDatabase({ url: dbUrl, poolSize: 4 });
@@ -175,17 +159,9 @@ function start(command: string, args: string[], env: Record<string, string>): Ch
 }
 
 async function main() {
-  await adminQuery(`create database "${dbName}"`);
-  const children: ChildProcess[] = [];
-  const cleanup = async () => {
-    for (const child of children) child.kill("SIGTERM");
-    await new Promise((r) => setTimeout(r, 1_000));
-    await adminQuery(`drop database if exists "${dbName}" with (force)`).catch(() => {});
-  };
-  const watchdog = setTimeout(() => {
-    console.error("bench took over 10 minutes; stopping");
-    void cleanup().then(() => process.exit(1));
-  }, 600_000);
+  const run = await startBenchRun("bench_offers", 600_000);
+  dbUrl = run.dbUrl;
+  const children = run.children;
   try {
     const seedStart = Date.now();
     const { claimable, hookClaimable } = await seed();
@@ -375,8 +351,7 @@ reward delivery (${DELIVERY_PAIRS} × ${RUN_SECONDS} s of claims in a game witho
   delivery latency       p50 ${p50} ms, p99 ${p99} ms from claim to receipt (${state.received.length} delivered of ${claimedOn} claims answered, ${state.duplicates} twice)   target p99 < 1,000 ms  ${verdict(p99 < 1_000 && state.received.length >= claimedOn)}`);
     }
   } finally {
-    clearTimeout(watchdog);
-    await cleanup();
+    await run.finish();
   }
 }
 

@@ -30,8 +30,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { Redis } from "ioredis";
-import pg from "pg";
-import { percentile, verdict as mark, waitForHealthy as waitFor } from "../lib/common";
+import { createBenchDatabase, percentile, verdict as mark, waitForHealthy as waitFor } from "../lib/common";
 import type { ConnectOrder, GeneratorReport } from "./load-generator";
 
 // Open files: take this process's hard limit as the soft one (children inherit it); never more.
@@ -64,23 +63,6 @@ const GAME = "demo-game";
 const API_KEY = "demo-api-key";
 const CLIENT_ID = "demo-client";
 const instancePort = (i: number) => BASE_PORT + i;
-const adminUrl = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
-const dbName = `bench_sse_${randomBytes(4).toString("hex")}`;
-const dbUrl = (() => {
-  const url = new URL(adminUrl);
-  url.pathname = `/${dbName}`;
-  return url.toString();
-})();
-
-async function adminQuery(sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
 
 function rssKb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
@@ -175,7 +157,7 @@ async function main() {
   const generators: ChildProcess[] = [];
   let redisServer: ChildProcess | undefined;
   let redis: Redis | undefined;
-  let databaseCreated = false;
+  let database: Awaited<ReturnType<typeof createBenchDatabase>> | undefined;
   const cleanup = async () => {
     for (const g of generators) g.kill("SIGTERM");
     for (const i of instances) i.process.kill("SIGTERM");
@@ -186,7 +168,7 @@ async function main() {
       rmSync(i.dataDir, { recursive: true, force: true });
     }
     redisServer?.kill("SIGTERM");
-    if (databaseCreated) await adminQuery(`drop database if exists "${dbName}" with (force)`).catch(() => {});
+    await database?.drop().catch(() => {});
   };
   const watchdog = setTimeout(() => {
     console.error("bench took over 20 minutes; stopping");
@@ -208,8 +190,8 @@ async function main() {
         await new Promise((r) => setTimeout(r, 100));
       }
     }
-    await adminQuery(`create database "${dbName}"`);
-    databaseCreated = true;
+    database = await createBenchDatabase("bench_sse");
+    const dbUrl = database.url;
 
     const secrets = { OFFERS_SECRET_KEY: randomBytes(32).toString("hex"), OFFERS_ADMIN_TOKEN: randomBytes(24).toString("hex") };
     const startInstance = (i: number): Instance => {

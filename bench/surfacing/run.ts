@@ -24,7 +24,7 @@ import { GameDirectory } from "../../lib/offers/games";
 import { OffersEngine } from "../../lib/offers/engine";
 import type { AudienceRule } from "../../lib/offers/schemas";
 import { SecretBox } from "../../lib/offers/secret-box";
-import { verdict, waitForHealthy } from "../lib/common";
+import { startBenchRun, verdict, waitForHealthy } from "../lib/common";
 
 const PUSH_PLAYERS = Number(process.env.BENCH_PUSH_PLAYERS ?? 10_000);
 const JOB_PLAYERS = Number(process.env.BENCH_JOB_PLAYERS ?? 100_000);
@@ -36,23 +36,8 @@ const PORT = 4900 + Math.floor(Math.random() * 90);
 const PUSH_GAME = { gameId: "push-game", clientId: "push-client", apiKey: `push-key-${randomBytes(8).toString("hex")}` };
 const JOB_GAME = { gameId: "job-game", clientId: "job-client", apiKey: `job-key-${randomBytes(8).toString("hex")}` };
 
-const adminUrl = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
-const dbName = `bench_surfacing_${Date.now().toString(36)}`;
-const dbUrl = (() => {
-  const url = new URL(adminUrl);
-  url.pathname = `/${dbName}`;
-  return url.toString();
-})();
-
-async function adminQuery(sql: string) {
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
+/** The URL of this run's scratch database, set first thing in main. */
+let dbUrl = "";
 
 const reward = { kind: "coins" as const, rewardId: "gold", name: "Gold", amount: 10 };
 const CURRENCIES = ["gold", "gems", "tickets"];
@@ -185,17 +170,9 @@ async function activationJob(): Promise<boolean> {
 }
 
 async function main() {
-  await adminQuery(`create database "${dbName}"`);
-  const children: ChildProcess[] = [];
-  const cleanup = async () => {
-    for (const child of children) child.kill("SIGTERM");
-    await new Promise((r) => setTimeout(r, 1_000));
-    await adminQuery(`drop database if exists "${dbName}" with (force)`).catch(() => {});
-  };
-  const watchdog = setTimeout(() => {
-    console.error("bench took over 15 minutes; stopping");
-    void cleanup().then(() => process.exit(1));
-  }, 900_000);
+  const run = await startBenchRun("bench_surfacing", 900_000);
+  dbUrl = run.dbUrl;
+  const children = run.children;
   let ok = true;
   try {
     const seedStart = Date.now();
@@ -222,8 +199,7 @@ async function main() {
     if (ONLY !== "job") ok = (await pushes()) && ok;
     if (ONLY !== "push") ok = (await activationJob()) && ok;
   } finally {
-    clearTimeout(watchdog);
-    await cleanup();
+    await run.finish();
   }
   process.exit(ok ? 0 : 1);
 }

@@ -2,8 +2,10 @@
  * A TCP relay that adds a fixed delay to every byte in both directions, for a slow link where the
  * kernel has no netem (CONFIG_NET_SCH_NETEM is not built into this machine's kernel). Order is kept:
  * each direction is a queue released by one timer. The delay can change while connections are open.
+ * The listening and the socket bookkeeping are the test proxy's (lib/testing/tcp-proxy.ts).
  */
-import net from "node:net";
+import type net from "node:net";
+import { startTcpProxy } from "../../lib/testing/tcp-proxy";
 
 export interface DelayRelay {
   port: number;
@@ -36,41 +38,24 @@ function delayedPipe(from: net.Socket, to: net.Socket, relay: { delayMs: number 
 }
 
 export async function startDelayRelay(listenHost: string, targetHost: string, targetPort: number): Promise<DelayRelay> {
-  const sockets = new Set<net.Socket>();
   const relay = { delayMs: 0 };
-  const server = net.createServer((client) => {
-    const upstream = net.connect(targetPort, targetHost);
-    sockets.add(client);
-    sockets.add(upstream);
-    client.setNoDelay(true);
-    upstream.setNoDelay(true);
-    delayedPipe(client, upstream, relay);
-    delayedPipe(upstream, client, relay);
-    const drop = () => {
-      client.destroy();
-      upstream.destroy();
-      sockets.delete(client);
-      sockets.delete(upstream);
-    };
-    client.on("error", drop).on("close", drop);
-    upstream.on("error", drop).on("close", drop);
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(0, listenHost, () => resolve());
+  const proxy = await startTcpProxy(targetHost, targetPort, {
+    listenHost,
+    join: (client, upstream) => {
+      client.setNoDelay(true);
+      upstream.setNoDelay(true);
+      delayedPipe(client, upstream, relay);
+      delayedPipe(upstream, client, relay);
+    },
   });
   return {
-    port: (server.address() as net.AddressInfo).port,
+    port: proxy.port,
     get delayMs() {
       return relay.delayMs;
     },
     set delayMs(value: number) {
       relay.delayMs = value;
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
+    close: () => proxy.close(),
   };
 }

@@ -18,11 +18,18 @@ export interface TestDatabase<TSchema extends Record<string, unknown>> extends D
   url?: string;
 }
 
-/** Creates an empty PostgreSQL database on the TEST_DATABASE_URL server; answers its URL and a drop function. */
-export async function createScratchPostgres(): Promise<{ url: string; drop: () => Promise<void> }> {
-  const base = process.env.TEST_DATABASE_URL;
+export interface ScratchPostgresOptions {
+  /** A URL of the server to create it on (its database is only where to connect to create and drop); default TEST_DATABASE_URL. */
+  serverUrl?: string;
+  /** The start of its name, so a leftover says what made it; default "t". */
+  prefix?: string;
+}
+
+/** Creates an empty PostgreSQL database on the TEST_DATABASE_URL server (or `serverUrl`); answers its URL and a drop function. */
+export async function createScratchPostgres(options: ScratchPostgresOptions = {}): Promise<{ url: string; drop: () => Promise<void> }> {
+  const base = options.serverUrl ?? process.env.TEST_DATABASE_URL;
   if (!base) throw new Error("TEST_DATABASE_URL is not set");
-  const name = `t_${Date.now().toString(36)}_${randomBytes(4).toString("hex")}`;
+  const name = `${options.prefix ?? "t"}_${Date.now().toString(36)}_${randomBytes(4).toString("hex")}`;
   const admin = new pg.Client({ connectionString: base });
   await admin.connect();
   try {

@@ -15,6 +15,7 @@ import os from "node:os";
 import path from "node:path";
 import { build } from "esbuild";
 import { trace } from "@opentelemetry/api";
+import { offersBuildOptions } from "../../scripts/offers-build-options.mjs";
 import { createScratchPostgres } from "../db/testing";
 import { createServerClient } from "../offers-client";
 import { freePort } from "../testing/throwaway";
@@ -91,17 +92,7 @@ describe("traces", () => {
 
     beforeAll(async () => {
       receiver = await startReceiver();
-      await build({
-        entryPoints: { main: "lib/offers/main.ts", tracing: "lib/offers/tracing.ts" },
-        outdir: bundleDir,
-        outExtension: { ".js": ".mjs" },
-        bundle: true,
-        platform: "node",
-        format: "esm",
-        target: "node20",
-        packages: "external",
-        logLevel: "silent",
-      });
+      await build({ ...offersBuildOptions, outdir: bundleDir, logLevel: "silent" });
       // Database spans need PostgreSQL (PGlite is not reached through pg).
       if (process.env.TEST_DATABASE_URL) scratch = await createScratchPostgres();
       const port = await freePort();

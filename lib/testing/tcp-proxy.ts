@@ -12,7 +12,15 @@ export interface TcpProxy {
   close(): Promise<void>;
 }
 
-export async function startTcpProxy(targetHost: string, targetPort: number): Promise<TcpProxy> {
+export interface TcpProxyOptions {
+  /** The address it listens on; default 127.0.0.1. */
+  listenHost?: string;
+  /** Links an accepted client with its own upstream connection; default a plain pipe both ways. */
+  join?: (client: net.Socket, upstream: net.Socket) => void;
+}
+
+export async function startTcpProxy(targetHost: string, targetPort: number, options: TcpProxyOptions = {}): Promise<TcpProxy> {
+  const join = options.join ?? ((client, upstream) => client.pipe(upstream).pipe(client));
   const sockets = new Set<net.Socket>();
   let server: net.Server | undefined;
   let port = 0;
@@ -23,7 +31,7 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
         const upstream = net.connect(targetPort, targetHost);
         sockets.add(client);
         sockets.add(upstream);
-        client.pipe(upstream).pipe(client);
+        join(client, upstream);
         const drop = () => {
           client.destroy();
           upstream.destroy();
@@ -34,7 +42,7 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
         upstream.on("error", drop).on("close", drop);
       });
       server.once("error", reject);
-      server.listen(port, "127.0.0.1", () => {
+      server.listen(port, options.listenHost ?? "127.0.0.1", () => {
         port = (server!.address() as net.AddressInfo).port;
         resolve();
       });

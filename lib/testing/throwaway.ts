@@ -101,6 +101,17 @@ function asPostgresUser(command: string, args: string[]): [string, string[]] {
   return process.getuid?.() === 0 ? ["runuser", ["-u", "postgres", "--", command, ...args]] : [command, args];
 }
 
+/** ThrowawayServer.destroy: stops the server and removes its folder; a second call does nothing. */
+function destroyOnce(stop: () => Promise<void>, dir: string): () => Promise<void> {
+  let destroyed = false;
+  return async () => {
+    if (destroyed) return;
+    destroyed = true;
+    await stop();
+    rmSync(dir, { recursive: true, force: true });
+  };
+}
+
 /** A PostgreSQL server of its own (initdb into a temporary folder, trust authentication). */
 export async function startThrowawayPostgres(): Promise<ThrowawayServer> {
   const bin = postgresBinDir();
@@ -133,7 +144,6 @@ export async function startThrowawayPostgres(): Promise<ThrowawayServer> {
     pid = null;
   };
   await start();
-  let destroyed = false;
   return {
     port,
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
@@ -146,12 +156,7 @@ export async function startThrowawayPostgres(): Promise<ThrowawayServer> {
     },
     stop,
     start,
-    destroy: async () => {
-      if (destroyed) return;
-      destroyed = true;
-      await stop();
-      rmSync(dir, { recursive: true, force: true });
-    },
+    destroy: destroyOnce(stop, dir),
   };
 }
 
@@ -176,7 +181,6 @@ export async function startThrowawayRedis(): Promise<ThrowawayServer> {
     await gone;
   };
   await start();
-  let destroyed = false;
   return {
     port,
     url: `redis://127.0.0.1:${port}`,
@@ -184,11 +188,6 @@ export async function startThrowawayRedis(): Promise<ThrowawayServer> {
     thaw: () => child?.kill("SIGCONT"),
     stop,
     start,
-    destroy: async () => {
-      if (destroyed) return;
-      destroyed = true;
-      await stop();
-      rmSync(dir, { recursive: true, force: true });
-    },
+    destroy: destroyOnce(stop, dir),
   };
 }
