@@ -88,9 +88,9 @@ export const envSchema = z.object({
   /** How often an idle delivery worker looks for work (a claim on the same instance wakes it at once). */
   OFFERS_WEBHOOK_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(200),
   /** Webhook attempts in flight per instance. */
-  OFFERS_WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(1_000).default(128),
+  OFFERS_WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(1_000).default(256),
   /** Webhook attempts in flight to one endpoint per instance: what a slow or dead endpoint can hold. */
-  OFFERS_WEBHOOK_ENDPOINT_CONCURRENCY: z.coerce.number().int().min(1).max(200).default(32),
+  OFFERS_WEBHOOK_ENDPOINT_CONCURRENCY: z.coerce.number().int().min(1).max(200).default(64),
   /** Allow webhook endpoints on loopback and private addresses in production (always allowed otherwise). */
   OFFERS_WEBHOOK_ALLOW_PRIVATE: flag,
   /** Days the delivery log keeps a delivery after it ended (delivered or failed); 0 = forever. Reward events are kept regardless. */

@@ -40,9 +40,9 @@ const PLAYERS = Number(process.env.BENCH_PLAYERS ?? 10_000);
 const OFFERS_PER_PLAYER = 5;
 const ONLY = process.env.BENCH_ONLY;
 // × 3 claimable each; the delivery part claims in this game half of its 43 s.
-const CLAIM_PLAYERS = Number(process.env.BENCH_CLAIM_PLAYERS ?? (ONLY === "delivery" ? 8_000 : 40_000));
+const CLAIM_PLAYERS = Number(process.env.BENCH_CLAIM_PLAYERS ?? (ONLY === "delivery" ? 16_000 : 40_000));
 /** Players of the game with a webhook endpoint (× 3 claimable each), for the delivery part. */
-const DELIVERY_PLAYERS = Number(process.env.BENCH_DELIVERY_PLAYERS ?? 8_000);
+const DELIVERY_PLAYERS = Number(process.env.BENCH_DELIVERY_PLAYERS ?? 16_000);
 /** spread: concurrent claims are of distinct players; bursts: each player's three claims in a row (they wait on the player's lock). */
 const CLAIM_ORDER = process.env.BENCH_CLAIM_ORDER === "bursts" ? "bursts" : "spread";
 const GAME = "bench-game";
