@@ -9,6 +9,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseAllDocuments, parse as parseYaml } from "yaml";
 import { envSchema } from "../lib/env";
+import { offersBuildOptions } from "../scripts/offers-build-options.mjs";
 
 const deployDir = path.resolve("deploy");
 const k8sDir = path.join(deployDir, "k8s");
@@ -205,8 +206,13 @@ describe("Dockerfiles", () => {
   it("copy files that exist and run what the build produces", () => {
     const offers = dockerfiles.find((d) => d.name === "offers.Dockerfile")!;
     const build = readFileSync(path.resolve("scripts/build-offers.mjs"), "utf8");
-    expect(build).toMatch(/main: "lib\/offers\/main\.ts"/);
+    expect(offersBuildOptions.entryPoints).toMatchObject({ main: "lib/offers/main.ts" });
     expect(build).toMatch(/outdir: "dist\/offers"/);
+    // The build stage's context holds the build script and every local module it imports.
+    const context = readFileSync(path.resolve("deploy/offers.Dockerfile.dockerignore"), "utf8");
+    for (const script of ["scripts/build-offers.mjs", ...[...build.matchAll(/from "\.\/([^"]+)"/g)].map((m) => `scripts/${m[1]}`)]) {
+      expect(context, script).toContain(`!${script}`);
+    }
     expect(offers.stages.at(-1)!.lines.at(-1)).toContain('"dist/offers/main.mjs"');
     const portal = dockerfiles.find((d) => d.name === "portal.Dockerfile")!;
     expect(portal.stages.at(-1)!.lines.at(-1)).toMatch(/"node_modules\/.bin\/next", "start"/);
