@@ -10,7 +10,7 @@
 import { and, asc, eq } from "drizzle-orm";
 import type { PortalDatabase } from "./db/database";
 import { componentFavorites } from "./db/schema/favorites";
-import { TtlCache } from "./ttl-cache";
+import { processWide, TtlCache } from "./ttl-cache";
 
 type Db = PortalDatabase;
 
@@ -21,8 +21,9 @@ export interface FavoritesCacheSettings {
 }
 export const defaultFavoritesCacheSettings: FavoritesCacheSettings = { ttlMs: 60_000, maxEntries: 10_000 };
 
-// One cache per database handle: two databases (tests) never answer each other's favorites.
-const favoritesCaches = new WeakMap<Db, TtlCache<string, ReadonlySet<string>>>();
+// One cache per database handle (two databases in tests never answer each other's favorites), shared by
+// every bundle of the process.
+const favoritesCaches = processWide<Db, TtlCache<string, ReadonlySet<string>>>("favorites");
 
 function favoritesCacheOf(db: Db): TtlCache<string, ReadonlySet<string>> {
   let cache = favoritesCaches.get(db);

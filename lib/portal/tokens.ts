@@ -5,7 +5,7 @@ import { and, desc, eq, isNull, lt, or } from "drizzle-orm";
 import type { PortalDatabase } from "./db/database";
 import { portalApiTokens } from "./db/schema/tokens";
 import { normalizeRoles, type Role } from "./roles";
-import { TtlCache } from "./ttl-cache";
+import { processWide, TtlCache } from "./ttl-cache";
 
 type Db = PortalDatabase;
 
@@ -65,8 +65,9 @@ interface CachedToken {
   lastUsedMs: number | null;
 }
 
-// One cache per database handle: two databases (tests) never answer each other's tokens.
-const tokenCaches = new WeakMap<Db, TtlCache<string, CachedToken>>();
+// One cache per database handle (two databases in tests never answer each other's tokens), shared by
+// every bundle of the process.
+const tokenCaches = processWide<Db, TtlCache<string, CachedToken>>("tokens");
 
 function tokenCacheOf(db: Db): TtlCache<string, CachedToken> {
   let cache = tokenCaches.get(db);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { TtlCache } from "./ttl-cache";
+import { processWide, TtlCache } from "./ttl-cache";
 
 describe("TtlCache", () => {
   it("answers an entry until its TTL ends", () => {
@@ -40,5 +40,14 @@ describe("TtlCache", () => {
     const cache = new TtlCache<string, number>({ ttlMs: 0, maxEntries: 10 });
     cache.set("a", 1, cache.epoch);
     expect(cache.get("a")).toBeUndefined();
+  });
+});
+
+describe("processWide", () => {
+  it("answers the same map to every caller of one name", () => {
+    const key = {};
+    processWide<object, number>("test-shared").set(key, 1);
+    expect(processWide<object, number>("test-shared").get(key)).toBe(1);
+    expect(processWide<object, number>("test-other").get(key)).toBeUndefined();
   });
 });

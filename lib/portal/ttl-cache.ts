@@ -67,3 +67,14 @@ export class TtlCache<K, V> {
     this.entries.clear();
   }
 }
+
+/**
+ * A WeakMap shared by every copy of the calling module in this process: Next.js bundles route handlers
+ * and pages apart, each with its own instance of a module, and a cache dropped by one (a revocation in
+ * DELETE /api/tokens/:id) must be the one the others read (the authorizer of every route).
+ */
+export function processWide<K extends object, V>(name: string): WeakMap<K, V> {
+  const slot = Symbol.for(`portal.ttl-cache.${name}`);
+  const holder = globalThis as unknown as Record<symbol, WeakMap<K, V> | undefined>;
+  return (holder[slot] ??= new WeakMap<K, V>());
+}
