@@ -106,5 +106,22 @@ describe("search index", () => {
       expect({ kind, owner, group, environment, dependency }, JSON.stringify(q)).toEqual(want.counts);
       expect(got.counts.stale).toBe(current.filter((e) => e.stale).length);
     }
+    // One dimension alone, with several values (a record may hold two of them) and values no record has.
+    const alone = [
+      { owner: ["user1", "USER1", "user2", "nobody"] },
+      { group: ["org/team-1", "org/team-2", "org/none"] },
+      { environment: ["none", "production"] },
+      { kind: ["docs", "service"] },
+      { dependency: ["redis", "mongo"] },
+      { dependency: ["pubsub"] },
+    ];
+    for (const filter of alone) {
+      const q = listQuerySchema.parse({ ...filter, pageSize: 200 });
+      const got = index.list(q, favorites);
+      const want = reference(current, q);
+      expect(got.items.map((x) => x.name), JSON.stringify(q)).toEqual(want.matched.slice(0, 200));
+      const { kind, owner, group, environment, dependency } = got.counts;
+      expect({ kind, owner, group, environment, dependency }, JSON.stringify(q)).toEqual(want.counts);
+    }
   });
 });

@@ -141,6 +141,23 @@ interface Prepared {
   scan: { text: string; starts: Int32Array } | null;
   staleCount: number;
   allCounts: Partial<Record<Dim, Map<string, number>>>;
+  /** Each value of a dimension → the positions (name order) of the records holding it. */
+  postings: Partial<Record<Dim, Map<string, number[]>>>;
+}
+
+function valuesOf(x: Indexed, dim: Dim): readonly string[] {
+  switch (dim) {
+    case "kind":
+      return [x.entry.component.spec.kind];
+    case "environment":
+      return x.environments;
+    case "group":
+      return x.groups;
+    case "owner":
+      return x.owners;
+    case "dependency":
+      return x.deps;
+  }
 }
 
 function countDim(counts: Map<string, number>, x: Indexed, dim: Dim): void {
@@ -196,7 +213,7 @@ export class SearchIndex {
     }
     starts[all.length] = offset;
     const scan = separated ? { text: all.map((x) => x.haystack).join(RECORD_SEPARATOR), starts } : null;
-    return (this.prep = { scan, staleCount, allCounts: {} });
+    return (this.prep = { scan, staleCount, allCounts: {}, postings: {} });
   }
 
   /** One dimension's counts over every record, in name order (as a pass over all of them would count). */
@@ -209,6 +226,42 @@ export class SearchIndex {
       prep.allCounts[dim] = counts;
     }
     return counts;
+  }
+
+  /**
+   * The records that can pass a query filtering on `dim` alone, in name order: those holding one of the
+   * wanted values (dependencies, all of which are wanted: those holding the first).
+   */
+  private holdingAny(dim: Dim, wanted: Iterable<string>): Indexed[] {
+    const prep = this.prepared();
+    const all = this.ordered();
+    let lists = prep.postings[dim];
+    if (!lists) {
+      lists = new Map();
+      for (let i = 0; i < all.length; i++) {
+        for (const v of valuesOf(all[i], dim)) {
+          let list = lists.get(v);
+          if (!list) lists.set(v, (list = []));
+          list.push(i);
+        }
+      }
+      prep.postings[dim] = lists;
+    }
+    let positions: number[] = [];
+    let merged = 0;
+    for (const v of wanted) {
+      const list = lists.get(v);
+      if (list) {
+        merged++;
+        for (const i of list) positions.push(i);
+      }
+      if (dim === "dependency") break;
+    }
+    if (merged > 1) {
+      positions.sort((a, b) => a - b);
+      positions = positions.filter((p, k) => k === 0 || p !== positions[k - 1]);
+    }
+    return positions.map((i) => all[i]);
   }
 
   /**
@@ -340,10 +393,12 @@ export class SearchIndex {
     const { staleCount } = this.prepared();
     // A word narrows the pass to the records holding it (the longest word: likely the fewest).
     const longest = words.reduce<string | null>((a, w) => (a === null || w.length > a.length ? w : a), null);
-    const candidates = (longest !== null && this.holding(longest)) || this.ordered();
     // Filtering on one dimension only, its counts are over every record (a record failing it counts there,
-    // so does one passing it): the counts of all records, computed once per state of the index.
+    // so does one passing it): the counts of all records, computed once per state of the index; and the
+    // pass is over the records holding a wanted value only.
     const whole = !words.length && !query.favorites && !query.stale && active.length === 1 ? active[0] : null;
+    const wanted: Record<Dim, Iterable<string>> = { kind: kinds, owner: owners, group: groups, environment: envs, dependency: deps };
+    const candidates = longest !== null ? (this.holding(longest) ?? this.ordered()) : whole ? this.holdingAny(whole, wanted[whole]) : this.ordered();
     records: for (const x of candidates) {
       if (query.favorites && !favorites.has(x.entry.name)) continue;
       if (query.stale && !x.entry.stale) continue;
