@@ -132,6 +132,10 @@ export const envSchema = z.object({
   PORTAL_DEMO_DATA: z.enum(["auto", "on", "off"]).default("auto"),
   /** Requests per minute of each portal user (sessions and personal API tokens together) on the API routes; 0 = unlimited. */
   PORTAL_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).max(10_000_000).default(1_200),
+  /** How long a verified personal API token is answered from memory (a revocation on another instance takes this long here); 0 = off. */
+  PORTAL_TOKEN_CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(5_000),
+  /** How long a user's favorites are answered from memory; unset = 60000 on PGlite (one instance), 0 (off) on PostgreSQL. */
+  PORTAL_FAVORITES_CACHE_TTL_MS: z.coerce.number().int().min(0).max(3_600_000).optional(),
   GITLAB_URL: z.url().default("https://gitlab.com"),
   GITLAB_CLIENT_ID: z.string().optional(),
   GITLAB_CLIENT_SECRET: z.string().optional(),

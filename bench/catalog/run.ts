@@ -15,18 +15,23 @@
  *    connections on 10,000); then one repeated (cached) query for comparison.
  * 6. --tti (with --http): Chromium time until the catalog page answers "/" (target < 1 s).
  *
+ * BENCH_ONLY=search skips steps 2–4 and, of step 5, runs only the uncached search at 10 connections with
+ * a bearer token (implies --http): what to repeat before and after a change to the request path.
+ * Each HTTP run also prints the portal process's CPU time per request (utime + stime from /proc, over the
+ * run, divided by the requests answered), a figure the other load on a shared machine disturbs less than latency.
+ *
  * The portal runs on PGlite (its embedded default); BENCH_DATABASE_URL=postgres://… (e.g. the local
  * server, postgres://postgres@127.0.0.1:5432/test) runs it on a scratch database created there instead.
  */
 import { mkdtemp, rm } from "node:fs/promises";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { promisify } from "node:util";
 import { stringify } from "yaml";
 import { generateCatalog, generateComponent } from "./generate";
-import { ensureConfigRepo } from "../../lib/catalog/repo";
+import { ensureConfigRepo, type ConfigRepo } from "../../lib/catalog/repo";
 import { Catalog } from "../../lib/catalog/catalog";
 import { listQuerySchema } from "../../lib/catalog/query";
 import { snapshotFileFor } from "../../lib/catalog/snapshot";
@@ -36,7 +41,9 @@ import { COMPONENT_KINDS, ENVIRONMENTS } from "../../lib/catalog/schema";
 
 const args = process.argv.slice(2);
 const count = Number(args[args.indexOf("--count") + 1] || 0) || 10_000;
-const withHttp = args.includes("--http");
+const onlySearch = process.env.BENCH_ONLY === "search";
+if (process.env.BENCH_ONLY && !onlySearch) throw new Error(`BENCH_ONLY=${process.env.BENCH_ONLY}: only "search" is known`);
+const withHttp = args.includes("--http") || onlySearch;
 const withTti = args.includes("--tti");
 const PORT = Number(process.env.BENCH_PORT ?? 3199);
 const TOKEN = "bench-admin-token-0123456789";
@@ -45,6 +52,17 @@ const CHANGED = 100;
 
 function pct(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+/** CPU time (user + system) a process has used so far, from /proc (Linux); clock ticks are 100 per second there. */
+function processCpuMs(pid: number): number {
+  try {
+    // The fields after the command name, which is in parentheses and may hold spaces.
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return Number.NaN;
+  }
 }
 function median(xs: number[]): number {
   return [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -94,6 +112,82 @@ function distinctQueries(): string[] {
   return [...out];
 }
 
+/** Steps 2–4: cold loads, restarts, a restart after changes, in-process list queries. */
+async function loadAndQueryFigures(repo: ConfigRepo, snapshotFile: string, dataDir: string, shippedDir: string): Promise<void> {
+  const colds: OpenResult[] = [];
+  for (let run = 0; run < RUNS; run++) {
+    await rm(snapshotFile, { force: true });
+    colds.push(await openInProcess(dataDir, shippedDir));
+    if (colds[run].source !== "full") throw new Error(`a cold load came from ${colds[run].source}`);
+  }
+  const restarts: OpenResult[] = [];
+  for (let run = 0; run < RUNS; run++) {
+    restarts.push(await openInProcess(dataDir, shippedDir));
+    if (restarts[run].source !== "snapshot") throw new Error(`a restart came from ${restarts[run].source}`);
+  }
+  // Another writer changes 100 records; the next start re-reads those only.
+  const changes: Record<string, string> = {};
+  for (let i = 0; i < CHANGED; i++) {
+    const c = generateComponent(i * Math.floor(count / CHANGED));
+    c.metadata.displayName = `${c.metadata.displayName} (changed)`;
+    changes[`components/${c.metadata.name}.yaml`] = `# Generated for the catalog benchmark.\n${stringify(c)}`;
+  }
+  await commitAsOther(repo.dir, changes, "100 records changed");
+  // The working tree brought along, as the portal's own pull does: what is measured is the load, not the
+  // recovery's reset of a working tree left behind (it costs seconds at 100,000 files; see the decision).
+  await promisify(execFile)("git", ["reset", "--hard", "--quiet"], { cwd: repo.dir });
+  const moved = await openInProcess(dataDir, shippedDir);
+
+  const coldMs = median(colds.map((r) => r.openMs));
+  const restartMs = median(restarts.map((r) => r.openMs));
+  const per10k = (r: OpenResult) => r.heapBytes / (count / 10_000) / 1e6;
+  const coldTarget = count >= 100_000 ? 5000 : 2000;
+  const restartTarget = count >= 100_000 ? 3000 : 1000;
+  console.log("");
+  line(`cold load of ${count} records, no state (median of ${RUNS})`, `${coldMs.toFixed(0)} ms`, `< ${coldTarget} ms`, coldMs < coldTarget);
+  const runsOf = (rs: OpenResult[]) => rs.map((r) => `${r.openMs.toFixed(0)} (recovery ${r.recoverMs.toFixed(0)}, CPU ${r.cpuMs.toFixed(0)})`).join(", ");
+  note(`runs: ${runsOf(colds)} ms`);
+  note(`then the snapshot written in the background: ${median(colds.map((r) => r.snapshotWriteMs)).toFixed(0)} ms`);
+  line(`restart with the snapshot (median of ${RUNS})`, `${restartMs.toFixed(0)} ms`, `< ${restartTarget} ms`, restartMs < restartTarget);
+  note(`runs: ${runsOf(restarts)} ms`);
+  note(`whole process (Node, tsx, modules): ${median(restarts.map((r) => r.processMs)).toFixed(0)} ms`);
+  line(`restart after ${CHANGED} records changed in a new commit`, `${moved.openMs.toFixed(0)} ms`, `< ${restartTarget} ms`, moved.openMs < restartTarget);
+  note(`${moved.source}: ${moved.filesRead} files read; recovery ${moved.recoverMs.toFixed(0)} ms, CPU ${moved.cpuMs.toFixed(0)} ms`);
+  line(`heap per 10,000 records (after a cold load)`, `${median(colds.map(per10k)).toFixed(1)} MB`, "", null);
+  line(`heap per 10,000 records (after a restart)`, `${median(restarts.map(per10k)).toFixed(1)} MB`, "", null);
+  note(`process RSS after a restart: ${(median(restarts.map((r) => r.rssBytes)) / 1e6).toFixed(0)} MB`);
+
+  // The list queries run on a catalog opened here (from the snapshot, like a restart).
+  const catalog = new Catalog({ repo, snapshotFile });
+  await catalog.refresh({ pull: false });
+  const t = performance.now();
+  await catalog.refresh({ pull: false });
+  const warm = performance.now() - t;
+
+  const queries = ["q=offers", "q=user12", "q=checkout-api", "kind=service&environment=production", "q=team-7&dependency=redis", "sort=displayName&page=40", "q=nomatchatall", "group=org/team-3&order=desc"];
+  const times: number[] = [];
+  const cachedTimes: number[] = [];
+  for (let round = 0; round < 200; round++) {
+    for (const q of queries) {
+      const query = listQuerySchema.parse(Object.fromEntries(new URLSearchParams(q)));
+      catalog.clearQueryCache();
+      let s = performance.now();
+      catalog.list(query, new Set(["offers-api-00001"]));
+      times.push(performance.now() - s);
+      s = performance.now();
+      catalog.list({ ...query, page: query.page + 1 }, new Set(["offers-api-00001"]));
+      cachedTimes.push(performance.now() - s);
+    }
+  }
+  times.sort((a, b) => a - b);
+  cachedTimes.sort((a, b) => a - b);
+
+  line(`refresh, nothing changed`, `${warm.toFixed(0)} ms`, "", null);
+  line(`in-process list query p50 (uncached)`, `${pct(times, 50).toFixed(2)} ms`, "", null);
+  line(`in-process list query p99 (uncached)`, `${pct(times, 99).toFixed(2)} ms`, "", null);
+  line(`in-process next page of a query p50 (cached)`, `${pct(cachedTimes, 50).toFixed(3)} ms`, "", null);
+}
+
 async function main() {
   const root = await mkdtemp(path.join(tmpdir(), "catalog-bench-"));
   let database: { url: string; drop: () => Promise<void> } | undefined;
@@ -111,78 +205,7 @@ async function main() {
     console.log(`  generated and committed in ${((performance.now() - t) / 1000).toFixed(1)} s`);
 
     console.log(`load average before measuring: ${loadavg()[0].toFixed(1)} on ${availableParallelism()} cores (shared machine)`);
-    const colds: OpenResult[] = [];
-    for (let run = 0; run < RUNS; run++) {
-      await rm(snapshotFile, { force: true });
-      colds.push(await openInProcess(dataDir, shippedDir));
-      if (colds[run].source !== "full") throw new Error(`a cold load came from ${colds[run].source}`);
-    }
-    const restarts: OpenResult[] = [];
-    for (let run = 0; run < RUNS; run++) {
-      restarts.push(await openInProcess(dataDir, shippedDir));
-      if (restarts[run].source !== "snapshot") throw new Error(`a restart came from ${restarts[run].source}`);
-    }
-    // Another writer changes 100 records; the next start re-reads those only.
-    const changes: Record<string, string> = {};
-    for (let i = 0; i < CHANGED; i++) {
-      const c = generateComponent(i * Math.floor(count / CHANGED));
-      c.metadata.displayName = `${c.metadata.displayName} (changed)`;
-      changes[`components/${c.metadata.name}.yaml`] = `# Generated for the catalog benchmark.\n${stringify(c)}`;
-    }
-    await commitAsOther(repo.dir, changes, "100 records changed");
-    // The working tree brought along, as the portal's own pull does: what is measured is the load, not the
-    // recovery's reset of a working tree left behind (it costs seconds at 100,000 files; see the decision).
-    await promisify(execFile)("git", ["reset", "--hard", "--quiet"], { cwd: repo.dir });
-    const moved = await openInProcess(dataDir, shippedDir);
-
-    const coldMs = median(colds.map((r) => r.openMs));
-    const restartMs = median(restarts.map((r) => r.openMs));
-    const per10k = (r: OpenResult) => r.heapBytes / (count / 10_000) / 1e6;
-    const coldTarget = count >= 100_000 ? 5000 : 2000;
-    const restartTarget = count >= 100_000 ? 3000 : 1000;
-    console.log("");
-    line(`cold load of ${count} records, no state (median of ${RUNS})`, `${coldMs.toFixed(0)} ms`, `< ${coldTarget} ms`, coldMs < coldTarget);
-    const runsOf = (rs: OpenResult[]) => rs.map((r) => `${r.openMs.toFixed(0)} (recovery ${r.recoverMs.toFixed(0)}, CPU ${r.cpuMs.toFixed(0)})`).join(", ");
-    note(`runs: ${runsOf(colds)} ms`);
-    note(`then the snapshot written in the background: ${median(colds.map((r) => r.snapshotWriteMs)).toFixed(0)} ms`);
-    line(`restart with the snapshot (median of ${RUNS})`, `${restartMs.toFixed(0)} ms`, `< ${restartTarget} ms`, restartMs < restartTarget);
-    note(`runs: ${runsOf(restarts)} ms`);
-    note(`whole process (Node, tsx, modules): ${median(restarts.map((r) => r.processMs)).toFixed(0)} ms`);
-    line(`restart after ${CHANGED} records changed in a new commit`, `${moved.openMs.toFixed(0)} ms`, `< ${restartTarget} ms`, moved.openMs < restartTarget);
-    note(`${moved.source}: ${moved.filesRead} files read; recovery ${moved.recoverMs.toFixed(0)} ms, CPU ${moved.cpuMs.toFixed(0)} ms`);
-    line(`heap per 10,000 records (after a cold load)`, `${median(colds.map(per10k)).toFixed(1)} MB`, "", null);
-    line(`heap per 10,000 records (after a restart)`, `${median(restarts.map(per10k)).toFixed(1)} MB`, "", null);
-    note(`process RSS after a restart: ${(median(restarts.map((r) => r.rssBytes)) / 1e6).toFixed(0)} MB`);
-
-    // The list queries run on a catalog opened here (from the snapshot, like a restart).
-    const catalog = new Catalog({ repo, snapshotFile });
-    await catalog.refresh({ pull: false });
-    t = performance.now();
-    await catalog.refresh({ pull: false });
-    const warm = performance.now() - t;
-
-    const queries = ["q=offers", "q=user12", "q=checkout-api", "kind=service&environment=production", "q=team-7&dependency=redis", "sort=displayName&page=40", "q=nomatchatall", "group=org/team-3&order=desc"];
-    const times: number[] = [];
-    const cachedTimes: number[] = [];
-    for (let round = 0; round < 200; round++) {
-      for (const q of queries) {
-        const query = listQuerySchema.parse(Object.fromEntries(new URLSearchParams(q)));
-        catalog.clearQueryCache();
-        let s = performance.now();
-        catalog.list(query, new Set(["offers-api-00001"]));
-        times.push(performance.now() - s);
-        s = performance.now();
-        catalog.list({ ...query, page: query.page + 1 }, new Set(["offers-api-00001"]));
-        cachedTimes.push(performance.now() - s);
-      }
-    }
-    times.sort((a, b) => a - b);
-    cachedTimes.sort((a, b) => a - b);
-
-    line(`refresh, nothing changed`, `${warm.toFixed(0)} ms`, "", null);
-    line(`in-process list query p50 (uncached)`, `${pct(times, 50).toFixed(2)} ms`, "", null);
-    line(`in-process list query p99 (uncached)`, `${pct(times, 99).toFixed(2)} ms`, "", null);
-    line(`in-process next page of a query p50 (cached)`, `${pct(cachedTimes, 50).toFixed(3)} ms`, "", null);
+    if (!onlySearch) await loadAndQueryFigures(repo, snapshotFile, dataDir, shippedDir);
 
     if (!withHttp) {
       console.log("\n(--http runs autocannon against the built portal; --tti adds the page's time to interactive)");
@@ -229,6 +252,10 @@ async function main() {
     if (!first.ok) throw new Error(`GET /api/components answered ${first.status}`);
     line(`portal: first list answer (opens the catalog)`, `${firstMs.toFixed(0)} ms`, "", null);
     note(`${((performance.now() - spawned) / 1000).toFixed(1)} s from \`next start\` to that answer`);
+    // The start's background work (source-control wiring, demo repositories) is done before anything is
+    // measured: this route waits for it. Else its git processes count in the first run's CPU and latency.
+    const settled = await fetch(`${base}/api/app-order-requests/pending/count`, { headers: { Authorization: `Bearer ${TOKEN}` } });
+    if (!settled.ok) throw new Error(`GET /api/app-order-requests/pending/count answered ${settled.status}`);
 
     // Sign in once in Chromium (the development sign-in): the page timing, and the session cookie the
     // UI's own requests carry. Bearer tokens are measured too (each is looked up in the database).
@@ -277,15 +304,22 @@ async function main() {
       ["bearer token", { Authorization: `Bearer ${TOKEN}` }, 10, false],
     ];
     if (cookie) runs.unshift(["session cookie", { Cookie: cookie }, 10, true], ["session cookie", { Cookie: cookie }, 1, true]);
+    if (onlySearch) runs.splice(0, runs.length, ["bearer token", { Authorization: `Bearer ${TOKEN}` }, 10, true]);
     const searchTarget = count <= 10_000 ? "< 20 ms" : "";
     for (const [how, headers, connections, fresh] of runs) {
+      const cpuBefore = processCpuMs(child.pid!);
       const result = await autocannon({ url: `${base}/api/components?q=offers&pageSize=25`, connections, duration: 8, headers, ...(fresh ? { requests: [uncached] } : {}) });
+      const cpuMs = processCpuMs(child.pid!) - cpuBefore;
+      const [loadDuring] = loadavg();
       const label = `${how}, ${connections} conn.`;
       const what = fresh ? `search, uncached (${distinct.length} queries)` : "?q=offers, cached";
       const target = fresh && connections === 10 && searchTarget ? searchTarget : "";
       line(`HTTP ${what} p50 (${label})`, `${result.latency.p50} ms`, target, target ? result.latency.p50 < 20 : null);
       line(`HTTP ${what} p99 (${label})`, `${result.latency.p99} ms`, "", null);
       line(`HTTP throughput (${label})`, `${Math.round(result.requests.average)} req/s`, "", null);
+      const answered = result.requests.total;
+      line(`portal CPU per request (${label})`, `${answered ? (cpuMs / answered).toFixed(2) : "-"} ms`, "", null);
+      note(`${cpuMs.toFixed(0)} ms CPU over ${answered} requests; load average at the end of the run ${loadDuring.toFixed(1)}`);
       if (result.non2xx || result.errors) line(`HTTP non-2xx or errors (${label})`, `${result.non2xx + result.errors}`, "0", false);
     }
     const [load1] = (await import("node:os")).loadavg();

@@ -71,4 +71,57 @@ describe("search index", () => {
       expect({ kind, owner, group, environment, dependency }, JSON.stringify(q)).toEqual(want.counts);
     }
   });
+
+  it("answers as the reference after changes, with stale records, favorites, odd words and a separator in a record", () => {
+    const entries: CatalogEntry[] = Array.from({ length: 300 }, (_, i) => {
+      const component = generateComponent(i);
+      // The index joins haystacks with U+0001 to find words: a record holding it must still be found.
+      if (i === 3) component.metadata.description = "odd \u0001 text";
+      if (i % 50 === 0) component.metadata.description = "Ünïcode \u0000 nul";
+      return { name: component.metadata.name, file: `components/${component.metadata.name}.yaml`, component, etag: `"${i}"`, stale: i % 11 === 0 };
+    });
+    const index = new SearchIndex();
+    index.replaceAll(entries);
+    // Queried once before the changes, so what the index prepared for the first state must not survive them.
+    index.list(listQuerySchema.parse({ q: "offers" }));
+    const renamed = { ...entries[7], component: { ...entries[7].component, metadata: { ...entries[7].component.metadata, displayName: "Zebra Offers" } }, stale: true };
+    index.upsert(renamed);
+    index.remove(entries[8].name);
+    const current = entries.map((e) => (e.name === renamed.name ? renamed : e)).filter((e) => e.name !== entries[8].name);
+    const favorites = new Set(current.filter((_, i) => i % 6 === 0).map((e) => e.name));
+    const random = rng(3);
+    for (let i = 0; i < 400; i++) {
+      const q = listQuerySchema.parse({
+        q: random() < 0.7 ? ["zebra", "offers api", "odd", "\u0001", "odd \u0001 text", "ünï", "e \u0000 n", "user2", "s", "nomatch"][Math.floor(random() * 10)] : "",
+        group: random() < 0.3 ? [`org/team-${Math.floor(random() * 50)}`] : [],
+        kind: random() < 0.3 ? [COMPONENT_KINDS[Math.floor(random() * COMPONENT_KINDS.length)]] : [],
+        favorites: random() < 0.2 ? "1" : undefined,
+        stale: random() < 0.2 ? "1" : undefined,
+        pageSize: 200,
+      });
+      const got = index.list(q, favorites);
+      const want = reference(current.filter((e) => (!q.favorites || favorites.has(e.name)) && (!q.stale || e.stale)), q);
+      expect(got.items.map((x) => x.name), JSON.stringify(q)).toEqual(want.matched.slice(0, 200));
+      const { kind, owner, group, environment, dependency } = got.counts;
+      expect({ kind, owner, group, environment, dependency }, JSON.stringify(q)).toEqual(want.counts);
+      expect(got.counts.stale).toBe(current.filter((e) => e.stale).length);
+    }
+    // One dimension alone, with several values (a record may hold two of them) and values no record has.
+    const alone = [
+      { owner: ["user1", "USER1", "user2", "nobody"] },
+      { group: ["org/team-1", "org/team-2", "org/none"] },
+      { environment: ["none", "production"] },
+      { kind: ["docs", "service"] },
+      { dependency: ["redis", "mongo"] },
+      { dependency: ["pubsub"] },
+    ];
+    for (const filter of alone) {
+      const q = listQuerySchema.parse({ ...filter, pageSize: 200 });
+      const got = index.list(q, favorites);
+      const want = reference(current, q);
+      expect(got.items.map((x) => x.name), JSON.stringify(q)).toEqual(want.matched.slice(0, 200));
+      const { kind, owner, group, environment, dependency } = got.counts;
+      expect({ kind, owner, group, environment, dependency }, JSON.stringify(q)).toEqual(want.counts);
+    }
+  });
 });

@@ -1,6 +1,7 @@
 /**
  * In-memory index of the catalog: each record with a prebuilt lowercase haystack, so a list query is
- * one linear pass (10,000 records: a few milliseconds). Facet counts are "disjunctive": the count of a
+ * one linear pass (10,000 records: a few milliseconds), narrowed to the records holding a word of the
+ * search, and sparing what every query of one state of the index shares (see Prepared). Facet counts are "disjunctive": the count of a
  * kind is over records matching every other filter, so chips show what choosing them would give.
  */
 import type { Component } from "./schema";
@@ -127,9 +128,62 @@ function matches(x: Indexed, dim: Dim, kinds: Set<string>, owners: Set<string>, 
 /** Recent query results (without paging), so paging through one result or repeating a popular search is a lookup. */
 const CACHE_SIZE = 64;
 
+/** Between two records' haystacks in the scan text; a haystack or word holding it is searched record by record. */
+const RECORD_SEPARATOR = "\u0001";
+
+/**
+ * What every query of one state of the index shares, built on the first query after a change: the
+ * haystacks of all records (in name order) in one text, so a word is found with a few indexOf calls
+ * instead of one includes per record; the stale count; each dimension's counts over all records.
+ */
+interface Prepared {
+  /** null when a haystack holds the separator. */
+  scan: { text: string; starts: Int32Array } | null;
+  staleCount: number;
+  allCounts: Partial<Record<Dim, Map<string, number>>>;
+  /** Each value of a dimension → the positions (name order) of the records holding it. */
+  postings: Partial<Record<Dim, Map<string, number[]>>>;
+}
+
+function valuesOf(x: Indexed, dim: Dim): readonly string[] {
+  switch (dim) {
+    case "kind":
+      return [x.entry.component.spec.kind];
+    case "environment":
+      return x.environments;
+    case "group":
+      return x.groups;
+    case "owner":
+      return x.owners;
+    case "dependency":
+      return x.deps;
+  }
+}
+
+function countDim(counts: Map<string, number>, x: Indexed, dim: Dim): void {
+  switch (dim) {
+    case "kind":
+      count(counts, x.entry.component.spec.kind);
+      return;
+    case "environment":
+      for (const e of x.environments) count(counts, e);
+      return;
+    case "group":
+      for (const g of x.groups) count(counts, g);
+      return;
+    case "owner":
+      for (const o of x.owners) count(counts, o);
+      return;
+    case "dependency":
+      for (const d of x.deps) count(counts, d);
+      return;
+  }
+}
+
 export class SearchIndex {
   private byName = new Map<string, Indexed>();
   private sorted: Indexed[] | null = null;
+  private prep: Prepared | null = null;
   private cache = new Map<string, Computed>();
 
   /** Forgets cached query results (benchmarks measure uncached queries with it). */
@@ -139,7 +193,103 @@ export class SearchIndex {
 
   private changed(): void {
     this.sorted = null;
+    this.prep = null;
     this.cache.clear();
+  }
+
+  private prepared(): Prepared {
+    if (this.prep) return this.prep;
+    const all = this.ordered();
+    let staleCount = 0;
+    let separated = true;
+    const starts = new Int32Array(all.length + 1);
+    let offset = 0;
+    for (let i = 0; i < all.length; i++) {
+      const x = all[i];
+      if (x.entry.stale) staleCount++;
+      if (x.haystack.includes(RECORD_SEPARATOR)) separated = false;
+      starts[i] = offset;
+      offset += x.haystack.length + 1;
+    }
+    starts[all.length] = offset;
+    const scan = separated ? { text: all.map((x) => x.haystack).join(RECORD_SEPARATOR), starts } : null;
+    return (this.prep = { scan, staleCount, allCounts: {}, postings: {} });
+  }
+
+  /** One dimension's counts over every record, in name order (as a pass over all of them would count). */
+  private allCounts(dim: Dim): Map<string, number> {
+    const prep = this.prepared();
+    let counts = prep.allCounts[dim];
+    if (!counts) {
+      counts = new Map();
+      for (const x of this.ordered()) countDim(counts, x, dim);
+      prep.allCounts[dim] = counts;
+    }
+    return counts;
+  }
+
+  /**
+   * The records that can pass a query filtering on `dim` alone, in name order: those holding one of the
+   * wanted values (dependencies, all of which are wanted: those holding the first).
+   */
+  private holdingAny(dim: Dim, wanted: Iterable<string>): Indexed[] {
+    const prep = this.prepared();
+    const all = this.ordered();
+    let lists = prep.postings[dim];
+    if (!lists) {
+      lists = new Map();
+      for (let i = 0; i < all.length; i++) {
+        for (const v of valuesOf(all[i], dim)) {
+          let list = lists.get(v);
+          if (!list) lists.set(v, (list = []));
+          list.push(i);
+        }
+      }
+      prep.postings[dim] = lists;
+    }
+    let positions: number[] = [];
+    let merged = 0;
+    for (const v of wanted) {
+      const list = lists.get(v);
+      if (list) {
+        merged++;
+        for (const i of list) positions.push(i);
+      }
+      if (dim === "dependency") break;
+    }
+    if (merged > 1) {
+      positions.sort((a, b) => a - b);
+      positions = positions.filter((p, k) => k === 0 || p !== positions[k - 1]);
+    }
+    return positions.map((i) => all[i]);
+  }
+
+  /**
+   * The records whose haystack holds `word`, in name order (a superset of a query's matches: the other
+   * words are checked after); null when the scan text cannot answer (a separator in the word or in a haystack).
+   */
+  private holding(word: string): Indexed[] | null {
+    const { scan } = this.prepared();
+    if (!scan || word.includes(RECORD_SEPARATOR)) return null;
+    const all = this.ordered();
+    const { text, starts } = scan;
+    const out: Indexed[] = [];
+    let from = 0;
+    for (;;) {
+      const at = text.indexOf(word, from);
+      if (at < 0) break;
+      // The record whose haystack holds `at`: the last start at or before it.
+      let lo = 0;
+      let hi = all.length - 1;
+      while (lo < hi) {
+        const mid = (lo + hi + 1) >> 1;
+        if (starts[mid] <= at) lo = mid;
+        else hi = mid - 1;
+      }
+      out.push(all[lo]);
+      from = starts[lo + 1];
+    }
+    return out;
   }
 
   replaceAll(entries: Iterable<CatalogEntry>): void {
@@ -240,9 +390,16 @@ export class SearchIndex {
     const depCounts = new Map<string, number>();
 
     const matched: Indexed[] = [];
-    let staleCount = 0;
-    records: for (const x of this.ordered()) {
-      if (x.entry.stale) staleCount++;
+    const { staleCount } = this.prepared();
+    // A word narrows the pass to the records holding it (the longest word: likely the fewest).
+    const longest = words.reduce<string | null>((a, w) => (a === null || w.length > a.length ? w : a), null);
+    // Filtering on one dimension only, its counts are over every record (a record failing it counts there,
+    // so does one passing it): the counts of all records, computed once per state of the index; and the
+    // pass is over the records holding a wanted value only.
+    const whole = !words.length && !query.favorites && !query.stale && active.length === 1 ? active[0] : null;
+    const wanted: Record<Dim, Iterable<string>> = { kind: kinds, owner: owners, group: groups, environment: envs, dependency: deps };
+    const candidates = longest !== null ? (this.holding(longest) ?? this.ordered()) : whole ? this.holdingAny(whole, wanted[whole]) : this.ordered();
+    records: for (const x of candidates) {
       if (query.favorites && !favorites.has(x.entry.name)) continue;
       if (query.stale && !x.entry.stale) continue;
       for (const w of words) if (!x.haystack.includes(w)) continue records;
@@ -255,19 +412,21 @@ export class SearchIndex {
           failed = d;
         }
       }
-      if (failures === 0 || failed === "kind") count(kindCounts, x.entry.component.spec.kind);
-      if (failures === 0 || failed === "environment") for (const e of x.environments) count(envCounts, e);
-      if (failures === 0 || failed === "group") for (const g of x.groups) count(groupCounts, g);
-      if (failures === 0 || failed === "owner") for (const o of x.owners) count(ownerCounts, o);
-      if (failures === 0 || failed === "dependency") for (const d of x.deps) count(depCounts, d);
+      if (failures === 1 && whole) continue;
+      if ((failures === 0 && whole !== "kind") || failed === "kind") count(kindCounts, x.entry.component.spec.kind);
+      if ((failures === 0 && whole !== "environment") || failed === "environment") for (const e of x.environments) count(envCounts, e);
+      if ((failures === 0 && whole !== "group") || failed === "group") for (const g of x.groups) count(groupCounts, g);
+      if ((failures === 0 && whole !== "owner") || failed === "owner") for (const o of x.owners) count(ownerCounts, o);
+      if ((failures === 0 && whole !== "dependency") || failed === "dependency") for (const d of x.deps) count(depCounts, d);
       if (failures === 0) matched.push(x);
     }
+    const of = (dim: Dim, counts: Map<string, number>) => Object.fromEntries(whole === dim ? this.allCounts(dim) : counts);
     const facets: FacetCounts = {
-      kind: Object.fromEntries(kindCounts),
-      environment: Object.fromEntries(envCounts),
-      group: Object.fromEntries(groupCounts),
-      owner: Object.fromEntries(ownerCounts),
-      dependency: Object.fromEntries(depCounts),
+      kind: of("kind", kindCounts),
+      environment: of("environment", envCounts),
+      group: of("group", groupCounts),
+      owner: of("owner", ownerCounts),
+      dependency: of("dependency", depCounts),
     };
 
     if (query.sort !== "name" || query.order === "desc") {

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import * as schema from "./db/schema";
 import { testDatabaseTargets, type TestDatabase } from "../db/testing";
-import { addFavorite, favoriteSet, listFavorites, removeFavorite } from "./favorites";
+import { addFavorite, configureFavoritesCache, defaultFavoritesCacheSettings, favoriteSet, listFavorites, removeFavorite } from "./favorites";
 import { openPortalTestDatabase } from "./testing";
 
 
@@ -34,5 +34,41 @@ describe.each(testDatabaseTargets())("favorites on %s", (target) => {
     const results = await Promise.all(Array.from({ length: 10 }, () => addFavorite(handle.db, "dave", "matchmaking")));
     expect(results.filter(Boolean)).toHaveLength(1);
     expect(await listFavorites(handle.db, "dave")).toEqual(["matchmaking"]);
+  });
+
+  describe("cache of favorite sets", () => {
+    let clock = 0;
+    const now = () => clock;
+    /** A star set by another instance: the database changes, this process is not told. */
+    const starElsewhere = (userId: string, componentName: string) => handle.db.insert(schema.componentFavorites).values({ userId, componentName });
+    afterEach(() => configureFavoritesCache(handle.db, defaultFavoritesCacheSettings));
+
+    it("a user's own star and unstar are seen at once by the next read", async () => {
+      configureFavoritesCache(handle.db, { ttlMs: 3_600_000, maxEntries: 10 }, now);
+      expect([...(await favoriteSet(handle.db, "erin"))]).toEqual([]);
+      expect(await addFavorite(handle.db, "erin", "checkout-api")).toBe(true);
+      expect([...(await favoriteSet(handle.db, "erin"))]).toEqual(["checkout-api"]);
+      expect(await addFavorite(handle.db, "erin", "inventory")).toBe(true);
+      expect([...(await favoriteSet(handle.db, "erin"))]).toEqual(["checkout-api", "inventory"]);
+      expect(await removeFavorite(handle.db, "erin", "checkout-api")).toBe(true);
+      expect([...(await favoriteSet(handle.db, "erin"))]).toEqual(["inventory"]);
+    });
+
+    it("a change made elsewhere shows after the TTL at most; one user's change leaves the others' entries", async () => {
+      configureFavoritesCache(handle.db, { ttlMs: 1_000, maxEntries: 10 }, now);
+      expect([...(await favoriteSet(handle.db, "frank"))]).toEqual([]);
+      await starElsewhere("frank", "leaderboards");
+      await addFavorite(handle.db, "gina", "leaderboards");
+      expect([...(await favoriteSet(handle.db, "frank"))]).toEqual([]);
+      clock += 1_000;
+      expect([...(await favoriteSet(handle.db, "frank"))]).toEqual(["leaderboards"]);
+    });
+
+    it("with TTL 0 every read goes to the database", async () => {
+      configureFavoritesCache(handle.db, { ttlMs: 0, maxEntries: 10 }, now);
+      expect([...(await favoriteSet(handle.db, "hugo"))]).toEqual([]);
+      await starElsewhere("hugo", "matchmaking");
+      expect([...(await favoriteSet(handle.db, "hugo"))]).toEqual(["matchmaking"]);
+    });
   });
 });

@@ -1,12 +1,40 @@
 /**
  * Favorites: per user, in the portal database (table component_favorites). Plain functions over a
  * Drizzle database so tests run them on PGlite and PostgreSQL.
+ *
+ * favoriteSet() answers from a per-user cache (every catalog search reads it): a change made through
+ * addFavorite()/removeFavorite() in this process drops the user's entry, so the user sees it at once.
+ * A change made by another process is not seen here until the entry expires, so with several portal
+ * instances the cache is off unless PORTAL_FAVORITES_CACHE_TTL_MS says otherwise (lib/portal/services.ts).
  */
 import { and, asc, eq } from "drizzle-orm";
 import type { PortalDatabase } from "./db/database";
 import { componentFavorites } from "./db/schema/favorites";
+import { processWide, TtlCache } from "./ttl-cache";
 
 type Db = PortalDatabase;
+
+export interface FavoritesCacheSettings {
+  /** 0 = every call reads the database. */
+  ttlMs: number;
+  maxEntries: number;
+}
+export const defaultFavoritesCacheSettings: FavoritesCacheSettings = { ttlMs: 60_000, maxEntries: 10_000 };
+
+// One cache per database handle (two databases in tests never answer each other's favorites), shared by
+// every bundle of the process.
+const favoritesCaches = processWide<Db, TtlCache<string, ReadonlySet<string>>>("favorites");
+
+function favoritesCacheOf(db: Db): TtlCache<string, ReadonlySet<string>> {
+  let cache = favoritesCaches.get(db);
+  if (!cache) favoritesCaches.set(db, (cache = new TtlCache(defaultFavoritesCacheSettings)));
+  return cache;
+}
+
+/** Sets how favorites read from `db` are cached (lib/portal/services.ts). */
+export function configureFavoritesCache(db: Db, settings: FavoritesCacheSettings, now?: () => number): void {
+  favoritesCaches.set(db, new TtlCache({ ...settings, now }));
+}
 
 export async function listFavorites(db: Db, userId: string): Promise<string[]> {
   const rows = await db
@@ -17,21 +45,37 @@ export async function listFavorites(db: Db, userId: string): Promise<string[]> {
   return rows.map((r) => r.name);
 }
 
-export async function favoriteSet(db: Db, userId: string): Promise<Set<string>> {
-  return new Set(await listFavorites(db, userId));
+/** The user's favorites as a set (shared: not to be changed by the caller). */
+export async function favoriteSet(db: Db, userId: string): Promise<ReadonlySet<string>> {
+  const cache = favoritesCacheOf(db);
+  const cached = cache.get(userId);
+  if (cached) return cached;
+  const epoch = cache.epoch;
+  const set: ReadonlySet<string> = new Set(await listFavorites(db, userId));
+  cache.set(userId, set, epoch);
+  return set;
 }
 
 /** Idempotent: answers true when the star was added now, false when it was already there. */
 export async function addFavorite(db: Db, userId: string, componentName: string): Promise<boolean> {
-  const rows = await db.insert(componentFavorites).values({ userId, componentName }).onConflictDoNothing().returning({ name: componentFavorites.componentName });
-  return rows.length > 0;
+  try {
+    const rows = await db.insert(componentFavorites).values({ userId, componentName }).onConflictDoNothing().returning({ name: componentFavorites.componentName });
+    return rows.length > 0;
+  } finally {
+    // Also after a failure: the statement may have committed before its answer was lost.
+    favoritesCacheOf(db).invalidate(userId);
+  }
 }
 
 /** Idempotent: answers true when a star was removed. */
 export async function removeFavorite(db: Db, userId: string, componentName: string): Promise<boolean> {
-  const rows = await db
-    .delete(componentFavorites)
-    .where(and(eq(componentFavorites.userId, userId), eq(componentFavorites.componentName, componentName)))
-    .returning({ name: componentFavorites.componentName });
-  return rows.length > 0;
+  try {
+    const rows = await db
+      .delete(componentFavorites)
+      .where(and(eq(componentFavorites.userId, userId), eq(componentFavorites.componentName, componentName)))
+      .returning({ name: componentFavorites.componentName });
+    return rows.length > 0;
+  } finally {
+    favoritesCacheOf(db).invalidate(userId);
+  }
 }

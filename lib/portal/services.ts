@@ -22,7 +22,8 @@ import { ensureConfigRepo } from "../catalog/repo";
 import { snapshotFileFor } from "../catalog/snapshot";
 import * as schema from "./db/schema";
 import type { PortalDatabase, PortalDbHandle } from "./db/database";
-import { seedDevToken, verifyToken } from "./tokens";
+import { configureTokenCache, defaultTokenCacheSettings, seedDevToken, verifyToken } from "./tokens";
+import { configureFavoritesCache, defaultFavoritesCacheSettings } from "./favorites";
 import { wireGitOps, type GitOps, type GitOpsSettings } from "./gitops/providers";
 import type { AppOrderDeps } from "./app-orders/orders";
 import { recoverInterruptedApprovals } from "./app-orders/order-decisions";
@@ -45,6 +46,13 @@ export interface PortalSettings {
     timeoutMs?: number;
     /** A personal API token seeded for the `dev` user (PORTAL_DEV_TOKEN). */
     devToken?: string;
+    /** How long a verified API token is answered from memory (PORTAL_TOKEN_CACHE_TTL_MS; default 5000, 0 = off). */
+    tokenCacheTtlMs?: number;
+    /**
+     * How long a user's favorites are answered from memory (PORTAL_FAVORITES_CACHE_TTL_MS). Default: 60000 on
+     * PGlite, where this process makes every change; 0 (off) on PostgreSQL, which other instances may change.
+     */
+    favoritesCacheTtlMs?: number;
   };
   catalog: {
     /** Where the config repository lives (DATA_DIR). */
@@ -102,6 +110,8 @@ export function portalSettingsFromEnv(env: Env = getEnv()): PortalSettings {
       url: env.PORTAL_DATABASE_URL,
       dataDir: env.PORTAL_DATABASE_URL ? undefined : path.join(env.DATA_DIR, "portal"),
       devToken: env.PORTAL_DEV_TOKEN || undefined,
+      tokenCacheTtlMs: env.PORTAL_TOKEN_CACHE_TTL_MS,
+      favoritesCacheTtlMs: env.PORTAL_FAVORITES_CACHE_TTL_MS,
     },
     catalog: { dataDir: env.DATA_DIR, shippedDir: shippedComponentsDir(), remoteUrl: env.CONFIG_REPO_URL || undefined, snapshot: env.CATALOG_SNAPSHOT === "on" },
     gitops: {
@@ -153,6 +163,9 @@ export function createPortalServices(settings: PortalSettings): PortalServices {
       migrationsTable: portalMigrationsTable,
       onPoolError: (err) => console.error(`[portal] database pool error: ${err.message}`),
     });
+    configureTokenCache(handle.db, { ...defaultTokenCacheSettings, ttlMs: settings.database.tokenCacheTtlMs ?? defaultTokenCacheSettings.ttlMs });
+    const favoritesTtlMs = settings.database.favoritesCacheTtlMs ?? (handle.kind === "pglite" ? defaultFavoritesCacheSettings.ttlMs : 0);
+    configureFavoritesCache(handle.db, { ...defaultFavoritesCacheSettings, ttlMs: favoritesTtlMs });
     if (settings.database.devToken) await seedDevToken(handle.db, settings.database.devToken);
     return handle;
   });

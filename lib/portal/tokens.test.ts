@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { eq } from "drizzle-orm";
 import * as schema from "./db/schema";
 import { testDatabaseTargets, type TestDatabase } from "@/lib/db/testing";
-import { createToken, hashToken, listTokens, revokeToken, seedDevToken, verifyToken } from "./tokens";
+import { configureTokenCache, createToken, defaultTokenCacheSettings, hashToken, listTokens, revokeToken, seedDevToken, verifyToken } from "./tokens";
 import { openPortalTestDatabase } from "./testing";
 
 const ann = { id: "ann", name: "Ann Example", email: "ann@example.com", groups: ["platform/operations"] };
@@ -61,6 +61,90 @@ describe.each(testDatabaseTargets())("personal API tokens on %s", (target) => {
     const other = await createToken(handle.db, ann, "admin-revokes");
     expect(await revokeToken(handle.db, other.id)).toBe(true);
     expect(await verifyToken(handle.db, other.token)).toBeNull();
+  });
+
+  describe("cache of verified tokens", () => {
+    let clock = 0;
+    const now = () => clock;
+    const revokeBehindItsBack = (id: string) => handle.db.update(schema.portalApiTokens).set({ revokedAt: new Date() }).where(eq(schema.portalApiTokens.id, id));
+    afterEach(() => {
+      vi.useRealTimers();
+      configureTokenCache(handle.db, defaultTokenCacheSettings);
+    });
+
+    it("answers a verified token from memory for the TTL at most (what another instance's revocation waits)", async () => {
+      configureTokenCache(handle.db, { ttlMs: 5_000, maxEntries: 10 }, now);
+      const created = await createToken(handle.db, ann, "cached");
+      expect(await verifyToken(handle.db, created.token)).not.toBeNull();
+      await revokeBehindItsBack(created.id);
+      clock += 4_999;
+      expect((await verifyToken(handle.db, created.token))?.tokenId).toBe(created.id);
+      clock += 1;
+      expect(await verifyToken(handle.db, created.token)).toBeNull();
+    });
+
+    it("a revocation through revokeToken takes effect at once, and an owner's wrong id does not drop the entry", async () => {
+      configureTokenCache(handle.db, { ttlMs: 60_000, maxEntries: 10 }, now);
+      const created = await createToken(handle.db, ann, "revoked-while-cached");
+      expect(await verifyToken(handle.db, created.token)).not.toBeNull();
+      expect(await verifyToken(handle.db, created.token)).not.toBeNull();
+      expect(await revokeToken(handle.db, created.id, "bob")).toBe(false);
+      expect(await verifyToken(handle.db, created.token)).not.toBeNull();
+      expect(await revokeToken(handle.db, created.id, "ann")).toBe(true);
+      expect(await verifyToken(handle.db, created.token)).toBeNull();
+    });
+
+    it("keeps no unknown token: one created meanwhile works at once", async () => {
+      configureTokenCache(handle.db, { ttlMs: 60_000, maxEntries: 10 }, now);
+      const token = "pat_created-after-a-failed-try-0123456789";
+      expect(await verifyToken(handle.db, token)).toBeNull();
+      await handle.db.insert(schema.portalApiTokens).values({ userId: "ann", userName: "Ann", groups: [], name: "late", tokenHash: hashToken(token), prefix: token.slice(0, 10) });
+      expect((await verifyToken(handle.db, token))?.owner.id).toBe("ann");
+    });
+
+    it("with TTL 0 every call reads the database", async () => {
+      configureTokenCache(handle.db, { ttlMs: 0, maxEntries: 10 }, now);
+      const created = await createToken(handle.db, ann, "uncached");
+      expect(await verifyToken(handle.db, created.token)).not.toBeNull();
+      await revokeBehindItsBack(created.id);
+      expect(await verifyToken(handle.db, created.token)).toBeNull();
+    });
+
+    it("seeding PORTAL_DEV_TOKEN over a cached token is seen at once", async () => {
+      configureTokenCache(handle.db, { ttlMs: 60_000, maxEntries: 10 }, now);
+      const token = "seeded-while-cached-0123456789";
+      await handle.db.insert(schema.portalApiTokens).values({ userId: "admin", userName: "admin", groups: [], name: "before the seed", tokenHash: hashToken(token), prefix: token.slice(0, 6) });
+      expect((await verifyToken(handle.db, token))?.grantedRoles).toEqual([]);
+      await seedDevToken(handle.db, token);
+      expect((await verifyToken(handle.db, token))?.grantedRoles).toEqual(["admin"]);
+    });
+
+    it("a caller changing the answer does not change what the cache answers next", async () => {
+      configureTokenCache(handle.db, { ttlMs: 60_000, maxEntries: 10 }, now);
+      const created = await createToken(handle.db, ann, "copied");
+      const first = await verifyToken(handle.db, created.token);
+      first!.owner.groups.push("admins");
+      first!.grantedRoles.push("admin");
+      const second = await verifyToken(handle.db, created.token);
+      expect(second?.owner.groups).toEqual(["platform/operations"]);
+      expect(second?.grantedRoles).toEqual([]);
+    });
+
+    it("still records the use once a minute while the token is answered from memory", async () => {
+      vi.useFakeTimers({ toFake: ["Date"] });
+      vi.setSystemTime(new Date("2026-11-25T10:00:00Z"));
+      configureTokenCache(handle.db, { ttlMs: 3_600_000, maxEntries: 10 });
+      const created = await createToken(handle.db, ann, "used-from-cache");
+      await verifyToken(handle.db, created.token);
+      const lastUsed = async () => (await listTokens(handle.db, "ann")).find((t) => t.id === created.id)?.lastUsedAt;
+      expect(await lastUsed()).toBe("2026-11-25T10:00:00.000Z");
+      vi.setSystemTime(new Date("2026-11-25T10:00:30Z"));
+      await verifyToken(handle.db, created.token);
+      expect(await lastUsed()).toBe("2026-11-25T10:00:00.000Z");
+      vi.setSystemTime(new Date("2026-11-25T10:01:01Z"));
+      await verifyToken(handle.db, created.token);
+      expect(await lastUsed()).toBe("2026-11-25T10:01:01.000Z");
+    });
   });
 
   it("lists only the owner's tokens", async () => {

@@ -5,6 +5,7 @@ import { and, desc, eq, isNull, lt, or } from "drizzle-orm";
 import type { PortalDatabase } from "./db/database";
 import { portalApiTokens } from "./db/schema/tokens";
 import { normalizeRoles, type Role } from "./roles";
+import { processWide, TtlCache } from "./ttl-cache";
 
 type Db = PortalDatabase;
 
@@ -43,6 +44,46 @@ export interface VerifiedToken {
 }
 
 type Row = typeof portalApiTokens.$inferSelect;
+
+/**
+ * Verified tokens kept in memory, so a script's calls do not each read the database. Keyed by the
+ * token's hash (the token itself is never kept); a revocation or re-seed in this process drops the
+ * entry at once, one made by another instance (or in the database directly) is seen here after
+ * `ttlMs` at most. Only live tokens are kept: an unknown one is read again on every call, so a token
+ * created on another instance works at once.
+ */
+export interface TokenCacheSettings {
+  /** 0 = every call reads the database. */
+  ttlMs: number;
+  maxEntries: number;
+}
+export const defaultTokenCacheSettings: TokenCacheSettings = { ttlMs: 5_000, maxEntries: 1_000 };
+
+interface CachedToken {
+  verified: VerifiedToken;
+  /** When this process last knew the use to be recorded (epoch ms), so a cached token still records it. */
+  lastUsedMs: number | null;
+}
+
+// One cache per database handle (two databases in tests never answer each other's tokens), shared by
+// every bundle of the process.
+const tokenCaches = processWide<Db, TtlCache<string, CachedToken>>("tokens");
+
+function tokenCacheOf(db: Db): TtlCache<string, CachedToken> {
+  let cache = tokenCaches.get(db);
+  if (!cache) tokenCaches.set(db, (cache = new TtlCache(defaultTokenCacheSettings)));
+  return cache;
+}
+
+/** Sets how verified tokens of `db` are cached (lib/portal/services.ts, from PORTAL_TOKEN_CACHE_TTL_MS). */
+export function configureTokenCache(db: Db, settings: TokenCacheSettings, now?: () => number): void {
+  tokenCaches.set(db, new TtlCache({ ...settings, now }));
+}
+
+/** A copy, so no caller can change what the cache answers next. */
+function copyOf(v: VerifiedToken): VerifiedToken {
+  return { tokenId: v.tokenId, owner: { ...v.owner, groups: [...v.owner.groups] }, grantedRoles: [...v.grantedRoles] };
+}
 
 function summary(row: Row): TokenSummary {
   return {
@@ -93,36 +134,58 @@ export async function revokeToken(db: Db, id: string, ownerId?: string): Promise
     .update(portalApiTokens)
     .set({ revokedAt: new Date() })
     .where(and(...conditions))
-    .returning({ id: portalApiTokens.id });
+    .returning({ id: portalApiTokens.id, tokenHash: portalApiTokens.tokenHash });
+  const cache = tokenCacheOf(db);
+  for (const row of rows) cache.invalidate(row.tokenHash);
   return rows.length > 0;
 }
 
 /** The owner of a live token, or null; records the use. */
 export async function verifyToken(db: Db, token: string): Promise<VerifiedToken | null> {
   if (!token.startsWith(tokenPrefix) && token.length < 16) return null;
+  const hash = hashToken(token);
+  const cache = tokenCacheOf(db);
+  const now = new Date();
+  const cached = cache.get(hash);
+  if (cached) {
+    if (cached.lastUsedMs === null || now.getTime() - cached.lastUsedMs >= lastUsedResolutionMs) {
+      cached.lastUsedMs = now.getTime();
+      await recordUse(db, cached.verified.tokenId, now);
+    }
+    return copyOf(cached.verified);
+  }
+  const epoch = cache.epoch;
   const [row] = await db
     .select()
     .from(portalApiTokens)
-    .where(and(eq(portalApiTokens.tokenHash, hashToken(token)), isNull(portalApiTokens.revokedAt)))
+    .where(and(eq(portalApiTokens.tokenHash, hash), isNull(portalApiTokens.revokedAt)))
     .limit(1);
   if (!row) return null;
-  const now = new Date();
-  if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() >= lastUsedResolutionMs) {
-    await db
-      .update(portalApiTokens)
-      .set({ lastUsedAt: now })
-      .where(
-        and(
-          eq(portalApiTokens.id, row.id),
-          or(isNull(portalApiTokens.lastUsedAt), lt(portalApiTokens.lastUsedAt, new Date(now.getTime() - lastUsedResolutionMs))),
-        ),
-      );
+  let lastUsedMs = row.lastUsedAt?.getTime() ?? null;
+  if (lastUsedMs === null || now.getTime() - lastUsedMs >= lastUsedResolutionMs) {
+    await recordUse(db, row.id, now);
+    lastUsedMs = now.getTime();
   }
-  return {
+  const verified: VerifiedToken = {
     tokenId: row.id,
     owner: { id: row.userId, name: row.userName, email: row.email ?? undefined, groups: row.groups },
     grantedRoles: normalizeRoles(row.grantedRoles),
   };
+  cache.set(hash, { verified: copyOf(verified), lastUsedMs }, epoch);
+  return verified;
+}
+
+/** last_used_at = now, unless another call recorded a use within the resolution meanwhile. */
+async function recordUse(db: Db, id: string, now: Date): Promise<void> {
+  await db
+    .update(portalApiTokens)
+    .set({ lastUsedAt: now })
+    .where(
+      and(
+        eq(portalApiTokens.id, id),
+        or(isNull(portalApiTokens.lastUsedAt), lt(portalApiTokens.lastUsedAt, new Date(now.getTime() - lastUsedResolutionMs))),
+      ),
+    );
 }
 
 /** PORTAL_DEV_TOKEN: a token of user `admin` with the admin role, created once (idempotent; concurrent starts are fine). */
@@ -139,4 +202,5 @@ export async function seedDevToken(db: Db, token: string): Promise<void> {
       prefix: token.slice(0, 6),
     })
     .onConflictDoUpdate({ target: portalApiTokens.tokenHash, set: { revokedAt: null, grantedRoles: ["admin"] } });
+  tokenCacheOf(db).invalidate(hashToken(token));
 }

@@ -114,7 +114,12 @@ describe("catalog routes", () => {
   });
 
   it("favorites are per user", async () => {
+    const starred = async (id: string) => ((await (await list(req("/api/components?q=alpha", { headers: engineer(id) }))).json()) as { items: { favorite: boolean }[] }).items[0].favorite;
+    // Read first, so the star below lands on a user whose favorites are already in memory.
+    expect(await starred("alice")).toBe(false);
     expect((await fav.POST(req("/x", { method: "POST", headers: engineer("alice") }), ctx("alpha"))).status).toBe(200);
+    expect(await starred("alice")).toBe(true);
+    expect(await starred("bob")).toBe(false);
     expect((await fav.POST(req("/x", { method: "POST", headers: engineer("alice") }), ctx("nope"))).status).toBe(404);
     const alice = await (await favorites(req("/api/components/favorites", { headers: engineer("alice") }))).json();
     const bob = await (await favorites(req("/api/components/favorites", { headers: engineer("bob") }))).json();
@@ -124,6 +129,7 @@ describe("catalog routes", () => {
     expect(listed.items.map((i: { name: string }) => i.name)).toEqual(["alpha"]);
     expect((await fav.DELETE(req("/x", { method: "DELETE", headers: engineer("alice") }), ctx("alpha"))).status).toBe(200);
     expect((await (await favorites(req("/api/components/favorites", { headers: engineer("alice") }))).json()).names).toEqual([]);
+    expect(await starred("alice")).toBe(false);
   });
 
   it("status has one entry per environment", async () => {
