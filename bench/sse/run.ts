@@ -3,8 +3,8 @@
  * (default 3) sharing one PostgreSQL and one Redis; one real-time offer surfaced per player, in
  * bursts, through the game-server API of an instance other than the one holding the player's
  * stream, so every delivery crosses Redis; measures delivery latency from surfacing to receipt
- * (p50, p99), memory per stream on each instance (what the second half of the streams added, and what all added
- * to the idle process), and Redis traffic per delivered event.
+ * (p50, p99), memory per stream on each instance (RSS and heap over the idle process, once the streams
+ * have been held a while, and 2 s after the last opened), and Redis traffic per delivered event.
  *
  *   npm run build:offers && npx tsx bench/sse/run.ts [streams] [--instances 3] [--generators 4]
  *   BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test): the server to create a
@@ -12,6 +12,8 @@
  *   BENCH_CONCURRENCY (default 1 per instance): assignments in flight during a burst (more measure the
  *     queue in front of the database on a 2-core machine: throughput barely grows, latency does);
  *   BENCH_SERVICE_NODE_ARGS: extra node flags of the instances (e.g. --heapsnapshot-signal=SIGUSR2);
+ *   BENCH_SETTLE_MS (default 45000): how long all streams are held before memory is read (it is also
+ *     read 2 s after the last opened, and printed: V8 gives back later what it committed meanwhile);
  *   BENCH_ONLY=memory: open the streams and measure memory, without the bursts (while profiling);
  *   BENCH_ONLY=bare: the same against bare node:http servers (bench/sse/bare-server.mjs) instead of
  *     the offers service: Node's own memory per stream, the floor of the figure.
@@ -54,6 +56,11 @@ const GENERATORS = option("generators", Math.max(2, Math.ceil(STREAMS / 10_000))
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? INSTANCES);
 const ONLY = process.env.BENCH_ONLY;
 const BURSTS = ONLY !== "memory" && ONLY !== "bare";
+/**
+ * How long all streams are held before memory is read again (it is also read 2 s after the last opened):
+ * V8 keeps for a while the heap it committed while the connections arrived, then gives it back.
+ */
+const SETTLE_MS = Number(process.env.BENCH_SETTLE_MS ?? 45_000);
 const BURST = 500;
 /** Connections a load generator opens at once. */
 const CONNECT_BATCH = 250;
@@ -234,7 +241,9 @@ async function main() {
       durationSeconds: 3600,
     });
 
-    await new Promise((r) => setTimeout(r, 2_000));
+    // The idle instances settle as long as the streams will be held: V8 gives back what it committed
+    // while starting, which would otherwise count against the streams.
+    await new Promise((r) => setTimeout(r, SETTLE_MS));
     const before = await Promise.all(instances.map(memoryOf));
 
     // Player i's stream goes to instance i mod N; generator g opens the players g, g + G, g + 2G, …
@@ -258,9 +267,8 @@ async function main() {
           return done;
         }),
       );
-    // Memory is read at half and at all streams as well as before any: the second half's growth is
-    // what one more stream costs, without what the process grows by once (compiled code, the young
-    // generation's size) when it first serves streams.
+    // Memory is read before any stream, at half, 2 s after all are open and once they have been held
+    // SETTLE_MS: V8 keeps for a while the heap it committed while the connections arrived.
     const HALF = Math.floor(STREAMS / 2);
     const firstHalf = await connectPlayers(0, HALF);
     await new Promise((r) => setTimeout(r, 2_000));
@@ -270,6 +278,8 @@ async function main() {
     const failed = [...firstHalf, ...connected].reduce((sum, c) => sum + c.failed, 0);
     if (failed > 0) console.error(`${failed} streams did not open; first error: ${[...firstHalf, ...connected].find((c) => c.firstError)?.firstError}`);
     await new Promise((r) => setTimeout(r, 2_000));
+    const arrived = await Promise.all(instances.map(memoryOf));
+    await new Promise((r) => setTimeout(r, SETTLE_MS));
     const after = await Promise.all(instances.map(memoryOf));
 
     // Progress of deliveries, as the generators count them.
@@ -327,34 +337,26 @@ async function main() {
 
     const perInstanceLines = instances.map((instance, i) => {
       const streams = openByPort[instance.port] ?? 0;
-      const firstHalfStreams = Array.from({ length: HALF }, (_, k) => k).filter((k) => k % INSTANCES === i).length;
-      const secondHalfStreams = streams - firstHalfStreams;
       const rssDelta = after[i]!.rssKb - before[i]!.rssKb;
       const heapDelta = (after[i]!.heapUsed - before[i]!.heapUsed) / 1024;
-      const marginalRss = after[i]!.rssKb - half[i]!.rssKb;
-      const marginalHeap = (after[i]!.heapUsed - half[i]!.heapUsed) / 1024;
       const mb = (kb: number) => (kb / 1024).toFixed(0);
-      const per = (kb: number, n: number) => (n ? (kb / n).toFixed(1) : "–");
+      const per = (kb: number) => (streams ? (kb / streams).toFixed(1) : "–");
       return {
         streams,
-        secondHalfStreams,
         rssDelta,
         heapDelta,
-        marginalRss,
-        marginalHeap,
         text:
-          `    instance ${i + 1} (:${instance.port})  ${streams} streams; RSS ${mb(before[i]!.rssKb)} → ${mb(half[i]!.rssKb)} → ${mb(after[i]!.rssKb)} MB (none, half, all), ` +
-          `heap ${mb(before[i]!.heapUsed / 1024)} → ${mb(half[i]!.heapUsed / 1024)} → ${mb(after[i]!.heapUsed / 1024)} MB; ` +
-          `per stream: ${per(rssDelta, streams)} KB RSS (heap ${per(heapDelta, streams)}) from none, ${per(marginalRss, secondHalfStreams)} KB RSS (heap ${per(marginalHeap, secondHalfStreams)}) for the second half ` +
-          `(V8 committed ${mb(before[i]!.heapTotal / 1024)} → ${mb(after[i]!.heapTotal / 1024)} MB)`,
+          `    instance ${i + 1} (:${instance.port})  ${streams} streams; RSS ${mb(before[i]!.rssKb)} → ${mb(half[i]!.rssKb)} → ${mb(arrived[i]!.rssKb)} → ${mb(after[i]!.rssKb)} MB ` +
+          `(none, half, all, held ${(SETTLE_MS / 1000).toFixed(0)} s), heap ${mb(before[i]!.heapUsed / 1024)} → ${mb(after[i]!.heapUsed / 1024)} MB; ` +
+          `${per(rssDelta)} KB RSS (heap ${per(heapDelta)}) per stream (V8 committed ${mb(before[i]!.heapTotal / 1024)} → ${mb(arrived[i]!.heapTotal / 1024)} → ${mb(after[i]!.heapTotal / 1024)} MB)`,
       };
     });
     const totalStreams = perInstanceLines.reduce((a, l) => a + l.streams, 0);
-    const secondHalf = perInstanceLines.reduce((a, l) => a + l.secondHalfStreams, 0);
     const rssPerStream = perInstanceLines.reduce((a, l) => a + l.rssDelta, 0) / Math.max(1, totalStreams);
     const heapPerStream = perInstanceLines.reduce((a, l) => a + l.heapDelta, 0) / Math.max(1, totalStreams);
-    const marginalRssPerStream = perInstanceLines.reduce((a, l) => a + l.marginalRss, 0) / Math.max(1, secondHalf);
-    const marginalHeapPerStream = perInstanceLines.reduce((a, l) => a + l.marginalHeap, 0) / Math.max(1, secondHalf);
+    const arrivedRssPerStream = instances.reduce((a, _, i) => a + arrived[i]!.rssKb - before[i]!.rssKb, 0) / Math.max(1, totalStreams);
+    const arrivedCommitted = instances.reduce((a, _, i) => a + arrived[i]!.heapTotal, 0) / 2 ** 20;
+    const heldCommitted = instances.reduce((a, _, i) => a + after[i]!.heapTotal, 0) / 2 ** 20;
     const published = redisAfter.publish - redisBefore.publish;
     const commands = redisAfter.commands - redisBefore.commands;
     const delivered = latencies.length;
@@ -369,8 +371,8 @@ async function main() {
 event stream benchmark (${ONLY === "bare" ? "bare node:http servers, not the offers service: " : ""}${INSTANCES} instances on PostgreSQL and a throwaway Redis, ${GENERATORS} load generators on 127.0.0.2–127.0.0.${1 + GENERATORS}; open files ≤ ${limit} per process)
   streams held            ${held} / ${STREAMS} (opened in ${connectSeconds.toFixed(1)} s${failed ? `, ${failed} failed to open` : ""}${closedEarly ? `, ${closedEarly} closed by the server` : ""})   target ${STREAMS} held  ${mark(held === STREAMS)}
 ${perInstanceLines.map((l) => l.text).join("\n")}
-  memory per stream       ${marginalRssPerStream.toFixed(1)} KB RSS (heap ${marginalHeapPerStream.toFixed(1)} KB) for each stream of the second half, over all instances   target < 12 KB  ${mark(marginalRssPerStream < 12)}
-                          ${rssPerStream.toFixed(1)} KB RSS (heap ${heapPerStream.toFixed(1)} KB) counting from no streams, with what the process grows by once
+  memory per stream       ${rssPerStream.toFixed(1)} KB RSS (heap ${heapPerStream.toFixed(1)} KB) counting from no streams, the streams held ${(SETTLE_MS / 1000).toFixed(0)} s, over all instances   target < 12 KB  ${mark(rssPerStream < 12)}
+                          ${arrivedRssPerStream.toFixed(1)} KB RSS 2 s after the last opened, before V8 gave back heap it committed while they arrived (V8 committed ${arrivedCommitted.toFixed(0)} MB then, ${heldCommitted.toFixed(0)} MB ${(SETTLE_MS / 1000).toFixed(0)} s later, all instances)
 ${BURSTS ? deliveryLines : ""}`);
   } finally {
     clearTimeout(watchdog);
