@@ -249,34 +249,25 @@ async function main() {
     // Player i's stream goes to instance i mod N; generator g opens the players g, g + G, g + 2G, …
     for (let g = 0; g < GENERATORS; g++) generators.push(startGenerator());
     const connectStart = Date.now();
-    /** Opens the streams of players from ≤ i < to; each generator answers with its count so far. */
-    const connectPlayers = (from: number, to: number) =>
-      Promise.all(
-        generators.map((generator, g) => {
-          const order: ConnectOrder = {
-            type: "connect",
-            localAddress: `127.0.0.${2 + g}`,
-            players: [],
-            gameId: GAME,
-            apiKey: API_KEY,
-            batch: CONNECT_BATCH,
-          };
-          for (let i = from + ((g - from) % GENERATORS + GENERATORS) % GENERATORS; i < to; i += GENERATORS) order.players.push({ index: i, port: instancePort(i % INSTANCES) });
-          const done = nextMessage(generator, "connected");
-          generator.send(order);
-          return done;
-        }),
-      );
-    // Memory is read before any stream, at half, 2 s after all are open and once they have been held
-    // SETTLE_MS: V8 keeps for a while the heap it committed while the connections arrived.
-    const HALF = Math.floor(STREAMS / 2);
-    const firstHalf = await connectPlayers(0, HALF);
-    await new Promise((r) => setTimeout(r, 2_000));
-    const half = await Promise.all(instances.map(memoryOf));
-    const connected = await connectPlayers(HALF, STREAMS);
+    const connected = await Promise.all(
+      generators.map((generator, g) => {
+        const order: ConnectOrder = {
+          type: "connect",
+          localAddress: `127.0.0.${2 + g}`,
+          players: [],
+          gameId: GAME,
+          apiKey: API_KEY,
+          batch: CONNECT_BATCH,
+        };
+        for (let i = g; i < STREAMS; i += GENERATORS) order.players.push({ index: i, port: instancePort(i % INSTANCES) });
+        const done = nextMessage(generator, "connected");
+        generator.send(order);
+        return done;
+      }),
+    );
     const connectSeconds = (Date.now() - connectStart) / 1000;
-    const failed = [...firstHalf, ...connected].reduce((sum, c) => sum + c.failed, 0);
-    if (failed > 0) console.error(`${failed} streams did not open; first error: ${[...firstHalf, ...connected].find((c) => c.firstError)?.firstError}`);
+    const failed = connected.reduce((sum, c) => sum + c.failed, 0);
+    if (failed > 0) console.error(`${failed} streams did not open; first error: ${connected.find((c) => c.firstError)?.firstError}`);
     await new Promise((r) => setTimeout(r, 2_000));
     const arrived = await Promise.all(instances.map(memoryOf));
     await new Promise((r) => setTimeout(r, SETTLE_MS));
@@ -346,8 +337,8 @@ async function main() {
         rssDelta,
         heapDelta,
         text:
-          `    instance ${i + 1} (:${instance.port})  ${streams} streams; RSS ${mb(before[i]!.rssKb)} → ${mb(half[i]!.rssKb)} → ${mb(arrived[i]!.rssKb)} → ${mb(after[i]!.rssKb)} MB ` +
-          `(none, half, all, held ${(SETTLE_MS / 1000).toFixed(0)} s), heap ${mb(before[i]!.heapUsed / 1024)} → ${mb(after[i]!.heapUsed / 1024)} MB; ` +
+          `    instance ${i + 1} (:${instance.port})  ${streams} streams; RSS ${mb(before[i]!.rssKb)} → ${mb(arrived[i]!.rssKb)} → ${mb(after[i]!.rssKb)} MB ` +
+          `(none, all, held ${(SETTLE_MS / 1000).toFixed(0)} s), heap ${mb(before[i]!.heapUsed / 1024)} → ${mb(after[i]!.heapUsed / 1024)} MB; ` +
           `${per(rssDelta)} KB RSS (heap ${per(heapDelta)}) per stream (V8 committed ${mb(before[i]!.heapTotal / 1024)} → ${mb(arrived[i]!.heapTotal / 1024)} → ${mb(after[i]!.heapTotal / 1024)} MB)`,
       };
     });

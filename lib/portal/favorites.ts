@@ -10,30 +10,19 @@
 import { and, asc, eq } from "drizzle-orm";
 import type { PortalDatabase } from "./db/database";
 import { componentFavorites } from "./db/schema/favorites";
-import { processWide, TtlCache } from "./ttl-cache";
+import { cachePerHandle, type CacheSettings } from "./ttl-cache";
 
 type Db = PortalDatabase;
 
-export interface FavoritesCacheSettings {
-  /** 0 = every call reads the database. */
-  ttlMs: number;
-  maxEntries: number;
-}
+export type FavoritesCacheSettings = CacheSettings;
 export const defaultFavoritesCacheSettings: FavoritesCacheSettings = { ttlMs: 60_000, maxEntries: 10_000 };
 
-// One cache per database handle (two databases in tests never answer each other's favorites), shared by
-// every bundle of the process.
-const favoritesCaches = processWide<Db, TtlCache<string, ReadonlySet<string>>>("favorites");
-
-function favoritesCacheOf(db: Db): TtlCache<string, ReadonlySet<string>> {
-  let cache = favoritesCaches.get(db);
-  if (!cache) favoritesCaches.set(db, (cache = new TtlCache(defaultFavoritesCacheSettings)));
-  return cache;
-}
+const favoritesCaches = cachePerHandle<Db, string, ReadonlySet<string>>("favorites", defaultFavoritesCacheSettings);
+const favoritesCacheOf = (db: Db) => favoritesCaches.of(db);
 
 /** Sets how favorites read from `db` are cached (lib/portal/services.ts). */
 export function configureFavoritesCache(db: Db, settings: FavoritesCacheSettings, now?: () => number): void {
-  favoritesCaches.set(db, new TtlCache({ ...settings, now }));
+  favoritesCaches.configure(db, settings, now);
 }
 
 export async function listFavorites(db: Db, userId: string): Promise<string[]> {

@@ -5,7 +5,7 @@ import { and, desc, eq, isNull, lt, or } from "drizzle-orm";
 import type { PortalDatabase } from "./db/database";
 import { portalApiTokens } from "./db/schema/tokens";
 import { normalizeRoles, type Role } from "./roles";
-import { processWide, TtlCache } from "./ttl-cache";
+import { cachePerHandle, type CacheSettings } from "./ttl-cache";
 
 type Db = PortalDatabase;
 
@@ -52,11 +52,7 @@ type Row = typeof portalApiTokens.$inferSelect;
  * `ttlMs` at most. Only live tokens are kept: an unknown one is read again on every call, so a token
  * created on another instance works at once.
  */
-export interface TokenCacheSettings {
-  /** 0 = every call reads the database. */
-  ttlMs: number;
-  maxEntries: number;
-}
+export type TokenCacheSettings = CacheSettings;
 export const defaultTokenCacheSettings: TokenCacheSettings = { ttlMs: 5_000, maxEntries: 1_000 };
 
 interface CachedToken {
@@ -65,19 +61,12 @@ interface CachedToken {
   lastUsedMs: number | null;
 }
 
-// One cache per database handle (two databases in tests never answer each other's tokens), shared by
-// every bundle of the process.
-const tokenCaches = processWide<Db, TtlCache<string, CachedToken>>("tokens");
-
-function tokenCacheOf(db: Db): TtlCache<string, CachedToken> {
-  let cache = tokenCaches.get(db);
-  if (!cache) tokenCaches.set(db, (cache = new TtlCache(defaultTokenCacheSettings)));
-  return cache;
-}
+const tokenCaches = cachePerHandle<Db, string, CachedToken>("tokens", defaultTokenCacheSettings);
+const tokenCacheOf = (db: Db) => tokenCaches.of(db);
 
 /** Sets how verified tokens of `db` are cached (lib/portal/services.ts, from PORTAL_TOKEN_CACHE_TTL_MS). */
 export function configureTokenCache(db: Db, settings: TokenCacheSettings, now?: () => number): void {
-  tokenCaches.set(db, new TtlCache({ ...settings, now }));
+  tokenCaches.configure(db, settings, now);
 }
 
 /** A copy, so no caller can change what the cache answers next. */

@@ -78,3 +78,24 @@ export function processWide<K extends object, V>(name: string): WeakMap<K, V> {
   const holder = globalThis as unknown as Record<symbol, WeakMap<K, V> | undefined>;
   return (holder[slot] ??= new WeakMap<K, V>());
 }
+
+/** How a cache of a per-request read is sized: entries live `ttlMs` (0 = nothing kept), `maxEntries` at most. */
+export type CacheSettings = Omit<TtlCacheOptions, "now">;
+
+/**
+ * One TtlCache per handle (a database: two databases in tests never answer each other's reads), shared
+ * by every bundle of the process (processWide); `configure` replaces a handle's cache with one sized anew.
+ */
+export function cachePerHandle<H extends object, K, V>(name: string, defaults: CacheSettings) {
+  const caches = processWide<H, TtlCache<K, V>>(name);
+  return {
+    of(handle: H): TtlCache<K, V> {
+      let cache = caches.get(handle);
+      if (!cache) caches.set(handle, (cache = new TtlCache<K, V>(defaults)));
+      return cache;
+    },
+    configure(handle: H, settings: CacheSettings, now?: () => number): void {
+      caches.set(handle, new TtlCache<K, V>({ ...settings, now }));
+    },
+  };
+}
