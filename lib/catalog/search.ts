@@ -161,23 +161,9 @@ function valuesOf(x: Indexed, dim: Dim): readonly string[] {
 }
 
 function countDim(counts: Map<string, number>, x: Indexed, dim: Dim): void {
-  switch (dim) {
-    case "kind":
-      count(counts, x.entry.component.spec.kind);
-      return;
-    case "environment":
-      for (const e of x.environments) count(counts, e);
-      return;
-    case "group":
-      for (const g of x.groups) count(counts, g);
-      return;
-    case "owner":
-      for (const o of x.owners) count(counts, o);
-      return;
-    case "dependency":
-      for (const d of x.deps) count(counts, d);
-      return;
-  }
+  // A record's kind is one value: counted without the array valuesOf() would build for it.
+  if (dim === "kind") count(counts, x.entry.component.spec.kind);
+  else for (const value of valuesOf(x, dim)) count(counts, value);
 }
 
 export class SearchIndex {
