@@ -1,6 +1,6 @@
 /**
- * The floor of bench/sse/run.ts's memory per stream (`BENCH_ONLY=bare`): a bare node:http server that
- * answers every request with the stream's head and `:connected`, and holds it. Started by the bench
+ * The comparison of bench/sse/run.ts's memory per stream (`BENCH_ONLY=bare`): a bare node:http server
+ * that answers every request with the stream's head and `:connected`, and holds the response. Started by the bench
  * with --expose-gc and bench/sse/memory-probe.cjs; the port comes in OFFERS_PORT.
  */
 import http from "node:http";

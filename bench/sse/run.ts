@@ -16,7 +16,7 @@
  *     read 2 s after the last opened, and printed: V8 gives back later what it committed meanwhile);
  *   BENCH_ONLY=memory: open the streams and measure memory, without the bursts (while profiling);
  *   BENCH_ONLY=bare: the same against bare node:http servers (bench/sse/bare-server.mjs) instead of
- *     the offers service: Node's own memory per stream, the floor of the figure.
+ *     the offers service: what node:http costs per stream when it keeps each request and response.
  *
  * Every process here may hold at most `ulimit -Hn` open files (20,000, a hard limit that cannot be
  * raised): each instance holds streams ÷ instances, each load-generator process (a child of this
