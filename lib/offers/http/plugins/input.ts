@@ -79,8 +79,11 @@ export const inputPlugin = fastifyPlugin<InputPluginOptions>(async (app, options
   // Every body of this API is JSON; anything else is 415 rather than a string that fails validation.
   app.removeContentTypeParser("text/plain");
 
-  app.addHook("onSend", async (request, reply) => {
+  // Set as the request arrives, so that every answer carries it, refusals and errors included;
+  // callback hooks, as these run on every request: an async hook costs a promise and a tick.
+  app.addHook("onRequest", (request, reply, done) => {
     reply.header("x-request-id", request.id);
+    done();
   });
 
   // One rule at the boundary for every string of every route (the stream and admin routes too):
@@ -89,7 +92,7 @@ export const inputPlugin = fastifyPlugin<InputPluginOptions>(async (app, options
   // parameter, which in this API always names something, must be an identifier. Headers reach
   // storage only under rules of their own: the client id and the JWT's iss and sub are identifiers,
   // an Idempotency-Key is printable ASCII (its route schema).
-  app.addHook("preValidation", async (request, reply) => {
+  app.addHook("preValidation", (request, reply, done) => {
     const issues: S.ValidationIssue[] = [];
     const params = (request.params ?? {}) as Record<string, unknown>;
     for (const [name, value] of Object.entries(params)) {
@@ -97,6 +100,10 @@ export const inputPlugin = fastifyPlugin<InputPluginOptions>(async (app, options
       if (name !== "*" && typeof value === "string" && !S.isIdentifier(value)) issues.push({ path: [name], message: S.IDENTIFIER_RULE });
     }
     issues.push(...S.findUnstorableText(request.query), ...S.findUnstorableText(request.body));
-    if (issues.length > 0) return reply.code(statusOf["invalid-request"]).send({ message: "invalid-request", issues });
+    if (issues.length > 0) {
+      reply.code(statusOf["invalid-request"]).send({ message: "invalid-request", issues });
+      return;
+    }
+    done();
   });
 }, { name: "offers-input" });
