@@ -13,6 +13,7 @@
  *   OFFERS_DATABASE_POOL_SIZE (default 8): PostgreSQL connections per instance.
  *   OFFERS_RATE_LIMIT_CLIENT_PER_MINUTE / OFFERS_RATE_LIMIT_SERVER_PER_MINUTE (default 0 = unlimited): set to measure the limiter.
  *   BENCH_ONLY (campaigns, claims or delivery): run one part only, e.g. while profiling it.
+ *   BENCH_CAMPAIGN_PAIRS (default 4): 5 s runs of each server for the campaigns ratio, either first in turn.
  *   BENCH_SERVICE_NODE_ARGS, BENCH_BARE_NODE_ARGS: node flags of the service and of the bare server (e.g. --cpu-prof).
  *   BENCH_CLAIM_ORDER (spread or bursts, default spread): claims of distinct players at once, or
  *     each player's three claims in a row.
@@ -34,6 +35,7 @@ import { percentile, startBenchRun, verdict, waitForHealthy } from "../lib/commo
 
 /** The delivery part: pairs of claim runs without and with an endpoint, RUN_SECONDS each. */
 const DELIVERY_PAIRS = Number(process.env.BENCH_DELIVERY_PAIRS ?? 4);
+const CAMPAIGN_PAIRS = Number(process.env.BENCH_CAMPAIGN_PAIRS ?? 4);
 const RUN_SECONDS = 5;
 
 const PLAYERS = Number(process.env.BENCH_PLAYERS ?? 10_000);
@@ -210,12 +212,12 @@ async function main() {
     };
     const servicePid = children[0]!.pid;
     const barePid = children[INSTANCES]!.pid;
-    const campaigns = async (port: number, duration: number) => {
+    const campaigns = async (port: number, length: { duration: number } | { amount: number }) => {
       let next = 0;
       return autocannon({
         url: `http://127.0.0.1:${port}/v1/client/player/campaigns`,
         connections: 50,
-        duration,
+        ...length,
         requests: [
           {
             method: "POST",
@@ -230,19 +232,24 @@ async function main() {
     };
     const only = ONLY;
     if (only !== "claims" && only !== "delivery") {
-      // Warm both (JIT, key cache, connection pools), then alternate 5 s runs of each, so a load that
-      // comes and goes on the machine weighs on both alike.
-      await campaigns(SERVICE_PORT, 2);
-      await campaigns(BARE_PORT, 2);
+      // Warm both (JIT, key cache, connection pools) with every player's fetch, so that no measured
+      // run is the first to read a player (a first read may settle what became due since the seed),
+      // then alternate 5 s runs of each, so a load that comes and goes weighs on both alike.
+      await campaigns(SERVICE_PORT, { amount: PLAYERS });
+      await campaigns(BARE_PORT, { amount: PLAYERS });
       const runs: Record<"service" | "bare", CannonResult[]> = { service: [], bare: [] };
       const cpu = { service: 0, bare: 0 };
-      for (let pair = 0; pair < 3; pair++) {
-        let before = cpuMs(servicePid);
-        runs.service.push(await campaigns(SERVICE_PORT, 5));
-        cpu.service += cpuMs(servicePid) - before;
-        before = cpuMs(barePid);
-        runs.bare.push(await campaigns(BARE_PORT, 5));
-        cpu.bare += cpuMs(barePid) - before;
+      const measure = async (which: "service" | "bare") => {
+        const pid = which === "service" ? servicePid : barePid;
+        const before = cpuMs(pid);
+        runs[which].push(await campaigns(which === "service" ? SERVICE_PORT : BARE_PORT, { duration: 5 }));
+        cpu[which] += cpuMs(pid) - before;
+      };
+      // Either goes first in turn (service, bare; bare, service; …): the run after a pause is often
+      // the slower one, and must not always be the same server's.
+      for (let pair = 0; pair < CAMPAIGN_PAIRS; pair++) {
+        const order = pair % 2 === 0 ? (["service", "bare"] as const) : (["bare", "service"] as const);
+        for (const which of order) await measure(which);
       }
       const perRequest = (ms: number, list: CannonResult[]) => ((ms * 1000) / list.reduce((sum, run) => sum + run.requests.total, 0)).toFixed(0);
       const rate = (list: CannonResult[]) => list.reduce((sum, run) => sum + run.requests.average, 0) / list.length;
@@ -252,7 +259,7 @@ async function main() {
       const ratio = rate(runs.service) / rate(runs.bare);
       const serviceP99 = worst(runs.service, "p99");
       console.log(`
-offers API benchmark (PostgreSQL, autocannon 50 connections, 3 × 5 s each, alternating, distinct players)
+offers API benchmark (PostgreSQL, autocannon 50 connections, ${CAMPAIGN_PAIRS} × 5 s each, alternating, distinct players)
                       req/s     p50      p99     non-2xx
 ${row("Fastify service", runs.service)}
 ${row("bare node:http", runs.bare)}
