@@ -68,7 +68,20 @@ export class RateLimitSettings {
 
   /** Requests per minute of one budget of the tenant (0 = unlimited). */
   async perMinute(tenant: string, budget: RateLimitBudget): Promise<number> {
-    const stored = await this.stored(tenant);
+    return this.budgetOf(await this.stored(tenant), budget);
+  }
+
+  /**
+   * perMinute() while the tenant's values are cached, else undefined: the limiter's common case
+   * takes no promise.
+   */
+  cachedPerMinute(tenant: string, budget: RateLimitBudget): number | undefined {
+    const cached = this.cache.get(tenant);
+    if (!cached || Date.now() - cached.at >= CACHE_TTL_MS) return undefined;
+    return this.budgetOf(cached.value, budget);
+  }
+
+  private budgetOf(stored: StoredRateLimits | null, budget: RateLimitBudget): number {
     const own = budget === "client" ? stored?.clientPerMinute : stored?.serverPerMinute;
     return own ?? (budget === "client" ? this.defaults.clientPerMinute : this.defaults.serverPerMinute);
   }

@@ -16,7 +16,7 @@
  * come with every limited answer below the limit.
  */
 import fastifyRateLimit, { type RateLimitPluginOptions } from "@fastify/rate-limit";
-import type { FastifyRequest, preHandlerAsyncHookHandler } from "fastify";
+import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler, preHandlerHookHandler } from "fastify";
 import fastifyPlugin from "fastify-plugin";
 import type { Redis } from "ioredis";
 import type { OpenAPIV3_1 } from "openapi-types";
@@ -45,8 +45,8 @@ const LOCAL_KEYS = 100_000;
 
 interface Spender {
   key: string;
-  /** Requests per minute; 0 = unlimited. */
-  limit: Promise<number>;
+  /** Requests per minute; 0 = unlimited. A number when the budget was cached. */
+  limit: number | Promise<number>;
 }
 
 /** Whether a route is limited: it documents a 429. */
@@ -60,7 +60,7 @@ export const rateLimitPlugin = fastifyPlugin<RateLimitOptions>(
     const { settings } = options;
     const spenders = new WeakMap<FastifyRequest, Spender | null>();
 
-    const perMinute = async (tenant: string, budget: RateLimitBudget): Promise<number> => {
+    const readPerMinute = async (tenant: string, budget: RateLimitBudget): Promise<number> => {
       try {
         return await settings.perMinute(tenant, budget);
       } catch {
@@ -68,6 +68,8 @@ export const rateLimitPlugin = fastifyPlugin<RateLimitOptions>(
         return budget === "client" ? settings.defaults.clientPerMinute : settings.defaults.serverPerMinute;
       }
     };
+    const perMinute = (tenant: string, budget: RateLimitBudget): number | Promise<number> =>
+      settings.cachedPerMinute(tenant, budget) ?? readPerMinute(tenant, budget);
 
     const spenderOf = (request: FastifyRequest): Spender | null => {
       if (spenders.has(request)) return spenders.get(request)!;
@@ -87,25 +89,38 @@ export const rateLimitPlugin = fastifyPlugin<RateLimitOptions>(
       enableDraftSpec: true,
       skipOnError: true,
       ...(options.redis ? { redis: options.redis, nameSpace: options.keyPrefix ?? "offers-rate-limit:" } : { cache: LOCAL_KEYS }),
-      keyGenerator: (request) => spenderOf(request)?.key ?? "",
-      // Not limited: no caller on a route that takes none, or an unlimited budget (0).
-      allowList: async (request) => {
-        const spender = spenderOf(request);
-        return !spender || (await spender.limit) === 0;
-      },
-      max: async (request) => (await spenderOf(request)?.limit) ?? 0,
+      keyGenerator: (request) => spenderOf(request)!.key,
+      // The hook below has resolved the budget before it runs the limiter.
+      max: (request) => spenderOf(request)!.limit as number,
       errorResponseBuilder: () => new RateLimited(),
     };
     await app.register(fastifyRateLimit, pluginOptions);
 
     // One limiter over one store: every limited route of a caller spends the same budget.
     const limiter = app.rateLimit() as preHandlerAsyncHookHandler;
+    const limit = (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => {
+      limiter.call(app, request, reply).then(() => done(), done);
+    };
+
+    // The limiter runs only for a budget that has a limit: no caller on a route that takes none, or
+    // an unlimited budget (0), costs one lookup and no promise while the budget is cached.
+    const limitWhereBudgeted: preHandlerHookHandler = (request, reply, done) => {
+      const spender = spenderOf(request);
+      if (!spender) return done();
+      const budget = spender.limit;
+      if (typeof budget === "number") return budget === 0 ? done() : limit(request, reply, done);
+      budget.then((perMinute) => {
+        spender.limit = perMinute;
+        if (perMinute === 0) done();
+        else limit(request, reply, done);
+      }, done);
+    };
 
     app.addHook("onRoute", (route) => {
       if (!isLimited(route.schema as { response?: unknown; hide?: boolean } | undefined)) return;
       // After the route's own preHandlers (the event stream verifies its JWT there).
       const own = route.preHandler;
-      route.preHandler = [...(Array.isArray(own) ? own : own ? [own] : []), limiter];
+      route.preHandler = [...(Array.isArray(own) ? own : own ? [own] : []), limitWhereBudgeted];
     });
   },
   { name: "offers-rate-limit" },
