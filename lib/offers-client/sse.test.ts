@@ -1,9 +1,23 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { backoffDelay, connectEventStream, DEFAULT_SILENCE_TIMEOUT_MS, EventStreamParser, type StreamEvent, type StreamState } from "./sse";
+import { backoffDelay, connectEventStream, DEFAULT_SILENCE_TIMEOUT_MS, EventStreamParser, type EventStreamOptions, type StreamEvent, type StreamState } from "./sse";
 import { createJwtProvider, jwtExpiry } from "./jwt-provider";
 import { createGameClient } from "./index";
+
+/** A stream whose events, comments and state changes are recorded in order. */
+function recordedStream(options: Omit<EventStreamOptions, "onEvent" | "onComment" | "onStateChange">) {
+  const events: StreamEvent[] = [];
+  const comments: string[] = [];
+  const states: StreamState[] = [];
+  const handle = connectEventStream({
+    ...options,
+    onEvent: (e) => events.push(e),
+    onComment: (c) => comments.push(c),
+    onStateChange: (s) => states.push(s),
+  });
+  return { handle, events, comments, states };
+}
 
 describe("EventStreamParser", () => {
   function parse(chunks: string[]) {
@@ -99,14 +113,10 @@ describe("connectEventStream on a large stream in awkward chunks", () => {
       return new Response(body, { status: 200, headers: { "Content-Type": "text/event-stream" } });
     };
 
-    const events: StreamEvent[] = [];
-    const comments: string[] = [];
-    const handle = connectEventStream({
+    const { handle, events, comments } = recordedStream({
       url: "http://127.0.0.1/v1/sse/connect",
       getToken: async () => "t",
       fetch: fakeFetch as typeof fetch,
-      onEvent: (e) => events.push(e),
-      onComment: (c) => comments.push(c),
       initialDelayMs: 1,
     });
     await handle.closed;
@@ -202,16 +212,7 @@ describe("connectEventStream against a real HTTP server", () => {
         res.write("id: 3\nevent: offer_surfaced\ndata: {\"n\":3}\n\n");
       }
     });
-    const events: StreamEvent[] = [];
-    const states: StreamState[] = [];
-    const handle = connectEventStream({
-      url,
-      getToken: async () => "tok",
-      onEvent: (e) => events.push(e),
-      onStateChange: (s) => states.push(s),
-      initialDelayMs: 10,
-      maxDelayMs: 50,
-    });
+    const { handle, events, states } = recordedStream({ url, getToken: async () => "tok", initialDelayMs: 10, maxDelayMs: 50 });
     while (events.length < 3) await new Promise((r) => setTimeout(r, 10));
     handle.close();
     await handle.closed;
@@ -234,16 +235,12 @@ describe("connectEventStream against a real HTTP server", () => {
       streamHead(res);
       res.write(`id: ${n}\ndata: ok\n\n`);
     });
-    const events: StreamEvent[] = [];
-    const states: StreamState[] = [];
-    const handle = connectEventStream({
+    const { handle, events, states } = recordedStream({
       url,
       getToken: async ({ forceRefresh = false } = {}) => {
         tokens.push(forceRefresh);
         return forceRefresh ? "fresh" : "stale";
       },
-      onEvent: (e) => events.push(e),
-      onStateChange: (s) => states.push(s),
       initialDelayMs: 10,
     });
     while (events.length < 1) await new Promise((r) => setTimeout(r, 10));
@@ -260,8 +257,7 @@ describe("connectEventStream against a real HTTP server", () => {
       res.write('id: 7\nevent: offer_surfaced\ndata: {"offer":{}}\n\n');
       res.end(':replaced\n\nid: replaced\nevent: replaced\ndata: {"message":"stream-replaced"}\n\n');
     });
-    const events: StreamEvent[] = [];
-    const handle = connectEventStream({ url, getToken: async () => "t", onEvent: (e) => events.push(e), initialDelayMs: 10 });
+    const { handle, events } = recordedStream({ url, getToken: async () => "t", initialDelayMs: 10 });
     await handle.closed;
     expect(handle.state).toMatchObject({ status: "closed", reason: "replaced by a newer connection" });
     expect(events.map((e) => e.event)).toEqual(["offer_surfaced", "replaced"]);
@@ -302,13 +298,9 @@ describe("connectEventStream against a real HTTP server", () => {
     await new Promise<void>((r) => probe.listen(0, "127.0.0.1", r));
     const port = (probe.address() as AddressInfo).port;
     await new Promise((r) => probe.close(r));
-    const states: StreamState[] = [];
-    const events: StreamEvent[] = [];
-    const handle = connectEventStream({
+    const { handle, events, states } = recordedStream({
       url: `http://127.0.0.1:${port}/v1/sse/connect`,
       getToken: async () => "t",
-      onEvent: (e) => events.push(e),
-      onStateChange: (s) => states.push(s),
       initialDelayMs: 20,
       maxDelayMs: 100,
       random: () => 1,
@@ -389,18 +381,7 @@ describe("connectEventStream against a real HTTP server", () => {
       timers.push(timer);
       res.on("close", () => clearInterval(timer));
     });
-    const events: StreamEvent[] = [];
-    const comments: string[] = [];
-    const states: StreamState[] = [];
-    const handle = connectEventStream({
-      url,
-      getToken: async () => "t",
-      onEvent: (e) => events.push(e),
-      onComment: (c) => comments.push(c),
-      onStateChange: (s) => states.push(s),
-      silenceTimeoutMs: 500,
-      initialDelayMs: 10,
-    });
+    const { handle, events, comments, states } = recordedStream({ url, getToken: async () => "t", silenceTimeoutMs: 500, initialDelayMs: 10 });
     while (events.length < 1) await new Promise((r) => setTimeout(r, 20));
     handle.close();
     await handle.closed;
@@ -445,16 +426,7 @@ describe("the watchdog on fake timers", () => {
   it("by default takes a connection for dead after 45 s without a byte, with one timer per stream and none after close", async () => {
     vi.useFakeTimers();
     const server = controlledFetch();
-    const states: StreamState[] = [];
-    const events: StreamEvent[] = [];
-    const handle = connectEventStream({
-      url: "http://offers.test/v1/sse/connect",
-      getToken: async () => "t",
-      fetch: server.fetch,
-      onEvent: (e) => events.push(e),
-      onStateChange: (s) => states.push(s),
-      random: () => 1,
-    });
+    const { handle, events, states } = recordedStream({ url: "http://offers.test/v1/sse/connect", getToken: async () => "t", fetch: server.fetch, random: () => 1 });
     await vi.advanceTimersByTimeAsync(0);
     server.send(0, ':connected\n\nid: 1\nevent: offer_surfaced\ndata: {}\n\n');
     await vi.advanceTimersByTimeAsync(0);
@@ -498,16 +470,7 @@ describe("the watchdog on fake timers", () => {
   it("also drops a request that is never answered, and keeps backing off while none is", async () => {
     vi.useFakeTimers();
     const server = controlledFetch({ answer: false });
-    const states: StreamState[] = [];
-    const handle = connectEventStream({
-      url: "http://offers.test/v1/sse/connect",
-      getToken: async () => "t",
-      fetch: server.fetch,
-      onEvent: () => {},
-      onStateChange: (s) => states.push(s),
-      silenceTimeoutMs: 10_000,
-      random: () => 1,
-    });
+    const { handle, states } = recordedStream({ url: "http://offers.test/v1/sse/connect", getToken: async () => "t", fetch: server.fetch, silenceTimeoutMs: 10_000, random: () => 1 });
     await vi.advanceTimersByTimeAsync(9_999);
     expect(states).toEqual([]);
     await vi.advanceTimersByTimeAsync(1);
@@ -529,16 +492,7 @@ describe("the watchdog on fake timers", () => {
     const server = controlledFetch();
     let calls = 0;
     const flaky: typeof fetch = (input, init) => (++calls <= 3 ? Promise.reject(new TypeError("fetch failed")) : server.fetch(input, init));
-    const states: StreamState[] = [];
-    const handle = connectEventStream({
-      url: "http://offers.test/v1/sse/connect",
-      getToken: async () => "t",
-      fetch: flaky,
-      onEvent: () => {},
-      onStateChange: (s) => states.push(s),
-      silenceTimeoutMs: 10_000,
-      random: () => 1,
-    });
+    const { handle, states } = recordedStream({ url: "http://offers.test/v1/sse/connect", getToken: async () => "t", fetch: flaky, silenceTimeoutMs: 10_000, random: () => 1 });
     // Three refusals (waits of 0.5, 1 and 2 s), then a stream that sends one heartbeat and goes silent.
     await vi.advanceTimersByTimeAsync(3_500);
     server.send(0, ":heartbeat\n\n");

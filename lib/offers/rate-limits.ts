@@ -54,9 +54,9 @@ export class RateLimitSettings {
 
   /** The tenant's stored values, or null when no such game environment exists. */
   async stored(tenant: string): Promise<StoredRateLimits | null> {
+    const cached = this.fresh(tenant);
+    if (cached) return cached.value;
     const now = Date.now();
-    const cached = this.cache.get(tenant);
-    if (cached && now - cached.at < CACHE_TTL_MS) return cached.value;
     const [row] = await this.db
       .select({ clientPerMinute: games.clientRateLimitPerMinute, serverPerMinute: games.serverRateLimitPerMinute })
       .from(games)
@@ -76,14 +76,22 @@ export class RateLimitSettings {
    * takes no promise.
    */
   cachedPerMinute(tenant: string, budget: RateLimitBudget): number | undefined {
+    const cached = this.fresh(tenant);
+    return cached ? this.budgetOf(cached.value, budget) : undefined;
+  }
+
+  /** The service's default of one budget. */
+  defaultPerMinute(budget: RateLimitBudget): number {
+    return budget === "client" ? this.defaults.clientPerMinute : this.defaults.serverPerMinute;
+  }
+
+  private fresh(tenant: string): { value: StoredRateLimits | null } | undefined {
     const cached = this.cache.get(tenant);
-    if (!cached || Date.now() - cached.at >= CACHE_TTL_MS) return undefined;
-    return this.budgetOf(cached.value, budget);
+    return cached && Date.now() - cached.at < CACHE_TTL_MS ? cached : undefined;
   }
 
   private budgetOf(stored: StoredRateLimits | null, budget: RateLimitBudget): number {
-    const own = budget === "client" ? stored?.clientPerMinute : stored?.serverPerMinute;
-    return own ?? (budget === "client" ? this.defaults.clientPerMinute : this.defaults.serverPerMinute);
+    return (budget === "client" ? stored?.clientPerMinute : stored?.serverPerMinute) ?? this.defaultPerMinute(budget);
   }
 
   /** The tenant's budgets; throws game-not-found. */
@@ -92,8 +100,8 @@ export class RateLimitSettings {
     const stored = await this.stored(tenant);
     if (!stored) throw new OffersError("game-not-found", tenant);
     return {
-      clientPerMinute: stored.clientPerMinute ?? this.defaults.clientPerMinute,
-      serverPerMinute: stored.serverPerMinute ?? this.defaults.serverPerMinute,
+      clientPerMinute: this.budgetOf(stored, "client"),
+      serverPerMinute: this.budgetOf(stored, "server"),
       stored,
       defaults: this.defaults,
     };

@@ -61,7 +61,7 @@ class SocketSink implements SseSink {
   }
 }
 
-/** Writes through node:http's response: requests that do not come over a plain socket (inject(), HEAD). */
+/** Writes through node:http's response: requests whose connection is not taken over (HTTP/1.0, HEAD, inject()). */
 class ResponseSink implements SseSink {
   constructor(private readonly raw: ServerResponse) {}
 
@@ -151,15 +151,13 @@ export function openStream(reply: FastifyReply): { sink: SseSink; onClose(listen
   const hookHeaders = Object.fromEntries(
     Object.entries(reply.getHeaders()).filter((entry): entry is [string, string | number | string[]] => entry[1] !== undefined),
   );
-  const headers = { ...hookHeaders, "x-request-id": reply.request.id, ...streamHeaders };
+  // node:http writes the head either way (its validation, Date, Transfer-Encoding: chunked).
+  raw.writeHead(200, { ...hookHeaders, "x-request-id": reply.request.id, ...streamHeaders });
   if (!takeoverPossible(request, socket)) {
-    raw.writeHead(200, headers);
     // inject()'s stand-in socket has no Nagle to turn off.
     (raw.socket as Partial<Socket> | null)?.setNoDelay?.(true);
     return { sink: new ResponseSink(raw), onClose: (listener) => raw.on("close", listener) };
   }
-  // node:http writes the head (its validation, Date, Transfer-Encoding: chunked).
-  raw.writeHead(200, headers);
   raw.flushHeaders();
   socket.setNoDelay(true);
   takeOver(raw, request, socket);

@@ -16,7 +16,7 @@
  * come with every limited answer below the limit.
  */
 import fastifyRateLimit, { type RateLimitPluginOptions } from "@fastify/rate-limit";
-import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler, preHandlerHookHandler } from "fastify";
+import type { FastifyRequest, preHandlerAsyncHookHandler, preHandlerHookHandler } from "fastify";
 import fastifyPlugin from "fastify-plugin";
 import type { Redis } from "ioredis";
 import type { OpenAPIV3_1 } from "openapi-types";
@@ -65,7 +65,7 @@ export const rateLimitPlugin = fastifyPlugin<RateLimitOptions>(
         return await settings.perMinute(tenant, budget);
       } catch {
         // The database is away: the route answers for itself; the limit falls back to the default.
-        return budget === "client" ? settings.defaults.clientPerMinute : settings.defaults.serverPerMinute;
+        return settings.defaultPerMinute(budget);
       }
     };
     const perMinute = (tenant: string, budget: RateLimitBudget): number | Promise<number> =>
@@ -77,7 +77,7 @@ export const rateLimitPlugin = fastifyPlugin<RateLimitOptions>(
       let spender: Spender | null = null;
       if (caller?.playerId !== undefined) spender = { key: `client:${caller.gameId}:${caller.playerId}`, limit: perMinute(caller.gameId, "client") };
       else if (caller) spender = { key: `server:${caller.gameId}`, limit: perMinute(caller.gameId, "server") };
-      else if (isLimited(request.routeOptions.schema)) spender = { key: `address:${request.ip}`, limit: Promise.resolve(settings.defaults.clientPerMinute) };
+      else if (isLimited(request.routeOptions.schema)) spender = { key: `address:${request.ip}`, limit: settings.defaultPerMinute("client") };
       spenders.set(request, spender);
       return spender;
     };
@@ -98,21 +98,20 @@ export const rateLimitPlugin = fastifyPlugin<RateLimitOptions>(
 
     // One limiter over one store: every limited route of a caller spends the same budget.
     const limiter = app.rateLimit() as preHandlerAsyncHookHandler;
-    const limit = (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => {
-      limiter.call(app, request, reply).then(() => done(), done);
-    };
 
     // The limiter runs only for a budget that has a limit: no caller on a route that takes none, or
     // an unlimited budget (0), costs one lookup and no promise while the budget is cached.
     const limitWhereBudgeted: preHandlerHookHandler = (request, reply, done) => {
       const spender = spenderOf(request);
       if (!spender) return done();
-      const budget = spender.limit;
-      if (typeof budget === "number") return budget === 0 ? done() : limit(request, reply, done);
-      budget.then((perMinute) => {
-        spender.limit = perMinute;
+      const proceed = (perMinute: number) => {
         if (perMinute === 0) done();
-        else limit(request, reply, done);
+        else limiter.call(app, request, reply).then(() => done(), done);
+      };
+      if (typeof spender.limit === "number") return proceed(spender.limit);
+      spender.limit.then((perMinute) => {
+        spender.limit = perMinute;
+        proceed(perMinute);
       }, done);
     };
 
