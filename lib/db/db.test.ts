@@ -68,6 +68,48 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("PostgreSQL going away", () => {
   });
 });
 
+describe.skipIf(!process.env.TEST_DATABASE_URL)("LISTEN on PostgreSQL", () => {
+  it("hears what is notified; deaf while its connection is cut, it listens again by itself and hears what comes next", async () => {
+    const scratch = await createScratchPostgres();
+    const { proxy, url: viaProxy } = await startProxyFor(scratch.url, 5432);
+    const handle = await openDatabase({ ...options, url: viaProxy, timeoutMs: 1_000, onPoolError: () => {} });
+    const direct = new pg.Client({ connectionString: scratch.url });
+    await direct.connect();
+    const heard: string[] = [];
+    const states: string[] = [];
+    try {
+      await handle.listen!("fixture_channel", {
+        onNotification: (payload) => heard.push(payload),
+        onListening: () => states.push("listening"),
+        onDeaf: () => states.push("deaf"),
+      });
+      await expect.poll(() => states).toEqual(["listening"]);
+      await direct.query("select pg_notify('fixture_channel', 'first'), pg_notify('other_channel', 'not ours')");
+      await direct.query("begin; select pg_notify('fixture_channel', 'rolled back'); rollback");
+      await expect.poll(() => heard).toEqual(["first"]);
+
+      await proxy.cut();
+      await expect.poll(() => states).toEqual(["listening", "deaf"]);
+      await direct.query("select pg_notify('fixture_channel', 'while deaf')");
+      await proxy.restore();
+      await expect.poll(() => states, { timeout: 10_000 }).toEqual(["listening", "deaf", "listening"]);
+      await direct.query("select pg_notify('fixture_channel', 'second')");
+      await expect.poll(() => heard).toEqual(["first", "second"]);
+
+      // Closed with the handle: nothing listens on the database any more.
+      const listening = () => direct.query("select count(*)::int as n from pg_stat_activity where datname = current_database() and query ilike 'LISTEN%'").then((r) => r.rows[0].n as number);
+      expect(await listening()).toBe(1);
+      await handle.close();
+      await expect.poll(listening).toBe(0);
+    } finally {
+      await direct.end();
+      await handle.close().catch(() => {});
+      await proxy.close();
+      await scratch.drop();
+    }
+  });
+});
+
 describe.skipIf(!canRunThrowawayPostgres())("PostgreSQL frozen (SIGSTOP of every process)", () => {
   const timeoutMs = 1_000;
   // The client waits 1 s longer than the server's statement_timeout; the rest is slack for a busy machine.

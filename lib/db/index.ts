@@ -30,6 +30,24 @@ export interface DatabaseHandle<TSchema extends Record<string, unknown>> {
   close(): Promise<void>;
   /** PostgreSQL only: the pool's connections right now (read by the metrics at scrape time). */
   poolStats?(): PoolStats;
+  /**
+   * PostgreSQL only: LISTEN on `channel` over a connection of its own (not the pool's), opened again
+   * after it is lost; closing the handle ends it. What is notified while it is not listening is lost,
+   * which the listener is told (onDeaf, then onListening once it listens again).
+   */
+  listen?(channel: string, listener: NotificationListener): Promise<Subscription>;
+}
+
+export interface NotificationListener {
+  onNotification(payload: string): void;
+  /** Listening from now on (at first, and again after a loss): what was notified meanwhile is not heard. */
+  onListening(): void;
+  /** Not listening any more (the connection was lost or stopped answering) until the next onListening. */
+  onDeaf(): void;
+}
+
+export interface Subscription {
+  close(): Promise<void>;
 }
 
 export interface PoolStats {
@@ -210,13 +228,27 @@ export async function openDatabase<TSchema extends Record<string, unknown>>(
     const db = drizzlePg(pool, { schema: options.schema });
     // A ping waits for a connection and then for an answer: bound the two together too.
     const pingBoundMs = timeoutMs + READ_TIMEOUT_SLACK_MS;
+    const subscriptions = new Set<Subscription>();
     return {
       db: db as unknown as AppDatabase<TSchema>,
       kind: "postgres",
       ping: async () => {
         await within(pool.query("select 1"), pingBoundMs, "ping");
       },
-      close: () => pool.end(),
+      close: async () => {
+        await Promise.all([...subscriptions].map((subscription) => subscription.close()));
+        await pool.end();
+      },
+      listen: async (channel, listener) => {
+        const subscription = listenOn(() => new BoundedClient({ connectionString: options.url, ...bounds(timeoutMs) }), channel, listener);
+        subscriptions.add(subscription);
+        return {
+          close: async () => {
+            subscriptions.delete(subscription);
+            await subscription.close();
+          },
+        };
+      },
       poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: pool.options.max }),
     };
   }
@@ -232,6 +264,76 @@ export async function openDatabase<TSchema extends Record<string, unknown>>(
     close: async () => {
       if (options.dataDir) globalForPglite.__pgliteInstances?.delete(path.resolve(options.dataDir));
       await client.close();
+    },
+  };
+}
+
+/** How often a listening connection is asked for an answer: a server that went silent shows within this plus the read bound. */
+const LISTEN_PING_MS = 10_000;
+const LISTEN_RETRY_MIN_MS = 250;
+const LISTEN_RETRY_MAX_MS = 5_000;
+
+/**
+ * LISTEN on a client of its own. A lost connection (error, end, or a ping without an answer within
+ * the client's read bound) makes the listener deaf and is replaced, retrying with a backoff.
+ */
+function listenOn(connect: () => pg.Client, channel: string, listener: NotificationListener): Subscription {
+  let closed = false;
+  let current: pg.Client | null = null;
+  let retry: NodeJS.Timeout | undefined;
+  let ping: NodeJS.Timeout | undefined;
+  let failures = 0;
+
+  const scheduleOpen = () => {
+    if (closed) return;
+    const delay = Math.min(LISTEN_RETRY_MAX_MS, LISTEN_RETRY_MIN_MS * 2 ** failures++);
+    retry = setTimeout(() => void open(), delay);
+    retry.unref();
+  };
+  const lost = (client: pg.Client) => {
+    client.removeAllListeners("notification");
+    void client.end().catch(() => {});
+    if (current !== client) return;
+    current = null;
+    clearInterval(ping);
+    listener.onDeaf();
+    scheduleOpen();
+  };
+  const open = async () => {
+    const client = connect();
+    client.on("error", () => lost(client));
+    client.on("end", () => lost(client));
+    client.on("notification", (message) => {
+      if (current === client && message.channel === channel && message.payload !== undefined) listener.onNotification(message.payload);
+    });
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${client.escapeIdentifier(channel)}`);
+    } catch {
+      client.removeAllListeners("end");
+      void client.end().catch(() => {});
+      scheduleOpen();
+      return;
+    }
+    if (closed) {
+      await client.end().catch(() => {});
+      return;
+    }
+    current = client;
+    failures = 0;
+    listener.onListening();
+    ping = setInterval(() => void client.query("select 1").catch(() => lost(client)), LISTEN_PING_MS);
+    ping.unref();
+  };
+  void open();
+  return {
+    close: async () => {
+      closed = true;
+      clearTimeout(retry);
+      clearInterval(ping);
+      const client = current;
+      current = null;
+      await client?.end().catch(() => {});
     },
   };
 }

@@ -3,9 +3,9 @@
  * Drizzle database so tests run them on PGlite and PostgreSQL.
  *
  * favoriteSet() answers from a per-user cache (every catalog search reads it): a change made through
- * addFavorite()/removeFavorite() in this process drops the user's entry, so the user sees it at once.
- * A change made by another process is not seen here until the entry expires, so with several portal
- * instances the cache is off unless PORTAL_FAVORITES_CACHE_TTL_MS says otherwise (lib/portal/services.ts).
+ * addFavorite()/removeFavorite() in this process drops the user's entry, so the user sees it at once;
+ * on PostgreSQL a change committed anywhere else drops it when its notification arrives
+ * (./cache-invalidation.ts), and the cache is paused while those cannot be heard.
  */
 import { and, asc, eq } from "drizzle-orm";
 import type { PortalDatabase } from "./db/database";
@@ -23,6 +23,17 @@ const favoritesCacheOf = (db: Db) => favoritesCaches.of(db);
 /** Sets how favorites read from `db` are cached (lib/portal/services.ts). */
 export function configureFavoritesCache(db: Db, settings: FavoritesCacheSettings, now?: () => number): void {
   favoritesCaches.configure(db, settings, now);
+}
+
+/** Drops the user's cached set (a change made elsewhere: ./cache-invalidation.ts). */
+export function forgetFavorites(db: Db, userId: string): void {
+  favoritesCacheOf(db).invalidate(userId);
+}
+
+/** Pauses (nothing cached, every read goes to the database) or resumes the favorites cache of `db`. */
+export function setFavoritesCacheActive(db: Db, active: boolean): void {
+  if (active) favoritesCacheOf(db).resume();
+  else favoritesCacheOf(db).pause();
 }
 
 export async function listFavorites(db: Db, userId: string): Promise<string[]> {

@@ -24,6 +24,7 @@ import * as schema from "./db/schema";
 import type { PortalDatabase, PortalDbHandle } from "./db/database";
 import { configureTokenCache, defaultTokenCacheSettings, seedDevToken, verifyToken } from "./tokens";
 import { configureFavoritesCache, defaultFavoritesCacheSettings } from "./favorites";
+import { followCacheInvalidations } from "./cache-invalidation";
 import { wireGitOps, type GitOps, type GitOpsSettings } from "./gitops/providers";
 import type { AppOrderDeps } from "./app-orders/orders";
 import { recoverInterruptedApprovals } from "./app-orders/order-decisions";
@@ -49,8 +50,8 @@ export interface PortalSettings {
     /** How long a verified API token is answered from memory (PORTAL_TOKEN_CACHE_TTL_MS; default 5000, 0 = off). */
     tokenCacheTtlMs?: number;
     /**
-     * How long a user's favorites are answered from memory (PORTAL_FAVORITES_CACHE_TTL_MS). Default: 60000 on
-     * PGlite, where this process makes every change; 0 (off) on PostgreSQL, which other instances may change.
+     * How long a user's favorites are answered from memory (PORTAL_FAVORITES_CACHE_TTL_MS, default 60000, 0 = off).
+     * On PostgreSQL, changes made by other instances drop entries as they are notified (./cache-invalidation).
      */
     favoritesCacheTtlMs?: number;
   };
@@ -164,8 +165,8 @@ export function createPortalServices(settings: PortalSettings): PortalServices {
       onPoolError: (err) => console.error(`[portal] database pool error: ${err.message}`),
     });
     configureTokenCache(handle.db, { ...defaultTokenCacheSettings, ttlMs: settings.database.tokenCacheTtlMs ?? defaultTokenCacheSettings.ttlMs });
-    const favoritesTtlMs = settings.database.favoritesCacheTtlMs ?? (handle.kind === "pglite" ? defaultFavoritesCacheSettings.ttlMs : 0);
-    configureFavoritesCache(handle.db, { ...defaultFavoritesCacheSettings, ttlMs: favoritesTtlMs });
+    configureFavoritesCache(handle.db, { ...defaultFavoritesCacheSettings, ttlMs: settings.database.favoritesCacheTtlMs ?? defaultFavoritesCacheSettings.ttlMs });
+    await followCacheInvalidations(handle);
     if (settings.database.devToken) await seedDevToken(handle.db, settings.database.devToken);
     return handle;
   });

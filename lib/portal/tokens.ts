@@ -69,6 +69,17 @@ export function configureTokenCache(db: Db, settings: TokenCacheSettings, now?: 
   tokenCaches.configure(db, settings, now);
 }
 
+/** Drops a verified token from the cache by its hash (a change made elsewhere: ./cache-invalidation.ts). */
+export function forgetVerifiedToken(db: Db, tokenHash: string): void {
+  tokenCacheOf(db).invalidate(tokenHash);
+}
+
+/** Pauses (every use reads the database) or resumes the verified-token cache of `db`. */
+export function setTokenCacheActive(db: Db, active: boolean): void {
+  if (active) tokenCacheOf(db).resume();
+  else tokenCacheOf(db).pause();
+}
+
 /** A copy, so no caller can change what the cache answers next. */
 function copyOf(v: VerifiedToken): VerifiedToken {
   return { tokenId: v.tokenId, owner: { ...v.owner, groups: [...v.owner.groups] }, grantedRoles: [...v.grantedRoles] };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { processWide, TtlCache } from "./ttl-cache";
+import { cachePerHandle, processWide, TtlCache } from "./ttl-cache";
 
 describe("TtlCache", () => {
   it("answers an entry until its TTL ends", () => {
@@ -40,6 +40,36 @@ describe("TtlCache", () => {
     const cache = new TtlCache<string, number>({ ttlMs: 0, maxEntries: 10 });
     cache.set("a", 1, cache.epoch);
     expect(cache.get("a")).toBeUndefined();
+  });
+
+  it("paused, answers and keeps nothing, and drops what a read in flight would bring; resumed, starts from empty", () => {
+    const cache = new TtlCache<string, number>({ ttlMs: 1_000, maxEntries: 10 });
+    cache.set("a", 1, cache.epoch);
+    const inFlight = cache.epoch;
+    cache.pause();
+    expect(cache.get("a")).toBeUndefined();
+    cache.set("b", 2, cache.epoch);
+    expect(cache.get("b")).toBeUndefined();
+    cache.resume();
+    cache.set("c", 3, inFlight);
+    expect(cache.get("a")).toBeUndefined();
+    expect(cache.get("c")).toBeUndefined();
+    cache.set("d", 4, cache.epoch);
+    expect(cache.get("d")).toBe(4);
+  });
+});
+
+describe("cachePerHandle", () => {
+  it("a cache configured anew stays paused if its handle's was", () => {
+    const caches = cachePerHandle<object, string, number>("test-per-handle", { ttlMs: 1_000, maxEntries: 10 });
+    const handle = {};
+    caches.of(handle).pause();
+    caches.configure(handle, { ttlMs: 5_000, maxEntries: 10 });
+    caches.of(handle).set("a", 1, caches.of(handle).epoch);
+    expect(caches.of(handle).get("a")).toBeUndefined();
+    caches.of(handle).resume();
+    caches.of(handle).set("a", 1, caches.of(handle).epoch);
+    expect(caches.of(handle).get("a")).toBe(1);
   });
 });
 

@@ -18,6 +18,7 @@ export interface TtlCacheOptions {
 export class TtlCache<K, V> {
   private readonly entries = new Map<K, { value: V; expires: number }>();
   private invalidations = 0;
+  private paused = false;
   private readonly now: () => number;
 
   constructor(private readonly options: TtlCacheOptions) {
@@ -37,7 +38,13 @@ export class TtlCache<K, V> {
     return this.entries.size;
   }
 
+  /** False while paused: every read goes to the database. */
+  get active(): boolean {
+    return !this.paused;
+  }
+
   get(key: K): V | undefined {
+    if (this.paused) return undefined;
     const entry = this.entries.get(key);
     if (!entry) return undefined;
     if (entry.expires <= this.now()) {
@@ -51,7 +58,7 @@ export class TtlCache<K, V> {
   }
 
   set(key: K, value: V, epoch: number): void {
-    if (this.options.ttlMs <= 0 || this.options.maxEntries <= 0 || epoch !== this.invalidations) return;
+    if (this.paused || this.options.ttlMs <= 0 || this.options.maxEntries <= 0 || epoch !== this.invalidations) return;
     this.entries.delete(key);
     while (this.entries.size >= this.options.maxEntries) this.entries.delete(this.entries.keys().next().value as K);
     this.entries.set(key, { value, expires: this.now() + this.options.ttlMs });
@@ -65,6 +72,18 @@ export class TtlCache<K, V> {
   clear(): void {
     this.invalidations++;
     this.entries.clear();
+  }
+
+  /** Keeps and answers nothing until resume(): while the changes made elsewhere cannot be heard. */
+  pause(): void {
+    this.paused = true;
+    this.clear();
+  }
+
+  /** Caches again, from empty: what changed while paused was not heard. */
+  resume(): void {
+    this.paused = false;
+    this.clear();
   }
 }
 
@@ -84,7 +103,8 @@ export type CacheSettings = Omit<TtlCacheOptions, "now">;
 
 /**
  * One TtlCache per handle (a database: two databases in tests never answer each other's reads), shared
- * by every bundle of the process (processWide); `configure` replaces a handle's cache with one sized anew.
+ * by every bundle of the process (processWide); `configure` replaces a handle's cache with one sized anew
+ * (paused if the one it replaces was).
  */
 export function cachePerHandle<H extends object, K, V>(name: string, defaults: CacheSettings) {
   const caches = processWide<H, TtlCache<K, V>>(name);
@@ -95,7 +115,9 @@ export function cachePerHandle<H extends object, K, V>(name: string, defaults: C
       return cache;
     },
     configure(handle: H, settings: CacheSettings, now?: () => number): void {
-      caches.set(handle, new TtlCache<K, V>({ ...settings, now }));
+      const fresh = new TtlCache<K, V>({ ...settings, now });
+      if (caches.get(handle)?.active === false) fresh.pause();
+      caches.set(handle, fresh);
     },
   };
 }

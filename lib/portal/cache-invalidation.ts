@@ -1,0 +1,44 @@
+/**
+ * Several portal instances share one PostgreSQL database, each with its own per-request caches
+ * (verified API tokens, favorites). A change committed by any of them, or by plain SQL, is notified
+ * on the `portal_cache` channel by triggers (migration 0005_cache_invalidation) and the entry it names
+ * is dropped here. While the listening connection is down nothing can be heard, so both caches are
+ * paused (every read goes to the database) until it listens again, and resume from empty.
+ *
+ * PGlite has one process only: its own changes already drop its entries, nothing to follow.
+ */
+import type { Subscription } from "../db";
+import type { PortalDbHandle } from "./db/database";
+import { forgetFavorites, setFavoritesCacheActive } from "./favorites";
+import { forgetVerifiedToken, setTokenCacheActive } from "./tokens";
+
+export const CACHE_CHANNEL = "portal_cache";
+
+export interface CacheFollowingOptions {
+  /** Told when listening starts (true) and when it is lost (false). */
+  onListening?: (listening: boolean) => void;
+}
+
+/** Follows the notifications of `handle`'s database (PostgreSQL); null on PGlite. */
+export async function followCacheInvalidations(handle: PortalDbHandle, options: CacheFollowingOptions = {}): Promise<Subscription | null> {
+  if (!handle.listen) return null;
+  const { db } = handle;
+  const setActive = (active: boolean) => {
+    setTokenCacheActive(db, active);
+    setFavoritesCacheActive(db, active);
+    options.onListening?.(active);
+  };
+  // Nothing is cached until the first LISTEN holds: a change made before it would not be heard.
+  setTokenCacheActive(db, false);
+  setFavoritesCacheActive(db, false);
+  return handle.listen(CACHE_CHANNEL, {
+    onListening: () => setActive(true),
+    onDeaf: () => setActive(false),
+    onNotification: (payload) => {
+      const split = payload.indexOf(":");
+      const [cache, key] = [payload.slice(0, split), payload.slice(split + 1)];
+      if (cache === "favorites") forgetFavorites(db, key);
+      else if (cache === "tokens") forgetVerifiedToken(db, key);
+    },
+  });
+}
