@@ -11,13 +11,14 @@
  * Traffic stays on loopback and on the test's own namespaces (10.231.x.0/24 on a bridge it creates).
  */
 import { execFile, execFileSync, type ChildProcess } from "node:child_process";
-import { randomBytes, randomUUID } from "node:crypto";
+import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { appendFileSync, chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { and, asc, eq } from "drizzle-orm";
 import { SignJWT } from "jose";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createGameClient, createJwtProvider, createServerClient, OffersApiError, type EventStreamHandle, type StreamState } from "../lib/offers-client";
 import { openOffersDatabase, type OffersDatabaseHandle } from "../lib/offers/db";
@@ -186,7 +187,11 @@ describe.skipIf(skipReason !== null)("the topology as deployed (nginx, two offer
   const latencies = new Map<string, number[]>();
 
   const portalToken = "topology-portal-token-0123456789";
-  let portal: { child: ChildProcess; log: string[] } | undefined;
+  /** Two portal instances share one database (and the proxy's upstream), as deployed for availability. */
+  const PORTALS = ["portal", "portal2"] as const;
+  const portals = new Map<string, { child: ChildProcess; log: string[] }>();
+  const portalSecret = randomBytes(24).toString("hex");
+  const portalUrl = (name: string) => `http://${topology.host(name).address}:3000`;
 
   const offersUrl = (name: string) => `http://${topology.host(name).address}:${OFFERS_PORT}`;
 
@@ -266,7 +271,7 @@ describe.skipIf(skipReason !== null)("the topology as deployed (nginx, two offer
     writeFileSync(
       path.join(dir, "upstreams.conf"),
       `upstream offers {\n    server ${o1}:${OFFERS_PORT} max_fails=1 fail_timeout=5s;\n    server ${o2}:${OFFERS_PORT} max_fails=1 fail_timeout=5s;\n    keepalive 64;\n}\n` +
-        `upstream portal {\n    server ${topology.host("portal").address}:3000 max_fails=1 fail_timeout=5s;\n    keepalive 16;\n}\n`,
+        `upstream portal {\n${PORTALS.map((name) => `    server ${topology.host(name).address}:3000 max_fails=1 fail_timeout=5s;\n`).join("")}    keepalive 16;\n}\n`,
     );
     writeFileSync(
       path.join(dir, "nginx.conf"),
@@ -292,37 +297,38 @@ describe.skipIf(skipReason !== null)("the topology as deployed (nginx, two offer
     await waitUntil(() => answers(`${proxyBase}/proxy-health`), 15_000, () => `nginx answering; ${errors}`);
   }
 
-  /** The portal (next start on the .next build) on a host of its own, with its own database. */
-  async function startPortal(): Promise<void> {
+  /** A portal instance (next start on the .next build) on a host of its own; the first creates the portal's database. */
+  async function startPortal(name: (typeof PORTALS)[number]): Promise<void> {
     const bin = postgresBinDir()!;
     const db = topology.host("db").address;
-    await run(path.join(bin, "createdb"), ["-h", db, "-p", String(PG_PORT), "-U", "postgres", "portal"]);
+    if (name === PORTALS[0]) await run(path.join(bin, "createdb"), ["-h", db, "-p", String(PG_PORT), "-U", "postgres", "portal"]);
     const env: Record<string, string> = {
       PATH: process.env.PATH ?? "/usr/bin:/bin",
       NODE_ENV: "production",
       LOG_LEVEL: "warn",
       NEXT_TELEMETRY_DISABLED: "1",
-      DATA_DIR: path.join(workDir, "data-portal"),
+      DATA_DIR: path.join(workDir, `data-${name}`),
       PORTAL_DATABASE_URL: `postgres://postgres@${db}:${PG_PORT}/portal`,
       OFFERS_BASE_URL: offersUrl("o2"),
       OFFERS_ADMIN_TOKEN: adminToken,
       NEXTAUTH_URL: `http://${topology.host("lb").address}:${PROXY_PORT}`,
-      NEXTAUTH_SECRET: randomBytes(24).toString("hex"),
+      NEXTAUTH_SECRET: portalSecret,
       PORTAL_DEV_TOKEN: portalToken,
       PORTAL_DEMO_DATA: "off",
     };
-    const child = topology.spawnIn("portal", process.execPath, ["node_modules/next/dist/bin/next", "start", "--port", "3000", "--hostname", "0.0.0.0"], {
+    const child = topology.spawnIn(name, process.execPath, ["node_modules/next/dist/bin/next", "start", "--port", "3000", "--hostname", "0.0.0.0"], {
       cwd: process.cwd(),
       env: env as NodeJS.ProcessEnv,
     });
-    portal = { child, log: [] };
-    const keep = (chunk: Buffer) => portal!.log.push(...chunk.toString().split("\n").filter(Boolean).slice(-100));
+    const portal = { child, log: [] as string[] };
+    portals.set(name, portal);
+    const keep = (chunk: Buffer) => portal.log.push(...chunk.toString().split("\n").filter(Boolean).slice(-100));
     child.stdout!.on("data", keep);
     child.stderr!.on("data", keep);
     await waitUntil(
-      () => answers(`http://${topology.host("portal").address}:3000/health`),
+      () => answers(`${portalUrl(name)}/health`),
       120_000,
-      () => `the portal answering /health; last output: ${portal!.log.slice(-5).join(" | ")}`,
+      () => `${name} answering /health; last output: ${portal.log.slice(-5).join(" | ")}`,
     );
   }
 
@@ -454,6 +460,7 @@ describe.skipIf(skipReason !== null)("the topology as deployed (nginx, two offer
     await topology.addHost("o2", 12);
     await topology.addHost("db", 20);
     await topology.addHost("portal", 13);
+    await topology.addHost("portal2", 14);
     ensureOffersBuild();
     await startPostgres();
     const db = topology.host("db").address;
@@ -464,7 +471,7 @@ describe.skipIf(skipReason !== null)("the topology as deployed (nginx, two offer
     await seed();
     await Promise.all([startedInstance("o1"), startedInstance("o2")]);
     // The portal's first start copies the catalog and runs its migrations: alongside the rest.
-    const portalStarted = portalReason ? Promise.resolve() : startPortal();
+    const portalStarted = portalReason ? Promise.resolve() : startPortal("portal").then(() => startPortal("portal2"));
     await startNginx();
     for (let i = 0; i < PLAYERS; i++) players.push(openPlayer(`${proxyBase}/v1`, `player-${i}`));
     await waitUntil(() => players.every((p) => p.connectedAt.length > 0), 30_000, () => `${players.filter((p) => !p.connectedAt.length).length} streams not connected`);
@@ -529,6 +536,44 @@ describe.skipIf(skipReason !== null)("the topology as deployed (nginx, two offer
     expect(JSON.stringify(await games.json())).toContain(GAME);
     // The offers admin API is the portal's alone: the proxy does not expose it.
     expect((await fetch(`${proxyBase}/v1/admin/games`, { headers: { authorization: `Bearer ${adminToken}` } })).status).toBe(404);
+  });
+
+  it.skipIf(portalReason !== null)("two portal instances on one database: a star or a revocation made through one is honoured by the other's next request", { timeout: 30_000 }, async () => {
+    const auth = { authorization: `Bearer ${portalToken}` };
+    const [a, b] = PORTALS.map(portalUrl) as [string, string];
+    const favorites = async (base: string) =>
+      ((await (await fetch(`${base}/api/components?favorites=1`, { headers: auth })).json()) as { items: Array<{ name: string }> }).items.map((item) => item.name);
+    const index = (await (await fetch(`${proxyBase}/api`, { headers: auth })).json()) as { components: Array<{ metadata: { name: string } }> };
+    const name = index.components[0]!.metadata.name;
+    // Each instance has read the caller's favorites, which it would otherwise keep for a minute.
+    expect(await favorites(a)).toEqual([]);
+    expect(await favorites(b)).toEqual([]);
+    expect((await fetch(`${a}/api/components/${name}/favorite`, { method: "POST", headers: auth })).ok).toBe(true);
+    await waitUntil(async () => (await favorites(b)).includes(name), 1_000, `the star set through ${a} on ${b}`);
+    expect((await fetch(`${b}/api/components/${name}/favorite`, { method: "DELETE", headers: auth })).ok).toBe(true);
+    await waitUntil(async () => (await favorites(a)).length === 0, 1_000, `the unstar made through ${b} on ${a}`);
+
+    // A script's token, used through both instances (each keeps it verified for 5 s), then revoked through one.
+    const token = `pat_${randomBytes(32).toString("base64url")}`;
+    const portalDb = new pg.Client({ connectionString: `postgres://postgres@${topology.host("db").address}:${PG_PORT}/portal` });
+    await portalDb.connect();
+    let id: string;
+    try {
+      const inserted = await portalDb.query(
+        "insert into portal_api_tokens (user_id, user_name, name, token_hash, prefix) values ('ci-bot', 'CI bot', 'pipeline', $1, $2) returning id",
+        [createHash("sha256").update(token).digest("hex"), token.slice(0, 10)],
+      );
+      id = inserted.rows[0].id as string;
+    } finally {
+      await portalDb.end();
+    }
+    const asScript = (base: string) => fetch(`${base}/api/components?pageSize=1`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.status);
+    expect([await asScript(a), await asScript(b), await asScript(a), await asScript(b)]).toEqual([200, 200, 200, 200]);
+    expect((await fetch(`${a}/api/tokens/${id}`, { method: "DELETE", headers: auth })).ok).toBe(true);
+    const revokedAt = Date.now();
+    await waitUntil(async () => (await asScript(b)) === 401, 1_000, `the token revoked through ${a} refused by ${b}`);
+    report.push(`two portal instances: a token revoked through one was refused by the other ${Date.now() - revokedAt} ms after the revocation answered`);
+    expect(await asScript(a)).toBe(401);
   });
 
   it("kill -9 of an instance: its players reconnect through the proxy and resume, no offer lost or repeated; claims stay exactly-once", { timeout: 120_000 }, async () => {
