@@ -6,7 +6,7 @@ import pg from "pg";
 import { createScratchPostgres, openTestDatabase, testDatabaseTargets, type TestDatabase } from "./testing";
 import { isDatabaseUnavailable, openDatabase } from "./index";
 import { startProxyFor } from "../testing/tcp-proxy";
-import { canRunThrowawayPostgres, startThrowawayPostgres } from "../testing/throwaway";
+import { canRunThrowawayPgBouncer, canRunThrowawayPostgres, startThrowawayPgBouncer, startThrowawayPostgres } from "../testing/throwaway";
 
 const migrationsDir = fileURLToPath(new URL("./fixtures/migrations", import.meta.url));
 const options = { schema, migrationsDir, migrationsTable: "__fixture_migrations" };
@@ -97,7 +97,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("LISTEN on PostgreSQL", () => {
       await expect.poll(() => heard).toEqual(["first", "second"]);
 
       // Closed with the handle: nothing listens on the database any more.
-      const listening = () => direct.query("select count(*)::int as n from pg_stat_activity where datname = current_database() and query ilike 'LISTEN%'").then((r) => r.rows[0].n as number);
+      const listening = () => direct.query("select count(*)::int as n from pg_stat_activity where datname = current_database() and application_name like 'listen %'").then((r) => r.rows[0].n as number);
       expect(await listening()).toBe(1);
       await handle.close();
       await expect.poll(listening).toBe(0);
@@ -105,6 +105,31 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("LISTEN on PostgreSQL", () => {
       await direct.end();
       await handle.close().catch(() => {});
       await proxy.close();
+      await scratch.drop();
+    }
+  });
+});
+
+describe.skipIf(!process.env.TEST_DATABASE_URL || !canRunThrowawayPgBouncer())("LISTEN behind PgBouncer in transaction mode", () => {
+  it("is accepted but nothing comes back: the listener is told it is deaf and why, never that it listens", async () => {
+    const scratch = await createScratchPostgres();
+    const bouncer = await startThrowawayPgBouncer(process.env.TEST_DATABASE_URL!);
+    const handle = await openDatabase({ ...options, url: bouncer.url(new URL(scratch.url).pathname.slice(1)), timeoutMs: 1_000, onPoolError: () => {} });
+    const states: string[] = [];
+    try {
+      await handle.ping();
+      await handle.listen!("fixture_channel", {
+        onNotification: () => states.push("notification"),
+        onListening: () => states.push("listening"),
+        onDeaf: (reason) => states.push(`deaf: ${reason}`),
+      });
+      await expect.poll(() => states, { timeout: 10_000 }).toEqual([expect.stringMatching(/^deaf: no notification came back within \d+ ms on fixture_channel$/)]);
+      // It keeps trying (a pooler may be replaced by a direct connection), and stays deaf meanwhile.
+      await new Promise((resolve) => setTimeout(resolve, 3_000));
+      expect(states).toHaveLength(1);
+    } finally {
+      await handle.close();
+      await bouncer.destroy();
       await scratch.drop();
     }
   });

@@ -15,6 +15,7 @@ import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
 import type { PgDatabase, PgQueryResultHKT, PgTable } from "drizzle-orm/pg-core";
 import { getTableColumns, sql } from "drizzle-orm";
 import pg from "pg";
+import { randomBytes } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { getEnv } from "../env";
@@ -42,8 +43,11 @@ export interface NotificationListener {
   onNotification(payload: string): void;
   /** Listening from now on (at first, and again after a loss): what was notified meanwhile is not heard. */
   onListening(): void;
-  /** Not listening any more (the connection was lost or stopped answering) until the next onListening. */
-  onDeaf(): void;
+  /**
+   * Not listening (any more): the connection was lost, or notifications do not come back on it. Told
+   * once per loss, and once when a connection that answers hears nothing, until the next onListening.
+   */
+  onDeaf(reason: string): void;
 }
 
 export interface Subscription {
@@ -240,7 +244,10 @@ export async function openDatabase<TSchema extends Record<string, unknown>>(
         await pool.end();
       },
       listen: async (channel, listener) => {
-        const subscription = listenOn(() => new BoundedClient({ connectionString: options.url, ...bounds(timeoutMs) }), channel, listener);
+        // Named in pg_stat_activity, so an operator (or a test) can tell the listening connection apart.
+        const connect = () => new BoundedClient({ connectionString: options.url, ...bounds(timeoutMs), application_name: `listen ${channel}` });
+        const notify = (to: string, payload: string) => within(pool.query("select pg_notify($1, $2)", [to, payload]), pingBoundMs, "notify");
+        const subscription = listenOn(connect, notify, channel, listener, pingBoundMs);
         subscriptions.add(subscription);
         return {
           close: async () => {
@@ -268,21 +275,32 @@ export async function openDatabase<TSchema extends Record<string, unknown>>(
   };
 }
 
-/** How often a listening connection is asked for an answer: a server that went silent shows within this plus the read bound. */
-const LISTEN_PING_MS = 10_000;
+/** How often a listening connection proves it still hears: a server gone silent shows within this plus the probe's bound. */
+const LISTEN_PROBE_EVERY_MS = 10_000;
 const LISTEN_RETRY_MIN_MS = 250;
 const LISTEN_RETRY_MAX_MS = 5_000;
 
 /**
- * LISTEN on a client of its own. A lost connection (error, end, or a ping without an answer within
- * the client's read bound) makes the listener deaf and is replaced, retrying with a backoff.
+ * LISTEN on a client of its own. Listening counts only once a notification sent from another
+ * connection (`notify`, the pool's) on a channel of this subscription's own arrives while the client is
+ * idle, as real ones do: a pooler in transaction mode accepts LISTEN but delivers nothing to an idle
+ * client. The probe repeats every LISTEN_PROBE_EVERY_MS. A lost connection (error, end, or a probe not
+ * heard within `probeMs`) makes the listener deaf and is replaced, with a backoff.
  */
-function listenOn(connect: () => pg.Client, channel: string, listener: NotificationListener): Subscription {
+function listenOn(
+  connect: () => pg.Client,
+  notify: (channel: string, payload: string) => Promise<unknown>,
+  channel: string,
+  listener: NotificationListener,
+  probeMs: number,
+): Subscription {
+  const probeChannel = `${channel}_probe_${randomBytes(6).toString("hex")}`;
   let closed = false;
   let current: pg.Client | null = null;
   let retry: NodeJS.Timeout | undefined;
-  let ping: NodeJS.Timeout | undefined;
+  let probing: NodeJS.Timeout | undefined;
   let failures = 0;
+  const waiting = new Map<string, (heard: boolean) => void>();
 
   const scheduleOpen = () => {
     if (closed) return;
@@ -290,47 +308,70 @@ function listenOn(connect: () => pg.Client, channel: string, listener: Notificat
     retry = setTimeout(() => void open(), delay);
     retry.unref();
   };
-  const lost = (client: pg.Client) => {
+  const lost = (client: pg.Client, reason: string) => {
     client.removeAllListeners("notification");
     void client.end().catch(() => {});
     if (current !== client) return;
     current = null;
-    clearInterval(ping);
-    listener.onDeaf();
+    clearInterval(probing);
+    listener.onDeaf(reason);
     scheduleOpen();
   };
+  /** True when a notification sent now from another connection reaches this client within probeMs. */
+  const probe = () =>
+    new Promise<boolean>((resolve) => {
+      const nonce = randomBytes(8).toString("hex");
+      const timer = setTimeout(() => settle(false), probeMs);
+      const settle = (heard: boolean) => {
+        clearTimeout(timer);
+        waiting.delete(nonce);
+        resolve(heard);
+      };
+      waiting.set(nonce, settle);
+      notify(probeChannel, nonce).catch(() => settle(false));
+    });
   const open = async () => {
     const client = connect();
-    client.on("error", () => lost(client));
-    client.on("end", () => lost(client));
+    client.on("error", () => lost(client, "connection error"));
+    client.on("end", () => lost(client, "connection ended"));
     client.on("notification", (message) => {
-      if (current === client && message.channel === channel && message.payload !== undefined) listener.onNotification(message.payload);
+      if (message.channel === probeChannel) waiting.get(message.payload ?? "")?.(true);
+      else if (current === client && message.channel === channel && message.payload !== undefined) listener.onNotification(message.payload);
     });
+    let heard = false;
+    let reason = `no notification came back within ${probeMs} ms on ${channel}`;
     try {
       await client.connect();
       await client.query(`LISTEN ${client.escapeIdentifier(channel)}`);
-    } catch {
+      await client.query(`LISTEN ${client.escapeIdentifier(probeChannel)}`);
+      heard = await probe();
+    } catch (error) {
+      reason = `could not listen on ${channel}: ${error instanceof Error ? error.message : String(error)}`;
+    }
+    if (!heard || closed) {
       client.removeAllListeners("end");
       void client.end().catch(() => {});
+      // Connected but deaf: said once per run of failures (e.g. behind a pooler in transaction mode).
+      if (!heard && !closed && failures === 0) listener.onDeaf(reason);
       scheduleOpen();
-      return;
-    }
-    if (closed) {
-      await client.end().catch(() => {});
       return;
     }
     current = client;
     failures = 0;
     listener.onListening();
-    ping = setInterval(() => void client.query("select 1").catch(() => lost(client)), LISTEN_PING_MS);
-    ping.unref();
+    probing = setInterval(() => {
+      void probe().then((ok) => {
+        if (!ok) lost(client, `no notification came back within ${probeMs} ms`);
+      });
+    }, LISTEN_PROBE_EVERY_MS);
+    probing.unref();
   };
   void open();
   return {
     close: async () => {
       closed = true;
       clearTimeout(retry);
-      clearInterval(ping);
+      clearInterval(probing);
       const client = current;
       current = null;
       await client?.end().catch(() => {});

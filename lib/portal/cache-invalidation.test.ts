@@ -78,7 +78,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("caches of two portal instances 
     const [a, b] = instances;
     expect(await names(a!.handle.db, "bob")).toEqual([]);
     await silently(async () => {
-      await direct.query("select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and query ilike 'LISTEN%'");
+      await direct.query("select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and application_name like 'listen %'");
       await expect.poll(() => a!.listening.slice(1, 2)).toEqual([false]);
       // Not heard: no notification, and no connection to hear one on.
       await direct.query("insert into component_favorites (user_id, component_name) values ('bob', 'missed')");

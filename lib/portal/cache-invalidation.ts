@@ -5,6 +5,9 @@
  * is dropped here. While the listening connection is down nothing can be heard, so both caches are
  * paused (every read goes to the database) until it listens again, and resume from empty.
  *
+ * Behind a connection pooler in transaction mode LISTEN is accepted but nothing is ever delivered: the
+ * listening connection proves itself with a notification to itself (lib/db), so the caches stay paused.
+ *
  * PGlite has one process only: its own changes already drop its entries, nothing to follow.
  */
 import type { Subscription } from "../db";
@@ -33,7 +36,10 @@ export async function followCacheInvalidations(handle: PortalDbHandle, options: 
   setFavoritesCacheActive(db, false);
   return handle.listen(CACHE_CHANNEL, {
     onListening: () => setActive(true),
-    onDeaf: () => setActive(false),
+    onDeaf: (reason) => {
+      console.warn(`[portal] cache notifications not heard (${reason}): tokens and favorites are read from the database until they are`);
+      setActive(false);
+    },
     onNotification: (payload) => {
       const split = payload.indexOf(":");
       const [cache, key] = [payload.slice(0, split), payload.slice(split + 1)];

@@ -1,11 +1,11 @@
 /**
- * Throwaway PostgreSQL and Redis servers for fault tests: each test starts its own on a free port,
+ * Throwaway PostgreSQL, PgBouncer and Redis servers for fault tests: each test starts its own on a free port,
  * stops, freezes (SIGSTOP) and thaws (SIGCONT) it, and removes it at the end. The shared servers
  * (5432, 6379) are never touched. PostgreSQL runs as the `postgres` user when the test runs as root
  * (initdb refuses root).
  */
 import { execFile, spawn, type ChildProcess } from "node:child_process";
-import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -189,5 +189,59 @@ export async function startThrowawayRedis(): Promise<ThrowawayServer> {
     stop,
     start,
     destroy: destroyOnce(stop, dir),
+  };
+}
+
+export const canRunThrowawayPgBouncer = (): boolean => existsSync("/usr/sbin/pgbouncer");
+
+/**
+ * PgBouncer of its own in transaction mode, in front of the PostgreSQL server of `serverUrl` (a test
+ * database server; it is only connected to). Runs as the postgres user, as it refuses root.
+ */
+export async function startThrowawayPgBouncer(serverUrl: string): Promise<{ url(database: string): string; destroy(): Promise<void> }> {
+  const server = new URL(serverUrl);
+  const dir = mkdtempSync(path.join(os.tmpdir(), "pgbouncer-throwaway-"));
+  const port = await freePort();
+  writeFileSync(path.join(dir, "users.txt"), '"postgres" ""\n');
+  writeFileSync(
+    path.join(dir, "pgbouncer.ini"),
+    [
+      "[databases]",
+      `* = host=${server.hostname} port=${server.port || 5432}`,
+      "[pgbouncer]",
+      "listen_addr = 127.0.0.1",
+      `listen_port = ${port}`,
+      "unix_socket_dir =",
+      "auth_type = trust",
+      `auth_file = ${path.join(dir, "users.txt")}`,
+      "pool_mode = transaction",
+      // node-postgres sends these at startup (statement_timeout is how the pools bound statements).
+      "ignore_startup_parameters = extra_float_digits, statement_timeout, options",
+      `logfile = ${path.join(dir, "log")}`,
+      `pidfile = ${path.join(dir, "pid")}`,
+    ].join("\n"),
+  );
+  if (process.getuid?.() === 0) {
+    const { stdout } = await run("id", ["-u", "postgres"]);
+    const { stdout: gid } = await run("id", ["-g", "postgres"]);
+    chownSync(dir, Number(stdout.trim()), Number(gid.trim()));
+    for (const file of ["users.txt", "pgbouncer.ini"]) chownSync(path.join(dir, file), Number(stdout.trim()), Number(gid.trim()));
+  }
+  const [cmd, args] = asPostgresUser("/usr/sbin/pgbouncer", ["-d", path.join(dir, "pgbouncer.ini")]);
+  await run(cmd, args);
+  const deadline = Date.now() + 10_000;
+  while (!existsSync(path.join(dir, "pid"))) {
+    if (Date.now() > deadline) throw new Error(`pgbouncer did not start: ${readFileSync(path.join(dir, "log"), "utf8")}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const pid = Number(readFileSync(path.join(dir, "pid"), "utf8").trim());
+  return {
+    url: (database) => `postgres://postgres@127.0.0.1:${port}/${database}`,
+    destroy: async () => {
+      signalAll([pid], "SIGTERM");
+      const gone = Date.now() + 5_000;
+      while (existsSync(`/proc/${pid}`) && Date.now() < gone) await new Promise((r) => setTimeout(r, 50));
+      rmSync(dir, { recursive: true, force: true });
+    },
   };
 }
