@@ -263,7 +263,7 @@ offers API benchmark (PostgreSQL, autocannon 50 connections, ${CAMPAIGN_PAIRS} �
                       req/s     p50      p99     non-2xx
 ${row("Fastify service", runs.service)}
 ${row("bare node:http", runs.bare)}
-  ratio             ${ratio.toFixed(2)}   target ≥ 0.9  ${verdict(ratio >= 0.9)}
+  ratio             ${ratio.toFixed(2)}   target ≥ 0.9  ${verdict(ratio >= 0.9)}   (per pair: ${runs.service.map((run, i) => (run.requests.average / runs.bare[i]!.requests.average).toFixed(2)).join(", ")})
   CPU per request   service ${perRequest(cpu.service, runs.service)} µs, bare ${perRequest(cpu.bare, runs.bare)} µs (the database's not counted)
   service p99       ${serviceP99} ms (worst run)   target < 25 ms  ${verdict(serviceP99 < 25)}`);
     }
