@@ -6,7 +6,7 @@
  * paused (every read goes to the database) until it listens again, and resume from empty.
  *
  * Behind a connection pooler in transaction mode LISTEN is accepted but nothing is ever delivered: the
- * listening connection proves itself with a notification to itself (lib/db), so the caches stay paused.
+ * listening connection must receive a probe sent through the pool (lib/db), so the caches stay paused.
  *
  * PGlite has one process only: its own changes already drop its entries, nothing to follow.
  */
@@ -26,19 +26,21 @@ export interface CacheFollowingOptions {
 export async function followCacheInvalidations(handle: PortalDbHandle, options: CacheFollowingOptions = {}): Promise<Subscription | null> {
   if (!handle.listen) return null;
   const { db } = handle;
-  const setActive = (active: boolean) => {
+  const setCaches = (active: boolean) => {
     setTokenCacheActive(db, active);
     setFavoritesCacheActive(db, active);
-    options.onListening?.(active);
   };
   // Nothing is cached until the first LISTEN holds: a change made before it would not be heard.
-  setTokenCacheActive(db, false);
-  setFavoritesCacheActive(db, false);
+  setCaches(false);
   return handle.listen(CACHE_CHANNEL, {
-    onListening: () => setActive(true),
+    onListening: () => {
+      setCaches(true);
+      options.onListening?.(true);
+    },
     onDeaf: (reason) => {
       console.warn(`[portal] cache notifications not heard (${reason}): tokens and favorites are read from the database until they are`);
-      setActive(false);
+      setCaches(false);
+      options.onListening?.(false);
     },
     onNotification: (payload) => {
       const split = payload.indexOf(":");

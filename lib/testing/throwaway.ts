@@ -97,6 +97,14 @@ function signalAll(pids: number[], signal: NodeJS.Signals): void {
   }
 }
 
+/** Running as root, the server runs as postgres (initdb and pgbouncer refuse root): its files must be postgres's. */
+async function ownedByPostgres(paths: string[]): Promise<void> {
+  if (process.getuid?.() !== 0) return;
+  const uid = Number((await run("id", ["-u", "postgres"])).stdout.trim());
+  const gid = Number((await run("id", ["-g", "postgres"])).stdout.trim());
+  for (const file of paths) chownSync(file, uid, gid);
+}
+
 function asPostgresUser(command: string, args: string[]): [string, string[]] {
   return process.getuid?.() === 0 ? ["runuser", ["-u", "postgres", "--", command, ...args]] : [command, args];
 }
@@ -118,11 +126,7 @@ export async function startThrowawayPostgres(): Promise<ThrowawayServer> {
   if (!bin) throw new Error("no PostgreSQL binaries under /usr/lib/postgresql");
   const dir = mkdtempSync(path.join(os.tmpdir(), "pg-throwaway-"));
   const data = path.join(dir, "data");
-  if (process.getuid?.() === 0) {
-    const { stdout } = await run("id", ["-u", "postgres"]);
-    const { stdout: gid } = await run("id", ["-g", "postgres"]);
-    chownSync(dir, Number(stdout.trim()), Number(gid.trim()));
-  }
+  await ownedByPostgres([dir]);
   chmodSync(dir, 0o700);
   const [initCmd, initArgs] = asPostgresUser(path.join(bin, "initdb"), ["-D", data, "-A", "trust", "-U", "postgres", "--no-sync", "-E", "UTF8"]);
   await run(initCmd, initArgs);
@@ -221,12 +225,7 @@ export async function startThrowawayPgBouncer(serverUrl: string): Promise<{ url(
       `pidfile = ${path.join(dir, "pid")}`,
     ].join("\n"),
   );
-  if (process.getuid?.() === 0) {
-    const { stdout } = await run("id", ["-u", "postgres"]);
-    const { stdout: gid } = await run("id", ["-g", "postgres"]);
-    chownSync(dir, Number(stdout.trim()), Number(gid.trim()));
-    for (const file of ["users.txt", "pgbouncer.ini"]) chownSync(path.join(dir, file), Number(stdout.trim()), Number(gid.trim()));
-  }
+  await ownedByPostgres([dir, path.join(dir, "users.txt"), path.join(dir, "pgbouncer.ini")]);
   const [cmd, args] = asPostgresUser("/usr/sbin/pgbouncer", ["-d", path.join(dir, "pgbouncer.ini")]);
   await run(cmd, args);
   const deadline = Date.now() + 10_000;
