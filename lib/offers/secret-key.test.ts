@@ -161,7 +161,7 @@ describe.each(testDatabaseTargets())("the secret key of stored API keys, on %s",
     expect(wrong.code).toBe(1);
     expect(wrong.err).toMatch(MISMATCH);
     expect((await cli(await s.env({ OFFERS_SECRET_KEY: keyB }), "games:list")).code).toBe(1);
-    expect((await cli(await s.env({ OFFERS_SECRET_KEY: keyA }), "games:list")).out).not.toContain("g2");
+    expect((await cli(await s.env({ OFFERS_SECRET_KEY: keyA }), "games:list")).out).not.toMatch(/^g2\t/m); // a line per game; random client ids may contain "g2"
 
     // Step 1: the new key, with the old one still accepted for decryption.
     const during = await s.env({ OFFERS_SECRET_KEY: keyB, OFFERS_SECRET_KEY_PREVIOUS: keyA });
