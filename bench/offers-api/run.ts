@@ -14,6 +14,7 @@
  *   OFFERS_RATE_LIMIT_CLIENT_PER_MINUTE / OFFERS_RATE_LIMIT_SERVER_PER_MINUTE (default 0 = unlimited): set to measure the limiter.
  *   BENCH_ONLY (campaigns, claims or delivery): run one part only, e.g. while profiling it.
  *   BENCH_CAMPAIGN_PAIRS (default 4): 5 s runs of each server for the campaigns ratio, either first in turn.
+ *   BENCH_CLAIM_PAIRS (default 3): 5 s claim runs of each server for the claims ratio, alternating.
  *   BENCH_SERVICE_NODE_ARGS, BENCH_BARE_NODE_ARGS: node flags of the service and of the bare server (e.g. --cpu-prof).
  *   BENCH_CLAIM_ORDER (spread or bursts, default spread): claims of distinct players at once, or
  *     each player's three claims in a row.
@@ -36,6 +37,8 @@ import { percentile, startBenchRun, verdict, waitForHealthy } from "../lib/commo
 /** The delivery part: pairs of claim runs without and with an endpoint, RUN_SECONDS each. */
 const DELIVERY_PAIRS = Number(process.env.BENCH_DELIVERY_PAIRS ?? 4);
 const CAMPAIGN_PAIRS = Number(process.env.BENCH_CAMPAIGN_PAIRS ?? 4);
+/** Alternating pairs of 5 s claim runs, the service's and the bare server's. */
+const CLAIM_PAIRS = Number(process.env.BENCH_CLAIM_PAIRS ?? 3);
 const RUN_SECONDS = 5;
 
 const PLAYERS = Number(process.env.BENCH_PLAYERS ?? 10_000);
@@ -306,7 +309,7 @@ ${row("bare node:http", runs.bare)}
       await claimRun(2, pools.plain, [BARE_PORT]);
       const service: Awaited<ReturnType<typeof claimRun>>[] = [];
       const bare: Awaited<ReturnType<typeof claimRun>>[] = [];
-      for (let pair = 0; pair < 2; pair++) {
+      for (let pair = 0; pair < CLAIM_PAIRS; pair++) {
         service.push(await claimRun(5));
         bare.push(await claimRun(5, pools.plain, [BARE_PORT]));
       }
@@ -315,7 +318,7 @@ ${row("bare node:http", runs.bare)}
       const refused = [...service, ...bare].reduce((sum, run) => sum + run.refused, 0);
       console.log(`  claims            ${rate(service).toFixed(0)}/s on ${INSTANCES} instance${INSTANCES > 1 ? "s" : ""}, ${CLAIM_ORDER} (runs: ${service.map((run) => run.perSecond.toFixed(0)).join(", ")}; p99 ${Math.max(...service.map((run) => run.p99))} ms)   target ≥ 1,000/s  ${verdict(rate(service) >= 1_000)}
   claims, bare      ${rate(bare).toFixed(0)}/s (runs: ${bare.map((run) => run.perSecond.toFixed(0)).join(", ")}; p99 ${Math.max(...bare.map((run) => run.p99))} ms; ${refused} refused in both of ${claimable.length} claimable)
-  claims ratio      ${ratio.toFixed(2)}   target ≥ 0.8  ${verdict(ratio >= 0.8)}`);
+  claims ratio      ${ratio.toFixed(2)}   target ≥ 0.8  ${verdict(ratio >= 0.8)}   (per pair: ${service.map((run, i) => (run.perSecond / bare[i]!.perSecond).toFixed(2)).join(", ")})`);
     }
     if (only !== "campaigns" && only !== "claims") {
       // Claims in a game with one webhook endpoint against claims in a game with none (every claim

@@ -219,7 +219,7 @@ export async function startOffersService(options: {
           logger,
         })
       : undefined;
-  const stopWaking = delivery ? app.offers.engine.onRewardGranted(() => delivery.wake()) : () => {};
+  const stopWaking = delivery ? delivery.follow(app.offers.engine, app.offers.webhooks) : () => {};
   delivery?.start();
 
   const url = await app.listen({ host: env.OFFERS_HOST, port: env.OFFERS_PORT });

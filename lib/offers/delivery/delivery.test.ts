@@ -3,10 +3,10 @@
  * every request with the standardwebhooks package: claims (client, server, rewards page) become
  * signed webhooks, delivered once; retried after errors and timeouts with the same webhook-id;
  * failed after the schedule, and replayed; nothing to a disabled endpoint; a hanging endpoint holds
- * up no other game; two workers deliver each event once. Short schedules and timeouts are injected.
+ * up no other game; two workers deliver each event once; what wakes the worker between polls. Short schedules and timeouts are injected.
  */
 import { Webhook } from "standardwebhooks";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { testDatabaseTargets } from "../../db/testing";
 import { MemoryEventBus } from "../../events";
 import { createEventStream } from "../sse";
@@ -23,6 +23,8 @@ describe.each(testDatabaseTargets())("reward delivery on %s", (target) => {
   let t: OffersTestContext;
   const receivers: Receiver[] = [];
   const workers: DeliveryWorker[] = [];
+  /** Unsubscribes of workers following the app's claims and endpoints, as the service wires them. */
+  const following: (() => void)[] = [];
   let games = 0;
 
   beforeAll(async () => {
@@ -30,6 +32,7 @@ describe.each(testDatabaseTargets())("reward delivery on %s", (target) => {
     t = await startOffersTestApp(target, { extend: stream.extend, adminToken: ADMIN });
   });
   afterEach(async () => {
+    for (const stop of following.splice(0)) stop();
     await Promise.all(workers.splice(0).map((w) => w.stop()));
     await Promise.all(receivers.splice(0).map((r) => r.close()));
   });
@@ -183,6 +186,39 @@ describe.each(testDatabaseTargets())("reward delivery on %s", (target) => {
       return d!;
     });
     expect(delivery.attemptLog.map((a) => a.error)).toEqual([null, "timeout: no answer within 300 ms"]);
+  });
+
+  it("with the poll a minute away, a claim, a new endpoint's first claim, a test event and a replay are sent at once; a claim in a game without an endpoint runs no round", async () => {
+    const hooked = await newGame();
+    const { receiver, endpoint } = await receiverEndpoint(hooked);
+    const plain = await newGame();
+    const worker = startWorker({ pollMs: 60_000 });
+    following.push(worker.follow(t.app.offers.engine, t.app.offers.webhooks));
+    await worker.round(); // has read which games have an endpoint
+    await worker.idle();
+    const rounds = vi.spyOn(worker, "round");
+
+    await clientClaim(plain, "p1", await claimable(plain, "p1"));
+    await new Promise((r) => setTimeout(r, 300));
+    expect(rounds).not.toHaveBeenCalled();
+
+    await clientClaim(hooked, "p1", await claimable(hooked, "p1"));
+    await eventually(() => expect(receiver.received).toHaveLength(1), 5_000);
+    expect(rounds).toHaveBeenCalled();
+
+    // An endpoint created here: the game's next claim wakes the worker too.
+    const late = await receiverEndpoint(plain);
+    await clientClaim(plain, "p2", await claimable(plain, "p2"));
+    await eventually(() => expect(late.receiver.received.map((r) => (r.verified as { data: { playerId: string } }).data.playerId)).toEqual(["p2"]), 5_000);
+
+    const sent = await t.post(`/v1/webhooks/endpoints/${endpoint.endpointId}/test`, {}, hooked.headers);
+    expect(sent.status, JSON.stringify(sent.body)).toBe(200);
+    await eventually(() => expect(receiver.received.map((r) => r.id)).toContain(sent.body.messageId), 5_000);
+
+    const [first] = S.WebhookDeliveryPage.parse((await log(hooked.gameId)).json()).deliveries.filter((d) => d.playerId === "p1");
+    const replay = await t.inject({ method: "POST", url: `/v1/admin/games/${hooked.gameId}/webhooks/deliveries/${first!.deliveryId}/replay`, headers: { authorization: `Bearer ${ADMIN}` } });
+    expect(replay.statusCode, replay.body).toBe(200);
+    await eventually(() => expect(receiver.received.filter((r) => r.id === first!.messageId)).toHaveLength(2), 5_000);
   });
 
   it("fails a delivery after the last retry; replaying the failed ones of a time range delivers them with the same id", async () => {

@@ -17,12 +17,21 @@ import type {
   WebhookEndpointCreated,
   WebhookEndpointDraft,
   WebhookEndpointPatch,
+  WebhookReplayRequest,
   WebhookSecretRotated,
   WebhookTestEvent,
   WebhookTestSent,
 } from "../schemas";
 import { WebhookEndpointInput } from "../schemas";
 import { AddressNotAllowedError, checkEndpointUrl, type AddressPolicy } from "./address-guard";
+import { replayDelivery, replayFailed } from "./queue";
+
+/**
+ * What a change made here means for this instance's delivery worker: "endpoints" (one was created,
+ * changed or removed: which games a claim should wake it for), "due" (deliveries were made due now:
+ * a replay, a test event).
+ */
+export type DeliveryChange = "endpoints" | "due";
 
 export const MAX_ENDPOINTS_PER_GAME = 20;
 /** How long the secret before a rotation keeps signing. */
@@ -58,12 +67,24 @@ export function toWebhookEndpoint(row: EndpointRow): WebhookEndpoint {
 }
 
 export class WebhookEndpoints {
+  private readonly listeners = new Set<(change: DeliveryChange) => void>();
+
   constructor(
     private readonly db: OffersDatabase,
     private readonly box: SecretBox,
     private readonly clock: Clock,
     private readonly policy: AddressPolicy,
   ) {}
+
+  /** Subscribes to changes committed through this object (after commit); answers the unsubscribe. */
+  onChange(listener: (change: DeliveryChange) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private changed(change: DeliveryChange): void {
+    for (const listener of this.listeners) listener(change);
+  }
 
   async list(gameId: string): Promise<WebhookEndpoint[]> {
     const rows = await this.db.select().from(webhookEndpoints).where(eq(webhookEndpoints.gameId, gameId)).orderBy(asc(webhookEndpoints.createdAt), asc(webhookEndpoints.endpointId));
@@ -120,6 +141,7 @@ export class WebhookEndpoints {
         .returning();
       return inserted!;
     });
+    this.changed("endpoints");
     return { ...toWebhookEndpoint(row), secret };
   }
 
@@ -137,6 +159,7 @@ export class WebhookEndpoints {
       .where(and(eq(webhookEndpoints.gameId, gameId), eq(webhookEndpoints.endpointId, endpointId)))
       .returning();
     if (!row) throw new OffersError("webhook-endpoint-not-found", endpointId);
+    this.changed("endpoints");
     return toWebhookEndpoint(row);
   }
 
@@ -147,6 +170,7 @@ export class WebhookEndpoints {
       .where(and(eq(webhookEndpoints.gameId, gameId), eq(webhookEndpoints.endpointId, endpointId)))
       .returning({ endpointId: webhookEndpoints.endpointId });
     if (deleted.length === 0) throw new OffersError("webhook-endpoint-not-found", endpointId);
+    this.changed("endpoints");
   }
 
   /** A new signing secret, shown once; the current one keeps signing beside it for 24 hours. */
@@ -196,7 +220,21 @@ export class WebhookEndpoints {
         updatedAt: now,
       })
       .returning({ id: webhookDeliveries.id });
+    this.changed("due");
     return { messageId, deliveryId: row!.id };
+  }
+
+  /** Sends one delivery again (any status), with the same webhook-id; its schedule starts over. */
+  async replay(gameId: string, deliveryId: number): Promise<void> {
+    await replayDelivery(this.db, gameId, deliveryId, this.clock.now());
+    this.changed("due");
+  }
+
+  /** Sends again every failed delivery of the game whose event happened in [from, to); answers how many. */
+  async replayFailed(gameId: string, request: WebhookReplayRequest): Promise<number> {
+    const replayed = await replayFailed(this.db, gameId, request, this.clock.now());
+    if (replayed > 0) this.changed("due");
+    return replayed;
   }
 }
 

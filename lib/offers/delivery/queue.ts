@@ -23,6 +23,7 @@ import type { AttemptResult } from "./sender";
 export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
 
 const FANOUT_CURSOR = "webhook-fanout-cursor";
+const REWARD_GRANTED: RewardEventRow["type"] = "reward.granted";
 
 /**
  * Makes the statement's own transaction commit without waiting for its WAL flush. Only for the
@@ -42,19 +43,19 @@ export async function ensureFanOutCursor(db: OffersDatabase, now: Date): Promise
  * deliveries, in one statement: the cursor row is taken FOR UPDATE SKIP LOCKED (another instance
  * fanning out now: nothing happens), the deliveries inserted, those the caller has free slots for
  * already leased to it (it sends them at once; the others are due now, for any instance), the cursor
- * moved. Answers how many events it read, how many deliveries it queued, and the leased ones with
- * their events and endpoints.
+ * moved. Answers how many events it read, how many deliveries it queued, the leased ones with
+ * their events and endpoints, and the games that have an enabled endpoint for reward.granted.
  */
 export async function fanOut(
   db: OffersDatabase,
   now: Date,
   batch: number,
   lease: { token: string; until: Date; total: number; perEndpoint: number; busy: Map<string, number> },
-): Promise<{ events: number; queued: number; leased: LeasedDelivery[] }> {
+): Promise<{ events: number; queued: number; leased: LeasedDelivery[]; subscribedGames: string[] }> {
   const at = now.toISOString();
   const until = lease.until.toISOString();
   const busy = JSON.stringify([...lease.busy].map(([endpoint_id, used]) => ({ endpoint_id, used })));
-  const [row] = rowsOf<{ events: string | number; queued: string | number; leased: RawLeased[] | string }>(
+  const [row] = rowsOf<{ events: string | number; queued: string | number; leased: RawLeased[] | string; subscribed: string[] | string }>(
     await db.execute(sql`
       with cursor as (
         select value from offers_settings where name = ${FANOUT_CURSOR} for update skip locked
@@ -103,10 +104,21 @@ export async function fanOut(
           join batch b on b.id = (q.delivery->>'reward_event_id')::bigint
           join offers_webhook_endpoints ep on ep.endpoint_id = q.delivery->>'endpoint_id'
           where q.delivery->>'lease_token' = ${lease.token}
-        ), '[]'::jsonb) as leased`),
+        ), '[]'::jsonb) as leased,
+        -- The games a claim is worth a round for (see DeliveryWorker.granted).
+        coalesce((
+          select jsonb_agg(distinct ep.game_id) from offers_webhook_endpoints ep
+          where ep.enabled and ep.event_types ? ${REWARD_GRANTED}
+        ), '[]'::jsonb) as subscribed`),
   );
   const leased = typeof row?.leased === "string" ? (JSON.parse(row.leased) as RawLeased[]) : (row?.leased ?? []);
-  return { events: Number(row?.events ?? 0), queued: Number(row?.queued ?? 0), leased: leased.map(toLeased).sort((a, b) => a.delivery.id - b.delivery.id) };
+  const subscribed = typeof row?.subscribed === "string" ? (JSON.parse(row.subscribed) as string[]) : (row?.subscribed ?? []);
+  return {
+    events: Number(row?.events ?? 0),
+    queued: Number(row?.queued ?? 0),
+    leased: leased.map(toLeased).sort((a, b) => a.delivery.id - b.delivery.id),
+    subscribedGames: subscribed,
+  };
 }
 
 type RawLeased = { delivery: Record<string, unknown>; event: Record<string, unknown> | null; endpoint: Record<string, unknown> | null };

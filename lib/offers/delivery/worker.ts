@@ -6,11 +6,13 @@
  *
  * A round is a statement or two: fan out (new deliveries come leased to this instance, with their
  * events and endpoints), and, when something else may be due (retries, replays, deliveries given
- * back), a lease of those. Rounds run when a claim
- * committed on this instance (wake), when a scheduled retry is due, every `pollMs` otherwise, and
- * again while there is more work than a round took, but at most every MIN_ROUND_MS: at the claims
- * rate a round takes every event of the last few milliseconds together. Outcomes are written in
- * batches, one statement for the attempts that finished in the last FLUSH_MS.
+ * back), a lease of those. Rounds run when a claim committed on this instance in a game with an
+ * endpoint for it (granted), when a replay or a test event made deliveries due here (due), when a
+ * scheduled retry is due, every `pollMs` otherwise, and again while there is more work than a round
+ * took, but at most every MIN_ROUND_MS: at the claims rate a round takes every event of the last few
+ * milliseconds together. A claim in a game without an endpoint wakes nothing: the next poll moves
+ * the cursor past its event. Outcomes are written in batches, one statement for the attempts that
+ * finished in the last FLUSH_MS.
  */
 import { randomUUID } from "node:crypto";
 import { setMaxListeners } from "node:events";
@@ -19,7 +21,7 @@ import { systemClock } from "../clock";
 import type { OffersDatabase } from "../db";
 import type { SecretBox } from "../secret-box";
 import type { AddressPolicy } from "./address-guard";
-import { signingSecrets, type EndpointRow } from "./endpoints";
+import { signingSecrets, type DeliveryChange, type EndpointRow } from "./endpoints";
 import { completeAttempts, ensureFanOutCursor, fanOut, leaseDue, messageBody, outcomeOf, releaseLease, type CompletedAttempt, type LeasedDelivery } from "./queue";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./schedule";
 import { createSender, type Sender } from "./sender";
@@ -83,6 +85,15 @@ export class DeliveryWorker {
   private nextDueAt = Infinity;
   private dueTimer: NodeJS.Timeout | undefined;
   private cursorReady = false;
+  /**
+   * The games with an enabled endpoint for reward.granted, as the last round read them; undefined
+   * when unknown (before the first round, after a change of endpoints here), when every claim wakes.
+   * Another instance's change is seen by the next round here, at most `pollMs` away, which is also
+   * the longest a claim waits for its round when this set is behind.
+   */
+  private subscribedGames: Set<string> | undefined;
+  /** Bumped by each change of endpoints here, so a round that read before it does not restore the old set. */
+  private endpointsVersion = 0;
 
   constructor(private readonly options: DeliveryWorkerOptions) {
     this.clock = options.clock ?? systemClock;
@@ -97,10 +108,37 @@ export class DeliveryWorker {
     this.running ??= this.loop();
   }
 
-  /** Something may be ready now (a claim committed, a slot freed): poll without waiting. */
+  /** Something may be ready now (a slot freed, a retry due, stopping): poll without waiting. */
   wake(): void {
     this.woken = true;
     this.wakeUp?.();
+  }
+
+  /** A reward.granted event of the game committed on this instance: a round now if the game may have an endpoint for it. */
+  granted(gameId: string): void {
+    if (!this.subscribedGames || this.subscribedGames.has(gameId)) this.wake();
+  }
+
+  /** Deliveries were made due now on this instance (a replay, a test event): lease them at once. */
+  due(): void {
+    this.leaseWanted = true;
+    this.wake();
+  }
+
+  /** An endpoint was created, changed or removed on this instance: every claim wakes until a round has read them again. */
+  endpointsChanged(): void {
+    this.endpointsVersion += 1;
+    this.subscribedGames = undefined;
+  }
+
+  /** Follows the claims of `engine` and the endpoint changes, replays and test events of `endpoints`; answers the unsubscribe. */
+  follow(engine: { onRewardGranted(listener: (gameId: string) => void): () => void }, endpoints: { onChange(listener: (change: DeliveryChange) => void): () => void }): () => void {
+    const stopGrants = engine.onRewardGranted((gameId) => this.granted(gameId));
+    const stopChanges = endpoints.onChange((change) => (change === "endpoints" ? this.endpointsChanged() : this.due()));
+    return () => {
+      stopGrants();
+      stopChanges();
+    };
   }
 
   /** Stops polling, interrupts attempts in flight and gives their deliveries back (due at once, for any instance). */
@@ -124,6 +162,7 @@ export class DeliveryWorker {
       this.cursorReady = true;
     }
     const leaseMs = leaseMsFor(this.options.timeoutMs);
+    const endpointsVersion = this.endpointsVersion;
     // New deliveries come leased to this instance as far as it has room: in the normal case nothing
     // but the outcome is written later. The rest are due now, for the next lease here or elsewhere.
     const fresh = { token: randomUUID(), until: new Date(now.getTime() + leaseMs) };
@@ -133,6 +172,7 @@ export class DeliveryWorker {
       perEndpoint: this.options.perEndpoint,
       busy: this.inFlight,
     });
+    if (endpointsVersion === this.endpointsVersion) this.subscribedGames = new Set(fanned.subscribedGames);
     for (const leased of fanned.leased) this.dispatch(fresh.token, leased);
     if (fanned.queued > fanned.leased.length) this.leaseWanted = true;
     // Other due deliveries (retries, replays, what was given back, another instance's that ran out):

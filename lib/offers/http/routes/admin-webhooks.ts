@@ -4,7 +4,7 @@
  */
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { deliveryStats, listDeliveries, replayDelivery, replayFailed } from "../../delivery/queue";
+import { deliveryStats, listDeliveries } from "../../delivery/queue";
 import { OffersError } from "../../errors";
 import * as S from "../../schemas";
 import { adminAuth, adminEnvironment } from "../plugins/auth";
@@ -165,7 +165,7 @@ export const adminWebhookRoutes: FastifyPluginAsyncZod<AdminWebhookRoutesOptions
       },
     },
     async (request) => {
-      await replayDelivery(engine.db, request.params.gameId, request.params.deliveryId, clock.now());
+      await webhooks.replay(request.params.gameId, request.params.deliveryId);
       return { replayed: 1 };
     },
   );
@@ -183,6 +183,6 @@ export const adminWebhookRoutes: FastifyPluginAsyncZod<AdminWebhookRoutesOptions
         response: { 200: S.WebhookReplayed, ...errorResponses("admin", { codes: ["game-not-found"], body: true }) },
       },
     },
-    async (request) => ({ replayed: await replayFailed(engine.db, await knownGame(request.params.gameId), request.body, clock.now()) }),
+    async (request) => ({ replayed: await webhooks.replayFailed(await knownGame(request.params.gameId), request.body) }),
   );
 };
