@@ -47,10 +47,14 @@ export async function referralsOf(db: OffersDatabase, gameId: string, referrerId
   return rows.map((row) => ({ ...toReferral(row.referral), ...(row.refereeUsername ? { refereeUsername: row.refereeUsername } : {}) }));
 }
 
-/** A referral becomes claimable once the referred player shows up in the game (their first snapshot). */
-export async function referralsClaimableOnArrival(unit: PlayerTx): Promise<void> {
-  await unit.tx
+/**
+ * A referral becomes claimable once the referred player shows up in the game (their first snapshot).
+ * The write, not run: the snapshot push sends it within its read of the player's offers (./snapshots).
+ */
+export function referralsClaimableOnArrival(unit: PlayerTx) {
+  return unit.tx
     .update(referrals)
     .set({ status: "claimable", updatedAt: unit.now })
-    .where(and(eq(referrals.gameId, unit.gameId), eq(referrals.refereeId, unit.playerId), eq(referrals.status, "pending")));
+    .where(and(eq(referrals.gameId, unit.gameId), eq(referrals.refereeId, unit.playerId), eq(referrals.status, "pending")))
+    .returning({ instanceId: referrals.instanceId });
 }

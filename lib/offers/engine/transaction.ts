@@ -5,7 +5,7 @@
  * parallel. The concern modules take the `PlayerTx` it hands out, so several of them compose in
  * one transaction; its domain events are delivered after commit.
  */
-import { and, asc, eq, inArray, or, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, or, sql, type WithSubquery } from "drizzle-orm";
 import { OffersError } from "../errors";
 import { inTextList, type OffersTx } from "../db";
 import { offerEvents, offerInstances, players } from "../db/schema";
@@ -174,17 +174,22 @@ export async function openInstances(unit: PlayerTx): Promise<InstanceRow[]> {
     .orderBy(asc(offerInstances.createdAt), asc(offerInstances.instanceId));
 }
 
-/** The player's open instances and every instance (final ones too) of the given offers, in assignment order. */
-export async function openAndPastInstances(unit: PlayerTx, offerIds: readonly string[]): Promise<InstanceRow[]> {
-  if (offerIds.length === 0) return openInstances(unit);
+/**
+ * The player's open instances and every instance (final ones too) of the given offers, in assignment
+ * order. `writes`: data-modifying CTEs of other tables that ride in the same statement (one round
+ * trip); they see the same snapshot and do not change what this reads.
+ */
+export async function openAndPastInstances(unit: PlayerTx, offerIds: readonly string[], writes: WithSubquery[] = []): Promise<InstanceRow[]> {
+  const status = inArray(offerInstances.status, [...OPEN]);
   return unit.tx
+    .with(...writes)
     .select()
     .from(offerInstances)
     .where(
       and(
         eq(offerInstances.gameId, unit.gameId),
         eq(offerInstances.playerId, unit.playerId),
-        or(inArray(offerInstances.status, [...OPEN]), inTextList(offerInstances.offerId, offerIds)),
+        offerIds.length === 0 ? status : or(status, inTextList(offerInstances.offerId, offerIds)),
       ),
     )
     .orderBy(asc(offerInstances.createdAt), asc(offerInstances.instanceId));
