@@ -23,6 +23,8 @@ export interface PlayerTx {
   maxOfferSlots: number;
   now: Date;
   events: OfferEvent[];
+  /** The event sequence id the player's row holds in this transaction (recordAll writes it with the events). */
+  storedSeq: number;
 }
 
 /** Runs fn in a transaction holding the player's row lock (the player is created if new); publishes its events after commit. */
@@ -45,10 +47,9 @@ export async function withPlayerTransaction<T>(core: EngineCore, gameId: string,
       await tx.insert(players).values({ gameId, playerId, createdAt: now, updatedAt: now }).onConflictDoNothing();
       [player] = await lockPlayer();
     }
-    const startSeq = player.eventSeq;
-    const unit: PlayerTx = { tx, gameId, playerId, player, maxOfferSlots: game.maxOfferSlots, now, events: [] };
+    const unit: PlayerTx = { tx, gameId, playerId, player, maxOfferSlots: game.maxOfferSlots, now, events: [], storedSeq: player.eventSeq };
     const value = await fn(unit);
-    if (unit.player.eventSeq !== startSeq) {
+    if (unit.player.eventSeq !== unit.storedSeq) {
       await tx
         .update(players)
         .set({ eventSeq: unit.player.eventSeq })
@@ -87,10 +88,9 @@ export async function withPlayersTransaction<T>(
           .orderBy(asc(players.playerId))
           .for("update")
       : [];
-    const units: PlayerTx[] = rows.map((player) => ({ tx, gameId, playerId: player.playerId, player, maxOfferSlots: game.maxOfferSlots, now, events: [] }));
-    const startSeq = new Map(rows.map((row) => [row.playerId, row.eventSeq]));
+    const units: PlayerTx[] = rows.map((player) => ({ tx, gameId, playerId: player.playerId, player, maxOfferSlots: game.maxOfferSlots, now, events: [], storedSeq: player.eventSeq }));
     const value = await fn(units, tx);
-    const moved = units.filter((unit) => unit.player.eventSeq !== startSeq.get(unit.playerId));
+    const moved = units.filter((unit) => unit.player.eventSeq !== unit.storedSeq);
     if (moved.length) {
       const list = sql.join(
         moved.map((unit) => sql`(${unit.playerId}::text, ${unit.player.eventSeq}::bigint)`),
@@ -121,11 +121,23 @@ export interface Transition {
   ruleVersion?: number | null;
 }
 
-/** Records transitions in order: offer event rows (history + replay log, one statement) and pending domain events. */
+/**
+ * Records transitions in order: offer event rows (history + replay log) and pending domain events.
+ * One statement, which also stores the player's new sequence id (so the transaction's end has
+ * nothing left to write unless something took an id since).
+ */
 export async function recordAll(unit: PlayerTx, transitions: readonly Transition[]): Promise<void> {
   if (transitions.length === 0) return;
   const rows = transitions.map((t) => ({ ...t, seq: nextSeq(unit) }));
-  await unit.tx.insert(offerEvents).values(
+  const seq = unit.player.eventSeq;
+  const storeSeq = unit.tx.$with("seq_stored").as(
+    unit.tx
+      .update(players)
+      .set({ eventSeq: seq })
+      .where(and(eq(players.gameId, unit.gameId), eq(players.playerId, unit.playerId)))
+      .returning({ playerId: players.playerId }),
+  );
+  await unit.tx.with(storeSeq).insert(offerEvents).values(
     rows.map((t) => ({
       gameId: unit.gameId,
       playerId: unit.playerId,
@@ -139,6 +151,7 @@ export async function recordAll(unit: PlayerTx, transitions: readonly Transition
       ruleVersion: t.ruleVersion ?? null,
     })),
   );
+  unit.storedSeq = seq;
   for (const t of rows) unit.events.push(offerEvent(t.seq, t.row, t.from, t.type, t.cause, iso(unit.now)));
 }
 
