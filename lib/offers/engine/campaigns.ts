@@ -4,9 +4,9 @@ import type { OffersDatabase } from "../db";
 import { offerInstances, players } from "../db/schema";
 import { settle } from "./settle";
 import { anyWouldSurface, surfaceMatchingIn } from "./surfacing";
-import { campaignsNeedWrite, viewingTransition, visibleOffers } from "./slots";
-import { allInstances, move, openInstances, withPlayerTransaction, type PlayerTx } from "./transaction";
-import type { EngineCore, PlayerRow, PlayerView } from "./types";
+import { campaignsNeedWrite, OPEN, viewingTransition, visibleOffers } from "./slots";
+import { allInstances, moveThrough, openInstances, withPlayerTransaction, type MoveStep, type PlayerTx } from "./transaction";
+import type { EngineCore, InstanceRow, PlayerRow, PlayerView } from "./types";
 import { emptySnapshot, playerDataOf, snapshotOf, toOffer } from "./views";
 
 /** The reads of every campaigns fetch, built once (named statements on PostgreSQL: parsed and planned once per connection). */
@@ -26,16 +26,23 @@ export function preparedCampaignReads(db: OffersDatabase) {
 
 export type CampaignReads = ReturnType<typeof preparedCampaignReads>;
 
-/** Viewing, inside the player's transaction: surfaced offers become viewed, viewed ones without conditions claimable. */
-export async function viewOffersIn(unit: PlayerTx): Promise<void> {
-  for (const row of await openInstances(unit)) {
-    let current = row;
-    for (let step = viewingTransition(current); step; step = viewingTransition(current)) {
-      const moved = await move(unit, current, step.to, step.to, step.cause);
-      if (moved === current) break; // moved meanwhile (defensive): leave it
-      current = moved;
+/**
+ * Viewing, inside the player's transaction: surfaced offers become viewed, viewed ones without
+ * conditions claimable (both steps in one update, each recorded). `open`: the player's open offers
+ * as of now in this transaction, in assignment order (read here unless given). Answers them after.
+ */
+export async function viewOffersIn(unit: PlayerTx, open?: readonly InstanceRow[]): Promise<InstanceRow[]> {
+  const after: InstanceRow[] = [];
+  for (const row of open ?? (await openInstances(unit))) {
+    const steps: MoveStep[] = [];
+    let status = row.status;
+    for (let step = viewingTransition(row); step; step = viewingTransition({ ...row, status })) {
+      steps.push({ to: step.to, type: step.to, cause: step.cause });
+      status = step.to;
     }
+    after.push(await moveThrough(unit, row, steps));
   }
+  return after;
 }
 
 /**
@@ -62,11 +69,15 @@ export async function fetchCampaigns(
   let current: PlayerRow | undefined = player;
   if (campaignsNeedWrite(rows, now, settings.maxOfferSlots, options.viewing) || anyWouldSurface(candidates, player, rows, now)) {
     const result = await withPlayerTransaction(core, gameId, playerId, async (unit) => {
-      await settle(unit, options.viewing ? "viewingCampaigns" : "fetch");
+      // One read of every instance under the lock; each step below hands on the rows it changed.
+      const rows = new Map((await allInstances(unit)).map((row) => [row.instanceId, row]));
+      const keep = (changed: readonly InstanceRow[]) => changed.forEach((row) => rows.set(row.instanceId, row));
+      const open = () => [...rows.values()].filter((row) => OPEN.includes(row.status));
+      keep(await settle(unit, options.viewing ? "viewingCampaigns" : "fetch", open()));
       // A player without a snapshot yet is not evaluated (an unknown player is not an audience member).
-      if (player) await surfaceMatchingIn(unit, candidates);
-      if (options.viewing) await viewOffersIn(unit);
-      return { all: await allInstances(unit), player: unit.player };
+      if (player) keep(await surfaceMatchingIn(unit, candidates, { history: [...rows.values()] }));
+      if (options.viewing) keep(await viewOffersIn(unit, open()));
+      return { all: [...rows.values()], player: unit.player };
     });
     rows = result.all;
     current = result.player;

@@ -5,7 +5,7 @@ import type { PlayerSnapshot, SnapshotPushRequest } from "../schemas";
 import { referralsClaimableOnArrival } from "./referrals";
 import { settle } from "./settle";
 import { OPEN } from "./slots";
-import { openAndPastInstances, type PlayerTx } from "./transaction";
+import { byAssignment, openAndPastInstances, type PlayerTx } from "./transaction";
 import type { InstanceRow } from "./types";
 import { snapshotOf } from "./views";
 
@@ -43,5 +43,3 @@ export async function pushSnapshotIn(unit: PlayerTx, input: Omit<SnapshotPushReq
   const past = read.filter((row) => !OPEN.includes(row.status));
   return { snapshot: snapshotOf(unit.player), instances: [...past, ...settled].sort(byAssignment) };
 }
-
-const byAssignment = (a: InstanceRow, b: InstanceRow) => a.createdAt.getTime() - b.createdAt.getTime() || a.instanceId.localeCompare(b.instanceId);

@@ -161,7 +161,7 @@ export function record(unit: PlayerTx, row: InstanceRow, from: OfferStatus | nul
 }
 
 /** Moves an instance from its current status to `to` and records the transition. */
-export async function move(
+export function move(
   unit: PlayerTx,
   row: InstanceRow,
   to: OfferStatus,
@@ -169,13 +169,32 @@ export async function move(
   cause: string,
   extra: Partial<InstanceRow> = {},
 ): Promise<InstanceRow> {
+  return moveThrough(unit, row, [{ to, type, cause }], extra);
+}
+
+/** One step of moveThrough. */
+export interface MoveStep {
+  to: OfferStatus;
+  type: OfferEventType;
+  cause: string;
+}
+
+/**
+ * Moves an instance through several statuses at once (e.g. surfaced → viewed → claimable): one
+ * update to the last, and every step recorded in order, each event with its own status.
+ */
+export async function moveThrough(unit: PlayerTx, row: InstanceRow, steps: readonly MoveStep[], extra: Partial<InstanceRow> = {}): Promise<InstanceRow> {
+  if (steps.length === 0) return row;
   const [updated] = await unit.tx
     .update(offerInstances)
-    .set({ ...extra, status: to, updatedAt: unit.now })
+    .set({ ...extra, status: steps[steps.length - 1]!.to, updatedAt: unit.now })
     .where(and(eq(offerInstances.instanceId, row.instanceId), eq(offerInstances.status, row.status)))
     .returning();
   if (!updated) return row; // moved meanwhile by a writer that did not lock the player (defensive)
-  await record(unit, updated, row.status, type, cause);
+  await recordAll(
+    unit,
+    steps.map((step, i) => ({ row: { ...updated, status: step.to }, from: i === 0 ? row.status : steps[i - 1]!.to, type: step.type, cause: step.cause })),
+  );
   return updated;
 }
 
@@ -207,6 +226,9 @@ export async function openAndPastInstances(unit: PlayerTx, offerIds: readonly st
     )
     .orderBy(asc(offerInstances.createdAt), asc(offerInstances.instanceId));
 }
+
+/** Assignment order (ties, instances created in one transaction, by id). */
+export const byAssignment = (a: InstanceRow, b: InstanceRow) => a.createdAt.getTime() - b.createdAt.getTime() || a.instanceId.localeCompare(b.instanceId);
 
 /** Every instance of the player (final ones too), in assignment order. */
 export async function allInstances(unit: PlayerTx): Promise<InstanceRow[]> {

@@ -488,6 +488,9 @@ describe.each(testDatabaseTargets())("event stream on %s", (target) => {
     const types = watcher.events.map((e) => e.event);
     expect(types).toEqual(["presence", "connection", "surfaced", "viewed", "claimable", "connection"]);
     expect(JSON.parse(watcher.events[2]!.data)).toMatchObject({ instanceId: offer.instanceId, toStatus: "surfaced" });
+    // Viewing moves it through two statuses at once; each step is its own event, with its own status.
+    expect(JSON.parse(watcher.events[3]!.data)).toMatchObject({ fromStatus: "surfaced", toStatus: "viewed", offer: { status: "viewed" } });
+    expect(JSON.parse(watcher.events[4]!.data)).toMatchObject({ fromStatus: "viewed", toStatus: "claimable", offer: { status: "claimable" } });
 
     const state = await fetch(`${base}/admin/games/${ctx.game.gameId}/players/p4`, { headers: admin });
     expect(state.status).toBe(200);
