@@ -229,6 +229,20 @@ describe.each(testDatabaseTargets())("offers API on %s", (target) => {
     expect((await clientFetch(p)).offers[0]).toMatchObject({ status: "claimable" });
   });
 
+  it("moves the trackers of every offer one push touches, and leaves the others as they were", async () => {
+    const p = "many-trackers-player";
+    await define("mt-gold", { completionConditions: [spend("gold", 100)] });
+    await define("mt-gems", { completionConditions: [spend("gems", 50)] });
+    await define("mt-tickets", { completionConditions: [spend("tickets", 10)] });
+    for (const offerId of ["mt-gold", "mt-gems", "mt-tickets"]) await assign(p, offerId);
+    await snapshot(p, { currencies: { gold: { balance: 0, in: 0, out: 30 }, gems: { balance: 0, in: 0, out: 20 } } });
+    const progress = async () => Object.fromEntries((await clientFetch(p)).offers.map((o) => [o.offerId, [o.status, o.completionTrackers]]));
+    expect(await progress()).toEqual({ "mt-gold": ["surfaced", { spendCurrency: 30 }], "mt-gems": ["surfaced", { spendCurrency: 20 }], "mt-tickets": ["surfaced", { spendCurrency: 0 }] });
+    // One completes and one moves in the same push.
+    await snapshot(p, { currencies: { gold: { balance: 0, in: 0, out: 130 }, tickets: { balance: 0, in: 0, out: 4 } } });
+    expect(await progress()).toEqual({ "mt-gold": ["claimable", { spendCurrency: 100 }], "mt-gems": ["surfaced", { spendCurrency: 20 }], "mt-tickets": ["surfaced", { spendCurrency: 4 }] });
+  });
+
   it("answers claim errors: 404 unknown or someone else's, 409 not claimable or already claimed", async () => {
     await define("c-offer", {});
     const offer = await assign("claimer", "c-offer");
