@@ -228,11 +228,9 @@ export async function startThrowawayPgBouncer(serverUrl: string): Promise<{ url(
   await ownedByPostgres([dir, path.join(dir, "users.txt"), path.join(dir, "pgbouncer.ini")]);
   const [cmd, args] = asPostgresUser("/usr/sbin/pgbouncer", ["-d", path.join(dir, "pgbouncer.ini")]);
   await run(cmd, args);
-  const deadline = Date.now() + 10_000;
-  while (!existsSync(path.join(dir, "pid"))) {
-    if (Date.now() > deadline) throw new Error(`pgbouncer did not start: ${readFileSync(path.join(dir, "log"), "utf8")}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  await waitFor(() => canConnect(port), 10_000, `pgbouncer on ${port}`).catch((error: Error) => {
+    throw new Error(`${error.message}: ${readFileSync(path.join(dir, "log"), "utf8")}`);
+  });
   const pid = Number(readFileSync(path.join(dir, "pid"), "utf8").trim());
   return {
     url: (database) => `postgres://postgres@127.0.0.1:${port}/${database}`,

@@ -5,7 +5,7 @@ import { offerInstances, players } from "../db/schema";
 import { settle } from "./settle";
 import { anyWouldSurface, surfaceMatchingIn } from "./surfacing";
 import { campaignsNeedWrite, OPEN, viewingTransition, visibleOffers } from "./slots";
-import { allInstances, moveThrough, openInstances, withPlayerTransaction, type MoveStep, type PlayerTx } from "./transaction";
+import { allInstances, moveThrough, withPlayerTransaction, type MoveStep, type PlayerTx } from "./transaction";
 import type { EngineCore, InstanceRow, PlayerRow, PlayerView } from "./types";
 import { emptySnapshot, playerDataOf, snapshotOf, toOffer } from "./views";
 
@@ -29,11 +29,11 @@ export type CampaignReads = ReturnType<typeof preparedCampaignReads>;
 /**
  * Viewing, inside the player's transaction: surfaced offers become viewed, viewed ones without
  * conditions claimable (both steps in one update, each recorded). `open`: the player's open offers
- * as of now in this transaction, in assignment order (read here unless given). Answers them after.
+ * as of now in this transaction, in assignment order. Answers them after.
  */
-export async function viewOffersIn(unit: PlayerTx, open?: readonly InstanceRow[]): Promise<InstanceRow[]> {
+export async function viewOffersIn(unit: PlayerTx, open: readonly InstanceRow[]): Promise<InstanceRow[]> {
   const after: InstanceRow[] = [];
-  for (const row of open ?? (await openInstances(unit))) {
+  for (const row of open) {
     const steps: MoveStep[] = [];
     let status = row.status;
     for (let step = viewingTransition(row); step; step = viewingTransition({ ...row, status })) {
