@@ -1,7 +1,7 @@
 /** The campaigns read (the hot read path): a player's offers, snapshot and currency data, after due transitions. */
-import { and, asc, eq, sql } from "drizzle-orm";
-import type { OffersDatabase } from "../db";
-import { offerInstances, players } from "../db/schema";
+import { eq, sql } from "drizzle-orm";
+import { jsonRowDecoder, type OffersDatabase } from "../db";
+import { games, offerInstances, players } from "../db/schema";
 import { settle } from "./settle";
 import { anyWouldSurface, surfaceMatchingIn } from "./surfacing";
 import { campaignsNeedWrite, OPEN, viewingTransition, visibleOffers } from "./slots";
@@ -9,18 +9,31 @@ import { allInstances, moveThrough, withPlayerTransaction, type MoveStep, type P
 import type { EngineCore, InstanceRow, PlayerRow, PlayerView } from "./types";
 import { emptySnapshot, playerDataOf, snapshotOf, toOffer } from "./views";
 
-/** The reads of every campaigns fetch, built once (named statements on PostgreSQL: parsed and planned once per connection). */
+const playerFromJson = jsonRowDecoder(players);
+const instanceFromJson = jsonRowDecoder(offerInstances);
+
+/**
+ * The read of every campaigns fetch, built once (a named statement on PostgreSQL: parsed and planned
+ * once per connection): the player's row and all their instances in one statement, one round trip
+ * and one pooled connection, the instances in assignment order. Read from the game's row, which
+ * exists for every authenticated caller; an unknown game answers nothing.
+ */
 export function preparedCampaignReads(db: OffersDatabase) {
   const gameId = sql.placeholder("gameId");
   const playerId = sql.placeholder("playerId");
   return {
-    player: db.select().from(players).where(and(eq(players.gameId, gameId), eq(players.playerId, playerId))).prepare("offers_read_player"),
-    offers: db
-      .select()
-      .from(offerInstances)
-      .where(and(eq(offerInstances.gameId, gameId), eq(offerInstances.playerId, playerId)))
-      .orderBy(asc(offerInstances.createdAt), asc(offerInstances.instanceId))
-      .prepare("offers_read_offers"),
+    playerAndOffers: db
+      .select({
+        player: sql<PlayerRow | null>`(select row_to_json(${players}) from ${players} where ${players.gameId} = ${gameId} and ${players.playerId} = ${playerId})`.mapWith(
+          playerFromJson,
+        ),
+        offers: sql<InstanceRow[]>`(select coalesce(json_agg(${offerInstances} order by ${offerInstances.createdAt}, ${offerInstances.instanceId}), '[]') from ${offerInstances} where ${offerInstances.gameId} = ${gameId} and ${offerInstances.playerId} = ${playerId})`.mapWith(
+          (rows: Record<string, unknown>[]) => rows.map(instanceFromJson),
+        ),
+      })
+      .from(games)
+      .where(eq(games.gameId, gameId))
+      .prepare("offers_read_campaigns"),
   };
 }
 
@@ -59,13 +72,13 @@ export async function fetchCampaigns(
   const now = core.clock.now();
   // Fast path: a read without lock when nothing would change (the common case under load). The
   // player's rows and the game's settings are read at once; the settings come from a short cache.
-  const [[player], initialRows, settings, candidates] = await Promise.all([
-    reads.player.execute({ gameId, playerId }),
-    reads.offers.execute({ gameId, playerId }),
+  const [[read], settings, candidates] = await Promise.all([
+    reads.playerAndOffers.execute({ gameId, playerId }),
     core.gameSettings(gameId),
     core.targetingCandidates(gameId),
   ]);
-  let rows = initialRows;
+  const player = read?.player ?? undefined;
+  let rows = read?.offers ?? [];
   let current: PlayerRow | undefined = player;
   if (campaignsNeedWrite(rows, now, settings.maxOfferSlots, options.viewing) || anyWouldSurface(candidates, player, rows, now)) {
     const result = await withPlayerTransaction(core, gameId, playerId, async (unit) => {

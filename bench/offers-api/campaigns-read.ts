@@ -1,0 +1,145 @@
+/**
+ * The campaigns read alone, in process, without HTTP: the engine's one statement (the player's row
+ * and their instances as JSON, `preparedCampaignReads`) against the shape it replaced, two
+ * statements in parallel returning rows (the player; the instances in assignment order). Both run
+ * on one pool of 8 connections with 16 reads in flight, in alternating rounds of `BENCH_READS`
+ * (10,000), over `BENCH_PLAYERS` (2,000) players with five offers each. Prints reads per second,
+ * this process's CPU per read and PostgreSQL's (every `postgres` process on the machine, from
+ * /proc: run it on an otherwise idle server). Checks first that both shapes answer the same rows.
+ *
+ *   npx tsx bench/offers-api/campaigns-read.ts
+ *
+ * Target: the one statement costs less CPU per read here than the two, and no more in PostgreSQL
+ * (within 5 %, the noise of /proc's 10 ms ticks and of the machine).
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { randomUUID } from "node:crypto";
+import { isDeepStrictEqual } from "node:util";
+import { and, asc, eq, sql } from "drizzle-orm";
+import { openOffersDatabase } from "../../lib/offers/db";
+import { offerInstances, players } from "../../lib/offers/db/schema";
+import { preparedCampaignReads } from "../../lib/offers/engine/campaigns";
+import { GameDirectory } from "../../lib/offers/games";
+import { SecretBox } from "../../lib/offers/secret-box";
+import { startBenchRun, verdict } from "../lib/common";
+
+const PLAYERS = Number(process.env.BENCH_PLAYERS ?? 2_000);
+const READS = Number(process.env.BENCH_READS ?? 10_000);
+const ROUNDS = 4;
+const IN_FLIGHT = 16;
+const GAME = "bench-game";
+const CLOCK_TICKS_MS = 10; // USER_HZ is 100 on Linux: one tick of /proc/<pid>/stat is 10 ms
+
+/** CPU milliseconds of every postgres process so far (backends come and go; the pool's stay). */
+function postgresCpuMs(): number {
+  let ticks = 0;
+  for (const pid of readdirSync("/proc").filter((entry) => /^\d+$/.test(entry))) {
+    try {
+      if (!readFileSync(`/proc/${pid}/comm`, "utf8").startsWith("postgres")) continue;
+      const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // the process ended between the listing and the read
+    }
+  }
+  return ticks * CLOCK_TICKS_MS;
+}
+
+async function main() {
+  const run = await startBenchRun("bench_campaigns_read", 300_000);
+  const handle = await openOffersDatabase({ url: run.dbUrl, poolSize: 8 });
+  const db = handle.db;
+  await new GameDirectory(db, new SecretBox(randomUUID().replaceAll("-", "").repeat(2))).createGame({ gameId: GAME, name: "Bench", clientId: "bench-client", apiKey: `bench-key-${randomUUID()}` });
+  const now = new Date();
+  const later = new Date(now.getTime() + 86_400_000);
+  for (let start = 0; start < PLAYERS; start += 400) {
+    const ids = Array.from({ length: Math.min(400, PLAYERS - start) }, (_, i) => `reader-${start + i}`);
+    await db.insert(players).values(ids.map((playerId) => ({ gameId: GAME, playerId, username: playerId, currencies: { gold: { balance: 500, in: 1000, out: 500 } }, levels: { main: { level: 7 } }, createdAt: now, updatedAt: now })));
+    await db.insert(offerInstances).values(
+      ids.flatMap((playerId) =>
+        (["surfaced", "viewed", "claimable", "claimed", "expired"] as const).map((status) => ({
+          instanceId: randomUUID(),
+          gameId: GAME,
+          playerId,
+          offerId: "bench-offer",
+          status,
+          name: "Bench offer",
+          description: "A benchmark offer",
+          image: "https://example.com/offer.png",
+          rewards: [{ kind: "coins" as const, rewardId: "gold", name: "Gold", amount: 10 }],
+          completionConditions: [{ kind: "spendCurrency" as const, id: "gold", name: "Gold", amount: 100 }],
+          realTime: false,
+          durationSeconds: 86_400,
+          priority: 0,
+          completionTrackers: { spendCurrency: 40 },
+          createdAt: now,
+          surfacedAt: now,
+          expiresAt: later,
+          updatedAt: now,
+        })),
+      ),
+    );
+  }
+  await db.execute(sql`analyze`);
+
+  const gameId = sql.placeholder("gameId");
+  const playerId = sql.placeholder("playerId");
+  const twoStatements = {
+    player: db.select().from(players).where(and(eq(players.gameId, gameId), eq(players.playerId, playerId))).prepare("bench_read_player"),
+    offers: db
+      .select()
+      .from(offerInstances)
+      .where(and(eq(offerInstances.gameId, gameId), eq(offerInstances.playerId, playerId)))
+      .orderBy(asc(offerInstances.createdAt), asc(offerInstances.instanceId))
+      .prepare("bench_read_offers"),
+  };
+  const oneStatement = preparedCampaignReads(db).playerAndOffers;
+  const shapes = {
+    "one statement (JSON)": async (player: string) => {
+      const [read] = await oneStatement.execute({ gameId: GAME, playerId: player });
+      return { player: read?.player, offers: read?.offers };
+    },
+    "two statements (rows)": async (player: string) => {
+      const [[row], offers] = await Promise.all([twoStatements.player.execute({ gameId: GAME, playerId: player }), twoStatements.offers.execute({ gameId: GAME, playerId: player })]);
+      return { player: row, offers };
+    },
+  };
+  const [one, two] = await Promise.all(Object.values(shapes).map((read) => read("reader-1")));
+  if (!isDeepStrictEqual(one, two) || one!.offers!.length !== 5) throw new Error("the two shapes answered different rows");
+
+  const measure = async (read: (player: string) => Promise<unknown>, count: number) => {
+    const cpu = process.cpuUsage();
+    const postgres = postgresCpuMs();
+    const started = performance.now();
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: IN_FLIGHT }, async () => {
+        while (next < count) await read(`reader-${next++ % PLAYERS}`);
+      }),
+    );
+    const elapsed = performance.now() - started;
+    const used = process.cpuUsage(cpu);
+    return { perSecond: (count / elapsed) * 1000, nodeUs: (used.user + used.system) / count, postgresUs: ((postgresCpuMs() - postgres) * 1000) / count };
+  };
+  const results = new Map<string, Awaited<ReturnType<typeof measure>>[]>();
+  for (const read of Object.values(shapes)) await measure(read, READS / 4); // warm: plans, pool, JIT
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const [name, read] of round % 2 ? Object.entries(shapes).reverse() : Object.entries(shapes)) {
+      results.set(name, [...(results.get(name) ?? []), await measure(read, READS)]);
+    }
+  }
+  const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+  const summary = [...results].map(([name, runs]) => ({ name, perSecond: median(runs.map((r) => r.perSecond)), nodeUs: median(runs.map((r) => r.nodeUs)), postgresUs: median(runs.map((r) => r.postgresUs)) }));
+  console.log(`\ncampaigns read in process (${PLAYERS} players × 5 offers, ${IN_FLIGHT} in flight, pool of 8, median of ${ROUNDS} alternating rounds of ${READS})`);
+  console.log("                          reads/s   node CPU/read   PostgreSQL CPU/read");
+  for (const { name, perSecond, nodeUs, postgresUs } of summary) {
+    console.log(`  ${name.padEnd(22)} ${Math.round(perSecond).toString().padStart(8)}   ${Math.round(nodeUs).toString().padStart(9)} µs   ${Math.round(postgresUs).toString().padStart(12)} µs`);
+  }
+  const [single, pair] = summary;
+  console.log(`  one statement: less node CPU, no more PostgreSQL CPU: ${verdict(single!.nodeUs < pair!.nodeUs && single!.postgresUs <= pair!.postgresUs * 1.05)}`);
+  await handle.close();
+  await run.finish();
+}
+
+await main();
+process.exit(0);

@@ -1,0 +1,103 @@
+import { randomBytes, randomUUID } from "node:crypto";
+import { and, asc, eq, sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { testDatabaseTargets } from "../../db/testing";
+import { openOffersTestDatabase } from "../db";
+import { offerInstances, players } from "../db/schema";
+import { GameDirectory } from "../games";
+import { SecretBox } from "../secret-box";
+import { preparedCampaignReads } from "./campaigns";
+
+describe.each(testDatabaseTargets())("the campaigns read on %s", (target) => {
+  let database: Awaited<ReturnType<typeof openOffersTestDatabase>>;
+  const gameId = `reads-${target}`;
+
+  beforeAll(async () => {
+    database = await openOffersTestDatabase(target);
+    await new GameDirectory(database.db, new SecretBox(randomBytes(32).toString("hex"))).createGame({ gameId, name: gameId });
+  });
+  afterAll(async () => database?.close());
+
+  const instance = (playerId: string, extra: Partial<typeof offerInstances.$inferInsert>): typeof offerInstances.$inferInsert => ({
+    instanceId: randomUUID(),
+    gameId,
+    playerId,
+    offerId: "offer",
+    status: "surfaced",
+    name: "Épée 🎁 \"quoted\" \\ back",
+    description: "line one\nline two",
+    image: null,
+    rewards: [{ kind: "coins", rewardId: "gold", name: "Gold", amount: 12.5 }],
+    completionConditions: null,
+    realTime: true,
+    durationSeconds: 3_600,
+    priority: -2,
+    createdAt: new Date(),
+    expiresAt: new Date(),
+    updatedAt: new Date(),
+    ...extra,
+  });
+
+  /** The rows as a column-wise select gives them: what the one statement must match. */
+  async function columnWise(playerId: string) {
+    const db = database.db;
+    const [player] = await db.select().from(players).where(and(eq(players.gameId, gameId), eq(players.playerId, playerId)));
+    const offers = await db
+      .select()
+      .from(offerInstances)
+      .where(and(eq(offerInstances.gameId, gameId), eq(offerInstances.playerId, playerId)))
+      .orderBy(asc(offerInstances.createdAt), asc(offerInstances.instanceId));
+    return { player: player ?? null, offers };
+  }
+
+  it("answers the player's row and their offers in assignment order, every column as a column-wise select decodes it", async () => {
+    const db = database.db;
+    await db.insert(players).values({
+      gameId,
+      playerId: "p1",
+      username: "Zoë",
+      daysInGame: 12.75,
+      loginStreak: 3,
+      trustScore: -0.5,
+      currencies: { gold: { balance: 1e21, in: 0.1, out: 2 }, "gems-ü": { balance: 0, in: 0, out: 0 } },
+      levels: { main: { level: 7 } },
+      eventSeq: 2 ** 40,
+    });
+    // Microseconds in the timestamps: decoded to the millisecond, as the driver does.
+    await db.execute(sql`update ${players} set updated_at = '2026-06-01T12:00:00.123456Z' where ${players.playerId} = 'p1'`);
+    const later = new Date("2026-06-02T00:00:00.000Z");
+    const earlier = new Date("2026-06-01T00:00:00.000Z");
+    await db.insert(offerInstances).values([
+      instance("p1", { createdAt: later, status: "claimed", claimedAt: later, surfacedAt: earlier, image: "https://example.com/a.png", variantId: "b", definitionVersion: 4 }),
+      instance("p1", {
+        createdAt: earlier,
+        status: "viewed",
+        completionConditions: [{ kind: "spendCurrency", id: "gold", name: "Gold", amount: 100 }],
+        completionTrackers: { spendCurrency: 40 },
+        trackerBaseline: { "spendCurrency:gold": 7 },
+      }),
+      instance("p1", { createdAt: earlier, status: "inQueue" }),
+      instance("someone-else", { createdAt: earlier }),
+    ]);
+    await db.execute(sql`update ${offerInstances} set surfaced_at = '2026-06-01T00:00:00.999999+02:00' where ${offerInstances.status} = 'viewed'`);
+
+    const [read] = await preparedCampaignReads(db).playerAndOffers.execute({ gameId, playerId: "p1" });
+    const expected = await columnWise("p1");
+    expect(read).toEqual(expected);
+    expect(read!.offers.map((offer) => offer.status)).toEqual(expected.offers.map((offer) => offer.status));
+    expect(read!.offers).toHaveLength(3);
+    expect(read!.player!.updatedAt).toEqual(new Date("2026-06-01T12:00:00.123Z"));
+    expect(read!.offers.find((offer) => offer.status === "viewed")!.surfacedAt).toEqual(new Date("2026-05-31T22:00:00.999Z"));
+    expect(read!.player!.eventSeq).toBe(2 ** 40);
+  });
+
+  it("answers no player and no offers for a player it does not know, and nothing for an unknown game", async () => {
+    const reads = preparedCampaignReads(database.db);
+    expect(await reads.playerAndOffers.execute({ gameId, playerId: "nobody" })).toEqual([{ player: null, offers: [] }]);
+    await database.db.insert(offerInstances).values(instance("offers-only", {}));
+    const [read] = await reads.playerAndOffers.execute({ gameId, playerId: "offers-only" });
+    expect(read).toEqual(await columnWise("offers-only"));
+    expect(read!.player).toBeNull();
+    expect(await reads.playerAndOffers.execute({ gameId: "no-such-game", playerId: "p1" })).toEqual([]);
+  });
+});
