@@ -7,10 +7,12 @@
  * open stream then holds is the socket and the hub's connection: 2 KB of memory instead of 9 KB
  * (bench/sse), since every held stream would otherwise keep a finished request alive. On the
  * wire nothing changes: the body is chunked and the connection keep-alive, as node:http would
- * send them, and it is closed after the last chunk, as an idle connection may be. (Undici's fetch,
- * the SDK's, keeps a stray connection open after aborting a response sent with Connection: close.)
+ * send them, and after the last chunk the connection waits for the client's next request, as after
+ * any response: clients put it back in their pool the moment the body ends, and a request sent on a
+ * connection the server closes just then fails. (Undici's fetch, the SDK's, keeps a stray
+ * connection open after aborting a response sent with Connection: close, so the head says keep-alive.)
  */
-import type { IncomingMessage, ServerResponse } from "node:http";
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import type { FastifyReply } from "fastify";
 import type { SseSink } from "./hub";
@@ -40,7 +42,15 @@ function chunkFrame(text: string): string {
 
 /** Writes the chunked body to the socket taken over from node:http. */
 class SocketSink implements SseSink {
+  /** The stream's own listeners on the connection's close, taken off when the connection outlives it. */
+  private closeListeners: (() => void)[] | undefined;
+
   constructor(readonly socket: Socket) {}
+
+  onClose(listener: () => void): void {
+    (this.closeListeners ??= []).push(listener);
+    this.socket.on("close", listener);
+  }
 
   write(chunk: string, flushed: () => void): void {
     this.socket.write(chunkFrame(chunk), flushed);
@@ -48,11 +58,20 @@ class SocketSink implements SseSink {
 
   end(finished: () => void): void {
     const socket = this.socket;
-    // The descriptor goes once the last chunk is with the kernel.
-    socket.end(LAST_CHUNK, () => {
-      socket.destroy();
-      finished();
-    });
+    const server = (socket as Socket & { server?: Server }).server;
+    if (!server?.listening || closingServers.has(server) || "encrypted" in socket) {
+      // The descriptor goes once the last chunk is with the kernel.
+      socket.end(LAST_CHUNK, () => {
+        socket.destroy();
+        finished();
+      });
+      return;
+    }
+    for (const listener of this.closeListeners ?? []) socket.removeListener("close", listener);
+    this.closeListeners = undefined;
+    // Before the last chunk leaves: the client may answer it with its next request at once.
+    awaitNextRequest(socket, server);
+    socket.write(LAST_CHUNK, () => finished());
   }
 
   destroy(): void {
@@ -125,6 +144,65 @@ function closeOnEnd(this: Socket): void {
   this.destroy();
 }
 
+/** Connections whose stream has ended, waiting for the client's next request. */
+const waitingConnections = new Set<Socket>();
+/** Servers shutting down: their streams' connections close after the last chunk. */
+const closingServers = new WeakSet<Server>();
+
+/**
+ * After the last chunk the connection waits, idle, as node:http keeps one after a response: until
+ * the server's keep-alive timeout, the client's close, or the next request, which hands the
+ * connection back to node:http with the request's first bytes. The head announces no timeout
+ * (node:http leaves it out beside a Connection header): clients keep it by their own, shorter ones.
+ */
+function awaitNextRequest(socket: Socket, server: Server): void {
+  socket.removeListener("data", discard);
+  socket.on("data", handBackWithRequest);
+  socket.on("timeout", closeIdle);
+  socket.on("close", forgetWaiting);
+  socket.setTimeout(server.keepAliveTimeout);
+  waitingConnections.add(socket);
+}
+
+function handBackWithRequest(this: Socket, firstBytes: Buffer): void {
+  const server = (this as Socket & { server: Server }).server;
+  this.removeListener("data", handBackWithRequest);
+  this.removeListener("end", closeOnEnd);
+  this.removeListener("error", discard);
+  this.removeListener("timeout", closeIdle);
+  this.removeListener("close", forgetWaiting);
+  waitingConnections.delete(this);
+  this.setTimeout(0);
+  if (closingServers.has(server) || !server.listening) {
+    this.destroy();
+    return;
+  }
+  // What node:http does for every new connection (a parser, its listeners, its timeouts); then the
+  // bytes that came, which this listener took before node:http's was there.
+  server.emit("connection", this);
+  this.emit("data", firstBytes);
+}
+
+function closeIdle(this: Socket): void {
+  this.destroy();
+}
+
+function forgetWaiting(this: Socket): void {
+  waitingConnections.delete(this);
+}
+
+/**
+ * The server is shutting down: streams ending from now on close their connection, and connections
+ * waiting after a stream for a next request close now (node:http's own close does not know them,
+ * and would wait for them).
+ */
+export function closeStreamConnections(server: Server): void {
+  closingServers.add(server);
+  for (const socket of waitingConnections) {
+    if ((socket as Socket & { server?: Server }).server === server) socket.destroy();
+  }
+}
+
 /** Releases node:http's hold on the connection, as an upgrade does. */
 function takeOver(raw: ServerResponse, request: IncomingMessage, socket: Socket): void {
   raw.detachSocket(socket);
@@ -161,5 +239,6 @@ export function openStream(reply: FastifyReply): { sink: SseSink; onClose(listen
   raw.flushHeaders();
   socket.setNoDelay(true);
   takeOver(raw, request, socket);
-  return { sink: new SocketSink(socket), onClose: (listener) => socket.on("close", listener) };
+  const sink = new SocketSink(socket);
+  return { sink, onClose: (listener) => sink.onClose(listener) };
 }

@@ -9,6 +9,7 @@ import { adminRoutes } from "../http/routes/admin";
 import { adminWebhookRoutes } from "../http/routes/admin-webhooks";
 import type { OffersServices } from "../http/services";
 import { loadSurfacedSince, publishEngineEvents } from "./bridge";
+import { closeStreamConnections } from "./http-stream";
 import { SseHub, type HubLogger } from "./hub";
 import { eventStreamRoutes } from "./routes";
 
@@ -56,6 +57,7 @@ export function createEventStream(options: {
       await app.register(adminWebhookRoutes, { services, adminToken: options.adminToken });
       // Streams never end by themselves: close them when the server closes, or close() would wait.
       app.addHook("preClose", async () => {
+        closeStreamConnections(app.server);
         await hub?.closeAll("shutdown");
       });
     },
