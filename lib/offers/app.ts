@@ -1,14 +1,16 @@
 /**
- * Fastify app of the offers service, composed of plugins: cross-cutting ones (./http/plugins: CORS,
- * the input boundary, the one error handler, the OpenAPI document) and one route plugin per
- * audience (./http/routes: probes, game clients, game servers, the player dashboard; the event
- * stream and the portal's admin API come with the event stream through `extend`, as they need its
- * hub). Dependencies come in, so tests drive it with inject() on a real database. The OpenAPI
- * document is generated from the routes' zod schemas (GET /v1/openapi.json, docs page at /v1/docs).
+ * Fastify app of the offers service, composed of plugins: cross-cutting ones (./http/plugins: the
+ * close of unused connections at shutdown, CORS, the input boundary, the one error handler, the
+ * OpenAPI document) and one route plugin per audience (./http/routes: probes, game clients, game
+ * servers, the player dashboard; the event stream and the portal's admin API come with the event
+ * stream through `extend`, as they need its hub). Dependencies come in, so tests drive it with
+ * inject() on a real database. The OpenAPI document is generated from the routes' zod schemas
+ * (GET /v1/openapi.json, docs page at /v1/docs).
  */
 import { randomUUID } from "node:crypto";
 import Fastify, { type FastifyInstance } from "fastify";
 import { OffersLogController } from "./http/log-controller";
+import { silentConnectionsPlugin } from "./http/plugins/connections";
 import { corsPlugin } from "./http/plugins/cors";
 import { metricsPlugin } from "./http/plugins/metrics";
 import { errorsPlugin, frameworkErrors } from "./http/plugins/errors";
@@ -42,6 +44,7 @@ export async function buildOffersApp(deps: OffersAppDeps): Promise<FastifyInstan
     logController: new OffersLogController(),
   });
 
+  await app.register(silentConnectionsPlugin);
   await app.register(corsPlugin, { origins: deps.corsOrigins });
   await app.register(inputPlugin, { checkResponses: deps.checkResponses });
   await app.register(errorsPlugin);
