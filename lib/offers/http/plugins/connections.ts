@@ -18,7 +18,7 @@ export const silentConnectionsPlugin = fastifyPlugin(
     }
     app.server.on("connection", (socket: Socket) => {
       open.add(socket);
-      socket.once("close", forget);
+      socket.on("close", forget);
     });
     app.addHook("preClose", async () => {
       // bytesRead counts what node:http's parser read too, which reads the socket below JavaScript.
