@@ -24,7 +24,7 @@
  */
 import { execSync, spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { randomBytes, randomUUID } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import autocannon, { type Result as CannonResult } from "autocannon";
 import { SignJWT } from "jose";
 import { openOffersDatabase } from "../../lib/offers/db";
@@ -33,6 +33,7 @@ import { GameDirectory } from "../../lib/offers/games";
 import { OffersEngine } from "../../lib/offers/engine";
 import { SecretBox } from "../../lib/offers/secret-box";
 import { percentile, startBenchRun, verdict, waitForHealthy } from "../lib/common";
+import { BENCH_OFFER_ID, benchInstanceRow, benchPlayerRow } from "./rows";
 
 /** The delivery part: pairs of claim runs without and with an endpoint, RUN_SECONDS each. */
 const DELIVERY_PAIRS = Number(process.env.BENCH_DELIVERY_PAIRS ?? 4);
@@ -79,7 +80,7 @@ async function seed() {
   // The game with a webhook endpoint (the delivery part): the same claims, delivered.
   await games.createGame({ gameId: HOOK_GAME, name: "Bench game with a webhook", clientId: HOOK_CLIENT_ID, apiKey: HOOK_API_KEY });
   const engine = new OffersEngine({ db });
-  await engine.upsertDefinition(GAME, "bench-offer", {
+  await engine.upsertDefinition(GAME, BENCH_OFFER_ID, {
     name: "Bench offer",
     description: "A benchmark offer",
     rewards: [{ kind: "coins", rewardId: "gold", name: "Gold", amount: 10 }],
@@ -91,35 +92,9 @@ async function seed() {
   const now = new Date();
   const later = new Date(now.getTime() + 86_400_000);
   const earlier = new Date(now.getTime() - 3_600_000);
-  const instance = (playerId: string, status: (typeof offerInstances.$inferInsert)["status"], expiresAt: Date, gameId = GAME) => ({
-    instanceId: randomUUID(),
-    gameId,
-    playerId,
-    offerId: "bench-offer",
-    status,
-    name: "Bench offer",
-    description: "A benchmark offer",
-    image: "https://example.com/offer.png",
-    rewards: [{ kind: "coins" as const, rewardId: "gold", name: "Gold", amount: 10 }],
-    completionConditions: [{ kind: "spendCurrency" as const, id: "gold", name: "Gold", amount: 100 }],
-    realTime: false,
-    durationSeconds: 86_400,
-    priority: 0,
-    completionTrackers: { spendCurrency: status === "claimable" ? 100 : 40 },
-    createdAt: now,
-    surfacedAt: now,
-    expiresAt,
-    updatedAt: now,
-  });
-  const playerRow = (playerId: string, gameId = GAME) => ({
-    gameId,
-    playerId,
-    username: playerId,
-    currencies: { gold: { balance: 500, in: 1000, out: 500 } },
-    levels: { main: { level: 7 } },
-    createdAt: now,
-    updatedAt: now,
-  });
+  const instance = (playerId: string, status: (typeof offerInstances.$inferInsert)["status"], expiresAt: Date, gameId = GAME) =>
+    benchInstanceRow(gameId, playerId, status, { now, expiresAt });
+  const playerRow = (playerId: string, gameId = GAME) => benchPlayerRow(gameId, playerId, now);
   const batch = 400; // × 5 rows × 18 columns stays under PostgreSQL's 65,535 bind parameters
   // Readers: five offers each, every state a client sees (three hold the slots).
   for (let start = 0; start < PLAYERS; start += batch) {
