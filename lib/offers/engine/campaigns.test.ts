@@ -6,15 +6,18 @@ import { openOffersTestDatabase } from "../db";
 import { offerInstances, players } from "../db/schema";
 import { GameDirectory } from "../games";
 import { SecretBox } from "../secret-box";
-import { preparedCampaignReads } from "./campaigns";
+import { preparedCampaignReads, READ_BATCH } from "./campaigns";
 
 describe.each(testDatabaseTargets())("the campaigns read on %s", (target) => {
   let database: Awaited<ReturnType<typeof openOffersTestDatabase>>;
   const gameId = `reads-${target}`;
+  const otherGameId = `reads-other-${target}`;
 
   beforeAll(async () => {
     database = await openOffersTestDatabase(target);
-    await new GameDirectory(database.db, new SecretBox(randomBytes(32).toString("hex"))).createGame({ gameId, name: gameId });
+    const directory = new GameDirectory(database.db, new SecretBox(randomBytes(32).toString("hex")));
+    await directory.createGame({ gameId, name: gameId });
+    await directory.createGame({ gameId: otherGameId, name: otherGameId });
   });
   afterAll(async () => database?.close());
 
@@ -39,13 +42,13 @@ describe.each(testDatabaseTargets())("the campaigns read on %s", (target) => {
   });
 
   /** The rows as a column-wise select gives them: what the one statement must match. */
-  async function columnWise(playerId: string) {
+  async function columnWise(playerId: string, game = gameId) {
     const db = database.db;
-    const [player] = await db.select().from(players).where(and(eq(players.gameId, gameId), eq(players.playerId, playerId)));
+    const [player] = await db.select().from(players).where(and(eq(players.gameId, game), eq(players.playerId, playerId)));
     const offers = await db
       .select()
       .from(offerInstances)
-      .where(and(eq(offerInstances.gameId, gameId), eq(offerInstances.playerId, playerId)))
+      .where(and(eq(offerInstances.gameId, game), eq(offerInstances.playerId, playerId)))
       .orderBy(asc(offerInstances.createdAt), asc(offerInstances.instanceId));
     return { player: player ?? null, offers };
   }
@@ -81,7 +84,7 @@ describe.each(testDatabaseTargets())("the campaigns read on %s", (target) => {
     ]);
     await db.execute(sql`update ${offerInstances} set surfaced_at = '2026-06-01T00:00:00.999999+02:00' where ${offerInstances.status} = 'viewed'`);
 
-    const [read] = await preparedCampaignReads(db).playerAndOffers.execute({ gameId, playerId: "p1" });
+    const read = await preparedCampaignReads(db).playerAndOffers(gameId, "p1");
     const expected = await columnWise("p1");
     expect(read).toEqual(expected);
     expect(read!.offers.map((offer) => offer.status)).toEqual(expected.offers.map((offer) => offer.status));
@@ -93,11 +96,41 @@ describe.each(testDatabaseTargets())("the campaigns read on %s", (target) => {
 
   it("answers no player and no offers for a player it does not know, and nothing for an unknown game", async () => {
     const reads = preparedCampaignReads(database.db);
-    expect(await reads.playerAndOffers.execute({ gameId, playerId: "nobody" })).toEqual([{ player: null, offers: [] }]);
+    expect(await reads.playerAndOffers(gameId, "nobody")).toEqual({ player: null, offers: [] });
     await database.db.insert(offerInstances).values(instance("offers-only", {}));
-    const [read] = await reads.playerAndOffers.execute({ gameId, playerId: "offers-only" });
+    const read = await reads.playerAndOffers(gameId, "offers-only");
     expect(read).toEqual(await columnWise("offers-only"));
     expect(read!.player).toBeNull();
-    expect(await reads.playerAndOffers.execute({ gameId: "no-such-game", playerId: "p1" })).toEqual([]);
+    expect(await reads.playerAndOffers("no-such-game", "p1")).toBeNull();
+  });
+
+  it("gives each of many reads asked at once its own player's rows, across games, repeats and unknowns, past one statement's batch", async () => {
+    const db = database.db;
+    // The same player ids in both games, with different rows in each.
+    const ids = Array.from({ length: 6 }, (_, i) => `many-${i}`);
+    for (const [game, streak] of [[gameId, 1], [otherGameId, 100]] as const) {
+      await db.insert(players).values(ids.map((playerId, i) => ({ gameId: game, playerId, username: `${game}/${playerId}`, loginStreak: streak + i })));
+      await db.insert(offerInstances).values(ids.flatMap((playerId, i) => Array.from({ length: i }, (_, n) => ({ ...instance(playerId, { name: `${game}/${playerId}/${n}` }), gameId: game }))));
+    }
+    const asked = Array.from({ length: 2 * READ_BATCH + 5 }, (_, i) => {
+      if (i % 11 === 5) return { game: "no-such-game", playerId: ids[i % ids.length]! };
+      if (i % 13 === 7) return { game: gameId, playerId: "nobody" };
+      return { game: i % 2 ? gameId : otherGameId, playerId: ids[i % ids.length]! };
+    });
+    const reads = preparedCampaignReads(db);
+    const answers = await Promise.all(asked.map(({ game, playerId }) => reads.playerAndOffers(game, playerId)));
+    for (const [i, { game, playerId }] of asked.entries()) {
+      expect(answers[i], `read ${i}: ${game}/${playerId}`).toEqual(game === "no-such-game" ? null : await columnWise(playerId, game));
+    }
+    // Not vacuous: most reads found their player.
+    expect(answers.filter((answer) => answer?.player)).toHaveLength(asked.filter(({ game, playerId }) => game !== "no-such-game" && playerId !== "nobody").length);
+  });
+
+  it("rejects each read of a statement that fails, and answers the next reads", async () => {
+    const reads = preparedCampaignReads(database.db);
+    // A player id PostgreSQL cannot take as text fails the whole statement it rides in.
+    const failing = await Promise.allSettled([reads.playerAndOffers(gameId, "p1"), reads.playerAndOffers(gameId, "bad\u0000id")]);
+    expect(failing.map((result) => result.status)).toEqual(["rejected", "rejected"]);
+    expect((await reads.playerAndOffers(gameId, "p1"))!.player!.username).toBe("Zoë");
   });
 });

@@ -1,4 +1,5 @@
 /** The campaigns read (the hot read path): a player's offers, snapshot and currency data, after due transitions. */
+import DataLoader from "dataloader";
 import { eq, sql } from "drizzle-orm";
 import { jsonRowDecoder, type OffersDatabase } from "../db";
 import { games, offerInstances, players } from "../db/schema";
@@ -12,28 +13,45 @@ import { emptySnapshot, playerDataOf, snapshotOf, toOffer } from "./views";
 const playerFromJson = jsonRowDecoder(players);
 const instanceFromJson = jsonRowDecoder(offerInstances);
 
+/** Players per campaigns statement at most; more reads in one turn go out as several statements, on as many connections. */
+export const READ_BATCH = 32;
+
+/** What the campaigns read answers for one player: null when the game is unknown. */
+export type CampaignRead = { player: PlayerRow | null; offers: InstanceRow[] } | null;
+
 /**
  * The read of every campaigns fetch, built once (a named statement on PostgreSQL: parsed and planned
- * once per connection): the player's row and all their instances in one statement, one round trip
- * and one pooled connection, the instances in assignment order. Read from the game's row, which
- * exists for every authenticated caller; an unknown game answers nothing.
+ * once per connection): for each (game, player) asked, the player's row and all their instances, in
+ * assignment order, in one statement. Reads asked in the same turn of the event loop share one
+ * statement (up to READ_BATCH players): under load that is one round trip, one pooled connection
+ * and one execution for many players instead of one each. An unknown game answers null.
  */
 export function preparedCampaignReads(db: OffersDatabase) {
-  const gameId = sql.placeholder("gameId");
-  const playerId = sql.placeholder("playerId");
+  const statement = db
+    .select({
+      at: sql<number>`k.at`.mapWith(Number),
+      player: sql<PlayerRow | null>`(select row_to_json(${players}) from ${players} where ${players.gameId} = k.game_id and ${players.playerId} = k.player_id)`.mapWith(
+        playerFromJson,
+      ),
+      offers: sql<InstanceRow[]>`(select coalesce(json_agg(${offerInstances} order by ${offerInstances.createdAt}, ${offerInstances.instanceId}), '[]') from ${offerInstances} where ${offerInstances.gameId} = k.game_id and ${offerInstances.playerId} = k.player_id)`.mapWith(
+        (rows: Record<string, unknown>[]) => rows.map(instanceFromJson),
+      ),
+    })
+    .from(sql`unnest(${sql.placeholder("gameIds")}::text[], ${sql.placeholder("playerIds")}::text[]) with ordinality as k(game_id, player_id, at)`)
+    .innerJoin(games, eq(games.gameId, sql`k.game_id`))
+    .prepare("offers_read_campaigns");
+  const loader = new DataLoader<{ gameId: string; playerId: string }, CampaignRead>(
+    async (keys) => {
+      const answers: CampaignRead[] = keys.map(() => null);
+      const rows = await statement.execute({ gameIds: keys.map((key) => key.gameId), playerIds: keys.map((key) => key.playerId) });
+      for (const row of rows) answers[row.at - 1] = { player: row.player, offers: row.offers };
+      return answers;
+    },
+    // Once per turn of the event loop, after its I/O callbacks: the requests read in that turn.
+    { cache: false, maxBatchSize: READ_BATCH, batchScheduleFn: (dispatch) => setImmediate(dispatch) },
+  );
   return {
-    playerAndOffers: db
-      .select({
-        player: sql<PlayerRow | null>`(select row_to_json(${players}) from ${players} where ${players.gameId} = ${gameId} and ${players.playerId} = ${playerId})`.mapWith(
-          playerFromJson,
-        ),
-        offers: sql<InstanceRow[]>`(select coalesce(json_agg(${offerInstances} order by ${offerInstances.createdAt}, ${offerInstances.instanceId}), '[]') from ${offerInstances} where ${offerInstances.gameId} = ${gameId} and ${offerInstances.playerId} = ${playerId})`.mapWith(
-          (rows: Record<string, unknown>[]) => rows.map(instanceFromJson),
-        ),
-      })
-      .from(games)
-      .where(eq(games.gameId, gameId))
-      .prepare("offers_read_campaigns"),
+    playerAndOffers: (gameId: string, playerId: string): Promise<CampaignRead> => loader.load({ gameId, playerId }),
   };
 }
 
@@ -72,8 +90,8 @@ export async function fetchCampaigns(
   const now = core.clock.now();
   // Fast path: a read without lock when nothing would change (the common case under load). The
   // player's rows and the game's settings are read at once; the settings come from a short cache.
-  const [[read], settings, candidates] = await Promise.all([
-    reads.playerAndOffers.execute({ gameId, playerId }),
+  const [read, settings, candidates] = await Promise.all([
+    reads.playerAndOffers(gameId, playerId),
     core.gameSettings(gameId),
     core.targetingCandidates(gameId),
   ]);
