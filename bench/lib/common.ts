@@ -1,6 +1,31 @@
 /** Small helpers shared by the benchmarks. */
-import type { ChildProcess } from "node:child_process";
+import { execSync, type ChildProcess } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
 import { createScratchPostgres } from "../../lib/db/testing";
+
+const CLOCK_TICKS = Number(execSync("getconf CLK_TCK").toString().trim()) || 100;
+
+/**
+ * CPU time (user + system) a process has used, in ms, from /proc: per request it does not depend on
+ * what else the machine runs, as requests per second do. Counted in clock ticks (10 ms each).
+ */
+export function processCpuMs(pid: number | undefined): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+}
+
+/** CPU ms of every postgres process on the machine so far (backends come and go; a pool's stay): run on an otherwise idle server. */
+export function postgresCpuMs(): number {
+  let total = 0;
+  for (const pid of readdirSync("/proc").filter((entry) => /^\d+$/.test(entry))) {
+    try {
+      if (readFileSync(`/proc/${pid}/comm`, "utf8").startsWith("postgres")) total += processCpuMs(Number(pid));
+    } catch {
+      // the process ended between the listing and the read
+    }
+  }
+  return total;
+}
 
 export function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return NaN;

@@ -13,7 +13,6 @@
  * Target: the shared statements cost less CPU per read than one statement each, this process's and
  * PostgreSQL's together (what the two take from a machine they share).
  */
-import { readdirSync, readFileSync } from "node:fs";
 import { randomUUID } from "node:crypto";
 import { isDeepStrictEqual } from "node:util";
 import { eq, sql } from "drizzle-orm";
@@ -23,7 +22,7 @@ import { games, offerInstances, players } from "../../lib/offers/db/schema";
 import { preparedCampaignReads } from "../../lib/offers/engine/campaigns";
 import { GameDirectory } from "../../lib/offers/games";
 import { SecretBox } from "../../lib/offers/secret-box";
-import { startBenchRun, verdict } from "../lib/common";
+import { postgresCpuMs, startBenchRun, verdict } from "../lib/common";
 import { benchInstanceRow, benchPlayerRow } from "./rows";
 
 const PLAYERS = Number(process.env.BENCH_PLAYERS ?? 2_000);
@@ -31,22 +30,6 @@ const READS = Number(process.env.BENCH_READS ?? 10_000);
 const ROUNDS = 4;
 const IN_FLIGHT = Number(process.env.BENCH_IN_FLIGHT ?? 50);
 const GAME = "bench-game";
-const CLOCK_TICKS_MS = 10; // USER_HZ is 100 on Linux: one tick of /proc/<pid>/stat is 10 ms
-
-/** CPU milliseconds of every postgres process so far (backends come and go; the pool's stay). */
-function postgresCpuMs(): number {
-  let ticks = 0;
-  for (const pid of readdirSync("/proc").filter((entry) => /^\d+$/.test(entry))) {
-    try {
-      if (!readFileSync(`/proc/${pid}/comm`, "utf8").startsWith("postgres")) continue;
-      const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-      ticks += Number(fields[11]) + Number(fields[12]);
-    } catch {
-      // the process ended between the listing and the read
-    }
-  }
-  return ticks * CLOCK_TICKS_MS;
-}
 
 async function main() {
   const run = await startBenchRun("bench_campaigns_read", 300_000);

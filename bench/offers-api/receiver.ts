@@ -1,7 +1,8 @@
 /**
  * The webhook receiver of the offers benchmark, in a process of its own (so the load generator does
  * not delay its clock readings): answers 200 at once and records, per event, when the claim was
- * granted (the event's grantedAt) and when the event arrived. GET / answers them.
+ * granted (the event's grantedAt) and when the event arrived. GET / answers them, GET /count how
+ * many (cheap to poll while its CPU is measured).
  */
 import http from "node:http";
 
@@ -11,6 +12,10 @@ let duplicates = 0;
 
 http
   .createServer((req, res) => {
+    if (req.method === "GET" && req.url === "/count") {
+      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ received: received.length }));
+      return;
+    }
     if (req.method === "GET") {
       res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ received, duplicates }));
       return;

@@ -22,8 +22,7 @@
  * Targets: campaigns ≥ 0.9 × bare, p99 < 25 ms; claims ≥ 1,000/s and ≥ 0.8 × bare; claims with an endpoint ≥ 0.9 × without;
  * delivery latency p99 < 1 s. Loopback only; stops by itself.
  */
-import { execSync, spawn, type ChildProcess } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import autocannon, { type Result as CannonResult } from "autocannon";
 import { SignJWT } from "jose";
@@ -32,7 +31,7 @@ import { offerInstances, players } from "../../lib/offers/db/schema";
 import { GameDirectory } from "../../lib/offers/games";
 import { OffersEngine } from "../../lib/offers/engine";
 import { SecretBox } from "../../lib/offers/secret-box";
-import { percentile, startBenchRun, verdict, waitForHealthy } from "../lib/common";
+import { percentile, postgresCpuMs, processCpuMs, startBenchRun, verdict, waitForHealthy } from "../lib/common";
 import { BENCH_OFFER_ID, benchInstanceRow, benchPlayerRow } from "./rows";
 
 /** The delivery part: pairs of claim runs without and with an endpoint, RUN_SECONDS each. */
@@ -65,8 +64,6 @@ const INSTANCES = Number(process.env.BENCH_INSTANCES ?? 1);
 const instancePort = (i: number) => (i === 0 ? SERVICE_PORT : SERVICE_PORT + 200 + i);
 const BARE_PORT = SERVICE_PORT + 100;
 const RECEIVER_PORT = SERVICE_PORT + 150;
-
-const CLOCK_TICKS = Number(execSync("getconf CLK_TCK").toString().trim()) || 100;
 
 /** The URL of this run's scratch database, set first thing in main. */
 let dbUrl = "";
@@ -182,12 +179,6 @@ async function main() {
       ),
     );
 
-    // CPU time (user + system) a process used, from /proc: per request it does not depend on what
-    // else the machine runs, as requests per second do.
-    const cpuMs = (pid: number | undefined) => {
-      const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-      return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
-    };
     const servicePid = children[0]!.pid;
     const barePid = children[INSTANCES]!.pid;
     const campaigns = async (port: number, length: { duration: number } | { amount: number }) => {
@@ -217,11 +208,14 @@ async function main() {
       await campaigns(BARE_PORT, { amount: PLAYERS });
       const runs: Record<"service" | "bare", CannonResult[]> = { service: [], bare: [] };
       const cpu = { service: 0, bare: 0 };
+      const postgresCpu = { service: 0, bare: 0 };
       const measure = async (which: "service" | "bare") => {
         const pid = which === "service" ? servicePid : barePid;
-        const before = cpuMs(pid);
+        const before = processCpuMs(pid);
+        const postgresBefore = postgresCpuMs();
         runs[which].push(await campaigns(which === "service" ? SERVICE_PORT : BARE_PORT, { duration: 5 }));
-        cpu[which] += cpuMs(pid) - before;
+        cpu[which] += processCpuMs(pid) - before;
+        postgresCpu[which] += postgresCpuMs() - postgresBefore;
       };
       // Either goes first in turn (service, bare; bare, service; …): the run after a pause is often
       // the slower one, and must not always be the same server's.
@@ -242,7 +236,7 @@ offers API benchmark (PostgreSQL, autocannon 50 connections, ${CAMPAIGN_PAIRS} �
 ${row("Fastify service", runs.service)}
 ${row("bare node:http", runs.bare)}
   ratio             ${ratio.toFixed(2)}   target ≥ 0.9  ${verdict(ratio >= 0.9)}   (per pair: ${runs.service.map((run, i) => (run.requests.average / runs.bare[i]!.requests.average).toFixed(2)).join(", ")})
-  CPU per request   service ${perRequest(cpu.service, runs.service)} µs, bare ${perRequest(cpu.bare, runs.bare)} µs (the database's not counted)
+  CPU per request   service ${perRequest(cpu.service, runs.service)} µs, bare ${perRequest(cpu.bare, runs.bare)} µs; PostgreSQL's ${perRequest(postgresCpu.service, runs.service)} and ${perRequest(postgresCpu.bare, runs.bare)} µs
   service p99       ${serviceP99} ms (worst run)   target < 25 ms  ${verdict(serviceP99 < 25)}   (bare: ${worst(runs.bare, "p99")} ms; with 50 connections always busy the mean latency is 50 / req/s, ${((50 / rate(runs.service)) * 1000).toFixed(0)} ms here)`);
     }
 
@@ -300,9 +294,11 @@ ${row("bare node:http", runs.bare)}
       // writes its outbox row either way: the difference is what delivering costs the claims, sharing
       // the CPU and the database), in alternating runs, so a load that comes and goes on the machine
       // (and the tables growing) weigh on both alike. The receiver and the load generator run on the same cores.
-      children.push(start(process.execPath, ["--import", "tsx", "bench/offers-api/receiver.ts"], { RECEIVER_PORT: String(RECEIVER_PORT) }));
+      const receiver = start(process.execPath, ["--import", "tsx", "bench/offers-api/receiver.ts"], { RECEIVER_PORT: String(RECEIVER_PORT) });
+      children.push(receiver);
       const receiverUrl = `http://127.0.0.1:${RECEIVER_PORT}/`;
       await waitForHealthy(receiverUrl);
+      const receivedCount = async () => ((await (await fetch(`${receiverUrl}count`)).json()) as { received: number }).received;
       const receiverState = async () => (await fetch(receiverUrl)).json() as Promise<{ received: Array<{ grantedAt: number; at: number }>; duplicates: number }>;
       const created = await fetch(`http://127.0.0.1:${SERVICE_PORT}/v1/webhooks/endpoints`, {
         method: "POST",
@@ -314,15 +310,34 @@ ${row("bare node:http", runs.bare)}
       const off: number[] = [];
       const on: number[] = [];
       let claimedOn = 0;
+      // CPU ms of each process over the runs, and the claims answered: where delivering costs.
+      const spent = { off: { claims: 0, service: 0, postgres: 0, receiver: 0 }, on: { claims: 0, service: 0, postgres: 0, receiver: 0 } };
+      const cpuNow = () => ({ service: processCpuMs(servicePid), postgres: postgresCpuMs(), receiver: processCpuMs(receiver.pid) });
+      const measured = async (into: (typeof spent)["off"], work: () => Promise<number>) => {
+        const before = cpuNow();
+        into.claims += await work();
+        const after = cpuNow();
+        for (const key of ["service", "postgres", "receiver"] as const) into[key] += after[key] - before[key];
+      };
       for (let pair = 0; pair < DELIVERY_PAIRS; pair++) {
-        off.push((await claimRun(RUN_SECONDS)).perSecond);
-        const run = await claimRun(RUN_SECONDS, pools.hooks);
-        on.push(run.perSecond);
-        claimedOn += run.claimed;
-        // The run's deliveries arrive before the next run without (or they would load it).
-        const deadline = Date.now() + 60_000;
-        while ((await receiverState()).received.length < claimedOn && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+        await measured(spent.off, async () => {
+          const run = await claimRun(RUN_SECONDS);
+          off.push(run.perSecond);
+          return run.claimed;
+        });
+        // The "with" side counts until the run's deliveries have arrived (they must, before the next
+        // run without, or they would load it), so its CPU is the claims' and their deliveries'.
+        await measured(spent.on, async () => {
+          const run = await claimRun(RUN_SECONDS, pools.hooks);
+          on.push(run.perSecond);
+          claimedOn += run.claimed;
+          const deadline = Date.now() + 60_000;
+          while ((await receivedCount()) < claimedOn && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+          return run.claimed;
+        });
       }
+      const perClaim = (side: (typeof spent)["off"]) =>
+        (["service", "postgres", "receiver"] as const).map((key) => `${key} ${((side[key] * 1000) / side.claims).toFixed(0)} µs`).join(", ");
       const state = await receiverState();
       const latencies = state.received.map((r) => r.at - r.grantedAt).sort((a, b) => a - b);
       const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
@@ -333,6 +348,7 @@ ${row("bare node:http", runs.bare)}
 reward delivery (${DELIVERY_PAIRS} × ${RUN_SECONDS} s of claims in a game without a webhook endpoint, then in one with an endpoint; the receiver on loopback)
   claims, no endpoint    ${mean(off).toFixed(0)}/s   (runs: ${off.map((x) => x.toFixed(0)).join(", ")})
   claims, one endpoint   ${mean(on).toFixed(0)}/s   (runs: ${on.map((x) => x.toFixed(0)).join(", ")})   ratio ${ratio.toFixed(2)}   target ≥ 0.9  ${verdict(ratio >= 0.9)}
+  CPU per claim          without: ${perClaim(spent.off)}; with: ${perClaim(spent.on)}
   delivery latency       p50 ${p50} ms, p99 ${p99} ms from claim to receipt (${state.received.length} delivered of ${claimedOn} claims answered, ${state.duplicates} twice)   target p99 < 1,000 ms  ${verdict(p99 < 1_000 && state.received.length >= claimedOn)}`);
     }
   } finally {
