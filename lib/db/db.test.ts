@@ -4,7 +4,7 @@ import { sql } from "drizzle-orm";
 import * as schema from "./fixtures/schema";
 import pg from "pg";
 import { createScratchPostgres, openTestDatabase, testDatabaseTargets, type TestDatabase } from "./testing";
-import { isDatabaseUnavailable, openDatabase } from "./index";
+import { executeNamed, isDatabaseUnavailable, openDatabase, rowsOf } from "./index";
 import { startProxyFor } from "../testing/tcp-proxy";
 import { canRunThrowawayPgBouncer, canRunThrowawayPostgres, startThrowawayPgBouncer, startThrowawayPostgres } from "../testing/throwaway";
 
@@ -44,6 +44,26 @@ describe.each(testDatabaseTargets())("database on %s", (target) => {
     }
     const result = (await handle.db.execute(sql`select count(*)::int as n from public.__fixture_migrations`)) as unknown as { rows: Array<{ n: number }> };
     expect(result.rows[0]!.n).toBe(1);
+  });
+
+  it("runs a statement built with sql under a name: the rows execute answers, one prepared statement per shape whatever the values", async () => {
+    await handle.db.insert(schema.notes).values([{ body: "named-a" }, { body: "named-b" }, { body: "named-c" }]);
+    const equal = (body: string) => sql`select body from ${schema.notes} where body = ${body} order by id`;
+    const other = (body: string) => sql`select body from ${schema.notes} where body like 'named-%' and body <> ${body} order by id`;
+    // On PostgreSQL, one connection, so that pg_prepared_statements (per connection) shows them all.
+    const single = target === "postgres" ? await openDatabase({ ...options, url: handle.url!, poolSize: 1 }) : undefined;
+    onTestFinished(() => single?.close());
+    const db = single?.db ?? handle.db;
+    const bodies = async (query: ReturnType<typeof sql>) => rowsOf<{ body: string }>(await executeNamed(db, "test_named", query)).map((row) => row.body);
+    expect(await bodies(equal("named-a"))).toEqual(rowsOf<{ body: string }>(await db.execute(equal("named-a"))).map((row) => row.body));
+    expect(await bodies(equal("named-b"))).toEqual(["named-b"]);
+    expect(await bodies(equal("it's; drop table notes"))).toEqual([]);
+    expect(await bodies(other("named-b"))).toEqual(["named-a", "named-c"]);
+    if (single) {
+      const prepared = rowsOf<{ name: string; statement: string }>(await db.execute(sql`select name, statement from pg_prepared_statements where name like 'test\_named\_%'`));
+      expect(prepared).toHaveLength(2);
+      expect(prepared.map((row) => row.statement).sort()).toEqual([expect.stringContaining("body = $1"), expect.stringContaining("body <> $1")]);
+    }
   });
 });
 

@@ -12,10 +12,10 @@ import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
-import type { PgDatabase, PgQueryResultHKT, PgTable } from "drizzle-orm/pg-core";
-import { getTableColumns, sql } from "drizzle-orm";
+import { PgDialect, type PgDatabase, type PgQueryResultHKT, type PgTable } from "drizzle-orm/pg-core";
+import { getTableColumns, sql, type SQL } from "drizzle-orm";
 import pg from "pg";
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { getEnv } from "../env";
@@ -403,6 +403,28 @@ async function migrateOnce<TSchema extends Record<string, unknown>>(
   } finally {
     await client.end().catch(() => {});
   }
+}
+
+const dialect = new PgDialect();
+/** Statement names by SQL text; a statement's text depends on its shape only (values are parameters), so this stays small. */
+const statementNames = new Map<string, string>();
+const MAX_STATEMENT_NAMES = 1_000;
+
+/**
+ * `db.execute(query)`, as a named statement on PostgreSQL: each pooled connection parses and plans
+ * it once and then only binds values, where an unnamed statement is parsed and planned on every
+ * call (for a statement of many CTEs, most of its cost). The name is `prefix` and a hash of the
+ * text, so each shape of a statement built with `sql` gets its own. PGlite runs it as before.
+ * Answers what `execute` answers (`rowsOf`).
+ */
+export function executeNamed(db: AppDatabase, prefix: string, query: SQL): Promise<unknown> {
+  const built = dialect.sqlToQuery(query);
+  let name = statementNames.get(built.sql);
+  if (!name) {
+    name = `${prefix}_${createHash("sha256").update(built.sql).digest("hex").slice(0, 16)}`;
+    if (statementNames.size < MAX_STATEMENT_NAMES) statementNames.set(built.sql, name);
+  }
+  return db._.session.prepareQuery(built, undefined, name, false).execute();
 }
 
 /** The rows of a raw `execute(sql…)`: both drivers answer an object with `rows`. */

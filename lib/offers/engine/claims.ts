@@ -5,7 +5,7 @@
  */
 import { createHash } from "node:crypto";
 import { and, eq, lte, sql } from "drizzle-orm";
-import { fromDriverRow, isUniqueViolation, rowsOf } from "../../db";
+import { executeNamed, fromDriverRow, isUniqueViolation, rowsOf } from "../../db";
 import { OffersError } from "../errors";
 import type { OffersExecutor } from "../db";
 import { idempotencyKeys, offerEvents, offerInstances, referrals, rewardEvents, rewardLedger, type RewardSource } from "../db/schema";
@@ -124,7 +124,7 @@ async function claimOfferHot(core: EngineCore, gameId: string, playerId: string,
   const rememberKey = key ? sql`, remembered as (insert into offers_idempotency_keys ${key} from claimed c)` : sql``;
   let result: unknown;
   try {
-    result = await core.db.execute(sql`
+    result = await executeNamed(core.db, "offers_claim", sql`
       with locked as (
         select event_seq from offers_players where game_id = ${gameId} and player_id = ${playerId} for update
       ), claimed as (
