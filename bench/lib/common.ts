@@ -14,17 +14,32 @@ export function processCpuMs(pid: number | undefined): number {
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
 }
 
-/** CPU ms of every postgres process on the machine so far (backends come and go; a pool's stay): run on an otherwise idle server. */
-export function postgresCpuMs(): number {
-  let total = 0;
+/** CPU ms of each postgres process on the machine now, by pid. */
+function postgresCpuByPid(): Map<number, number> {
+  const byPid = new Map<number, number>();
   for (const pid of readdirSync("/proc").filter((entry) => /^\d+$/.test(entry))) {
     try {
-      if (readFileSync(`/proc/${pid}/comm`, "utf8").startsWith("postgres")) total += processCpuMs(Number(pid));
+      if (readFileSync(`/proc/${pid}/comm`, "utf8").startsWith("postgres")) byPid.set(Number(pid), processCpuMs(Number(pid)));
     } catch {
       // the process ended between the listing and the read
     }
   }
-  return total;
+  return byPid;
+}
+
+/**
+ * Starts measuring the CPU of every postgres process on the machine (run on an otherwise idle
+ * server); the function it answers gives the ms used since, per process, so a backend that closes
+ * meanwhile (a pool's idle connection) does not take its earlier CPU out of the sum. What a backend
+ * used between the start and its exit is not counted.
+ */
+export function postgresCpuMeter(): () => number {
+  const before = postgresCpuByPid();
+  return () => {
+    let used = 0;
+    for (const [pid, ms] of postgresCpuByPid()) used += ms - (before.get(pid) ?? 0);
+    return used;
+  };
 }
 
 export function percentile(sorted: number[], p: number): number {

@@ -22,7 +22,7 @@ import { games, offerInstances, players } from "../../lib/offers/db/schema";
 import { preparedCampaignReads } from "../../lib/offers/engine/campaigns";
 import { GameDirectory } from "../../lib/offers/games";
 import { SecretBox } from "../../lib/offers/secret-box";
-import { postgresCpuMs, startBenchRun, verdict } from "../lib/common";
+import { postgresCpuMeter, startBenchRun, verdict } from "../lib/common";
 import { benchInstanceRow, benchPlayerRow } from "./rows";
 
 const PLAYERS = Number(process.env.BENCH_PLAYERS ?? 2_000);
@@ -72,7 +72,7 @@ async function main() {
 
   const measure = async (read: (player: string) => Promise<unknown>, count: number) => {
     const cpu = process.cpuUsage();
-    const postgres = postgresCpuMs();
+    const postgresUsed = postgresCpuMeter();
     const started = performance.now();
     let next = 0;
     await Promise.all(
@@ -82,7 +82,7 @@ async function main() {
     );
     const elapsed = performance.now() - started;
     const used = process.cpuUsage(cpu);
-    return { perSecond: (count / elapsed) * 1000, nodeUs: (used.user + used.system) / count, postgresUs: ((postgresCpuMs() - postgres) * 1000) / count };
+    return { perSecond: (count / elapsed) * 1000, nodeUs: (used.user + used.system) / count, postgresUs: (postgresUsed() * 1000) / count };
   };
   const results = new Map<string, Awaited<ReturnType<typeof measure>>[]>();
   for (const read of Object.values(shapes)) await measure(read, READS / 4); // warm: plans, pool, JIT

@@ -31,7 +31,7 @@ import { offerInstances, players } from "../../lib/offers/db/schema";
 import { GameDirectory } from "../../lib/offers/games";
 import { OffersEngine } from "../../lib/offers/engine";
 import { SecretBox } from "../../lib/offers/secret-box";
-import { percentile, postgresCpuMs, processCpuMs, startBenchRun, verdict, waitForHealthy } from "../lib/common";
+import { percentile, postgresCpuMeter, processCpuMs, startBenchRun, verdict, waitForHealthy } from "../lib/common";
 import { BENCH_OFFER_ID, benchInstanceRow, benchPlayerRow } from "./rows";
 
 /** The delivery part: pairs of claim runs without and with an endpoint, RUN_SECONDS each. */
@@ -44,10 +44,11 @@ const RUN_SECONDS = 5;
 const PLAYERS = Number(process.env.BENCH_PLAYERS ?? 10_000);
 const OFFERS_PER_PLAYER = 5;
 const ONLY = process.env.BENCH_ONLY;
-// × 3 claimable each; the delivery part claims in this game half of its 43 s.
-const CLAIM_PLAYERS = Number(process.env.BENCH_CLAIM_PLAYERS ?? (ONLY === "delivery" ? 16_000 : 40_000));
-/** Players of the game with a webhook endpoint (× 3 claimable each), for the delivery part. */
-const DELIVERY_PLAYERS = Number(process.env.BENCH_DELIVERY_PLAYERS ?? 16_000);
+// × 3 claimable each, for the claims part (30 s of claims at up to 2,600/s) and the delivery part's
+// runs without an endpoint (23 s); a run that finds none left stops the bench rather than count refusals.
+const CLAIM_PLAYERS = Number(process.env.BENCH_CLAIM_PLAYERS ?? (ONLY === "delivery" ? 24_000 : ONLY === "claims" ? 40_000 : 64_000));
+/** Players of the game with a webhook endpoint (× 3 claimable each), for the delivery part's runs with it (20 s). */
+const DELIVERY_PLAYERS = Number(process.env.BENCH_DELIVERY_PLAYERS ?? 20_000);
 /** spread: concurrent claims are of distinct players; bursts: each player's three claims in a row (they wait on the player's lock). */
 const CLAIM_ORDER = process.env.BENCH_CLAIM_ORDER === "bursts" ? "bursts" : "spread";
 const GAME = "bench-game";
@@ -212,10 +213,10 @@ async function main() {
       const measure = async (which: "service" | "bare") => {
         const pid = which === "service" ? servicePid : barePid;
         const before = processCpuMs(pid);
-        const postgresBefore = postgresCpuMs();
+        const postgresUsed = postgresCpuMeter();
         runs[which].push(await campaigns(which === "service" ? SERVICE_PORT : BARE_PORT, { duration: 5 }));
         cpu[which] += processCpuMs(pid) - before;
-        postgresCpu[which] += postgresCpuMs() - postgresBefore;
+        postgresCpu[which] += postgresUsed();
       };
       // Either goes first in turn (service, bare; bare, service; …): the run after a pause is often
       // the slower one, and must not always be the same server's.
@@ -268,6 +269,9 @@ ${row("bare node:http", runs.bare)}
           }),
         ),
       );
+      if (pool.next > pool.offers.length) {
+        throw new Error(`the claimable offers ran out (${pool.offers.length}): raise BENCH_CLAIM_PLAYERS or BENCH_DELIVERY_PLAYERS`);
+      }
       const claimed = runs.reduce((sum, run) => sum + run["2xx"], 0);
       return { claimed, refused: runs.reduce((sum, run) => sum + run.non2xx, 0), p99: Math.max(...runs.map((run) => run.latency.p99)), perSecond: claimed / seconds };
     };
@@ -312,12 +316,14 @@ ${row("bare node:http", runs.bare)}
       let claimedOn = 0;
       // CPU ms of each process over the runs, and the claims answered: where delivering costs.
       const spent = { off: { claims: 0, service: 0, postgres: 0, receiver: 0 }, on: { claims: 0, service: 0, postgres: 0, receiver: 0 } };
-      const cpuNow = () => ({ service: processCpuMs(servicePid), postgres: postgresCpuMs(), receiver: processCpuMs(receiver.pid) });
       const measured = async (into: (typeof spent)["off"], work: () => Promise<number>) => {
-        const before = cpuNow();
+        const service = processCpuMs(servicePid);
+        const receiverCpu = processCpuMs(receiver.pid);
+        const postgresUsed = postgresCpuMeter();
         into.claims += await work();
-        const after = cpuNow();
-        for (const key of ["service", "postgres", "receiver"] as const) into[key] += after[key] - before[key];
+        into.service += processCpuMs(servicePid) - service;
+        into.receiver += processCpuMs(receiver.pid) - receiverCpu;
+        into.postgres += postgresUsed();
       };
       for (let pair = 0; pair < DELIVERY_PAIRS; pair++) {
         await measured(spent.off, async () => {
