@@ -1,4 +1,5 @@
 import { signInAs } from "./sign-in-as";
+import { typeUntilTaken } from "./hydration";
 import { PORTAL_URL } from "./urls";
 import { expect, test, type Browser, type Page } from "@playwright/test";
 
@@ -16,10 +17,9 @@ async function newUserPage(browser: Browser, user: string, next: string): Promis
 async function orderApp(page: Page, name: string, displayName: string) {
   await page.goto("/app-orders/new");
   const nameField = page.getByTestId("order-name");
-  await expect(async () => {
-    await nameField.fill("Not Valid");
-    await expect(page.getByText("name must be lowercase letters, digits and hyphens", { exact: false })).toBeVisible({ timeout: 1_000 });
-  }).toPass();
+  await typeUntilTaken(nameField, "Not Valid", () =>
+    expect(page.getByText("name must be lowercase letters, digits and hyphens", { exact: false })).toBeVisible({ timeout: 1_000 }),
+  );
   await nameField.fill(name);
   await expect(page.getByText("name must be lowercase letters", { exact: false })).toHaveCount(0);
   await page.getByTestId("order-displayName").fill(displayName);

@@ -1,4 +1,5 @@
 import { signInAs } from "./sign-in-as";
+import { typeUntilTaken } from "./hydration";
 import { OFFERS_URL } from "./urls";
 // Journey: the portal's live/test switch. A live-ops user switches the console to the demo game's test
 // environment, creates an offer there, sees it listed in test and not in live; the environment stays in
@@ -47,10 +48,9 @@ test("live ops switches to test, creates an offer there, and sees it in test and
   await expect(page).toHaveURL(new RegExp(`/live-ops/${GAME}/new\\?env=test$`));
   await expect(bar).toHaveAttribute("data-environment", "test");
   const form = page.getByTestId("definition-form");
-  await expect(async () => {
-    await form.getByRole("textbox", { name: "Offer id" }).fill(offerId);
-    await expect(form.getByRole("textbox", { name: "Offer id" })).toHaveValue(offerId, { timeout: 1_000 });
-  }).toPass();
+  await typeUntilTaken(form.getByRole("textbox", { name: "Offer id" }), offerId, () =>
+    expect(form.getByRole("textbox", { name: "Offer id" })).toHaveValue(offerId, { timeout: 1_000 }),
+  );
   await form.getByRole("textbox", { name: "Name", exact: true }).fill(name);
   await form.getByRole("combobox", { name: "Reward 1 Kind" }).selectOption("coins");
   await form.getByRole("textbox", { name: "Reward 1 Id" }).fill("gold");

@@ -1,4 +1,5 @@
 import { signInAs } from "./sign-in-as";
+import { typeUntilTaken } from "./hydration";
 import { OFFERS_URL } from "./urls";
 // Journey: a live-ops user creates a real-time offer for players with a login streak of at least 3,
 // sees how many players match, and activates it. A game server then pushes snapshots: the player who
@@ -92,12 +93,10 @@ test("live ops creates and activates a real-time offer for streaks ≥ 3; a play
   await expect(page).toHaveURL(new RegExp(`/live-ops/${GAME}/new$`));
 
   const form = page.getByTestId("definition-form");
-  await expect(async () => {
-    // Typed again until the hydrated form has taken it.
-    await form.getByRole("textbox", { name: "Offer id" }).fill(offerId);
+  await typeUntilTaken(form.getByRole("textbox", { name: "Offer id" }), offerId, async () => {
     await expect(form.getByRole("textbox", { name: "Offer id" })).toHaveValue(offerId, { timeout: 1_000 });
     await expect(form.getByRole("button", { name: "Add condition", exact: true })).toBeEnabled({ timeout: 1_000 });
-  }).toPass();
+  });
   await form.getByRole("textbox", { name: "Name", exact: true }).fill(name);
   await form.getByRole("textbox", { name: "Description" }).fill("Three days in a row: here is some gold.");
   await form.getByRole("combobox", { name: "Reward 1 Kind" }).selectOption("coins");

@@ -1,4 +1,5 @@
 import { expect, type Page } from "@playwright/test";
+import { typeUntilTaken } from "./hydration";
 
 /**
  * Signs in with the development sign-in and waits to land on `next`. The name is typed again until
@@ -7,10 +8,7 @@ import { expect, type Page } from "@playwright/test";
 export async function signInAs(page: Page, user: string, next: string): Promise<void> {
   await page.goto(`/auth/dev/login?callbackUrl=${encodeURIComponent(next)}`);
   const button = page.getByRole("button", { name: "Sign in", exact: true });
-  await expect(async () => {
-    await page.getByLabel("User name").fill(user);
-    await expect(button).toBeEnabled({ timeout: 1_000 });
-  }).toPass();
+  await typeUntilTaken(page.getByLabel("User name"), user, () => expect(button).toBeEnabled({ timeout: 1_000 }));
   await button.click();
   const escaped = next.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   await expect(page).toHaveURL(new RegExp(`${escaped}$`));

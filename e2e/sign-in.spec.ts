@@ -1,4 +1,5 @@
 import { signInAs } from "./sign-in-as";
+import { typeUntilTaken } from "./hydration";
 import { PORTAL_URL } from "./urls";
 import { expect, test } from "@playwright/test";
 
@@ -43,12 +44,8 @@ test("a group picked at the development sign-in gives its roles", async ({ page 
 
 test("personal API token: create, use with Bearer, revoke", async ({ page, playwright }) => {
   await signInAs(page, "olga", "/tokens");
-  // Typed again until the hydrated form has taken it (a production build hydrates a moment after the page shows).
   const create = page.getByRole("button", { name: "Create token" });
-  await expect(async () => {
-    await page.getByLabel("Name").fill("release script");
-    await expect(create).toBeEnabled({ timeout: 1_000 });
-  }).toPass();
+  await typeUntilTaken(page.getByLabel("Name"), "release script", () => expect(create).toBeEnabled({ timeout: 1_000 }));
   await create.click();
   const token = (await page.getByTestId("new-token").textContent())?.trim() ?? "";
   expect(token).toMatch(/^pat_/);
