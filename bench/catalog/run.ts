@@ -24,7 +24,7 @@
  * server, postgres://postgres@127.0.0.1:5432/test) runs it on a scratch database created there instead.
  */
 import { mkdtemp, rm } from "node:fs/promises";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { execFile, spawn, type ChildProcess } from "node:child_process";
@@ -36,7 +36,7 @@ import { Catalog } from "../../lib/catalog/catalog";
 import { listQuerySchema } from "../../lib/catalog/query";
 import { snapshotFileFor } from "../../lib/catalog/snapshot";
 import { commitAsOther } from "../../lib/catalog/testing";
-import { createBenchDatabase } from "../lib/common";
+import { createBenchDatabase, processCpuMs } from "../lib/common";
 import { COMPONENT_KINDS, ENVIRONMENTS } from "../../lib/catalog/schema";
 
 const args = process.argv.slice(2);
@@ -53,13 +53,10 @@ const CHANGED = 100;
 function pct(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
-/** CPU time (user + system) a process has used so far, from /proc (Linux); clock ticks are 100 per second there. */
-function processCpuMs(pid: number): number {
+/** CPU ms a process has used so far (bench/lib/common), NaN once it is gone. */
+function cpuMsOf(pid: number): number {
   try {
-    // The fields after the command name, which is in parentheses and may hold spaces.
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return (Number(fields[11]) + Number(fields[12])) * 10;
+    return processCpuMs(pid);
   } catch {
     return Number.NaN;
   }
@@ -307,9 +304,9 @@ async function main() {
     if (onlySearch) runs.splice(0, runs.length, ["bearer token", { Authorization: `Bearer ${TOKEN}` }, 10, true]);
     const searchTarget = count <= 10_000 ? "< 20 ms" : "";
     for (const [how, headers, connections, fresh] of runs) {
-      const cpuBefore = processCpuMs(child.pid!);
+      const cpuBefore = cpuMsOf(child.pid!);
       const result = await autocannon({ url: `${base}/api/components?q=offers&pageSize=25`, connections, duration: 8, headers, ...(fresh ? { requests: [uncached] } : {}) });
-      const cpuMs = processCpuMs(child.pid!) - cpuBefore;
+      const cpuMs = cpuMsOf(child.pid!) - cpuBefore;
       const [loadDuring] = loadavg();
       const label = `${how}, ${connections} conn.`;
       const what = fresh ? `search, uncached (${distinct.length} queries)` : "?q=offers, cached";

@@ -10,7 +10,9 @@ const CLOCK_TICKS = Number(execSync("getconf CLK_TCK").toString().trim()) || 100
  * what else the machine runs, as requests per second do. Counted in clock ticks (10 ms each).
  */
 export function processCpuMs(pid: number | undefined): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  // The fields after the command name, which is in parentheses and may hold spaces.
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
 }
 

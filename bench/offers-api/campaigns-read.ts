@@ -17,7 +17,7 @@ import { randomUUID } from "node:crypto";
 import { isDeepStrictEqual } from "node:util";
 import { eq, sql } from "drizzle-orm";
 import { openOffersDatabase } from "../../lib/offers/db";
-import { jsonRowDecoder } from "../../lib/offers/db";
+import { driverRowDecoder } from "../../lib/db";
 import { games, offerInstances, players } from "../../lib/offers/db/schema";
 import { preparedCampaignReads } from "../../lib/offers/engine/campaigns";
 import { GameDirectory } from "../../lib/offers/games";
@@ -50,8 +50,8 @@ async function main() {
   // The shape before reads shared statements: the same statement, for one player.
   const gameId = sql.placeholder("gameId");
   const playerId = sql.placeholder("playerId");
-  const playerFromJson = jsonRowDecoder(players);
-  const instanceFromJson = jsonRowDecoder(offerInstances);
+  const playerFromJson = driverRowDecoder(players);
+  const instanceFromJson = driverRowDecoder(offerInstances);
   const perRead = db
     .select({
       player: sql`(select row_to_json(${players}) from ${players} where ${players.gameId} = ${gameId} and ${players.playerId} = ${playerId})`.mapWith(playerFromJson),

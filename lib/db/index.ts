@@ -433,16 +433,29 @@ export function rowsOf<T>(result: unknown): T[] {
 }
 
 /**
- * A table row from its database form (column names, driver or JSON values), e.g. the `to_jsonb`
- * of a row returned by a raw statement: each column maps its value as Drizzle's own queries do.
+ * Decodes rows of `table` from their database form (keys are column names; values as the driver
+ * or PostgreSQL's JSON gives them, e.g. a `to_jsonb`, `row_to_json` or `json_agg` of rows): each
+ * column maps its value as Drizzle's own queries do. Built once per table, for hot paths.
  */
+export function driverRowDecoder<T extends PgTable>(table: T): (raw: Record<string, unknown>) => T["$inferSelect"] {
+  const columns = Object.entries(getTableColumns(table)).map(([key, column]) => [key, column.name, column] as const);
+  return (raw) => {
+    const row: Record<string, unknown> = {};
+    for (const [key, name, column] of columns) {
+      const value = raw[name];
+      row[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
+    }
+    return row as T["$inferSelect"];
+  };
+}
+
+const decoders = new WeakMap<PgTable, (raw: Record<string, unknown>) => unknown>();
+
+/** One table row from its database form (`driverRowDecoder`, kept per table). */
 export function fromDriverRow<T extends PgTable>(table: T, raw: Record<string, unknown>): T["$inferSelect"] {
-  const row: Record<string, unknown> = {};
-  for (const [key, column] of Object.entries(getTableColumns(table))) {
-    const value = raw[column.name];
-    row[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
-  }
-  return row as T["$inferSelect"];
+  let decode = decoders.get(table);
+  if (!decode) decoders.set(table, (decode = driverRowDecoder(table)));
+  return decode(raw) as T["$inferSelect"];
 }
 
 /** True when an error (or its cause) is PostgreSQL's unique_violation (23505). */

@@ -3,8 +3,8 @@ import { openDatabase, type AppDatabase, type DatabaseHandle } from "../../db";
 import { openTestDatabase, type TestDatabase, type TestDatabaseTarget } from "../../db/testing";
 import * as schema from "./schema";
 
-import { getTableColumns, sql, type SQL } from "drizzle-orm";
-import type { AnyPgColumn, PgTable } from "drizzle-orm/pg-core";
+import { sql, type SQL } from "drizzle-orm";
+import type { AnyPgColumn } from "drizzle-orm/pg-core";
 
 export { schema };
 export type OffersSchema = typeof schema;
@@ -37,21 +37,4 @@ export function openOffersTestDatabase(target: TestDatabaseTarget): Promise<Test
  */
 export function inTextList(column: AnyPgColumn, values: readonly string[]): SQL {
   return sql`${column} = any(${sql.param([...values])}::text[])`;
-}
-
-/**
- * Decodes a table's rows that PostgreSQL sent as JSON (`row_to_json`, `json_agg`): keys are the
- * column names, and each value goes through its column's own decoding, as Drizzle does for a row
- * sent as columns. Lets one statement answer a row of one table and the rows of another.
- */
-export function jsonRowDecoder<T extends PgTable>(table: T): (json: Record<string, unknown>) => T["$inferSelect"] {
-  const columns = Object.entries(getTableColumns(table)).map(([key, column]) => [key, column.name, column] as const);
-  return (json) => {
-    const row: Record<string, unknown> = {};
-    for (const [key, name, column] of columns) {
-      const value = json[name];
-      row[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
-    }
-    return row as T["$inferSelect"];
-  };
 }

@@ -1,7 +1,8 @@
 /** The campaigns read (the hot read path): a player's offers, snapshot and currency data, after due transitions. */
 import DataLoader from "dataloader";
 import { eq, sql } from "drizzle-orm";
-import { jsonRowDecoder, type OffersDatabase } from "../db";
+import { driverRowDecoder } from "../../db";
+import type { OffersDatabase } from "../db";
 import { games, offerInstances, players } from "../db/schema";
 import { settle } from "./settle";
 import { anyWouldSurface, surfaceMatchingIn } from "./surfacing";
@@ -10,8 +11,8 @@ import { allInstances, moveThrough, withPlayerTransaction, type MoveStep, type P
 import type { EngineCore, InstanceRow, PlayerRow, PlayerView } from "./types";
 import { emptySnapshot, playerDataOf, snapshotOf, toOffer } from "./views";
 
-const playerFromJson = jsonRowDecoder(players);
-const instanceFromJson = jsonRowDecoder(offerInstances);
+const playerFromJson = driverRowDecoder(players);
+const instanceFromJson = driverRowDecoder(offerInstances);
 
 /** Players per campaigns statement at most; more reads in one turn go out as several statements, on as many connections. */
 export const READ_BATCH = 32;
