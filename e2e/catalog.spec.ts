@@ -1,4 +1,5 @@
 import { signInAs } from "./sign-in-as";
+import { clickUntilTaken } from "./hydration";
 import { expect, test } from "@playwright/test";
 
 // An owner of offers-service (carla.rossi, config/components/offers-service.yaml) searches, filters,
@@ -42,8 +43,8 @@ test("catalog: search, filter, star, open, edit display name, see it in the list
   // (A reused server may hold an earlier run's name: only the start is fixed.)
   await expect(page.getByTestId("component-title")).toHaveText(/^Offers Service/);
   await expect(page.getByTestId("star-offers-service")).toHaveAttribute("aria-pressed", "true");
-  await page.getByTestId("edit-component").click();
   const field = page.getByTestId("field-displayName");
+  await clickUntilTaken(page.getByTestId("edit-component"), () => expect(field).toBeVisible({ timeout: 1_000 }));
   await field.fill("");
   await expect(page.getByTestId("edit-issues")).toContainText("Display name:");
   // Reviewing with a problem left moves focus to the field that has it.

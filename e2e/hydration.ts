@@ -13,3 +13,11 @@ export async function typeUntilTaken(field: Locator, value: string, taken: () =>
     await taken();
   }).toPass();
 }
+
+/** Clicks `target` until `taken` passes: a click before hydration does nothing. */
+export async function clickUntilTaken(target: Locator, taken: () => Promise<void>): Promise<void> {
+  await expect(async () => {
+    await target.click();
+    await taken();
+  }).toPass();
+}

@@ -1,4 +1,5 @@
 import { signInAs } from "./sign-in-as";
+import { clickUntilTaken } from "./hydration";
 import { expect, test } from "@playwright/test";
 
 // Record edits follow the rule of config edits: an engineer who does not own design-system gets
@@ -10,7 +11,7 @@ test("a non-owner proposes a record change; an owner merges it, sees the stale t
   await signInAs(page, engineer, "/catalog/design-system");
   const title = page.getByTestId("component-title");
   const before = (await title.textContent()) ?? "";
-  await page.getByTestId("edit-component").click();
+  await clickUntilTaken(page.getByTestId("edit-component"), () => expect(page.getByTestId("field-displayName")).toBeVisible({ timeout: 1_000 }));
   await page.getByTestId("field-displayName").fill(`${before} (proposed)`);
   await page.getByTestId("review-changes").click();
   await expect(page.getByTestId("proposal-note")).toContainText("You do not own design-system");
@@ -55,7 +56,7 @@ test("a non-owner proposes a record change; an owner merges it, sees the stale t
 
   // The owner commits an edit of their own.
   await owner.goto("/catalog/design-system");
-  await owner.getByTestId("edit-component").click();
+  await clickUntilTaken(owner.getByTestId("edit-component"), () => expect(owner.getByTestId("field-displayName")).toBeVisible({ timeout: 1_000 }));
   await owner.getByTestId("field-displayName").fill(`${before} v2`);
   await expect(owner.getByTestId("review-changes")).toBeEnabled();
   await owner.getByTestId("review-changes").click();

@@ -1,5 +1,5 @@
 import { expect, type Page } from "@playwright/test";
-import { typeUntilTaken } from "./hydration";
+import { clickUntilTaken, typeUntilTaken } from "./hydration";
 
 /**
  * Signs in with the development sign-in and waits to land on `next`. The name is typed again until
@@ -18,8 +18,5 @@ export async function signInAs(page: Page, user: string, next: string): Promise<
 /** Opens a tab of the component page, clicking again until the hydrated page has switched to it. */
 export async function openTab(page: Page, testId: string): Promise<void> {
   const tab = page.getByTestId(testId);
-  await expect(async () => {
-    await tab.click();
-    await expect(tab).toHaveAttribute("aria-selected", "true", { timeout: 1_000 });
-  }).toPass();
+  await clickUntilTaken(tab, () => expect(tab).toHaveAttribute("aria-selected", "true", { timeout: 1_000 }));
 }
