@@ -4,7 +4,7 @@ import { sql } from "drizzle-orm";
 import * as schema from "./fixtures/schema";
 import pg from "pg";
 import { createScratchPostgres, openTestDatabase, testDatabaseTargets, type TestDatabase } from "./testing";
-import { executeNamed, isDatabaseUnavailable, openDatabase, rowsOf } from "./index";
+import { CallerDeadlinePassed, callerDeadline, executeNamed, isDatabaseUnavailable, openDatabase, rowsOf } from "./index";
 import { startProxyFor } from "../testing/tcp-proxy";
 import { canRunThrowawayPgBouncer, canRunThrowawayPostgres, startThrowawayPgBouncer, startThrowawayPostgres } from "../testing/throwaway";
 
@@ -64,6 +64,24 @@ describe.each(testDatabaseTargets())("database on %s", (target) => {
       expect(prepared).toHaveLength(2);
       expect(prepared.map((row) => row.statement).sort()).toEqual([expect.stringContaining("body = $1"), expect.stringContaining("body <> $1")]);
     }
+  });
+
+  it("dates a statement's caller deadline the database timeout plus its slack ahead on PostgreSQL, and never on PGlite", async () => {
+    const bounded = target === "postgres" ? await openDatabase({ ...options, url: handle.url!, timeoutMs: 2_000 }) : undefined;
+    onTestFinished(() => bounded?.close());
+    const db = bounded?.db ?? handle.db;
+    const [row] = rowsOf<{ ahead_ms: number | string; passed: boolean }>(
+      await db.execute(sql`select extract(epoch from (${callerDeadline(db)} - clock_timestamp())) * 1000 as ahead_ms, clock_timestamp() >= ${callerDeadline(db)} as passed`),
+    );
+    expect(row!.passed).toBe(false);
+    if (target === "postgres") expect(Math.abs(Number(row!.ahead_ms) - 3_000)).toBeLessThan(1_000);
+    else expect(Number(row!.ahead_ms)).toBe(Infinity);
+  });
+});
+
+describe("CallerDeadlinePassed", () => {
+  it("counts as the database being unavailable", () => {
+    expect(isDatabaseUnavailable(new CallerDeadlinePassed("claim of i-1"))).toBe(true);
   });
 });
 

@@ -122,6 +122,18 @@ export class DatabaseTimeoutError extends Error {
 }
 
 /**
+ * Raised when a statement guarded by callerDeadline ran after it and so changed nothing;
+ * isDatabaseUnavailable() says true (the caller had stopped waiting, or the clocks disagree).
+ */
+export class CallerDeadlinePassed extends Error {
+  readonly code = "DATABASE_TIMEOUT";
+  constructor(what: string) {
+    super(`${what}: reached the database after its caller stopped waiting (or PostgreSQL's clock is ahead of this host's); nothing changed`);
+    this.name = "CallerDeadlinePassed";
+  }
+}
+
+/**
  * A pg client that gives itself up when its connection can no longer be trusted: an answer that timed
  * out (pg's query_timeout only fails the caller; the query stays active on the connection, so later
  * queries would queue behind a request the server may answer much later, or run inside a transaction
@@ -230,6 +242,7 @@ export async function openDatabase<TSchema extends Record<string, unknown>>(
     pool.on("acquire", (client) => ((client as unknown as BoundedClient).leased = true));
     pool.on("release", (_err, client) => ((client as unknown as BoundedClient).leased = false));
     const db = drizzlePg(pool, { schema: options.schema });
+    callerWaitsMs.set(db, timeoutMs + READ_TIMEOUT_SLACK_MS);
     // A ping waits for a connection and then for an answer: bound the two together too.
     const pingBoundMs = timeoutMs + READ_TIMEOUT_SLACK_MS;
     const subscriptions = new Set<Subscription>();
@@ -403,6 +416,24 @@ async function migrateOnce<TSchema extends Record<string, unknown>>(
   } finally {
     await client.end().catch(() => {});
   }
+}
+
+/** How long the caller of a statement waits for its answer, per PostgreSQL database (see callerDeadline). */
+const callerWaitsMs = new WeakMap<object, number>();
+
+/**
+ * When the caller of a statement sent now stops waiting for its answer, as a `timestamptz` value
+ * for a write that must not commit after the caller answered that the database is unavailable. A
+ * frozen or cut-off PostgreSQL runs what its socket already holds when it wakes, long after the
+ * client gave up and closed the connection; a statement that compares `clock_timestamp()` with
+ * this, once its locks are taken, then changes nothing. The caller waits at least this long (its
+ * wait starts once a pooled connection is taken), so a statement that runs after the caller gave up
+ * is always refused; this host's clock and PostgreSQL's must agree to within the wait's slack.
+ * On PGlite (in process, nothing to wait for) it is infinity.
+ */
+export function callerDeadline(db: AppDatabase): SQL {
+  const ms = callerWaitsMs.get(db);
+  return sql`${ms === undefined ? "infinity" : new Date(Date.now() + ms).toISOString()}::timestamptz`;
 }
 
 const dialect = new PgDialect();

@@ -1,12 +1,13 @@
 /**
  * PostgreSQL frozen (every process stopped by SIGSTOP, as a hung host): the offers service answers
- * /health and campaign fetches with 503 database-unavailable within its database timeout (plus slack),
- * instead of waiting for the TCP stack, and recovers by itself once PostgreSQL runs again.
+ * /health, campaign fetches and claims with 503 database-unavailable within its database timeout (plus
+ * slack), instead of waiting for the TCP stack, and recovers by itself once PostgreSQL runs again.
  */
 import { describe, expect, it, onTestFinished } from "vitest";
 import { SignJWT } from "jose";
 import { openDatabase } from "../db";
 import { canRunThrowawayPostgres, startThrowawayPostgres } from "../testing/throwaway";
+import { playerState } from "./admin";
 import { buildOffersApp } from "./app";
 import { ManualClock } from "./clock";
 import { OFFERS_MIGRATIONS_TABLE, offersMigrationsDir, schema } from "./db";
@@ -15,74 +16,120 @@ const timeoutMs = 1_000;
 // The client waits 1 s longer than the server's statement_timeout; the rest is slack for a busy machine.
 const boundMs = timeoutMs + 1_000 + 3_000;
 
+/** The service on a PostgreSQL of its own, and a game with player-1's JWT; all removed when the test ends. */
+async function startService() {
+  const server = await startThrowawayPostgres();
+  const closers: Array<() => Promise<unknown>> = [];
+  onTestFinished(async () => {
+    server.thaw();
+    try {
+      for (const close of closers.reverse()) await close();
+    } finally {
+      await server.destroy();
+    }
+  });
+  const database = await openDatabase({
+    url: server.url,
+    schema,
+    migrationsDir: offersMigrationsDir(),
+    migrationsTable: OFFERS_MIGRATIONS_TABLE,
+    poolSize: 4,
+    timeoutMs,
+    onPoolError: () => {},
+  });
+  // A close that waits for a connection PostgreSQL never answered must not hold up the next test.
+  closers.push(() => Promise.race([database.close().catch(() => {}), new Promise((r) => setTimeout(r, 5_000))]));
+  const clock = new ManualClock(Date.UTC(2026, 0, 1, 12, 0, 0));
+  const app = await buildOffersApp({ database, secretKey: "a".repeat(64), adminToken: "admin-token-0123456789", clock, checkResponses: true });
+  closers.push(() => app.close());
+  const game = await app.offers.games.createGame({ gameId: "g", name: "G", clientId: "c", apiKey: "key-0123456789-abcdef" });
+  const iat = Math.floor(clock.now().getTime() / 1000);
+  const jwt = await new SignJWT({})
+    .setProtectedHeader({ alg: "HS256", typ: "JWT" })
+    .setIssuer(game.gameId)
+    .setSubject("player-1")
+    .setIssuedAt(iat)
+    .setExpirationTime(iat + 900)
+    .sign(new TextEncoder().encode(game.apiKey));
+  const api = { "x-client-id": game.clientId, "x-api-key": game.apiKey, "content-type": "application/json" };
+  return { server, app, game, jwt, api };
+}
+
 describe.skipIf(!canRunThrowawayPostgres())("offers service when PostgreSQL freezes", () => {
   it("answers 503 database-unavailable within the bound, then recovers on thaw without a restart", async () => {
-    const server = await startThrowawayPostgres();
-    onTestFinished(async () => {
-      server.thaw();
-      await server.destroy();
-    });
-    const database = await openDatabase({
-      url: server.url,
-      schema,
-      migrationsDir: offersMigrationsDir(),
-      migrationsTable: OFFERS_MIGRATIONS_TABLE,
-      poolSize: 4,
-      timeoutMs,
-      onPoolError: () => {},
-    });
-    const clock = new ManualClock(Date.UTC(2026, 0, 1, 12, 0, 0));
-    const app = await buildOffersApp({ database, secretKey: "a".repeat(64), adminToken: "admin-token-0123456789", clock, checkResponses: true });
-    try {
-      const game = await app.offers.games.createGame({ gameId: "g", name: "G", clientId: "c", apiKey: "key-0123456789-abcdef" });
-      const iat = Math.floor(clock.now().getTime() / 1000);
-      const jwt = await new SignJWT({})
-        .setProtectedHeader({ alg: "HS256", typ: "JWT" })
-        .setIssuer(game.gameId)
-        .setSubject("player-1")
-        .setIssuedAt(iat)
-        .setExpirationTime(iat + 900)
-        .sign(new TextEncoder().encode(game.apiKey));
-      const requests = {
-        health: () => app.inject({ method: "GET", url: "/health" }),
-        campaigns: () => app.inject({ method: "POST", url: "/v1/client/player/campaigns", headers: { "x-game-jwt": jwt, "content-type": "application/json" }, payload: {} }),
-        refresh: () =>
-          app.inject({
-            method: "POST",
-            url: "/v1/player/campaigns/refresh",
-            headers: { "x-client-id": game.clientId, "x-api-key": game.apiKey, "content-type": "application/json" },
-            payload: { playerId: "player-1" },
-          }),
-      };
-      for (const send of Object.values(requests)) expect((await send()).statusCode).toBe(200);
+    const { server, app, jwt, api } = await startService();
+    const requests = {
+      health: () => app.inject({ method: "GET", url: "/health" }),
+      campaigns: () => app.inject({ method: "POST", url: "/v1/client/player/campaigns", headers: { "x-game-jwt": jwt, "content-type": "application/json" }, payload: {} }),
+      refresh: () => app.inject({ method: "POST", url: "/v1/player/campaigns/refresh", headers: api, payload: { playerId: "player-1" } }),
+    };
+    for (const send of Object.values(requests)) expect((await send()).statusCode).toBe(200);
 
-      server.freeze();
-      const answers = await Promise.all(
-        Object.entries(requests).map(async ([name, send]) => {
-          const started = Date.now();
-          const response = await send();
-          return { name, status: response.statusCode, body: response.json(), retryAfter: response.headers["retry-after"], elapsed: Date.now() - started };
-        }),
-      );
-      for (const answer of answers) {
-        expect(answer.status, answer.name).toBe(503);
-        expect(answer.body, answer.name).toMatchObject({ message: "database-unavailable" });
-        expect(answer.elapsed, answer.name).toBeLessThan(boundMs);
-      }
-      expect(answers.find((a) => a.name === "campaigns")?.retryAfter).toBeDefined();
-
-      server.thaw();
-      let status = 0;
-      for (let attempt = 0; attempt < 50 && status !== 200; attempt++) {
-        status = (await requests.campaigns()).statusCode;
-        if (status !== 200) await new Promise((r) => setTimeout(r, 100));
-      }
-      expect(status).toBe(200);
-      for (const send of Object.values(requests)) expect((await send()).statusCode).toBe(200);
-    } finally {
-      server.thaw();
-      await app.close();
-      await Promise.race([database.close().catch(() => {}), new Promise((r) => setTimeout(r, 5_000))]);
+    server.freeze();
+    const answers = await Promise.all(
+      Object.entries(requests).map(async ([name, send]) => {
+        const started = Date.now();
+        const response = await send();
+        return { name, status: response.statusCode, body: response.json(), retryAfter: response.headers["retry-after"], elapsed: Date.now() - started };
+      }),
+    );
+    for (const answer of answers) {
+      expect(answer.status, answer.name).toBe(503);
+      expect(answer.body, answer.name).toMatchObject({ message: "database-unavailable" });
+      expect(answer.elapsed, answer.name).toBeLessThan(boundMs);
     }
+    expect(answers.find((a) => a.name === "campaigns")?.retryAfter).toBeDefined();
+
+    server.thaw();
+    let status = 0;
+    for (let attempt = 0; attempt < 50 && status !== 200; attempt++) {
+      status = (await requests.campaigns()).statusCode;
+      if (status !== 200) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(status).toBe(200);
+    for (const send of Object.values(requests)) expect((await send()).statusCode).toBe(200);
+  }, 60_000);
+
+  it("refuses a claim with 503 database-unavailable within the bound, changing nothing, and grants it exactly once after thaw", async () => {
+    const { server, app, api } = await startService();
+    const coins = { kind: "coins" as const, rewardId: "coins", name: "Coins", amount: 10 };
+    await app.offers.engine.upsertDefinition("g", "gift", { name: "Gift", rewards: [coins], durationSeconds: 86_400 });
+    const { instanceId } = await app.offers.engine.assignOffer("g", "player-1", "gift");
+    // An offer without conditions becomes claimable when the player views it.
+    await app.offers.engine.fetchCampaigns("g", "player-1", { viewing: true, includeQueued: false });
+    // What the admin API shows of the offer: its status, and how many times the ledger granted it.
+    const offerState = async () => {
+      const state = await playerState(app.offers.engine, "g", "player-1", false);
+      return { status: state?.offers.find((o) => o.instanceId === instanceId)?.status, grants: state?.ledger.filter((e) => e.sourceId === instanceId).length };
+    };
+    expect(await offerState()).toEqual({ status: "claimable", grants: 0 });
+    const claim = async () => {
+      const res = await app.inject({ method: "POST", url: "/v1/reward/sdk/claim", headers: api, payload: { kind: "offer", instanceId, playerId: "player-1" } });
+      return { status: res.statusCode, body: res.json(), retryAfter: res.headers["retry-after"] };
+    };
+
+    // A game server just served: its credentials and the game's settings are cached, so the claim's
+    // own statement is what meets the frozen database.
+    expect((await app.inject({ method: "POST", url: "/v1/player/campaigns/refresh", headers: api, payload: { playerId: "player-1" } })).statusCode).toBe(200);
+    server.freeze();
+    const started = Date.now();
+    const refused = await claim();
+    const elapsed = Date.now() - started;
+    expect(refused).toMatchObject({ status: 503, body: { message: "database-unavailable" } });
+    expect(refused.retryAfter).toBeDefined();
+    expect(elapsed).toBeLessThan(boundMs);
+
+    server.thaw();
+    let health = 0;
+    for (let attempt = 0; attempt < 50 && health !== 200; attempt++) {
+      health = (await app.inject({ method: "GET", url: "/health" })).statusCode;
+      if (health !== 200) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(health).toBe(200);
+    // The refused claim did not happen behind the caller's back: still claimable, nothing granted.
+    expect(await offerState()).toEqual({ status: "claimable", grants: 0 });
+    expect(await claim()).toEqual({ status: 200, body: { message: "Rewards claimed", rewards: [coins] }, retryAfter: undefined });
+    expect(await claim()).toMatchObject({ status: 409, body: { message: "offer-not-claimable" } });
+    expect(await offerState()).toEqual({ status: "claimed", grants: 1 });
   }, 60_000);
 });

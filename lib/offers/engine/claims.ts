@@ -5,7 +5,7 @@
  */
 import { createHash } from "node:crypto";
 import { and, eq, lte, sql } from "drizzle-orm";
-import { executeNamed, fromDriverRow, isUniqueViolation, rowsOf } from "../../db";
+import { callerDeadline, CallerDeadlinePassed, executeNamed, fromDriverRow, isUniqueViolation, rowsOf } from "../../db";
 import { OffersError } from "../errors";
 import type { OffersExecutor } from "../db";
 import { idempotencyKeys, offerEvents, offerInstances, referrals, rewardEvents, rewardLedger, type RewardSource } from "../db/schema";
@@ -122,6 +122,9 @@ async function claimOfferHot(core: EngineCore, gameId: string, playerId: string,
   const event = insertSelectSql(offerEvents, writes.event!, HOT_REFS);
   const key = writes.idempotency ? insertSelectSql(idempotencyKeys, writes.idempotency, HOT_REFS) : undefined;
   const rememberKey = key ? sql`, remembered as (insert into offers_idempotency_keys ${key} from claimed c)` : sql``;
+  // Once the player's row is locked, the claim goes ahead only while this caller still waits for it:
+  // a PostgreSQL that froze with the statement in its socket must not grant it after a 503.
+  const deadline = callerDeadline(core.db);
   let result: unknown;
   try {
     result = await executeNamed(core.db, "offers_claim", sql`
@@ -130,7 +133,7 @@ async function claimOfferHot(core: EngineCore, gameId: string, playerId: string,
       ), claimed as (
         update offers_instances set ${setSql(offerInstances, writes.claimed)}
         where instance_id = ${instanceId} and game_id = ${gameId} and player_id = ${playerId} and status = ${CLAIM_FROM}
-          and exists (select 1 from locked)
+          and (select clock_timestamp() < ${deadline} from locked)
         returning *
       ), granted as (
         insert into offers_reward_ledger ${ledger} from claimed c
@@ -156,9 +159,11 @@ async function claimOfferHot(core: EngineCore, gameId: string, playerId: string,
   const [outcome] = rowsOf<{ row: Record<string, unknown>; seq: number | string; raced: boolean; unsettled: boolean }>(result);
   if (!outcome) {
     const [existing] = await core.db
-      .select({ status: offerInstances.status })
+      .select({ status: offerInstances.status, late: sql<boolean>`clock_timestamp() >= ${deadline}` })
       .from(offerInstances)
       .where(and(eq(offerInstances.instanceId, instanceId), eq(offerInstances.gameId, gameId), eq(offerInstances.playerId, playerId)));
+    // Still claimable: the statement ran after its deadline (PostgreSQL was stalled), so nothing was granted.
+    if (existing?.status === CLAIM_FROM && existing.late) throw new CallerDeadlinePassed(`claim of ${instanceId}`);
     throw new OffersError(existing ? "offer-not-claimable" : "offer-not-found", instanceId);
   }
   const claimed = fromDriverRow(offerInstances, outcome.row);
