@@ -5,6 +5,7 @@
  * failed after the schedule, and replayed; nothing to a disabled endpoint; a hanging endpoint holds
  * up no other game; two workers deliver each event once; what wakes the worker between polls. Short schedules and timeouts are injected.
  */
+import pg from "pg";
 import { Webhook } from "standardwebhooks";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { testDatabaseTargets } from "../../db/testing";
@@ -186,6 +187,32 @@ describe.each(testDatabaseTargets())("reward delivery on %s", (target) => {
       return d!;
     });
     expect(delivery.attemptLog.map((a) => a.error)).toEqual([null, "timeout: no answer within 300 ms"]);
+  });
+
+  it.skipIf(target !== "postgres")("with the poll a minute away, a claim that an older transaction still hides is sent as soon as that transaction ends", async () => {
+    const hooked = await newGame();
+    const { receiver } = await receiverEndpoint(hooked);
+    const worker = startWorker({ pollMs: 60_000 });
+    following.push(worker.follow(t.app.offers.engine, t.app.offers.webhooks));
+    await worker.round(); // has read which games have an endpoint
+    await worker.idle();
+    const instanceId = await claimable(hooked, "p1");
+
+    // A transaction that began earlier and is still running: events are fanned out in commit order,
+    // so the claim's event waits behind it.
+    const older = new pg.Client({ connectionString: t.database.url });
+    await older.connect();
+    try {
+      await older.query("begin");
+      await older.query("select pg_current_xact_id()");
+      await clientClaim(hooked, "p1", instanceId);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(receiver.received).toHaveLength(0);
+      await older.query("commit");
+      await eventually(() => expect(receiver.received).toHaveLength(1), 5_000);
+    } finally {
+      await older.end();
+    }
   });
 
   it("with the poll a minute away, a claim, a new endpoint's first claim, a test event and a replay are sent at once; a claim in a game without an endpoint runs no round", async () => {

@@ -94,6 +94,14 @@ export class DeliveryWorker {
   private subscribedGames: Set<string> | undefined;
   /** Bumped by each change of endpoints here, so a round that read before it does not restore the old set. */
   private endpointsVersion = 0;
+  /**
+   * A claim woke the worker and no round has fanned out an event since: the fan-out reads only events
+   * older than every transaction still running on the server, so an older transaction (of any
+   * database there) can hide a committed claim's event for a while. Rounds then come again after
+   * MIN_ROUND_MS, doubling up to `pollMs`, instead of after a whole poll.
+   */
+  private grantWaiting = false;
+  private grantRetryMs = 0;
 
   constructor(private readonly options: DeliveryWorkerOptions) {
     this.clock = options.clock ?? systemClock;
@@ -116,7 +124,10 @@ export class DeliveryWorker {
 
   /** A reward.granted event of the game committed on this instance: a round now if the game may have an endpoint for it. */
   granted(gameId: string): void {
-    if (!this.subscribedGames || this.subscribedGames.has(gameId)) this.wake();
+    if (this.subscribedGames && !this.subscribedGames.has(gameId)) return;
+    this.grantWaiting = true;
+    this.grantRetryMs = 0;
+    this.wake();
   }
 
   /** Deliveries were made due now on this instance (a replay, a test event): lease them at once. */
@@ -173,6 +184,7 @@ export class DeliveryWorker {
       busy: this.inFlight,
     });
     if (endpointsVersion === this.endpointsVersion) this.subscribedGames = new Set(fanned.subscribedGames);
+    if (fanned.events > 0) this.grantWaiting = false;
     for (const leased of fanned.leased) this.dispatch(fresh.token, leased);
     if (fanned.queued > fanned.leased.length) this.leaseWanted = true;
     // Other due deliveries (retries, replays, what was given back, another instance's that ran out):
@@ -213,12 +225,21 @@ export class DeliveryWorker {
         if (failures === 1 || failures % 30 === 0) this.options.logger?.warn({ err: error, failures }, "webhook delivery round failed; retrying");
       }
       if (this.stopped) break;
-      if (!more && !this.woken) await this.sleep(failures > 0 ? Math.min(this.options.pollMs * 2 ** failures, 5_000) : this.options.pollMs);
+      if (!more && !this.woken) await this.sleep(failures > 0 ? Math.min(this.options.pollMs * 2 ** failures, 5_000) : this.idleMs());
       // At the claims rate every claim and every finished attempt wakes the worker: rounds at most every
       // MIN_ROUND_MS take what came meanwhile together, instead of two statements per event.
       const wait = MIN_ROUND_MS - (Date.now() - started);
       if (wait > 0 && !this.stopped) await new Promise((r) => setTimeout(r, wait));
     }
+  }
+
+  /** How long to sleep after a round with nothing more to do: a poll, or less while a claim's event is awaited. */
+  private idleMs(): number {
+    if (!this.grantWaiting) return this.options.pollMs;
+    this.grantRetryMs = this.grantRetryMs === 0 ? MIN_ROUND_MS : this.grantRetryMs * 2;
+    if (this.grantRetryMs < this.options.pollMs) return this.grantRetryMs;
+    this.grantWaiting = false;
+    return this.options.pollMs;
   }
 
   private sleep(ms: number): Promise<void> {
