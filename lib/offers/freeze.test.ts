@@ -132,4 +132,31 @@ describe.skipIf(!canRunThrowawayPostgres())("offers service when PostgreSQL free
     expect(await claim()).toMatchObject({ status: 409, body: { message: "offer-not-claimable" } });
     expect(await offerState()).toEqual({ status: "claimed", grants: 1 });
   }, 60_000);
+  it("refuses a one-time token redeem with 503 within the bound without spending the token, which redeems once after thaw", async () => {
+    const { server, app, jwt } = await startService();
+    const generated = await app.inject({ method: "POST", url: "/v1/auth/one_time_token/generate", headers: { "x-game-jwt": jwt, "content-type": "application/json" }, payload: {} });
+    expect(generated.statusCode, generated.body).toBe(200);
+    const { token } = generated.json() as { token: string };
+    const redeem = async () => {
+      const res = await app.inject({ method: "POST", url: "/v1/auth/one_time_token/redeem", headers: { "content-type": "application/json" }, payload: { token, gameId: "g" } });
+      return { status: res.statusCode, body: res.json() };
+    };
+
+    server.freeze();
+    const started = Date.now();
+    const refused = await redeem();
+    expect(refused).toMatchObject({ status: 503, body: { message: "database-unavailable" } });
+    expect(Date.now() - started).toBeLessThan(boundMs);
+
+    server.thaw();
+    let health = 0;
+    for (let attempt = 0; attempt < 50 && health !== 200; attempt++) {
+      health = (await app.inject({ method: "GET", url: "/health" })).statusCode;
+      if (health !== 200) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(health).toBe(200);
+    // The refused redeem did not spend the token behind the player's back: the retry gets in, once.
+    expect(await redeem()).toMatchObject({ status: 200, body: { playerId: "player-1", gameId: "g" } });
+    expect(await redeem()).toMatchObject({ body: { message: "token-used" } });
+  }, 60_000);
 });

@@ -4,7 +4,8 @@
  * redeems exactly one succeeds; it answers a 15-minute access JWT of the player's game.
  */
 import { randomBytes } from "node:crypto";
-import { and, eq, gt, inArray, isNull, lt } from "drizzle-orm";
+import { and, eq, gt, inArray, isNull, lt, sql } from "drizzle-orm";
+import { callerDeadline, CallerDeadlinePassed } from "../db";
 import type { Clock } from "./clock";
 import { OffersError } from "./errors";
 import type { OffersDatabase } from "./db";
@@ -46,15 +47,24 @@ export class OneTimeTokens {
     const now = this.clock.now();
     const hash = sha256Hex(token);
     const ofGame = inArray(oneTimeTokens.gameId, ENVIRONMENTS.map((environment) => tenantOf(gameId, environment)));
+    // Used only while this caller still waits: a PostgreSQL that froze with the update in its socket
+    // must not spend the token after a 503, or the player's retry would find it used.
+    const deadline = callerDeadline(this.db);
     const [used] = await this.db
       .update(oneTimeTokens)
       .set({ usedAt: now })
-      .where(and(eq(oneTimeTokens.tokenHash, hash), ofGame, isNull(oneTimeTokens.usedAt), gt(oneTimeTokens.expiresAt, now)))
+      .where(and(eq(oneTimeTokens.tokenHash, hash), ofGame, isNull(oneTimeTokens.usedAt), gt(oneTimeTokens.expiresAt, now), sql`clock_timestamp() < ${deadline}`))
       .returning({ playerId: oneTimeTokens.playerId, tenant: oneTimeTokens.gameId });
     if (!used) {
-      const [row] = await this.db.select().from(oneTimeTokens).where(and(eq(oneTimeTokens.tokenHash, hash), ofGame));
+      const [row] = await this.db
+        .select({ usedAt: oneTimeTokens.usedAt, expiresAt: oneTimeTokens.expiresAt, late: sql<boolean>`clock_timestamp() >= ${deadline}` })
+        .from(oneTimeTokens)
+        .where(and(eq(oneTimeTokens.tokenHash, hash), ofGame));
       if (!row) throw new OffersError("token-invalid");
-      throw new OffersError(row.usedAt ? "token-used" : "token-expired");
+      if (row.usedAt) throw new OffersError("token-used");
+      if (row.expiresAt.getTime() <= now.getTime()) throw new OffersError("token-expired");
+      if (row.late) throw new CallerDeadlinePassed("one-time token redeem");
+      throw new OffersError("token-expired");
     }
     const environment = (await this.games.findGameWithKeys(gameId))?.environments.find((e) => e.tenant === used.tenant);
     if (!environment || environment.keys.length === 0) throw new OffersError("token-invalid");
