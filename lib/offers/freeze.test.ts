@@ -55,6 +55,16 @@ async function startService() {
   return { server, app, game, jwt, api };
 }
 
+/** /health's status once it answers 200, or after 5 s of asking. */
+async function healthAfterThaw(app: Awaited<ReturnType<typeof startService>>["app"]): Promise<number> {
+  let health = 0;
+  for (let attempt = 0; attempt < 50 && health !== 200; attempt++) {
+    health = (await app.inject({ method: "GET", url: "/health" })).statusCode;
+    if (health !== 200) await new Promise((r) => setTimeout(r, 100));
+  }
+  return health;
+}
+
 describe.skipIf(!canRunThrowawayPostgres())("offers service when PostgreSQL freezes", () => {
   it("answers 503 database-unavailable within the bound, then recovers on thaw without a restart", async () => {
     const { server, app, jwt, api } = await startService();
@@ -120,12 +130,7 @@ describe.skipIf(!canRunThrowawayPostgres())("offers service when PostgreSQL free
     expect(elapsed).toBeLessThan(boundMs);
 
     server.thaw();
-    let health = 0;
-    for (let attempt = 0; attempt < 50 && health !== 200; attempt++) {
-      health = (await app.inject({ method: "GET", url: "/health" })).statusCode;
-      if (health !== 200) await new Promise((r) => setTimeout(r, 100));
-    }
-    expect(health).toBe(200);
+    expect(await healthAfterThaw(app)).toBe(200);
     // The refused claim did not happen behind the caller's back: still claimable, nothing granted.
     expect(await offerState()).toEqual({ status: "claimable", grants: 0 });
     expect(await claim()).toEqual({ status: 200, body: { message: "Rewards claimed", rewards: [coins] }, retryAfter: undefined });
@@ -149,12 +154,7 @@ describe.skipIf(!canRunThrowawayPostgres())("offers service when PostgreSQL free
     expect(Date.now() - started).toBeLessThan(boundMs);
 
     server.thaw();
-    let health = 0;
-    for (let attempt = 0; attempt < 50 && health !== 200; attempt++) {
-      health = (await app.inject({ method: "GET", url: "/health" })).statusCode;
-      if (health !== 200) await new Promise((r) => setTimeout(r, 100));
-    }
-    expect(health).toBe(200);
+    expect(await healthAfterThaw(app)).toBe(200);
     // The refused redeem did not spend the token behind the player's back: the retry gets in, once.
     expect(await redeem()).toMatchObject({ status: 200, body: { playerId: "player-1", gameId: "g" } });
     expect(await redeem()).toMatchObject({ body: { message: "token-used" } });
