@@ -7,10 +7,10 @@ import { describe, expect, it, onTestFinished } from "vitest";
 import { SignJWT } from "jose";
 import { openDatabase } from "../db";
 import { canRunThrowawayPostgres, startThrowawayPostgres } from "../testing/throwaway";
-import { playerState } from "./admin";
 import { buildOffersApp } from "./app";
 import { ManualClock } from "./clock";
 import { OFFERS_MIGRATIONS_TABLE, offersMigrationsDir, schema } from "./db";
+import { claimableGift } from "./testing";
 
 const timeoutMs = 1_000;
 // The client waits 1 s longer than the server's statement_timeout; the rest is slack for a busy machine.
@@ -102,21 +102,8 @@ describe.skipIf(!canRunThrowawayPostgres())("offers service when PostgreSQL free
 
   it("refuses a claim with 503 database-unavailable within the bound, changing nothing, and grants it exactly once after thaw", async () => {
     const { server, app, api } = await startService();
-    const coins = { kind: "coins" as const, rewardId: "coins", name: "Coins", amount: 10 };
-    await app.offers.engine.upsertDefinition("g", "gift", { name: "Gift", rewards: [coins], durationSeconds: 86_400 });
-    const { instanceId } = await app.offers.engine.assignOffer("g", "player-1", "gift");
-    // An offer without conditions becomes claimable when the player views it.
-    await app.offers.engine.fetchCampaigns("g", "player-1", { viewing: true, includeQueued: false });
-    // What the admin API shows of the offer: its status, and how many times the ledger granted it.
-    const offerState = async () => {
-      const state = await playerState(app.offers.engine, "g", "player-1", false);
-      return { status: state?.offers.find((o) => o.instanceId === instanceId)?.status, grants: state?.ledger.filter((e) => e.sourceId === instanceId).length };
-    };
+    const { coins, offerState, claim } = await claimableGift(app, api, "g", "player-1");
     expect(await offerState()).toEqual({ status: "claimable", grants: 0 });
-    const claim = async () => {
-      const res = await app.inject({ method: "POST", url: "/v1/reward/sdk/claim", headers: api, payload: { kind: "offer", instanceId, playerId: "player-1" } });
-      return { status: res.statusCode, body: res.json(), retryAfter: res.headers["retry-after"] };
-    };
 
     // A game server just served: its credentials and the game's settings are cached, so the claim's
     // own statement is what meets the frozen database.

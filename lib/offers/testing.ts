@@ -13,6 +13,7 @@ import { SignJWT } from "jose";
 import { rowsOf } from "../db";
 import { parseEnv, type Env } from "../env";
 import { createScratchPostgres, type TestDatabase, type TestDatabaseTarget } from "../db/testing";
+import { playerState } from "./admin";
 import { buildOffersApp, type OffersAppDeps } from "./app";
 import { ManualClock } from "./clock";
 import { runOffersCli } from "./cli-commands";
@@ -177,3 +178,26 @@ export async function waitHealthy(base: string, child: ChildProcess, stderr: () 
 }
 
 export const exited = (child: ChildProcess) => new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode ? resolve() : child.once("exit", () => resolve())));
+
+/**
+ * A claimable offer of `playerId` (an offer without conditions, assigned and viewed), for fault tests:
+ * `claim()` claims it as the game server with `headers`; `offerState()` is what the admin API shows
+ * of it: its status, and how many times the ledger granted it.
+ */
+export async function claimableGift(app: FastifyInstance, headers: Record<string, string>, gameId: string, playerId: string) {
+  const coins = { kind: "coins" as const, rewardId: "coins", name: "Coins", amount: 10 };
+  await app.offers.engine.upsertDefinition(gameId, "gift", { name: "Gift", rewards: [coins], durationSeconds: 86_400 });
+  const { instanceId } = await app.offers.engine.assignOffer(gameId, playerId, "gift");
+  await app.offers.engine.fetchCampaigns(gameId, playerId, { viewing: true, includeQueued: false });
+  return {
+    coins,
+    offerState: async () => {
+      const state = await playerState(app.offers.engine, gameId, playerId, false);
+      return { status: state?.offers.find((o) => o.instanceId === instanceId)?.status, grants: state?.ledger.filter((e) => e.sourceId === instanceId).length };
+    },
+    claim: async () => {
+      const res = await app.inject({ method: "POST", url: "/v1/reward/sdk/claim", headers, payload: { kind: "offer", instanceId, playerId } });
+      return { status: res.statusCode, body: res.json(), retryAfter: res.headers["retry-after"] };
+    },
+  };
+}
