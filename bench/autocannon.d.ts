@@ -18,6 +18,10 @@ declare module "autocannon" {
     url: string;
     connections?: number;
     duration?: number;
+    /** Requests in all, instead of a duration. */
+    amount?: number;
+    /** Seconds before a request counts as timed out (10). */
+    timeout?: number;
     method?: string;
     headers?: Record<string, string>;
     body?: string;

@@ -23,7 +23,7 @@ import { preparedCampaignReads } from "../../lib/offers/engine/campaigns";
 import { GameDirectory } from "../../lib/offers/games";
 import { SecretBox } from "../../lib/offers/secret-box";
 import { postgresCpuMeter, startBenchRun, verdict } from "../lib/common";
-import { benchInstanceRow, benchPlayerRow } from "./rows";
+import { insertReaders } from "./rows";
 
 const PLAYERS = Number(process.env.BENCH_PLAYERS ?? 2_000);
 const READS = Number(process.env.BENCH_READS ?? 10_000);
@@ -36,15 +36,7 @@ async function main() {
   const handle = await openOffersDatabase({ url: run.dbUrl, poolSize: 8 });
   const db = handle.db;
   await new GameDirectory(db, new SecretBox(randomUUID().replaceAll("-", "").repeat(2))).createGame({ gameId: GAME, name: "Bench", clientId: "bench-client", apiKey: `bench-key-${randomUUID()}` });
-  const now = new Date();
-  const later = new Date(now.getTime() + 86_400_000);
-  for (let start = 0; start < PLAYERS; start += 400) {
-    const ids = Array.from({ length: Math.min(400, PLAYERS - start) }, (_, i) => `reader-${start + i}`);
-    await db.insert(players).values(ids.map((playerId) => benchPlayerRow(GAME, playerId, now)));
-    await db.insert(offerInstances).values(
-      ids.flatMap((playerId) => (["surfaced", "viewed", "claimable", "claimed", "expired"] as const).map((status) => benchInstanceRow(GAME, playerId, status, { now, expiresAt: later }))),
-    );
-  }
+  await insertReaders(db, GAME, PLAYERS, new Date());
   await db.execute(sql`analyze`);
 
   // The shape before reads shared statements: the same statement, for one player.

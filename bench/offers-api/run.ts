@@ -14,6 +14,7 @@
  *   OFFERS_RATE_LIMIT_CLIENT_PER_MINUTE / OFFERS_RATE_LIMIT_SERVER_PER_MINUTE (default 0 = unlimited): set to measure the limiter.
  *   BENCH_ONLY (campaigns, claims or delivery): run one part only, e.g. while profiling it.
  *   BENCH_CAMPAIGN_PAIRS (default 4): 5 s runs of each server for the campaigns ratio, either first in turn.
+ *   BENCH_CAMPAIGN_WARMUP (default 40,000): requests each server answers first, unmeasured, so that the JIT has settled.
  *   BENCH_CLAIM_PAIRS (default 4): 5 s claim runs of each server for the claims ratio, either first in turn.
  *   BENCH_SERVICE_NODE_ARGS, BENCH_BARE_NODE_ARGS: node flags of the service and of the bare server (e.g. --cpu-prof).
  *   BENCH_CLAIM_ORDER (spread or bursts, default spread): claims of distinct players at once, or
@@ -25,18 +26,19 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import autocannon, { type Result as CannonResult } from "autocannon";
-import { SignJWT } from "jose";
 import { openOffersDatabase } from "../../lib/offers/db";
 import { offerInstances, players } from "../../lib/offers/db/schema";
 import { GameDirectory } from "../../lib/offers/games";
 import { OffersEngine } from "../../lib/offers/engine";
 import { SecretBox } from "../../lib/offers/secret-box";
 import { percentile, postgresCpuMeter, processCpuMs, startBenchRun, verdict, waitForHealthy } from "../lib/common";
-import { BENCH_OFFER_ID, benchInstanceRow, benchPlayerRow } from "./rows";
+import { BENCH_OFFER_DEFINITION, BENCH_OFFER_ID, benchInstanceRow, benchPlayerRow, insertReaders, readerTokens } from "./rows";
 
 /** The delivery part: pairs of claim runs without and with an endpoint, RUN_SECONDS each. */
 const DELIVERY_PAIRS = Number(process.env.BENCH_DELIVERY_PAIRS ?? 4);
 const CAMPAIGN_PAIRS = Number(process.env.BENCH_CAMPAIGN_PAIRS ?? 4);
+/** Requests each server answers before the campaigns runs are measured. */
+const CAMPAIGN_WARMUP = Number(process.env.BENCH_CAMPAIGN_WARMUP ?? 40_000);
 /** Pairs of 5 s claim runs, the service's and the bare server's, either first in turn. */
 const CLAIM_PAIRS = Number(process.env.BENCH_CLAIM_PAIRS ?? 4);
 const RUN_SECONDS = 5;
@@ -78,36 +80,14 @@ async function seed() {
   // The game with a webhook endpoint (the delivery part): the same claims, delivered.
   await games.createGame({ gameId: HOOK_GAME, name: "Bench game with a webhook", clientId: HOOK_CLIENT_ID, apiKey: HOOK_API_KEY });
   const engine = new OffersEngine({ db });
-  await engine.upsertDefinition(GAME, BENCH_OFFER_ID, {
-    name: "Bench offer",
-    description: "A benchmark offer",
-    rewards: [{ kind: "coins", rewardId: "gold", name: "Gold", amount: 10 }],
-    completionConditions: [{ kind: "spendCurrency", id: "gold", name: "Gold", amount: 100 }],
-    realTime: false,
-    durationSeconds: 86_400,
-    priority: 0,
-  });
+  await engine.upsertDefinition(GAME, BENCH_OFFER_ID, BENCH_OFFER_DEFINITION);
   const now = new Date();
   const later = new Date(now.getTime() + 86_400_000);
-  const earlier = new Date(now.getTime() - 3_600_000);
   const instance = (playerId: string, status: (typeof offerInstances.$inferInsert)["status"], expiresAt: Date, gameId = GAME) =>
     benchInstanceRow(gameId, playerId, status, { now, expiresAt });
   const playerRow = (playerId: string, gameId = GAME) => benchPlayerRow(gameId, playerId, now);
-  const batch = 400; // × 5 rows × 18 columns stays under PostgreSQL's 65,535 bind parameters
-  // Readers: five offers each, every state a client sees (three hold the slots).
-  for (let start = 0; start < PLAYERS; start += batch) {
-    const ids = Array.from({ length: Math.min(batch, PLAYERS - start) }, (_, i) => `reader-${start + i}`);
-    await db.insert(players).values(ids.map((id) => playerRow(id)));
-    await db.insert(offerInstances).values(
-      ids.flatMap((id) => [
-        instance(id, "surfaced", later),
-        instance(id, "viewed", later),
-        instance(id, "claimable", later),
-        instance(id, "claimed", later),
-        instance(id, "expired", earlier),
-      ]),
-    );
-  }
+  const batch = 400; // × 3 rows × 18 columns stays well under PostgreSQL's 65,535 bind parameters
+  await insertReaders(db, GAME, PLAYERS, now);
   // Claimers: three claimable offers each.
   const claimers = async (gameId: string, count: number) => {
     const claimable: Claimable[] = [];
@@ -172,13 +152,7 @@ async function main() {
     for (let i = 0; i < INSTANCES; i++) await waitForHealthy(`http://127.0.0.1:${instancePort(i)}/health`);
     await waitForHealthy(`http://127.0.0.1:${BARE_PORT}/health`);
 
-    const key = new TextEncoder().encode(API_KEY);
-    const exp = Math.floor(Date.now() / 1000) + 3_600;
-    const tokens = await Promise.all(
-      Array.from({ length: PLAYERS }, (_, i) =>
-        new SignJWT({}).setProtectedHeader({ alg: "HS256" }).setIssuer(GAME).setSubject(`reader-${i}`).setExpirationTime(exp).sign(key),
-      ),
-    );
+    const tokens = await readerTokens(GAME, API_KEY, PLAYERS);
 
     const servicePid = children[0]!.pid;
     const barePid = children[INSTANCES]!.pid;
@@ -205,8 +179,10 @@ async function main() {
       // Warm both (JIT, key cache, connection pools) with every player's fetch, so that no measured
       // run is the first to read a player (a first read may settle what became due since the seed),
       // then alternate 5 s runs of each, so a load that comes and goes weighs on both alike.
-      await campaigns(SERVICE_PORT, { amount: PLAYERS });
-      await campaigns(BARE_PORT, { amount: PLAYERS });
+      // Warmed until the JIT settles: after 10,000 requests V8 still compiles about 60 functions per
+      // 10,000 more (the service's more than the bare server's); after 40,000, a few.
+      await campaigns(SERVICE_PORT, { amount: CAMPAIGN_WARMUP });
+      await campaigns(BARE_PORT, { amount: CAMPAIGN_WARMUP });
       const runs: Record<"service" | "bare", CannonResult[]> = { service: [], bare: [] };
       const cpu = { service: 0, bare: 0 };
       const postgresCpu = { service: 0, bare: 0 };
