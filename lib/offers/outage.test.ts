@@ -1,13 +1,17 @@
 /**
  * PostgreSQL going away: requests (claims too) answer 503 {"message":"database-unavailable"}, /health
- * answers 503 with a clear body, and the service recovers by itself when the database returns.
+ * answers 503 with a clear body, and the service recovers by itself when the database returns. And a
+ * claim that PostgreSQL runs only after its caller stopped waiting grants nothing and answers 503.
  */
+import { sql } from "drizzle-orm";
+import pg from "pg";
 import { describe, expect, it, onTestFinished } from "vitest";
+import { openDatabase } from "../db";
 import { createScratchPostgres } from "../db/testing";
 import { startProxyFor } from "../testing/tcp-proxy";
 import { buildOffersApp } from "./app";
 import { ManualClock } from "./clock";
-import { openOffersDatabase } from "./db";
+import { OFFERS_MIGRATIONS_TABLE, offersMigrationsDir, openOffersDatabase, schema } from "./db";
 import { claimableGift } from "./testing";
 
 /**
@@ -81,6 +85,48 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("offers service when PostgreSQL 
     expect(await offerState()).toEqual({ status: "claimable", grants: 0 });
     expect(await claim()).toEqual({ status: 200, body: { message: "Rewards claimed", rewards: [coins] }, retryAfter: undefined });
     expect(await claim()).toMatchObject({ status: 409, body: { message: "offer-not-claimable" } });
+    expect(await offerState()).toEqual({ status: "claimed", grants: 1 });
+  });
+});
+
+describe.skipIf(!process.env.TEST_DATABASE_URL)("a claim that reaches PostgreSQL after its caller's wait", () => {
+  // The database timeout: the caller waits up to this for a pooled connection, then this plus 1 s for
+  // the answer; the claim's deadline is this plus 1 s from when it is asked.
+  const timeoutMs = 3_000;
+
+  it("answers 503 database-unavailable and leaves the offer claimable, not 409", async () => {
+    const scratch = await createScratchPostgres();
+    const database = await openDatabase({ url: scratch.url, schema, migrationsDir: offersMigrationsDir(), migrationsTable: OFFERS_MIGRATIONS_TABLE, poolSize: 1, timeoutMs, onPoolError: () => {} });
+    const app = await buildOffersApp({ database, secretKey: "a".repeat(64), adminToken: "admin-token-0123456789", clock: new ManualClock(), checkResponses: true });
+    const locker = new pg.Client({ connectionString: scratch.url });
+    onTestFinished(async () => {
+      await locker.end().catch(() => {});
+      await app.close();
+      await database.close().catch(() => {});
+      await scratch.drop();
+    });
+    const game = await app.offers.games.createGame({ gameId: "g", name: "G", clientId: "c", apiKey: "key-0123456789-abcdef" });
+    const headers = { "x-client-id": game.clientId, "x-api-key": game.apiKey, "content-type": "application/json" };
+    const { coins, offerState, claim } = await claimableGift(app, headers, "g", "p");
+    // Credentials and game settings cached: the claim's statement is its only use of the pool.
+    expect((await app.inject({ method: "POST", url: "/v1/player/campaigns/refresh", headers, payload: { playerId: "p" } })).statusCode).toBe(200);
+
+    // The pool's one connection is busy for 2.5 s, and then the player's row stays locked until 4.7 s:
+    // the claim asked at 0.2 s (deadline 4.2 s) gets a connection at 2.5 s and its lock at 4.7 s, within
+    // its statement timeout (3 s) and its read timeout (4 s), but after its deadline.
+    await locker.connect();
+    await locker.query("begin");
+    await locker.query("select 1 from offers_players where game_id = 'g' and player_id = 'p' for update");
+    // (A drizzle query runs once it is awaited or then'd.)
+    const busy = database.db.execute(sql`select pg_sleep(2.5)`).then(() => {});
+    const unlock = new Promise((resolve) => setTimeout(resolve, 4_700)).then(() => locker.query("commit"));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const late = await claim();
+    await Promise.all([busy, unlock]);
+
+    expect(late).toMatchObject({ status: 503, body: { message: "database-unavailable" } });
+    expect(await offerState()).toEqual({ status: "claimable", grants: 0 });
+    expect(await claim()).toEqual({ status: 200, body: { message: "Rewards claimed", rewards: [coins] }, retryAfter: undefined });
     expect(await offerState()).toEqual({ status: "claimed", grants: 1 });
   });
 });
