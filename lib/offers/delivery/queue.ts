@@ -55,7 +55,13 @@ export async function fanOut(
   const at = now.toISOString();
   const until = lease.until.toISOString();
   const busy = JSON.stringify([...lease.busy].map(([endpoint_id, used]) => ({ endpoint_id, used })));
-  const [row] = rowsOf<{ events: string | number; queued: string | number; leased: RawLeased[] | string; subscribed: string[] | string }>(
+  const [row] = rowsOf<{
+    events: string | number;
+    queued: string | number;
+    leased: Omit<RawLeased, "endpoint">[] | string;
+    endpoints: Record<string, Record<string, unknown>> | string;
+    subscribed: string[] | string;
+  }>(
     await db.execute(sql`
       with cursor as (
         select value from offers_settings where name = ${FANOUT_CURSOR} for update skip locked
@@ -85,7 +91,9 @@ export async function fanOut(
           t.occurred_at, ${at}::timestamptz, ${at}::timestamptz
         from targets t
         on conflict (endpoint_id, message_id) do nothing
-        returning to_jsonb(d) as delivery
+        returning to_json(d) as delivery
+      ), mine as (
+        select delivery from queued where delivery->>'lease_token' = ${lease.token}
       ), last as (
         select xid, id from batch order by xid desc, id desc limit 1
       ), moved as (
@@ -98,21 +106,25 @@ export async function fanOut(
         (select count(*) from batch) as events,
         (select count(*) from queued) as queued,
         (select count(*) from moved) as moved,
+        -- json, not jsonb: built and sent as text, without a binary form in between. Each endpoint once.
         coalesce((
-          select jsonb_agg(jsonb_build_object('delivery', q.delivery, 'event', to_jsonb(b), 'endpoint', to_jsonb(ep)))
-          from queued q
-          join batch b on b.id = (q.delivery->>'reward_event_id')::bigint
-          join offers_webhook_endpoints ep on ep.endpoint_id = q.delivery->>'endpoint_id'
-          where q.delivery->>'lease_token' = ${lease.token}
-        ), '[]'::jsonb) as leased,
+          select json_agg(json_build_object('delivery', m.delivery, 'event', to_json(b)))
+          from mine m join batch b on b.id = (m.delivery->>'reward_event_id')::bigint
+        ), '[]'::json) as leased,
+        coalesce((
+          select json_object_agg(ep.endpoint_id, to_json(ep)) from offers_webhook_endpoints ep
+          where ep.endpoint_id in (select m.delivery->>'endpoint_id' from mine m)
+        ), '{}'::json) as endpoints,
         -- The games a claim is worth a round for (see DeliveryWorker.granted).
         coalesce((
           select jsonb_agg(distinct ep.game_id) from offers_webhook_endpoints ep
           where ep.enabled and ep.event_types ? ${REWARD_GRANTED}
         ), '[]'::jsonb) as subscribed`),
   );
-  const leased = typeof row?.leased === "string" ? (JSON.parse(row.leased) as RawLeased[]) : (row?.leased ?? []);
-  const subscribed = typeof row?.subscribed === "string" ? (JSON.parse(row.subscribed) as string[]) : (row?.subscribed ?? []);
+  const parsed = <T>(value: T | string | undefined, empty: T): T => (typeof value === "string" ? (JSON.parse(value) as T) : (value ?? empty));
+  const endpoints = parsed(row?.endpoints, {});
+  const leased = parsed(row?.leased, []).map((raw) => ({ ...raw, endpoint: endpoints[raw.delivery.endpoint_id as string] ?? null }));
+  const subscribed = parsed(row?.subscribed, []);
   return {
     events: Number(row?.events ?? 0),
     queued: Number(row?.queued ?? 0),
