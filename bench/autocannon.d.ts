@@ -20,8 +20,6 @@ declare module "autocannon" {
     duration?: number;
     /** Requests in all, instead of a duration. */
     amount?: number;
-    /** Seconds before a request counts as timed out (10). */
-    timeout?: number;
     method?: string;
     headers?: Record<string, string>;
     body?: string;
