@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { generateComponent } from "../../bench/catalog/generate";
 import { SearchIndex, type CatalogEntry } from "./search";
@@ -124,4 +125,36 @@ describe("search index", () => {
       expect({ kind, owner, group, environment, dependency }, JSON.stringify(q)).toEqual(want.counts);
     }
   });
+
+  it("finds every record holding a word, whatever its characters (the trigram index folds all but a-z, 0-9 and -/._ into one code)", () => {
+    // Texts over a few letters, characters the index folds together (@ # ü and space) and NUL, so that
+    // trigrams collide; each record's description and, last in its haystack, its group; the words are
+    // cut out of them (and some occur nowhere), of every length.
+    const text = fc.string({ unit: fc.constantFrom("a", "b", "-", "/", "@", "#", "ü", "Ü", " ", "\u0000"), maxLength: 12 });
+    fc.assert(
+      fc.property(fc.array(fc.tuple(text, text), { minLength: 1, maxLength: 30 }), fc.array(fc.tuple(fc.nat(), fc.nat(), fc.nat(), text)), (texts, cuts) => {
+        const entries: CatalogEntry[] = texts.map(([description, group], i) => {
+          const component = generateComponent(i);
+          component.metadata.description = description;
+          component.spec.owners = [{ user: "u", group }];
+          return { name: component.metadata.name, file: `components/${component.metadata.name}.yaml`, component, etag: `"${i}"`, stale: false };
+        });
+        const index = new SearchIndex();
+        index.replaceAll(entries);
+        for (const [which, from, length, other] of cuts) {
+          const source = texts[which % texts.length][which % 2];
+          const start = from % (source.length + 1);
+          const cut = source.slice(start, start + (length % 6)).trim();
+          for (const word of [cut, other.trim()]) {
+            if (/\s/.test(word)) continue; // a word of the query: whitespace splits it
+            const q = listQuerySchema.parse({ q: word, pageSize: 200 });
+            expect(index.list(q).items.map((x) => x.name), JSON.stringify(word)).toEqual(reference(entries, q).matched);
+          }
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
 });
+

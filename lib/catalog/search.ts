@@ -1,8 +1,10 @@
 /**
  * In-memory index of the catalog: each record with a prebuilt lowercase haystack, so a list query is
- * one linear pass (10,000 records: a few milliseconds), narrowed to the records holding a word of the
- * search, and sparing what every query of one state of the index shares (see Prepared). Facet counts are "disjunctive": the count of a
- * kind is over records matching every other filter, so chips show what choosing them would give.
+ * one pass over the records that can match: those holding the rarest trigram of the search's longest
+ * word (a trigram index), or those holding a wanted value of the one dimension filtered on, or all;
+ * what every query of one state of the index shares is built once (see Prepared). Facet counts are
+ * "disjunctive": the count of a kind is over records matching every other filter, so chips show what
+ * choosing them would give.
  */
 import type { Component } from "./schema";
 import type { FacetCounts, ListCounts, ListQuery } from "./query";
@@ -128,21 +130,73 @@ function matches(x: Indexed, dim: Dim, kinds: Set<string>, owners: Set<string>, 
 /** Recent query results (without paging), so paging through one result or repeating a popular search is a lookup. */
 const CACHE_SIZE = 64;
 
-/** Between two records' haystacks in the scan text; a haystack or word holding it is searched record by record. */
-const RECORD_SEPARATOR = "\u0001";
-
 /**
- * What every query of one state of the index shares, built on the first query after a change: the
- * haystacks of all records (in name order) in one text, so a word is found with a few indexOf calls
- * instead of one includes per record; the stale count; each dimension's counts over all records.
+ * What every query of one state of the index shares, built on the first query after a change that
+ * needs it: the stale count; each dimension's counts over all records; the trigram index.
  */
 interface Prepared {
-  /** null when a haystack holds the separator. */
-  scan: { text: string; starts: Int32Array } | null;
   staleCount: number;
   allCounts: Partial<Record<Dim, Map<string, number>>>;
   /** Each value of a dimension → the positions (name order) of the records holding it. */
   postings: Partial<Record<Dim, Map<string, number[]>>>;
+  /** Built by the first query with a word of three characters or more. */
+  trigrams: TrigramIndex | null;
+}
+
+/**
+ * Characters of a trigram, folded to 6 bits: a-z, 0-9, "-", "/", "." and "_" keep their own code, every
+ * other character shares one. Folding only merges trigrams, so a list holds every record that has the
+ * trigram (and perhaps some that do not): a superset, as the caller checks each candidate's haystack.
+ */
+const GRAM_CODE = (() => {
+  const codes = new Uint8Array(128).fill(63);
+  const own = "abcdefghijklmnopqrstuvwxyz0123456789-/._";
+  for (let i = 0; i < own.length; i++) codes[own.charCodeAt(i)] = i;
+  return codes;
+})();
+const GRAMS = 64 * 64 * 64;
+const gramCharCode = (text: string, at: number) => {
+  const c = text.charCodeAt(at);
+  return c < 128 ? GRAM_CODE[c] : 63;
+};
+
+/**
+ * Each trigram → the positions (name order) of the records whose haystack holds it, as one array
+ * sliced by offsets (compressed sparse rows): two passes over the haystacks, no per-trigram objects.
+ */
+interface TrigramIndex {
+  /** The list of trigram g is positions[offsets[g] .. offsets[g + 1]]. */
+  offsets: Int32Array;
+  positions: Int32Array;
+}
+
+function buildTrigrams(all: readonly Indexed[]): TrigramIndex {
+  const offsets = new Int32Array(GRAMS + 1);
+  // The last record seen holding each trigram: a record is listed once however often it holds one.
+  const last = new Int32Array(GRAMS).fill(-1);
+  // Two passes over the same trigrams: the first counts each list's length, the second fills the lists.
+  let positions: Int32Array | null = null;
+  let next: Int32Array | null = null;
+  for (let pass = 0; pass < 2; pass++) {
+    for (let i = 0; i < all.length; i++) {
+      const h = all[i].haystack;
+      if (h.length < 3) continue;
+      let gram = (gramCharCode(h, 0) << 6) | gramCharCode(h, 1);
+      for (let k = 2; k < h.length; k++) {
+        gram = ((gram << 6) | gramCharCode(h, k)) & (GRAMS - 1);
+        if (last[gram] === i) continue;
+        last[gram] = i;
+        if (next) positions![next[gram]++] = i;
+        else offsets[gram + 1]++;
+      }
+    }
+    if (next) break;
+    for (let g = 0; g < GRAMS; g++) offsets[g + 1] += offsets[g];
+    positions = new Int32Array(offsets[GRAMS]);
+    next = offsets.slice(0, GRAMS);
+    last.fill(-1);
+  }
+  return { offsets, positions: positions! };
 }
 
 function valuesOf(x: Indexed, dim: Dim): readonly string[] {
@@ -187,19 +241,8 @@ export class SearchIndex {
     if (this.prep) return this.prep;
     const all = this.ordered();
     let staleCount = 0;
-    let separated = true;
-    const starts = new Int32Array(all.length + 1);
-    let offset = 0;
-    for (let i = 0; i < all.length; i++) {
-      const x = all[i];
-      if (x.entry.stale) staleCount++;
-      if (x.haystack.includes(RECORD_SEPARATOR)) separated = false;
-      starts[i] = offset;
-      offset += x.haystack.length + 1;
-    }
-    starts[all.length] = offset;
-    const scan = separated ? { text: all.map((x) => x.haystack).join(RECORD_SEPARATOR), starts } : null;
-    return (this.prep = { scan, staleCount, allCounts: {}, postings: {} });
+    for (const x of all) if (x.entry.stale) staleCount++;
+    return (this.prep = { staleCount, allCounts: {}, postings: {}, trigrams: null });
   }
 
   /** One dimension's counts over every record, in name order (as a pass over all of them would count). */
@@ -251,30 +294,33 @@ export class SearchIndex {
   }
 
   /**
-   * The records whose haystack holds `word`, in name order (a superset of a query's matches: the other
-   * words are checked after); null when the scan text cannot answer (a separator in the word or in a haystack).
+   * The records that may hold every word, in name order: those holding the rarest trigram of any word (a
+   * superset of the query's matches: every word is checked after); null when no word is long enough to
+   * have a trigram (every record may).
    */
-  private holding(word: string): Indexed[] | null {
-    const { scan } = this.prepared();
-    if (!scan || word.includes(RECORD_SEPARATOR)) return null;
+  private holding(words: readonly string[]): Indexed[] | null {
+    if (!words.some((w) => w.length >= 3)) return null;
+    const prep = this.prepared();
     const all = this.ordered();
-    const { text, starts } = scan;
-    const out: Indexed[] = [];
+    const { offsets, positions } = (prep.trigrams ??= buildTrigrams(all));
     let from = 0;
-    for (;;) {
-      const at = text.indexOf(word, from);
-      if (at < 0) break;
-      // The record whose haystack holds `at`: the last start at or before it.
-      let lo = 0;
-      let hi = all.length - 1;
-      while (lo < hi) {
-        const mid = (lo + hi + 1) >> 1;
-        if (starts[mid] <= at) lo = mid;
-        else hi = mid - 1;
+    let to = -1;
+    for (const word of words) {
+      if (word.length < 3) continue;
+      let gram = (gramCharCode(word, 0) << 6) | gramCharCode(word, 1);
+      for (let k = 2; k < word.length; k++) {
+        gram = ((gram << 6) | gramCharCode(word, k)) & (GRAMS - 1);
+        const start = offsets[gram];
+        const end = offsets[gram + 1];
+        if (end === start) return [];
+        if (to < 0 || end - start < to - from) {
+          from = start;
+          to = end;
+        }
       }
-      out.push(all[lo]);
-      from = starts[lo + 1];
     }
+    const out: Indexed[] = new Array(to - from);
+    for (let k = from; k < to; k++) out[k - from] = all[positions[k]];
     return out;
   }
 
@@ -377,14 +423,12 @@ export class SearchIndex {
 
     const matched: Indexed[] = [];
     const { staleCount } = this.prepared();
-    // A word narrows the pass to the records holding it (the longest word: likely the fewest).
-    const longest = words.reduce<string | null>((a, w) => (a === null || w.length > a.length ? w : a), null);
     // Filtering on one dimension only, its counts are over every record (a record failing it counts there,
     // so does one passing it): the counts of all records, computed once per state of the index; and the
     // pass is over the records holding a wanted value only.
     const whole = !words.length && !query.favorites && !query.stale && active.length === 1 ? active[0] : null;
     const wanted: Record<Dim, Iterable<string>> = { kind: kinds, owner: owners, group: groups, environment: envs, dependency: deps };
-    const candidates = longest !== null ? (this.holding(longest) ?? this.ordered()) : whole ? this.holdingAny(whole, wanted[whole]) : this.ordered();
+    const candidates = words.length ? (this.holding(words) ?? this.ordered()) : whole ? this.holdingAny(whole, wanted[whole]) : this.ordered();
     records: for (const x of candidates) {
       if (query.favorites && !favorites.has(x.entry.name)) continue;
       if (query.stale && !x.entry.stale) continue;
