@@ -11,13 +11,12 @@ import path from "node:path";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { createScratchPostgres, testDatabaseTargets } from "../db/testing";
-import { freePort } from "../testing/throwaway";
 import { openOffersDatabase } from "./db";
 import { offerInstances, rewardLedger } from "./db/schema";
 import { OffersEngine } from "./engine";
 import { GameDirectory } from "./games";
 import { SecretBox } from "./secret-box";
-import { exited, startServiceProcess as startService, waitHealthy } from "./testing";
+import { exited, serviceProcessEnv, startServiceProcess as startService, waitHealthy } from "./testing";
 
 const INSTANCES = 120;
 
@@ -46,18 +45,7 @@ describe.each(testDatabaseTargets())("SIGKILL during claims on %s", (target) => 
         await database.close();
       }
 
-      const port = await freePort();
-      const base = `http://127.0.0.1:${port}`;
-      const env: Record<string, string> = {
-        DATA_DIR: dataDir,
-        OFFERS_PORT: String(port),
-        OFFERS_HOST: "127.0.0.1",
-        OFFERS_SECRET_KEY: secretKey,
-        OFFERS_DEMO_DATA: "off",
-        LOG_LEVEL: "warn",
-        NODE_ENV: "production",
-        ...(scratch ? { OFFERS_DATABASE_URL: scratch.url } : {}),
-      };
+      const { base, env } = await serviceProcessEnv(dataDir, secretKey, scratch ? { OFFERS_DATABASE_URL: scratch.url } : {});
       let log = "";
       let child = startService(env);
       child.stderr!.on("data", (d) => (log += String(d)));

@@ -11,12 +11,11 @@ import path from "node:path";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { createScratchPostgres, testDatabaseTargets } from "../db/testing";
-import { freePort } from "../testing/throwaway";
 import { openOffersDatabase } from "./db";
 import { offerInstances, players } from "./db/schema";
 import { GameDirectory } from "./games";
 import { SecretBox } from "./secret-box";
-import { exited, startServiceProcess, waitHealthy } from "./testing";
+import { exited, serviceProcessEnv, startServiceProcess, waitHealthy } from "./testing";
 
 const PLAYERS = 4_000;
 const ADMIN_TOKEN = "kill-admin-token-0123456789";
@@ -37,22 +36,13 @@ describe.each(testDatabaseTargets())("SIGKILL during a surfacing job on %s", (ta
         await database.close();
       }
 
-      const port = await freePort();
-      const base = `http://127.0.0.1:${port}`;
-      const env: Record<string, string> = {
-        DATA_DIR: dataDir,
-        OFFERS_PORT: String(port),
-        OFFERS_HOST: "127.0.0.1",
-        OFFERS_SECRET_KEY: secretKey,
+      const { base, env } = await serviceProcessEnv(dataDir, secretKey, {
         OFFERS_ADMIN_TOKEN: ADMIN_TOKEN,
-        OFFERS_DEMO_DATA: "off",
         OFFERS_SURFACING_CONCURRENCY: "1",
         OFFERS_SURFACING_LEASE_MS: "2000",
         OFFERS_SURFACING_POLL_MS: "200",
-        LOG_LEVEL: "warn",
-        NODE_ENV: "production",
         ...(scratch ? { OFFERS_DATABASE_URL: scratch.url } : {}),
-      };
+      });
       const admin = (method: string, url: string, body?: unknown) =>
         fetch(`${base}/v1/admin/games/job-game${url}`, {
           method,

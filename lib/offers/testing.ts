@@ -151,6 +151,26 @@ export async function runCli(env: Env, ...argv: string[]) {
 
 // ---------- the service as its own process (crash tests) ----------
 
+/**
+ * The settings of a service process for a crash test, on a free loopback port: its data folder, its
+ * secret key, production mode, no demo data, warnings only; `extra` on top (a test's own settings,
+ * OFFERS_DATABASE_URL for PostgreSQL). `base` is its URL.
+ */
+export async function serviceProcessEnv(dataDir: string, secretKey: string, extra: Record<string, string> = {}): Promise<{ base: string; env: Record<string, string> }> {
+  const port = await freePort();
+  const env = {
+    DATA_DIR: dataDir,
+    OFFERS_PORT: String(port),
+    OFFERS_HOST: "127.0.0.1",
+    OFFERS_SECRET_KEY: secretKey,
+    OFFERS_DEMO_DATA: "off",
+    LOG_LEVEL: "warn",
+    NODE_ENV: "production",
+    ...extra,
+  };
+  return { base: `http://127.0.0.1:${port}`, env };
+}
+
 /** Starts lib/offers/main.ts with `env` on top of this process's environment; stderr is piped. */
 export function startServiceProcess(env: Record<string, string>): ChildProcess {
   // node itself (not npx) so that SIGKILL hits the process that holds the database.

@@ -4,41 +4,23 @@
  * is killed with SIGKILL. Restarted on the same data, it delivers every committed reward event, with
  * a valid signature: none is lost between the commit and the delivery.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { createScratchPostgres, testDatabaseTargets } from "../../db/testing";
-import { freePort } from "../../testing/throwaway";
 import { openOffersDatabase } from "../db";
 import { OffersEngine } from "../engine";
 import { GameDirectory } from "../games";
 import { RewardFeedResponse } from "../schemas";
 import { SecretBox } from "../secret-box";
+import { exited, serviceProcessEnv, startServiceProcess as startService, waitHealthy } from "../testing";
 import { WebhookEndpoints } from "./endpoints";
 import { eventually, startReceiver } from "./testing";
 
 const CLAIMS = 24;
-
-function startService(env: Record<string, string>): ChildProcess {
-  // node itself (not npx) so that SIGKILL hits the process that holds the database.
-  return spawn(process.execPath, ["--import", "tsx", "lib/offers/main.ts"], {
-    cwd: process.cwd(),
-    env: { ...Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== "OFFERS_DATABASE_URL")), ...env } as NodeJS.ProcessEnv,
-    stdio: ["ignore", "ignore", "pipe"],
-  });
-}
-
-async function waitHealthy(base: string, child: ChildProcess, stderr: () => string): Promise<void> {
-  await eventually(async () => {
-    if (child.exitCode !== null) throw Object.assign(new Error(`service exited (${child.exitCode}): ${stderr()}`), { fatal: true });
-    expect((await fetch(`${base}/health`)).status).toBe(200);
-  }, 90_000);
-}
-
-const exited = (child: ChildProcess) => new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode ? resolve() : child.once("exit", () => resolve())));
 
 describe.each(testDatabaseTargets())("SIGKILL between commit and delivery on %s", (target) => {
   it("delivers every committed reward event after the restart", { timeout: 240_000 }, async () => {
@@ -69,22 +51,13 @@ describe.each(testDatabaseTargets())("SIGKILL between commit and delivery on %s"
         await database.close();
       }
 
-      const port = await freePort();
-      const base = `http://127.0.0.1:${port}`;
-      const env: Record<string, string> = {
-        DATA_DIR: dataDir,
-        OFFERS_PORT: String(port),
-        OFFERS_HOST: "127.0.0.1",
-        OFFERS_SECRET_KEY: secretKey,
-        OFFERS_DEMO_DATA: "off",
-        LOG_LEVEL: "warn",
-        NODE_ENV: "production",
+      const { base, env } = await serviceProcessEnv(dataDir, secretKey, {
         // The receiver is on loopback.
         OFFERS_WEBHOOK_ALLOW_PRIVATE: "1",
         OFFERS_WEBHOOK_TIMEOUT_MS: "1500",
         OFFERS_WEBHOOK_POLL_MS: "50",
         ...(scratch ? { OFFERS_DATABASE_URL: scratch.url } : {}),
-      };
+      });
       const headers = { "content-type": "application/json", "x-client-id": "kill-client", "x-api-key": apiKey };
       let log = "";
       child = startService(env);
