@@ -83,6 +83,10 @@ interface OpenResult {
   components: number;
   errors: number;
   heapBytes: number;
+  /** Heap and array buffers once a word was searched (what the search keeps per state of the catalog included). */
+  heldSearchedBytes: number;
+  /** The first search of a word after the start. */
+  firstSearchMs: number;
   rssBytes: number;
   /** Wall time of the whole process (Node start and module loading included). */
   processMs: number;
@@ -138,6 +142,7 @@ async function loadAndQueryFigures(repo: ConfigRepo, snapshotFile: string, dataD
   const coldMs = median(colds.map((r) => r.openMs));
   const restartMs = median(restarts.map((r) => r.openMs));
   const per10k = (r: OpenResult) => r.heapBytes / (count / 10_000) / 1e6;
+  const searchedPer10k = (r: OpenResult) => r.heldSearchedBytes / (count / 10_000) / 1e6;
   const coldTarget = count >= 100_000 ? 5000 : 2000;
   const restartTarget = count >= 100_000 ? 3000 : 1000;
   console.log("");
@@ -152,6 +157,9 @@ async function loadAndQueryFigures(repo: ConfigRepo, snapshotFile: string, dataD
   note(`${moved.source}: ${moved.filesRead} files read; recovery ${moved.recoverMs.toFixed(0)} ms, CPU ${moved.cpuMs.toFixed(0)} ms`);
   line(`heap per 10,000 records (after a cold load)`, `${median(colds.map(per10k)).toFixed(1)} MB`, "", null);
   line(`heap per 10,000 records (after a restart)`, `${median(restarts.map(per10k)).toFixed(1)} MB`, "", null);
+  line(`heap + array buffers per 10,000 records (searched)`, `${median(restarts.map(searchedPer10k)).toFixed(1)} MB`, "", null);
+  line(`first search of a word after a restart`, `${median(restarts.map((r) => r.firstSearchMs)).toFixed(0)} ms`, "", null);
+  note(`it builds what the search keeps per state of the catalog (the trigram index), as the first word search after any change does`);
   note(`process RSS after a restart: ${(median(restarts.map((r) => r.rssBytes)) / 1e6).toFixed(0)} MB`);
 
   // The list queries run on a catalog opened here (from the snapshot, like a restart).

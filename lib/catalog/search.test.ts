@@ -35,7 +35,14 @@ function reference(entries: CatalogEntry[], q: ListQuery) {
     counts[dim] = {};
     for (const e of base.filter((x) => dims.every((d) => d === dim || passes(x, d)))) for (const v of values(e)[dim]) counts[dim][v] = (counts[dim][v] ?? 0) + 1;
   }
-  const matched = base.filter((e) => dims.every((d) => passes(e, d))).map((e) => e.name).sort((a, b) => (a < b ? -1 : 1));
+  // Sorted by the field in the query's direction; equal keys by name, always ascending.
+  const key = (e: CatalogEntry) =>
+    ({ name: e.name, displayName: lower(c(e).metadata.displayName), kind: c(e).spec.kind, repo: lower(c(e).spec.repo.path) })[q.sort];
+  const dir = q.order === "desc" ? -1 : 1;
+  const matched = base
+    .filter((e) => dims.every((d) => passes(e, d)))
+    .sort((a, b) => (key(a) < key(b) ? -dir : key(a) > key(b) ? dir : a.name < b.name ? -1 : 1))
+    .map((e) => e.name);
   return { matched, counts };
 }
 
@@ -62,6 +69,8 @@ describe("search index", () => {
         group: random() < 0.3 ? [`org/team-${Math.floor(random() * 50)}`, `org/team-${Math.floor(random() * 50)}`] : [],
         environment: some([...ENVIRONMENTS, "none"], 0.2),
         dependency: some(DEPENDENCY_FLAGS, 0.15),
+        sort: ["name", "displayName", "kind", "repo"][Math.floor(random() * 4)],
+        order: random() < 0.5 ? "asc" : "desc",
         pageSize: 200,
       });
       const got = index.list(q);
@@ -98,6 +107,8 @@ describe("search index", () => {
         kind: random() < 0.3 ? [COMPONENT_KINDS[Math.floor(random() * COMPONENT_KINDS.length)]] : [],
         favorites: random() < 0.2 ? "1" : undefined,
         stale: random() < 0.2 ? "1" : undefined,
+        sort: ["name", "displayName", "kind", "repo"][Math.floor(random() * 4)],
+        order: random() < 0.5 ? "asc" : "desc",
         pageSize: 200,
       });
       const got = index.list(q, favorites);

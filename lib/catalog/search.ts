@@ -1,10 +1,11 @@
 /**
  * In-memory index of the catalog: each record with a prebuilt lowercase haystack, so a list query is
- * one pass over the records that can match: those holding the rarest trigram of the search's longest
- * word (a trigram index), or those holding a wanted value of the one dimension filtered on, or all;
- * what every query of one state of the index shares is built once (see Prepared). Facet counts are
- * "disjunctive": the count of a kind is over records matching every other filter, so chips show what
- * choosing them would give.
+ * one pass over the records that can match: those holding the rarest trigram of the search's words (a
+ * trigram index), or those holding a wanted value of the one dimension filtered on, or all; none for
+ * the unfiltered list. What every query of one state of the index shares is built once (see Prepared):
+ * counts over all records, the trigram index, the order of all records by a sort field. Facet counts
+ * are "disjunctive": the count of a kind is over records matching every other filter, so chips show
+ * what choosing them would give.
  */
 import type { Component } from "./schema";
 import type { FacetCounts, ListCounts, ListQuery } from "./query";
@@ -45,6 +46,8 @@ export interface ListResult {
  */
 interface Indexed {
   entry: CatalogEntry;
+  /** Its position in name order in the current state of the index (set when that order is made). */
+  at: number;
   haystack: string;
   owners: readonly string[];
   groups: readonly string[];
@@ -78,7 +81,7 @@ function index(entry: CatalogEntry): Indexed {
   if (!deps) depsCombos.set(key, (deps = on));
   // The record's own list (the schema refuses repeats), or one shared ["none"].
   const environments = c.spec.environments.length ? c.spec.environments : NO_ENVIRONMENT;
-  return { entry, haystack, owners, groups, environments, deps };
+  return { entry, at: -1, haystack, owners, groups, environments, deps };
 }
 
 function sortKey(entry: CatalogEntry, sort: ListQuery["sort"]): string {
@@ -141,7 +144,16 @@ interface Prepared {
   postings: Partial<Record<Dim, Map<string, number[]>>>;
   /** Built by the first query with a word of three characters or more. */
   trigrams: TrigramIndex | null;
+  /**
+   * Every record's position in name order, listed in another order (a sort field and direction), built
+   * by the first query that sorts many records that way: a sorted answer is then a pass that keeps the
+   * matched ones, not a sort of them.
+   */
+  orders: Map<string, Int32Array>;
 }
+
+/** A sort of fewer matched records than the whole divided by this sorts them rather than building the order of all. */
+const SORT_ALL_SHARE = 8;
 
 /**
  * Characters of a trigram, folded to 6 bits: a-z, 0-9, "-", "/", "." and "_" keep their own code, every
@@ -242,7 +254,7 @@ export class SearchIndex {
     const all = this.ordered();
     let staleCount = 0;
     for (const x of all) if (x.entry.stale) staleCount++;
-    return (this.prep = { staleCount, allCounts: {}, postings: {}, trigrams: null });
+    return (this.prep = { staleCount, allCounts: {}, postings: {}, trigrams: null, orders: new Map() });
   }
 
   /** One dimension's counts over every record, in name order (as a pass over all of them would count). */
@@ -359,8 +371,36 @@ export class SearchIndex {
   }
 
   private ordered(): Indexed[] {
-    this.sorted ??= [...this.byName.values()].sort((a, b) => (a.entry.name < b.entry.name ? -1 : a.entry.name > b.entry.name ? 1 : 0));
+    if (!this.sorted) {
+      this.sorted = [...this.byName.values()].sort((a, b) => (a.entry.name < b.entry.name ? -1 : a.entry.name > b.entry.name ? 1 : 0));
+      for (let i = 0; i < this.sorted.length; i++) this.sorted[i].at = i;
+    }
     return this.sorted;
+  }
+
+  /** `records` in the query's order: by the sort field in its direction, equal keys by name. */
+  private sortedAs(records: Indexed[], sort: ListQuery["sort"], order: ListQuery["order"]): Indexed[] {
+    const dir = order === "desc" ? -1 : 1;
+    const all = this.ordered();
+    const prep = this.prepared();
+    const name = `${sort}:${order}`;
+    let positions = prep.orders.get(name);
+    if (!positions && records.length * SORT_ALL_SHARE < all.length) {
+      const keyed = records.map((x) => ({ x, k: sortKey(x.entry, sort) }));
+      keyed.sort((a, b) => (a.k < b.k ? -dir : a.k > b.k ? dir : a.x.entry.name < b.x.entry.name ? -1 : 1));
+      return keyed.map(({ x }) => x);
+    }
+    if (!positions) {
+      const keys = all.map((x) => sortKey(x.entry, sort));
+      // Positions are name order, so equal keys fall back to the lower position: the name.
+      positions = Int32Array.from(all, (_, i) => i).sort((a, b) => (keys[a] < keys[b] ? -dir : keys[a] > keys[b] ? dir : a - b));
+      prep.orders.set(name, positions);
+    }
+    const wanted = new Uint8Array(all.length);
+    for (const x of records) wanted[x.at] = 1;
+    const out: Indexed[] = [];
+    for (const i of positions) if (wanted[i]) out.push(all[i]);
+    return out;
   }
 
   list(query: ListQuery, favorites: ReadonlySet<string> = new Set(), errorCount = 0): ListResult {
@@ -421,14 +461,16 @@ export class SearchIndex {
     const ownerCounts = new Map<string, number>();
     const depCounts = new Map<string, number>();
 
-    const matched: Indexed[] = [];
+    // No word and no filter (the catalog's first page): every record, with every dimension's counts over all of them.
+    const everything = !words.length && !query.favorites && !query.stale && active.length === 0;
+    const matched: Indexed[] = everything ? this.ordered().slice() : [];
     const { staleCount } = this.prepared();
     // Filtering on one dimension only, its counts are over every record (a record failing it counts there,
     // so does one passing it): the counts of all records, computed once per state of the index; and the
     // pass is over the records holding a wanted value only.
     const whole = !words.length && !query.favorites && !query.stale && active.length === 1 ? active[0] : null;
     const wanted: Record<Dim, Iterable<string>> = { kind: kinds, owner: owners, group: groups, environment: envs, dependency: deps };
-    const candidates = words.length ? (this.holding(words) ?? this.ordered()) : whole ? this.holdingAny(whole, wanted[whole]) : this.ordered();
+    const candidates = everything ? [] : words.length ? (this.holding(words) ?? this.ordered()) : whole ? this.holdingAny(whole, wanted[whole]) : this.ordered();
     records: for (const x of candidates) {
       if (query.favorites && !favorites.has(x.entry.name)) continue;
       if (query.stale && !x.entry.stale) continue;
@@ -450,7 +492,7 @@ export class SearchIndex {
       if ((failures === 0 && whole !== "dependency") || failed === "dependency") for (const d of x.deps) count(depCounts, d);
       if (failures === 0) matched.push(x);
     }
-    const of = (dim: Dim, counts: Map<string, number>) => Object.fromEntries(whole === dim ? this.allCounts(dim) : counts);
+    const of = (dim: Dim, counts: Map<string, number>) => Object.fromEntries(everything || whole === dim ? this.allCounts(dim) : counts);
     const facets: FacetCounts = {
       kind: of("kind", kindCounts),
       environment: of("environment", envCounts),
@@ -459,14 +501,7 @@ export class SearchIndex {
       dependency: of("dependency", depCounts),
     };
 
-    if (query.sort !== "name" || query.order === "desc") {
-      const dir = query.order === "desc" ? -1 : 1;
-      const keyed = matched.map((x) => ({ x, k: sortKey(x.entry, query.sort) }));
-      keyed.sort((a, b) => (a.k < b.k ? -dir : a.k > b.k ? dir : a.x.entry.name < b.x.entry.name ? -1 : 1));
-      matched.length = 0;
-      for (const { x } of keyed) matched.push(x);
-    }
-
-    return { matched, facets, staleCount };
+    const inOrder = query.sort !== "name" || query.order === "desc" ? this.sortedAs(matched, query.sort, query.order) : matched;
+    return { matched: inOrder, facets, staleCount };
   }
 }
