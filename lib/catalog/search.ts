@@ -381,19 +381,20 @@ export class SearchIndex {
   /** `records` in the query's order: by the sort field in its direction, equal keys by name. */
   private sortedAs(records: Indexed[], sort: ListQuery["sort"], order: ListQuery["order"]): Indexed[] {
     const dir = order === "desc" ? -1 : 1;
+    // Positions are name order, so equal keys fall back to the lower position: the name.
+    const compare = (ka: string, kb: string, pa: number, pb: number) => (ka < kb ? -dir : ka > kb ? dir : pa - pb);
     const all = this.ordered();
     const prep = this.prepared();
     const name = `${sort}:${order}`;
     let positions = prep.orders.get(name);
     if (!positions && records.length * SORT_ALL_SHARE < all.length) {
       const keyed = records.map((x) => ({ x, k: sortKey(x.entry, sort) }));
-      keyed.sort((a, b) => (a.k < b.k ? -dir : a.k > b.k ? dir : a.x.entry.name < b.x.entry.name ? -1 : 1));
+      keyed.sort((a, b) => compare(a.k, b.k, a.x.at, b.x.at));
       return keyed.map(({ x }) => x);
     }
     if (!positions) {
       const keys = all.map((x) => sortKey(x.entry, sort));
-      // Positions are name order, so equal keys fall back to the lower position: the name.
-      positions = Int32Array.from(all, (_, i) => i).sort((a, b) => (keys[a] < keys[b] ? -dir : keys[a] > keys[b] ? dir : a - b));
+      positions = Int32Array.from(all, (_, i) => i).sort((a, b) => compare(keys[a], keys[b], a, b));
       prep.orders.set(name, positions);
     }
     const wanted = new Uint8Array(all.length);
@@ -461,14 +462,16 @@ export class SearchIndex {
     const ownerCounts = new Map<string, number>();
     const depCounts = new Map<string, number>();
 
-    // No word and no filter (the catalog's first page): every record, with every dimension's counts over all of them.
-    const everything = !words.length && !query.favorites && !query.stale && active.length === 0;
+    // Nothing narrows the records but the dimensions' filters.
+    const unnarrowed = !words.length && !query.favorites && !query.stale;
+    // No filter either (the catalog's first page): every record, with every dimension's counts over all of them.
+    const everything = unnarrowed && active.length === 0;
     const matched: Indexed[] = everything ? this.ordered().slice() : [];
     const { staleCount } = this.prepared();
     // Filtering on one dimension only, its counts are over every record (a record failing it counts there,
     // so does one passing it): the counts of all records, computed once per state of the index; and the
     // pass is over the records holding a wanted value only.
-    const whole = !words.length && !query.favorites && !query.stale && active.length === 1 ? active[0] : null;
+    const whole = unnarrowed && active.length === 1 ? active[0] : null;
     const wanted: Record<Dim, Iterable<string>> = { kind: kinds, owner: owners, group: groups, environment: envs, dependency: deps };
     const candidates = everything ? [] : words.length ? (this.holding(words) ?? this.ordered()) : whole ? this.holdingAny(whole, wanted[whole]) : this.ordered();
     records: for (const x of candidates) {
