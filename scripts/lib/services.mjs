@@ -117,17 +117,8 @@ export function runServices(services, options = {}) {
     });
   };
 
-  const ready = (async () => {
-    const watches = [];
-    for (const service of services) {
-      if (stopping) return false;
-      start(service);
-      if (service.readyUrl && !(await watchHealth(service, service.readyUrl))) return false;
-      if (service.healthUrl) watches.push(watchHealth(service, service.healthUrl));
-    }
-    return (await Promise.all(watches)).every(Boolean) && !stopping;
-  })();
-
+  // Before the first service starts: a signal that comes while the start is still under way (the first
+  // health check's fetch alone takes tens of milliseconds to load) must stop the services, not just this process.
   for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) process.on(signal, () => stop(0));
   // Whatever ends this process, its services must not outlive it.
   process.on("exit", () => {
@@ -139,6 +130,17 @@ export function runServices(services, options = {}) {
       }
     }
   });
+
+  const ready = (async () => {
+    const watches = [];
+    for (const service of services) {
+      if (stopping) return false;
+      start(service);
+      if (service.readyUrl && !(await watchHealth(service, service.readyUrl))) return false;
+      if (service.healthUrl) watches.push(watchHealth(service, service.healthUrl));
+    }
+    return (await Promise.all(watches)).every(Boolean) && !stopping;
+  })();
   return { stopped, ready, stop };
 }
 
