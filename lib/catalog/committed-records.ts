@@ -165,7 +165,7 @@ export class CommittedRecords {
       const etag = etagOf(text);
       for (const i of toRead.get(sha) ?? []) {
         const file = files[i].file;
-        const result = parseComponentText(file, text);
+        const result = parseComponentText(file, text, blob);
         this.parseCache.set(file, { sha, etag, result });
         reads[i] = { file, etag, result };
       }

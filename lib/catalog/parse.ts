@@ -39,9 +39,10 @@ function lineOf(message: string): string {
   return message.split("\n")[0].trim().replace(/:$/, "");
 }
 
-export function parseComponentText(file: string, text: string): ParseResult {
+/** `bytes`: the file as read, when it is at hand (its values are then copied out of it rather than cut from the text). */
+export function parseComponentText(file: string, text: string, bytes?: Buffer): ParseResult {
   // Fast path for the plain subset records are written in; anything else goes to the full parser.
-  const fast = fastParseYaml(text);
+  const fast = fastParseYaml(text, bytes && bytes.length === text.length ? bytes : undefined);
   if (fast !== undefined && fast !== null && typeof fast === "object" && !Array.isArray(fast)) return judge(file, fast);
   let doc: Document;
   try {
