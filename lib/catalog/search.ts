@@ -60,28 +60,35 @@ const NONE: readonly string[] = [];
 /** The few combinations of dependency flags, shared by every record that has one. */
 const depsCombos = new Map<string, readonly string[]>();
 
-/** Distinct values of a short list. */
-function distinct(values: string[]): readonly string[] {
-  if (values.length < 2) return values.length ? values : NONE;
-  return [...new Set(values)];
+/** `value` added to a short list of distinct values (a record has a handful: no set needed). */
+function addDistinct(list: string[] | null, value: string): string[] {
+  if (!list) return [value];
+  if (!list.includes(value)) list.push(value);
+  return list;
 }
 
+/** Built for every record on each load or restart: plain loops, no intermediate arrays. */
 function index(entry: CatalogEntry): Indexed {
   const c = entry.component;
-  const owners = distinct(c.spec.owners.map((o) => o.user.toLowerCase()));
-  const groups = distinct(c.spec.owners.flatMap((o) => (o.group ? [o.group.toLowerCase()] : [])));
-  const haystack = [c.metadata.name, c.metadata.displayName, c.metadata.description ?? "", ...(c.metadata.tags ?? []), c.spec.repo.path, ...c.spec.owners.flatMap((o) => [o.user, o.group ?? ""])]
-    .join("\u0000")
-    .toLowerCase();
-  const on = Object.entries(c.spec.dependencies ?? {})
-    .filter(([, v]) => v)
-    .map(([k]) => k);
-  const key = on.join(",");
+  let owners: string[] | null = null;
+  let groups: string[] | null = null;
+  let haystack = `${c.metadata.name}\u0000${c.metadata.displayName}\u0000${c.metadata.description ?? ""}`;
+  for (const tag of c.metadata.tags ?? []) haystack += `\u0000${tag}`;
+  haystack += `\u0000${c.spec.repo.path}`;
+  for (const o of c.spec.owners) {
+    haystack += `\u0000${o.user}\u0000${o.group ?? ""}`;
+    owners = addDistinct(owners, o.user.toLowerCase());
+    if (o.group) groups = addDistinct(groups, o.group.toLowerCase());
+  }
+  // The flags set, in the record's order, as one list shared by every record with the same ones.
+  let key = "";
+  const dependencies = c.spec.dependencies ?? {};
+  for (const flag in dependencies) if (dependencies[flag as keyof typeof dependencies]) key = key ? `${key},${flag}` : flag;
   let deps = depsCombos.get(key);
-  if (!deps) depsCombos.set(key, (deps = on));
+  if (!deps) depsCombos.set(key, (deps = key ? key.split(",") : NONE));
   // The record's own list (the schema refuses repeats), or one shared ["none"].
   const environments = c.spec.environments.length ? c.spec.environments : NO_ENVIRONMENT;
-  return { entry, at: -1, haystack, owners, groups, environments, deps };
+  return { entry, at: -1, haystack: haystack.toLowerCase(), owners: owners ?? NONE, groups: groups ?? NONE, environments, deps };
 }
 
 function sortKey(entry: CatalogEntry, sort: ListQuery["sort"]): string {
