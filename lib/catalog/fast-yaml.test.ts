@@ -136,6 +136,9 @@ describe("fast YAML reader", () => {
     "a: [~]\n",
     "a:   spaced   value   \n",
     "a: Café ünïcode\n",
+    "a: \u00a0b\n",
+    "a: b\u00a0\n",
+    "a: b\u2028\n",
   ];
   it.each(tricky)("declines or agrees: %j", (text) => {
     agrees(text);

@@ -45,9 +45,9 @@ function isNullWord(s: string): boolean {
 // Characters that may not start a plain scalar, or that make it something other than a string.
 const UNSAFE_START = /^[-?:,\[\]{}#&*!|>'"%@`0-9+.~]/;
 /**
- * Control characters other than the line feed (YAML refuses most, and treats tab and carriage return as
- * whitespace), and the whitespace JavaScript trims that YAML reads as content: a text holding one goes to
- * the full parser, so trimming here only ever means spaces.
+ * Control characters other than the line feed, and the whitespace JavaScript trims: left to the full
+ * parser, which reads most of them as content (a no-break space after "key: " is part of the value) and
+ * tab and carriage return as whitespace. Trimming here then only ever means spaces.
  */
 const ODD_CHARACTER = /[\x00-\x09\x0b-\x1f\x7f-\x9f\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]/;
 
