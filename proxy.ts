@@ -10,6 +10,7 @@ export function proxy(request: NextRequest): Response {
 }
 
 export const config = {
-  // Not the build's static files.
-  matcher: ["/((?!_next/static|_next/image|favicon.ico).*)"],
+  // Only paths holding a "%": any other path decodes. Running the proxy costs a request about 1.5 ms of
+  // CPU (a catalog search took 3.9 ms with it on every path, 2.4 ms without). Not the build's static files.
+  matcher: ["/((?!_next/static|_next/image|favicon.ico)[^%]*%.*)"],
 };

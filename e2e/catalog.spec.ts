@@ -82,3 +82,20 @@ test("catalog API: sign-in required, names checked, stale ETag refused", async (
   expect(stale.status()).toBe(412);
   expect(await stale.json()).toMatchObject({ message: "precondition-failed", etag: stale.headers()["etag"] });
 });
+
+// The proxy runs only on paths holding a "%" (proxy.ts's matcher): through the production build, every
+// path whose percent-encoding is not UTF-8 still answers 400, JSON under /api and text for pages.
+test("a path whose percent-encoding is not UTF-8 answers 400, on API routes and pages", async ({ playwright }) => {
+  const api = await playwright.request.newContext({ baseURL: test.info().project.use.baseURL });
+  const auth = { Authorization: `Bearer ${process.env.PORTAL_DEV_TOKEN ?? "e2e-admin-token-0123456789"}` };
+  for (const path of ["/api/components/%ff%fe", "/api/components/offers-service%c0%ae/source", "/api/components/%"]) {
+    const answer = await api.get(path, { headers: auth });
+    expect(answer.status(), path).toBe(400);
+    expect(await answer.json(), path).toMatchObject({ message: "invalid-request" });
+  }
+  const page = await api.get("/catalog/%ed%a0%80", { headers: auth });
+  expect(page.status()).toBe(400);
+  expect(await page.text()).toContain("not valid percent-encoding");
+  // Decodable ones reach their routes.
+  expect((await api.get("/api/components/no%2Dsuch", { headers: auth })).status()).toBe(404);
+});
