@@ -1,6 +1,9 @@
 // Next.js calls register() once when a portal server starts.
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== "nodejs" || process.env.NEXT_PHASE === "phase-production-build") return;
+  // First: a log line written after the output's reader is gone must not turn into a loop of errors.
+  const { dropFailedOutput } = await import("@/lib/portal/broken-output");
+  dropFailedOutput();
   // Tracing first (when OTEL_EXPORTER_OTLP_ENDPOINT is set), so what loads after is traced.
   const { startTracing } = await import("@/lib/tracing");
   await startTracing("portal");
