@@ -171,14 +171,14 @@ export async function serviceProcessEnv(dataDir: string, secretKey: string, extr
   return { base: `http://127.0.0.1:${port}`, env };
 }
 
-/** Starts lib/offers/main.ts with `env` on top of this process's environment; stderr is piped. */
-export function startServiceProcess(env: Record<string, string>): ChildProcess {
+/** Starts lib/offers/main.ts with `env` on top of this process's environment; stderr is piped (stdout too with `pipeStdout`). */
+export function startServiceProcess(env: Record<string, string>, { pipeStdout = false } = {}): ChildProcess {
   // node itself (not npx) so that SIGKILL hits the process that holds the database.
   return spawn(process.execPath, ["--import", "tsx", "lib/offers/main.ts"], {
     cwd: process.cwd(),
     // OFFERS_DATABASE_URL only when the test sets it: PGlite otherwise.
     env: { ...Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== "OFFERS_DATABASE_URL")), ...env } as NodeJS.ProcessEnv,
-    stdio: ["ignore", "ignore", "pipe"],
+    stdio: ["ignore", pipeStdout ? "pipe" : "ignore", "pipe"],
   });
 }
 
