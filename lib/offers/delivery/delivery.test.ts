@@ -13,6 +13,8 @@ import { MemoryEventBus } from "../../events";
 import { createEventStream } from "../sse";
 import * as S from "../schemas";
 import { startOffersTestApp, type OffersTestContext, type TestGame } from "../testing";
+import { and, eq } from "drizzle-orm";
+import { webhookDeliveries } from "../db/schema";
 import { purgeDeliveries } from "./queue";
 import { eventually, startReceiver, type Receiver } from "./testing";
 import { DeliveryWorker, type DeliveryWorkerOptions } from "./worker";
@@ -93,6 +95,12 @@ describe.each(testDatabaseTargets())("reward delivery on %s", (target) => {
     const res = await t.inject({ method: "GET", url: "/v1/rewards/events?limit=500", headers: game.headers });
     expect(res.statusCode, res.body).toBe(200);
     return S.RewardFeedResponse.parse(res.json()).events;
+  }
+
+  /** Waits until every event of the game is fanned out (`count` deliveries): the rounds the claims woke are over. */
+  async function heldAll(gameId: string, count: number) {
+    await eventually(async () => expect(S.WebhookDeliveryPage.parse((await log(gameId)).json()).deliveries).toHaveLength(count));
+    await new Promise((r) => setTimeout(r, 100));
   }
 
   async function log(gameId: string) {
@@ -362,6 +370,59 @@ describe.each(testDatabaseTargets())("reward delivery on %s", (target) => {
     expect(hanging.receiver.received).toHaveLength(2);
   });
 
+  it("holds as many deliveries again as an endpoint has slots: a slot that frees sends the next without a round", async () => {
+    const game = await newGame();
+    const { receiver } = await receiverEndpoint(game);
+    receiver.behave(({ n }) => (n < 2 ? "hang" : 200));
+    // Rounds come only when woken: a claim, or a slot freed while more is due than the worker holds.
+    const worker = startWorker({ timeoutMs: 60_000, pollMs: 60_000, perEndpoint: 2, concurrency: 8 });
+    following.push(worker.follow(t.app.offers.engine, t.app.offers.webhooks));
+    for (let i = 0; i < 4; i++) await clientClaim(game, `p${i}`, await claimable(game, `p${i}`));
+    await eventually(() => expect(receiver.received).toHaveLength(2));
+    await heldAll(game.gameId, 4);
+    expect(receiver.received, "never more than its slots in flight").toHaveLength(2);
+    // From here rounds read nothing: what is sent next comes from what the worker holds.
+    vi.spyOn(worker, "round").mockResolvedValue(false);
+    receiver.release();
+    await eventually(() => expect(receiver.received).toHaveLength(4));
+    expect(new Set(receiver.received.map((r) => r.id)).size).toBe(4);
+  });
+
+  it("stopping gives the deliveries it holds back: another worker sends them at once", async () => {
+    const game = await newGame();
+    const { receiver } = await receiverEndpoint(game);
+    receiver.behave(({ n }) => (n < 2 ? "hang" : 200));
+    const first = startWorker({ timeoutMs: 60_000, perEndpoint: 2, concurrency: 8 });
+    for (let i = 0; i < 4; i++) await clientClaim(game, `p${i}`, await claimable(game, `p${i}`));
+    await eventually(() => expect(receiver.received).toHaveLength(2));
+    await first.stop();
+    // Leased for 3 × 60 s + 1 s: only a give-back makes them due now.
+    startWorker({ timeoutMs: 60_000 });
+    await eventually(() => expect(new Set(receiver.received.map((r) => r.id)).size).toBe(4));
+  });
+
+  it("gives back a waiting delivery whose lease is too short for an attempt; a round leases it again", async () => {
+    const game = await newGame();
+    const { receiver } = await receiverEndpoint(game);
+    receiver.behave(({ n }) => (n < 1 ? "hang" : 200));
+    let skew = 0;
+    // Leases of 3 × 500 + 1,000 ms; an attempt needs its 500 ms deadline and 1 s left.
+    const worker = startWorker({ timeoutMs: 500, pollMs: 60_000, perEndpoint: 1, concurrency: 8, clock: { now: () => new Date(Date.now() + skew) } });
+    following.push(worker.follow(t.app.offers.engine, t.app.offers.webhooks));
+    for (let i = 0; i < 2; i++) await clientClaim(game, `p${i}`, await claimable(game, `p${i}`));
+    await eventually(() => expect(receiver.received).toHaveLength(1));
+    await heldAll(game.gameId, 2);
+    const rounds = vi.spyOn(worker, "round").mockResolvedValue(false);
+    skew = 1_200;
+    receiver.release();
+    const pending = () => t.app.offers.engine.db.select().from(webhookDeliveries).where(and(eq(webhookDeliveries.gameId, game.gameId), eq(webhookDeliveries.status, "pending")));
+    await eventually(async () => expect((await pending()).map((d) => d.leaseToken)).toEqual([null]));
+    expect(receiver.received, "not sent on a lease that could run out during the attempt").toHaveLength(1);
+    rounds.mockRestore();
+    await worker.round();
+    await eventually(() => expect(new Set(receiver.received.map((r) => r.id)).size).toBe(2));
+  });
+
   it("rotating the secret signs with the new and the previous secret for a while", async () => {
     const game = await newGame();
     const { receiver, endpoint } = await receiverEndpoint(game);
@@ -386,7 +447,7 @@ describe.each(testDatabaseTargets())("reward delivery on %s", (target) => {
   it("two workers sharing the database deliver each event once", async () => {
     const game = await newGame();
     const { receiver } = await receiverEndpoint(game);
-    // Leases long enough (2 × timeout + 1 s) that a busy test machine never lets one run out: the normal case.
+    // Leases long enough (3 × timeout + 1 s) that a busy test machine never lets one run out: the normal case.
     startWorker({ concurrency: 4, timeoutMs: 5_000 });
     startWorker({ concurrency: 4, timeoutMs: 5_000 });
     const claims = 30;

@@ -25,6 +25,8 @@ export interface Receiver {
   /** The secret to verify with (known once the endpoint is created). */
   secret: string | undefined;
   behave(behaviour: Behaviour): void;
+  /** Answers every request left hanging so far with `status`. */
+  release(status?: number): void;
   /** Requests whose webhook-id is `id`. */
   of(id: string): Received[];
   close(): Promise<void>;
@@ -39,6 +41,9 @@ export async function startReceiver(options: { path?: string } = {}): Promise<Re
     received,
     secret: undefined,
     behave: (next) => (behaviour = next),
+    release: (status = 200) => {
+      for (const response of hanging) response.writeHead(status, { "content-type": "text/plain" }).end("ok");
+    },
     of: (id) => received.filter((r) => r.id === id),
     close: async () => {
       for (const response of hanging) response.destroy();

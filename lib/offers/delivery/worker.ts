@@ -4,6 +4,12 @@
  * `concurrency` at once nor more than `perEndpoint` to one endpoint, so a slow or dead endpoint
  * holds a few slots for at most the timeout and never the claims or other games' deliveries.
  *
+ * It holds up to as many deliveries again as it has slots, waiting here in the order they were
+ * leased: a slot that frees starts the next at once. Without them a slot stayed empty until the
+ * next round, so one endpoint's rate per instance was capped at `perEndpoint` per round (about
+ * 2,000/s at 64, however fast the endpoint answered). A waiting delivery starts only while its lease
+ * has the attempt's deadline and 1 s left; else it is given back (due at once, for any instance).
+ *
  * A round is a statement or two: fan out (new deliveries come leased to this instance, with their
  * events and endpoints), and, when something else may be due (retries, replays, deliveries given
  * back), a lease of those. Rounds run when a claim committed on this instance in a game with an
@@ -25,6 +31,13 @@ import { signingSecrets, type DeliveryChange, type EndpointRow } from "./endpoin
 import { completeAttempts, ensureFanOutCursor, fanOut, leaseDue, messageBody, outcomeOf, releaseLease, type CompletedAttempt, type LeasedDelivery } from "./queue";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./schedule";
 import { createSender, type Sender } from "./sender";
+
+/** A leased delivery waiting for a slot: its lease token and end (ms). */
+interface Waiting {
+  token: string;
+  until: number;
+  leased: LeasedDelivery;
+}
 
 export interface DeliveryWorkerOptions {
   db: OffersDatabase;
@@ -50,10 +63,14 @@ export interface DeliveryWorkerOptions {
 }
 
 /**
- * How long a delivery stays leased: the attempt's deadline, then as long again (at least 1 s) to
- * write its outcome. An instance that dies holding it gives it up when this runs out.
+ * How long a delivery stays leased: a wait behind the attempts in flight (at most their deadline),
+ * its own attempt's deadline, then as long again (at least 1 s) to write its outcome. An instance
+ * that dies holding it gives it up when this runs out.
  */
-export const leaseMsFor = (timeoutMs: number) => 2 * timeoutMs + 1_000;
+export const leaseMsFor = (timeoutMs: number) => 3 * timeoutMs + 1_000;
+
+/** Deliveries held per slot: the one in flight and one waiting to start (see above). */
+const HELD_PER_SLOT = 2;
 
 /** Shortest time from one round's start to the next (see loop). */
 const MIN_ROUND_MS = 25;
@@ -67,6 +84,9 @@ export class DeliveryWorker {
   private readonly fanOutBatch: number;
   private readonly inFlight = new Map<string, number>();
   private inFlightTotal = 0;
+  /** Leased deliveries waiting for a slot, per endpoint, oldest first. */
+  private readonly waiting = new Map<string, Waiting[]>();
+  private waitingTotal = 0;
   private running: Promise<void> | undefined;
   private stopped = false;
   private wakeUp: (() => void) | undefined;
@@ -160,6 +180,7 @@ export class DeliveryWorker {
     this.wake();
     await this.running;
     this.interrupt.abort();
+    await this.giveBackWaiting();
     await this.idle();
     this.sender.close();
   }
@@ -179,32 +200,32 @@ export class DeliveryWorker {
     const fresh = { token: randomUUID(), until: new Date(now.getTime() + leaseMs) };
     const fanned = await fanOut(db, now, this.fanOutBatch, {
       ...fresh,
-      total: this.options.concurrency - this.inFlightTotal,
-      perEndpoint: this.options.perEndpoint,
-      busy: this.inFlight,
+      total: this.roomTotal(),
+      perEndpoint: HELD_PER_SLOT * this.options.perEndpoint,
+      busy: this.held(),
     });
     if (endpointsVersion === this.endpointsVersion) this.subscribedGames = new Set(fanned.subscribedGames);
     if (fanned.events > 0) this.grantWaiting = false;
-    for (const leased of fanned.leased) this.dispatch(fresh.token, leased);
+    for (const leased of fanned.leased) this.admit({ token: fresh.token, until: fresh.until.getTime(), leased });
     if (fanned.queued > fanned.leased.length) this.leaseWanted = true;
     // Other due deliveries (retries, replays, what was given back, another instance's that ran out):
     // when something is known to be due, after a full lease, else every pollMs.
-    const free = this.options.concurrency - this.inFlightTotal;
+    const free = this.roomTotal();
     const at = Date.now();
     if (free > 0 && (this.leaseWanted || at >= this.nextDueAt || at - this.lastLeaseAt >= this.options.pollMs)) {
       this.leaseWanted = false;
       this.lastLeaseAt = at;
       this.nextDueAt = Infinity;
-      const lease = await leaseDue(db, now, { total: free, perEndpoint: this.options.perEndpoint, busy: this.inFlight, leaseMs });
-      for (const leased of lease.deliveries) this.dispatch(lease.token, leased);
+      const lease = await leaseDue(db, now, { total: free, perEndpoint: HELD_PER_SLOT * this.options.perEndpoint, busy: this.held(), leaseMs });
+      for (const leased of lease.deliveries) this.admit({ token: lease.token, until: lease.until.getTime(), leased });
       if (lease.deliveries.length === free) this.leaseWanted = true;
     }
     return fanned.events === this.fanOutBatch;
   }
 
-  /** Resolves when every attempt started so far has finished and its outcome is written. */
+  /** Resolves when every delivery held has been attempted (or given back) and its outcome is written. */
   async idle(): Promise<void> {
-    while (this.sends.size > 0 || this.finished.length > 0 || this.flushing) {
+    while (this.sends.size > 0 || this.waitingTotal > 0 || this.finished.length > 0 || this.flushing) {
       await Promise.allSettled([...this.sends]);
       await this.flush();
     }
@@ -257,6 +278,75 @@ export class DeliveryWorker {
     });
   }
 
+  /** Deliveries this instance may still take, in all. */
+  private roomTotal(): number {
+    return HELD_PER_SLOT * this.options.concurrency - this.inFlightTotal - this.waitingTotal;
+  }
+
+  /** Deliveries held per endpoint (in flight and waiting), for the lease statements. */
+  private held(): Map<string, number> {
+    if (this.waitingTotal === 0) return this.inFlight;
+    const held = new Map(this.inFlight);
+    for (const [endpointId, queue] of this.waiting) held.set(endpointId, (held.get(endpointId) ?? 0) + queue.length);
+    return held;
+  }
+
+  private hasSlot(endpointId: string): boolean {
+    return this.inFlightTotal < this.options.concurrency && (this.inFlight.get(endpointId) ?? 0) < this.options.perEndpoint;
+  }
+
+  /** A leased delivery: sent now if a slot is free and nothing of its endpoint waits before it, else it waits. */
+  private admit(held: Waiting): void {
+    const endpointId = held.leased.delivery.endpointId;
+    const queue = this.waiting.get(endpointId);
+    if (!queue && this.hasSlot(endpointId)) return this.dispatch(held.token, held.leased);
+    if (queue) queue.push(held);
+    else this.waiting.set(endpointId, [held]);
+    this.waitingTotal += 1;
+  }
+
+  /** Starts waiting deliveries while slots are free; those whose lease is too short for an attempt are given back. */
+  private startWaiting(): void {
+    if (this.stopped || this.waitingTotal === 0) return;
+    const tooLate = this.clock.now().getTime() + this.options.timeoutMs + 1_000;
+    const expiring: Waiting[] = [];
+    for (const [endpointId, queue] of this.waiting) {
+      while (queue.length > 0 && this.hasSlot(endpointId)) {
+        const next = queue.shift()!;
+        this.waitingTotal -= 1;
+        if (next.until < tooLate) expiring.push(next);
+        else this.dispatch(next.token, next.leased);
+      }
+      if (queue.length === 0) this.waiting.delete(endpointId);
+      if (this.inFlightTotal >= this.options.concurrency) break;
+    }
+    if (expiring.length > 0) void this.giveBack(expiring);
+  }
+
+  /** Stopping: every waiting delivery is due again at once, for any instance. */
+  private async giveBackWaiting(): Promise<void> {
+    const all = [...this.waiting.values()].flat();
+    this.waiting.clear();
+    this.waitingTotal = 0;
+    await this.giveBack(all);
+  }
+
+  private giveBack(held: Waiting[]): Promise<void> {
+    const byToken = new Map<string, number[]>();
+    for (const { token, leased } of held) byToken.set(token, [...(byToken.get(token) ?? []), leased.delivery.id]);
+    const now = this.clock.now();
+    const released = [...byToken].map(([token, ids]) =>
+      releaseLease(this.options.db, token, ids, now).catch((error: unknown) =>
+        this.options.logger?.error({ err: error, deliveries: ids }, "webhook deliveries could not be given back; due again when their leases end"),
+      ),
+    );
+    this.leaseWanted = true;
+    this.wake();
+    const all = Promise.all(released).then(() => undefined);
+    this.sends.add(all);
+    return all.finally(() => this.sends.delete(all));
+  }
+
   private dispatch(token: string, leased: LeasedDelivery): void {
     const { delivery } = leased;
     this.inFlightTotal += 1;
@@ -269,6 +359,7 @@ export class DeliveryWorker {
         if (left <= 0) this.inFlight.delete(delivery.endpointId);
         else this.inFlight.set(delivery.endpointId, left);
         this.sends.delete(send);
+        this.startWaiting();
         // A slot freed: worth a round only when more is waiting than the last lease took.
         if (this.leaseWanted) this.wake();
       });
