@@ -388,6 +388,20 @@ describe.each(testDatabaseTargets())("reward delivery on %s", (target) => {
     expect(new Set(receiver.received.map((r) => r.id)).size).toBe(4);
   });
 
+  it("two endpoints on one host each get their own attempts in flight, past 64 together", async () => {
+    const game = await newGame();
+    const receiver = await startReceiver();
+    receivers.push(receiver);
+    for (const path of ["/grants", "/audit"]) {
+      const res = await t.post("/v1/webhooks/endpoints", { url: `${receiver.url}${path}` }, game.headers);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+    }
+    receiver.behave(() => "hang");
+    startWorker({ timeoutMs: 60_000, perEndpoint: 40, concurrency: 100 });
+    for (let i = 0; i < 40; i++) await clientClaim(game, `p${i}`, await claimable(game, `p${i}`));
+    await eventually(() => expect(receiver.received).toHaveLength(80));
+  });
+
   it("stopping gives the deliveries it holds back: another worker sends them at once", async () => {
     const game = await newGame();
     const { receiver } = await receiverEndpoint(game);

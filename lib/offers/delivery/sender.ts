@@ -49,12 +49,15 @@ export interface Sender {
   close(): void;
 }
 
-export function createSender(options: { policy: AddressPolicy; timeoutMs: number; userAgent?: string }): Sender {
+export function createSender(options: { policy: AddressPolicy; timeoutMs: number; userAgent?: string; maxSockets?: number }): Sender {
   const lookup = guardedLookup(options.policy);
   // Keep-alive: at the claims rate, a connection per delivery would cost more than the delivery.
+  // Sockets per host: as many as the caller has attempts in flight, so an attempt never waits in the
+  // agent with its deadline running (several endpoints may share a host).
+  const maxSockets = options.maxSockets ?? 256;
   const agents = {
-    "http:": new http.Agent({ keepAlive: true, maxSockets: 64, lookup } as http.AgentOptions),
-    "https:": new https.Agent({ keepAlive: true, maxSockets: 64, lookup } as https.AgentOptions),
+    "http:": new http.Agent({ keepAlive: true, maxSockets, lookup } as http.AgentOptions),
+    "https:": new https.Agent({ keepAlive: true, maxSockets, lookup } as https.AgentOptions),
   };
   const userAgent = options.userAgent ?? "offers-webhooks/1";
 

@@ -126,7 +126,7 @@ export class DeliveryWorker {
   constructor(private readonly options: DeliveryWorkerOptions) {
     this.clock = options.clock ?? systemClock;
     this.retry = options.retry ?? DEFAULT_RETRY_POLICY;
-    this.sender = options.sender ?? createSender({ policy: options.addressPolicy, timeoutMs: options.timeoutMs });
+    this.sender = options.sender ?? createSender({ policy: options.addressPolicy, timeoutMs: options.timeoutMs, maxSockets: options.concurrency });
     this.fanOutBatch = options.fanOutBatch ?? 500;
     // Every attempt in flight listens for the stop (up to `concurrency` at once): not a leak.
     setMaxListeners(0, this.interrupt.signal);
