@@ -3,7 +3,8 @@
  * every request with the standardwebhooks package: claims (client, server, rewards page) become
  * signed webhooks, delivered once; retried after errors and timeouts with the same webhook-id;
  * failed after the schedule, and replayed; nothing to a disabled endpoint; a hanging endpoint holds
- * up no other game; two workers deliver each event once; what wakes the worker between polls. Short schedules and timeouts are injected.
+ * up no other game; two endpoints on one host; deliveries held waiting for a slot; two workers deliver
+ * each event once; what wakes the worker between polls. Short schedules and timeouts are injected.
  */
 import pg from "pg";
 import { Webhook } from "standardwebhooks";
