@@ -46,10 +46,10 @@ const RUN_SECONDS = 5;
 const PLAYERS = Number(process.env.BENCH_PLAYERS ?? 10_000);
 const OFFERS_PER_PLAYER = 5;
 const ONLY = process.env.BENCH_ONLY;
-// × 3 claimable each, for the claims part (40 s of claims at up to 4,000/s: 3,100/s seen on a quiet
-// day) and the delivery part's runs without an endpoint (20 s at up to 4,000/s); a run that finds none
-// left stops the bench rather than count refusals.
-const CLAIM_PLAYERS = Number(process.env.BENCH_CLAIM_PLAYERS ?? (ONLY === "delivery" ? 28_000 : ONLY === "claims" ? 56_000 : 84_000));
+// × 3 claimable each, for the claims part (44 s of claims with the warm-ups, at up to 5,000/s: 4,200/s
+// seen on a fast host, where 84,000 ran out) and the delivery part's runs without an endpoint (23 s at
+// up to 5,000/s); a run that finds none left stops the bench rather than count refusals.
+const CLAIM_PLAYERS = Number(process.env.BENCH_CLAIM_PLAYERS ?? (ONLY === "delivery" ? 40_000 : ONLY === "claims" ? 75_000 : 115_000));
 /** Players of the game with a webhook endpoint (× 3 claimable each), for the delivery part's runs with it (20 s). */
 const DELIVERY_PLAYERS = Number(process.env.BENCH_DELIVERY_PLAYERS ?? 28_000);
 /** spread: concurrent claims are of distinct players; bursts: each player's three claims in a row (they wait on the player's lock). */
