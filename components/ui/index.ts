@@ -12,3 +12,4 @@ export { Badge, type BadgeTone } from "./badge";
 export { Card } from "./card";
 export { Alert, type AlertTone } from "./alert";
 export { Dialog, type DialogProps } from "./dialog";
+export { ShownOnceSecret } from "./shown-once-secret";
