@@ -403,6 +403,27 @@ describe.each(testDatabaseTargets())("reward delivery on %s", (target) => {
     await eventually(() => expect(receiver.received).toHaveLength(80));
   });
 
+  it("a delivery waiting for a slot goes to the endpoint's new URL when the endpoint changes meanwhile", async () => {
+    const game = await newGame();
+    const { receiver: before, endpoint } = await receiverEndpoint(game);
+    before.behave(() => "hang");
+    const after = await startReceiver();
+    receivers.push(after);
+    after.secret = before.secret;
+    const worker = startWorker({ timeoutMs: 60_000, perEndpoint: 1, concurrency: 8 });
+    following.push(worker.follow(t.app.offers.engine, t.app.offers.webhooks));
+    for (let i = 0; i < 2; i++) await clientClaim(game, `p${i}`, await claimable(game, `p${i}`));
+    await eventually(() => expect(before.received).toHaveLength(1));
+    await heldAll(game.gameId, 2);
+    const moved = await t.inject({ method: "PATCH", url: `/v1/webhooks/endpoints/${endpoint.endpointId}`, headers: game.headers, payload: { url: after.url } });
+    expect(moved.statusCode, moved.body).toBe(200);
+    await new Promise((r) => setTimeout(r, 300));
+    before.release();
+    await eventually(() => expect(after.received).toHaveLength(1));
+    expect(before.received, "the old URL got only the attempt already in flight").toHaveLength(1);
+    expect(after.received[0]!.verified).not.toBeNull();
+  });
+
   it("stopping gives the deliveries it holds back: another worker sends them at once", async () => {
     const game = await newGame();
     const { receiver } = await receiverEndpoint(game);

@@ -156,10 +156,15 @@ export class DeliveryWorker {
     this.wake();
   }
 
-  /** An endpoint was created, changed or removed on this instance: every claim wakes until a round has read them again. */
+  /**
+   * An endpoint was created, changed or removed on this instance: every claim wakes until a round has
+   * read them again, and the deliveries waiting here are given back, as they carry the endpoint as it
+   * was (its URL, whether it is enabled); the next round leases them with the endpoint as it is.
+   */
   endpointsChanged(): void {
     this.endpointsVersion += 1;
     this.subscribedGames = undefined;
+    if (this.waitingTotal > 0 && !this.stopped) void this.giveBackWaiting();
   }
 
   /** Follows the claims of `engine` and the endpoint changes, replays and test events of `endpoints`; answers the unsubscribe. */
@@ -206,7 +211,8 @@ export class DeliveryWorker {
     });
     if (endpointsVersion === this.endpointsVersion) this.subscribedGames = new Set(fanned.subscribedGames);
     if (fanned.events > 0) this.grantWaiting = false;
-    for (const leased of fanned.leased) this.admit({ token: fresh.token, until: fresh.until.getTime(), leased });
+    const stale: Waiting[] = [];
+    for (const leased of fanned.leased) this.admit({ token: fresh.token, until: fresh.until.getTime(), leased }, endpointsVersion, stale);
     if (fanned.queued > fanned.leased.length) this.leaseWanted = true;
     // Other due deliveries (retries, replays, what was given back, another instance's that ran out):
     // when something is known to be due, after a full lease, else every pollMs.
@@ -217,9 +223,10 @@ export class DeliveryWorker {
       this.lastLeaseAt = at;
       this.nextDueAt = Infinity;
       const lease = await leaseDue(db, now, { total: free, perEndpoint: HELD_PER_SLOT * this.options.perEndpoint, busy: this.held(), leaseMs });
-      for (const leased of lease.deliveries) this.admit({ token: lease.token, until: lease.until.getTime(), leased });
+      for (const leased of lease.deliveries) this.admit({ token: lease.token, until: lease.until.getTime(), leased }, endpointsVersion, stale);
       if (lease.deliveries.length === free) this.leaseWanted = true;
     }
+    if (stale.length > 0) await this.giveBack(stale);
     return fanned.events === this.fanOutBatch;
   }
 
@@ -295,11 +302,18 @@ export class DeliveryWorker {
     return this.inFlightTotal < this.options.concurrency && (this.inFlight.get(endpointId) ?? 0) < this.options.perEndpoint;
   }
 
-  /** A leased delivery: sent now if a slot is free and nothing of its endpoint waits before it, else it waits. */
-  private admit(held: Waiting): void {
+  /**
+   * A leased delivery: sent now if a slot is free and nothing of its endpoint waits before it, else it
+   * waits; but one read before an endpoint changed here (`readAt` is behind) goes into `stale`, to be given back.
+   */
+  private admit(held: Waiting, readAt: number, stale: Waiting[]): void {
     const endpointId = held.leased.delivery.endpointId;
     const queue = this.waiting.get(endpointId);
     if (!queue && this.hasSlot(endpointId)) return this.dispatch(held.token, held.leased);
+    if (readAt !== this.endpointsVersion) {
+      stale.push(held);
+      return;
+    }
     if (queue) queue.push(held);
     else this.waiting.set(endpointId, [held]);
     this.waitingTotal += 1;
