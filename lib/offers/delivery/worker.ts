@@ -337,7 +337,7 @@ export class DeliveryWorker {
     if (expiring.length > 0) void this.giveBack(expiring);
   }
 
-  /** Stopping: every waiting delivery is due again at once, for any instance. */
+  /** Every waiting delivery due again at once, for any instance (stopping, or the endpoints changed here). */
   private async giveBackWaiting(): Promise<void> {
     const all = [...this.waiting.values()].flat();
     this.waiting.clear();
@@ -347,7 +347,11 @@ export class DeliveryWorker {
 
   private giveBack(held: Waiting[]): Promise<void> {
     const byToken = new Map<string, number[]>();
-    for (const { token, leased } of held) byToken.set(token, [...(byToken.get(token) ?? []), leased.delivery.id]);
+    for (const { token, leased } of held) {
+      const ids = byToken.get(token);
+      if (ids) ids.push(leased.delivery.id);
+      else byToken.set(token, [leased.delivery.id]);
+    }
     const now = this.clock.now();
     const released = [...byToken].map(([token, ids]) =>
       releaseLease(this.options.db, token, ids, now).catch((error: unknown) =>
