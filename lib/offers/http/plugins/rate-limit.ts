@@ -16,7 +16,7 @@
  * come with every limited answer below the limit.
  */
 import fastifyRateLimit, { type RateLimitPluginOptions } from "@fastify/rate-limit";
-import type { FastifyRequest, preHandlerAsyncHookHandler, preHandlerHookHandler } from "fastify";
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction, preHandlerAsyncHookHandler, preHandlerHookHandler } from "fastify";
 import fastifyPlugin from "fastify-plugin";
 import type { Redis } from "ioredis";
 import type { OpenAPIV3_1 } from "openapi-types";
@@ -43,11 +43,21 @@ const WINDOW_MS = 60_000;
 /** Counters kept in this process (without Redis); past it the least recently used are dropped. */
 const LOCAL_KEYS = 100_000;
 
+/** Whose budget a request spends: its key and requests per minute (0 = unlimited; a promise until the budget is cached). */
 interface Spender {
   key: string;
-  /** Requests per minute; 0 = unlimited. A number when the budget was cached. */
   limit: number | Promise<number>;
 }
+
+declare module "fastify" {
+  interface FastifyRequest {
+    /** The budget this request spends, once the limiter has asked (null: none); a decoration rather than a WeakMap, which costs the collector work on every request. */
+    offersSpender?: Spender | null;
+  }
+}
+
+/** Every request of an unlimited budget: the limiter never runs for it, so it needs no key. */
+const UNLIMITED: Spender = Object.freeze({ key: "", limit: 0 });
 
 /** Whether a route is limited: it documents a 429. */
 function isLimited(schema: { response?: unknown; hide?: boolean } | undefined): boolean {
@@ -58,7 +68,7 @@ function isLimited(schema: { response?: unknown; hide?: boolean } | undefined): 
 export const rateLimitPlugin = fastifyPlugin<RateLimitOptions>(
   async (app, options) => {
     const { settings } = options;
-    const spenders = new WeakMap<FastifyRequest, Spender | null>();
+    app.decorateRequest("offersSpender", undefined);
 
     const readPerMinute = async (tenant: string, budget: RateLimitBudget): Promise<number> => {
       try {
@@ -72,14 +82,22 @@ export const rateLimitPlugin = fastifyPlugin<RateLimitOptions>(
       settings.cachedPerMinute(tenant, budget) ?? readPerMinute(tenant, budget);
 
     const spenderOf = (request: FastifyRequest): Spender | null => {
-      if (spenders.has(request)) return spenders.get(request)!;
+      if (request.offersSpender !== undefined) return request.offersSpender;
       const caller = request.offersCaller;
       let spender: Spender | null = null;
-      if (caller?.playerId !== undefined) spender = { key: `client:${caller.gameId}:${caller.playerId}`, limit: perMinute(caller.gameId, "client") };
-      else if (caller) spender = { key: `server:${caller.gameId}`, limit: perMinute(caller.gameId, "server") };
-      else if (isLimited(request.routeOptions.schema)) spender = { key: `address:${request.ip}`, limit: settings.defaultPerMinute("client") };
-      spenders.set(request, spender);
+      const budget = caller ? perMinute(caller.gameId, caller.playerId !== undefined ? "client" : "server") : isLimited(request.routeOptions.schema) ? settings.defaultPerMinute("client") : null;
+      if (budget === 0) spender = UNLIMITED;
+      else if (budget !== null) spender = { key: "", limit: budget };
+      request.offersSpender = spender;
       return spender;
+    };
+    // The key is built only for a budget with a limit (the limiter asks for it).
+    const keyOf = (request: FastifyRequest): string => {
+      const spender = spenderOf(request)!;
+      if (spender.key) return spender.key;
+      const caller = request.offersCaller;
+      spender.key = caller?.playerId !== undefined ? `client:${caller.gameId}:${caller.playerId}` : caller ? `server:${caller.gameId}` : `address:${request.ip}`;
+      return spender.key;
     };
 
     const pluginOptions: RateLimitPluginOptions = {
@@ -89,7 +107,7 @@ export const rateLimitPlugin = fastifyPlugin<RateLimitOptions>(
       enableDraftSpec: true,
       skipOnError: true,
       ...(options.redis ? { redis: options.redis, nameSpace: options.keyPrefix ?? "offers-rate-limit:" } : { cache: LOCAL_KEYS }),
-      keyGenerator: (request) => spenderOf(request)!.key,
+      keyGenerator: keyOf,
       // The hook below has resolved the budget before it runs the limiter.
       max: (request) => spenderOf(request)!.limit as number,
       errorResponseBuilder: () => new RateLimited(),
@@ -101,17 +119,17 @@ export const rateLimitPlugin = fastifyPlugin<RateLimitOptions>(
 
     // The limiter runs only for a budget that has a limit: no caller on a route that takes none, or
     // an unlimited budget (0), costs one lookup and no promise while the budget is cached.
+    const limit = (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction, perMinute: number) => {
+      if (perMinute === 0) done();
+      else limiter.call(app, request, reply).then(() => done(), done);
+    };
     const limitWhereBudgeted: preHandlerHookHandler = (request, reply, done) => {
       const spender = spenderOf(request);
       if (!spender) return done();
-      const proceed = (perMinute: number) => {
-        if (perMinute === 0) done();
-        else limiter.call(app, request, reply).then(() => done(), done);
-      };
-      if (typeof spender.limit === "number") return proceed(spender.limit);
+      if (typeof spender.limit === "number") return limit(request, reply, done, spender.limit);
       spender.limit.then((perMinute) => {
         spender.limit = perMinute;
-        proceed(perMinute);
+        limit(request, reply, done, perMinute);
       }, done);
     };
 
