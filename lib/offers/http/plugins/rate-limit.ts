@@ -56,7 +56,7 @@ declare module "fastify" {
   }
 }
 
-/** Every request of an unlimited budget: the limiter never runs for it, so it needs no key. */
+/** Every request of an unlimited budget: the limiter never runs for it, so it needs no key of its own. */
 const UNLIMITED: Spender = Object.freeze({ key: "", limit: 0 });
 
 /** Whether a route is limited: it documents a 429. */
@@ -81,23 +81,17 @@ export const rateLimitPlugin = fastifyPlugin<RateLimitOptions>(
     const perMinute = (tenant: string, budget: RateLimitBudget): number | Promise<number> =>
       settings.cachedPerMinute(tenant, budget) ?? readPerMinute(tenant, budget);
 
+    // The key is built only for a budget that may have a limit: the limiter never runs for an unlimited one.
     const spenderOf = (request: FastifyRequest): Spender | null => {
       if (request.offersSpender !== undefined) return request.offersSpender;
       const caller = request.offersCaller;
+      const isPlayer = caller?.playerId !== undefined;
+      const budget = caller ? perMinute(caller.gameId, isPlayer ? "client" : "server") : isLimited(request.routeOptions.schema) ? settings.defaultPerMinute("client") : null;
       let spender: Spender | null = null;
-      const budget = caller ? perMinute(caller.gameId, caller.playerId !== undefined ? "client" : "server") : isLimited(request.routeOptions.schema) ? settings.defaultPerMinute("client") : null;
       if (budget === 0) spender = UNLIMITED;
-      else if (budget !== null) spender = { key: "", limit: budget };
+      else if (budget !== null) spender = { key: caller ? (isPlayer ? `client:${caller.gameId}:${caller.playerId}` : `server:${caller.gameId}`) : `address:${request.ip}`, limit: budget };
       request.offersSpender = spender;
       return spender;
-    };
-    // The key is built only for a budget with a limit (the limiter asks for it).
-    const keyOf = (request: FastifyRequest): string => {
-      const spender = spenderOf(request)!;
-      if (spender.key) return spender.key;
-      const caller = request.offersCaller;
-      spender.key = caller?.playerId !== undefined ? `client:${caller.gameId}:${caller.playerId}` : caller ? `server:${caller.gameId}` : `address:${request.ip}`;
-      return spender.key;
     };
 
     const pluginOptions: RateLimitPluginOptions = {
@@ -107,7 +101,7 @@ export const rateLimitPlugin = fastifyPlugin<RateLimitOptions>(
       enableDraftSpec: true,
       skipOnError: true,
       ...(options.redis ? { redis: options.redis, nameSpace: options.keyPrefix ?? "offers-rate-limit:" } : { cache: LOCAL_KEYS }),
-      keyGenerator: keyOf,
+      keyGenerator: (request) => spenderOf(request)!.key,
       // The hook below has resolved the budget before it runs the limiter.
       max: (request) => spenderOf(request)!.limit as number,
       errorResponseBuilder: () => new RateLimited(),
