@@ -71,7 +71,7 @@ test("operator: release checkout-api to staging, see the new version, promote it
   await expect(page.getByTestId("current-production")).toHaveText("0.1.0");
 
   // The server's refusal is shown as an error (promoting what production already runs, via the API's answer).
-  const again = await page.request.post("/api/components/checkout-api/releases", { data: { environment: "production", sourceRef: "0.1.0" } });
+  const again = await page.request.post("/api/components/checkout-api/releases", { headers: { Origin: new URL(page.url()).origin }, data: { environment: "production", sourceRef: "0.1.0" } });
   expect(again.status()).toBe(409);
 
   // The open tab is in the address: a reload (or a shared link) opens Releases, history intact.
@@ -88,7 +88,7 @@ test("an engineer sees the releases but no release buttons, and the API refuses 
   await expect(page.getByTestId("releases-tab")).toContainText("Operators release and promote.");
   await expect(page.getByTestId("release-staging")).toHaveCount(0);
   await expect(page.getByTestId("promote-production")).toHaveCount(0);
-  const refused = await page.request.post("/api/components/checkout-api/releases", { data: { environment: "staging" } });
+  const refused = await page.request.post("/api/components/checkout-api/releases", { headers: { Origin: new URL(page.url()).origin }, data: { environment: "staging" } });
   expect(refused.status()).toBe(403);
   expect(await refused.json()).toMatchObject({ message: "forbidden", requiredRole: "operator" });
 });

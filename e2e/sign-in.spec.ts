@@ -87,5 +87,9 @@ test("portal health and a cross-site mutation refused", async ({ page, playwrigh
   const refused = await api.post("/api/tokens", { headers: { Cookie: cookieHeader, Origin: "https://evil.example" }, data: { name: "x" } });
   expect(refused.status()).toBe(403);
   expect(await refused.json()).toEqual({ message: "cross-site-request", detail: expect.stringContaining("another site") });
+  // Neither Origin nor Sec-Fetch-Site: no browser page sends that; a script writes with a token.
+  const headerless = await api.post("/api/tokens", { headers: { Cookie: cookieHeader }, data: { name: "x" } });
+  expect(headerless.status()).toBe(403);
+  expect(await headerless.json()).toMatchObject({ message: "cross-site-request" });
   await api.dispose();
 });

@@ -60,7 +60,8 @@ export interface PortalTest {
   /** The portal config the authorizer reads roles from (the test's users are added by signIn). */
   config: PortalConfig;
   /**
-   * Headers that sign the user in through the real authorizer: a development session cookie, or with
+   * Headers that sign the user in through the real authorizer: a development session cookie (with the
+   * Sec-Fetch-Site a browser's same-origin request carries), or with
    * `via: "token"` a personal API token created in the test database. The user holds exactly `roles`.
    */
   signIn(user: TestUser, via?: "session" | "token"): Promise<Record<string, string>>;
@@ -112,7 +113,8 @@ export async function startPortalTest(options: PortalTestOptions = {}): Promise<
           return { authorization: `Bearer ${created.token}` };
         }
         const token = await encode({ token: { username: user.id, name, email: user.email, provider: devProviderId, groups: [] }, secret: testSecret });
-        return { cookie: `${testSessionCookieName}=${token}` };
+        // What a browser sends with the cookie on a write from the portal's own pages.
+        return { cookie: `${testSessionCookieName}=${token}`, "sec-fetch-site": "same-origin" };
       },
       close,
     };

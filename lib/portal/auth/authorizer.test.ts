@@ -131,13 +131,21 @@ describe.each(testDatabaseTargets())("authorize() on %s", (target) => {
       }
     });
 
-    it("accepts same-origin requests, the public origin, and requests without browser headers", async () => {
+    it("refuses a mutating request with neither Origin nor Sec-Fetch-Site (only a non-browser caller sends neither)", async () => {
+      for (const method of ["POST", "PUT", "PATCH", "DELETE"]) {
+        const result = await authorize(request("/api/x", { method, headers: { cookie } }), "operator");
+        expect(result.ok).toBe(false);
+        if (!result.ok) expect(await body(result.response)).toEqual({ status: 403, json: { message: "cross-site-request", detail: expect.stringContaining("personal API token") } });
+      }
+    });
+
+    it("accepts same-origin requests and the public origin", async () => {
       const cases: Record<string, string>[] = [
         { "sec-fetch-site": "same-origin", origin: base },
+        { "sec-fetch-site": "same-origin" },
         { origin: base },
         { origin: "https://portal.example.com" },
         { origin: "https://portal.internal", host: "portal.internal", "x-forwarded-proto": "https" },
-        {},
       ];
       for (const headers of cases) {
         const result = await authorize(request("/api/x", { method: "POST", headers: { cookie, ...headers } }), "operator");

@@ -22,7 +22,8 @@ export interface AuthorizerDeps {
 const mutatingMethods = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
 export const unauthenticated = () => new PortalError("unauthenticated", "sign in, or send a personal API token (Authorization: Bearer …)");
-export const crossSite = () => new PortalError("cross-site-request", "the request came from a page of another site");
+export const crossSite = () =>
+  new PortalError("cross-site-request", "the request came from a page of another site, or without the Origin a browser sends: scripts use a personal API token (Authorization: Bearer …)");
 
 /** The origins a same-site request may carry: the request URL's, the Host (and X-Forwarded-*) one, and NEXTAUTH_URL's. */
 function ownOrigins(request: Request, publicOrigin?: string): Set<string> {
@@ -45,14 +46,14 @@ function ownOrigins(request: Request, publicOrigin?: string): Set<string> {
 /**
  * Same-site check of a cookie-authenticated mutating request. Sec-Fetch-Site, when the browser sends it,
  * decides (same-origin or none pass); otherwise the Origin header must be one of ours. A request with
- * neither header did not come from a browser page of another site (browsers send Origin on every
- * cross-origin POST/PUT/PATCH/DELETE), so it passes.
+ * neither header is refused: every browser sends Origin on a POST/PUT/PATCH/DELETE, so only a
+ * non-browser caller lacks both, and those write with a personal API token.
  */
 export function isSameSiteRequest(request: Request, publicOrigin?: string): boolean {
   const fetchSite = request.headers.get("sec-fetch-site");
   if (fetchSite) return fetchSite === "same-origin" || fetchSite === "none";
   const origin = request.headers.get("origin");
-  if (origin === null) return true;
+  if (origin === null) return false;
   return ownOrigins(request, publicOrigin).has(origin);
 }
 
