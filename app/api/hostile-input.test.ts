@@ -20,8 +20,12 @@ import type { LocalScmProvider } from "@/lib/scm/local";
 import { DEMO_REPOSITORIES, ensureDemoRepositories } from "@/lib/scm/demo";
 import type { RouteHandler } from "@/lib/portal/http";
 import { startPortalTest, type PortalTest } from "@/lib/portal/testing";
+import { devSignInThroughNextAuth } from "@/lib/portal/auth/testing";
 
 vi.stubEnv("NEXTAUTH_SECRET", "hostile-input-secret-0123456789");
+// The sign-in cases below sign in through next-auth with the development sign-in.
+vi.stubEnv("NEXTAUTH_URL", "http://portal.test");
+vi.stubEnv("PORTAL_DEV_LOGIN", "1");
 
 /** The offers service's admin API: a stub that knows one game and no players. */
 const offersStub: typeof fetch = async (input) => {
@@ -331,4 +335,30 @@ describe("property: generated strings in every string position of every route", 
     );
     expect(failures).toEqual([]);
   }, 240_000);
+});
+
+describe("sign-in with hostile input", () => {
+  it("a GET of the development sign-in's callback (a form POST) goes to the sign-in page, not a 500", async () => {
+    const { GET: forward } = (await import("@/app/auth/[provider]/callback/route")) as Record<string, RouteHandler>;
+    const forwarded = await forward!(new Request("http://portal.test/auth/dev/callback"), { params: Promise.resolve({ provider: "dev" }) });
+    expect(forwarded.status).toBe(307);
+    const response = await modules["auth/[...nextauth]"]!.GET!(new Request(`http://portal.test${forwarded.headers.get("location")}`), { params: Promise.resolve({ nextauth: ["callback", "dev"] }) });
+    expect(response.status).toBe(303);
+    expect(response.headers.get("location")).toBe("/auth/signin");
+  });
+
+  it("property: a sign-in with any callbackUrl lands on a page of the portal, never a 5xx", async () => {
+    const callbackUrl = fc.oneof(
+      hostileString,
+      fc.constantFrom("\\\\other-host/x", "\\/other-host/x", "/\\other-host", "//other-host", "/\t/other-host", "https://other-host/x", "http:other-host", "javascript:alert(1)", "http://[::1"),
+      hostileString.map((text) => `\\\\${text}`),
+    );
+    await fc.assert(
+      fc.asyncProperty(callbackUrl, async (url) => {
+        const answer = await devSignInThroughNextAuth("http://portal.test", "lee", url);
+        return answer.signedIn && typeof answer.redirect === "string" && new URL(answer.redirect).origin === "http://portal.test";
+      }),
+      { numRuns: 200, interruptAfterTimeLimit: 60_000 },
+    );
+  }, 120_000);
 });

@@ -11,6 +11,7 @@ import { userFromToken, type PortalTokenClaims } from "./session-user";
 import { fetchGitlabGroups, type GitlabProfile } from "./gitlab";
 import type { PortalUser } from "../roles";
 import { parseDevCredentials } from "./dev-credentials";
+import { signInLanding } from "./redirect";
 
 /** The portal's own callback URL of a provider: /auth/<provider>/callback (it forwards to next-auth's). */
 export function portalCallbackUrl(origin: string, providerId: string): string {
@@ -85,6 +86,8 @@ export function getAuthOptions(): NextAuthOptions {
     pages: { signIn: "/auth/signin", error: "/auth/signin" },
     providers,
     callbacks: {
+      // next-auth's own would throw on a callbackUrl that is no URL (\\host/x): a 500.
+      redirect: async ({ url, baseUrl }) => signInLanding(url, baseUrl),
       async jwt({ token, user, account, profile }) {
         if (!account || !user) return token;
         const claims = token as JWT & PortalTokenClaims;
@@ -107,4 +110,10 @@ export function getAuthOptions(): NextAuthOptions {
     },
   };
   return cached;
+}
+
+/** Whether a provider of the portal signs in by a form POST only (the development sign-in): its callback has no GET. */
+export function isFormSignInProvider(providerId: string): boolean {
+  // A provider's own id is in its options until next-auth merges them (CredentialsProvider's top-level id is "credentials").
+  return getAuthOptions().providers.some((provider) => provider.type === "credentials" && ((provider as { options?: { id?: string } }).options?.id ?? provider.id) === providerId);
 }

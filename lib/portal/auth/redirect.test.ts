@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { safeCallbackPath, signInPath } from "./redirect";
+import { safeCallbackPath, signInLanding, signInPath } from "./redirect";
 import { parseDevCredentials } from "./dev-credentials";
 
 describe("sign-in redirects", () => {
@@ -8,8 +8,16 @@ describe("sign-in redirects", () => {
     expect(safeCallbackPath("http://127.0.0.1:3100/tokens")).toBe("/tokens");
   });
   it("refuses other sites and odd values", () => {
-    for (const value of ["//evil.example/x", "/\\evil.example", "javascript:alert(1)", "evil", "", undefined, 3, "/auth/signin"]) {
+    for (const value of ["//evil.example/x", "/\\evil.example", "/\t/evil.example", "/\n/evil.example", "javascript:alert(1)", "evil", "", undefined, 3, "/auth/signin"]) {
       expect(safeCallbackPath(value)).toBe("/");
+    }
+  });
+  it("lands a sign-in on this site whatever the callbackUrl (next-auth's redirect callback)", () => {
+    const base = "https://portal.example.com";
+    expect(signInLanding("/catalog?q=a", base)).toBe(`${base}/catalog?q=a`);
+    expect(signInLanding(`${base}/reviews#x`, base)).toBe(`${base}/reviews#x`);
+    for (const url of ["\\\\other-host/x", "\\/other-host/x", "https://other-host/x", "http://portal.example.com/x", "https://[::1", "%", ""]) {
+      expect(signInLanding(url, base), url).toBe(`${base}/`);
     }
   });
   it("builds the sign-in path", () => {

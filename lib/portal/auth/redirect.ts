@@ -13,6 +13,9 @@ export function safeCallbackPath(value: unknown, fallback = "/"): string {
     }
   }
   if (!candidate.startsWith("/") || candidate.startsWith("//") || candidate.startsWith("/\\")) return fallback;
+  // Browsers drop tabs and newlines from a URL ("/\t/evil" becomes "//evil") and read a backslash as "/".
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f]/.test(candidate)) return fallback;
   if (candidate.startsWith("/auth/")) return fallback;
   return candidate;
 }
@@ -21,4 +24,24 @@ export function safeCallbackPath(value: unknown, fallback = "/"): string {
 export function signInPath(path?: string): string {
   const back = safeCallbackPath(path, "");
   return back ? `/auth/signin?callbackUrl=${encodeURIComponent(back)}` : "/auth/signin";
+}
+
+/**
+ * next-auth's redirect callback: where a sign-in or sign-out lands. Always a page of this site: a path
+ * of it, or an absolute URL of its own origin; anything else (another host, \\host/x, which
+ * browsers read as //host/x, or text that is no URL at all) lands on the home page instead of failing.
+ */
+export function signInLanding(url: string, baseUrl: string): string {
+  let path = "/";
+  if (/^https?:\/\//i.test(url)) {
+    try {
+      const parsed = new URL(url);
+      if (parsed.origin === new URL(baseUrl).origin) path = safeCallbackPath(`${parsed.pathname}${parsed.search}${parsed.hash}`);
+    } catch {
+      // not a URL: the home page
+    }
+  } else {
+    path = safeCallbackPath(url);
+  }
+  return `${baseUrl}${path}`;
 }
