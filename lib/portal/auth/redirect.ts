@@ -14,7 +14,6 @@ export function safeCallbackPath(value: unknown, fallback = "/"): string {
   }
   if (!candidate.startsWith("/") || candidate.startsWith("//") || candidate.startsWith("/\\")) return fallback;
   // Browsers drop tabs and newlines from a URL ("/\t/evil" becomes "//evil") and read a backslash as "/".
-  // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f]/.test(candidate)) return fallback;
   if (candidate.startsWith("/auth/")) return fallback;
   return candidate;
