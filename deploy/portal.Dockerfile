@@ -26,6 +26,7 @@ RUN apt-get update \
 ENV NODE_ENV=production \
     NEXT_TELEMETRY_DISABLED=1 \
     PORT=3000 \
+    PORTAL_HOST=0.0.0.0 \
     DATA_DIR=/data
 WORKDIR /app
 COPY --from=prod-deps /app/node_modules ./node_modules

@@ -108,6 +108,8 @@ export const envSchema = z.object({
 
   // ---- portal ----
   PORT: port(3000),
+  /** Listen address of the portal (`next start --hostname`; the start scripts pass it). 0.0.0.0 in a container. */
+  PORTAL_HOST: z.string().trim().min(1).default("127.0.0.1"),
   /** PostgreSQL URL of the portal database; unset = PGlite under DATA_DIR/portal. */
   PORTAL_DATABASE_URL: optionalUrl,
   /** Base URL of the offers service as the portal's server reaches it. */
@@ -116,6 +118,8 @@ export const envSchema = z.object({
   NEXTAUTH_SECRET: z.string().min(16, "at least 16 characters").optional(),
   /** Enables the development sign-in (any name, no password). Never in production. */
   PORTAL_DEV_LOGIN: flag,
+  /** Lets the development sign-in run on a PORTAL_HOST other than loopback (a shared test host); without it such a start is refused. */
+  PORTAL_DEV_LOGIN_ANY_HOST: flag,
   /** Seeds a personal API token of the admin user `admin` (development and CI scripts). */
   PORTAL_DEV_TOKEN: z.string().min(16, "at least 16 characters").optional(),
   /** Roles and providers file. */

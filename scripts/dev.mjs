@@ -3,9 +3,14 @@ import { runServices } from "./lib/services.mjs";
 
 const portalPort = process.env.PORT ?? "3000";
 const offersPort = process.env.OFFERS_PORT ?? "4000";
+// Loopback: the development sign-in is on (the portal refuses it elsewhere without PORTAL_DEV_LOGIN_ANY_HOST=1).
+const portalHost = process.env.PORTAL_HOST ?? "127.0.0.1";
+// An address of every interface is reached for the health check on loopback.
+const portalHealthHost = ["0.0.0.0", "::", "[::]"].includes(portalHost) ? "127.0.0.1" : portalHost.includes(":") && !portalHost.startsWith("[") ? `[${portalHost}]` : portalHost;
 const env = {
   NODE_ENV: "development",
   PORT: portalPort,
+  PORTAL_HOST: portalHost,
   OFFERS_PORT: offersPort,
   OFFERS_BASE_URL: process.env.OFFERS_BASE_URL ?? `http://127.0.0.1:${offersPort}`,
   NEXTAUTH_URL: process.env.NEXTAUTH_URL ?? `http://localhost:${portalPort}`,
@@ -16,7 +21,7 @@ const env = {
 
 const { stopped, ready } = runServices([
   { name: "offers", command: "npx", args: ["tsx", "watch", "--clear-screen=false", "--import", "./lib/offers/tracing.ts", "lib/offers/main.ts"], env, healthUrl: `http://127.0.0.1:${offersPort}/health` },
-  { name: "portal", command: "npx", args: ["next", "dev", "--port", portalPort], env, healthUrl: `http://127.0.0.1:${portalPort}/health` },
+  { name: "portal", command: "npx", args: ["next", "dev", "--port", portalPort, "--hostname", portalHost], env, healthUrl: `http://${portalHealthHost}:${portalPort}/health` },
   // Under watch, a crash waits for the next save instead of exiting: no start deadline in development.
 ], { startTimeoutMs: Number.POSITIVE_INFINITY });
 

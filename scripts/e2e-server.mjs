@@ -27,6 +27,7 @@ const env = {
   NODE_ENV: "production",
   DATA_DIR: dataDir,
   PORT: portalPort,
+  PORTAL_HOST: "127.0.0.1",
   OFFERS_PORT: offersPort,
   OFFERS_BASE_URL: `http://127.0.0.1:${offersPort}`,
   NEXTAUTH_URL: `http://127.0.0.1:${portalPort}`,
@@ -48,6 +49,6 @@ const env = {
 const { stopped } = runServices([
   // The portal starts once offers answers, so the portal's /health (Playwright's signal) means both are up.
   { name: "offers", command: "node", args: ["--enable-source-maps", "dist/offers/main.mjs"], env, readyUrl: `http://127.0.0.1:${offersPort}/health` },
-  { name: "portal", command: "npx", args: ["next", "start", "--port", portalPort], env },
+  { name: "portal", command: "npx", args: ["next", "start", "--port", portalPort, "--hostname", "127.0.0.1"], env },
 ]);
 process.exit(await stopped);
