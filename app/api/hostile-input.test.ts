@@ -127,7 +127,10 @@ const examples: Record<string, Partial<Record<Method, Example>>> = {
   "offers/games/[gameId]/webhooks/endpoints": {
     POST: { params: { gameId: "demo-game" }, body: { url: "https://hooks.example.com/rewards", description: "game server", eventTypes: ["reward.granted"], enabled: true } },
   },
-  "offers/games/[gameId]/webhooks/endpoints/[endpointId]": { PATCH: { params: { gameId: "demo-game", endpointId: "ep_1" }, body: { description: "eu", enabled: false } } },
+  "offers/games/[gameId]/webhooks/endpoints/[endpointId]": {
+    PATCH: { params: { gameId: "demo-game", endpointId: "ep_1" }, body: { description: "eu", enabled: false } },
+    DELETE: { params: { gameId: "demo-game", endpointId: "ep_1" } },
+  },
   "offers/games/[gameId]/webhooks/endpoints/[endpointId]/rotate-secret": { POST: { params: { gameId: "demo-game", endpointId: "ep_1" } } },
   "offers/games/[gameId]/webhooks/endpoints/[endpointId]/test": { POST: { params: { gameId: "demo-game", endpointId: "ep_1" } } },
   "offers/games/[gameId]/webhooks/deliveries": { GET: { params: { gameId: "demo-game" }, query: { status: "failed", endpointId: "ep_1", before: "10", limit: "5" } } },

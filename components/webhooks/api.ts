@@ -43,6 +43,7 @@ export function webhooksApi(environment: Environment) {
     create: (gameId: string, input: { url: string; description: string }) =>
       apiFetch<CreatedEndpoint>(url(`${base(gameId)}/endpoints`), { method: "POST", json: { ...input, eventTypes: ["reward.granted"] } }),
     setEnabled: (gameId: string, endpointId: string, enabled: boolean) => apiFetch<Endpoint>(url(`${base(gameId)}/endpoints/${seg(endpointId)}`), { method: "PATCH", json: { enabled } }),
+    remove: (gameId: string, endpointId: string) => apiFetch<{ endpointId: string; deleted: true }>(url(`${base(gameId)}/endpoints/${seg(endpointId)}`), { method: "DELETE" }),
     rotate: (gameId: string, endpointId: string) => apiFetch<RotatedSecret>(url(`${base(gameId)}/endpoints/${seg(endpointId)}/rotate-secret`), { method: "POST" }),
     test: (gameId: string, endpointId: string) => apiFetch<z.infer<typeof WebhookTestSent>>(url(`${base(gameId)}/endpoints/${seg(endpointId)}/test`), { method: "POST" }),
     replay: (gameId: string, deliveryId: number) => apiFetch<z.infer<typeof WebhookReplayed>>(url(`${base(gameId)}/deliveries/${deliveryId}/replay`), { method: "POST" }),
@@ -72,6 +73,7 @@ const CODES: Record<string, string> = {
   forbidden: "You need the live ops role to manage webhooks.",
   "game-not-found": "The offers service has no such game.",
   "webhook-url-not-allowed": "This URL reaches a loopback or private address, which the offers service refuses.",
+  "webhook-endpoint-not-found": "This endpoint no longer exists: someone else may have deleted it.",
 };
 
 export function describeWebhookError(error: unknown): string {

@@ -1,13 +1,14 @@
 "use client";
-// A game's endpoints: status, and per endpoint disable/enable, rotate the secret, send a test event.
+// A game's endpoints: status, and per endpoint disable/enable, rotate the secret, send a test event,
+// delete (after a confirmation that says what goes with it).
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { Alert, Badge, Button, Card } from "@/components/ui";
+import { Alert, Badge, Button, Card, Dialog } from "@/components/ui";
 import { describeWebhookError, useWebhooksApi, type Endpoint, type RotatedSecret } from "./api";
 import { formatTime } from "./format";
 import styles from "./webhooks.module.css";
 
-type Action = { kind: "enable" | "disable" | "rotate" | "test"; endpoint: Endpoint };
+type Action = { kind: "enable" | "disable" | "rotate" | "test" | "delete"; endpoint: Endpoint };
 
 export function EndpointsCard({ gameId, endpoints, onRotated, children }: { gameId: string; endpoints: Endpoint[]; onRotated: (endpoint: Endpoint, rotated: RotatedSecret) => void; children?: React.ReactNode }) {
   const queryClient = useQueryClient();
@@ -29,13 +30,25 @@ export function EndpointsCard({ gameId, endpoints, onRotated, children }: { game
           const sent = await api.test(gameId, endpoint.endpointId);
           return `Test event ${sent.messageId} queued for ${endpoint.url}: it appears in the delivery log.`;
         }
+        case "delete":
+          await api.remove(gameId, endpoint.endpointId);
+          return `${endpoint.url} was deleted.`;
       }
     },
     onMutate: () => setNotice(null),
-    onSuccess: (message) => setNotice(message),
+    onSuccess: (message, { kind }) => {
+      setNotice(message);
+      if (kind === "delete") setDeleting(null);
+    },
     onSettled: () => void queryClient.invalidateQueries({ queryKey: keys.all(gameId) }),
   });
   const busy = (endpoint: Endpoint) => act.isPending && act.variables?.endpoint.endpointId === endpoint.endpointId;
+  // The endpoint whose deletion waits for a confirmation.
+  const [deleting, setDeleting] = useState<Endpoint | null>(null);
+  const deletePending = act.isPending && act.variables?.kind === "delete";
+  const closeDelete = () => {
+    if (!deletePending) setDeleting(null);
+  };
 
   return (
     <Card title="Endpoints">
@@ -80,6 +93,17 @@ export function EndpointsCard({ gameId, endpoints, onRotated, children }: { game
                       <Button size="small" disabled={busy(endpoint) || !endpoint.enabled} onClick={() => act.mutate({ kind: "test", endpoint })}>
                         Send test event
                       </Button>
+                      <Button
+                        size="small"
+                        variant="danger"
+                        disabled={busy(endpoint)}
+                        onClick={() => {
+                          act.reset();
+                          setDeleting(endpoint);
+                        }}
+                      >
+                        Delete
+                      </Button>
                     </div>
                   </td>
                 </tr>
@@ -88,9 +112,35 @@ export function EndpointsCard({ gameId, endpoints, onRotated, children }: { game
           </table>
         ) : null}
         {notice ? <Alert tone="success">{notice}</Alert> : null}
-        {act.isError ? <Alert tone="error">{describeWebhookError(act.error)}</Alert> : null}
+        {act.isError && !deleting ? <Alert tone="error">{describeWebhookError(act.error)}</Alert> : null}
         {children}
       </div>
+      <Dialog
+        open={deleting !== null}
+        onClose={closeDelete}
+        title="Delete this endpoint?"
+        actions={
+          deleting ? (
+            <>
+              <Button variant="ghost" onClick={closeDelete} disabled={deletePending}>
+                Cancel
+              </Button>
+              <Button variant="danger" onClick={() => act.mutate({ kind: "delete", endpoint: deleting })} disabled={deletePending} data-testid="confirm-delete-endpoint" autoFocus>
+                {deletePending ? "Deleting…" : "Delete endpoint"}
+              </Button>
+            </>
+          ) : null
+        }
+      >
+        {deleting ? (
+          <div className="stack">
+            <p>
+              <span className={styles.url}>{deleting.url}</span> stops receiving events, and its delivery log goes with it: deliveries still pending are not sent.
+            </p>
+            {act.isError ? <Alert tone="error">{describeWebhookError(act.error)}</Alert> : null}
+          </div>
+        ) : null}
+      </Dialog>
     </Card>
   );
 }

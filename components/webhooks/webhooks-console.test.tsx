@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { describe, expect, it } from "vitest";
 import { screen, waitFor, within } from "@testing-library/react";
-import { fakeApi, renderInPortal } from "@/components/testing/render";
+import { fakeApi, heldAnswer, renderInPortal } from "@/components/testing/render";
 import { OffersEnvironmentProvider } from "@/components/offers-environment/offers-environment";
 import { WebhooksConsole } from "./webhooks-console";
 
@@ -127,6 +127,31 @@ describe("reward webhooks console", () => {
     const failedRow = (await screen.findAllByTestId("delivery")).find((r) => r.dataset.messageId === "evt_old")!;
     await user.click(within(failedRow).getByRole("button", { name: "Replay" }));
     expect(await screen.findByText("Delivery 6 queued again with the same webhook-id.")).toBeTruthy();
+  });
+
+  it("deletes an endpoint after a confirmation, the button disabled while the call is in flight", async () => {
+    const held = heldAnswer({ body: { endpointId: "ep_1", deleted: true } });
+    const calls = api({ [`DELETE ${BASE}/endpoints/ep_1`]: held.handler });
+    const { user } = renderInPortal(<WebhooksConsole gameId="demo-game" refreshMs={false} />);
+    const row = within(await screen.findByTestId("webhook-endpoints")).getByTestId("webhook-endpoint");
+    await user.click(within(row).getByRole("button", { name: "Delete" }));
+    let dialog = await screen.findByRole("dialog");
+    expect(dialog.textContent).toContain("https://game.example.com/hooks stops receiving events");
+    // Cancel sends nothing.
+    await user.click(within(dialog).getByRole("button", { name: "Cancel" }));
+    await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());
+    expect(calls.callsTo("DELETE", `${BASE}/endpoints/ep_1`)).toEqual([]);
+
+    await user.click(within(row).getByRole("button", { name: "Delete" }));
+    dialog = await screen.findByRole("dialog");
+    await user.click(within(dialog).getByRole("button", { name: "Delete endpoint" }));
+    const pending = await within(dialog).findByRole("button", { name: "Deleting…" });
+    expect((pending as HTMLButtonElement).disabled).toBe(true);
+    expect((within(dialog).getByRole("button", { name: "Cancel" }) as HTMLButtonElement).disabled).toBe(true);
+    held.release();
+    expect(await screen.findByText("https://game.example.com/hooks was deleted.")).toBeTruthy();
+    await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());
+    expect(calls.callsTo("DELETE", `${BASE}/endpoints/ep_1`)).toHaveLength(1);
   });
 
   it("replays the failed deliveries of a time range, sent as instants", async () => {

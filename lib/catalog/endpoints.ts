@@ -71,6 +71,7 @@ export const PORTAL_ENDPOINTS: Record<string, EndpointDescription> = {
   webhooks: { method: "GET", path: "/api/offers/games/:gameId/webhooks", description: "A game's reward webhook endpoints and delivery figures: lag, pending, dead letters (liveops)" },
   webhookEndpointCreate: { method: "POST", path: "/api/offers/games/:gameId/webhooks/endpoints", description: "Add a webhook endpoint; answers its signing secret, shown once (liveops)" },
   webhookEndpointUpdate: { method: "PATCH", path: "/api/offers/games/:gameId/webhooks/endpoints/:endpointId", description: "Change an endpoint: enable, disable, URL, event types (liveops)" },
+  webhookEndpointDelete: { method: "DELETE", path: "/api/offers/games/:gameId/webhooks/endpoints/:endpointId", description: "Delete an endpoint with its delivery log (liveops)" },
   webhookEndpointRotateSecret: { method: "POST", path: "/api/offers/games/:gameId/webhooks/endpoints/:endpointId/rotate-secret", description: "A new signing secret, shown once; the previous one signs too for 24 h (liveops)" },
   webhookEndpointTest: { method: "POST", path: "/api/offers/games/:gameId/webhooks/endpoints/:endpointId/test", description: "Send a webhook.test event to the endpoint (liveops)" },
   webhookDeliveries: { method: "GET", path: "/api/offers/games/:gameId/webhooks/deliveries", description: "The delivery log, newest first, with each delivery's attempts; query status, endpointId, before, limit (liveops)" },

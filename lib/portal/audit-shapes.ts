@@ -29,6 +29,7 @@ export const AUDIT_ACTIONS = [
   "offer-definition.restore",
   "webhook.create",
   "webhook.update",
+  "webhook.delete",
   "webhook.rotate-secret",
   "webhook.test",
   "webhook.replay",

@@ -60,6 +60,8 @@ export type AdminPlayerSummary = z.infer<typeof AdminPlayerSummary>;
 export const GamesAnswer = z.object({ games: z.array(AdminGame) });
 export const PlayersAnswer = z.object({ players: z.array(AdminPlayerSummary) });
 export const JobsAnswer = z.object({ jobs: z.array(SurfacingJob) });
+/** What the offers service answers a deleted webhook endpoint. */
+export const WebhookEndpointDeleted = z.object({ deleted: z.literal(true) });
 /** A definition to create, as parsed (offerId included). */
 export type DefinitionCreateInput = z.infer<typeof AdminDefinitionCreate>;
 
@@ -285,6 +287,10 @@ export function createOffersAdminClient(options: OffersAdminOptions) {
 
     updateWebhookEndpoint: (gameId: string, endpointId: string, patch: WebhookEndpointChange, signal?: AbortSignal) =>
       write("PATCH", `${hooks(gameId)}/endpoints/${seg(endpointId)}`, patch, WebhookEndpoint, signal),
+
+    /** Deletes an endpoint with its deliveries; webhook-endpoint-not-found when the game has no such endpoint. */
+    deleteWebhookEndpoint: (gameId: string, endpointId: string, signal?: AbortSignal) =>
+      callJson(`${hooks(gameId)}/endpoints/${seg(endpointId)}`, WebhookEndpointDeleted, { method: "DELETE", signal }),
 
     rotateWebhookSecret: (gameId: string, endpointId: string, signal?: AbortSignal) => write("POST", `${hooks(gameId)}/endpoints/${seg(endpointId)}/rotate-secret`, {}, WebhookSecretRotated, signal),
 

@@ -59,6 +59,22 @@ export async function changeEndpoint(services: Services, request: Request, user:
   return updated;
 }
 
+/** Deletes an endpoint (its deliveries go with it); the audit entry keeps its settings as they were. */
+export async function deleteEndpoint(services: Services, request: Request, user: AuditActor, gameId: string, endpointId: string) {
+  const admin = services.offersAdmin();
+  const before = (await admin.webhooks(gameId)).endpoints.find((e) => e.endpointId === endpointId);
+  const deleted = await admin.deleteWebhookEndpoint(gameId, endpointId);
+  await recordAudit(services, request, user, {
+    action: "webhook.delete",
+    targetType: "webhook",
+    target: `${gameId}/${endpointId}`,
+    summary: `deleted webhook endpoint ${before?.url ?? endpointId} of ${gameId}`,
+    before: before ? settingsOf(before) : null,
+    after: null,
+  });
+  return { endpointId, ...deleted };
+}
+
 export async function rotateSecret(services: Services, request: Request, user: AuditActor, gameId: string, endpointId: string) {
   const rotated = await services.offersAdmin().rotateWebhookSecret(gameId, endpointId);
   await recordAudit(services, request, user, {

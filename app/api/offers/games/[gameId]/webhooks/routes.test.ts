@@ -179,6 +179,23 @@ describe("webhook routes of the portal", () => {
     expect(await missing.json()).toMatchObject({ message: "webhook-endpoint-not-found" });
   });
 
+  it("deletes an endpoint (liveops only), audited with its settings; a second delete is 404", async () => {
+    const refused = await endpoint.DELETE(req(`${base}/endpoints/${endpointId}`, { method: "DELETE", headers: sam }), at({ gameId: GAME, endpointId }));
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toMatchObject({ message: "forbidden", requiredRole: "liveops" });
+    const deleted = await endpoint.DELETE(req(`${base}/endpoints/${endpointId}`, { method: "DELETE", headers: lina }), at({ gameId: GAME, endpointId }));
+    expect(deleted.status).toBe(200);
+    expect(await deleted.json()).toEqual({ endpointId, deleted: true });
+    const listed = await (await overview.GET(req(base, { headers: lina }), at({ gameId: GAME }))).json();
+    expect(listed.endpoints.map((e: { endpointId: string }) => e.endpointId)).not.toContain(endpointId);
+    const entry = (await auditEntries())[0]!;
+    expect(entry).toMatchObject({ action: "webhook.delete", actor: "lina", target: `${GAME}/${endpointId}`, before: { url: "https://hooks.example.com/rewards" } });
+    expect(entry.summary).toContain("deleted webhook endpoint https://hooks.example.com/rewards");
+    const again = await endpoint.DELETE(req(`${base}/endpoints/${endpointId}`, { method: "DELETE", headers: lina }), at({ gameId: GAME, endpointId }));
+    expect(again.status).toBe(404);
+    expect(await again.json()).toMatchObject({ message: "webhook-endpoint-not-found" });
+  });
+
   it("answers 503 while the offers service is away", async () => {
     await closeOffers();
     const res = await overview.GET(req(base, { headers: lina }), at({ gameId: GAME }));
