@@ -69,6 +69,33 @@ describe("the portal OpenAPI document", () => {
   });
 });
 
+describe("request bodies in the portal OpenAPI document", () => {
+  it("say additionalProperties: false on every object of the portal's own bodies (an unknown key is refused)", async () => {
+    const doc = await portalOpenApiDocument({ path: "/api/openapi.json", module: openapiRoute });
+    const loose: string[] = [];
+    const walk = (schema: unknown, where: string) => {
+      if (Array.isArray(schema)) return schema.forEach((s, i) => walk(s, `${where}[${i}]`));
+      if (!schema || typeof schema !== "object") return;
+      const node = schema as Record<string, unknown>;
+      if (node.type === "object" && node.properties && node.additionalProperties !== false) loose.push(where);
+      for (const [key, child] of Object.entries(node)) walk(child, `${where}.${key}`);
+    };
+    let bodies = 0;
+    for (const [p, item] of Object.entries(doc.paths ?? {})) {
+      // The offers service's contract (lib/offers/schemas.ts) decides its bodies; a component record is the catalog's.
+      if (p.startsWith("/api/offers/") || p === "/api/components/{name}") continue;
+      for (const method of METHODS) {
+        const body = (item?.[method]?.requestBody as OpenAPIV3_1.RequestBodyObject | undefined)?.content?.["application/json"]?.schema;
+        if (!body) continue;
+        bodies++;
+        walk(body, `${method} ${p}`);
+      }
+    }
+    expect(bodies).toBeGreaterThanOrEqual(8);
+    expect(loose).toEqual([]);
+  });
+});
+
 describe("GET /api/openapi.json", () => {
   let portal: PortalTest;
   beforeAll(async () => {

@@ -5,7 +5,7 @@ import { createToken, listTokens } from "@/lib/portal/tokens";
 import { auditTokenCreated } from "@/lib/portal/audit-recorder";
 import { json, route } from "@/lib/portal/http";
 
-const createBody = z.object({ name: z.string().trim().min(1, "a name is required").max(100) });
+const createBody = z.strictObject({ name: z.string().trim().min(1, "a name is required").max(100) });
 
 export const GET = route({
   handler: async ({ user, services }) => {

@@ -16,14 +16,15 @@ export const ORDER_STATUSES = ["pending", "approving", "approved", "rejected"] a
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
 /**
- * POST /api/app-order-requests. Loose on purpose: the record built from it is what gets validated,
- * so every problem is reported with the record's field path (spec.owners[0].user, …).
+ * POST /api/app-order-requests. Its shape only (an unknown key is refused, naming it); the values are
+ * checked on the record built from it, so those problems are reported with the record's field path
+ * (spec.owners[0].user, …).
  */
 export const orderInputSchema = z.strictObject({
   name: z.string({ error: "name must be text" }),
   displayName: z.string({ error: "displayName must be text" }),
   kind: z.string({ error: "kind must be text" }),
-  owners: z.array(z.object({ user: z.string(), group: z.string().optional() }), { error: "owners must be a list of {user, group?}" }),
+  owners: z.array(z.strictObject({ user: z.string(), group: z.string().optional() }), { error: "owners must be a list of {user, group?}" }),
   environments: z.array(z.string(), { error: "environments must be a list" }),
   dependencies: z.partialRecord(z.enum(DEPENDENCY_FLAGS), z.boolean()).optional(),
   /** <group>/<project> */

@@ -81,7 +81,11 @@ export function assertWellFormed(part: "body" | "query" | "path", value: unknown
   throw new PortalError("invalid-request", detail, { issues });
 }
 
-/** zod's issues in the portal's shape (`path` as strings). */
+/** zod's issues in the portal's shape (`path` as strings); an unknown key is an issue of its own, at the key's path. */
 export function issuesOf(error: z.ZodError): PortalIssue[] {
-  return error.issues.map((i) => ({ path: i.path.map(String), message: i.message }));
+  return error.issues.flatMap((i) =>
+    i.code === "unrecognized_keys"
+      ? i.keys.map((key) => ({ path: [...i.path.map(String), key], message: `unknown key "${key}": this body has no such field` }))
+      : [{ path: i.path.map(String), message: i.message }],
+  );
 }

@@ -9,7 +9,7 @@ import { auditConfigWrite } from "@/lib/portal/audit-recorder";
 export const dynamic = "force-dynamic";
 
 const bodySchema = z.strictObject({
-  updates: z.array(z.object({ environment: z.unknown(), values: z.unknown() })).min(1, "name at least one update").max(20),
+  updates: z.array(z.strictObject({ environment: z.unknown(), values: z.unknown() })).min(1, "name at least one update").max(20),
   view: z.enum(["current", "persistent"], { error: "view must be current or persistent" }).optional(),
 });
 
