@@ -5,10 +5,19 @@
  */
 import { createRequire } from "node:module";
 import path from "node:path";
-import type { AuthHandler as NextAuthCore } from "next-auth/core";
+import type { NextAuthOptions } from "next-auth";
 import { getAuthOptions } from "./options";
 
-const { AuthHandler } = createRequire(import.meta.url)(path.resolve("node_modules/next-auth/core/index.js")) as { AuthHandler: typeof NextAuthCore };
+/** What next-auth's core answers (next-auth/core/types: ResponseInternal). */
+interface NextAuthAnswer {
+  status?: number;
+  body?: unknown;
+  redirect?: string;
+  cookies?: Array<{ name: string; value: string }>;
+}
+type NextAuthCore = (params: { req: Request; options: NextAuthOptions }) => Promise<NextAuthAnswer>;
+
+const { AuthHandler } = createRequire(import.meta.url)(path.resolve("node_modules/next-auth/core/index.js")) as { AuthHandler: NextAuthCore };
 
 /** One call of next-auth's endpoint /api/auth/<path> on `base` with the portal's options (NEXTAUTH_URL and NEXTAUTH_SECRET set). */
 export async function callNextAuth(base: string, pathname: string, init: { method?: string; cookie?: string; body?: Record<string, string> } = {}) {
@@ -18,7 +27,7 @@ export async function callNextAuth(base: string, pathname: string, init: { metho
     headers: { host: url.host, "content-type": "application/json", ...(init.cookie ? { cookie: init.cookie } : {}) },
     body: init.body ? JSON.stringify(init.body) : undefined,
   });
-  return AuthHandler({ req: request as never, options: getAuthOptions() });
+  return AuthHandler({ req: request, options: getAuthOptions() });
 }
 
 /** The development sign-in as a browser's form does it (CSRF token, then the callback POST); PORTAL_DEV_LOGIN=1. */
