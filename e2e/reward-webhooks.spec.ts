@@ -76,6 +76,14 @@ test("a live-ops user adds an endpoint; a reward claimed on the rewards page rea
   // The same event in the ledger feed, for a game server that pulls.
   const feed = (await (await request.get(`${OFFERS}/v1/rewards/events?limit=500`, { headers: serverHeaders })).json()) as { events: Array<{ id: string }> };
   expect(feed.events.map((e) => e.id)).toContain(event.id);
+
+  // The endpoint is deleted after a confirmation: it leaves the list.
+  await endpoint.getByRole("button", { name: "Delete" }).click();
+  const confirm = page.getByRole("dialog");
+  await expect(confirm).toContainText(`${receiver.url} stops receiving events`);
+  await confirm.getByRole("button", { name: "Delete endpoint" }).click();
+  await expect(page.getByText(`${receiver.url} was deleted.`)).toBeVisible();
+  await expect(endpoint).toHaveCount(0);
 });
 
 test("someone without the liveops role is told so", async ({ page }) => {

@@ -93,3 +93,20 @@ test("portal health and a cross-site mutation refused", async ({ page, playwrigh
   expect(await headerless.json()).toMatchObject({ message: "cross-site-request" });
   await api.dispose();
 });
+
+test("hostile sign-in input lands on a page of the portal, never a 500", async ({ playwright }) => {
+  const api = await playwright.request.newContext({ baseURL: PORTAL_URL });
+  // The development sign-in's callback is a form POST: a GET of it goes to the sign-in page.
+  const forwarded = await api.get("/auth/dev/callback", { maxRedirects: 0 });
+  expect(forwarded.status()).toBe(307);
+  const callback = await api.get(forwarded.headers().location!, { maxRedirects: 0 });
+  expect(callback.status()).toBe(303);
+  expect(callback.headers().location).toBe("/auth/signin");
+  // A callbackUrl of another host (backslashes read as slashes by browsers) signs in and lands at home.
+  const { csrfToken } = (await (await api.get("/api/auth/csrf")).json()) as { csrfToken: string };
+  const signedIn = await api.post("/api/auth/callback/dev", { form: { csrfToken, username: "lee", callbackUrl: "\\\\other-host/x" }, headers: { Origin: PORTAL_URL }, maxRedirects: 0 });
+  expect(signedIn.status()).toBe(302);
+  expect(signedIn.headers().location).toBe(`${PORTAL_URL}/`);
+  expect((await (await api.get("/api/auth/session")).json()).user).toMatchObject({ id: "lee" });
+  await api.dispose();
+});
