@@ -83,7 +83,7 @@ test.beforeAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
   // GitLab only: no development sign-in, no seeded token (unset, not empty: the settings check refuses "").
   const { PORTAL_DEV_LOGIN: _login, PORTAL_DEV_TOKEN: _token, ...inherited } = process.env;
-  portal = spawn("npx", ["next", "start", "--port", String(portalPort)], {
+  portal = spawn("npx", ["next", "start", "--port", String(portalPort), "--hostname", "127.0.0.1"], {
     env: {
       ...inherited,
       NODE_ENV: "production",
