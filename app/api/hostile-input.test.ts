@@ -309,10 +309,19 @@ describe("every portal API route", () => {
 
 /**
  * Route folders whose bodies are the offers service's contract (lib/offers/schemas.ts, shared through
- * lib/offers-client/schemas.ts): they refuse unknown keys when that contract does. Until it does, a row
- * of theirs whose schema still takes the extra key is listed, not failed.
+ * lib/offers-client/schemas.ts): they refuse unknown keys when that contract does.
  */
 const OFFERS_CONTRACT_BODIES = /^offers\//;
+/** Those whose contract schema still took unknown keys when this was written: tolerated while it does (empty this once it is strict). */
+const LOOSE_OFFERS_CONTRACT = new Set([
+  "POST offers/games/[gameId]/definitions",
+  "PUT offers/games/[gameId]/definitions/[offerId]",
+  "POST offers/games/[gameId]/definitions/[offerId]/preview",
+  "POST offers/games/[gameId]/audience/count",
+  "POST offers/games/[gameId]/webhooks/endpoints",
+  "PATCH offers/games/[gameId]/webhooks/endpoints/[endpointId]",
+  "POST offers/games/[gameId]/webhooks/replay",
+]);
 /** Body positions that are maps by design (config keys and their values), where any key is data. */
 const MAP_POSITIONS = [/^values$/, /^updates\.\d+\.values$/];
 /** Routes whose body becomes a catalog record: an unknown key is the record's 422 invalid-record, naming it. */
@@ -350,7 +359,7 @@ describe("unknown keys in every body", () => {
           // The contract's own wording names the key or the rule it breaks (an audience group "has only the key all").
           if (response.status === 400 && answer.message === "invalid-request") continue;
           const body = modules[folder]![method]!.spec?.body;
-          if (body && "safeParse" in body && body.safeParse(withKey(example.body, at, "unexpectedKey")).success) {
+          if (LOOSE_OFFERS_CONTRACT.has(`${method} ${folder}`) && body && "safeParse" in body && body.safeParse(withKey(example.body, at, "unexpectedKey")).success) {
             looseOffersContract.add(`${method} /api/${folder}`);
             continue;
           }
