@@ -11,6 +11,30 @@ export const REWARDS_PATH = "/rewards";
 /** The JWT lives 15 minutes; the cookie a little longer, so an expired session can be told apart from none. */
 export const REWARDS_COOKIE_MAX_AGE_S = 60 * 60;
 
+/**
+ * A token whose redeem was refused for load (429) or failed (the service away): it was not spent, so
+ * it is kept, httpOnly, for the page's "try again" (GET /rewards/redeem without a token), as long as
+ * a one-time token lives at most.
+ */
+export const PENDING_REDEEM_COOKIE = "rewards_pending_token";
+export const PENDING_REDEEM_MAX_AGE_S = 5 * 60;
+
+/** The token and game kept in the pending cookie of a Cookie header, or null. */
+export function pendingRedeemOf(cookieHeader: string | null): { token?: unknown; gameId?: unknown } | null {
+  const raw = cookieHeader
+    ?.split(";")
+    .map((part) => part.trim())
+    .find((part) => part.startsWith(`${PENDING_REDEEM_COOKIE}=`))
+    ?.slice(PENDING_REDEEM_COOKIE.length + 1);
+  if (!raw) return null;
+  try {
+    const value: unknown = JSON.parse(decodeURIComponent(raw));
+    return value && typeof value === "object" ? (value as { token?: unknown; gameId?: unknown }) : null;
+  } catch {
+    return null;
+  }
+}
+
 export interface RewardsSession {
   token: string;
   gameId: string;
@@ -34,6 +58,11 @@ export function sessionFromToken(token: string | undefined, now = Date.now()): R
   } catch {
     return null;
   }
+}
+
+/** Whether a refused redeem left a token for "try again". */
+export async function hasPendingRedeem(): Promise<boolean> {
+  return (await cookies()).has(PENDING_REDEEM_COOKIE);
 }
 
 export async function readRewardsSession(): Promise<RewardsSession | null> {
