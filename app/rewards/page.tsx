@@ -9,7 +9,6 @@ import { createGameClient, OffersApiError } from "@/lib/offers-client";
 import type { ClientCampaignsResponse, PlayerReferral } from "@/lib/offers-client/schemas";
 import { RewardsMessage } from "@/components/rewards/rewards-message";
 import { RewardsView } from "@/components/rewards/rewards-view";
-import { claimReward } from "./actions";
 import { hasPendingRedeem, offersApiBase, readRewardsSession, type RewardsSession } from "./session";
 
 export const dynamic = "force-dynamic";
@@ -123,5 +122,5 @@ async function SessionRewards({ session, expired }: { session: RewardsSession; e
       </RewardsMessage>
     );
   }
-  return <RewardsView campaigns={campaigns} referrals={referrals} sessionEndsAt={session.expiresAt} claim={claimReward} />;
+  return <RewardsView campaigns={campaigns} referrals={referrals} sessionEndsAt={session.expiresAt} />;
 }
