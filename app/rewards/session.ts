@@ -19,17 +19,12 @@ export const REWARDS_COOKIE_MAX_AGE_S = 60 * 60;
 export const PENDING_REDEEM_COOKIE = "rewards_pending_token";
 export const PENDING_REDEEM_MAX_AGE_S = 5 * 60;
 
-/** The token and game kept in the pending cookie of a Cookie header, or null. */
-export function pendingRedeemOf(cookieHeader: string | null): { token?: unknown; gameId?: unknown } | null {
-  const raw = cookieHeader
-    ?.split(";")
-    .map((part) => part.trim())
-    .find((part) => part.startsWith(`${PENDING_REDEEM_COOKIE}=`))
-    ?.slice(PENDING_REDEEM_COOKIE.length + 1);
-  if (!raw) return null;
+/** The token and game kept in the pending cookie's value, or null. */
+export function pendingRedeemOf(value: string | undefined): { token?: unknown; gameId?: unknown } | null {
+  if (!value) return null;
   try {
-    const value: unknown = JSON.parse(decodeURIComponent(raw));
-    return value && typeof value === "object" ? (value as { token?: unknown; gameId?: unknown }) : null;
+    const kept: unknown = JSON.parse(value);
+    return kept && typeof kept === "object" ? (kept as { token?: unknown; gameId?: unknown }) : null;
   } catch {
     return null;
   }

@@ -182,6 +182,8 @@ describe.each(testDatabaseTargets())("rate limits on %s", (target) => {
     const wrong = await redeem("made-up", { authorization: "Bearer not-the-admin-token-0123", "x-offers-client-address": "203.0.113.70" });
     expect(wrong.statusCode).toBe(401);
     expect(wrong.json()).toEqual({ message: "invalid-admin-token" });
+    // A credential alone (a game client's JWT, say) relays nothing and is not refused for it.
+    expect((await redeem("made-up", { authorization: "Bearer some-game-jwt" }, "198.51.100.40")).json()).toEqual({ message: "token-invalid" });
     const malformed = await redeem("made-up", relayed("not-an-address"));
     expect(malformed.statusCode).toBe(400);
     expect(malformed.json()).toMatchObject({ message: "invalid-request", issues: [{ path: ["x-offers-client-address"] }] });

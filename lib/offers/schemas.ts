@@ -383,7 +383,7 @@ export const OneTimeTokenRedeemHeaders = z
       .optional()
       .describe(
         "The player's IP address, sent by the portal with `Authorization: Bearer` OFFERS_ADMIN_TOKEN: the redeem then spends that address's budget " +
-          "instead of the caller's. Without the portal's token it is ignored; a wrong token answers 401 invalid-admin-token.",
+          "instead of the caller's. Without a credential it is ignored; with a wrong token it answers 401 invalid-admin-token.",
       ),
   })
   .loose();

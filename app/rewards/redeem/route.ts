@@ -5,7 +5,7 @@
 // The service limits redeems per player address: the portal sends the player's address with its
 // admin token, so one address's traffic never spends another player's budget. Over the limit the
 // token was not looked at: it stays in a short-lived cookie, and "try again" redeems it from there.
-import { NextResponse } from "next/server";
+import { NextRequest, NextResponse } from "next/server";
 import { getEnv } from "@/lib/env";
 import { OffersApiError, redeemOneTimeToken, type RedeemRelay } from "@/lib/offers-client";
 import { OneTimeTokenRedeemRequest } from "@/lib/offers-client/schemas";
@@ -52,7 +52,9 @@ function relayOf(request: Request): RedeemRelay | undefined {
 export async function GET(request: Request) {
   const params = new URL(request.url).searchParams;
   // A link opens with its token; "try again" after a refusal comes back without one, to the token kept for it.
-  const given = params.has("token") ? { token: params.get("token")?.trim(), gameId: params.get("gameId")?.trim() } : pendingRedeemOf(request.headers.get("cookie"));
+  const given = params.has("token")
+    ? { token: params.get("token")?.trim(), gameId: params.get("gameId")?.trim() }
+    : pendingRedeemOf(new NextRequest(request).cookies.get(PENDING_REDEEM_COOKIE)?.value);
   const redeem = OneTimeTokenRedeemRequest.safeParse(given ?? {});
   if (!redeem.success) return redirect(`${REWARDS_PATH}?error=invalid`);
 

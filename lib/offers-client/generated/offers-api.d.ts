@@ -3773,7 +3773,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The player's IP address, sent by the portal with `Authorization: Bearer` OFFERS_ADMIN_TOKEN: the redeem then spends that address's budget instead of the caller's. Without the portal's token it is ignored; a wrong token answers 401 invalid-admin-token. */
+                /** @description The player's IP address, sent by the portal with `Authorization: Bearer` OFFERS_ADMIN_TOKEN: the redeem then spends that address's budget instead of the caller's. Without a credential it is ignored; with a wrong token it answers 401 invalid-admin-token. */
                 "x-offers-client-address"?: string;
             };
             path?: never;

@@ -63,16 +63,18 @@ declare module "fastify" {
  * The public redeem route, which the portal's rewards page calls from its server for every player:
  * a request with the portal's credential may name the player's address (CLIENT_ADDRESS_HEADER), which
  * the rate limiter then counts instead of the portal's own. Anyone else's header is ignored (it is a
- * header anyone can set), and a wrong credential is refused rather than counted at the caller's
- * address, so a portal with a stale token is noticed instead of locking its players out together.
+ * header anyone can set), and a relayed address with a wrong credential is refused rather than
+ * counted at the caller's address, so a portal with a stale token is noticed instead of locking its
+ * players out together. A credential without the header changes nothing (the route takes none).
  * The header's format is checked by the route's schema, before the limiter reads it.
  */
 export function relayedClientAddress(adminToken: string): onRequestAsyncHookHandler {
   const fromPortal = portalCredential(adminToken);
   return async (request: FastifyRequest) => {
-    if (request.headers.authorization === undefined) return;
-    if (!fromPortal(request)) throw new AdminTokenRejected();
     const address = request.headers[CLIENT_ADDRESS_HEADER];
+    // Nothing relayed, or relayed without a credential: the peer's address counts.
+    if (address === undefined || request.headers.authorization === undefined) return;
+    if (!fromPortal(request)) throw new AdminTokenRejected();
     if (typeof address === "string") request.offersClientAddress = address;
   };
 }
