@@ -1,4 +1,6 @@
-import { OFFERS_URL } from "./urls";
+import { randomBytes } from "node:crypto";
+import { request as httpRequest } from "node:http";
+import { OFFERS_URL, PORTAL_URL } from "./urls";
 // Journey: a player opens the rewards link from the game, claims an offer, and the link works once.
 // The one-time token is generated through the offers API with a JWT signed with the demo API key,
 // as a game client would get it from its game server.
@@ -141,4 +143,47 @@ test("an invalid link and an expired session say so clearly", async ({ page, con
   await page.goto("/rewards");
   await expect(page.getByRole("heading", { name: "Your session has expired" })).toBeVisible();
   await expect(page.getByText("Reopen the rewards link from the game")).toBeVisible();
+});
+
+/** A GET of the portal from a local source address of our choosing (127.0.0.x): its Location header. */
+function openFrom(localAddress: string, path: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(`${PORTAL_URL}${path}`, { localAddress, agent: false }, (response) => {
+      response.resume();
+      response.on("end", () => resolve(response.headers.location ?? `status ${response.statusCode}`));
+    });
+    request.on("error", reject);
+    request.end();
+  });
+}
+
+test("players from their own addresses open their links while one address hammers made-up tokens", async ({ request }) => {
+  test.setTimeout(240_000);
+  const hammer = "127.0.0.200";
+  // Past the client budget of one address (OFFERS_RATE_LIMIT_CLIENT_PER_MINUTE, 600), a few at a time.
+  const hammered: string[] = [];
+  for (let round = 0; round < 31; round++) {
+    hammered.push(...(await Promise.all(Array.from({ length: 20 }, () => openFrom(hammer, `/rewards/redeem?token=${randomBytes(32).toString("base64url")}&gameId=${GAME}`)))));
+  }
+  expect(hammered.at(-1)).toMatch(/^\/rewards\?error=unavailable&retryAfter=\d+$/);
+
+  const outcomes: string[] = [];
+  for (let i = 1; i <= 45; i++) {
+    const token = await oneTimeToken(request, `crowd-${Date.now().toString(36)}-${i}`);
+    outcomes.push(await openFrom(`127.0.0.${i}`, `/rewards/redeem?token=${encodeURIComponent(token)}&gameId=${GAME}`));
+  }
+  expect(outcomes).toEqual(Array.from({ length: 45 }, () => "/rewards"));
+});
+
+test("a cross-origin POST to the rewards page is refused with a 4xx, never a 500", async ({ request }) => {
+  // As a server action would be called from another site; the app has none, so Next.js refuses it.
+  const action = await request.post("/rewards", {
+    headers: { "Next-Action": "6074ff891742596c8ef0baba92c053ff1d8d0a2ffd", Origin: "http://evil.example", "Content-Type": "text/plain;charset=UTF-8" },
+    data: '[{},"$K1"]',
+  });
+  expect(action.status()).toBeGreaterThanOrEqual(400);
+  expect(action.status()).toBeLessThan(500);
+  // The Claim buttons' own route refuses another site's claim.
+  const claim = await request.post("/rewards/claim", { headers: { Origin: "http://evil.example" }, multipart: { kind: "offer", instanceId: "x" } });
+  expect(claim.status()).toBe(403);
 });

@@ -9,8 +9,7 @@ import { createGameClient, OffersApiError } from "@/lib/offers-client";
 import type { ClientCampaignsResponse, PlayerReferral } from "@/lib/offers-client/schemas";
 import { RewardsMessage } from "@/components/rewards/rewards-message";
 import { RewardsView } from "@/components/rewards/rewards-view";
-import { claimReward } from "./actions";
-import { offersApiBase, readRewardsSession, type RewardsSession } from "./session";
+import { hasPendingRedeem, offersApiBase, readRewardsSession, type RewardsSession } from "./session";
 
 export const dynamic = "force-dynamic";
 
@@ -36,6 +35,16 @@ const linkProblems = {
   },
 } as const;
 
+/** The redeem was refused for load (429, Retry-After seconds): the link itself is fine and was not used. */
+function busy(retryAfter: string): { title: string; text: string } | null {
+  if (!/^\d{1,5}$/.test(retryAfter)) return null;
+  const seconds = Math.max(1, Number(retryAfter));
+  return {
+    title: linkProblems.unavailable.title,
+    text: `Too many people are opening rewards right now — try again in ${seconds} ${seconds === 1 ? "second" : "seconds"}.`,
+  };
+}
+
 export default async function RewardsPage({ searchParams }: { searchParams: SearchParams }) {
   const params = await searchParams;
   const token = first(params.token);
@@ -44,11 +53,20 @@ export default async function RewardsPage({ searchParams }: { searchParams: Sear
   const session = await readRewardsSession();
   const error = first(params.error);
   if (error in linkProblems) {
-    const problem = linkProblems[error as keyof typeof linkProblems];
+    const problem = (error === "unavailable" && busy(first(params.retryAfter))) || linkProblems[error as keyof typeof linkProblems];
     const canContinue = Boolean(session && !session.expired);
+    // The token of a refused redeem was kept (not spent): "try again" redeems it. A plain link, never prefetched.
+    const canRetry = error === "unavailable" && (await hasPendingRedeem());
     return (
       <RewardsMessage title={problem.title} tone={error === "unavailable" ? "warning" : "error"} testId={`link-${error}`}>
         <p>{problem.text}</p>
+        {canRetry ? (
+          <p>
+            {/* A route handler that sets cookies and redirects: a full navigation, not the client router's. */}
+            {/* eslint-disable-next-line @next/next/no-html-link-for-pages */}
+            <a href="/rewards/redeem">Try again</a>
+          </p>
+        ) : null}
         {canContinue ? (
           <p>
             <Link href="/rewards">Show the rewards of your current session</Link>
@@ -104,5 +122,5 @@ async function SessionRewards({ session, expired }: { session: RewardsSession; e
       </RewardsMessage>
     );
   }
-  return <RewardsView campaigns={campaigns} referrals={referrals} sessionEndsAt={session.expiresAt} claim={claimReward} />;
+  return <RewardsView campaigns={campaigns} referrals={referrals} sessionEndsAt={session.expiresAt} />;
 }

@@ -11,6 +11,25 @@ export const REWARDS_PATH = "/rewards";
 /** The JWT lives 15 minutes; the cookie a little longer, so an expired session can be told apart from none. */
 export const REWARDS_COOKIE_MAX_AGE_S = 60 * 60;
 
+/**
+ * A token whose redeem was refused for load (429) or failed (the service away): it was not spent, so
+ * it is kept, httpOnly, for the page's "try again" (GET /rewards/redeem without a token), as long as
+ * a one-time token lives at most.
+ */
+export const PENDING_REDEEM_COOKIE = "rewards_pending_token";
+export const PENDING_REDEEM_MAX_AGE_S = 5 * 60;
+
+/** The token and game kept in the pending cookie's value, or null. */
+export function pendingRedeemOf(value: string | undefined): { token?: unknown; gameId?: unknown } | null {
+  if (!value) return null;
+  try {
+    const kept: unknown = JSON.parse(value);
+    return kept && typeof kept === "object" ? (kept as { token?: unknown; gameId?: unknown }) : null;
+  } catch {
+    return null;
+  }
+}
+
 export interface RewardsSession {
   token: string;
   gameId: string;
@@ -34,6 +53,11 @@ export function sessionFromToken(token: string | undefined, now = Date.now()): R
   } catch {
     return null;
   }
+}
+
+/** Whether a refused redeem left a token for "try again". */
+export async function hasPendingRedeem(): Promise<boolean> {
+  return (await cookies()).has(PENDING_REDEEM_COOKIE);
 }
 
 export async function readRewardsSession(): Promise<RewardsSession | null> {

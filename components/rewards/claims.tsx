@@ -1,9 +1,11 @@
 "use client";
-// The claims of one visit to the rewards page: one form action for every Claim button (a server action,
-// so the buttons work before the page's scripts load), a confirmation announced to screen readers, and
-// the balances with what was just claimed added. The page re-renders after a claim (the claimed offer
-// moves to "Claimed"), so what must survive it lives here, above the cards, not in a button.
-import { createContext, useActionState, useContext, useEffect, useRef, useState, type ReactNode } from "react";
+// The claims of one visit to the rewards page: every Claim button posts its form to /rewards/claim (a
+// route handler: app/rewards/claim/route.ts; without scripts the form posts itself and comes back to
+// the page), a confirmation announced to screen readers, and the balances with what was just claimed
+// added. The page re-renders after a claim (the claimed offer moves to "Claimed"), so what must
+// survive it lives here, above the cards, not in a button.
+import { createContext, startTransition, useActionState, useContext, useEffect, useRef, useState, type FormEvent, type ReactNode } from "react";
+import { useRouter } from "next/navigation";
 import type { Reward } from "@/lib/offers-client/schemas";
 import { formatAmount } from "@/components/offer-parts/offer-math";
 import { OfferImage } from "@/components/offer-parts/offer-image";
@@ -16,15 +18,29 @@ export interface ClaimState {
   instanceId?: string;
 }
 
-/** The server action that claims (app/rewards/actions.ts), passed down by the page. */
-export type ClaimAction = (previous: ClaimState, form: FormData) => Promise<ClaimState>;
+/** Where a Claim button's form posts. */
+export const CLAIM_PATH = "/rewards/claim";
+
+/** Posts one claim form and reads the answer (a ClaimState, also for a refusal). */
+async function postClaim(_previous: ClaimState, form: FormData): Promise<ClaimState> {
+  const instanceId = String(form.get("instanceId") ?? "");
+  try {
+    const response = await fetch(CLAIM_PATH, { method: "POST", body: form, headers: { Accept: "application/json" } });
+    return (await response.json()) as ClaimState;
+  } catch {
+    return { status: "error", message: "The rewards service is unavailable. Try again in a moment.", instanceId };
+  }
+}
 
 /** What each offer and referral on the page grants, by instance: the confirmation names it. */
 export type ClaimableRewards = Record<string, { name: string; rewards: Reward[] }>;
 
 interface Claims {
   state: ClaimState;
-  action: (form: FormData) => void;
+  /** The submit handler of a Claim button's form (the form's own post is the fallback without scripts). */
+  submit: (event: FormEvent<HTMLFormElement>) => void;
+  /** The offer or referral whose claim is on its way, if any. */
+  pendingInstanceId: string | null;
   claimed: Array<{ instanceId: string; name: string; rewards: Reward[] }>;
 }
 
@@ -41,20 +57,31 @@ export function rewardsText(rewards: Reward[]): string {
   return parts.length <= 1 ? (parts[0] ?? "") : `${parts.slice(0, -1).join(", ")} and ${parts.at(-1)}`;
 }
 
-export function ClaimsProvider({ claim, items, children }: { claim: ClaimAction; items: ClaimableRewards; children: ReactNode }) {
-  const [state, action] = useActionState<ClaimState, FormData>(claim, { status: "idle" });
+export function ClaimsProvider({ items, children }: { items: ClaimableRewards; children: ReactNode }) {
+  const router = useRouter();
+  const [state, dispatch, pending] = useActionState<ClaimState, FormData>(postClaim, { status: "idle" });
+  const [submitted, setSubmitted] = useState<string | null>(null);
   const [claimed, setClaimed] = useState<Claims["claimed"]>([]);
   const itemsRef = useRef(items);
   useEffect(() => {
     itemsRef.current = items;
   }, [items]);
   useEffect(() => {
+    if (state.status === "idle") return;
+    // The page shows the offers as the service now has them (claimed, or whatever refused the claim).
+    router.refresh();
     const id = state.instanceId;
     if (state.status !== "claimed" || !id) return;
     const item = itemsRef.current[id];
     setClaimed((list) => (list.some((c) => c.instanceId === id) ? list : [...list, { instanceId: id, name: item?.name ?? "Your reward", rewards: item?.rewards ?? [] }]));
-  }, [state]);
-  return <ClaimsContext.Provider value={{ state, action, claimed }}>{children}</ClaimsContext.Provider>;
+  }, [state, router]);
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    setSubmitted(String(form.get("instanceId") ?? ""));
+    startTransition(() => dispatch(form));
+  };
+  return <ClaimsContext.Provider value={{ state, submit, pendingInstanceId: pending ? submitted : null, claimed }}>{children}</ClaimsContext.Provider>;
 }
 
 /** "Claimed Welcome pack: 500 Gold." — in a live region, so a screen reader announces it. */

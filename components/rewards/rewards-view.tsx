@@ -1,7 +1,7 @@
 // The players' rewards page body (server component): balances, then offers ready to claim, active
 // offers with their progress and time left, the friends the player invited, and past offers.
 import type { ClientCampaignsResponse, PlayerReferral } from "@/lib/offers-client/schemas";
-import { Balances, ClaimAnnouncement, ClaimsProvider, type ClaimAction, type ClaimableRewards } from "./claims";
+import { Balances, ClaimAnnouncement, ClaimsProvider, type ClaimableRewards } from "./claims";
 import { ReferralCard } from "./referral-card";
 import { RewardOfferCard } from "./reward-offer-card";
 import { TimeLeft } from "./time-left";
@@ -14,12 +14,10 @@ export function RewardsView({
   campaigns,
   referrals,
   sessionEndsAt,
-  claim,
 }: {
   campaigns: ClientCampaignsResponse;
   referrals: PlayerReferral[];
   sessionEndsAt: number;
-  claim: ClaimAction;
 }) {
   const offers = [...campaigns.offers].sort((a, b) => (order[a.status] ?? 9) - (order[b.status] ?? 9) || a.expiresAt.localeCompare(b.expiresAt));
   const active = offers.filter((o) => o.status !== "claimed" && o.status !== "expired");
@@ -32,7 +30,7 @@ export function RewardsView({
   ]);
 
   return (
-    <ClaimsProvider claim={claim} items={items}>
+    <ClaimsProvider items={items}>
     <div className={styles.page}>
       <section className={styles.hello}>
         <h1>{name ? `Hi ${name}!` : "Your rewards"}</h1>

@@ -24,6 +24,7 @@ import type { z } from "zod";
 import { BrandedError } from "../errors";
 import {
   AssignOfferRequest,
+  CLIENT_ADDRESS_HEADER,
   ClientCampaignsRequest,
   ClientCampaignsResponse,
   ClientClaimRequest,
@@ -60,9 +61,18 @@ export class OffersApiError extends BrandedError {
     readonly status: number,
     readonly code: string,
     readonly body: unknown,
+    /** Seconds to wait before asking again (the answer's Retry-After: a 429, a busy database's 503). */
+    readonly retryAfterSeconds?: number,
   ) {
     super(`offers API ${status}: ${code}`);
   }
+}
+
+/** Retry-After in seconds (the service sends seconds; an HTTP date is read too), or undefined. */
+function retryAfterOf(header: string | null): number | undefined {
+  if (!header) return undefined;
+  const seconds = /^\d+$/.test(header.trim()) ? Number(header) : Math.ceil((Date.parse(header) - Date.now()) / 1000);
+  return Number.isFinite(seconds) ? Math.max(0, seconds) : undefined;
 }
 
 interface BaseOptions {
@@ -146,7 +156,7 @@ async function call<S extends z.ZodType>(
   }
   if (!response.ok) {
     const code = typeof parsed === "string" ? parsed : ((parsed as { message?: string } | undefined)?.message ?? `http-${response.status}`);
-    throw new OffersApiError(response.status, code, parsed);
+    throw new OffersApiError(response.status, code, parsed, retryAfterOf(response.headers.get("retry-after")));
   }
   return schema.parse(parsed);
 }
@@ -272,7 +282,17 @@ export function createServerClient(options: ServerClientOptions) {
   };
 }
 
+/**
+ * The portal's server redeeming for a player: its admin token, and the player's address, which the
+ * service's limit per address counts instead of the portal's. Server side only.
+ */
+export interface RedeemRelay {
+  adminToken: string;
+  clientAddress: string;
+}
+
 /** Redeems a one-time dashboard token (the token is the credential): once, within 5 minutes. */
-export function redeemOneTimeToken(options: BaseOptions, request: z.input<typeof OneTimeTokenRedeemRequest>) {
-  return call(options, "POST", "/auth/one_time_token/redeem", {}, OneTimeTokenRedeemRequest.parse(request), OneTimeTokenRedeemResponse);
+export function redeemOneTimeToken(options: BaseOptions, request: z.input<typeof OneTimeTokenRedeemRequest>, relay?: RedeemRelay) {
+  const headers: Record<string, string> = relay ? { Authorization: `Bearer ${relay.adminToken}`, [CLIENT_ADDRESS_HEADER]: relay.clientAddress } : {};
+  return call(options, "POST", "/auth/one_time_token/redeem", headers, OneTimeTokenRedeemRequest.parse(request), OneTimeTokenRedeemResponse);
 }

@@ -58,7 +58,7 @@ export async function buildOffersApp(deps: OffersAppDeps): Promise<FastifyInstan
       await v1.register(gameClientRoutes, { services });
       await v1.register(gameServerRoutes, { services });
       await v1.register(rewardDeliveryRoutes, { services });
-      await v1.register(dashboardRoutes, { services });
+      await v1.register(dashboardRoutes, { services, adminToken: deps.adminToken });
       await v1.register(adminLiveOpsRoutes, { engine: services.engine, adminToken: deps.adminToken });
       await v1.register(adminRateLimitRoutes, { settings: services.rateLimits, adminToken: deps.adminToken });
       if (deps.extend) await deps.extend(v1, services);

@@ -90,7 +90,9 @@ describe("the offers OpenAPI document", () => {
     expect(codesOf(responseSchema(stream, 409))).toEqual(["stream-replaced"]);
 
     const redeem = byPath("POST", "/v1/auth/one_time_token/redeem");
-    expect(redeem.security).toEqual([]);
+    // No credential but the token; the portal adds its admin token to relay the player's address.
+    expect(redeem.security).toEqual([{}, { adminToken: [] }]);
+    expect(redeem.parameters).toContainEqual(expect.objectContaining({ in: "header", name: "x-offers-client-address", required: false }));
     expect(codesOf(responseSchema(redeem, 410))).toEqual(["token-expired", "token-used"]);
 
     for (const op of operations.filter((o) => o.path.startsWith("/v1/admin/"))) {

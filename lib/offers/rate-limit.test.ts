@@ -156,6 +156,38 @@ describe.each(testDatabaseTargets())("rate limits on %s", (target) => {
     const elsewhere = await t.inject({ method: "POST", url: "/v1/auth/one_time_token/redeem", headers: { "content-type": "application/json" }, payload: { token: "no-such-token", gameId: "game-a" }, remoteAddress: "198.51.100.8" });
     expect(elsewhere.statusCode).not.toBe(429);
   });
+
+  it("counts a redeem the portal relays at the player's address, believes that address from the portal only, and never spends a token it refuses", async () => {
+    const PORTAL = "198.51.100.20";
+    const redeem = (token: string, headers: Record<string, string>, remoteAddress = PORTAL) =>
+      t.inject({ method: "POST", url: "/v1/auth/one_time_token/redeem", headers: { "content-type": "application/json", ...headers }, payload: { token, gameId: "game-a" }, remoteAddress });
+    const relayed = (address: string) => ({ ...ADMIN, "x-offers-client-address": address });
+
+    // One player's address spends its budget through the portal…
+    for (let i = 0; i < CLIENT_LIMIT; i++) expect((await redeem(`made-up-${i}`, relayed("203.0.113.50"))).statusCode).toBe(401);
+    const good = await t.app.offers.tokens.generate("game-a", "relayed-player");
+    const refused = await redeem(good, relayed("203.0.113.50"));
+    expect(refused.statusCode).toBe(429);
+    expect(Number(refused.headers["retry-after"])).toBeGreaterThan(0);
+    // …while another player's redeem through the same portal goes through, and the refused token was not spent.
+    const redeemed = await redeem(good, relayed("203.0.113.51"));
+    expect(redeemed.statusCode).toBe(200);
+    expect(redeemed.json()).toMatchObject({ playerId: "relayed-player", gameId: "game-a" });
+
+    // The same header from anyone without the portal's token is ignored: the peer's own address counts.
+    for (let i = 0; i < CLIENT_LIMIT; i++) expect((await redeem(`forged-${i}`, { "x-offers-client-address": `203.0.113.${60 + i}` }, "198.51.100.30")).statusCode).toBe(401);
+    expect((await redeem("forged-last", { "x-offers-client-address": "203.0.113.99" }, "198.51.100.30")).statusCode).toBe(429);
+
+    // A wrong portal token is refused, not counted at the player's address; a malformed address is a bad request.
+    const wrong = await redeem("made-up", { authorization: "Bearer not-the-admin-token-0123", "x-offers-client-address": "203.0.113.70" });
+    expect(wrong.statusCode).toBe(401);
+    expect(wrong.json()).toEqual({ message: "invalid-admin-token" });
+    // A credential alone (a game client's JWT, say) relays nothing and is not refused for it.
+    expect((await redeem("made-up", { authorization: "Bearer some-game-jwt" }, "198.51.100.40")).json()).toEqual({ message: "token-invalid" });
+    const malformed = await redeem("made-up", relayed("not-an-address"));
+    expect(malformed.statusCode).toBe(400);
+    expect(malformed.json()).toMatchObject({ message: "invalid-request", issues: [{ path: ["x-offers-client-address"] }] });
+  });
 });
 
 describe("rate limits of the event stream", () => {

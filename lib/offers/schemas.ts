@@ -370,6 +370,23 @@ export type OneTimeTokenGenerateResponse = z.infer<typeof OneTimeTokenGenerateRe
 
 export const OneTimeTokenRedeemRequest = z.object({ token: z.string().min(1).max(200), gameId: ExternalId });
 export type OneTimeTokenRedeemRequest = z.infer<typeof OneTimeTokenRedeemRequest>;
+/**
+ * The player's address as the portal's rewards page relays it: redeems are limited per player
+ * address, and the portal redeems from its own server. Believed only with the portal's credential
+ * (Authorization: Bearer OFFERS_ADMIN_TOKEN); from anyone else it is ignored.
+ */
+export const CLIENT_ADDRESS_HEADER = "x-offers-client-address";
+export const OneTimeTokenRedeemHeaders = z
+  .object({
+    [CLIENT_ADDRESS_HEADER]: z
+      .union([z.ipv4(), z.ipv6()])
+      .optional()
+      .describe(
+        "The player's IP address, sent by the portal with `Authorization: Bearer` OFFERS_ADMIN_TOKEN: the redeem then spends that address's budget " +
+          "instead of the caller's. Without a credential it is ignored; with a wrong token it answers 401 invalid-admin-token.",
+      ),
+  })
+  .loose();
 export const OneTimeTokenRedeemResponse = z.object({
   playerId: z.string(),
   gameId: z.string(),

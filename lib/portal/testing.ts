@@ -155,8 +155,9 @@ export interface OffersServiceForTests {
  * The offers service as its own process (lib/offers/main.ts through tsx), as the portal meets it in
  * production: over HTTP only, with its demo game and players, on PGlite in a temp folder (a fresh
  * PostgreSQL database when TEST_DATABASE_URL is set). Surfacing jobs are polled every 100 ms.
+ * `settings`: more OFFERS_* variables (e.g. a rate limit).
  */
-export async function startOffersServiceForTests(): Promise<OffersServiceForTests> {
+export async function startOffersServiceForTests(settings: Record<`OFFERS_${string}`, string> = {}): Promise<OffersServiceForTests> {
   const dataDir = await mkdtemp(path.join(tmpdir(), "portal-offers-"));
   const scratch = process.env.TEST_DATABASE_URL ? await createScratchPostgres() : undefined;
   const port = await freePort();
@@ -173,6 +174,7 @@ export async function startOffersServiceForTests(): Promise<OffersServiceForTest
       OFFERS_DEMO_DATA: "on",
       OFFERS_SURFACING_POLL_MS: "100",
       LOG_LEVEL: "warn",
+      ...settings,
       ...(scratch ? { OFFERS_DATABASE_URL: scratch.url } : {}),
     } as NodeJS.ProcessEnv,
     stdio: ["ignore", "ignore", "pipe"],

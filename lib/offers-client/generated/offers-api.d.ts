@@ -294,7 +294,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Redeem a one-time token for a 15-minute access JWT */
+        /**
+         * Redeem a one-time token for a 15-minute access JWT
+         * @description Limited per client address (the client budget, 429 before the token is looked at: a refused redeem never spends it). The portal's rewards page sends the player's address in `x-offers-client-address` with its admin token.
+         */
         post: operations["redeemOneTimeToken"];
         delete?: never;
         options?: never;
@@ -3769,7 +3772,10 @@ export interface operations {
     redeemOneTimeToken: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The player's IP address, sent by the portal with `Authorization: Bearer` OFFERS_ADMIN_TOKEN: the redeem then spends that address's budget instead of the caller's. Without a credential it is ignored; with a wrong token it answers 401 invalid-admin-token. */
+                "x-offers-client-address"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3811,7 +3817,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthenticated: `token-invalid`. */
+            /** @description Unauthenticated: `token-invalid`, `invalid-admin-token`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3819,7 +3825,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        message: "token-invalid";
+                        message: "token-invalid" | "invalid-admin-token";
                     };
                 };
             };

@@ -46,7 +46,8 @@ const AUDIENCE_CODES = {
   "game-client": [...S.JwtErrorCode.options, "secret-key-mismatch", "rate-limited"],
   "game-server": ["invalid-api-key", "secret-key-mismatch", "rate-limited"],
   admin: ["invalid-admin-token", "invalid-environment"],
-  public: ["rate-limited"],
+  // The portal relays a player's address with its admin token; a wrong one is refused.
+  public: ["rate-limited", "invalid-admin-token"],
 } as const satisfies Record<Audience, readonly ApiErrorCode[]>;
 
 /**

@@ -6,6 +6,7 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { FastifyRequest, onRequestAsyncHookHandler, preHandlerAsyncHookHandler } from "fastify";
 import { Environment, tenantOf } from "../../environments";
+import { CLIENT_ADDRESS_HEADER } from "../../schemas";
 import { OffersError } from "../../errors";
 import { AdminTokenRejected, type OffersServices } from "../services";
 
@@ -33,13 +34,48 @@ export function apiKeyAuth(services: OffersServices): onRequestAsyncHookHandler 
 
 const digest = (text: string) => createHash("sha256").update(text).digest();
 
-/** The portal: Bearer OFFERS_ADMIN_TOKEN, compared in constant time. */
-export function adminAuth(adminToken: string): onRequestAsyncHookHandler {
+/** Whether a request carries the portal's Bearer OFFERS_ADMIN_TOKEN, compared in constant time. */
+function portalCredential(adminToken: string): (request: FastifyRequest) => boolean {
   const adminDigest = digest(adminToken);
-  return async (request: FastifyRequest) => {
+  return (request) => {
     const header = request.headers.authorization ?? "";
     const token = /^Bearer\s+(\S+)$/i.exec(header)?.[1] ?? "";
-    if (!token || !timingSafeEqual(digest(token), adminDigest)) throw new AdminTokenRejected();
+    return token !== "" && timingSafeEqual(digest(token), adminDigest);
+  };
+}
+
+/** The portal: Bearer OFFERS_ADMIN_TOKEN. */
+export function adminAuth(adminToken: string): onRequestAsyncHookHandler {
+  const fromPortal = portalCredential(adminToken);
+  return async (request: FastifyRequest) => {
+    if (!fromPortal(request)) throw new AdminTokenRejected();
+  };
+}
+
+declare module "fastify" {
+  interface FastifyRequest {
+    /** The player's address the portal relayed (./auth relayedClientAddress); absent: the peer's address counts. */
+    offersClientAddress?: string;
+  }
+}
+
+/**
+ * The public redeem route, which the portal's rewards page calls from its server for every player:
+ * a request with the portal's credential may name the player's address (CLIENT_ADDRESS_HEADER), which
+ * the rate limiter then counts instead of the portal's own. Anyone else's header is ignored (it is a
+ * header anyone can set), and a relayed address with a wrong credential is refused rather than
+ * counted at the caller's address, so a portal with a stale token is noticed instead of locking its
+ * players out together. A credential without the header changes nothing (the route takes none).
+ * The header's format is checked by the route's schema, before the limiter reads it.
+ */
+export function relayedClientAddress(adminToken: string): onRequestAsyncHookHandler {
+  const fromPortal = portalCredential(adminToken);
+  return async (request: FastifyRequest) => {
+    const address = request.headers[CLIENT_ADDRESS_HEADER];
+    // Nothing relayed, or relayed without a credential: the peer's address counts.
+    if (address === undefined || request.headers.authorization === undefined) return;
+    if (!fromPortal(request)) throw new AdminTokenRejected();
+    if (typeof address === "string") request.offersClientAddress = address;
   };
 }
 

@@ -4,7 +4,8 @@
  *   - game clients (JWT routes, the event stream, the rewards page's access JWT): each player of a
  *     game environment has a budget of its own, `client:<tenant>:<playerId>`;
  *   - game servers (API-key routes): one budget per game environment, `server:<tenant>`;
- *   - the one public route (redeeming a one-time token): per client address, at the client budget.
+ *   - the one public route (redeeming a one-time token): per client address, at the client budget;
+ *     the portal, which redeems for every player from its server, names the player's address.
  * The tenant is the game environment (../../environments), so live and test never share a budget.
  * Which routes are limited is what they document: exactly the routes whose responses include 429
  * (../route-docs.ts gives it to the game-client, game-server and public audiences); admin routes,
@@ -59,6 +60,17 @@ declare module "fastify" {
 /** Every request of an unlimited budget: the limiter never runs for it, so it needs no key of its own. */
 const UNLIMITED: Spender = Object.freeze({ key: "", limit: 0 });
 
+/**
+ * The address a public request is counted against: the player's, when the portal relays it with its
+ * credential (../plugins/auth relayedClientAddress), else the peer's (request.ip, which believes
+ * X-Forwarded-For only from OFFERS_TRUST_PROXY). An IPv4 address seen on a dual-stack socket
+ * (::ffff:a.b.c.d) is the same address.
+ */
+function addressKeyOf(request: FastifyRequest): string {
+  const address = request.offersClientAddress ?? request.ip;
+  return /^::ffff:\d+\.\d+\.\d+\.\d+$/i.test(address) ? address.slice(7) : address;
+}
+
 /** Whether a route is limited: it documents a 429. */
 function isLimited(schema: { response?: unknown; hide?: boolean } | undefined): boolean {
   const response = schema?.response as Record<string, unknown> | undefined;
@@ -89,7 +101,7 @@ export const rateLimitPlugin = fastifyPlugin<RateLimitOptions>(
       const budget = caller ? perMinute(caller.gameId, isPlayer ? "client" : "server") : isLimited(request.routeOptions.schema) ? settings.defaultPerMinute("client") : null;
       let spender: Spender | null = null;
       if (budget === 0) spender = UNLIMITED;
-      else if (budget !== null) spender = { key: caller ? (isPlayer ? `client:${caller.gameId}:${caller.playerId}` : `server:${caller.gameId}`) : `address:${request.ip}`, limit: budget };
+      else if (budget !== null) spender = { key: caller ? (isPlayer ? `client:${caller.gameId}:${caller.playerId}` : `server:${caller.gameId}`) : `address:${addressKeyOf(request)}`, limit: budget };
       request.offersSpender = spender;
       return spender;
     };
