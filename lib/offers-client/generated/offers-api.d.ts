@@ -752,7 +752,10 @@ export interface components {
                     rewardId: string;
                     name: string;
                     amount: number;
-                    /** Format: uri */
+                    /**
+                     * Format: uri
+                     * @description http(s) URL, or data:image/(png|jpeg|gif|webp|avif|svg+xml);base64,…; at most 2,048 characters
+                     */
                     image?: string;
                 }[];
                 /** @enum {string} */
@@ -929,7 +932,10 @@ export interface operations {
                                 rewardId: string;
                                 name: string;
                                 amount: number;
-                                /** Format: uri */
+                                /**
+                                 * Format: uri
+                                 * @description http(s) URL, or data:image/(png|jpeg|gif|webp|avif|svg+xml);base64,…; at most 2,048 characters
+                                 */
                                 image?: string;
                             }[];
                             /** @enum {string} */
@@ -1107,7 +1113,10 @@ export interface operations {
                                 rewardId: string;
                                 name: string;
                                 amount: number;
-                                /** Format: uri */
+                                /**
+                                 * Format: uri
+                                 * @description http(s) URL, or data:image/(png|jpeg|gif|webp|avif|svg+xml);base64,…; at most 2,048 characters
+                                 */
                                 image?: string;
                             }[];
                             completionConditions?: {
@@ -1499,7 +1508,10 @@ export interface operations {
                                 rewardId: string;
                                 name: string;
                                 amount: number;
-                                /** Format: uri */
+                                /**
+                                 * Format: uri
+                                 * @description http(s) URL, or data:image/(png|jpeg|gif|webp|avif|svg+xml);base64,…; at most 2,048 characters
+                                 */
                                 image?: string;
                             }[];
                             completionConditions?: {
@@ -1691,7 +1703,10 @@ export interface operations {
                             rewardId: string;
                             name: string;
                             amount: number;
-                            /** Format: uri */
+                            /**
+                             * Format: uri
+                             * @description http(s) URL, or data:image/(png|jpeg|gif|webp|avif|svg+xml);base64,…; at most 2,048 characters
+                             */
                             image?: string;
                         }[];
                     };
@@ -1844,7 +1859,10 @@ export interface operations {
                     name: string;
                     /** @default  */
                     description?: string;
-                    /** Format: uri */
+                    /**
+                     * Format: uri
+                     * @description http(s) URL, or data:image/(png|jpeg|gif|webp|avif|svg+xml);base64,…; at most 2,048 characters
+                     */
                     image?: string;
                     rewards?: {
                         /** @enum {string} */
@@ -1852,7 +1870,10 @@ export interface operations {
                         rewardId: string;
                         name: string;
                         amount: number;
-                        /** Format: uri */
+                        /**
+                         * Format: uri
+                         * @description http(s) URL, or data:image/(png|jpeg|gif|webp|avif|svg+xml);base64,…; at most 2,048 characters
+                         */
                         image?: string;
                     }[];
                     completionConditions?: {
@@ -1891,7 +1912,10 @@ export interface operations {
                             rewardId: string;
                             name: string;
                             amount: number;
-                            /** Format: uri */
+                            /**
+                             * Format: uri
+                             * @description http(s) URL, or data:image/(png|jpeg|gif|webp|avif|svg+xml);base64,…; at most 2,048 characters
+                             */
                             image?: string;
                         }[];
                     }[] | null;
@@ -1919,7 +1943,10 @@ export interface operations {
                             rewardId: string;
                             name: string;
                             amount: number;
-                            /** Format: uri */
+                            /**
+                             * Format: uri
+                             * @description http(s) URL, or data:image/(png|jpeg|gif|webp|avif|svg+xml);base64,…; at most 2,048 characters
+                             */
                             image?: string;
                         }[];
                         completionConditions?: {
@@ -1956,7 +1983,10 @@ export interface operations {
                                 rewardId: string;
                                 name: string;
                                 amount: number;
-                                /** Format: uri */
+                                /**
+                                 * Format: uri
+                                 * @description http(s) URL, or data:image/(png|jpeg|gif|webp|avif|svg+xml);base64,…; at most 2,048 characters
+                                 */
                                 image?: string;
                             }[];
                         }[] | null;
@@ -2110,7 +2140,10 @@ export interface operations {
                             rewardId: string;
                             name: string;
                             amount: number;
-                            /** Format: uri */
+                            /**
+                             * Format: uri
+                             * @description http(s) URL, or data:image/(png|jpeg|gif|webp|avif|svg+xml);base64,…; at most 2,048 characters
+                             */
                             image?: string;
                         }[];
                         completionConditions?: {
@@ -2428,7 +2461,10 @@ export interface operations {
                         rewardId: string;
                         name: string;
                         amount: number;
-                        /** Format: uri */
+                        /**
+                         * Format: uri
+                         * @description http(s) URL, or data:image/(png|jpeg|gif|webp|avif|svg+xml);base64,…; at most 2,048 characters
+                         */
                         image?: string;
                     }[];
                 };
@@ -2452,7 +2488,10 @@ export interface operations {
                             rewardId: string;
                             name: string;
                             amount: number;
-                            /** Format: uri */
+                            /**
+                             * Format: uri
+                             * @description http(s) URL, or data:image/(png|jpeg|gif|webp|avif|svg+xml);base64,…; at most 2,048 characters
+                             */
                             image?: string;
                         }[];
                         /** @enum {string} */
@@ -2588,7 +2627,10 @@ export interface operations {
             content: {
                 "application/json": {
                     name: string;
-                    /** Format: uri */
+                    /**
+                     * Format: uri
+                     * @description http(s) URL, or data:image/(png|jpeg|gif|webp|avif|svg+xml);base64,…; at most 2,048 characters
+                     */
                     image: string;
                 };
             };
@@ -2924,7 +2966,7 @@ export interface operations {
                 "application/json": {
                     /**
                      * Format: uri
-                     * @description http(s) URL that receives the events. In production, loopback and private addresses are refused (OFFERS_WEBHOOK_ALLOW_PRIVATE).
+                     * @description http(s) URL that receives the events, at most 2,048 characters, without user name or password. In production, loopback, private and other non-public addresses are refused (OFFERS_WEBHOOK_ALLOW_PRIVATE).
                      */
                     url: string;
                     /** @default  */
@@ -3345,7 +3387,7 @@ export interface operations {
                 "application/json": {
                     /**
                      * Format: uri
-                     * @description http(s) URL that receives the events. In production, loopback and private addresses are refused (OFFERS_WEBHOOK_ALLOW_PRIVATE).
+                     * @description http(s) URL that receives the events, at most 2,048 characters, without user name or password. In production, loopback, private and other non-public addresses are refused (OFFERS_WEBHOOK_ALLOW_PRIVATE).
                      */
                     url?: string;
                     description?: string;
@@ -3940,7 +3982,10 @@ export interface operations {
                                 rewardId: string;
                                 name: string;
                                 amount: number;
-                                /** Format: uri */
+                                /**
+                                 * Format: uri
+                                 * @description http(s) URL, or data:image/(png|jpeg|gif|webp|avif|svg+xml);base64,…; at most 2,048 characters
+                                 */
                                 image?: string;
                             }[];
                             completionConditions?: {
@@ -3977,7 +4022,10 @@ export interface operations {
                                     rewardId: string;
                                     name: string;
                                     amount: number;
-                                    /** Format: uri */
+                                    /**
+                                     * Format: uri
+                                     * @description http(s) URL, or data:image/(png|jpeg|gif|webp|avif|svg+xml);base64,…; at most 2,048 characters
+                                     */
                                     image?: string;
                                 }[];
                             }[] | null;
@@ -4096,7 +4144,10 @@ export interface operations {
                     name: string;
                     /** @default  */
                     description?: string;
-                    /** Format: uri */
+                    /**
+                     * Format: uri
+                     * @description http(s) URL, or data:image/(png|jpeg|gif|webp|avif|svg+xml);base64,…; at most 2,048 characters
+                     */
                     image?: string;
                     rewards?: {
                         /** @enum {string} */
@@ -4104,7 +4155,10 @@ export interface operations {
                         rewardId: string;
                         name: string;
                         amount: number;
-                        /** Format: uri */
+                        /**
+                         * Format: uri
+                         * @description http(s) URL, or data:image/(png|jpeg|gif|webp|avif|svg+xml);base64,…; at most 2,048 characters
+                         */
                         image?: string;
                     }[];
                     completionConditions?: {
@@ -4143,7 +4197,10 @@ export interface operations {
                             rewardId: string;
                             name: string;
                             amount: number;
-                            /** Format: uri */
+                            /**
+                             * Format: uri
+                             * @description http(s) URL, or data:image/(png|jpeg|gif|webp|avif|svg+xml);base64,…; at most 2,048 characters
+                             */
                             image?: string;
                         }[];
                     }[] | null;
@@ -4172,7 +4229,10 @@ export interface operations {
                                 rewardId: string;
                                 name: string;
                                 amount: number;
-                                /** Format: uri */
+                                /**
+                                 * Format: uri
+                                 * @description http(s) URL, or data:image/(png|jpeg|gif|webp|avif|svg+xml);base64,…; at most 2,048 characters
+                                 */
                                 image?: string;
                             }[];
                             completionConditions?: {
@@ -4209,7 +4269,10 @@ export interface operations {
                                     rewardId: string;
                                     name: string;
                                     amount: number;
-                                    /** Format: uri */
+                                    /**
+                                     * Format: uri
+                                     * @description http(s) URL, or data:image/(png|jpeg|gif|webp|avif|svg+xml);base64,…; at most 2,048 characters
+                                     */
                                     image?: string;
                                 }[];
                             }[] | null;
@@ -4236,7 +4299,10 @@ export interface operations {
                                 rewardId: string;
                                 name: string;
                                 amount: number;
-                                /** Format: uri */
+                                /**
+                                 * Format: uri
+                                 * @description http(s) URL, or data:image/(png|jpeg|gif|webp|avif|svg+xml);base64,…; at most 2,048 characters
+                                 */
                                 image?: string;
                             }[];
                             completionConditions?: {
@@ -4273,7 +4339,10 @@ export interface operations {
                                     rewardId: string;
                                     name: string;
                                     amount: number;
-                                    /** Format: uri */
+                                    /**
+                                     * Format: uri
+                                     * @description http(s) URL, or data:image/(png|jpeg|gif|webp|avif|svg+xml);base64,…; at most 2,048 characters
+                                     */
                                     image?: string;
                                 }[];
                             }[] | null;
@@ -4456,7 +4525,10 @@ export interface operations {
                                 rewardId: string;
                                 name: string;
                                 amount: number;
-                                /** Format: uri */
+                                /**
+                                 * Format: uri
+                                 * @description http(s) URL, or data:image/(png|jpeg|gif|webp|avif|svg+xml);base64,…; at most 2,048 characters
+                                 */
                                 image?: string;
                             }[];
                             completionConditions?: {
@@ -4493,7 +4565,10 @@ export interface operations {
                                     rewardId: string;
                                     name: string;
                                     amount: number;
-                                    /** Format: uri */
+                                    /**
+                                     * Format: uri
+                                     * @description http(s) URL, or data:image/(png|jpeg|gif|webp|avif|svg+xml);base64,…; at most 2,048 characters
+                                     */
                                     image?: string;
                                 }[];
                             }[] | null;
@@ -4627,7 +4702,10 @@ export interface operations {
                     name: string;
                     /** @default  */
                     description?: string;
-                    /** Format: uri */
+                    /**
+                     * Format: uri
+                     * @description http(s) URL, or data:image/(png|jpeg|gif|webp|avif|svg+xml);base64,…; at most 2,048 characters
+                     */
                     image?: string;
                     rewards?: {
                         /** @enum {string} */
@@ -4635,7 +4713,10 @@ export interface operations {
                         rewardId: string;
                         name: string;
                         amount: number;
-                        /** Format: uri */
+                        /**
+                         * Format: uri
+                         * @description http(s) URL, or data:image/(png|jpeg|gif|webp|avif|svg+xml);base64,…; at most 2,048 characters
+                         */
                         image?: string;
                     }[];
                     completionConditions?: {
@@ -4674,7 +4755,10 @@ export interface operations {
                             rewardId: string;
                             name: string;
                             amount: number;
-                            /** Format: uri */
+                            /**
+                             * Format: uri
+                             * @description http(s) URL, or data:image/(png|jpeg|gif|webp|avif|svg+xml);base64,…; at most 2,048 characters
+                             */
                             image?: string;
                         }[];
                     }[] | null;
@@ -4703,7 +4787,10 @@ export interface operations {
                                 rewardId: string;
                                 name: string;
                                 amount: number;
-                                /** Format: uri */
+                                /**
+                                 * Format: uri
+                                 * @description http(s) URL, or data:image/(png|jpeg|gif|webp|avif|svg+xml);base64,…; at most 2,048 characters
+                                 */
                                 image?: string;
                             }[];
                             completionConditions?: {
@@ -4740,7 +4827,10 @@ export interface operations {
                                     rewardId: string;
                                     name: string;
                                     amount: number;
-                                    /** Format: uri */
+                                    /**
+                                     * Format: uri
+                                     * @description http(s) URL, or data:image/(png|jpeg|gif|webp|avif|svg+xml);base64,…; at most 2,048 characters
+                                     */
                                     image?: string;
                                 }[];
                             }[] | null;
@@ -4767,7 +4857,10 @@ export interface operations {
                                 rewardId: string;
                                 name: string;
                                 amount: number;
-                                /** Format: uri */
+                                /**
+                                 * Format: uri
+                                 * @description http(s) URL, or data:image/(png|jpeg|gif|webp|avif|svg+xml);base64,…; at most 2,048 characters
+                                 */
                                 image?: string;
                             }[];
                             completionConditions?: {
@@ -4804,7 +4897,10 @@ export interface operations {
                                     rewardId: string;
                                     name: string;
                                     amount: number;
-                                    /** Format: uri */
+                                    /**
+                                     * Format: uri
+                                     * @description http(s) URL, or data:image/(png|jpeg|gif|webp|avif|svg+xml);base64,…; at most 2,048 characters
+                                     */
                                     image?: string;
                                 }[];
                             }[] | null;
@@ -4988,7 +5084,10 @@ export interface operations {
                                 rewardId: string;
                                 name: string;
                                 amount: number;
-                                /** Format: uri */
+                                /**
+                                 * Format: uri
+                                 * @description http(s) URL, or data:image/(png|jpeg|gif|webp|avif|svg+xml);base64,…; at most 2,048 characters
+                                 */
                                 image?: string;
                             }[];
                             completionConditions?: {
@@ -5025,7 +5124,10 @@ export interface operations {
                                     rewardId: string;
                                     name: string;
                                     amount: number;
-                                    /** Format: uri */
+                                    /**
+                                     * Format: uri
+                                     * @description http(s) URL, or data:image/(png|jpeg|gif|webp|avif|svg+xml);base64,…; at most 2,048 characters
+                                     */
                                     image?: string;
                                 }[];
                             }[] | null;
@@ -5052,7 +5154,10 @@ export interface operations {
                                 rewardId: string;
                                 name: string;
                                 amount: number;
-                                /** Format: uri */
+                                /**
+                                 * Format: uri
+                                 * @description http(s) URL, or data:image/(png|jpeg|gif|webp|avif|svg+xml);base64,…; at most 2,048 characters
+                                 */
                                 image?: string;
                             }[];
                             completionConditions?: {
@@ -5089,7 +5194,10 @@ export interface operations {
                                     rewardId: string;
                                     name: string;
                                     amount: number;
-                                    /** Format: uri */
+                                    /**
+                                     * Format: uri
+                                     * @description http(s) URL, or data:image/(png|jpeg|gif|webp|avif|svg+xml);base64,…; at most 2,048 characters
+                                     */
                                     image?: string;
                                 }[];
                             }[] | null;
@@ -5273,7 +5381,10 @@ export interface operations {
                                 rewardId: string;
                                 name: string;
                                 amount: number;
-                                /** Format: uri */
+                                /**
+                                 * Format: uri
+                                 * @description http(s) URL, or data:image/(png|jpeg|gif|webp|avif|svg+xml);base64,…; at most 2,048 characters
+                                 */
                                 image?: string;
                             }[];
                             completionConditions?: {
@@ -5310,7 +5421,10 @@ export interface operations {
                                     rewardId: string;
                                     name: string;
                                     amount: number;
-                                    /** Format: uri */
+                                    /**
+                                     * Format: uri
+                                     * @description http(s) URL, or data:image/(png|jpeg|gif|webp|avif|svg+xml);base64,…; at most 2,048 characters
+                                     */
                                     image?: string;
                                 }[];
                             }[] | null;
@@ -5337,7 +5451,10 @@ export interface operations {
                                 rewardId: string;
                                 name: string;
                                 amount: number;
-                                /** Format: uri */
+                                /**
+                                 * Format: uri
+                                 * @description http(s) URL, or data:image/(png|jpeg|gif|webp|avif|svg+xml);base64,…; at most 2,048 characters
+                                 */
                                 image?: string;
                             }[];
                             completionConditions?: {
@@ -5374,7 +5491,10 @@ export interface operations {
                                     rewardId: string;
                                     name: string;
                                     amount: number;
-                                    /** Format: uri */
+                                    /**
+                                     * Format: uri
+                                     * @description http(s) URL, or data:image/(png|jpeg|gif|webp|avif|svg+xml);base64,…; at most 2,048 characters
+                                     */
                                     image?: string;
                                 }[];
                             }[] | null;
@@ -5558,7 +5678,10 @@ export interface operations {
                                 rewardId: string;
                                 name: string;
                                 amount: number;
-                                /** Format: uri */
+                                /**
+                                 * Format: uri
+                                 * @description http(s) URL, or data:image/(png|jpeg|gif|webp|avif|svg+xml);base64,…; at most 2,048 characters
+                                 */
                                 image?: string;
                             }[];
                             completionConditions?: {
@@ -5595,7 +5718,10 @@ export interface operations {
                                     rewardId: string;
                                     name: string;
                                     amount: number;
-                                    /** Format: uri */
+                                    /**
+                                     * Format: uri
+                                     * @description http(s) URL, or data:image/(png|jpeg|gif|webp|avif|svg+xml);base64,…; at most 2,048 characters
+                                     */
                                     image?: string;
                                 }[];
                             }[] | null;
@@ -5622,7 +5748,10 @@ export interface operations {
                                 rewardId: string;
                                 name: string;
                                 amount: number;
-                                /** Format: uri */
+                                /**
+                                 * Format: uri
+                                 * @description http(s) URL, or data:image/(png|jpeg|gif|webp|avif|svg+xml);base64,…; at most 2,048 characters
+                                 */
                                 image?: string;
                             }[];
                             completionConditions?: {
@@ -5659,7 +5788,10 @@ export interface operations {
                                     rewardId: string;
                                     name: string;
                                     amount: number;
-                                    /** Format: uri */
+                                    /**
+                                     * Format: uri
+                                     * @description http(s) URL, or data:image/(png|jpeg|gif|webp|avif|svg+xml);base64,…; at most 2,048 characters
+                                     */
                                     image?: string;
                                 }[];
                             }[] | null;
@@ -5843,7 +5975,10 @@ export interface operations {
                                 rewardId: string;
                                 name: string;
                                 amount: number;
-                                /** Format: uri */
+                                /**
+                                 * Format: uri
+                                 * @description http(s) URL, or data:image/(png|jpeg|gif|webp|avif|svg+xml);base64,…; at most 2,048 characters
+                                 */
                                 image?: string;
                             }[];
                             completionConditions?: {
@@ -5880,7 +6015,10 @@ export interface operations {
                                     rewardId: string;
                                     name: string;
                                     amount: number;
-                                    /** Format: uri */
+                                    /**
+                                     * Format: uri
+                                     * @description http(s) URL, or data:image/(png|jpeg|gif|webp|avif|svg+xml);base64,…; at most 2,048 characters
+                                     */
                                     image?: string;
                                 }[];
                             }[] | null;
@@ -5907,7 +6045,10 @@ export interface operations {
                                 rewardId: string;
                                 name: string;
                                 amount: number;
-                                /** Format: uri */
+                                /**
+                                 * Format: uri
+                                 * @description http(s) URL, or data:image/(png|jpeg|gif|webp|avif|svg+xml);base64,…; at most 2,048 characters
+                                 */
                                 image?: string;
                             }[];
                             completionConditions?: {
@@ -5944,7 +6085,10 @@ export interface operations {
                                     rewardId: string;
                                     name: string;
                                     amount: number;
-                                    /** Format: uri */
+                                    /**
+                                     * Format: uri
+                                     * @description http(s) URL, or data:image/(png|jpeg|gif|webp|avif|svg+xml);base64,…; at most 2,048 characters
+                                     */
                                     image?: string;
                                 }[];
                             }[] | null;
@@ -7214,7 +7358,10 @@ export interface operations {
                                 rewardId: string;
                                 name: string;
                                 amount: number;
-                                /** Format: uri */
+                                /**
+                                 * Format: uri
+                                 * @description http(s) URL, or data:image/(png|jpeg|gif|webp|avif|svg+xml);base64,…; at most 2,048 characters
+                                 */
                                 image?: string;
                             }[];
                             completionConditions?: {
@@ -7255,7 +7402,10 @@ export interface operations {
                                 rewardId: string;
                                 name: string;
                                 amount: number;
-                                /** Format: uri */
+                                /**
+                                 * Format: uri
+                                 * @description http(s) URL, or data:image/(png|jpeg|gif|webp|avif|svg+xml);base64,…; at most 2,048 characters
+                                 */
                                 image?: string;
                             }[];
                             grantedAt: string;
@@ -7271,7 +7421,10 @@ export interface operations {
                                 rewardId: string;
                                 name: string;
                                 amount: number;
-                                /** Format: uri */
+                                /**
+                                 * Format: uri
+                                 * @description http(s) URL, or data:image/(png|jpeg|gif|webp|avif|svg+xml);base64,…; at most 2,048 characters
+                                 */
                                 image?: string;
                             }[];
                         }[];
@@ -7564,7 +7717,7 @@ export interface operations {
                 "application/json": {
                     /**
                      * Format: uri
-                     * @description http(s) URL that receives the events. In production, loopback and private addresses are refused (OFFERS_WEBHOOK_ALLOW_PRIVATE).
+                     * @description http(s) URL that receives the events, at most 2,048 characters, without user name or password. In production, loopback, private and other non-public addresses are refused (OFFERS_WEBHOOK_ALLOW_PRIVATE).
                      */
                     url: string;
                     /** @default  */
@@ -7853,7 +8006,7 @@ export interface operations {
                 "application/json": {
                     /**
                      * Format: uri
-                     * @description http(s) URL that receives the events. In production, loopback and private addresses are refused (OFFERS_WEBHOOK_ALLOW_PRIVATE).
+                     * @description http(s) URL that receives the events, at most 2,048 characters, without user name or password. In production, loopback, private and other non-public addresses are refused (OFFERS_WEBHOOK_ALLOW_PRIVATE).
                      */
                     url?: string;
                     description?: string;
@@ -8278,7 +8431,10 @@ export interface operations {
                                 rewardId: string;
                                 name: string;
                                 amount: number;
-                                /** Format: uri */
+                                /**
+                                 * Format: uri
+                                 * @description http(s) URL, or data:image/(png|jpeg|gif|webp|avif|svg+xml);base64,…; at most 2,048 characters
+                                 */
                                 image?: string;
                             }[] | null;
                             attempts: number;

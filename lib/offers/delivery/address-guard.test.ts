@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testDatabaseTargets } from "../../db/testing";
+import { adminWebhookRoutes } from "../http/routes/admin-webhooks";
 import { startOffersTestApp, type OffersTestContext } from "../testing";
 import { checkEndpointUrl, guardedLookup, isPrivateAddress } from "./address-guard";
 import { encodeCursor } from "./feed";
@@ -125,7 +126,13 @@ describe.each(testDatabaseTargets())("bad input to the delivery API on %s", (tar
   let h: Record<string, string>;
   beforeAll(async () => {
     // As in production: private addresses refused.
-    t = await startOffersTestApp(target, { webhookAddressPolicy: { allowPrivate: false } });
+    t = await startOffersTestApp(target, {
+      webhookAddressPolicy: { allowPrivate: false },
+      // The portal's webhook routes (the event-stream extension registers them in the service).
+      extend: async (v1, services) => {
+        await v1.register(adminWebhookRoutes, { services, adminToken: "test-admin-token-0123456789" });
+      },
+    });
     h = t.apiHeaders();
   });
   afterAll(async () => t?.close());
@@ -143,6 +150,34 @@ describe.each(testDatabaseTargets())("bad input to the delivery API on %s", (tar
     expect((await t.post("/v1/webhooks/endpoints", { url: "https://hooks.example.com/x", eventTypes: [] }, h)).status).toBe(400);
     // Nothing was stored.
     expect((await t.inject({ method: "GET", url: "/v1/webhooks/endpoints", headers: h })).json()).toEqual({ endpoints: [] });
+  });
+
+  it("refuses credentials in a webhook URL, and says the length limit of a long one, on the game-server and admin APIs", async () => {
+    const admin = { authorization: "Bearer test-admin-token-0123456789" };
+    const created = await t.post("/v1/webhooks/endpoints", { url: "https://hooks.example.com/creds" }, h);
+    expect(created.status).toBe(200);
+    const id = created.body.endpointId as string;
+    const calls = (url: string) => [
+      { method: "POST" as const, path: "/v1/webhooks/endpoints", headers: h },
+      { method: "PATCH" as const, path: `/v1/webhooks/endpoints/${id}`, headers: h },
+      { method: "POST" as const, path: "/v1/admin/games/game-a/webhooks/endpoints", headers: admin },
+      { method: "PATCH" as const, path: `/v1/admin/games/game-a/webhooks/endpoints/${id}`, headers: admin },
+    ].map((c) => ({ ...c, payload: { url } }));
+    const expectRefused = async (url: string, message: string) => {
+      for (const c of calls(url)) {
+        const res = await t.inject({ method: c.method, url: c.path, headers: c.headers, payload: c.payload });
+        expect(res.statusCode, `${c.method} ${c.path} ${url.slice(0, 60)}`).toBe(400);
+        expect(res.json()).toEqual({ message: "invalid-request", issues: [{ path: ["url"], message }] });
+      }
+    };
+    for (const url of ["https://user:pass@hooks.example.com/x", "https://token@hooks.example.com/x", "https://:secret@hooks.example.com/x"]) {
+      await expectRefused(url, "must not carry a user name or password (user:pass@); verify the signature instead");
+    }
+    await expectRefused(`https://hooks.example.com/${"x".repeat(2048)}`, "must be at most 2,048 characters");
+    // Nothing stored or changed: the one endpoint, as created.
+    const listed = (await t.inject({ method: "GET", url: "/v1/webhooks/endpoints", headers: h })).json();
+    expect(listed.endpoints.map((e: { url: string }) => e.url)).toEqual(["https://hooks.example.com/creds"]);
+    await t.inject({ method: "DELETE", url: `/v1/webhooks/endpoints/${id}`, headers: h });
   });
 
   it("answers 404 for an endpoint of no one, or of another game", async () => {
