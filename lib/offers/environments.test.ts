@@ -14,7 +14,7 @@ import { testDatabaseTargets } from "../db/testing";
 import { MemoryEventBus } from "../events";
 import { createGameClient } from "../offers-client";
 import type { OffersDatabase } from "./db";
-import { encodeCursor } from "./delivery/feed";
+import { encodeCursor, FEED_START } from "./delivery/feed";
 import { tenantOf, type Environment } from "./environments";
 import { signGameJwt } from "./jwt";
 import { createEventStream } from "./sse";
@@ -100,7 +100,7 @@ describe.each(testDatabaseTargets())("live and test environments on %s", (target
     "POST /v1/player/snapshot": async (env) => ({ method: "POST", url: "/v1/player/snapshot", headers: apiHeaders(env), payload: { playerId: "p3", loginStreak: 4 } }),
     "POST /v1/referrals": async (env) => ({ method: "POST", url: "/v1/referrals", headers: apiHeaders(env), payload: { referrerId: "p2", refereeId: "p4", rewards: [reward] } }),
     "PUT /v1/currencies/{currencyId}": async (env) => ({ method: "PUT", url: "/v1/currencies/gold", headers: apiHeaders(env), payload: { name: `${env} Gold`, image: "https://img.example/g.png" } }),
-    "GET /v1/rewards/events": async (env) => ({ method: "GET", url: `/v1/rewards/events?after=${encodeURIComponent(encodeCursor({ xid: "1", id: 0 }))}`, headers: apiHeaders(env) }),
+    "GET /v1/rewards/events": async (env) => ({ method: "GET", url: `/v1/rewards/events?after=${encodeURIComponent(encodeCursor(tenantOf("game-a", env), FEED_START))}`, headers: apiHeaders(env) }),
     "GET /v1/webhooks/endpoints": async (env) => ({ method: "GET", url: "/v1/webhooks/endpoints", headers: apiHeaders(env) }),
     "POST /v1/webhooks/endpoints": async (env) => ({ method: "POST", url: "/v1/webhooks/endpoints", headers: apiHeaders(env), payload: { url: `https://hooks.example.com/${env}/more` } }),
     "GET /v1/webhooks/endpoints/{endpointId}": async (env) => ({ method: "GET", url: `/v1/webhooks/endpoints/${seeded[env].endpointId}`, headers: apiHeaders(env) }),

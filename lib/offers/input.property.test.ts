@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MemoryEventBus } from "../events";
 import { testDatabaseTargets } from "../db/testing";
 import { createEventStream } from "./sse";
-import { encodeCursor } from "./delivery/feed";
+import { encodeCursor, FEED_START } from "./delivery/feed";
 import { startOffersTestApp, storedStateDigest, type OffersTestContext } from "./testing";
 
 const ADMIN = "test-admin-token-0123456789";
@@ -229,7 +229,7 @@ describe.each(testDatabaseTargets())("every route's validation under generated s
         params: { gameId: "game-a" },
         body: { audience: { any: [{ field: "daysInGame", op: "between", value: [1, 5] }, { field: "username", op: "in", value: ["One", "Two"] }] }, rollout: 50, offerId: "gift" },
       },
-      "GET /v1/rewards/events": { auth: "apiKey", query: { after: encodeCursor({ xid: "1", id: 1 }), limit: "10" } },
+      "GET /v1/rewards/events": { auth: "apiKey", query: { after: encodeCursor("game-a", FEED_START), limit: "10" } },
       "GET /v1/webhooks/endpoints": { auth: "apiKey" },
       "POST /v1/webhooks/endpoints": { auth: "apiKey", body: webhook },
       "GET /v1/webhooks/endpoints/{endpointId}": { auth: "apiKey", params: { endpointId } },

@@ -196,7 +196,7 @@ describe.each(testDatabaseTargets())("bad input to the delivery API on %s", (tar
   });
 
   it("refuses a feed cursor it did not write, and limits out of range", async () => {
-    const bad = ["nonsense", encodeCursor({ xid: "1", id: 1 }).slice(0, -2), Buffer.from("r1.-1.2").toString("base64url"), "%%%", encodeCursor({ xid: "18446744073709551616", id: 1 }), encodeCursor({ xid: "1", id: 2 ** 60 })];
+    const bad = ["nonsense", encodeCursor("game-a", { xid: "1", id: 1 }).slice(0, -2), Buffer.from("r1.-1.2").toString("base64url"), "%%%", encodeCursor("game-a", { xid: "18446744073709551616", id: 1 }), encodeCursor("game-a", { xid: "1", id: 2 ** 60 })];
     for (const after of bad) {
       const res = await t.inject({ method: "GET", url: `/v1/rewards/events?after=${encodeURIComponent(after)}`, headers: h });
       expect(res.statusCode, after).toBe(400);
@@ -207,6 +207,6 @@ describe.each(testDatabaseTargets())("bad input to the delivery API on %s", (tar
     }
     expect((await t.inject({ method: "GET", url: "/v1/rewards/events" })).statusCode).toBe(401);
     const empty = await t.inject({ method: "GET", url: "/v1/rewards/events", headers: h });
-    expect(empty.json()).toEqual({ events: [], next: encodeCursor({ xid: "0", id: 0 }), hasMore: false });
+    expect(empty.json()).toEqual({ events: [], next: encodeCursor("game-a", { xid: "0", id: 0 }), hasMore: false });
   });
 });
