@@ -823,7 +823,9 @@ export const AudienceCountRequest = z.object({
   /** With a rollout, only players inside it count (the draw depends on the offerId). */
   rollout: z.number().finite().min(0).max(100).optional(),
   offerId: ExternalId.optional(),
-});
+})
+  // Which players a rollout takes is a hash of game, offer and player: without the offer there is no draw to apply.
+  .refine((r) => r.rollout === undefined || r.offerId !== undefined, { path: ["offerId"], error: "required with rollout: which players a rollout takes depends on the offer" });
 export type AudienceCountRequest = z.infer<typeof AudienceCountRequest>;
 export const AudienceCount = z.object({ matching: z.number().int(), players: z.number().int() });
 export type AudienceCount = z.infer<typeof AudienceCount>;
