@@ -623,7 +623,7 @@ export const DeliveryStats = z.object({
   oldestUndeliveredAt: Timestamp.nullable(),
   /** Deliveries waiting for their first attempt or a retry. */
   pending: z.number().int(),
-  /** Dead letters: deliveries that failed every attempt (replay them from the portal). */
+  /** Dead letters: deliveries that failed every attempt (replay them from the portal, or POST /v1/webhooks/replay). */
   failed: z.number().int(),
 });
 export type DeliveryStats = z.infer<typeof DeliveryStats>;
