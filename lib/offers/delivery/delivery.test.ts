@@ -290,7 +290,8 @@ describe.each(testDatabaseTargets())("reward delivery on %s", (target) => {
     const other = await newGame();
     const { receiver, endpoint } = await receiverEndpoint(game);
     receiver.behave(() => 503);
-    startWorker({ retry: { delaysMs: [20, 20], jitter: 0 } });
+    // A deadline a loaded machine meets: the receiver answers every attempt (503, then 200), none times out.
+    startWorker({ retry: { delaysMs: [20, 20], jitter: 0 }, timeoutMs: 5_000 });
     await clientClaim(game, "p1", await claimable(game, "p1"));
     const ownLog = async (headers: Record<string, string>, query = "") => {
       const res = await t.inject({ method: "GET", url: `/v1/webhooks/deliveries${query}`, headers });
@@ -303,7 +304,7 @@ describe.each(testDatabaseTargets())("reward delivery on %s", (target) => {
       expect(d!.status).toBe("failed");
       return d!;
     });
-    expect(failed).toMatchObject({ endpointId: endpoint.endpointId, url: receiver.url, attempts: 3, playerId: "p1", rewards: gift });
+    expect(failed).toMatchObject({ endpointId: endpoint.endpointId, url: receiver.url, attempts: 3, lastStatusCode: 503, playerId: "p1", rewards: gift });
     expect((await ownLog(game.headers, "?status=delivered")).deliveries).toEqual([]);
     const stats = await t.inject({ method: "GET", url: "/v1/webhooks/stats", headers: game.headers });
     expect(S.DeliveryStats.parse(stats.json())).toMatchObject({ failed: 1, pending: 0 });
