@@ -61,7 +61,13 @@ function isPublicUnicast(address: Address): boolean {
  * documentation, reserved, multicast, or an IPv6 form of one of those. A name is not judged here.
  */
 export function isPrivateAddress(address: string): boolean {
-  const parsed = parseAddress(address);
+  let parsed: Address | null;
+  try {
+    parsed = parseAddress(address);
+  } catch {
+    // An IP literal net.isIP accepts and the parsers do not: refused, never thrown in a resolver callback.
+    return true;
+  }
   return parsed !== null && !isPublicUnicast(parsed);
 }
 
