@@ -5,6 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testDatabaseTargets } from "../db/testing";
+import { demoDefinitions, demoImages } from "./demo";
+import { ImageUrl, OfferDefinitionInput } from "./schemas";
 import { startOffersTestApp, type OffersTestContext } from "./testing";
 
 type Auth = "jwt" | "apiKey" | "none";
@@ -98,6 +100,44 @@ describe.each(testDatabaseTargets())("bad input on %s", (target) => {
   it("refuses path parameters that are not ids", async () => {
     const res = await t.inject({ method: "PUT", url: "/v1/offers/definitions/has%20space", headers: t.apiHeaders(), payload: { name: "x", rewards: [{ kind: "coins", rewardId: "c", name: "C", amount: 1 }], durationSeconds: 60 } });
     expectInvalid(res, "path");
+  });
+
+  it("refuses an image that is not an http(s) or data:image URL, naming the field, on every API that takes one", async () => {
+    const admin = { authorization: "Bearer test-admin-token-0123456789" };
+    const reward = { kind: "coins", rewardId: "gold", name: "Gold", amount: 5 };
+    const definition = { name: "Images", durationSeconds: 60, rewards: [reward] };
+    // Each request carries one bad image, at the path named.
+    const cases = (image: string) => [
+      { method: "PUT", url: "/v1/offers/definitions/images", headers: t.apiHeaders(), payload: { ...definition, image }, path: ["image"] },
+      { method: "PUT", url: "/v1/offers/definitions/images", headers: t.apiHeaders(), payload: { ...definition, rewards: [{ ...reward, image }] }, path: ["rewards", 0, "image"] },
+      {
+        method: "PUT",
+        url: "/v1/offers/definitions/images",
+        headers: t.apiHeaders(),
+        payload: { ...definition, rewards: undefined, variants: [{ variantId: "a", weight: 1, rewards: [reward] }, { variantId: "b", weight: 1, rewards: [{ ...reward, image }] }] },
+        path: ["variants", 1, "rewards", 0, "image"],
+      },
+      { method: "PUT", url: "/v1/currencies/gold", headers: t.apiHeaders(), payload: { name: "Gold", image }, path: ["image"] },
+      { method: "POST", url: "/v1/referrals", headers: t.apiHeaders(), payload: { referrerId: "r1", refereeId: "r2", rewards: [{ ...reward, image }] }, path: ["rewards", 0, "image"] },
+      { method: "POST", url: "/v1/admin/games/game-a/definitions", headers: admin, payload: { offerId: "images", ...definition, image }, path: ["image"] },
+      { method: "PUT", url: "/v1/admin/games/game-a/definitions/images", headers: { ...admin, "if-match": '"1"' }, payload: { ...definition, rewards: [{ ...reward, image }] }, path: ["rewards", 0, "image"] },
+    ] as const;
+    const hostile = ["javascript:alert(1)", "JavaScript:alert(document.cookie)", "data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==", "data:image/svg+xml,<svg onload=alert(1)>", "vbscript:msgbox(1)", "file:///etc/passwd", "//cdn.example.com/a.png"];
+    for (const image of hostile) {
+      for (const c of cases(image)) {
+        const res = await t.inject({ method: c.method, url: c.url, headers: { ...c.headers, "content-type": "application/json" }, payload: JSON.stringify(c.payload) });
+        expect(res.statusCode, `${c.url} ${image}`).toBe(400);
+        expect(res.json(), `${c.url} ${image}`).toEqual({ message: "invalid-request", issues: [{ path: c.path, message: expect.stringContaining("http:// or https:// URL, or a data:image/") }] });
+      }
+    }
+    // What a game does use still passes, the demo's inline SVG images included.
+    for (const [offerId, demo] of Object.entries(demoDefinitions)) expect(OfferDefinitionInput.safeParse(demo).success, offerId).toBe(true);
+    for (const image of Object.values(demoImages)) expect(ImageUrl.safeParse(image).success).toBe(true);
+    for (const image of ["https://cdn.example.com/gold.png", "http://cdn.example.com/gold.png?v=2", "data:image/png;base64,iVBORw0KGgo=", "data:image/svg+xml;base64,PHN2Zy8+"]) {
+      const res = await t.inject({ method: "PUT", url: "/v1/offers/definitions/images", headers: t.apiHeaders(), payload: { ...definition, image, rewards: [{ ...reward, image }] } });
+      expect(res.statusCode, `${image}: ${res.body}`).toBe(200);
+      expect((await t.inject({ method: "PUT", url: "/v1/currencies/gold", headers: t.apiHeaders(), payload: { name: "Gold", image } })).statusCode, image).toBe(200);
+    }
   });
 
   it("answers an empty body where a JSON body is required with 400", async () => {

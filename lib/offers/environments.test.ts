@@ -14,7 +14,7 @@ import { testDatabaseTargets } from "../db/testing";
 import { MemoryEventBus } from "../events";
 import { createGameClient } from "../offers-client";
 import type { OffersDatabase } from "./db";
-import { encodeCursor } from "./delivery/feed";
+import { encodeCursor, FEED_START } from "./delivery/feed";
 import { tenantOf, type Environment } from "./environments";
 import { signGameJwt } from "./jwt";
 import { createEventStream } from "./sse";
@@ -74,8 +74,10 @@ describe.each(testDatabaseTargets())("live and test environments on %s", (target
     await ok(send({ method: "POST", url: "/v1/reward/sdk/claim", headers: api, payload: { kind: "offer", instanceId: claimed.instanceId, playerId: "p1" } }));
     const referral = await ok(send({ method: "POST", url: "/v1/referrals", headers: api, payload: { referrerId: "p1", refereeId: "p2", rewards: [reward] } }));
     const token = (await ok(send({ method: "POST", url: "/v1/auth/one_time_token/generate", headers: { "x-game-jwt": await jwt(env) }, payload: {} }))).token as string;
-    const deliveries = await ok(send({ method: "GET", url: `/v1/admin/games/game-a/webhooks/deliveries`, headers: adminHeaders(env) }));
-    return { instanceId: offer.instanceId, claimedInstanceId: claimed.instanceId, referralId: referral.instanceId, endpointId: endpoint.endpointId ?? endpoint.endpoint?.endpointId, deliveryId: deliveries.deliveries[0]?.id ?? 1, token };
+    const endpointId = endpoint.endpointId ?? endpoint.endpoint?.endpointId;
+    // A delivery of the environment's own (a test event), so the replay routes name one that exists.
+    const delivery = await ok(send({ method: "POST", url: `/v1/webhooks/endpoints/${endpointId}/test`, headers: api, payload: {} }));
+    return { instanceId: offer.instanceId, claimedInstanceId: claimed.instanceId, referralId: referral.instanceId, endpointId, deliveryId: delivery.deliveryId, token };
   }
 
   beforeAll(async () => {
@@ -100,7 +102,7 @@ describe.each(testDatabaseTargets())("live and test environments on %s", (target
     "POST /v1/player/snapshot": async (env) => ({ method: "POST", url: "/v1/player/snapshot", headers: apiHeaders(env), payload: { playerId: "p3", loginStreak: 4 } }),
     "POST /v1/referrals": async (env) => ({ method: "POST", url: "/v1/referrals", headers: apiHeaders(env), payload: { referrerId: "p2", refereeId: "p4", rewards: [reward] } }),
     "PUT /v1/currencies/{currencyId}": async (env) => ({ method: "PUT", url: "/v1/currencies/gold", headers: apiHeaders(env), payload: { name: `${env} Gold`, image: "https://img.example/g.png" } }),
-    "GET /v1/rewards/events": async (env) => ({ method: "GET", url: `/v1/rewards/events?after=${encodeURIComponent(encodeCursor({ xid: "1", id: 0 }))}`, headers: apiHeaders(env) }),
+    "GET /v1/rewards/events": async (env) => ({ method: "GET", url: `/v1/rewards/events?after=${encodeURIComponent(encodeCursor(tenantOf("game-a", env), FEED_START))}`, headers: apiHeaders(env) }),
     "GET /v1/webhooks/endpoints": async (env) => ({ method: "GET", url: "/v1/webhooks/endpoints", headers: apiHeaders(env) }),
     "POST /v1/webhooks/endpoints": async (env) => ({ method: "POST", url: "/v1/webhooks/endpoints", headers: apiHeaders(env), payload: { url: `https://hooks.example.com/${env}/more` } }),
     "GET /v1/webhooks/endpoints/{endpointId}": async (env) => ({ method: "GET", url: `/v1/webhooks/endpoints/${seeded[env].endpointId}`, headers: apiHeaders(env) }),
@@ -108,6 +110,10 @@ describe.each(testDatabaseTargets())("live and test environments on %s", (target
     "DELETE /v1/webhooks/endpoints/{endpointId}": async (env) => ({ method: "DELETE", url: `/v1/webhooks/endpoints/ep_none`, headers: apiHeaders(env) }),
     "POST /v1/webhooks/endpoints/{endpointId}/rotate-secret": async (env) => ({ method: "POST", url: `/v1/webhooks/endpoints/${seeded[env].endpointId}/rotate-secret`, headers: apiHeaders(env), payload: {} }),
     "POST /v1/webhooks/endpoints/{endpointId}/test": async (env) => ({ method: "POST", url: `/v1/webhooks/endpoints/${seeded[env].endpointId}/test`, headers: apiHeaders(env), payload: {} }),
+    "GET /v1/webhooks/stats": async (env) => ({ method: "GET", url: "/v1/webhooks/stats", headers: apiHeaders(env) }),
+    "GET /v1/webhooks/deliveries": async (env) => ({ method: "GET", url: "/v1/webhooks/deliveries", headers: apiHeaders(env) }),
+    "POST /v1/webhooks/deliveries/{deliveryId}/replay": async (env) => ({ method: "POST", url: `/v1/webhooks/deliveries/${seeded[env].deliveryId}/replay`, headers: apiHeaders(env), payload: {} }),
+    "POST /v1/webhooks/replay": async (env) => ({ method: "POST", url: "/v1/webhooks/replay", headers: apiHeaders(env), payload: { from: "2025-01-01T00:00:00Z", to: "2027-01-01T00:00:00Z" } }),
     "GET /v1/admin/games": async (env) => ({ method: "GET", url: "/v1/admin/games", headers: adminHeaders(env) }),
     "GET /v1/admin/games/{gameId}/players": async (env) => ({ method: "GET", url: "/v1/admin/games/game-a/players?q=p", headers: adminHeaders(env) }),
     "GET /v1/admin/games/{gameId}/players/{playerId}": async (env) => ({ method: "GET", url: "/v1/admin/games/game-a/players/p1", headers: adminHeaders(env) }),
@@ -205,6 +211,12 @@ describe.each(testDatabaseTargets())("live and test environments on %s", (target
       const own = new Set((endpoints.endpoints ?? endpoints).map((e: { endpointId: string }) => e.endpointId));
       expect(log.deliveries.length).toBeGreaterThan(0);
       expect(log.deliveries.every((d: { endpointId: string }) => own.has(d.endpointId))).toBe(true);
+      // The game server's own log is the admin API's log of its environment; the other environment's deliveries are unknown to it.
+      const ownLog = (await send({ method: "GET", url: "/v1/webhooks/deliveries", headers: apiHeaders(env) })).json();
+      expect(ownLog.deliveries.map((d: { deliveryId: number }) => d.deliveryId)).toEqual(log.deliveries.map((d: { deliveryId: number }) => d.deliveryId));
+      const foreign = await send({ method: "POST", url: `/v1/webhooks/deliveries/${seeded[other(env)].deliveryId}/replay`, headers: apiHeaders(env), payload: {} });
+      expect(foreign.statusCode).toBe(404);
+      expect(foreign.json()).toEqual({ message: "webhook-delivery-not-found" });
     }
   });
 

@@ -87,7 +87,7 @@ export const statusOf = {
   "player-not-found": 404,
   // An admin call naming an environment other than live or test.
   "invalid-environment": 400,
-  // A feed cursor this service did not write (or cut short).
+  // A feed cursor this service did not write for this game and environment (another's, altered, cut short, past the end).
   "invalid-cursor": 400,
   "webhook-endpoint-not-found": 404,
   "webhook-delivery-not-found": 404,

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MemoryEventBus } from "../events";
 import { testDatabaseTargets } from "../db/testing";
 import { createEventStream } from "./sse";
-import { encodeCursor } from "./delivery/feed";
+import { encodeCursor, FEED_START } from "./delivery/feed";
 import { startOffersTestApp, storedStateDigest, type OffersTestContext } from "./testing";
 
 const ADMIN = "test-admin-token-0123456789";
@@ -229,7 +229,7 @@ describe.each(testDatabaseTargets())("every route's validation under generated s
         params: { gameId: "game-a" },
         body: { audience: { any: [{ field: "daysInGame", op: "between", value: [1, 5] }, { field: "username", op: "in", value: ["One", "Two"] }] }, rollout: 50, offerId: "gift" },
       },
-      "GET /v1/rewards/events": { auth: "apiKey", query: { after: encodeCursor({ xid: "1", id: 1 }), limit: "10" } },
+      "GET /v1/rewards/events": { auth: "apiKey", query: { after: encodeCursor("game-a", FEED_START), limit: "10" } },
       "GET /v1/webhooks/endpoints": { auth: "apiKey" },
       "POST /v1/webhooks/endpoints": { auth: "apiKey", body: webhook },
       "GET /v1/webhooks/endpoints/{endpointId}": { auth: "apiKey", params: { endpointId } },
@@ -237,6 +237,10 @@ describe.each(testDatabaseTargets())("every route's validation under generated s
       "DELETE /v1/webhooks/endpoints/{endpointId}": { auth: "apiKey", params: { endpointId } },
       "POST /v1/webhooks/endpoints/{endpointId}/rotate-secret": { auth: "apiKey", params: { endpointId }, body: {} },
       "POST /v1/webhooks/endpoints/{endpointId}/test": { auth: "apiKey", params: { endpointId }, body: {} },
+      "GET /v1/webhooks/stats": { auth: "apiKey" },
+      "GET /v1/webhooks/deliveries": { auth: "apiKey", query: { status: "failed", endpointId, before: "100", limit: "5" } },
+      "POST /v1/webhooks/deliveries/{deliveryId}/replay": { auth: "apiKey", params: { deliveryId: "1" }, body: {} },
+      "POST /v1/webhooks/replay": { auth: "apiKey", body: { from: "2026-01-01T00:00:00Z", to: "2026-02-01T00:00:00Z", endpointId } },
       "GET /v1/admin/games/{gameId}/webhooks": { auth: "admin", params: { gameId: "game-a" } },
       "POST /v1/admin/games/{gameId}/webhooks/endpoints": { auth: "admin", params: { gameId: "game-a" }, body: webhook },
       "PATCH /v1/admin/games/{gameId}/webhooks/endpoints/{endpointId}": { auth: "admin", params: { gameId: "game-a", endpointId }, body: { enabled: true } },

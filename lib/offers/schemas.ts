@@ -85,7 +85,18 @@ export function findUnstorableText(value: unknown, limit = 20): ValidationIssue[
   return issues;
 }
 export const Timestamp = z.iso.datetime({ offset: true }).describe("ISO 8601 UTC timestamp");
-export const ImageUrl = z.url().max(2048);
+/** data:image URLs of raster formats and SVG, base64 only (what the demo and inline icons use). */
+const DATA_IMAGE_URL = /^data:image\/(?:png|jpeg|gif|webp|avif|svg\+xml);base64,[A-Za-z0-9+/]+={0,2}$/i;
+const isImageUrl = (value: string) => DATA_IMAGE_URL.test(value) || (/^https?:\/\/\S+$/i.test(value) && URL.canParse(value));
+/**
+ * An image the game client and the portal show: http(s), or an inline data:image. Nothing else
+ * (javascript:, file:, other data:): clients put it in an img src or a link.
+ */
+export const ImageUrl = z
+  .string()
+  .max(2048, { error: "must be at most 2,048 characters" })
+  .refine(isImageUrl, { error: "must be an http:// or https:// URL, or a data:image/(png|jpeg|gif|webp|avif|svg+xml);base64 URL" })
+  .meta({ format: "uri", description: "http(s) URL, or data:image/(png|jpeg|gif|webp|avif|svg+xml);base64,…; at most 2,048 characters" });
 
 // ---------- rewards and conditions ----------
 
@@ -511,9 +522,13 @@ export type WebhookEventType = z.infer<typeof WebhookEventType>;
 
 /** http or https only; whether private and loopback addresses are allowed is a setting of the service. */
 export const WebhookUrl = z
-  .url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" })
-  .max(2048)
-  .describe("http(s) URL that receives the events. In production, loopback and private addresses are refused (OFFERS_WEBHOOK_ALLOW_PRIVATE).");
+  .url({ protocol: /^https?$/, error: (issue) => (issue.code === "invalid_format" ? "must be an http:// or https:// URL" : undefined) })
+  .max(2048, { error: "must be at most 2,048 characters" })
+  // Credentials in the URL would be stored and shown back in lists and the delivery log: deliveries are signed instead.
+  .refine((url) => !URL.parse(url)?.username && !URL.parse(url)?.password, { error: "must not carry a user name or password (user:pass@); verify the signature instead" })
+  .describe(
+    "http(s) URL that receives the events, at most 2,048 characters, without user name or password. In production, loopback, private and other non-public addresses are refused (OFFERS_WEBHOOK_ALLOW_PRIVATE).",
+  );
 
 export const WebhookEndpointInput = z.object({
   url: WebhookUrl,
@@ -625,7 +640,7 @@ export const DeliveryStats = z.object({
   oldestUndeliveredAt: Timestamp.nullable(),
   /** Deliveries waiting for their first attempt or a retry. */
   pending: z.number().int(),
-  /** Dead letters: deliveries that failed every attempt (replay them from the portal). */
+  /** Dead letters: deliveries that failed every attempt (replay them from the portal, or POST /v1/webhooks/replay). */
   failed: z.number().int(),
 });
 export type DeliveryStats = z.infer<typeof DeliveryStats>;
@@ -825,7 +840,9 @@ export const AudienceCountRequest = z.object({
   /** With a rollout, only players inside it count (the draw depends on the offerId). */
   rollout: z.number().finite().min(0).max(100).optional(),
   offerId: ExternalId.optional(),
-});
+})
+  // Which players a rollout takes is a hash of game, offer and player: without the offer there is no draw to apply.
+  .refine((r) => r.rollout === undefined || r.offerId !== undefined, { path: ["offerId"], error: "required with rollout: which players a rollout takes depends on the offer" });
 export type AudienceCountRequest = z.infer<typeof AudienceCountRequest>;
 export const AudienceCount = z.object({ matching: z.number().int(), players: z.number().int() });
 export type AudienceCount = z.infer<typeof AudienceCount>;

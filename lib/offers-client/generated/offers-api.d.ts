@@ -200,7 +200,7 @@ export interface paths {
         };
         /**
          * The game's reward.granted events in commit order (the ledger feed)
-         * @description Pages through every reward granted in the game, oldest first, in the order the claims committed: a page never skips an event that a later page would have to return, and never repeats one. Keep `next` and pass it as `after` to read on (after downtime, to reconcile with the webhooks: de-duplicate on `id`). An empty page answers the same `next` again. Bad cursor: 400 invalid-cursor.
+         * @description Pages through every reward granted in the game, oldest first, in the order the claims committed: a page never skips an event that a later page would have to return, and never repeats one. Keep `next` and pass it as `after` to read on (after downtime, to reconcile with the webhooks: de-duplicate on `id`). An empty page answers the same `next` again. A cursor is valid on the feed of the game and environment that wrote it, at a position that feed reached: another game's or environment's cursor, an altered one, or one ahead of the feed's end is 400 invalid-cursor.
          */
         get: operations["listRewardEvents"];
         put?: never;
@@ -279,6 +279,77 @@ export interface paths {
         put?: never;
         /** Queue a webhook.test event for this endpoint (delivered, retried and logged like any event) */
         post: operations["sendWebhookTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How far behind delivery to the game's endpoints is: lag, pending deliveries, dead letters */
+        get: operations["getWebhookStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The delivery log, newest first, with each delivery's attempts
+         * @description One entry per event and endpoint: its status (pending, delivered, failed after every retry), the last attempts with the receiver's status, error and latency. Filter by `status` and `endpointId`; page with `before` = the previous page's `nextBefore`. Deliveries that ended are kept OFFERS_DELIVERY_RETENTION_DAYS (30) days; the ledger feed keeps every event.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/deliveries/{deliveryId}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send one delivery again (whatever its status), with the same webhook-id; its retry schedule starts over */
+        post: operations["replayWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send again every failed delivery whose event happened in [from, to), of one endpoint if named; answers how many */
+        post: operations["replayFailedWebhooks"];
         delete?: never;
         options?: never;
         head?: never;
@@ -755,7 +826,10 @@ export interface components {
                     rewardId: string;
                     name: string;
                     amount: number;
-                    /** Format: uri */
+                    /**
+                     * Format: uri
+                     * @description http(s) URL, or data:image/(png|jpeg|gif|webp|avif|svg+xml);base64,…; at most 2,048 characters
+                     */
                     image?: string;
                 }[];
                 /** @enum {string} */
@@ -932,7 +1006,10 @@ export interface operations {
                                 rewardId: string;
                                 name: string;
                                 amount: number;
-                                /** Format: uri */
+                                /**
+                                 * Format: uri
+                                 * @description http(s) URL, or data:image/(png|jpeg|gif|webp|avif|svg+xml);base64,…; at most 2,048 characters
+                                 */
                                 image?: string;
                             }[];
                             /** @enum {string} */
@@ -1110,7 +1187,10 @@ export interface operations {
                                 rewardId: string;
                                 name: string;
                                 amount: number;
-                                /** Format: uri */
+                                /**
+                                 * Format: uri
+                                 * @description http(s) URL, or data:image/(png|jpeg|gif|webp|avif|svg+xml);base64,…; at most 2,048 characters
+                                 */
                                 image?: string;
                             }[];
                             completionConditions?: {
@@ -1502,7 +1582,10 @@ export interface operations {
                                 rewardId: string;
                                 name: string;
                                 amount: number;
-                                /** Format: uri */
+                                /**
+                                 * Format: uri
+                                 * @description http(s) URL, or data:image/(png|jpeg|gif|webp|avif|svg+xml);base64,…; at most 2,048 characters
+                                 */
                                 image?: string;
                             }[];
                             completionConditions?: {
@@ -1694,7 +1777,10 @@ export interface operations {
                             rewardId: string;
                             name: string;
                             amount: number;
-                            /** Format: uri */
+                            /**
+                             * Format: uri
+                             * @description http(s) URL, or data:image/(png|jpeg|gif|webp|avif|svg+xml);base64,…; at most 2,048 characters
+                             */
                             image?: string;
                         }[];
                     };
@@ -1847,7 +1933,10 @@ export interface operations {
                     name: string;
                     /** @default  */
                     description?: string;
-                    /** Format: uri */
+                    /**
+                     * Format: uri
+                     * @description http(s) URL, or data:image/(png|jpeg|gif|webp|avif|svg+xml);base64,…; at most 2,048 characters
+                     */
                     image?: string;
                     rewards?: {
                         /** @enum {string} */
@@ -1855,7 +1944,10 @@ export interface operations {
                         rewardId: string;
                         name: string;
                         amount: number;
-                        /** Format: uri */
+                        /**
+                         * Format: uri
+                         * @description http(s) URL, or data:image/(png|jpeg|gif|webp|avif|svg+xml);base64,…; at most 2,048 characters
+                         */
                         image?: string;
                     }[];
                     completionConditions?: {
@@ -1894,7 +1986,10 @@ export interface operations {
                             rewardId: string;
                             name: string;
                             amount: number;
-                            /** Format: uri */
+                            /**
+                             * Format: uri
+                             * @description http(s) URL, or data:image/(png|jpeg|gif|webp|avif|svg+xml);base64,…; at most 2,048 characters
+                             */
                             image?: string;
                         }[];
                     }[] | null;
@@ -1922,7 +2017,10 @@ export interface operations {
                             rewardId: string;
                             name: string;
                             amount: number;
-                            /** Format: uri */
+                            /**
+                             * Format: uri
+                             * @description http(s) URL, or data:image/(png|jpeg|gif|webp|avif|svg+xml);base64,…; at most 2,048 characters
+                             */
                             image?: string;
                         }[];
                         completionConditions?: {
@@ -1959,7 +2057,10 @@ export interface operations {
                                 rewardId: string;
                                 name: string;
                                 amount: number;
-                                /** Format: uri */
+                                /**
+                                 * Format: uri
+                                 * @description http(s) URL, or data:image/(png|jpeg|gif|webp|avif|svg+xml);base64,…; at most 2,048 characters
+                                 */
                                 image?: string;
                             }[];
                         }[] | null;
@@ -2113,7 +2214,10 @@ export interface operations {
                             rewardId: string;
                             name: string;
                             amount: number;
-                            /** Format: uri */
+                            /**
+                             * Format: uri
+                             * @description http(s) URL, or data:image/(png|jpeg|gif|webp|avif|svg+xml);base64,…; at most 2,048 characters
+                             */
                             image?: string;
                         }[];
                         completionConditions?: {
@@ -2431,7 +2535,10 @@ export interface operations {
                         rewardId: string;
                         name: string;
                         amount: number;
-                        /** Format: uri */
+                        /**
+                         * Format: uri
+                         * @description http(s) URL, or data:image/(png|jpeg|gif|webp|avif|svg+xml);base64,…; at most 2,048 characters
+                         */
                         image?: string;
                     }[];
                 };
@@ -2455,7 +2562,10 @@ export interface operations {
                             rewardId: string;
                             name: string;
                             amount: number;
-                            /** Format: uri */
+                            /**
+                             * Format: uri
+                             * @description http(s) URL, or data:image/(png|jpeg|gif|webp|avif|svg+xml);base64,…; at most 2,048 characters
+                             */
                             image?: string;
                         }[];
                         /** @enum {string} */
@@ -2591,7 +2701,10 @@ export interface operations {
             content: {
                 "application/json": {
                     name: string;
-                    /** Format: uri */
+                    /**
+                     * Format: uri
+                     * @description http(s) URL, or data:image/(png|jpeg|gif|webp|avif|svg+xml);base64,…; at most 2,048 characters
+                     */
                     image: string;
                 };
             };
@@ -2927,7 +3040,7 @@ export interface operations {
                 "application/json": {
                     /**
                      * Format: uri
-                     * @description http(s) URL that receives the events. In production, loopback and private addresses are refused (OFFERS_WEBHOOK_ALLOW_PRIVATE).
+                     * @description http(s) URL that receives the events, at most 2,048 characters, without user name or password. In production, loopback, private and other non-public addresses are refused (OFFERS_WEBHOOK_ALLOW_PRIVATE).
                      */
                     url: string;
                     /** @default  */
@@ -3348,7 +3461,7 @@ export interface operations {
                 "application/json": {
                     /**
                      * Format: uri
-                     * @description http(s) URL that receives the events. In production, loopback and private addresses are refused (OFFERS_WEBHOOK_ALLOW_PRIVATE).
+                     * @description http(s) URL that receives the events, at most 2,048 characters, without user name or password. In production, loopback, private and other non-public addresses are refused (OFFERS_WEBHOOK_ALLOW_PRIVATE).
                      */
                     url?: string;
                     description?: string;
@@ -3769,6 +3882,504 @@ export interface operations {
             };
         };
     };
+    getWebhookStats: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        lagSeconds: number;
+                        oldestUndeliveredAt: string | null;
+                        pending: number;
+                        failed: number;
+                    };
+                };
+            };
+            /** @description Bad request: `invalid-request`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "invalid-request";
+                        issues: {
+                            path: (string | number)[];
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Unauthenticated: `invalid-api-key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": "invalid-api-key";
+                };
+            };
+            /** @description Too many requests: `rate-limited`. */
+            429: {
+                headers: {
+                    /** @description Seconds until the budget is renewed. */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window (one minute) of this caller's budget. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "rate-limited";
+                    };
+                };
+            };
+            /** @description Internal error: `internal-error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "internal-error";
+                    };
+                };
+            };
+            /** @description Unavailable (retry after Retry-After): `secret-key-mismatch`, `database-unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "secret-key-mismatch" | "database-unavailable";
+                    };
+                };
+            };
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                status?: "pending" | "delivered" | "failed";
+                endpointId?: string;
+                before?: number;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        deliveries: {
+                            deliveryId: number;
+                            endpointId: string;
+                            url: string;
+                            messageId: string;
+                            eventType: string;
+                            /** @enum {string} */
+                            status: "pending" | "delivered" | "failed";
+                            playerId: string | null;
+                            rewards: {
+                                /** @enum {string} */
+                                kind: "item" | "coins" | "exp" | "trust_points" | "loyalty_currency";
+                                rewardId: string;
+                                name: string;
+                                amount: number;
+                                /**
+                                 * Format: uri
+                                 * @description http(s) URL, or data:image/(png|jpeg|gif|webp|avif|svg+xml);base64,…; at most 2,048 characters
+                                 */
+                                image?: string;
+                            }[] | null;
+                            attempts: number;
+                            nextAttemptAt: string | null;
+                            lastStatusCode: number | null;
+                            lastError: string | null;
+                            lastLatencyMs: number | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC timestamp
+                             */
+                            eventAt: string;
+                            deliveredAt: string | null;
+                            failedAt: string | null;
+                            attemptLog: {
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 UTC timestamp
+                                 */
+                                at: string;
+                                statusCode: number | null;
+                                error: string | null;
+                                latencyMs: number;
+                            }[];
+                        }[];
+                        nextBefore: number | null;
+                    };
+                };
+            };
+            /** @description Bad request: `invalid-request`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "invalid-request";
+                        issues: {
+                            path: (string | number)[];
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Unauthenticated: `invalid-api-key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": "invalid-api-key";
+                };
+            };
+            /** @description Too many requests: `rate-limited`. */
+            429: {
+                headers: {
+                    /** @description Seconds until the budget is renewed. */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window (one minute) of this caller's budget. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "rate-limited";
+                    };
+                };
+            };
+            /** @description Internal error: `internal-error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "internal-error";
+                    };
+                };
+            };
+            /** @description Unavailable (retry after Retry-After): `secret-key-mismatch`, `database-unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "secret-key-mismatch" | "database-unavailable";
+                    };
+                };
+            };
+        };
+    };
+    replayWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                deliveryId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never> | null;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        replayed: number;
+                    };
+                };
+            };
+            /** @description Bad request: `invalid-request`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "invalid-request";
+                        issues: {
+                            path: (string | number)[];
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Unauthenticated: `invalid-api-key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": "invalid-api-key";
+                };
+            };
+            /** @description Not found: `webhook-delivery-not-found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "webhook-delivery-not-found";
+                    };
+                };
+            };
+            /** @description Payload too large: `payload-too-large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "payload-too-large";
+                    };
+                };
+            };
+            /** @description Unsupported media type: `unsupported-media-type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "unsupported-media-type";
+                    };
+                };
+            };
+            /** @description Too many requests: `rate-limited`. */
+            429: {
+                headers: {
+                    /** @description Seconds until the budget is renewed. */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window (one minute) of this caller's budget. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "rate-limited";
+                    };
+                };
+            };
+            /** @description Internal error: `internal-error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "internal-error";
+                    };
+                };
+            };
+            /** @description Unavailable (retry after Retry-After): `secret-key-mismatch`, `database-unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "secret-key-mismatch" | "database-unavailable";
+                    };
+                };
+            };
+        };
+    };
+    replayFailedWebhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 UTC timestamp
+                     */
+                    from: string;
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 UTC timestamp
+                     */
+                    to: string;
+                    endpointId?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        replayed: number;
+                    };
+                };
+            };
+            /** @description Bad request: `invalid-request`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "invalid-request";
+                        issues: {
+                            path: (string | number)[];
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Unauthenticated: `invalid-api-key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": "invalid-api-key";
+                };
+            };
+            /** @description Payload too large: `payload-too-large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "payload-too-large";
+                    };
+                };
+            };
+            /** @description Unsupported media type: `unsupported-media-type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "unsupported-media-type";
+                    };
+                };
+            };
+            /** @description Too many requests: `rate-limited`. */
+            429: {
+                headers: {
+                    /** @description Seconds until the budget is renewed. */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window (one minute) of this caller's budget. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "rate-limited";
+                    };
+                };
+            };
+            /** @description Internal error: `internal-error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "internal-error";
+                    };
+                };
+            };
+            /** @description Unavailable (retry after Retry-After): `secret-key-mismatch`, `database-unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "secret-key-mismatch" | "database-unavailable";
+                    };
+                };
+            };
+        };
+    };
     redeemOneTimeToken: {
         parameters: {
             query?: never;
@@ -3946,7 +4557,10 @@ export interface operations {
                                 rewardId: string;
                                 name: string;
                                 amount: number;
-                                /** Format: uri */
+                                /**
+                                 * Format: uri
+                                 * @description http(s) URL, or data:image/(png|jpeg|gif|webp|avif|svg+xml);base64,…; at most 2,048 characters
+                                 */
                                 image?: string;
                             }[];
                             completionConditions?: {
@@ -3983,7 +4597,10 @@ export interface operations {
                                     rewardId: string;
                                     name: string;
                                     amount: number;
-                                    /** Format: uri */
+                                    /**
+                                     * Format: uri
+                                     * @description http(s) URL, or data:image/(png|jpeg|gif|webp|avif|svg+xml);base64,…; at most 2,048 characters
+                                     */
                                     image?: string;
                                 }[];
                             }[] | null;
@@ -4102,7 +4719,10 @@ export interface operations {
                     name: string;
                     /** @default  */
                     description?: string;
-                    /** Format: uri */
+                    /**
+                     * Format: uri
+                     * @description http(s) URL, or data:image/(png|jpeg|gif|webp|avif|svg+xml);base64,…; at most 2,048 characters
+                     */
                     image?: string;
                     rewards?: {
                         /** @enum {string} */
@@ -4110,7 +4730,10 @@ export interface operations {
                         rewardId: string;
                         name: string;
                         amount: number;
-                        /** Format: uri */
+                        /**
+                         * Format: uri
+                         * @description http(s) URL, or data:image/(png|jpeg|gif|webp|avif|svg+xml);base64,…; at most 2,048 characters
+                         */
                         image?: string;
                     }[];
                     completionConditions?: {
@@ -4149,7 +4772,10 @@ export interface operations {
                             rewardId: string;
                             name: string;
                             amount: number;
-                            /** Format: uri */
+                            /**
+                             * Format: uri
+                             * @description http(s) URL, or data:image/(png|jpeg|gif|webp|avif|svg+xml);base64,…; at most 2,048 characters
+                             */
                             image?: string;
                         }[];
                     }[] | null;
@@ -4178,7 +4804,10 @@ export interface operations {
                                 rewardId: string;
                                 name: string;
                                 amount: number;
-                                /** Format: uri */
+                                /**
+                                 * Format: uri
+                                 * @description http(s) URL, or data:image/(png|jpeg|gif|webp|avif|svg+xml);base64,…; at most 2,048 characters
+                                 */
                                 image?: string;
                             }[];
                             completionConditions?: {
@@ -4215,7 +4844,10 @@ export interface operations {
                                     rewardId: string;
                                     name: string;
                                     amount: number;
-                                    /** Format: uri */
+                                    /**
+                                     * Format: uri
+                                     * @description http(s) URL, or data:image/(png|jpeg|gif|webp|avif|svg+xml);base64,…; at most 2,048 characters
+                                     */
                                     image?: string;
                                 }[];
                             }[] | null;
@@ -4242,7 +4874,10 @@ export interface operations {
                                 rewardId: string;
                                 name: string;
                                 amount: number;
-                                /** Format: uri */
+                                /**
+                                 * Format: uri
+                                 * @description http(s) URL, or data:image/(png|jpeg|gif|webp|avif|svg+xml);base64,…; at most 2,048 characters
+                                 */
                                 image?: string;
                             }[];
                             completionConditions?: {
@@ -4279,7 +4914,10 @@ export interface operations {
                                     rewardId: string;
                                     name: string;
                                     amount: number;
-                                    /** Format: uri */
+                                    /**
+                                     * Format: uri
+                                     * @description http(s) URL, or data:image/(png|jpeg|gif|webp|avif|svg+xml);base64,…; at most 2,048 characters
+                                     */
                                     image?: string;
                                 }[];
                             }[] | null;
@@ -4462,7 +5100,10 @@ export interface operations {
                                 rewardId: string;
                                 name: string;
                                 amount: number;
-                                /** Format: uri */
+                                /**
+                                 * Format: uri
+                                 * @description http(s) URL, or data:image/(png|jpeg|gif|webp|avif|svg+xml);base64,…; at most 2,048 characters
+                                 */
                                 image?: string;
                             }[];
                             completionConditions?: {
@@ -4499,7 +5140,10 @@ export interface operations {
                                     rewardId: string;
                                     name: string;
                                     amount: number;
-                                    /** Format: uri */
+                                    /**
+                                     * Format: uri
+                                     * @description http(s) URL, or data:image/(png|jpeg|gif|webp|avif|svg+xml);base64,…; at most 2,048 characters
+                                     */
                                     image?: string;
                                 }[];
                             }[] | null;
@@ -4633,7 +5277,10 @@ export interface operations {
                     name: string;
                     /** @default  */
                     description?: string;
-                    /** Format: uri */
+                    /**
+                     * Format: uri
+                     * @description http(s) URL, or data:image/(png|jpeg|gif|webp|avif|svg+xml);base64,…; at most 2,048 characters
+                     */
                     image?: string;
                     rewards?: {
                         /** @enum {string} */
@@ -4641,7 +5288,10 @@ export interface operations {
                         rewardId: string;
                         name: string;
                         amount: number;
-                        /** Format: uri */
+                        /**
+                         * Format: uri
+                         * @description http(s) URL, or data:image/(png|jpeg|gif|webp|avif|svg+xml);base64,…; at most 2,048 characters
+                         */
                         image?: string;
                     }[];
                     completionConditions?: {
@@ -4680,7 +5330,10 @@ export interface operations {
                             rewardId: string;
                             name: string;
                             amount: number;
-                            /** Format: uri */
+                            /**
+                             * Format: uri
+                             * @description http(s) URL, or data:image/(png|jpeg|gif|webp|avif|svg+xml);base64,…; at most 2,048 characters
+                             */
                             image?: string;
                         }[];
                     }[] | null;
@@ -4709,7 +5362,10 @@ export interface operations {
                                 rewardId: string;
                                 name: string;
                                 amount: number;
-                                /** Format: uri */
+                                /**
+                                 * Format: uri
+                                 * @description http(s) URL, or data:image/(png|jpeg|gif|webp|avif|svg+xml);base64,…; at most 2,048 characters
+                                 */
                                 image?: string;
                             }[];
                             completionConditions?: {
@@ -4746,7 +5402,10 @@ export interface operations {
                                     rewardId: string;
                                     name: string;
                                     amount: number;
-                                    /** Format: uri */
+                                    /**
+                                     * Format: uri
+                                     * @description http(s) URL, or data:image/(png|jpeg|gif|webp|avif|svg+xml);base64,…; at most 2,048 characters
+                                     */
                                     image?: string;
                                 }[];
                             }[] | null;
@@ -4773,7 +5432,10 @@ export interface operations {
                                 rewardId: string;
                                 name: string;
                                 amount: number;
-                                /** Format: uri */
+                                /**
+                                 * Format: uri
+                                 * @description http(s) URL, or data:image/(png|jpeg|gif|webp|avif|svg+xml);base64,…; at most 2,048 characters
+                                 */
                                 image?: string;
                             }[];
                             completionConditions?: {
@@ -4810,7 +5472,10 @@ export interface operations {
                                     rewardId: string;
                                     name: string;
                                     amount: number;
-                                    /** Format: uri */
+                                    /**
+                                     * Format: uri
+                                     * @description http(s) URL, or data:image/(png|jpeg|gif|webp|avif|svg+xml);base64,…; at most 2,048 characters
+                                     */
                                     image?: string;
                                 }[];
                             }[] | null;
@@ -4994,7 +5659,10 @@ export interface operations {
                                 rewardId: string;
                                 name: string;
                                 amount: number;
-                                /** Format: uri */
+                                /**
+                                 * Format: uri
+                                 * @description http(s) URL, or data:image/(png|jpeg|gif|webp|avif|svg+xml);base64,…; at most 2,048 characters
+                                 */
                                 image?: string;
                             }[];
                             completionConditions?: {
@@ -5031,7 +5699,10 @@ export interface operations {
                                     rewardId: string;
                                     name: string;
                                     amount: number;
-                                    /** Format: uri */
+                                    /**
+                                     * Format: uri
+                                     * @description http(s) URL, or data:image/(png|jpeg|gif|webp|avif|svg+xml);base64,…; at most 2,048 characters
+                                     */
                                     image?: string;
                                 }[];
                             }[] | null;
@@ -5058,7 +5729,10 @@ export interface operations {
                                 rewardId: string;
                                 name: string;
                                 amount: number;
-                                /** Format: uri */
+                                /**
+                                 * Format: uri
+                                 * @description http(s) URL, or data:image/(png|jpeg|gif|webp|avif|svg+xml);base64,…; at most 2,048 characters
+                                 */
                                 image?: string;
                             }[];
                             completionConditions?: {
@@ -5095,7 +5769,10 @@ export interface operations {
                                     rewardId: string;
                                     name: string;
                                     amount: number;
-                                    /** Format: uri */
+                                    /**
+                                     * Format: uri
+                                     * @description http(s) URL, or data:image/(png|jpeg|gif|webp|avif|svg+xml);base64,…; at most 2,048 characters
+                                     */
                                     image?: string;
                                 }[];
                             }[] | null;
@@ -5279,7 +5956,10 @@ export interface operations {
                                 rewardId: string;
                                 name: string;
                                 amount: number;
-                                /** Format: uri */
+                                /**
+                                 * Format: uri
+                                 * @description http(s) URL, or data:image/(png|jpeg|gif|webp|avif|svg+xml);base64,…; at most 2,048 characters
+                                 */
                                 image?: string;
                             }[];
                             completionConditions?: {
@@ -5316,7 +5996,10 @@ export interface operations {
                                     rewardId: string;
                                     name: string;
                                     amount: number;
-                                    /** Format: uri */
+                                    /**
+                                     * Format: uri
+                                     * @description http(s) URL, or data:image/(png|jpeg|gif|webp|avif|svg+xml);base64,…; at most 2,048 characters
+                                     */
                                     image?: string;
                                 }[];
                             }[] | null;
@@ -5343,7 +6026,10 @@ export interface operations {
                                 rewardId: string;
                                 name: string;
                                 amount: number;
-                                /** Format: uri */
+                                /**
+                                 * Format: uri
+                                 * @description http(s) URL, or data:image/(png|jpeg|gif|webp|avif|svg+xml);base64,…; at most 2,048 characters
+                                 */
                                 image?: string;
                             }[];
                             completionConditions?: {
@@ -5380,7 +6066,10 @@ export interface operations {
                                     rewardId: string;
                                     name: string;
                                     amount: number;
-                                    /** Format: uri */
+                                    /**
+                                     * Format: uri
+                                     * @description http(s) URL, or data:image/(png|jpeg|gif|webp|avif|svg+xml);base64,…; at most 2,048 characters
+                                     */
                                     image?: string;
                                 }[];
                             }[] | null;
@@ -5564,7 +6253,10 @@ export interface operations {
                                 rewardId: string;
                                 name: string;
                                 amount: number;
-                                /** Format: uri */
+                                /**
+                                 * Format: uri
+                                 * @description http(s) URL, or data:image/(png|jpeg|gif|webp|avif|svg+xml);base64,…; at most 2,048 characters
+                                 */
                                 image?: string;
                             }[];
                             completionConditions?: {
@@ -5601,7 +6293,10 @@ export interface operations {
                                     rewardId: string;
                                     name: string;
                                     amount: number;
-                                    /** Format: uri */
+                                    /**
+                                     * Format: uri
+                                     * @description http(s) URL, or data:image/(png|jpeg|gif|webp|avif|svg+xml);base64,…; at most 2,048 characters
+                                     */
                                     image?: string;
                                 }[];
                             }[] | null;
@@ -5628,7 +6323,10 @@ export interface operations {
                                 rewardId: string;
                                 name: string;
                                 amount: number;
-                                /** Format: uri */
+                                /**
+                                 * Format: uri
+                                 * @description http(s) URL, or data:image/(png|jpeg|gif|webp|avif|svg+xml);base64,…; at most 2,048 characters
+                                 */
                                 image?: string;
                             }[];
                             completionConditions?: {
@@ -5665,7 +6363,10 @@ export interface operations {
                                     rewardId: string;
                                     name: string;
                                     amount: number;
-                                    /** Format: uri */
+                                    /**
+                                     * Format: uri
+                                     * @description http(s) URL, or data:image/(png|jpeg|gif|webp|avif|svg+xml);base64,…; at most 2,048 characters
+                                     */
                                     image?: string;
                                 }[];
                             }[] | null;
@@ -5849,7 +6550,10 @@ export interface operations {
                                 rewardId: string;
                                 name: string;
                                 amount: number;
-                                /** Format: uri */
+                                /**
+                                 * Format: uri
+                                 * @description http(s) URL, or data:image/(png|jpeg|gif|webp|avif|svg+xml);base64,…; at most 2,048 characters
+                                 */
                                 image?: string;
                             }[];
                             completionConditions?: {
@@ -5886,7 +6590,10 @@ export interface operations {
                                     rewardId: string;
                                     name: string;
                                     amount: number;
-                                    /** Format: uri */
+                                    /**
+                                     * Format: uri
+                                     * @description http(s) URL, or data:image/(png|jpeg|gif|webp|avif|svg+xml);base64,…; at most 2,048 characters
+                                     */
                                     image?: string;
                                 }[];
                             }[] | null;
@@ -5913,7 +6620,10 @@ export interface operations {
                                 rewardId: string;
                                 name: string;
                                 amount: number;
-                                /** Format: uri */
+                                /**
+                                 * Format: uri
+                                 * @description http(s) URL, or data:image/(png|jpeg|gif|webp|avif|svg+xml);base64,…; at most 2,048 characters
+                                 */
                                 image?: string;
                             }[];
                             completionConditions?: {
@@ -5950,7 +6660,10 @@ export interface operations {
                                     rewardId: string;
                                     name: string;
                                     amount: number;
-                                    /** Format: uri */
+                                    /**
+                                     * Format: uri
+                                     * @description http(s) URL, or data:image/(png|jpeg|gif|webp|avif|svg+xml);base64,…; at most 2,048 characters
+                                     */
                                     image?: string;
                                 }[];
                             }[] | null;
@@ -7220,7 +7933,10 @@ export interface operations {
                                 rewardId: string;
                                 name: string;
                                 amount: number;
-                                /** Format: uri */
+                                /**
+                                 * Format: uri
+                                 * @description http(s) URL, or data:image/(png|jpeg|gif|webp|avif|svg+xml);base64,…; at most 2,048 characters
+                                 */
                                 image?: string;
                             }[];
                             completionConditions?: {
@@ -7261,7 +7977,10 @@ export interface operations {
                                 rewardId: string;
                                 name: string;
                                 amount: number;
-                                /** Format: uri */
+                                /**
+                                 * Format: uri
+                                 * @description http(s) URL, or data:image/(png|jpeg|gif|webp|avif|svg+xml);base64,…; at most 2,048 characters
+                                 */
                                 image?: string;
                             }[];
                             grantedAt: string;
@@ -7277,7 +7996,10 @@ export interface operations {
                                 rewardId: string;
                                 name: string;
                                 amount: number;
-                                /** Format: uri */
+                                /**
+                                 * Format: uri
+                                 * @description http(s) URL, or data:image/(png|jpeg|gif|webp|avif|svg+xml);base64,…; at most 2,048 characters
+                                 */
                                 image?: string;
                             }[];
                         }[];
@@ -7570,7 +8292,7 @@ export interface operations {
                 "application/json": {
                     /**
                      * Format: uri
-                     * @description http(s) URL that receives the events. In production, loopback and private addresses are refused (OFFERS_WEBHOOK_ALLOW_PRIVATE).
+                     * @description http(s) URL that receives the events, at most 2,048 characters, without user name or password. In production, loopback, private and other non-public addresses are refused (OFFERS_WEBHOOK_ALLOW_PRIVATE).
                      */
                     url: string;
                     /** @default  */
@@ -7859,7 +8581,7 @@ export interface operations {
                 "application/json": {
                     /**
                      * Format: uri
-                     * @description http(s) URL that receives the events. In production, loopback and private addresses are refused (OFFERS_WEBHOOK_ALLOW_PRIVATE).
+                     * @description http(s) URL that receives the events, at most 2,048 characters, without user name or password. In production, loopback, private and other non-public addresses are refused (OFFERS_WEBHOOK_ALLOW_PRIVATE).
                      */
                     url?: string;
                     description?: string;
@@ -8284,7 +9006,10 @@ export interface operations {
                                 rewardId: string;
                                 name: string;
                                 amount: number;
-                                /** Format: uri */
+                                /**
+                                 * Format: uri
+                                 * @description http(s) URL, or data:image/(png|jpeg|gif|webp|avif|svg+xml);base64,…; at most 2,048 characters
+                                 */
                                 image?: string;
                             }[] | null;
                             attempts: number;

@@ -1,49 +1,80 @@
 /**
  * SSRF guard of webhook endpoints. A game names the URL, and the service calls it from inside our
- * network, so in production an endpoint may not reach loopback, private, link-local (cloud
- * metadata), carrier-grade NAT or other special addresses unless OFFERS_WEBHOOK_ALLOW_PRIVATE says
- * so. The check runs on the addresses the connection actually uses (a `lookup` for node:http), so a
- * name that resolves to a public address when the endpoint is saved and to 127.0.0.1 later
- * (DNS rebinding) is still refused; an address written in the URL is checked before connecting.
+ * network, so in production an endpoint may reach only public unicast addresses: not loopback,
+ * private, link-local (cloud metadata), carrier-grade NAT, documentation, benchmarking or any other
+ * special-purpose address, unless OFFERS_WEBHOOK_ALLOW_PRIVATE says so. The check runs on the
+ * addresses the connection actually uses (a `lookup` for node:http), so a name that resolves to a
+ * public address when the endpoint is saved and to 127.0.0.1 later (DNS rebinding) is still
+ * refused; an address written in the URL is checked before connecting.
+ *
+ * Which addresses are special comes from ipaddr.js's range table (kept by its maintainers after the
+ * IANA special-purpose registries), not from a list of our own: its `unicast` is the only range
+ * allowed. The few gaps of its table are closed below, each saying why.
  */
 import dns from "node:dns";
 import net from "node:net";
+import ipaddr from "ipaddr.js";
 
-/** Ranges an endpoint may not reach unless private addresses are allowed. */
-const BLOCKED: Array<[string, number, "ipv4" | "ipv6"]> = [
-  ["0.0.0.0", 8, "ipv4"], // "this network"
-  ["10.0.0.0", 8, "ipv4"],
-  ["100.64.0.0", 10, "ipv4"], // carrier-grade NAT
-  ["127.0.0.0", 8, "ipv4"],
-  ["169.254.0.0", 16, "ipv4"], // link-local, cloud metadata (169.254.169.254)
-  ["172.16.0.0", 12, "ipv4"],
-  ["192.0.0.0", 24, "ipv4"],
-  ["192.168.0.0", 16, "ipv4"],
-  ["198.18.0.0", 15, "ipv4"],
-  ["224.0.0.0", 4, "ipv4"], // multicast
-  ["240.0.0.0", 4, "ipv4"], // reserved, broadcast
-  ["::", 128, "ipv6"],
-  ["::1", 128, "ipv6"],
-  ["64:ff9b::", 96, "ipv6"], // NAT64 of any IPv4 address
-  ["fc00::", 7, "ipv6"], // unique local
-  ["fe80::", 10, "ipv6"], // link-local
-  ["ff00::", 8, "ipv6"], // multicast
-];
+/**
+ * IANA's global unicast block. ipaddr.js names what it knows and calls the rest of the IPv6 space
+ * `unicast`, including addresses outside this block: the deprecated IPv4-compatible ::a.b.c.d
+ * (::/96, e.g. ::7f00:1 = ::127.0.0.1), the dummy prefix 100:0:0:1::/64 and unassigned space. None
+ * of those is a public address, so an IPv6 address must also lie in 2000::/3.
+ */
+const GLOBAL_UNICAST_V6 = ipaddr.IPv6.parseCIDR("2000::/3");
+/**
+ * NAT64's well-known prefix (RFC 6052): a DNS64 resolver answers 64:ff9b::a.b.c.d for an IPv4-only
+ * host, so it is judged by the IPv4 address in its last 32 bits, as IPv4-mapped ::ffff:a.b.c.d is.
+ * The other forms that embed an IPv4 address — 6to4 2002::/16, Teredo 2001::/32, the local-use
+ * NAT64 prefix 64:ff9b:1::/48, IPv4-translated ::ffff:0:a.b.c.d, IPv4-compatible ::a.b.c.d — are
+ * refused outright: tunnels and deprecated forms no webhook receiver needs.
+ */
+const NAT64_WELL_KNOWN = ipaddr.IPv6.parseCIDR("64:ff9b::/96");
 
-const blockList = new net.BlockList();
-for (const [address, prefix, family] of BLOCKED) blockList.addSubnet(address, prefix, family);
+type Address = ipaddr.IPv4 | ipaddr.IPv6;
 
-/** True when the address is loopback, private or otherwise special (IPv4-mapped IPv6 included). */
-export function isPrivateAddress(address: string): boolean {
+/** An IP literal as net.isIP takes it, or null for a name. */
+function parseAddress(address: string): Address | null {
   const family = net.isIP(address);
-  if (family === 0) return false;
-  return blockList.check(address, family === 4 ? "ipv4" : "ipv6");
+  if (family === 4) return ipaddr.IPv4.parse(address);
+  if (family !== 6) return null;
+  // ipaddr.js reads "::a.b.c.d" (IPv4-compatible) as IPv4-mapped; the URL parser writes every IPv6
+  // address in hex groups first, as the kernel sees it. A zone (fe80::1%eth0) only qualifies link-local.
+  const hex = new URL(`http://[${address.split("%")[0]}]`).hostname.slice(1, -1);
+  return ipaddr.IPv6.parse(hex);
+}
+
+function embeddedIPv4(address: ipaddr.IPv6): ipaddr.IPv4 {
+  const [high, low] = address.parts.slice(6);
+  return new ipaddr.IPv4([high! >> 8, high! & 0xff, low! >> 8, low! & 0xff]);
+}
+
+function isPublicUnicast(address: Address): boolean {
+  if (address instanceof ipaddr.IPv4) return address.range() === "unicast";
+  if (address.isIPv4MappedAddress()) return isPublicUnicast(address.toIPv4Address());
+  if (address.match(NAT64_WELL_KNOWN)) return isPublicUnicast(embeddedIPv4(address));
+  return address.match(GLOBAL_UNICAST_V6) && address.range() === "unicast";
+}
+
+/**
+ * True when an IP literal is anything but a public unicast address: loopback, private, link-local,
+ * documentation, reserved, multicast, or an IPv6 form of one of those. A name is not judged here.
+ */
+export function isPrivateAddress(address: string): boolean {
+  let parsed: Address | null;
+  try {
+    parsed = parseAddress(address);
+  } catch {
+    // An IP literal net.isIP accepts and the parsers do not: refused, never thrown in a resolver callback.
+    return true;
+  }
+  return parsed !== null && !isPublicUnicast(parsed);
 }
 
 export class AddressNotAllowedError extends Error {
   readonly code = "ADDRESS_NOT_ALLOWED";
   constructor(readonly host: string, readonly address: string) {
-    super(`${host} resolves to ${address}, a loopback or private address (OFFERS_WEBHOOK_ALLOW_PRIVATE is off)`);
+    super(`${host} resolves to ${address}, a loopback or private address or one set aside for special use (OFFERS_WEBHOOK_ALLOW_PRIVATE is off)`);
     this.name = "AddressNotAllowedError";
   }
 }

@@ -285,6 +285,58 @@ describe.each(testDatabaseTargets())("reward delivery on %s", (target) => {
     expect(receiver.received[3]!.verified).not.toBeNull();
   });
 
+  it("a game server reads its own delivery log and figures and replays with its API key; another game's deliveries are invisible to it", async () => {
+    const game = await newGame();
+    const other = await newGame();
+    const { receiver, endpoint } = await receiverEndpoint(game);
+    receiver.behave(() => 503);
+    // A deadline a loaded machine meets: the receiver answers every attempt (503, then 200), none times out.
+    startWorker({ retry: { delaysMs: [20, 20], jitter: 0 }, timeoutMs: 5_000 });
+    await clientClaim(game, "p1", await claimable(game, "p1"));
+    const ownLog = async (headers: Record<string, string>, query = "") => {
+      const res = await t.inject({ method: "GET", url: `/v1/webhooks/deliveries${query}`, headers });
+      expect(res.statusCode, res.body).toBe(200);
+      return S.WebhookDeliveryPage.parse(res.json());
+    };
+
+    const failed = await eventually(async () => {
+      const [d] = (await ownLog(game.headers)).deliveries;
+      expect(d!.status).toBe("failed");
+      return d!;
+    });
+    expect(failed).toMatchObject({ endpointId: endpoint.endpointId, url: receiver.url, attempts: 3, lastStatusCode: 503, playerId: "p1", rewards: gift });
+    expect((await ownLog(game.headers, "?status=delivered")).deliveries).toEqual([]);
+    const stats = await t.inject({ method: "GET", url: "/v1/webhooks/stats", headers: game.headers });
+    expect(S.DeliveryStats.parse(stats.json())).toMatchObject({ failed: 1, pending: 0 });
+
+    // Another game's key sees nothing of it and replays nothing of it.
+    expect(await ownLog(other.headers)).toEqual({ deliveries: [], nextBefore: null });
+    expect((await ownLog(other.headers, `?endpointId=${endpoint.endpointId}`)).deliveries).toEqual([]);
+    expect(S.DeliveryStats.parse((await t.inject({ method: "GET", url: "/v1/webhooks/stats", headers: other.headers })).json())).toMatchObject({ failed: 0 });
+    const foreign = await t.inject({ method: "POST", url: `/v1/webhooks/deliveries/${failed.deliveryId}/replay`, headers: other.headers });
+    expect(foreign.statusCode).toBe(404);
+    expect(foreign.json()).toEqual({ message: "webhook-delivery-not-found" });
+    const from = new Date(Date.parse(failed.eventAt) - 60_000).toISOString();
+    const to = new Date(Date.parse(failed.eventAt) + 60_000).toISOString();
+    expect((await t.post("/v1/webhooks/replay", { from, to }, other.headers)).body).toEqual({ replayed: 0 });
+    expect((await ownLog(game.headers)).deliveries[0]).toMatchObject({ status: "failed", attempts: 3 });
+    expect(receiver.received).toHaveLength(3);
+    expect((await t.inject({ method: "GET", url: "/v1/webhooks/deliveries" })).statusCode).toBe(401);
+
+    // Its own key replays the failed ones of a time range, then one delivery: the same webhook-id each time.
+    receiver.behave(() => 200);
+    expect((await t.post("/v1/webhooks/replay", { from, to, endpointId: endpoint.endpointId }, game.headers)).body).toEqual({ replayed: 1 });
+    await eventually(async () => expect((await ownLog(game.headers)).deliveries[0]).toMatchObject({ status: "delivered" }));
+    const one = await t.inject({ method: "POST", url: `/v1/webhooks/deliveries/${failed.deliveryId}/replay`, headers: game.headers });
+    expect(one.statusCode, one.body).toBe(200);
+    expect(one.json()).toEqual({ replayed: 1 });
+    await eventually(() => expect(receiver.received).toHaveLength(5));
+    expect(new Set(receiver.received.map((r) => r.id))).toEqual(new Set([failed.messageId]));
+    expect(receiver.received[4]!.verified).not.toBeNull();
+    expect((await t.inject({ method: "POST", url: "/v1/webhooks/deliveries/999999999/replay", headers: game.headers })).json()).toEqual({ message: "webhook-delivery-not-found" });
+    expect((await t.post("/v1/webhooks/replay", { from: to, to: from }, game.headers)).status).toBe(400);
+  });
+
   it("replays one delivered event with the same id", async () => {
     const game = await newGame();
     const { receiver } = await receiverEndpoint(game);

@@ -104,6 +104,18 @@ describe.each(testDatabaseTargets())("live-ops admin API on %s", (target) => {
     expect((await admin("POST", "/definitions/streak-bonus/preview", { playerId: "nobody" })).json()).toEqual({ message: "player-not-found" });
   });
 
+  it("counts an audience inside a rollout only with the offer whose draw it is, and refuses a rollout without it", async () => {
+    const everyone = { all: [] };
+    const players = (await admin("POST", "/audience/count", { audience: everyone })).json().players;
+    expect((await admin("POST", "/audience/count", { audience: everyone, rollout: 0, offerId: "streak-bonus" })).json()).toEqual({ matching: 0, players });
+    expect((await admin("POST", "/audience/count", { audience: everyone, rollout: 100, offerId: "streak-bonus" })).json()).toEqual({ matching: players, players });
+    for (const rollout of [0, 50]) {
+      const missing = await admin("POST", "/audience/count", { audience: everyone, rollout });
+      expect(missing.statusCode).toBe(400);
+      expect(missing.json()).toEqual({ message: "invalid-request", issues: [{ path: ["offerId"], message: "required with rollout: which players a rollout takes depends on the offer" }] });
+    }
+  });
+
   it("pauses, archives (then refuses activation) and restores to draft", async () => {
     expect((await admin("POST", "/definitions/streak-bonus/pause")).json()).toMatchObject({ definition: { status: "paused" }, job: null });
     expect((await admin("POST", "/definitions/streak-bonus/archive")).json()).toMatchObject({ definition: { status: "archived" } });

@@ -1,17 +1,20 @@
 /**
  * Reward delivery for game servers (x-client-id + x-api-key, checked by this plugin's onRequest
- * hook): the ledger feed and the game's webhook endpoints.
+ * hook): the ledger feed, the game's webhook endpoints, their delivery log and replays. Every call
+ * reaches the key's game and environment only (the caller's tenant), as the admin API's
+ * (./admin-webhooks) reaches the one the portal names.
  */
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { readFeed } from "../../delivery/feed";
+import { deliveryStats, listDeliveries } from "../../delivery/queue";
 import * as S from "../../schemas";
 import { apiKeyAuth, caller } from "../plugins/auth";
 import { errorResponses, securityOf } from "../route-docs";
 import type { OffersServices } from "../services";
 
 export const rewardDeliveryRoutes: FastifyPluginAsyncZod<{ services: OffersServices }> = async (app, { services }) => {
-  const { webhooks, engine } = services;
+  const { webhooks, engine, clock } = services;
   app.addHook("onRequest", apiKeyAuth(services));
   const tags = ["server"];
   const security = securityOf["game-server"];
@@ -27,7 +30,9 @@ export const rewardDeliveryRoutes: FastifyPluginAsyncZod<{ services: OffersServi
         description:
           "Pages through every reward granted in the game, oldest first, in the order the claims committed: a page never skips an event " +
           "that a later page would have to return, and never repeats one. Keep `next` and pass it as `after` to read on (after downtime, " +
-          "to reconcile with the webhooks: de-duplicate on `id`). An empty page answers the same `next` again. Bad cursor: 400 invalid-cursor.",
+          "to reconcile with the webhooks: de-duplicate on `id`). An empty page answers the same `next` again. A cursor is valid on the feed " +
+          "of the game and environment that wrote it, at a position that feed reached: another game's or environment's cursor, an altered " +
+          "one, or one ahead of the feed's end is 400 invalid-cursor.",
         querystring: S.RewardFeedQuery,
         response: { 200: S.RewardFeedResponse, ...errorResponses("game-server", { codes: ["invalid-cursor"], body: false }) },
       },
@@ -150,5 +155,72 @@ export const rewardDeliveryRoutes: FastifyPluginAsyncZod<{ services: OffersServi
       },
     },
     async (request) => webhooks.sendTest(caller(request).gameId, request.params.endpointId),
+  );
+
+  app.get(
+    "/webhooks/stats",
+    {
+      schema: {
+        tags,
+        security,
+        operationId: "getWebhookStats",
+        summary: "How far behind delivery to the game's endpoints is: lag, pending deliveries, dead letters",
+        response: { 200: S.DeliveryStats, ...errorResponses("game-server", { body: false }) },
+      },
+    },
+    async (request) => deliveryStats(engine.db, caller(request).gameId, clock.now()),
+  );
+
+  app.get(
+    "/webhooks/deliveries",
+    {
+      schema: {
+        tags,
+        security,
+        operationId: "listWebhookDeliveries",
+        summary: "The delivery log, newest first, with each delivery's attempts",
+        description:
+          "One entry per event and endpoint: its status (pending, delivered, failed after every retry), the last attempts with the " +
+          "receiver's status, error and latency. Filter by `status` and `endpointId`; page with `before` = the previous page's `nextBefore`. " +
+          "Deliveries that ended are kept OFFERS_DELIVERY_RETENTION_DAYS (30) days; the ledger feed keeps every event.",
+        querystring: S.WebhookDeliveryQuery,
+        response: { 200: S.WebhookDeliveryPage, ...errorResponses("game-server", { body: false }) },
+      },
+    },
+    async (request) => listDeliveries(engine.db, caller(request).gameId, request.query),
+  );
+
+  app.post(
+    "/webhooks/deliveries/:deliveryId/replay",
+    {
+      schema: {
+        tags,
+        security,
+        operationId: "replayWebhookDelivery",
+        summary: "Send one delivery again (whatever its status), with the same webhook-id; its retry schedule starts over",
+        params: z.object({ deliveryId: S.DeliveryId }),
+        body: z.object({}).nullish(),
+        response: { 200: S.WebhookReplayed, ...errorResponses("game-server", { codes: ["webhook-delivery-not-found"], body: true }) },
+      },
+    },
+    async (request) => {
+      await webhooks.replay(caller(request).gameId, request.params.deliveryId);
+      return { replayed: 1 };
+    },
+  );
+
+  app.post(
+    "/webhooks/replay",
+    {
+      schema: {
+        tags,
+        security,
+        operationId: "replayFailedWebhooks",
+        summary: "Send again every failed delivery whose event happened in [from, to), of one endpoint if named; answers how many",
+        body: S.WebhookReplayRequest,
+        response: { 200: S.WebhookReplayed, ...errorResponses("game-server", { body: true }) },
+      },
+    },
+    async (request) => ({ replayed: await webhooks.replayFailed(caller(request).gameId, request.body) }),
   );
 };
