@@ -4,6 +4,7 @@
  * surfacing jobs can name the rule they ran.
  */
 import { and, asc, eq } from "drizzle-orm";
+import { stringify as canonicalJson } from "safe-stable-stringify";
 import { OffersError } from "../errors";
 import type { OffersExecutor } from "../db";
 import { offerDefinitions } from "../db/schema";
@@ -36,11 +37,15 @@ export function definitionValues(input: OfferDefinitionInput) {
 
 type DefinitionValues = ReturnType<typeof definitionValues>;
 
-/** Whether a replace would change the stored definition (JSON of the same shape, key order fixed by definitionValues). */
+/**
+ * Whether a replace would change the stored definition. Compared as canonical JSON (keys sorted at
+ * every level, absent and undefined alike): jsonb columns (rewards, audience, variants) come back
+ * with their keys in the database's order, not the order they were written in.
+ */
 function sameContent(row: DefinitionRow, values: DefinitionValues): boolean {
   const stored: Record<string, unknown> = {};
   for (const key of Object.keys(values) as Array<keyof DefinitionValues>) stored[key] = row[key];
-  return JSON.stringify(stored) === JSON.stringify(values);
+  return canonicalJson(stored) === canonicalJson(values);
 }
 
 export interface DefinitionWrite {
