@@ -187,6 +187,34 @@ describe.each(testDatabaseTargets())("surfacing on %s", (target) => {
     }
   });
 
+  it("an offer past its deadline no longer holds a unit of the stock, before any sweep or read of its player has expired it", async () => {
+    const gameId = await newGame();
+    const now = clock.now().getTime();
+    try {
+      await engine.upsertDefinition(gameId, "flash", base({ durationSeconds: 60, limits: { maxClaimsTotal: 2 } }));
+      for (const p of ["f1", "f2"]) await engine.pushSnapshot(gameId, { playerId: p, loginStreak: 3 });
+      await engine.pushSnapshot(gameId, { playerId: "f3", loginStreak: 3 });
+      expect((await instancesOfOffer(gameId, "flash")).map((i) => i.playerId).sort()).toEqual(["f1", "f2"]);
+      expect(await engine.previewSurfacing(gameId, "flash", "f3")).toMatchObject({ wouldSurface: false, failed: "stock" });
+
+      // f1's and f2's offers pass their deadline; no sweep runs and neither player reads, so both
+      // are still stored as surfaced. They are expired all the same: the stock is free again.
+      clock.set(now + 61_000);
+      engine.invalidateTargeting(gameId);
+      expect((await instancesOfOffer(gameId, "flash")).map((i) => i.status)).toEqual(["surfaced", "surfaced"]);
+      expect(await engine.previewSurfacing(gameId, "flash", "f3")).toMatchObject({ wouldSurface: true, failed: null });
+      await engine.pushSnapshot(gameId, { playerId: "f3", loginStreak: 3 });
+      await engine.pushSnapshot(gameId, { playerId: "f4", loginStreak: 3 });
+      await engine.pushSnapshot(gameId, { playerId: "f5", loginStreak: 3 });
+      const given = await instancesOfOffer(gameId, "flash");
+      expect(given.filter((i) => i.status === "surfaced" && i.expiresAt.getTime() > now + 61_000).map((i) => i.playerId).sort()).toEqual(["f3", "f4"]);
+      expect(given).toHaveLength(4);
+    } finally {
+      clock.set(now);
+      engine.invalidateTargeting(gameId);
+    }
+  });
+
   it("rollout and variants are deterministic per player: the same answer on every evaluation, recorded on the instance", async () => {
     const gameId = await newGame();
     const variants = [
