@@ -5,8 +5,9 @@
  * exactly-once under concurrency (parallel pushes, two job runners, a runner that dies mid-job).
  */
 import { randomBytes } from "node:crypto";
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { rowsOf } from "../../db";
 import { testDatabaseTargets } from "../../db/testing";
 import { ManualClock } from "../clock";
 import { openOffersTestDatabase } from "../db";
@@ -301,6 +302,46 @@ describe.each(testDatabaseTargets())("surfacing on %s", (target) => {
     // A second run finds nothing to do.
     expect(await runner.runOnce()).toBe(false);
   });
+
+  // PGlite runs one transaction at a time, so there a pause cannot commit while a batch is open.
+  it.skipIf(target === "pglite")("a pause committed while a batch is open wins: no activation is committed after the pause is answered", async () => {
+    const gameId = await newGame();
+    for (let i = 0; i < 60; i++) await engine.pushSnapshot(gameId, { playerId: `z${String(i).padStart(2, "0")}`, loginStreak: 3 });
+    await engine.saveDefinition(gameId, "paused-mid-job", { ...parse(base()), status: "draft" });
+    await engine.changeDefinitionStatus(gameId, "paused-mid-job", "active");
+    const given = async () => (await instancesOfOffer(gameId, "paused-mid-job")).length;
+
+    let pause: Promise<number> | undefined;
+    const runner = new SurfacingJobRunner(engine, {
+      pageSize: 500,
+      batchSize: 20,
+      concurrency: 1,
+      workerId: "paused",
+      // The first batch has read the definition as active and given its players the offer; before it
+      // commits, live ops pauses the definition on another connection.
+      beforeBatchCommit: async () => {
+        if (pause) return;
+        pause = engine.changeDefinitionStatus(gameId, "paused-mid-job", "paused").then(given);
+        // Go on once the pause has been answered, or is waiting for this batch (it may not overtake it).
+        for (;;) {
+          const settled = await Promise.race([pause.then(() => true), new Promise<false>((resolve) => setTimeout(() => resolve(false), 20))]);
+          if (settled || (await pauseIsWaiting())) return;
+        }
+      },
+    });
+    await drain(runner);
+    expect(pause).toBeDefined();
+    // What was committed when the pause was answered is all there is: nothing came after it.
+    const givenWhenPaused = await pause!;
+    expect(await given()).toBe(givenWhenPaused);
+    expect((await engine.definitionRow(gameId, "paused-mid-job"))!.status).toBe("paused");
+  });
+
+  /** Whether a transaction on this test's database waits for a row lock. */
+  async function pauseIsWaiting(): Promise<boolean> {
+    const [row] = rowsOf<{ n: number }>(await database.db.execute(sql`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`));
+    return Number(row?.n ?? 0) > 0;
+  }
 
   it("two runners on one job, and a runner that dies mid-job, give nothing twice", async () => {
     const gameId = await newGame();
