@@ -26,6 +26,17 @@ export interface EventBus {
    * subscription restored): messages published elsewhere meanwhile were lost. Answers a remover.
    */
   onReconnect(listener: () => void): () => void;
+  /**
+   * Presence shared by every instance on this bus (who holds a player's stream): `member` holds `key`
+   * for `ttlMs`. `claim` takes the key from any other member; without it the mark is only renewed
+   * (or taken when nobody holds the key), so a renewal never takes a key back from a newer holder.
+   * A member that stops renewing (its process died) lapses after `ttlMs`.
+   */
+  mark(key: string, member: string, ttlMs: number, options?: { claim?: boolean }): Promise<void>;
+  /** Ends `member`'s hold on `key`; another member's hold stays. */
+  unmark(key: string, member: string): Promise<void>;
+  /** Whether some member holds `key` now (one lookup, no question asked of other instances). */
+  isMarked(key: string): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -130,7 +141,24 @@ export class MemoryEventBus implements EventBus {
   readonly state = "ok" as const;
   private readonly registry = new HandlerRegistry();
   private readonly reconnectListeners = new ListenerSet();
+  private readonly marks = new Map<string, { member: string; until: number }>();
   constructor(private readonly logger: BusLogger = silentLogger) {}
+
+  async mark(key: string, member: string, ttlMs: number, options: { claim?: boolean } = {}): Promise<void> {
+    const held = this.marks.get(key);
+    const now = Date.now();
+    if (options.claim || !held || held.member === member || held.until <= now) this.marks.set(key, { member, until: now + ttlMs });
+  }
+
+  async unmark(key: string, member: string): Promise<void> {
+    if (this.marks.get(key)?.member === member) this.marks.delete(key);
+  }
+
+  async isMarked(key: string): Promise<boolean> {
+    const held = this.marks.get(key);
+    if (held && held.until <= Date.now()) this.marks.delete(key);
+    return !!held && held.until > Date.now();
+  }
 
   async publish(channel: string, message: string): Promise<void> {
     this.registry.dispatchSoon(channel, message, this.logger);
@@ -163,6 +191,7 @@ export class MemoryEventBus implements EventBus {
   async close(): Promise<void> {
     this.registry.clear();
     this.reconnectListeners.clear();
+    this.marks.clear();
   }
 }
 
@@ -172,6 +201,14 @@ export interface RedisEventBusOptions {
   prefix?: string;
   logger?: BusLogger;
 }
+
+/** Renews a mark: taken when nobody holds the key, kept when this member does, else left alone. */
+const RENEW_MARK = `local held = redis.call('get', KEYS[1])
+if held == false or held == ARGV[1] then redis.call('set', KEYS[1], ARGV[1], 'px', ARGV[2]) end
+return 1`;
+/** Ends a member's mark, not another member's. */
+const END_MARK = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end
+return 0`;
 
 /** Channels per SUBSCRIBE command when restoring subscriptions after a reconnect. */
 const RESUBSCRIBE_BATCH = 1_000;
@@ -303,6 +340,21 @@ export class RedisEventBus implements EventBus {
 
   onReconnect(listener: () => void): () => void {
     return this.reconnectListeners.add(listener);
+  }
+
+  /** Marks are keys of their own on Redis (`<prefix>mark:<key>`) with a time to live. */
+  async mark(key: string, member: string, ttlMs: number, options: { claim?: boolean } = {}): Promise<void> {
+    const name = `${this.prefix}mark:${key}`;
+    if (options.claim) await this.publisher.set(name, member, "PX", ttlMs);
+    else await this.publisher.eval(RENEW_MARK, 1, name, member, String(ttlMs));
+  }
+
+  async unmark(key: string, member: string): Promise<void> {
+    await this.publisher.eval(END_MARK, 1, `${this.prefix}mark:${key}`, member);
+  }
+
+  async isMarked(key: string): Promise<boolean> {
+    return (await this.publisher.exists(`${this.prefix}mark:${key}`)) > 0;
   }
 
   get channelCount(): number {

@@ -4,8 +4,10 @@
  */
 import { and, asc, count, eq, ilike, or } from "drizzle-orm";
 import type { OffersDatabase } from "./db";
-import { currencies, games, offerEvents, players, referrals, rewardLedger } from "./db/schema";
+import { currencies, games, offerEvents, offerInstances, players, referrals, rewardLedger } from "./db/schema";
 import type { OffersEngine } from "./engine";
+import { snapshotOf, toOffer } from "./engine";
+import { playerDataOf } from "./engine/views";
 import { environmentOf, publicGameId, type Environment } from "./environments";
 import type { AdminGame, AdminPlayerState } from "./schemas";
 
@@ -35,7 +37,12 @@ export async function findPlayers(db: OffersDatabase, gameId: string, query: str
   return rows.map((r) => ({ ...r, updatedAt: r.updatedAt.toISOString() }));
 }
 
-/** The player's whole state, or null when the game has no such player. */
+/**
+ * The player's whole state as stored, or null when the game has no such player. A read only: a
+ * support person looking must not change what the player gets, so nothing is settled, surfaced or
+ * viewed (no campaigns fetch). An offer past its deadline shows its stored status, with its
+ * expiresAt, until the player's next read or the periodic sweep expires it.
+ */
 export async function playerState(
   engine: OffersEngine,
   gameId: string,
@@ -43,13 +50,18 @@ export async function playerState(
   connected: boolean,
 ): Promise<AdminPlayerState | null> {
   const db = engine.db;
-  const [exists] = await db
-    .select({ playerId: players.playerId })
+  const [player] = await db
+    .select()
     .from(players)
     .where(and(eq(players.gameId, gameId), eq(players.playerId, playerId)));
-  if (!exists) return null;
-  // The server view (queued offers too), after due expiries; it does not mark anything viewed.
-  const view = await engine.fetchCampaigns(gameId, playerId, { viewing: false, includeQueued: true });
+  if (!player) return null;
+  const instances = await db
+    .select()
+    .from(offerInstances)
+    .where(and(eq(offerInstances.gameId, gameId), eq(offerInstances.playerId, playerId)))
+    .orderBy(asc(offerInstances.createdAt), asc(offerInstances.instanceId));
+  const snapshot = snapshotOf(player);
+  const { currencies: gameCurrencies } = await engine.gameSettings(gameId);
   const events = await db
     .select()
     .from(offerEvents)
@@ -68,9 +80,9 @@ export async function playerState(
   return {
     gameId: publicGameId(gameId),
     playerId,
-    snapshot: view.snapshot,
-    playerData: view.playerData,
-    offers: view.offers.map((offer) => ({
+    snapshot,
+    playerData: playerDataOf(snapshot, gameCurrencies),
+    offers: instances.map(toOffer).map((offer) => ({
       ...offer,
       events: events
         .filter((e) => e.instanceId === offer.instanceId)

@@ -103,6 +103,33 @@ describe("the offers OpenAPI document", () => {
     expect(doc.components?.securitySchemes).toMatchObject({ adminToken: { type: "http", scheme: "bearer" }, bearerJwt: { type: "http", scheme: "bearer" } });
   });
 
+  it("says additionalProperties: false at every level of an authoring or management body, and not of the interface's game bodies", () => {
+    const refs = (doc.components?.schemas ?? {}) as Record<string, OpenAPIV3_1.SchemaObject>;
+    /** Every object schema of a body, with where it is. */
+    const objectsOf = (schema: OpenAPIV3_1.SchemaObject | OpenAPIV3_1.ReferenceObject | undefined, where: string): Array<[string, OpenAPIV3_1.SchemaObject]> => {
+      if (!schema) return [];
+      if ("$ref" in schema) return objectsOf(refs[schema.$ref.split("/").at(-1)!], where);
+      const own: Array<[string, OpenAPIV3_1.SchemaObject]> = schema.type === "object" && schema.properties ? [[where, schema]] : [];
+      const nested = Object.entries(schema.properties ?? {}).flatMap(([key, value]) => objectsOf(value, `${where}.${key}`));
+      const items = "items" in schema && schema.items ? objectsOf(schema.items as OpenAPIV3_1.SchemaObject, `${where}[]`) : [];
+      const branches = [...(schema.anyOf ?? []), ...(schema.allOf ?? []), ...(schema.oneOf ?? [])].flatMap((branch) => objectsOf(branch, where));
+      return [...own, ...nested, ...items, ...branches];
+    };
+    const bodyOf = (op: Operation) => ((op.requestBody as OpenAPIV3_1.RequestBodyObject | undefined)?.content?.["application/json"]?.schema as OpenAPIV3_1.SchemaObject | undefined);
+    const interfaceBodies = ["generateOneTimeToken", "listReferrals", "getCampaigns", "claimReward", "refreshPlayerCampaigns", "claimRewardForPlayer", "assignOffer", "pushPlayerSnapshot", "createReferral", "redeemOneTimeToken"];
+    const withBodies = operations.filter((op) => bodyOf(op));
+    const authoring = withBodies.filter((op) => !interfaceBodies.includes(op.operationId!));
+    expect(authoring.map((op) => op.operationId)).toEqual(expect.arrayContaining(["putOfferDefinition", "adminCreateDefinition", "adminReplaceDefinition", "adminSetRateLimits", "createWebhookEndpoint", "adminUpdateWebhookEndpoint"]));
+    for (const op of authoring) {
+      const objects = objectsOf(bodyOf(op), op.operationId!);
+      expect(objects.length, op.operationId).toBeGreaterThan(0);
+      for (const [where, schema] of objects) expect(schema.additionalProperties, where).toBe(false);
+    }
+    for (const op of withBodies.filter((o) => interfaceBodies.includes(o.operationId!))) {
+      for (const [where, schema] of objectsOf(bodyOf(op), op.operationId!)) expect(schema.additionalProperties, where).not.toBe(false);
+    }
+  });
+
   it("generates the committed client types (npm run openapi regenerates them)", async () => {
     const types = COMMENT_HEADER + astToString(await openapiTS(doc as never, { silent: true }));
     await expect(types).toMatchFileSnapshot(GENERATED);

@@ -111,12 +111,17 @@ export const Reward = z.object({
   image: ImageUrl.optional(),
 });
 export type Reward = z.infer<typeof Reward>;
+/**
+ * A reward as live ops or a game server authors it in a definition: an unknown key is refused (a
+ * misspelt field would otherwise vanish). Rewards in referrals keep the interface's tolerance.
+ */
+const AuthoredReward = z.strictObject(Reward.shape);
 
 /** Completion-condition kinds the engine can track. The interface names spendCurrency only. */
 export const CompletionConditionKind = z.enum(["spendCurrency"]);
 export type CompletionConditionKind = z.infer<typeof CompletionConditionKind>;
 
-export const CompletionCondition = z.object({
+export const CompletionCondition = z.strictObject({
   kind: CompletionConditionKind,
   /** Identifier of the currency. */
   id: z.string().min(1).max(200),
@@ -179,7 +184,7 @@ export const AudienceRule = z
 export type AudienceRule = AudienceRuleValue;
 
 export const Schedule = z
-  .object({
+  .strictObject({
     /** The definition surfaces from here (inclusive); absent: at once. */
     startsAt: Timestamp.nullable().optional(),
     /** … until here (exclusive); absent: no end. */
@@ -188,7 +193,7 @@ export const Schedule = z
   .refine((s) => !s.startsAt || !s.endsAt || Date.parse(s.startsAt) < Date.parse(s.endsAt), { message: "endsAt must be after startsAt", path: ["endsAt"] });
 export type Schedule = z.infer<typeof Schedule>;
 
-export const Limits = z.object({
+export const Limits = z.strictObject({
   /** How many times one player may be given this offer (activations), default 1. */
   maxActivationsPerPlayer: z.number().int().min(1).max(1_000).default(1),
   /** Seconds after the player's previous activation ended (claimed or expired) before another. */
@@ -198,27 +203,30 @@ export const Limits = z.object({
 });
 export type Limits = z.infer<typeof Limits>;
 
-export const RewardVariant = z.object({
+export const RewardVariant = z.strictObject({
   variantId: ExternalId,
   name: z.string().min(1).max(200).optional(),
   /** Relative weight; a player's variant is drawn once, deterministically, by weight. */
   weight: z.number().finite().positive().max(1_000_000),
-  rewards: z.array(Reward).min(1).max(50),
+  rewards: z.array(AuthoredReward).min(1).max(50),
 });
 export type RewardVariant = z.infer<typeof RewardVariant>;
 
 const distinctVariants = (variants: RewardVariant[] | null | undefined) => !variants || new Set(variants.map((v) => v.variantId)).size === variants.length;
 
-/** Offer definition as a game server writes it (PUT /v1/offers/definitions/:offerId) and the portal edits it. */
+/**
+ * Offer definition as a game server writes it (PUT /v1/offers/definitions/:offerId) and the portal
+ * edits it. Strict at every level: `rolout: 10` is refused, not stored as rollout 100.
+ */
 export const OfferDefinitionInput = z
-  .object({
+  .strictObject({
     /** Optional; when present it must equal the path parameter. */
     offerId: ExternalId.optional(),
     name: z.string().min(1).max(200),
     description: z.string().max(2000).default(""),
     image: ImageUrl.optional(),
     /** Required unless variants are given (then the first variant's rewards when absent). */
-    rewards: z.array(Reward).min(1).max(50).optional(),
+    rewards: z.array(AuthoredReward).min(1).max(50).optional(),
     completionConditions: z.array(CompletionCondition).max(20).optional(),
     realTime: z.boolean().default(false),
     /** Lifetime from surfacing to expiresAt. */
@@ -422,7 +430,7 @@ export type SnapshotPushRequest = z.infer<typeof SnapshotPushRequest>;
 /** The stored snapshot after the push. */
 export const SnapshotPushResponse = PlayerSnapshot;
 
-export const CurrencyInput = z.object({ name: z.string().min(1).max(200), image: ImageUrl });
+export const CurrencyInput = z.strictObject({ name: z.string().min(1).max(200), image: ImageUrl });
 export type CurrencyInput = z.infer<typeof CurrencyInput>;
 export const Currency = z.object({ gameId: z.string(), id: z.string(), name: z.string(), image: z.string() });
 export type Currency = z.infer<typeof Currency>;
@@ -530,7 +538,7 @@ export const WebhookUrl = z
     "http(s) URL that receives the events, at most 2,048 characters, without user name or password. In production, loopback, private and other non-public addresses are refused (OFFERS_WEBHOOK_ALLOW_PRIVATE).",
   );
 
-export const WebhookEndpointInput = z.object({
+export const WebhookEndpointInput = z.strictObject({
   url: WebhookUrl,
   description: z.string().max(500).default(""),
   eventTypes: z.array(WebhookEventType).min(1).max(10).default(["reward.granted"]),
@@ -540,7 +548,7 @@ export type WebhookEndpointInput = z.infer<typeof WebhookEndpointInput>;
 export type WebhookEndpointDraft = z.input<typeof WebhookEndpointInput>;
 
 export const WebhookEndpointPatch = z
-  .object({
+  .strictObject({
     url: WebhookUrl.optional(),
     description: z.string().max(500).optional(),
     eventTypes: z.array(WebhookEventType).min(1).max(10).optional(),
@@ -649,7 +657,7 @@ export const AdminWebhooks = z.object({ endpoints: z.array(WebhookEndpoint), sta
 export type AdminWebhooks = z.infer<typeof AdminWebhooks>;
 
 export const WebhookReplayRequest = z
-  .object({
+  .strictObject({
     /** Failed deliveries whose event happened in [from, to). */
     from: Timestamp,
     to: Timestamp,
@@ -750,7 +758,7 @@ export const AdminEnvironmentHeader = z
 // ---- admin API: live ops (the portal's offers console) ----
 
 /** A definition as written through the admin API: the same fields, offerId required when creating. */
-export const AdminDefinitionCreate = OfferDefinitionInput.and(z.object({ offerId: ExternalId }));
+export const AdminDefinitionCreate = OfferDefinitionInput.safeExtend({ offerId: ExternalId });
 
 /** If-Match of an edit or status change: the version it was based on (a stale one answers 409 definition-changed). */
 export const DefinitionIfMatch = z.object({ "if-match": z.string().regex(/^"?\d{1,9}"?$/, 'the definition\'s version, e.g. "3"').optional() }).loose();
@@ -821,7 +829,7 @@ export type AdminDefinitionChange = z.infer<typeof AdminDefinitionChange>;
 export const DefinitionAction = z.enum(["activate", "pause", "archive", "restore"]);
 export type DefinitionAction = z.infer<typeof DefinitionAction>;
 
-export const SurfacingPreviewRequest = z.object({ playerId: ExternalId });
+export const SurfacingPreviewRequest = z.strictObject({ playerId: ExternalId });
 export const SurfacingPreview = z.object({
   gameId: z.string(),
   offerId: z.string(),
@@ -835,7 +843,7 @@ export const SurfacingPreview = z.object({
 });
 export type SurfacingPreview = z.infer<typeof SurfacingPreview>;
 
-export const AudienceCountRequest = z.object({
+export const AudienceCountRequest = z.strictObject({
   audience: AudienceRule,
   /** With a rollout, only players inside it count (the draw depends on the offerId). */
   rollout: z.number().finite().min(0).max(100).optional(),
@@ -885,6 +893,6 @@ export type AdminRateLimits = z.infer<typeof AdminRateLimits>;
 
 /** Changes the named budgets: a number sets the game's own value (0 = unlimited), null goes back to the default. */
 export const AdminRateLimitsUpdate = z
-  .object({ clientPerMinute: PerMinute.nullable().optional(), serverPerMinute: PerMinute.nullable().optional() })
+  .strictObject({ clientPerMinute: PerMinute.nullable().optional(), serverPerMinute: PerMinute.nullable().optional() })
   .refine((body) => body.clientPerMinute !== undefined || body.serverPerMinute !== undefined, { message: "name clientPerMinute, serverPerMinute or both" });
 export type AdminRateLimitsUpdate = z.infer<typeof AdminRateLimitsUpdate>;

@@ -4,6 +4,7 @@
  * surfacing jobs can name the rule they ran.
  */
 import { and, asc, eq } from "drizzle-orm";
+import { stringify as canonicalJson } from "safe-stable-stringify";
 import { OffersError } from "../errors";
 import type { OffersExecutor } from "../db";
 import { offerDefinitions } from "../db/schema";
@@ -36,11 +37,15 @@ export function definitionValues(input: OfferDefinitionInput) {
 
 type DefinitionValues = ReturnType<typeof definitionValues>;
 
-/** Whether a replace would change the stored definition (JSON of the same shape, key order fixed by definitionValues). */
+/**
+ * Whether a replace would change the stored definition. Compared as canonical JSON (keys sorted at
+ * every level, absent and undefined alike): jsonb columns (rewards, audience, variants) come back
+ * with their keys in the database's order, not the order they were written in.
+ */
 function sameContent(row: DefinitionRow, values: DefinitionValues): boolean {
   const stored: Record<string, unknown> = {};
   for (const key of Object.keys(values) as Array<keyof DefinitionValues>) stored[key] = row[key];
-  return JSON.stringify(stored) === JSON.stringify(values);
+  return canonicalJson(stored) === canonicalJson(values);
 }
 
 export interface DefinitionWrite {
@@ -67,7 +72,7 @@ export async function writeDefinition(
 ): Promise<DefinitionWrite> {
   if (input.offerId !== undefined && input.offerId !== offerId) throw new OffersError("offer-id-mismatch");
   const values = definitionValues(input);
-  const before = await definitionRow(tx, gameId, offerId, { lock: true });
+  const before = await definitionRow(tx, gameId, offerId, { lock: "update" });
   if (before && options.create) throw new OffersError("definition-exists", offerId);
   if (options.expectedVersion !== undefined && (before?.version ?? 0) !== options.expectedVersion) {
     throw new OffersError("definition-changed", `${offerId} is at version ${before?.version ?? "none"}, not ${options.expectedVersion}`);
@@ -95,7 +100,7 @@ export async function writeDefinition(
 
 /** Moves a definition to a status (activate, pause, archive, back to draft); the same status is no change. */
 export async function setDefinitionStatus(tx: OffersExecutor, now: Date, gameId: string, offerId: string, status: DefinitionStatus, expectedVersion?: number): Promise<DefinitionWrite> {
-  const before = await definitionRow(tx, gameId, offerId, { lock: true });
+  const before = await definitionRow(tx, gameId, offerId, { lock: "update" });
   if (!before) throw new OffersError("offer-not-found", offerId);
   if (expectedVersion !== undefined && before.version !== expectedVersion) {
     throw new OffersError("definition-changed", `${offerId} is at version ${before.version}, not ${expectedVersion}`);
@@ -110,12 +115,17 @@ export async function setDefinitionStatus(tx: OffersExecutor, now: Date, gameId:
   return { definition: toDefinition(row), before, row, changed: true };
 }
 
-export async function definitionRow(db: OffersExecutor, gameId: string, offerId: string, options: { lock?: boolean } = {}): Promise<DefinitionRow | undefined> {
+/**
+ * A definition as stored. `lock`: held until the transaction ends — "update" by writers of the
+ * definition, "share" by those whose work must not outlive a change of it (a writer waits for them,
+ * and they read the change once it is committed).
+ */
+export async function definitionRow(db: OffersExecutor, gameId: string, offerId: string, options: { lock?: "update" | "share" } = {}): Promise<DefinitionRow | undefined> {
   const query = db
     .select()
     .from(offerDefinitions)
     .where(and(eq(offerDefinitions.gameId, gameId), eq(offerDefinitions.offerId, offerId)));
-  const [row] = options.lock ? await query.for("update") : await query;
+  const [row] = options.lock ? await query.for(options.lock) : await query;
   return row;
 }
 

@@ -2,7 +2,7 @@
  * Read-only questions of live ops: would a definition surface for a player now, and if not which
  * condition fails (the preview); and how many players an audience matches now (its size).
  */
-import { and, count, eq, ne, sql } from "drizzle-orm";
+import { and, count, eq, sql } from "drizzle-orm";
 import { publicGameId } from "../environments";
 import { OffersError } from "../errors";
 import type { OffersExecutor } from "../db";
@@ -13,6 +13,7 @@ import { surfacingChecks, type SurfacingCheck, type SurfacingCheckName } from ".
 import { pickVariant } from "../targeting/rollout";
 import { definitionRow } from "./definitions";
 import { assignmentStatus, isOverdue, OPEN } from "./slots";
+import { reservedCount } from "./surfacing";
 import type { EngineCore } from "./types";
 
 export interface SurfacingPreview {
@@ -39,7 +40,7 @@ export async function previewSurfacing(core: EngineCore, gameId: string, offerId
   if (!player) throw new OffersError("player-not-found", playerId);
   const now = core.clock.now();
   const history = await db.select().from(offerInstances).where(and(eq(offerInstances.gameId, gameId), eq(offerInstances.playerId, playerId)));
-  const reserved = definition.maxClaimsTotal === null ? 0 : await reservedOf(db, gameId, offerId);
+  const reserved = definition.maxClaimsTotal === null ? 0 : await reservedCount(db, gameId, offerId, now);
   const checks = surfacingChecks({ definition, playerId, snapshot: player, history, now, reserved });
   const failed = checks.find((c) => !c.passed)?.check ?? null;
   // Open offers as the next settle would leave them: overdue ones expire first.
@@ -56,14 +57,6 @@ export async function previewSurfacing(core: EngineCore, gameId: string, offerId
     checks,
     variantId: definition.variants?.length ? pickVariant(definition.variants, gameId, offerId, playerId).variantId : null,
   };
-}
-
-async function reservedOf(db: OffersExecutor, gameId: string, offerId: string): Promise<number> {
-  const [row] = await db
-    .select({ n: count() })
-    .from(offerInstances)
-    .where(and(eq(offerInstances.gameId, gameId), eq(offerInstances.offerId, offerId), ne(offerInstances.status, "expired")));
-  return Number(row?.n ?? 0);
 }
 
 export interface AudienceSize {

@@ -92,6 +92,8 @@ export interface SurfacingJobRunnerOptions {
   onProgress?: (job: SurfacingJobRow) => void;
   /** Stops a run after this many pages (tests simulate a crash with it). */
   maxPages?: number;
+  /** Runs inside each batch's transaction just before it commits (tests let a concurrent change land there). */
+  beforeBatchCommit?: () => Promise<void>;
 }
 
 /** Runs queued surfacing jobs: claim one, walk its players page by page, finish; again while there are jobs. */
@@ -246,12 +248,18 @@ export class SurfacingJobRunner {
 
   /**
    * One transaction over a batch of players (./transaction withPlayersTransaction): the definition is
-   * read again inside it (a pause or edit committed meanwhile wins), then each player is settled and
-   * evaluated by the same per-player operations as a snapshot push. Answers the activations.
+   * read again inside it and stays locked until commit, then each player is settled and evaluated by
+   * the same per-player operations as a snapshot push. Answers the activations.
+   *
+   * The lock is what makes a pause (or an edit) win: committed before the read, the batch sees it and
+   * gives nothing; arriving after it, the pause waits for the batch's commit. A plain read would let
+   * a batch that read "active" commit its activations after the pause was answered. A share lock lets
+   * the batches of one job run at once; a limited stock takes the row for update while counting
+   * (./surfacing), so those take it for update from the start rather than upgrade a shared lock.
    */
   private surfaceBatch(read: DefinitionRow, playerIds: string[]): Promise<number> {
     return withPlayersTransaction(this.core, read.gameId, playerIds, async (units, tx) => {
-      const definition = await definitionRow(tx, read.gameId, read.offerId);
+      const definition = await definitionRow(tx, read.gameId, read.offerId, { lock: read.maxClaimsTotal === null ? "share" : "update" });
       if (!definition || definition.version !== read.version || !surfacesNow(definition, units[0]?.now ?? this.core.clock.now())) return 0;
       const candidates: TargetingCandidates = { definitions: [definition], reserved: new Map() };
       const only = { offerId: definition.offerId, version: definition.version };
@@ -268,6 +276,7 @@ export class SurfacingJobRunner {
         const history = [...mine.filter((row) => !OPEN.includes(row.status)), ...settled];
         given += (await surfaceMatchingIn(unit, candidates, { only, current: true, history })).length;
       }
+      await this.options.beforeBatchCommit?.();
       return given;
     });
   }

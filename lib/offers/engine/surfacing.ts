@@ -6,12 +6,12 @@
  * player's row lock (the open-instance, activation and cooldown checks see every earlier write), and
  * a limited stock is counted under the definition's row lock.
  */
-import { and, asc, count, eq, ne, sql } from "drizzle-orm";
+import { and, asc, count, eq, gt, ne, notInArray, or, sql, type SQL } from "drizzle-orm";
 import { inTextList, type OffersExecutor } from "../db";
 import { offerDefinitions, offerInstances } from "../db/schema";
 import { isEligible, type EligibilityInput } from "../targeting/eligibility";
 import { insertInstances } from "./assignment";
-import { OPEN } from "./slots";
+import { EXPIRABLE, OPEN } from "./slots";
 import { allInstances, type PlayerTx } from "./transaction";
 import type { DefinitionRow, InstanceRow, PlayerRow } from "./types";
 
@@ -23,6 +23,18 @@ export interface TargetingCandidates {
 }
 
 export const NO_CANDIDATES: TargetingCandidates = { definitions: [], reserved: new Map() };
+
+/**
+ * The instances that hold (or used) a unit of a definition's stock at `now`: every one but those
+ * expired, counted by their deadline rather than their stored status — an overdue offer is expired
+ * already, whether or not a settle or the periodic sweep has written it yet (the slot rule isOverdue).
+ */
+export function holdsStock(now: Date): SQL {
+  return and(
+    ne(offerInstances.status, "expired"),
+    or(notInArray(offerInstances.status, [...EXPIRABLE]), gt(offerInstances.expiresAt, now)),
+  )!;
+}
 
 /** Active definitions with an audience whose window has not closed. */
 export async function loadTargetingCandidates(db: OffersExecutor, gameId: string, now: Date): Promise<TargetingCandidates> {
@@ -44,7 +56,7 @@ export async function loadTargetingCandidates(db: OffersExecutor, gameId: string
     const rows = await db
       .select({ offerId: offerInstances.offerId, n: count() })
       .from(offerInstances)
-      .where(and(eq(offerInstances.gameId, gameId), inTextList(offerInstances.offerId, limited), ne(offerInstances.status, "expired")))
+      .where(and(eq(offerInstances.gameId, gameId), inTextList(offerInstances.offerId, limited), holdsStock(now)))
       .groupBy(offerInstances.offerId);
     for (const row of rows) reserved.set(row.offerId, Number(row.n));
   }
@@ -78,12 +90,12 @@ async function currentDefinitions(unit: PlayerTx, eligible: readonly DefinitionR
   return new Map(rows.map((row) => [row.offerId, row]));
 }
 
-/** Instances of a definition across the game that hold or used a unit of its stock (every status but expired). */
-async function reservedCount(unit: PlayerTx, offerId: string): Promise<number> {
-  const [row] = await unit.tx
+/** Instances of a definition across the game that hold or used a unit of its stock (holdsStock). */
+export async function reservedCount(db: OffersExecutor, gameId: string, offerId: string, now: Date): Promise<number> {
+  const [row] = await db
     .select({ n: count() })
     .from(offerInstances)
-    .where(and(eq(offerInstances.gameId, unit.gameId), eq(offerInstances.offerId, offerId), ne(offerInstances.status, "expired")));
+    .where(and(eq(offerInstances.gameId, gameId), eq(offerInstances.offerId, offerId), holdsStock(now)));
   return Number(row?.n ?? 0);
 }
 
@@ -114,7 +126,7 @@ export async function surfaceMatchingIn(
   for (const candidate of eligible) {
     const current = stored.get(candidate.offerId);
     if (!current || (only && current.version !== only.version)) continue;
-    const reserved = current.maxClaimsTotal !== null ? await reservedCount(unit, current.offerId) : 0;
+    const reserved = current.maxClaimsTotal !== null ? await reservedCount(unit.tx, unit.gameId, current.offerId, now) : 0;
     if (isEligible(eligibilityOf(current, unit.player, history, now, reserved))) chosen.push(current);
   }
   const created = await insertInstances(unit, chosen, history.filter((row) => OPEN.includes(row.status)), { cause: "rule" });

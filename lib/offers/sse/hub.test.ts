@@ -132,6 +132,9 @@ describe("SseHub", () => {
         listeners.add(listener);
         return () => void listeners.delete(listener);
       },
+      mark: (key, member, ttlMs, options) => bus.mark(key, member, ttlMs, options),
+      unmark: (key, member) => bus.unmark(key, member),
+      isMarked: (key) => bus.isMarked(key),
       close: async () => {},
     };
     return {
@@ -226,6 +229,39 @@ describe("SseHub", () => {
     expect(third.ended).toBe(false);
   });
 
+  it("answers whether a player is online at once, on this or another instance: no question asked, no reply waited for", async () => {
+    const a = makeHub();
+    const b = makeHub();
+    await a.connect({ key: player, sink: new FakeSink(), expiresAtMs: Date.now() + 60_000, lastEventId: null });
+    const nobody: PlayerKey = { gameId: "g", playerId: "nobody" };
+    vi.useFakeTimers();
+    try {
+      // The clock stands still: an answer that needed a timer (a wait for other instances' replies) never comes.
+      const answerNow = async (hub: SseHub, key: PlayerKey) => {
+        let answer: boolean | undefined;
+        void hub.isOnline(key).then((online) => (answer = online));
+        await vi.advanceTimersByTimeAsync(0);
+        return answer;
+      };
+      expect(await answerNow(a, player)).toBe(true);
+      expect(await answerNow(b, player)).toBe(true);
+      expect(await answerNow(b, nobody)).toBe(false);
+      // An instance that died without closing its streams: its players' marks lapse after their time to live.
+      await bus.mark("offers:player:g:crashed", "connection-of-a-dead-instance", 60_000, { claim: true });
+      expect(await answerNow(b, { gameId: "g", playerId: "crashed" })).toBe(true);
+      vi.advanceTimersByTime(60_001);
+      expect(await answerNow(b, { gameId: "g", playerId: "crashed" })).toBe(false);
+    } finally {
+      vi.useRealTimers();
+    }
+    // A newer connection on b replaces a's: still online; gone once b's closes.
+    await b.connect({ key: player, sink: new FakeSink(), expiresAtMs: Date.now() + 60_000, lastEventId: null });
+    await until(() => a.connectionCount === 0);
+    expect(await a.isOnline(player)).toBe(true);
+    await b.closeAll();
+    expect(await a.isOnline(player)).toBe(false);
+  });
+
   it("sends heartbeats, closes at JWT expiry, and frees everything", async () => {
     const hub = makeHub({ heartbeatMs: 20 });
     const sink = new FakeSink();
@@ -290,7 +326,7 @@ describe("SseHub", () => {
       const sink = new FakeSink();
       sink.accepting = false;
       await hub.connect({ key: player, sink, expiresAtMs: Date.now() + 3_600_000, lastEventId: null });
-      expect(vi.getTimerCount()).toBe(3); // heartbeat, JWT expiry, stall
+      expect(vi.getTimerCount()).toBe(4); // heartbeat, JWT expiry, stall, presence renewal
       await vi.advanceTimersByTimeAsync(4_999);
       expect(sink.ended).toBe(false);
       await vi.advanceTimersByTimeAsync(1);

@@ -63,13 +63,7 @@ interface TakeoverMessage {
   openedAt: number;
 }
 
-/** "Who holds this player's stream?" — answered on replyTo by the instance that does. */
-interface PresenceQueryMessage {
-  kind: "presence_query";
-  replyTo: string;
-}
-
-export type PlayerBusMessage = OfferEventMessage | ConnectionMessage | TakeoverMessage | PresenceQueryMessage;
+export type PlayerBusMessage = OfferEventMessage | ConnectionMessage | TakeoverMessage;
 
 /** Where a connection writes (the HTTP response; a fake in tests). */
 export interface SseSink {
@@ -113,6 +107,11 @@ export interface SseHubOptions {
   instance?: string;
   /** Told when a player's connection on this instance opens or closes (presence). */
   onPresence?: (key: PlayerKey, connected: boolean, connectionId: string) => void;
+  /**
+   * How long a connection's presence mark on the bus lasts without renewal (default 60 s; renewed
+   * every third of it): after a crash, its players show online for at most this long.
+   */
+  presenceTtlMs?: number;
 }
 
 export type CloseReason = "client closed" | "replaced" | "jwt expired" | "stale" | "shutdown" | "error";
@@ -323,10 +322,6 @@ export class PlayerConnection extends Stream {
   private onMessage(raw: string): void {
     if (this.closed) return;
     const message = JSON.parse(raw) as PlayerBusMessage;
-    if (message.kind === "presence_query") {
-      void this.hub.options.bus.publish(message.replyTo, JSON.stringify({ connectionId: this.id, instance: this.hub.instance })).catch(() => {});
-      return;
-    }
     if (message.kind === "takeover") {
       if (message.connectionId === this.id) return;
       const newer =
@@ -475,12 +470,16 @@ export class SseHub {
   readonly stallSampler: StallSampler;
   /** One timer beats every stream of this hub (a timer per stream would cost memory per stream). */
   readonly heartbeats: HeartbeatWheel<{ heartbeat(): void }>;
+  private readonly presenceTtlMs: number;
+  /** Renews the presence marks of this hub's connections (runs while it has any). */
+  private presenceTimer: ReturnType<typeof setInterval> | undefined;
 
   constructor(readonly options: SseHubOptions) {
     this.instance = options.instance ?? randomUUID().slice(0, 8);
     this.logger = options.logger ?? { info: () => {}, warn: () => {} };
     this.now = options.now ?? Date.now;
     this.heartbeats = new HeartbeatWheel(options.heartbeatMs, (stream) => stream.heartbeat());
+    this.presenceTtlMs = options.presenceTtlMs ?? 60_000;
     this.stallSampler = new StallSampler({
       staleTimeoutMs: options.staleTimeoutMs,
       periodMs: options.sampleMs ?? Math.min(options.staleTimeoutMs / 4, 15_000),
@@ -503,7 +502,13 @@ export class SseHub {
     const connection = new PlayerConnection(this, input.sink, input.key, input.expiresAtMs);
     this.connections.set(mapKey, connection);
     this.stopListeningForReconnect ??= this.options.bus.onReconnect(() => this.resync());
+    if (!this.presenceTimer) {
+      this.presenceTimer = setInterval(() => this.renewPresence(), this.presenceTtlMs / 3);
+      this.presenceTimer.unref();
+    }
     if (older) await older.close("replaced");
+    // Claimed, not renewed: this connection replaces whichever held the player's stream anywhere.
+    await this.options.bus.mark(mapKey, connection.id, this.presenceTtlMs, { claim: true }).catch(() => {});
     this.options.onPresence?.(input.key, true, connection.id);
     try {
       await connection.start(input.lastEventId);
@@ -526,22 +531,20 @@ export class SseHub {
     return this.connections.has(playerChannel(key));
   }
 
-  /** Whether any instance holds a live connection of the player (asks over the bus). */
-  async isOnline(key: PlayerKey, timeoutMs = 300): Promise<boolean> {
+  /**
+   * Whether any instance holds a live connection of the player: this instance's own, else the
+   * presence mark on the bus (one lookup; no instance is asked, so nothing is waited for). While the
+   * bus is unreachable only this instance's connections are known.
+   */
+  async isOnline(key: PlayerKey): Promise<boolean> {
     if (this.isConnected(key)) return true;
-    const replyTo = `offers:presence:${randomUUID()}`;
-    let answered!: (value: boolean) => void;
-    const result = new Promise<boolean>((resolve) => (answered = resolve));
-    const unsubscribe = await this.options.bus.subscribe(replyTo, () => answered(true));
-    const timer = setTimeout(() => answered(false), timeoutMs);
-    try {
-      await this.publish(key, { kind: "presence_query", replyTo });
-      return await result;
-    } catch {
-      return false;
-    } finally {
-      clearTimeout(timer);
-      await unsubscribe();
+    return this.options.bus.isMarked(playerChannel(key)).catch(() => false);
+  }
+
+  /** Renews the presence mark of every connection of this instance (without taking one back from a newer holder). */
+  private renewPresence(): void {
+    for (const [mapKey, connection] of this.connections) {
+      void this.options.bus.mark(mapKey, connection.id, this.presenceTtlMs).catch(() => {});
     }
   }
 
@@ -562,10 +565,13 @@ export class SseHub {
     const mapKey = playerChannel(connection.key);
     if (this.connections.get(mapKey) === connection) {
       this.connections.delete(mapKey);
+      void this.options.bus.unmark(mapKey, connection.id).catch(() => {});
       this.options.onPresence?.(connection.key, false, connection.id);
       if (this.connections.size === 0) {
         this.stopListeningForReconnect?.();
         this.stopListeningForReconnect = undefined;
+        clearInterval(this.presenceTimer);
+        this.presenceTimer = undefined;
       }
     }
   }
@@ -583,6 +589,8 @@ export class SseHub {
     this.resyncing = (async () => {
       do {
         this.resyncAgain = false;
+        // Marks may have lapsed while the bus was away.
+        this.renewPresence();
         const pending = [...this.connections.values()];
         this.logger.info({ connections: pending.length }, "event bus back: streams read what they missed");
         const worker = async () => {

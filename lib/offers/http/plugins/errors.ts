@@ -14,13 +14,15 @@ import fastifyPlugin from "fastify-plugin";
 
 function issuesOf(error: FastifyError): S.InvalidRequest["issues"] {
   if (hasZodFastifySchemaValidationErrors(error)) {
-    return error.validation.map((v) => ({
-      path: v.instancePath
+    return error.validation.flatMap((v) => {
+      const path = v.instancePath
         .split("/")
         .filter(Boolean)
-        .map((p) => (/^\d+$/.test(p) ? Number(p) : p)),
-      message: v.message ?? "invalid",
-    }));
+        .map((p) => (/^\d+$/.test(p) ? Number(p) : p));
+      // A key a strict body does not have: one issue per key, at the key's own path (as audience rules report them).
+      if (v.keyword === "unrecognized_keys") return ((v.params as { keys?: string[] }).keys ?? []).map((key) => ({ path: [...path, key], message: `unknown key "${key}"` }));
+      return [{ path, message: v.message ?? "invalid" }];
+    });
   }
   return [{ path: [], message: error.message }];
 }

@@ -62,7 +62,9 @@ export const openApiPlugin = fastifyPlugin(async (app) => {
           "Personalized offers, exactly-once reward claims, one-time dashboard tokens and a real-time event stream. " +
           "JWT (HS256, signed with the game's API key) for game clients; API key + client id for game servers. " +
           "Every error answers a stable code: `{\"message\": code}`, `{\"message\": \"invalid-request\", \"issues\": […]}` for bad input, " +
-          "and the bare JSON string `\"invalid-api-key\"` for a refused API key.",
+          "and the bare JSON string `\"invalid-api-key\"` for a refused API key. " +
+          "Unknown fields: the interface's game-client and game-server bodies (campaigns, refresh, claims, tokens, snapshot, assign, referrals) ignore them; " +
+          "authoring and management bodies (definitions, currencies, webhook endpoints, the admin API) refuse them with 400 naming the key.",
       },
       servers: SERVERS,
       tags: TAGS,

@@ -125,6 +125,49 @@ describe.each(testDatabaseTargets())("live-ops admin API on %s", (target) => {
     expect((await admin("POST", "/definitions/streak-bonus/restore")).json()).toMatchObject({ definition: { status: "draft" } });
   });
 
+  it("a write that changes nothing keeps the version and queues no job, on both APIs, whatever the order of the keys", async () => {
+    const jobsOf = async (offerId: string) => (await t.app.offers.engine.surfacingJobs("game-a", offerId)).length;
+    const body = {
+      name: "Same again",
+      description: "Unchanged",
+      rewards: [{ kind: "coins", rewardId: "gold", name: "Gold", amount: 5, image: "https://cdn.example/gold.png" }],
+      durationSeconds: 600,
+      audience: { all: [{ field: "loginStreak", op: "gte", value: 3 }, { not: { field: "username", op: "in", value: ["bot"] } }] },
+      schedule: { startsAt: "2025-12-01T00:00:00.000Z", endsAt: null },
+      limits: { maxActivationsPerPlayer: 2, cooldownSeconds: 60, maxClaimsTotal: 100 },
+      variants: [
+        { variantId: "a", weight: 1, rewards: [{ kind: "coins", rewardId: "gold", name: "Gold", amount: 5 }] },
+        { variantId: "b", weight: 2, rewards: [{ kind: "item", rewardId: "sword", name: "Sword", amount: 1 }] },
+      ],
+    };
+    // The same content with every object's keys in reverse order.
+    const reversed = (value: unknown): unknown =>
+      Array.isArray(value) ? value.map(reversed) : value && typeof value === "object" ? Object.fromEntries(Object.entries(value).reverse().map(([k, v]) => [k, reversed(v)])) : value;
+
+    const gameServerPut = (payload: unknown) => t.inject({ method: "PUT", url: "/v1/offers/definitions/same-server", headers: t.apiHeaders(), payload: payload as object });
+    const first = await gameServerPut(body);
+    expect(first.json()).toMatchObject({ version: 1, status: "active" });
+    const jobs = await jobsOf("same-server");
+    expect(jobs).toBe(1);
+    for (const payload of [body, reversed(body), body]) {
+      const again = await gameServerPut(payload);
+      expect(again.statusCode).toBe(200);
+      expect(again.json()).toMatchObject({ version: 1 });
+    }
+    expect(await jobsOf("same-server")).toBe(jobs);
+
+    expect((await admin("POST", "/definitions", { ...body, offerId: "same-admin", status: "active" })).json()).toMatchObject({ definition: { version: 1 } });
+    const adminJobs = await jobsOf("same-admin");
+    for (const payload of [body, reversed(body)]) {
+      const again = await admin("PUT", "/definitions/same-admin", payload, { "if-match": '"1"' });
+      expect(again.statusCode).toBe(200);
+      expect(again.json()).toMatchObject({ changed: false, job: null, definition: { version: 1 } });
+    }
+    expect(await jobsOf("same-admin")).toBe(adminJobs);
+    // A real change still counts.
+    expect((await admin("PUT", "/definitions/same-admin", { ...body, rollout: 50 }, { "if-match": '"1"' })).json()).toMatchObject({ changed: true, definition: { version: 2 } });
+  });
+
   it("game servers write the same targeting fields; a new definition is active and surfaces on the next push", async () => {
     const put = await t.inject({
       method: "PUT",

@@ -26,7 +26,7 @@ export const adminWebhookRoutes: FastifyPluginAsyncZod<AdminWebhookRoutesOptions
   const EndpointParams = GameParams.extend({ endpointId: S.Identifier });
   const DeliveryParams = GameParams.extend({ deliveryId: S.DeliveryId });
   // No body, or an empty object (some clients send null for "nothing").
-  const Empty = z.object({}).nullish();
+  const Empty = z.strictObject({}).nullish();
 
   /** 404 game-not-found for a game the service does not know (every route here names one). */
   const knownGame = async (gameId: string) => {
