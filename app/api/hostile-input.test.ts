@@ -312,16 +312,6 @@ describe("every portal API route", () => {
  * lib/offers-client/schemas.ts): they refuse unknown keys when that contract does.
  */
 const OFFERS_CONTRACT_BODIES = /^offers\//;
-/** Those whose contract schema still took unknown keys when this was written: tolerated while it does (empty this once it is strict). */
-const LOOSE_OFFERS_CONTRACT = new Set([
-  "POST offers/games/[gameId]/definitions",
-  "PUT offers/games/[gameId]/definitions/[offerId]",
-  "POST offers/games/[gameId]/definitions/[offerId]/preview",
-  "POST offers/games/[gameId]/audience/count",
-  "POST offers/games/[gameId]/webhooks/endpoints",
-  "PATCH offers/games/[gameId]/webhooks/endpoints/[endpointId]",
-  "POST offers/games/[gameId]/webhooks/replay",
-]);
 /** Body positions that are maps by design (config keys and their values), where any key is data. */
 const MAP_POSITIONS = [/^values$/, /^updates\.\d+\.values$/];
 /** Routes whose body becomes a catalog record: an unknown key is the record's 422 invalid-record, naming it. */
@@ -346,7 +336,6 @@ function withKey(body: Json, at: Array<string | number>, key: string): Json {
 describe("unknown keys in every body", () => {
   it("every mutating route refuses an unknown key at every level of its body, naming it (400; 422 for a catalog record)", async () => {
     const failures: string[] = [];
-    const looseOffersContract = new Set<string>();
     for (const { folder, method, example } of cases()) {
       if (example.body === undefined) continue;
       for (const at of objectPaths(example.body)) {
@@ -358,16 +347,10 @@ describe("unknown keys in every body", () => {
         if (OFFERS_CONTRACT_BODIES.test(folder)) {
           // The contract's own wording names the key or the rule it breaks (an audience group "has only the key all").
           if (response.status === 400 && answer.message === "invalid-request") continue;
-          const body = modules[folder]![method]!.spec?.body;
-          if (LOOSE_OFFERS_CONTRACT.has(`${method} ${folder}`) && body && "safeParse" in body && body.safeParse(withKey(example.body, at, "unexpectedKey")).success) {
-            looseOffersContract.add(`${method} /api/${folder}`);
-            continue;
-          }
         } else if (response.status === expected.status && answer.message === expected.message && named) continue;
         failures.push(`${where} → ${response.status} ${JSON.stringify(answer).slice(0, 300)}`);
       }
     }
-    if (looseOffersContract.size) console.warn(`bodies of the offers contract that still take unknown keys: ${[...looseOffersContract].join(", ")}`);
     expect(failures).toEqual([]);
   }, 120_000);
 });
