@@ -199,7 +199,7 @@ export const rewardDeliveryRoutes: FastifyPluginAsyncZod<{ services: OffersServi
         operationId: "replayWebhookDelivery",
         summary: "Send one delivery again (whatever its status), with the same webhook-id; its retry schedule starts over",
         params: z.object({ deliveryId: S.DeliveryId }),
-        body: z.object({}).nullish(),
+        body: z.strictObject({}).nullish(),
         response: { 200: S.WebhookReplayed, ...errorResponses("game-server", { codes: ["webhook-delivery-not-found"], body: true }) },
       },
     },
