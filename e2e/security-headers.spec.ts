@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { expect, test, type Page, type Response } from "@playwright/test";
 import { SignJWT } from "jose";
 import { signInAs } from "./sign-in-as";
-import { OFFERS_URL, PORTAL_PORT, PORTAL_URL } from "./urls";
+import { OFFERS_URL, PORTAL_URL } from "./urls";
 // Journey: every page of the portal (signed in and not, the players' rewards page with and without a
 // session) and the offers service's docs page load, hydrate and work under their Content-Security-
 // Policy with no violation reported; a page of another site that frames the catalog or the rewards page
