@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import type { ReactNode } from "react";
+import { connection } from "next/server";
 import { Providers } from "./providers";
 import "./globals.css";
 
@@ -8,7 +9,10 @@ export const metadata: Metadata = {
   description: "Internal platform portal: catalog, app orders, offers.",
 };
 
-export default function RootLayout({ children }: { children: ReactNode }) {
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  // Every page renders per request: its scripts carry the nonce of that response's policy (proxy.ts);
+  // a page prerendered at build time would have none, and the policy would refuse its scripts.
+  await connection();
   return (
     <html lang="en">
       <body>

@@ -65,8 +65,5 @@ export async function readRewardsSession(): Promise<RewardsSession | null> {
   return sessionFromToken(store.get(REWARDS_COOKIE)?.value);
 }
 
-/** Whether the request reached us over TLS (directly or through a proxy that says so). */
-export function isSecureRequest(request: Request): boolean {
-  const forwarded = request.headers.get("x-forwarded-proto")?.split(",")[0]?.trim().toLowerCase();
-  return forwarded ? forwarded === "https" : new URL(request.url).protocol === "https:";
-}
+/** Whether the request reached us over TLS (the proxy's HSTS follows the same rule). */
+export { isSecureRequest } from "@/lib/portal/http/secure-request";

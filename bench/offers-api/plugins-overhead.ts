@@ -1,9 +1,9 @@
 /**
  * What each cross-cutting plugin of the offers service adds to every request, in CPU time of the
- * process: a Fastify app built as ../../lib/offers/app.ts builds it (logger, request ids, CORS, the
- * input boundary, the error handler, the rate limiter, the request metrics) answering a trivial game
- * client route, against the same app without one of them, through inject() (no sockets), in
- * alternated rounds so that the machine's load weighs on all alike. The rate limiter sees an
+ * process: a Fastify app built as ../../lib/offers/app.ts builds it (logger, request ids, security
+ * headers, CORS, the input boundary, the error handler, the rate limiter, the request metrics)
+ * answering a trivial game client route, against the same app without one of them, through inject()
+ * (no sockets), in alternated rounds so that the machine's load weighs on all alike. The rate limiter sees an
  * authenticated player with an unlimited budget (the default), as on the campaigns fetch.
  *
  *   npx tsx bench/offers-api/plugins-overhead.ts
@@ -21,6 +21,7 @@ import { errorsPlugin, frameworkErrors } from "../../lib/offers/http/plugins/err
 import { inputPlugin } from "../../lib/offers/http/plugins/input";
 import { metricsPlugin } from "../../lib/offers/http/plugins/metrics";
 import { rateLimitPlugin } from "../../lib/offers/http/plugins/rate-limit";
+import { securityHeadersPlugin } from "../../lib/offers/http/plugins/security-headers";
 import { errorResponses } from "../../lib/offers/http/route-docs";
 import type { OffersDatabase } from "../../lib/offers/db";
 import { RateLimitSettings } from "../../lib/offers/rate-limits";
@@ -29,7 +30,7 @@ const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 20_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 9);
 const TARGET_US = 5;
 
-const PARTS = ["logger", "request ids", "CORS", "error handler", "rate limiter", "metrics"] as const;
+const PARTS = ["logger", "request ids", "security headers", "CORS", "error handler", "rate limiter", "metrics"] as const;
 type Part = (typeof PARTS)[number];
 
 /** Budgets as the service keeps them once cached; no database is asked. */
@@ -48,6 +49,7 @@ async function build(parts: ReadonlySet<Part>) {
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 600 },
     frameworkErrors,
   });
+  if (parts.has("security headers")) await app.register(securityHeadersPlugin);
   if (parts.has("CORS")) await app.register(corsPlugin, {});
   await app.register(inputPlugin, {});
   if (parts.has("error handler")) await app.register(errorsPlugin);

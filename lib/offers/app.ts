@@ -1,6 +1,6 @@
 /**
  * Fastify app of the offers service, composed of plugins: cross-cutting ones (./http/plugins: the
- * close of unused connections at shutdown, CORS, the input boundary, the one error handler, the
+ * close of unused connections at shutdown, security headers, CORS, the input boundary, the one error handler, the
  * OpenAPI document) and one route plugin per audience (./http/routes: probes, game clients, game
  * servers, the player dashboard; the event stream and the portal's admin API come with the event
  * stream through `extend`, as they need its hub). Dependencies come in, so tests drive it with
@@ -16,6 +16,7 @@ import { metricsPlugin } from "./http/plugins/metrics";
 import { errorsPlugin, frameworkErrors } from "./http/plugins/errors";
 import { inputPlugin } from "./http/plugins/input";
 import { rateLimitPlugin } from "./http/plugins/rate-limit";
+import { securityHeadersPlugin } from "./http/plugins/security-headers";
 import { docsPagePlugin, openApiDocumentRoute, openApiPlugin } from "./http/plugins/swagger";
 import { adminLiveOpsRoutes } from "./http/routes/admin-live-ops";
 import { adminRateLimitRoutes } from "./http/routes/admin-rate-limits";
@@ -45,6 +46,7 @@ export async function buildOffersApp(deps: OffersAppDeps): Promise<FastifyInstan
   });
 
   await app.register(silentConnectionsPlugin);
+  await app.register(securityHeadersPlugin);
   await app.register(corsPlugin, { origins: deps.corsOrigins });
   await app.register(inputPlugin, { checkResponses: deps.checkResponses });
   await app.register(errorsPlugin);

@@ -11,6 +11,7 @@ import fastifyPlugin from "fastify-plugin";
 import type { OpenAPIV3_1 } from "openapi-types";
 import { SECURITY_SCHEMES } from "../route-docs";
 import { withRateLimitHeaders } from "./rate-limit";
+import { DOCS_CONTENT_SECURITY_POLICY } from "./security-headers";
 
 /** The tags of the document, one per audience. */
 export const TAGS: OpenAPIV3_1.TagObject[] = [
@@ -80,7 +81,7 @@ export const openApiDocumentRoute: FastifyPluginAsync = async (app) => {
   app.get("/openapi.json", { schema: { hide: true } }, async () => app.swagger());
 };
 
-/** The docs page, at /v1/docs. */
+/** The docs page, at /v1/docs, with a policy that lets swagger-ui's own files run (the API's forbids all). */
 export const docsPagePlugin = fastifyPlugin(async (app) => {
-  await app.register(fastifySwaggerUi, { routePrefix: "/v1/docs" });
+  await app.register(fastifySwaggerUi, { routePrefix: "/v1/docs", staticCSP: DOCS_CONTENT_SECURITY_POLICY });
 }, { name: "offers-docs-page" });
