@@ -7,25 +7,14 @@ import { OFFERS_URL } from "./urls";
 // shows it — within 2 s; the player whose streak stays at 1 gets nothing. The definition page's funnel
 // counts the surfacing and, after the player claims through the API, the claim.
 import { expect, test, type Page } from "@playwright/test";
-import { SignJWT } from "jose";
+import { API_KEY, GAME, gameJwt } from "./demo-game";
 import { createParser } from "eventsource-parser";
 
 const OFFERS = OFFERS_URL;
-const GAME = "demo-game";
-const API_KEY = "demo-api-key";
 const serverHeaders = { "x-api-key": API_KEY, "x-client-id": "demo-client" };
 const CLEO = "demo-player-3";
 const BRAM = "demo-player-2";
 
-function gameJwt(playerId: string): Promise<string> {
-  return new SignJWT({})
-    .setProtectedHeader({ alg: "HS256", typ: "JWT" })
-    .setIssuer(GAME)
-    .setSubject(playerId)
-    .setIssuedAt()
-    .setExpirationTime("15m")
-    .sign(new TextEncoder().encode(API_KEY));
-}
 
 interface SurfacedOffer {
   offerId: string;

@@ -5,24 +5,13 @@ import { OFFERS_URL, PORTAL_URL } from "./urls";
 // The one-time token is generated through the offers API with a JWT signed with the demo API key,
 // as a game client would get it from its game server.
 import { expect, test, type APIRequestContext } from "@playwright/test";
-import { SignJWT } from "jose";
+import { API_KEY, GAME, gameJwt } from "./demo-game";
 
 const OFFERS = OFFERS_URL;
-const GAME = "demo-game";
-const API_KEY = "demo-api-key";
 const CLIENT_ID = "demo-client";
 const PLAYER = "demo-player-2"; // Bram in the demo data
 const serverHeaders = { "x-api-key": API_KEY, "x-client-id": CLIENT_ID };
 
-function gameJwt(playerId: string, expiresIn: string | number = "15m"): Promise<string> {
-  return new SignJWT({})
-    .setProtectedHeader({ alg: "HS256", typ: "JWT" })
-    .setIssuer(GAME)
-    .setSubject(playerId)
-    .setIssuedAt()
-    .setExpirationTime(expiresIn)
-    .sign(new TextEncoder().encode(API_KEY));
-}
 
 async function oneTimeToken(request: APIRequestContext, playerId: string): Promise<string> {
   const response = await request.post(`${OFFERS}/v1/auth/one_time_token/generate`, {

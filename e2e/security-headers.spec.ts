@@ -1,7 +1,7 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect, test, type Page, type Response } from "@playwright/test";
-import { SignJWT } from "jose";
+import { API_KEY, GAME, gameJwt } from "./demo-game";
 import { signInAs } from "./sign-in-as";
 import { OFFERS_URL, PORTAL_URL } from "./urls";
 // Journey: every page of the portal (signed in and not, the players' rewards page with and without a
@@ -9,8 +9,6 @@ import { OFFERS_URL, PORTAL_URL } from "./urls";
 // Policy with no violation reported; a page of another site that frames the catalog or the rewards page
 // shows nothing of them; API answers carry the static headers.
 
-const GAME = "demo-game";
-const API_KEY = "demo-api-key";
 const serverHeaders = { "x-api-key": API_KEY, "x-client-id": "demo-client" };
 // scripts/e2e-server.mjs: a personal API token of the admin.
 const ADMIN_TOKEN = "e2e-admin-token-0123456789";
@@ -81,15 +79,6 @@ const heading = async (page: Page) => {
   await expect(page.getByRole("heading").first()).toBeVisible();
 };
 
-function gameJwt(playerId: string): Promise<string> {
-  return new SignJWT({})
-    .setProtectedHeader({ alg: "HS256", typ: "JWT" })
-    .setIssuer(GAME)
-    .setSubject(playerId)
-    .setIssuedAt()
-    .setExpirationTime("15m")
-    .sign(new TextEncoder().encode(API_KEY));
-}
 
 test("every portal page loads and works with no Content-Security-Policy violation", async ({ page }) => {
   test.setTimeout(180_000);

@@ -594,6 +594,8 @@ export const WebhookEndpointList = z.object({ endpoints: z.array(WebhookEndpoint
 
 export const DeliveryStatus = z.enum(["pending", "delivered", "failed"]);
 /** A delivery's id (a serial number), as a path or query parameter. */
+/** The body of an action that takes none: absent, null or `{}` (some clients send null for "nothing"); any key is refused. */
+export const EmptyBody = z.strictObject({}).nullish();
 export const DeliveryId = z.coerce.number({ error: "a delivery id is a whole number" }).int("a delivery id is a whole number").positive().max(Number.MAX_SAFE_INTEGER);
 export type DeliveryStatus = z.infer<typeof DeliveryStatus>;
 

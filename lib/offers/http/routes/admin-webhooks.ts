@@ -25,8 +25,6 @@ export const adminWebhookRoutes: FastifyPluginAsyncZod<AdminWebhookRoutesOptions
   const GameParams = z.object({ gameId: S.Identifier });
   const EndpointParams = GameParams.extend({ endpointId: S.Identifier });
   const DeliveryParams = GameParams.extend({ deliveryId: S.DeliveryId });
-  // No body, or an empty object (some clients send null for "nothing").
-  const Empty = z.strictObject({}).nullish();
 
   /** 404 game-not-found for a game the service does not know (every route here names one). */
   const knownGame = async (gameId: string) => {
@@ -112,7 +110,7 @@ export const adminWebhookRoutes: FastifyPluginAsyncZod<AdminWebhookRoutesOptions
         operationId: "adminRotateWebhookSecret",
         summary: "A new signing secret, shown once (the previous one signs too for 24 h)",
         params: EndpointParams,
-        body: Empty,
+        body: S.EmptyBody,
         response: { 200: S.WebhookSecretRotated, ...errorResponses("admin", { codes: ["webhook-endpoint-not-found"], body: true }) },
       },
     },
@@ -128,7 +126,7 @@ export const adminWebhookRoutes: FastifyPluginAsyncZod<AdminWebhookRoutesOptions
         operationId: "adminSendWebhookTest",
         summary: "Queue a webhook.test event for this endpoint",
         params: EndpointParams,
-        body: Empty,
+        body: S.EmptyBody,
         response: { 200: S.WebhookTestSent, ...errorResponses("admin", { codes: ["webhook-endpoint-not-found"], body: true }) },
       },
     },
@@ -160,7 +158,7 @@ export const adminWebhookRoutes: FastifyPluginAsyncZod<AdminWebhookRoutesOptions
         operationId: "adminReplayWebhookDelivery",
         summary: "Send one delivery again, with the same webhook-id",
         params: DeliveryParams,
-        body: Empty,
+        body: S.EmptyBody,
         response: { 200: S.WebhookReplayed, ...errorResponses("admin", { codes: ["webhook-delivery-not-found"], body: true }) },
       },
     },
