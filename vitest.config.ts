@@ -1,6 +1,13 @@
 import { defineConfig } from "vitest/config";
 import { fileURLToPath } from "node:url";
 
+// Three tiers, told apart by the file name (docs/architecture.md, "Tests"):
+//   unit         *.test.ts(x)              pure code and jsdom: no database, no Redis, no child process
+//   integration  *.integration.test.ts(x)  a database (PGlite or PostgreSQL), Redis or a git repository on disk
+//   system       *.system.test.ts(x)       starts processes: the built service, throwaway servers, faults, kills
+// `npm test` runs all three and the browser journeys; `npm run test:unit` (or :integration, :system) one tier.
+const always = ["e2e/**", ".next/**", ".data/**", "node_modules/**", "dist/**"];
+
 export default defineConfig({
   resolve: {
     alias: [
@@ -11,12 +18,39 @@ export default defineConfig({
     ],
   },
   test: {
-    include: ["**/*.test.{ts,tsx}"],
-    exclude: ["e2e/**", ".next/**", ".data/**", "node_modules/**", "dist/**"],
     environment: "node",
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // Two cores: PGlite instances are memory-hungry, keep the pool small.
     maxWorkers: 2,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "unit",
+          include: ["**/*.test.{ts,tsx}"],
+          exclude: [...always, "**/*.integration.test.{ts,tsx}", "**/*.system.test.{ts,tsx}"],
+          setupFiles: ["tests/setup/unit-tier.ts"],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "integration",
+          include: ["**/*.integration.test.{ts,tsx}"],
+          exclude: always,
+          globalSetup: ["tests/setup/database-templates.ts"],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "system",
+          include: ["**/*.system.test.{ts,tsx}"],
+          exclude: always,
+          globalSetup: ["tests/setup/database-templates.ts", "tests/setup/built-service.ts"],
+        },
+      },
+    ],
   },
 });

@@ -36,7 +36,7 @@ const env = {
   PORTAL_DEV_TOKEN: "e2e-admin-token-0123456789",
   OFFERS_ADMIN_TOKEN: "e2e-offers-admin-token-0123456789",
   OFFERS_DEMO_DATA: "on",
-  // The journeys make their own portal data; the lived-in demo is covered by lib/portal/demo-seed.test.ts.
+  // The journeys make their own portal data; the lived-in demo is covered by lib/portal/demo-seed.integration.test.ts.
   PORTAL_DEMO_DATA: "off",
   LOG_LEVEL: "warn",
   // The webhook journeys' receivers listen on loopback, which production refuses by default.

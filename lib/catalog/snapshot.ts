@@ -24,7 +24,7 @@ export const SNAPSHOT_FORMAT = "portal-catalog-snapshot";
 export const SNAPSHOT_VERSION = 1;
 /**
  * Fingerprint of the rules that turn a file into a record or errors (parse.ts, fast-yaml.ts, schema.ts,
- * committed-records.ts). A snapshot made under other rules is read again in full. snapshot.test.ts
+ * committed-records.ts). A snapshot made under other rules is read again in full. snapshot.integration.test.ts
  * recomputes it from those files and fails until it is updated here.
  */
 export const LOADER_RULES = "6652cfd72c68309f";

@@ -68,6 +68,8 @@ export interface OpenDatabaseOptions<TSchema extends Record<string, unknown>> {
   url?: string;
   /** PGlite data directory; absent = in memory. */
   dataDir?: string;
+  /** PGlite in memory: start from this dump of a data directory (`dumpDataDir()`), e.g. a migrated test template. */
+  loadDataDir?: Blob;
   schema: TSchema;
   /** Folder of drizzle-kit migrations, applied at open. */
   migrationsDir: string;
@@ -272,7 +274,7 @@ export async function openDatabase<TSchema extends Record<string, unknown>>(
       poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: pool.options.max }),
     };
   }
-  const client = options.dataDir ? await sharedPglite(options.dataDir) : await PGlite.create();
+  const client = options.dataDir ? await sharedPglite(options.dataDir) : await PGlite.create(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {});
   const db = drizzlePglite(client, { schema: options.schema });
   await migratePglite(db, migrationConfig);
   return {

@@ -12,12 +12,12 @@ import { sql } from "drizzle-orm";
 import { SignJWT } from "jose";
 import { rowsOf } from "../db";
 import { parseEnv, type Env } from "../env";
-import { createScratchPostgres, type TestDatabase, type TestDatabaseTarget } from "../db/testing";
+import { createScratchPostgres, seedPgliteDataDir, type TestDatabase, type TestDatabaseTarget } from "../db/testing";
 import { playerState } from "./admin";
 import { buildOffersApp, type OffersAppDeps } from "./app";
 import { ManualClock } from "./clock";
 import { runOffersCli } from "./cli-commands";
-import { openOffersDatabase, openOffersTestDatabase, type OffersDatabase, type OffersDatabaseHandle, type OffersSchema } from "./db";
+import { offersMigrations, openOffersDatabase, openOffersTestDatabase, type OffersDatabase, type OffersDatabaseHandle, type OffersSchema } from "./db";
 import { freePort } from "../testing/throwaway";
 
 export interface TestGame {
@@ -111,7 +111,7 @@ export function offersStorage(target: TestDatabaseTarget) {
   let scratch: Awaited<ReturnType<typeof createScratchPostgres>> | undefined;
   const url = async () => {
     if (target !== "postgres") return undefined;
-    scratch ??= await createScratchPostgres();
+    scratch ??= await createScratchPostgres({ template: offersMigrations });
     return scratch.url;
   };
   return {

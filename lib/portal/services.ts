@@ -21,7 +21,7 @@ import { openCatalog, type Catalog } from "../catalog/catalog";
 import { ensureConfigRepo } from "../catalog/repo";
 import { snapshotFileFor } from "../catalog/snapshot";
 import * as schema from "./db/schema";
-import type { PortalDatabase, PortalDbHandle } from "./db/database";
+import { portalMigrations, type PortalDatabase, type PortalDbHandle } from "./db/database";
 import { configureTokenCache, defaultTokenCacheSettings, seedDevToken, verifyToken } from "./tokens";
 import { configureFavoritesCache, defaultFavoritesCacheSettings } from "./favorites";
 import { followCacheInvalidations } from "./cache-invalidation";
@@ -35,14 +35,15 @@ import type { Environment } from "../offers-client/schemas";
 import { createOffersAdminClient, offersAdminSettings, type OffersAdminClient, type OffersAdminOptions } from "./offers-admin";
 import { createPortalRateLimiter, type PortalRateLimiter, type PortalRateLimitSettings } from "./rate-limit";
 
-export const portalMigrationsDir = () => path.join(process.cwd(), "lib/portal/db/migrations");
-export const portalMigrationsTable = "__portal_migrations";
+export { portalMigrationsDir, portalMigrationsTable } from "./db/database";
 
 export interface PortalSettings {
   database: {
     /** postgres:// URL; absent: PGlite under `dataDir`, or in memory without one. */
     url?: string;
     dataDir?: string;
+    /** In memory (no url, no dataDir): start from this dump of a migrated data directory (tests' template). */
+    loadDataDir?: Blob;
     /** PostgreSQL: the bound of each statement (default DATABASE_TIMEOUT_MS). */
     timeoutMs?: number;
     /** A personal API token seeded for the `dev` user (PORTAL_DEV_TOKEN). */
@@ -158,10 +159,10 @@ export function createPortalServices(settings: PortalSettings): PortalServices {
     const handle = await openDatabase({
       url: settings.database.url,
       dataDir: settings.database.dataDir,
+      loadDataDir: settings.database.loadDataDir,
       timeoutMs: settings.database.timeoutMs,
       schema,
-      migrationsDir: portalMigrationsDir(),
-      migrationsTable: portalMigrationsTable,
+      ...portalMigrations,
       onPoolError: (err) => console.error(`[portal] database pool error: ${err.message}`),
     });
     configureTokenCache(handle.db, { ...defaultTokenCacheSettings, ttlMs: settings.database.tokenCacheTtlMs ?? defaultTokenCacheSettings.ttlMs });

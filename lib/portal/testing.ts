@@ -16,19 +16,23 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { encode } from "next-auth/jwt";
-import { createScratchPostgres, openTestDatabase, type TestDatabase, type TestDatabaseTarget } from "../db/testing";
+import { createScratchPostgres, openTestDatabase, pgliteTemplateDump, primaryTestDatabase, seedPgliteDataDir, type MigrationSet, type TestDatabase, type TestDatabaseTarget } from "../db/testing";
 import * as schema from "./db/schema";
 import { PortalError } from "./errors";
 import type { Catalog } from "../catalog/catalog";
 import { portalConfigSchema, type PortalConfig } from "./portal-yaml";
 import type { PortalDatabase } from "./db/database";
 import type { GitOps } from "./gitops/providers";
-import { createPortalServices, portalMigrationsDir, portalMigrationsTable, setPortalServicesForTests, type PortalServices, type PortalSettings } from "./services";
+import { portalMigrations } from "./db/database";
+import { createPortalServices, setPortalServicesForTests, type PortalServices, type PortalSettings } from "./services";
 import { devProviderId } from "./auth/settings";
 import { createToken } from "./tokens";
 import type { Role } from "./roles";
 import type { OffersAdminOptions } from "./offers-admin";
 import { freePort } from "../testing/throwaway";
+
+/** The offers service's migrations (lib/offers/db), named by path: the portal does not import the service. */
+const offersServiceMigrations: MigrationSet = { migrationsDir: path.join(process.cwd(), "lib/offers/db/migrations"), migrationsTable: "__offers_migrations" };
 
 export const testSessionCookieName = "next-auth.session-token";
 const testSecret = "portal-test-secret-0123456789abcdef";
@@ -75,12 +79,12 @@ export async function startPortalTest(options: PortalTestOptions = {}): Promise<
   await mkdir(shippedDir, { recursive: true });
   for (const [name, text] of Object.entries(options.components ?? {})) await writeFile(path.join(shippedDir, name), text);
 
-  const target = options.target ?? (process.env.TEST_DATABASE_URL ? "postgres" : "pglite");
-  const scratch = target === "postgres" ? await createScratchPostgres() : undefined;
+  const target = options.target ?? primaryTestDatabase();
+  const scratch = target === "postgres" ? await createScratchPostgres({ template: portalMigrations }) : undefined;
   // Roles exactly as each test user is given them: no default role.
   const config = portalConfigSchema.parse({ roles: { default: [], users: {}, groups: {} } });
   const base: PortalSettings = {
-    database: { url: scratch?.url },
+    database: scratch ? { url: scratch.url } : { loadDataDir: await pgliteTemplateDump(portalMigrations) },
     catalog: { dataDir, shippedDir },
     gitops: { provider: "local", dataDir, gitlabUrl: "http://gitlab.invalid", demo: false },
     auth: { secret: testSecret, sessionCookieName: testSessionCookieName, devLogin: true, config: () => config },
@@ -126,7 +130,7 @@ export async function startPortalTest(options: PortalTestOptions = {}): Promise<
 
 /** The portal database on its own (schema and migrations) on a test database, for tests of lib/portal code that takes a db. */
 export function openPortalTestDatabase(target: TestDatabaseTarget): Promise<TestDatabase<typeof schema>> {
-  return openTestDatabase(target, { schema, migrationsDir: portalMigrationsDir(), migrationsTable: portalMigrationsTable });
+  return openTestDatabase(target, { schema, ...portalMigrations });
 }
 
 /** Awaits `p`, which must reject with a PortalError, and answers that error. */
@@ -159,7 +163,8 @@ export interface OffersServiceForTests {
  */
 export async function startOffersServiceForTests(settings: Record<`OFFERS_${string}`, string> = {}): Promise<OffersServiceForTests> {
   const dataDir = await mkdtemp(path.join(tmpdir(), "portal-offers-"));
-  const scratch = process.env.TEST_DATABASE_URL ? await createScratchPostgres() : undefined;
+  const scratch = process.env.TEST_DATABASE_URL ? await createScratchPostgres({ template: offersServiceMigrations }) : undefined;
+  if (!scratch) await seedPgliteDataDir(path.join(dataDir, "offers"), offersServiceMigrations);
   const port = await freePort();
   const token = "portal-test-offers-admin-token-0123456789";
   const inherited = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("OFFERS_") && k !== "REDIS_URL" && k !== "NODE_OPTIONS"));

@@ -1,7 +1,7 @@
 /**
  * The provider contract: one suite every ScmProvider must pass. lib/scm runs it against the local
  * adapter (memory store) and the gitlab adapter talking to the fake GitLab server; the portal runs it
- * against the local adapter with its database store (lib/portal/gitops/merge-request-store.test.ts).
+ * against the local adapter with its database store (lib/portal/gitops/merge-request-store.integration.test.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LocalScmProvider } from "./local";

@@ -1,6 +1,6 @@
 import path from "node:path";
 import { openDatabase, type AppDatabase, type DatabaseHandle } from "../../db";
-import { openTestDatabase, type TestDatabase, type TestDatabaseTarget } from "../../db/testing";
+import { openTestDatabase, type MigrationSet, type TestDatabase, type TestDatabaseTarget } from "../../db/testing";
 import * as schema from "./schema";
 
 import { sql, type SQL } from "drizzle-orm";
@@ -21,12 +21,15 @@ export function offersMigrationsDir(): string {
   return path.join(process.cwd(), "lib/offers/db/migrations");
 }
 
+/** The offers service's migrations (what its test databases are templated from). */
+export const offersMigrations: MigrationSet = { migrationsDir: offersMigrationsDir(), migrationsTable: OFFERS_MIGRATIONS_TABLE };
+
 export function openOffersDatabase(options: { url?: string; dataDir?: string; poolSize?: number; onPoolError?: (err: Error) => void; onQueryError?: (error: unknown) => void }): Promise<OffersDatabaseHandle> {
   return openDatabase({ ...options, schema, migrationsDir: offersMigrationsDir(), migrationsTable: OFFERS_MIGRATIONS_TABLE });
 }
 
 export function openOffersTestDatabase(target: TestDatabaseTarget): Promise<TestDatabase<OffersSchema>> {
-  return openTestDatabase(target, { schema, migrationsDir: offersMigrationsDir(), migrationsTable: OFFERS_MIGRATIONS_TABLE });
+  return openTestDatabase(target, { schema, ...offersMigrations });
 }
 
 /**

@@ -1,5 +1,5 @@
 /**
- * A portal-like process for the kill -9 test (crash.test.ts): `node --import tsx crash-harness.ts '<json>'`.
+ * A portal-like process for the kill -9 test (crash.system.test.ts): `node --import tsx crash-harness.ts '<json>'`.
  *
  * It opens everything exactly as a portal process does (the portal database with its migrations,
  * the config repository through ensureConfigRepo + openCatalog, which recover it, the GitOps wiring,

@@ -7,7 +7,7 @@ import type { PortalDbHandle } from "./db/database";
 import { followCacheInvalidations } from "./cache-invalidation";
 import { addFavorite, configureFavoritesCache, favoriteSet, removeFavorite } from "./favorites";
 import { configureTokenCache, createToken, revokeToken, verifyToken } from "./tokens";
-import { portalMigrationsDir, portalMigrationsTable } from "./services";
+import { portalMigrations } from "./db/database";
 
 const HOUR = 3_600_000;
 
@@ -17,7 +17,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("caches of two portal instances 
   let direct: pg.Client;
   const instances: Array<{ handle: PortalDbHandle; listening: boolean[]; subscription: Subscription | null }> = [];
   const open = async () => {
-    const handle = await openDatabase({ url: scratch.url, schema, migrationsDir: portalMigrationsDir(), migrationsTable: portalMigrationsTable, poolSize: 3 });
+    const handle = await openDatabase({ url: scratch.url, schema, ...portalMigrations, poolSize: 3 });
     configureTokenCache(handle.db, { ttlMs: HOUR, maxEntries: 100 });
     configureFavoritesCache(handle.db, { ttlMs: HOUR, maxEntries: 100 });
     const listening: boolean[] = [];
@@ -39,7 +39,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("caches of two portal instances 
   const names = async (db: PortalDbHandle["db"], user: string) => [...(await favoriteSet(db, user))];
 
   beforeAll(async () => {
-    scratch = await createScratchPostgres({ prefix: "cache_follow" });
+    scratch = await createScratchPostgres({ prefix: "cache_follow", template: portalMigrations });
     direct = new pg.Client({ connectionString: scratch.url });
     await direct.connect();
   });

@@ -10,8 +10,8 @@ import os from "node:os";
 import path from "node:path";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { createScratchPostgres, testDatabaseTargets } from "../db/testing";
-import { openOffersDatabase } from "./db";
+import { createScratchPostgres, seedPgliteDataDir, testDatabaseTargets } from "../db/testing";
+import { offersMigrations, openOffersDatabase } from "./db";
 import { offerInstances, rewardLedger } from "./db/schema";
 import { OffersEngine } from "./engine";
 import { GameDirectory } from "./games";
@@ -24,7 +24,8 @@ const INSTANCES = 120;
 describe.each(testDatabaseTargets())("SIGKILL during claims on %s", (target) => {
   it("keeps every answered claim exactly once in the ledger", { timeout: 240_000 }, async () => {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), "offers-kill-"));
-    const scratch = target === "postgres" ? await createScratchPostgres() : undefined;
+    const scratch = target === "postgres" ? await createScratchPostgres({ template: offersMigrations }) : undefined;
+    if (!scratch) await seedPgliteDataDir(path.join(dataDir, "offers"), offersMigrations);
     const secretKey = randomBytes(32).toString("hex");
     const apiKey = "kill-test-api-key-0123456789";
     const dbOptions = scratch ? { url: scratch.url, poolSize: 4 } : { dataDir: path.join(dataDir, "offers") };

@@ -10,8 +10,8 @@ import os from "node:os";
 import path from "node:path";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { createScratchPostgres, testDatabaseTargets } from "../db/testing";
-import { openOffersDatabase } from "./db";
+import { createScratchPostgres, seedPgliteDataDir, testDatabaseTargets } from "../db/testing";
+import { offersMigrations, openOffersDatabase } from "./db";
 import { offerInstances, players } from "./db/schema";
 import { GameDirectory } from "./games";
 import { SecretBox } from "./secret-box";
@@ -23,7 +23,8 @@ const ADMIN_TOKEN = "kill-admin-token-0123456789";
 describe.each(testDatabaseTargets())("SIGKILL during a surfacing job on %s", (target) => {
   it("resumes the job after a restart and gives every matching player the offer exactly once", { timeout: 240_000 }, async () => {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), "offers-surfacing-kill-"));
-    const scratch = target === "postgres" ? await createScratchPostgres() : undefined;
+    const scratch = target === "postgres" ? await createScratchPostgres({ template: offersMigrations }) : undefined;
+    if (!scratch) await seedPgliteDataDir(path.join(dataDir, "offers"), offersMigrations);
     const secretKey = randomBytes(32).toString("hex");
     const dbOptions = scratch ? { url: scratch.url, poolSize: 4 } : { dataDir: path.join(dataDir, "offers") };
     try {

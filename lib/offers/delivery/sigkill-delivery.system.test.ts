@@ -10,8 +10,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { createScratchPostgres, testDatabaseTargets } from "../../db/testing";
-import { openOffersDatabase } from "../db";
+import { createScratchPostgres, seedPgliteDataDir, testDatabaseTargets } from "../../db/testing";
+import { offersMigrations, openOffersDatabase } from "../db";
 import { OffersEngine } from "../engine";
 import { GameDirectory } from "../games";
 import { RewardFeedResponse } from "../schemas";
@@ -25,7 +25,8 @@ const CLAIMS = 24;
 describe.each(testDatabaseTargets())("SIGKILL between commit and delivery on %s", (target) => {
   it("delivers every committed reward event after the restart", { timeout: 240_000 }, async () => {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), "offers-kill-delivery-"));
-    const scratch = target === "postgres" ? await createScratchPostgres() : undefined;
+    const scratch = target === "postgres" ? await createScratchPostgres({ template: offersMigrations }) : undefined;
+    if (!scratch) await seedPgliteDataDir(path.join(dataDir, "offers"), offersMigrations);
     const secretKey = randomBytes(32).toString("hex");
     const apiKey = "kill-delivery-api-key-0123456789";
     const dbOptions = scratch ? { url: scratch.url, poolSize: 4 } : { dataDir: path.join(dataDir, "offers") };

@@ -11,7 +11,7 @@ import { createScratchPostgres } from "../db/testing";
 import { startProxyFor } from "../testing/tcp-proxy";
 import { buildOffersApp } from "./app";
 import { ManualClock } from "./clock";
-import { OFFERS_MIGRATIONS_TABLE, offersMigrationsDir, openOffersDatabase, schema } from "./db";
+import { offersMigrations, openOffersDatabase, schema } from "./db";
 import { claimableGift } from "./testing";
 
 /**
@@ -19,7 +19,7 @@ import { claimableGift } from "./testing";
  * a game and its API headers; all removed when the test ends.
  */
 async function startBehindProxy() {
-  const scratch = await createScratchPostgres();
+  const scratch = await createScratchPostgres({ template: offersMigrations });
   const { proxy, url: viaProxy } = await startProxyFor(scratch.url, 5432);
   const database = await openOffersDatabase({ url: viaProxy, poolSize: 4, onPoolError: () => {} });
   const app = await buildOffersApp({ database, secretKey: "a".repeat(64), adminToken: "admin-token-0123456789", clock: new ManualClock(), checkResponses: true });
@@ -95,8 +95,8 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("a claim that reaches PostgreSQL
   const timeoutMs = 3_000;
 
   it("answers 503 database-unavailable and leaves the offer claimable, not 409", async () => {
-    const scratch = await createScratchPostgres();
-    const database = await openDatabase({ url: scratch.url, schema, migrationsDir: offersMigrationsDir(), migrationsTable: OFFERS_MIGRATIONS_TABLE, poolSize: 1, timeoutMs, onPoolError: () => {} });
+    const scratch = await createScratchPostgres({ template: offersMigrations });
+    const database = await openDatabase({ url: scratch.url, schema, ...offersMigrations, poolSize: 1, timeoutMs, onPoolError: () => {} });
     const app = await buildOffersApp({ database, secretKey: "a".repeat(64), adminToken: "admin-token-0123456789", clock: new ManualClock(), checkResponses: true });
     const locker = new pg.Client({ connectionString: scratch.url });
     onTestFinished(async () => {

@@ -17,6 +17,7 @@ import { build } from "esbuild";
 import { trace } from "@opentelemetry/api";
 import { offersBuildOptions } from "../../scripts/offers-build-options.mjs";
 import { createScratchPostgres } from "../db/testing";
+import { offersMigrations } from "./db";
 import { createServerClient } from "../offers-client";
 import { freePort } from "../testing/throwaway";
 import { startTracing, type Tracing } from "../tracing";
@@ -94,7 +95,7 @@ describe("traces", () => {
       receiver = await startReceiver();
       await build({ ...offersBuildOptions, outdir: bundleDir, logLevel: "silent" });
       // Database spans need PostgreSQL (PGlite is not reached through pg).
-      if (process.env.TEST_DATABASE_URL) scratch = await createScratchPostgres();
+      if (process.env.TEST_DATABASE_URL) scratch = await createScratchPostgres({ template: offersMigrations });
       const port = await freePort();
       base = `http://127.0.0.1:${port}`;
       const env: NodeJS.ProcessEnv = {

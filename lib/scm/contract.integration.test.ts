@@ -2,7 +2,7 @@
  * The provider contract (lib/scm/contract-suite.ts) against the local adapter (merge requests in
  * memory) and the gitlab adapter talking to the fake GitLab server (backed by real bare
  * repositories). The local adapter over the portal database runs it in
- * lib/portal/gitops/merge-request-store.test.ts.
+ * lib/portal/gitops/merge-request-store.integration.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mkdtemp, rm } from "node:fs/promises";

@@ -17,6 +17,7 @@ import path from "node:path";
 import { createInterface } from "node:readline";
 import { simpleGit } from "simple-git";
 import { createScratchPostgres } from "../../db/testing";
+import { portalMigrations } from "../db/database";
 import { validComponent, yamlOf } from "../../catalog/testing";
 import type { HarnessConfig, HarnessFacts } from "./crash-harness";
 
@@ -103,7 +104,7 @@ describe("kill -9 of the portal during config-repository writes and approvals", 
     for (let i = 0; i < 12; i++) await writeFile(path.join(shippedDir, `svc-${i}.yaml`), yamlOf(validComponent(`svc-${i}`)));
     let databaseUrl: string | undefined;
     if (process.env.TEST_DATABASE_URL) {
-      const scratch = await createScratchPostgres();
+      const scratch = await createScratchPostgres({ template: portalMigrations });
       databaseUrl = scratch.url;
       dropDatabase = scratch.drop;
     }

@@ -12,7 +12,8 @@ import path from "node:path";
 import { SignJWT } from "jose";
 import { pino } from "pino";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createScratchPostgres } from "../../db/testing";
+import { createScratchPostgres, seedPgliteDataDir } from "../../db/testing";
+import { offersMigrations } from "../db";
 import { parseEnv } from "../../env";
 import { connectEventStream, type EventStreamHandle } from "../../offers-client/sse";
 import { canRunThrowawayRedis, freePort, startThrowawayRedis, type ThrowawayServer } from "../../testing/throwaway";
@@ -59,6 +60,7 @@ describe.skipIf(!canRunThrowawayRedis())("offers service while Redis is down", (
   async function startInstance(databaseUrl: string | undefined): Promise<RunningOffersService & { base: string }> {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), "offers-outage-"));
     cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+    if (!databaseUrl) await seedPgliteDataDir(path.join(dataDir, "offers"), offersMigrations);
     const env = parseEnv({
       NODE_ENV: "test",
       LOG_LEVEL: "silent",
@@ -131,7 +133,7 @@ describe.skipIf(!canRunThrowawayRedis())("offers service while Redis is down", (
     (await loadSurfacedSince(service.database.db, { gameId: GAME.gameId, playerId }, 0)).events.map((e) => e.seq);
 
   it("delivers on the same instance while Redis is stopped, and /health says the bus is degraded", { timeout: 60_000 }, async () => {
-    const scratch = process.env.TEST_DATABASE_URL ? await createScratchPostgres() : undefined;
+    const scratch = process.env.TEST_DATABASE_URL ? await createScratchPostgres({ template: offersMigrations }) : undefined;
     if (scratch) cleanups.push(() => scratch.drop());
     const a = await startInstance(scratch?.url);
     await setUpGame(a);
@@ -162,7 +164,7 @@ describe.skipIf(!canRunThrowawayRedis())("offers service while Redis is down", (
     "a stream on another instance gets what surfaced during the outage once Redis is back, and one stream per player wins again",
     { timeout: 90_000 },
     async () => {
-      const scratch = await createScratchPostgres();
+      const scratch = await createScratchPostgres({ template: offersMigrations });
       cleanups.push(() => scratch.drop());
       const a = await startInstance(scratch.url);
       const b = await startInstance(scratch.url);
