@@ -3,7 +3,7 @@ import { fileURLToPath } from "node:url";
 import { sql } from "drizzle-orm";
 import * as schema from "./fixtures/schema";
 import pg from "pg";
-import { createScratchPostgres, openTestDatabase, testDatabaseTargets, type TestDatabase } from "./testing";
+import { createScratchPostgres, openTestDatabase, contractDatabaseTargets, type TestDatabase } from "./testing";
 import { CallerDeadlinePassed, callerDeadline, executeNamed, isDatabaseUnavailable, openDatabase, rowsOf } from "./index";
 import { startProxyFor } from "../testing/tcp-proxy";
 import { canRunThrowawayPgBouncer, canRunThrowawayPostgres, startThrowawayPgBouncer, startThrowawayPostgres } from "../testing/throwaway";
@@ -11,7 +11,7 @@ import { canRunThrowawayPgBouncer, canRunThrowawayPostgres, startThrowawayPgBoun
 const migrationsDir = fileURLToPath(new URL("./fixtures/migrations", import.meta.url));
 const options = { schema, migrationsDir, migrationsTable: "__fixture_migrations" };
 
-describe.each(testDatabaseTargets())("database on %s", (target) => {
+describe.each(contractDatabaseTargets())("database on %s", (target) => {
   let handle: TestDatabase<typeof schema>;
   beforeAll(async () => {
     handle = await openTestDatabase(target, options);
@@ -25,6 +25,20 @@ describe.each(testDatabaseTargets())("database on %s", (target) => {
     const rows = await handle.db.select().from(schema.notes);
     expect(rows.map((r) => r.body)).toEqual(["hello"]);
     await expect(handle.ping()).resolves.toBeUndefined();
+  });
+
+  it("migrates an empty database at open (test databases start from a migrated template instead)", async () => {
+    const scratch = target === "postgres" ? await createScratchPostgres() : undefined;
+    const fresh = await openDatabase({ ...options, url: scratch?.url });
+    try {
+      const applied = rowsOf<{ n: number }>(await fresh.db.execute(sql`select count(*)::int as n from public.__fixture_migrations`));
+      expect(applied[0]!.n).toBe(1);
+      await fresh.db.insert(schema.notes).values({ body: "fresh" });
+      expect((await fresh.db.select().from(schema.notes)).map((r) => r.body)).toEqual(["fresh"]);
+    } finally {
+      await fresh.close();
+      await scratch?.drop();
+    }
   });
 
   it("keeps each test database apart", async () => {

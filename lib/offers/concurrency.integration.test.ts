@@ -5,11 +5,11 @@
  */
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { testDatabaseTargets } from "../db/testing";
+import { contractDatabaseTargets } from "../db/testing";
 import { rewardLedger } from "./db/schema";
 import { startOffersTestApp, type OffersTestContext } from "./testing";
 
-describe.each(testDatabaseTargets())("concurrency on %s", (target) => {
+describe.each(contractDatabaseTargets())("concurrency on %s", (target) => {
   let t: OffersTestContext;
   beforeAll(async () => {
     t = await startOffersTestApp(target);

@@ -6,14 +6,14 @@
 import { and, eq } from "drizzle-orm";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { testDatabaseTargets } from "../db/testing";
+import { contractDatabaseTargets } from "../db/testing";
 import { idempotencyKeys, rewardLedger } from "./db/schema";
 import { startOffersService } from "./service";
 import { offersStorage, startOffersTestApp, storedStateDigest, type OffersTestContext } from "./testing";
 
 const coins = (amount: number) => ({ kind: "coins" as const, rewardId: "coins", name: "Coins", amount });
 
-describe.each(testDatabaseTargets())("Idempotency-Key on claims, on %s", (target) => {
+describe.each(contractDatabaseTargets())("Idempotency-Key on claims, on %s", (target) => {
   let t: OffersTestContext;
   let api: Record<string, string>;
   let offerSeq = 0;
@@ -177,7 +177,7 @@ describe.each(testDatabaseTargets())("Idempotency-Key on claims, on %s", (target
   });
 });
 
-describe.each(testDatabaseTargets())("the running service's sweep, on %s", (target) => {
+describe.each(contractDatabaseTargets())("the running service's sweep, on %s", (target) => {
   it("purges Idempotency-Keys older than 24 h", { timeout: 120_000 }, async () => {
     const s = offersStorage(target);
     const service = await startOffersService({

@@ -12,7 +12,7 @@ import { sql } from "drizzle-orm";
 import { SignJWT } from "jose";
 import { rowsOf } from "../db";
 import { parseEnv, type Env } from "../env";
-import { createScratchPostgres, seedPgliteDataDir, type TestDatabase, type TestDatabaseTarget } from "../db/testing";
+import { createScratchPostgres, type TestDatabase, type TestDatabaseTarget } from "../db/testing";
 import { playerState } from "./admin";
 import { buildOffersApp, type OffersAppDeps } from "./app";
 import { ManualClock } from "./clock";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { testDatabaseTargets } from "../db/testing";
+import { contractDatabaseTargets } from "../db/testing";
 import { changedFields, compact, listAudit, requestIdOf, writeAudit } from "./audit-store";
 import { openPortalTestDatabase } from "./testing";
 
@@ -24,7 +24,7 @@ describe("audit helpers", () => {
   });
 });
 
-describe.each(testDatabaseTargets())("audit log on %s", (target) => {
+describe.each(contractDatabaseTargets())("audit log on %s", (target) => {
   it("writes entries and lists them newest first with filters and paging", async () => {
     const db = await openPortalTestDatabase(target);
     try {

@@ -9,7 +9,7 @@
 import pg from "pg";
 import { Webhook } from "standardwebhooks";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { testDatabaseTargets } from "../../db/testing";
+import { contractDatabaseTargets } from "../../db/testing";
 import { MemoryEventBus } from "../../events";
 import { createEventStream } from "../sse";
 import * as S from "../schemas";
@@ -23,7 +23,7 @@ import { DeliveryWorker, type DeliveryWorkerOptions } from "./worker";
 const ADMIN = "test-admin-token-0123456789";
 const gift = [{ kind: "coins" as const, rewardId: "gold", name: "Gold", amount: 25 }];
 
-describe.each(testDatabaseTargets())("reward delivery on %s", (target) => {
+describe.each(contractDatabaseTargets())("reward delivery on %s", (target) => {
   let t: OffersTestContext;
   const receivers: Receiver[] = [];
   const workers: DeliveryWorker[] = [];

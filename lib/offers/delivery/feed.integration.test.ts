@@ -5,7 +5,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { testDatabaseTargets } from "../../db/testing";
+import { contractDatabaseTargets } from "../../db/testing";
 import { offerInstances, players } from "../db/schema";
 import { tenantOf } from "../environments";
 import * as S from "../schemas";
@@ -14,7 +14,7 @@ import { encodeCursor } from "./feed";
 
 const reward = { kind: "coins" as const, rewardId: "gold", name: "Gold", amount: 1 };
 
-describe.each(testDatabaseTargets())("feed cursors on %s", (target) => {
+describe.each(contractDatabaseTargets())("feed cursors on %s", (target) => {
   let t: OffersTestContext;
   let otherGame: TestGame;
 

@@ -7,7 +7,7 @@
 import { randomBytes } from "node:crypto";
 import { and, asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { testDatabaseTargets } from "../../db/testing";
+import { contractDatabaseTargets } from "../../db/testing";
 import { ManualClock } from "../clock";
 import { openOffersTestDatabase } from "../db";
 import { idempotencyKeys, offerEvents, offerInstances, players, rewardEvents, rewardLedger } from "../db/schema";
@@ -20,7 +20,7 @@ import type { ClaimIdempotency, OfferEvent } from "./types";
 const GAME = "claim-paths-game";
 const reward = { kind: "coins" as const, rewardId: "gold", name: "Gold", amount: 5 };
 
-describe.each(testDatabaseTargets())("the two claim paths on %s", (target) => {
+describe.each(contractDatabaseTargets())("the two claim paths on %s", (target) => {
   let database: Awaited<ReturnType<typeof openOffersTestDatabase>>;
   let engine: OffersEngine;
   const clock = new ManualClock();

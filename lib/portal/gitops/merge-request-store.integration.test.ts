@@ -5,7 +5,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { testDatabaseTargets } from "../../db/testing";
+import { contractDatabaseTargets } from "../../db/testing";
 import { LocalScmProvider } from "../../scm/local";
 import { providerContract } from "../../scm/contract-suite";
 import { dbMergeRequestStore } from "./merge-request-store";
@@ -13,7 +13,7 @@ import { openPortalTestDatabase } from "../testing";
 
 
 providerContract(
-  testDatabaseTargets().map((target) => [
+  contractDatabaseTargets().map((target) => [
     `local (${target})`,
     async () => {
       const root = await mkdtemp(path.join(tmpdir(), "scm-local-"));
