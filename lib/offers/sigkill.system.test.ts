@@ -10,7 +10,7 @@ import os from "node:os";
 import path from "node:path";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { createScratchPostgres, seedPgliteDataDir, testDatabaseTargets } from "../db/testing";
+import { createScratchPostgres, seedPgliteDataDir, contractDatabaseTargets } from "../db/testing";
 import { offersMigrations, openOffersDatabase } from "./db";
 import { offerInstances, rewardLedger } from "./db/schema";
 import { OffersEngine } from "./engine";
@@ -21,7 +21,7 @@ import { exited, serviceProcessEnv, startServiceProcess as startService, waitHea
 const INSTANCES = 120;
 
 
-describe.each(testDatabaseTargets())("SIGKILL during claims on %s", (target) => {
+describe.each(contractDatabaseTargets())("SIGKILL during claims on %s", (target) => {
   it("keeps every answered claim exactly once in the ledger", { timeout: 240_000 }, async () => {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), "offers-kill-"));
     const scratch = target === "postgres" ? await createScratchPostgres({ template: offersMigrations }) : undefined;
