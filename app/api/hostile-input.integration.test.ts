@@ -12,6 +12,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import fc from "fast-check";
+import { fuzzParameters } from "@/lib/testing/fuzz";
 import { readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { NextRequest } from "next/server";
@@ -382,7 +383,7 @@ describe("property: generated strings in every string position of every route", 
         if (response.status >= 500) failures.push(`${method} /api/${folder} ${position.part}.${position.path.join(".")}: ${JSON.stringify(text).slice(0, 80)} → ${response.status}`);
         return response.status < 500;
       }),
-      { numRuns: 300, interruptAfterTimeLimit: 150_000 },
+      { ...fuzzParameters(100), interruptAfterTimeLimit: 150_000 },
     );
     expect(failures).toEqual([]);
   }, 240_000);
@@ -409,7 +410,7 @@ describe("sign-in with hostile input", () => {
         const answer = await devSignInThroughNextAuth("http://portal.test", "lee", url);
         return answer.signedIn && typeof answer.redirect === "string" && new URL(answer.redirect).origin === "http://portal.test";
       }),
-      { numRuns: 200, interruptAfterTimeLimit: 60_000 },
+      { ...fuzzParameters(60), interruptAfterTimeLimit: 60_000 },
     );
   }, 120_000);
 });

@@ -1,4 +1,5 @@
 import fc from "fast-check";
+import { fuzzParameters, fuzzRuns } from "../testing/fuzz";
 import { describe, expect, it } from "vitest";
 import { generateComponent } from "../../bench/catalog/generate";
 import { SearchIndex, type CatalogEntry } from "./search";
@@ -52,7 +53,7 @@ function rng(seed: number) {
 }
 
 describe("search index", () => {
-  it("answers 500 random queries as the plain reference does (matches and disjunctive facet counts)", () => {
+  it("answers random queries (150; FUZZ_RUNS more) as the plain reference does (matches and disjunctive facet counts)", () => {
     const entries: CatalogEntry[] = Array.from({ length: 400 }, (_, i) => {
       const component = generateComponent(i);
       return { name: component.metadata.name, file: `components/${component.metadata.name}.yaml`, component, etag: `"${i}"`, stale: false };
@@ -61,7 +62,7 @@ describe("search index", () => {
     index.replaceAll(entries);
     const random = rng(7);
     const some = <T,>(xs: readonly T[], p: number) => xs.filter(() => random() < p);
-    for (let i = 0; i < 500; i++) {
+    for (let i = 0, queries = fuzzRuns(150); i < queries; i++) {
       const q = listQuerySchema.parse({
         q: random() < 0.5 ? ["offers", "api", "user1", "team-2", "org/team-1", "payments service", "nomatch", "Quest"][Math.floor(random() * 8)] : "",
         kind: some(COMPONENT_KINDS, 0.2),
@@ -163,7 +164,7 @@ describe("search index", () => {
           }
         }
       }),
-      { numRuns: 300 },
+      fuzzParameters(100),
     );
   });
 

@@ -170,7 +170,8 @@ export interface ScratchPostgresOptions {
 export async function createScratchPostgres(options: ScratchPostgresOptions = {}): Promise<{ url: string; drop: () => Promise<void> }> {
   const base = options.serverUrl ?? process.env.TEST_DATABASE_URL;
   if (!base) throw new Error("TEST_DATABASE_URL is not set");
-  const name = `${options.prefix ?? "t"}_${Date.now().toString(36)}_${randomBytes(4).toString("hex")}`;
+  const run = process.env[TEST_DATABASE_RUN];
+  const name = `${options.prefix ?? "t"}_${run ? `${run}_` : ""}${Date.now().toString(36)}_${randomBytes(4).toString("hex")}`;
   const admin = new pg.Client({ connectionString: base });
   await admin.connect();
   try {
@@ -192,16 +193,60 @@ export async function createScratchPostgres(options: ScratchPostgresOptions = {}
   url.pathname = `/${name}`;
   return {
     url: url.toString(),
-    drop: async () => {
-      const c = new pg.Client({ connectionString: base });
-      await c.connect();
-      try {
-        await c.query(`drop database if exists "${name}" with (force)`);
-      } finally {
-        await c.end();
-      }
-    },
+    // Within a run the drop waits for the run's end (dropRunDatabases): PostgreSQL checkpoints on
+    // every DROP DATABASE, seconds each on a busy machine; the drops at the end share checkpoints.
+    drop: run ? async () => undefined : () => dropDatabases(base, [name]),
   };
+}
+
+/** Drops databases, a few at a time: concurrent drops wait for the same checkpoint. */
+async function dropDatabases(serverUrl: string, names: string[], concurrency = 1): Promise<void> {
+  const queue = [...names];
+  const worker = async () => {
+    const c = new pg.Client({ connectionString: serverUrl });
+    await c.connect();
+    try {
+      for (let name = queue.shift(); name !== undefined; name = queue.shift()) await c.query(`drop database if exists "${name}" with (force)`);
+    } finally {
+      await c.end();
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, queue.length) }, worker));
+}
+
+/**
+ * The environment variable naming the test run whose scratch databases are dropped at its end
+ * (set by the tiers' globalSetup, inherited by the workers); unset, each is dropped on close.
+ */
+export const TEST_DATABASE_RUN = "TEST_DATABASE_RUN";
+
+/** A new run tag: when it started (so leftovers of an interrupted run can be told by age) and a random part. */
+export function newTestDatabaseRun(): string {
+  return `r${Date.now().toString(36)}${randomBytes(2).toString("hex")}`;
+}
+
+/**
+ * Drops the scratch databases of `run` on the TEST_DATABASE_URL server, and those of runs that
+ * started more than `staleAfterMs` ago (an interrupted run never dropped its own).
+ */
+export async function dropRunDatabases(run: string, staleAfterMs = 12 * 3600_000): Promise<void> {
+  const base = process.env.TEST_DATABASE_URL;
+  if (!base) return;
+  const c = new pg.Client({ connectionString: base });
+  await c.connect();
+  let names: string[];
+  try {
+    const rows = (await c.query<{ datname: string }>("select datname from pg_database where datname ~ '_r[0-9a-z]{8}[0-9a-f]{4}_'")).rows;
+    names = rows
+      .map((r) => r.datname)
+      .filter((name) => {
+        const tag = /_(r([0-9a-z]{8})[0-9a-f]{4})_/.exec(name);
+        return tag !== null && (tag[1] === run || Date.now() - parseInt(tag[2], 36) > staleAfterMs);
+      });
+  } finally {
+    await c.end();
+  }
+  await dropDatabases(base, names, 6);
 }
 
 export async function openTestDatabase<TSchema extends Record<string, unknown>>(

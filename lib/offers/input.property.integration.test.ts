@@ -13,10 +13,11 @@ import { testDatabaseTargets } from "../db/testing";
 import { createEventStream } from "./sse";
 import { encodeCursor, FEED_START } from "./delivery/feed";
 import { startOffersTestApp, storedStateDigest, type OffersTestContext } from "./testing";
+import { fuzzRuns, fuzzSeed } from "../testing/fuzz";
 
 const ADMIN = "test-admin-token-0123456789";
 /** Generated cases per route (FUZZ_RUNS to search longer, FUZZ_SEED to replay a failure). */
-const NUM_RUNS = Number(process.env.FUZZ_RUNS ?? 20);
+const NUM_RUNS = fuzzRuns(10);
 
 type Auth = "jwt" | "apiKey" | "admin" | "none";
 /** A valid request of a route; every string in it (and every object key of its body) is a position to fuzz. */
@@ -356,7 +357,7 @@ describe.each(testDatabaseTargets())("every route's validation under generated s
       fc.asyncProperty(fc.constantFrom(...cases), hostileString, async ({ route, position }, value) => {
         await check(route, position, value);
       }),
-      { numRuns: NUM_RUNS * routeNames().length, seed: process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : undefined },
+      { numRuns: NUM_RUNS * routeNames().length, seed: fuzzSeed() },
     );
   });
 });

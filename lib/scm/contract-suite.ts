@@ -200,5 +200,7 @@ export function providerContract(targets: Array<[string, () => Promise<Harness>]
     await expectScmError(p.listTags("team/nothing-here"), "not_found");
     await expectScmError(p.commitFiles("team/nothing-here", { branch: "main", message: "x", files: [{ path: "a", content: "b" }] }), "not_found");
   });
-});
+  // Each case starts a hundred git processes or more; on a busy two-core machine one takes up to a few
+  // hundred milliseconds to start, beyond the default 30 s of a case.
+  }, 120_000);
 }

@@ -120,7 +120,8 @@ export async function startFakeGitLab(options: FakeGitLabOptions): Promise<FakeG
   const resolveProject = async (id: string): Promise<string> => {
     let repo = id;
     if (/^\d+$/.test(id)) repo = [...projectIds.entries()].find(([, n]) => String(n) === id)?.[0] ?? "";
-    if (!repo || !(await backend.getRepository(repo).catch(() => null))) throw new HttpError(404, { message: "404 Project Not Found" });
+    // Asked before every project request: a look at the folder, not git's description of the repository.
+    if (!repo || !(await backend.hasRepository(repo))) throw new HttpError(404, { message: "404 Project Not Found" });
     return repo;
   };
 

@@ -166,15 +166,11 @@ export class RepoGit {
   }
 
   async readFile(ref: string, filePath: string): Promise<string | null> {
-    const sha = await this.resolve(ref);
-    if (!sha) return null;
-    try {
-      const type = (await this.raw(["cat-file", "-t", `${sha}:${filePath}`])).trim();
-      if (type !== "blob") return null;
-      return await this.raw(["cat-file", "blob", `${sha}:${filePath}`]);
-    } catch {
-      return null;
-    }
+    if (ref.startsWith("-")) return null;
+    // One git process (a busy machine pays for each): the ref peeled to its commit, then the path. A
+    // missing ref or path, a folder or a submodule is no blob: cat-file fails and the answer is null.
+    const run = await runGit(this.dir, ["cat-file", "blob", `${ref}^{commit}:${filePath}`]);
+    return run.code === 0 ? run.stdout.toString() : null;
   }
 
   async listTree(ref: string, dir: string | undefined, recursive: boolean): Promise<ScmTreeEntry[]> {

@@ -185,6 +185,15 @@ export class LocalScmProvider implements ScmProvider {
     return { items, nextPage: page * perPage < paths.length ? page + 1 : null };
   }
 
+  /** Whether `repo` exists, without starting git (a caller that asks before every request). */
+  async hasRepository(repo: string): Promise<boolean> {
+    try {
+      return this.workingCopies[repo] !== undefined || (await isBareRepo(this.dirOf(repo)));
+    } catch {
+      return false;
+    }
+  }
+
   async getRepository(repo: string): Promise<ScmRepository | null> {
     try {
       return await this.withRepo(repo, (git) => this.describe(repo, git));

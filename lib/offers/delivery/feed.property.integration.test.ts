@@ -7,6 +7,7 @@
  */
 import { randomUUID } from "node:crypto";
 import fc from "fast-check";
+import { fuzzParameters } from "../../testing/fuzz";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rowsOf } from "../../db";
@@ -186,7 +187,7 @@ describe.each(testDatabaseTargets())("ledger feed under concurrent claims on %s"
           [[{ op: "hold-before-write" }, { op: "claim", n: 2 }, { op: "settle" }, { op: "read", limit: 2 }, { op: "release" }, { op: "settle" }, { op: "read", limit: 5 }]],
         ]
       : [];
-    await fc.assert(fc.asyncProperty(steps, runSchedule), { numRuns: canHold ? 40 : 25, examples });
+    await fc.assert(fc.asyncProperty(steps, runSchedule), { ...fuzzParameters(canHold ? 20 : 12), examples });
     // The control: paging by serial id loses events in these interleavings; the feed did not.
     if (canHold) expect(naiveMissed).toBeGreaterThan(0);
   });

@@ -1,5 +1,6 @@
 /** The slot and queue rules, without a database. */
 import fc from "fast-check";
+import { fuzzParameters } from "../../testing/fuzz";
 import { describe, expect, it } from "vitest";
 import type { CompletionCondition, OfferStatus } from "../schemas";
 import {
@@ -103,6 +104,7 @@ describe("slot rules", () => {
         // Only the clock ends offers, and never earned ones.
         for (const o of expired) expect(["inQueue", "surfaced", "viewed"]).toContain(o.status);
       }),
+      fuzzParameters(100),
     );
   });
 
@@ -116,6 +118,7 @@ describe("slot rules", () => {
         expect(plan.promote).toEqual([]);
         if (viewing) for (const o of open) expect(viewingTransition(o)).toBeNull();
       }),
+      fuzzParameters(100),
     );
   });
 
@@ -125,6 +128,7 @@ describe("slot rules", () => {
         expect(Math.sign(queueOrder(a, b))).toBe(-Math.sign(queueOrder(b, a)));
         if (queueOrder(a, b) === 0) expect(a.instanceId).toBe(b.instanceId);
       }),
+      fuzzParameters(100),
     );
   });
 });

@@ -3,7 +3,7 @@
  * slow readers, the admin watch stream, two instances sharing a bus, and the SDK across a restart.
  * One file over 400 lines: every case shares the raw-socket and real-server helpers at its top.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import net from "node:net";
 import v8 from "node:v8";
 import vm from "node:vm";
@@ -178,96 +178,264 @@ describe.each(testDatabaseTargets())("event stream on %s", (target) => {
     return s;
   }
 
-  it("answers CORS preflights of browser game clients", async () => {
-    const { base } = await server();
-    const preflight = await fetch(`${base}/client/player/campaigns`, {
-      method: "OPTIONS",
-      headers: { Origin: "https://game.example", "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "authorization,content-type" },
+  /** One app for the cases of a describe that need nothing of their own; each case uses its own players. */
+  function sharedServer(opts: ServerOptions = {}): () => Server {
+    let shared: Server | undefined;
+    const bus = new MemoryEventBus();
+    beforeAll(async () => {
+      shared = await startServer(target, bus, opts);
+      await defineOffers(shared.ctx);
     });
-    expect(preflight.status).toBe(204);
-    expect(preflight.headers.get("access-control-allow-origin")).toBe("https://game.example");
-    expect(preflight.headers.get("access-control-allow-headers")).toContain("authorization");
+    afterEach(async () => {
+      // Every case leaves no stream behind, so the next one counts only its own.
+      const hub = shared!.stream.hub;
+      await until(() => hub.connectionCount === 0 && hub.watcherCount === 0, 3_000, "the case's streams closed");
+    });
+    afterAll(async () => {
+      await shared?.ctx.close();
+      expect(bus.channelCount).toBe(0);
+    });
+    return () => shared!;
+  }
+
+  describe("on one app", () => {
+    const shared = sharedServer();
+
+    it("answers CORS preflights of browser game clients", async () => {
+      const { base } = shared();
+      const preflight = await fetch(`${base}/client/player/campaigns`, {
+        method: "OPTIONS",
+        headers: { Origin: "https://game.example", "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "authorization,content-type" },
+      });
+      expect(preflight.status).toBe(204);
+      expect(preflight.headers.get("access-control-allow-origin")).toBe("https://game.example");
+      expect(preflight.headers.get("access-control-allow-headers")).toContain("authorization");
+    });
+
+    it("refuses bad tokens with the JWT error codes", async () => {
+      const { ctx, base } = shared();
+      const none = await fetch(`${base}/sse/connect`, { headers: { Accept: "text/event-stream" } });
+      expect(none.status).toBe(401);
+      expect(await none.json()).toEqual({ message: "jwt-invalid" });
+      const expired = await ctx.jwt("p1", { ttlSeconds: -60 });
+      const res = await fetch(`${base}/sse/connect`, { headers: { Authorization: `Bearer ${expired}` } });
+      expect(res.status).toBe(401);
+      expect(await res.json()).toEqual({ message: "jwt-expired" });
+      const otherKey = await ctx.jwt("p1", { apiKey: "not-the-key-of-this-game" });
+      const bad = await fetch(`${base}/sse/connect`, { headers: { Authorization: `Bearer ${otherKey}` } });
+      expect(bad.status).toBe(401);
+      expect(await bad.json()).toEqual({ message: "jwt-invalid" });
+    });
+
+    it("streams real-time offers with ids and heartbeats, and replays what was missed after Last-Event-ID", async () => {
+      const { ctx, base, stream } = shared();
+      const auth = { Authorization: `Bearer ${await ctx.jwt("p1")}` };
+      const first = openReader(`${base}/sse/connect`, { ...auth, Origin: "https://game.example" });
+      const res = await first.response;
+      await until(() => first.comments.includes("connected"));
+      expect(res.status).toBe(200);
+      expect(res.headers.get("content-type")).toBe("text/event-stream");
+      expect(res.headers.get("cache-control")).toContain("no-cache");
+      expect(res.headers.get("x-accel-buffering")).toBe("no");
+      await until(() => stream.hub.connectionCount === 1);
+
+      // A browser game client on another origin may read the stream (CORS), and sees the request id.
+      expect(res.headers.get("access-control-allow-origin")).toBe("https://game.example");
+      expect(res.headers.get("x-request-id")).toBeTruthy();
+      const live = await assign(ctx, "p1", "live-1");
+      await assign(ctx, "p1", "quiet"); // not real-time: never pushed
+      await until(() => first.events.length === 1);
+      const event = first.events[0]!;
+      expect(event.event).toBe("offer_surfaced");
+      const data = JSON.parse(event.data) as { offer: Offer };
+      expect(Object.keys(data)).toEqual(["offer"]);
+      expect(data.offer).toMatchObject({ instanceId: live.instanceId, status: "surfaced", playerId: "p1", gameId: ctx.game.gameId });
+      expect(Number(event.id)).toBeGreaterThan(0);
+      await until(() => first.comments.filter((c) => c === "heartbeat").length >= 2, 2_000, "two heartbeats");
+
+      first.abort();
+      await until(() => stream.hub.connectionCount === 0, 3_000, "cleanup after abort");
+      const missed = await assign(ctx, "p1", "live-2");
+
+      const second = openReader(`${base}/sse/connect`, { ...auth, "Last-Event-ID": event.id! });
+      await until(() => second.events.length === 1);
+      expect(JSON.parse(second.events[0]!.data).offer.instanceId).toBe(missed.instanceId);
+      const third = await assign(ctx, "p1", "live-3"); // over the slot limit: queued, not surfaced
+      expect(third.status).toBe("inQueue");
+      await new Promise((r) => setTimeout(r, 200));
+      expect(second.events).toHaveLength(1);
+      expect(Number(second.events[0]!.id)).toBeGreaterThan(Number(event.id));
+      second.abort();
+    });
+
+    it("keeps one connection per player: a newer one replaces the older", async () => {
+      const { ctx, base, stream } = shared();
+      const token = await ctx.jwt("p2");
+      const older = openReader(`${base}/sse/connect`, { Authorization: `Bearer ${token}` });
+      await until(() => stream.hub.connectionCount === 1);
+      const newer = openReader(`${base}/sse/connect`, { Authorization: `Bearer ${token}` });
+      await until(() => older.ended, 3_000, "older stream closed");
+      await until(() => newer.comments.includes("connected"));
+      expect(older.comments).toContain("replaced");
+      expect(stream.hub.connectionCount).toBe(1);
+      await assign(ctx, "p2", "live-1");
+      await until(() => newer.events.length === 1);
+      expect(older.events.map((e) => [e.event, e.id, e.data])).toEqual([["replaced", "replaced", '{"message":"stream-replaced"}']]);
+      newer.abort();
+      await until(() => stream.hub.connectionCount === 0);
+    });
+
+    it("closes the stream when the JWT expires", async () => {
+      const { ctx, base, stream } = shared();
+      const reader = openReader(`${base}/sse/connect`, { Authorization: `Bearer ${await ctx.jwt("p3", { ttlSeconds: 1 })}` });
+      await until(() => stream.hub.connectionCount === 1);
+      await until(() => reader.ended, 3_000, "closed at expiry");
+      expect(stream.hub.connectionCount).toBe(0);
+    });
+
+    it("serves the admin API and a watch stream that does not take the player's connection", async () => {
+      const { ctx, base, stream } = shared();
+      const denied = await fetch(`${base}/admin/games`);
+      expect(denied.status).toBe(401);
+      const wrong = await fetch(`${base}/admin/games`, { headers: { Authorization: "Bearer nope" } });
+      expect(wrong.status).toBe(401);
+      const admin = { Authorization: `Bearer ${ADMIN}` };
+      const games = (await (await fetch(`${base}/admin/games`, { headers: admin })).json()) as { games: Array<{ gameId: string }> };
+      expect(games.games.map((g) => g.gameId)).toContain(ctx.game.gameId);
+
+      const watchUrl = `${base}/admin/games/${ctx.game.gameId}/players/p4/watch`;
+      const watcher = openReader(watchUrl, admin);
+      await until(() => watcher.events.some((e) => e.event === "presence"));
+      const player = openReader(`${base}/sse/connect`, { Authorization: `Bearer ${await ctx.jwt("p4")}` });
+      await until(() => player.comments.includes("connected"));
+      expect(stream.hub.watcherCount).toBe(1);
+      const offer = await assign(ctx, "p4", "live-1");
+      const view = await ctx.post("/v1/client/player/campaigns", { viewingCampaigns: true }, { Authorization: `Bearer ${await ctx.jwt("p4")}` });
+      expect(view.status).toBe(200);
+      await until(() => player.events.length === 1);
+      player.abort();
+      await until(() => watcher.events.filter((e) => e.event === "connection").length === 2, 3_000, "connection events");
+      const types = watcher.events.map((e) => e.event);
+      expect(types).toEqual(["presence", "connection", "surfaced", "viewed", "claimable", "connection"]);
+      expect(JSON.parse(watcher.events[2]!.data)).toMatchObject({ instanceId: offer.instanceId, toStatus: "surfaced" });
+      // Viewing moves it through two statuses at once; each step is its own event, with its own status.
+      expect(JSON.parse(watcher.events[3]!.data)).toMatchObject({ fromStatus: "surfaced", toStatus: "viewed", offer: { status: "viewed" } });
+      expect(JSON.parse(watcher.events[4]!.data)).toMatchObject({ fromStatus: "viewed", toStatus: "claimable", offer: { status: "claimable" } });
+
+      const state = await fetch(`${base}/admin/games/${ctx.game.gameId}/players/p4`, { headers: admin });
+      expect(state.status).toBe(200);
+      const body = (await state.json()) as { offers: Array<{ instanceId: string; status: string; events: Array<{ type: string }> }>; connected: boolean };
+      expect(body.connected).toBe(false);
+      expect(body.offers[0]!.status).toBe("claimable");
+      expect(body.offers[0]!.events.map((e) => e.type)).toEqual(["surfaced", "viewed", "claimable"]);
+      const missing = await fetch(`${base}/admin/games/${ctx.game.gameId}/players/nobody`, { headers: admin });
+      expect(missing.status).toBe(404);
+      watcher.abort();
+      await until(() => stream.hub.watcherCount === 0);
+    });
   });
 
-  it("refuses bad tokens with the JWT error codes", async () => {
-    const { ctx, base } = await server();
-    const none = await fetch(`${base}/sse/connect`, { headers: { Accept: "text/event-stream" } });
-    expect(none.status).toBe(401);
-    expect(await none.json()).toEqual({ message: "jwt-invalid" });
-    const expired = await ctx.jwt("p1", { ttlSeconds: -60 });
-    const res = await fetch(`${base}/sse/connect`, { headers: { Authorization: `Bearer ${expired}` } });
-    expect(res.status).toBe(401);
-    expect(await res.json()).toEqual({ message: "jwt-expired" });
-    const otherKey = await ctx.jwt("p1", { apiKey: "not-the-key-of-this-game" });
-    const bad = await fetch(`${base}/sse/connect`, { headers: { Authorization: `Bearer ${otherKey}` } });
-    expect(bad.status).toBe(401);
-    expect(await bad.json()).toEqual({ message: "jwt-invalid" });
-  });
+  describe("on one app that closes readers stalled for 1.5 s", () => {
+    const shared = sharedServer({ staleTimeoutMs: 1_500, sampleMs: 200 });
 
-  it("streams real-time offers with ids and heartbeats, and replays what was missed after Last-Event-ID", async () => {
-    const { ctx, base, stream } = await server();
-    const auth = { Authorization: `Bearer ${await ctx.jwt("p1")}` };
-    const first = openReader(`${base}/sse/connect`, { ...auth, Origin: "https://game.example" });
-    const res = await first.response;
-    await until(() => first.comments.includes("connected"));
-    expect(res.status).toBe(200);
-    expect(res.headers.get("content-type")).toBe("text/event-stream");
-    expect(res.headers.get("cache-control")).toContain("no-cache");
-    expect(res.headers.get("x-accel-buffering")).toBe("no");
-    await until(() => stream.hub.connectionCount === 1);
+    it.skipIf(!tcpTablesReadable())(
+      "closes clients that read nothing while what they were sent sits in the kernel, not in Node, and frees everything",
+      async () => {
+        const staleTimeoutMs = 1_500;
+        const sampleMs = 200;
+        const { ctx, stream } = shared();
+        const serverSockets = trackServerSockets(ctx);
+        const openConnections = () => new Promise<number>((resolve) => ctx.app.server.getConnections((_e, n) => resolve(n)));
+        const clients = await Promise.all(Array.from({ length: 20 }, (_, i) => rawStreamClient(ctx, `idle${i}`)));
+        try {
+          const players = clients.map((c) => c.playerId);
+          await until(() => players.every((playerId) => stream.hub.isLive({ gameId: ctx.game.gameId, playerId })), 10_000, "streams live");
+          // About 150 KB each: the client's kernel takes ~128 KB into its receive buffer and
+          // acknowledges it; the rest waits in the server's kernel; Node's buffer stays empty.
+          await publishOffers(stream, ctx.game.gameId, players, Array.from({ length: 20 }, (_, i) => i + 1), 7_500);
+          expect(serverSockets).toHaveLength(clients.length);
+          const inKernelOnly = async () => {
+            const queues = await Promise.all(serverSockets.map(({ socket }) => outstanding(socket)));
+            return queues.every(({ kernel, node }) => kernel > 0 && node === 0);
+          };
+          for (let tries = 0; !(await inKernelOnly()); tries++) {
+            expect(tries, "the data never sat in the kernel alone").toBeLessThan(100);
+            await new Promise((r) => setTimeout(r, 10));
+          }
+          const queuedAt = Date.now();
+          const bound = staleTimeoutMs + 2 * sampleMs + 2_000;
+          await until(() => serverSockets.every((s) => s.closedAt > 0), bound, "server closed every client that reads nothing");
+          for (const { closedAt } of serverSockets) expect(closedAt - queuedAt).toBeLessThan(bound);
+          // Reset, not a FIN behind the unread data: a client that reads again learns at once.
+          for (const { socket } of clients) socket.resume();
+          await until(() => clients.every((c) => c.closed), 3_000, "clients see the connection closed");
+          expect(stream.hub.connectionCount).toBe(0);
+          expect((stream.hub.options.bus as MemoryEventBus).channelCount).toBe(0);
+          expect((stream.hub.options.bus as MemoryEventBus).reconnectListenerCount).toBe(0);
+          expect(stream.hub.stallSampler.watching).toBe(0);
+          await until(() => !stream.hub.stallSampler.running, 1_000, "sampler stopped");
+          expect(await openConnections()).toBe(0);
+        } finally {
+          for (const { socket } of clients) socket.destroy();
+        }
+      },
+      60_000,
+    );
 
-    // A browser game client on another origin may read the stream (CORS), and sees the request id.
-    expect(res.headers.get("access-control-allow-origin")).toBe("https://game.example");
-    expect(res.headers.get("x-request-id")).toBeTruthy();
-    const live = await assign(ctx, "p1", "live-1");
-    await assign(ctx, "p1", "quiet"); // not real-time: never pushed
-    await until(() => first.events.length === 1);
-    const event = first.events[0]!;
-    expect(event.event).toBe("offer_surfaced");
-    const data = JSON.parse(event.data) as { offer: Offer };
-    expect(Object.keys(data)).toEqual(["offer"]);
-    expect(data.offer).toMatchObject({ instanceId: live.instanceId, status: "surfaced", playerId: "p1", gameId: ctx.game.gameId });
-    expect(Number(event.id)).toBeGreaterThan(0);
-    await until(() => first.comments.filter((c) => c === "heartbeat").length >= 2, 2_000, "two heartbeats");
+    it.skipIf(!tcpTablesReadable())("keeps a client that reads slowly but steadily while data waits for it", async () => {
+      const staleTimeoutMs = 1_500;
+      const { ctx, stream } = shared();
+      const serverSockets = trackServerSockets(ctx);
+      const client = await rawStreamClient(ctx, "slow-reader");
+      const key = { gameId: ctx.game.gameId, playerId: client.playerId };
+      try {
+        await until(() => stream.hub.isLive(key), 10_000, "stream live");
+        // More than the client's receive buffer holds, before it starts reading.
+        let seq = 0;
+        await publishOffers(stream, key.gameId, [key.playerId], Array.from({ length: 30 }, () => ++seq), 8_000);
+        // Four stale timeouts: the client takes one chunk every 200 ms; the server keeps ~300 KB waiting for it.
+        const reader = setInterval(() => {
+          client.socket.once("data", () => client.socket.pause());
+          client.socket.resume();
+        }, 200);
+        let looks = 0;
+        let waiting = 0;
+        try {
+          for (const end = Date.now() + 4 * staleTimeoutMs; Date.now() < end; ) {
+            const { kernel, node } = await outstanding(serverSockets[0]!.socket);
+            looks++;
+            if (kernel + node > 0) waiting++;
+            if (kernel + node < 300_000) await publishOffers(stream, key.gameId, [key.playerId], [++seq, ++seq, ++seq, ++seq], 8_000);
+            await new Promise((r) => setTimeout(r, 20));
+          }
+        } finally {
+          clearInterval(reader);
+        }
+        expect(serverSockets[0]!.closedAt).toBe(0);
+        expect(client.closed).toBe(false);
+        expect(stream.hub.isConnected(key)).toBe(true);
+        expect(waiting / looks, `data waited for the client in ${waiting} of ${looks} looks`).toBeGreaterThan(0.8);
+        expect(client.received).toBeGreaterThan(200_000);
+      } finally {
+        client.socket.destroy();
+      }
+      await until(() => stream.hub.connectionCount === 0, 3_000, "cleanup after the client left");
+      await until(() => !stream.hub.stallSampler.running, 1_000, "sampler stopped");
+    }, 60_000);
 
-    first.abort();
-    await until(() => stream.hub.connectionCount === 0, 3_000, "cleanup after abort");
-    const missed = await assign(ctx, "p1", "live-2");
-
-    const second = openReader(`${base}/sse/connect`, { ...auth, "Last-Event-ID": event.id! });
-    await until(() => second.events.length === 1);
-    expect(JSON.parse(second.events[0]!.data).offer.instanceId).toBe(missed.instanceId);
-    const third = await assign(ctx, "p1", "live-3"); // over the slot limit: queued, not surfaced
-    expect(third.status).toBe("inQueue");
-    await new Promise((r) => setTimeout(r, 200));
-    expect(second.events).toHaveLength(1);
-    expect(Number(second.events[0]!.id)).toBeGreaterThan(Number(event.id));
-    second.abort();
-  });
-
-  it("keeps one connection per player: a newer one replaces the older", async () => {
-    const { ctx, base, stream } = await server();
-    const token = await ctx.jwt("p2");
-    const older = openReader(`${base}/sse/connect`, { Authorization: `Bearer ${token}` });
-    await until(() => stream.hub.connectionCount === 1);
-    const newer = openReader(`${base}/sse/connect`, { Authorization: `Bearer ${token}` });
-    await until(() => older.ended, 3_000, "older stream closed");
-    await until(() => newer.comments.includes("connected"));
-    expect(older.comments).toContain("replaced");
-    expect(stream.hub.connectionCount).toBe(1);
-    await assign(ctx, "p2", "live-1");
-    await until(() => newer.events.length === 1);
-    expect(older.events.map((e) => [e.event, e.id, e.data])).toEqual([["replaced", "replaced", '{"message":"stream-replaced"}']]);
-    newer.abort();
-    await until(() => stream.hub.connectionCount === 0);
-  });
-
-  it("closes the stream when the JWT expires", async () => {
-    const { ctx, base, stream } = await server();
-    const reader = openReader(`${base}/sse/connect`, { Authorization: `Bearer ${await ctx.jwt("p3", { ttlSeconds: 1 })}` });
-    await until(() => stream.hub.connectionCount === 1);
-    await until(() => reader.ended, 3_000, "closed at expiry");
-    expect(stream.hub.connectionCount).toBe(0);
+    it("keeps a client that reads everything and only gets heartbeats", async () => {
+      const staleTimeoutMs = 1_500;
+      const { ctx, base, stream } = shared();
+      const reader = openReader(`${base}/sse/connect`, { Authorization: `Bearer ${await ctx.jwt("hb")}` });
+      await until(() => reader.comments.includes("connected"));
+      await new Promise((r) => setTimeout(r, 3 * staleTimeoutMs));
+      expect(reader.ended).toBe(false);
+      expect(reader.comments.filter((c) => c === "heartbeat").length).toBeGreaterThan(10);
+      expect(stream.hub.connectionCount).toBe(1);
+      reader.abort();
+      await until(() => stream.hub.connectionCount === 0, 3_000, "cleanup after abort");
+      await until(() => !stream.hub.stallSampler.running, 1_000, "sampler stopped");
+    }, 60_000);
   });
 
   it("closes clients that read nothing within the stale timeout, and frees every socket and subscription", async () => {
@@ -326,105 +494,6 @@ describe.each(testDatabaseTargets())("event stream on %s", (target) => {
     }
   });
 
-  it.skipIf(!tcpTablesReadable())(
-    "closes clients that read nothing while what they were sent sits in the kernel, not in Node, and frees everything",
-    async () => {
-      const staleTimeoutMs = 1_500;
-      const sampleMs = 200;
-      const { ctx, stream } = await server({ staleTimeoutMs, sampleMs });
-      const serverSockets = trackServerSockets(ctx);
-      const openConnections = () => new Promise<number>((resolve) => ctx.app.server.getConnections((_e, n) => resolve(n)));
-      const clients = await Promise.all(Array.from({ length: 20 }, (_, i) => rawStreamClient(ctx, `idle${i}`)));
-      try {
-        const players = clients.map((c) => c.playerId);
-        await until(() => players.every((playerId) => stream.hub.isLive({ gameId: ctx.game.gameId, playerId })), 10_000, "streams live");
-        // About 150 KB each: the client's kernel takes ~128 KB into its receive buffer and
-        // acknowledges it; the rest waits in the server's kernel; Node's buffer stays empty.
-        await publishOffers(stream, ctx.game.gameId, players, Array.from({ length: 20 }, (_, i) => i + 1), 7_500);
-        expect(serverSockets).toHaveLength(clients.length);
-        const inKernelOnly = async () => {
-          const queues = await Promise.all(serverSockets.map(({ socket }) => outstanding(socket)));
-          return queues.every(({ kernel, node }) => kernel > 0 && node === 0);
-        };
-        for (let tries = 0; !(await inKernelOnly()); tries++) {
-          expect(tries, "the data never sat in the kernel alone").toBeLessThan(100);
-          await new Promise((r) => setTimeout(r, 10));
-        }
-        const queuedAt = Date.now();
-        const bound = staleTimeoutMs + 2 * sampleMs + 2_000;
-        await until(() => serverSockets.every((s) => s.closedAt > 0), bound, "server closed every client that reads nothing");
-        for (const { closedAt } of serverSockets) expect(closedAt - queuedAt).toBeLessThan(bound);
-        // Reset, not a FIN behind the unread data: a client that reads again learns at once.
-        for (const { socket } of clients) socket.resume();
-        await until(() => clients.every((c) => c.closed), 3_000, "clients see the connection closed");
-        expect(stream.hub.connectionCount).toBe(0);
-        expect((stream.hub.options.bus as MemoryEventBus).channelCount).toBe(0);
-        expect((stream.hub.options.bus as MemoryEventBus).reconnectListenerCount).toBe(0);
-        expect(stream.hub.stallSampler.watching).toBe(0);
-        await until(() => !stream.hub.stallSampler.running, 1_000, "sampler stopped");
-        expect(await openConnections()).toBe(0);
-      } finally {
-        for (const { socket } of clients) socket.destroy();
-      }
-    },
-    60_000,
-  );
-
-  it.skipIf(!tcpTablesReadable())("keeps a client that reads slowly but steadily while data waits for it", async () => {
-    const staleTimeoutMs = 1_500;
-    const { ctx, stream } = await server({ staleTimeoutMs, sampleMs: 200 });
-    const serverSockets = trackServerSockets(ctx);
-    const client = await rawStreamClient(ctx, "slow-reader");
-    const key = { gameId: ctx.game.gameId, playerId: client.playerId };
-    try {
-      await until(() => stream.hub.isLive(key), 10_000, "stream live");
-      // More than the client's receive buffer holds, before it starts reading.
-      let seq = 0;
-      await publishOffers(stream, key.gameId, [key.playerId], Array.from({ length: 30 }, () => ++seq), 8_000);
-      // Four stale timeouts: the client takes one chunk every 200 ms; the server keeps ~300 KB waiting for it.
-      const reader = setInterval(() => {
-        client.socket.once("data", () => client.socket.pause());
-        client.socket.resume();
-      }, 200);
-      let looks = 0;
-      let waiting = 0;
-      try {
-        for (const end = Date.now() + 4 * staleTimeoutMs; Date.now() < end; ) {
-          const { kernel, node } = await outstanding(serverSockets[0]!.socket);
-          looks++;
-          if (kernel + node > 0) waiting++;
-          if (kernel + node < 300_000) await publishOffers(stream, key.gameId, [key.playerId], [++seq, ++seq, ++seq, ++seq], 8_000);
-          await new Promise((r) => setTimeout(r, 20));
-        }
-      } finally {
-        clearInterval(reader);
-      }
-      expect(serverSockets[0]!.closedAt).toBe(0);
-      expect(client.closed).toBe(false);
-      expect(stream.hub.isConnected(key)).toBe(true);
-      expect(waiting / looks, `data waited for the client in ${waiting} of ${looks} looks`).toBeGreaterThan(0.8);
-      expect(client.received).toBeGreaterThan(200_000);
-    } finally {
-      client.socket.destroy();
-    }
-    await until(() => stream.hub.connectionCount === 0, 3_000, "cleanup after the client left");
-    await until(() => !stream.hub.stallSampler.running, 1_000, "sampler stopped");
-  }, 60_000);
-
-  it("keeps a client that reads everything and only gets heartbeats", async () => {
-    const staleTimeoutMs = 1_500;
-    const { ctx, base, stream } = await server({ staleTimeoutMs, sampleMs: 200 });
-    const reader = openReader(`${base}/sse/connect`, { Authorization: `Bearer ${await ctx.jwt("hb")}` });
-    await until(() => reader.comments.includes("connected"));
-    await new Promise((r) => setTimeout(r, 3 * staleTimeoutMs));
-    expect(reader.ended).toBe(false);
-    expect(reader.comments.filter((c) => c === "heartbeat").length).toBeGreaterThan(10);
-    expect(stream.hub.connectionCount).toBe(1);
-    reader.abort();
-    await until(() => stream.hub.connectionCount === 0, 3_000, "cleanup after abort");
-    await until(() => !stream.hub.stallSampler.running, 1_000, "sampler stopped");
-  }, 60_000);
-
   it("open streams keep no request or response alive, Fastify's or node:http's (memory per stream)", async () => {
     const bus = new MemoryEventBus();
     let clockNow = () => Date.now();
@@ -462,47 +531,6 @@ describe.each(testDatabaseTargets())("event stream on %s", (target) => {
     await until(() => stream.hub.connectionCount === 0, 3_000, "cleanup after abort");
     expect(bus.channelCount).toBe(0);
   }, 30_000);
-
-  it("serves the admin API and a watch stream that does not take the player's connection", async () => {
-    const { ctx, base, stream } = await server();
-    const denied = await fetch(`${base}/admin/games`);
-    expect(denied.status).toBe(401);
-    const wrong = await fetch(`${base}/admin/games`, { headers: { Authorization: "Bearer nope" } });
-    expect(wrong.status).toBe(401);
-    const admin = { Authorization: `Bearer ${ADMIN}` };
-    const games = (await (await fetch(`${base}/admin/games`, { headers: admin })).json()) as { games: Array<{ gameId: string }> };
-    expect(games.games.map((g) => g.gameId)).toContain(ctx.game.gameId);
-
-    const watchUrl = `${base}/admin/games/${ctx.game.gameId}/players/p4/watch`;
-    const watcher = openReader(watchUrl, admin);
-    await until(() => watcher.events.some((e) => e.event === "presence"));
-    const player = openReader(`${base}/sse/connect`, { Authorization: `Bearer ${await ctx.jwt("p4")}` });
-    await until(() => player.comments.includes("connected"));
-    expect(stream.hub.watcherCount).toBe(1);
-    const offer = await assign(ctx, "p4", "live-1");
-    const view = await ctx.post("/v1/client/player/campaigns", { viewingCampaigns: true }, { Authorization: `Bearer ${await ctx.jwt("p4")}` });
-    expect(view.status).toBe(200);
-    await until(() => player.events.length === 1);
-    player.abort();
-    await until(() => watcher.events.filter((e) => e.event === "connection").length === 2, 3_000, "connection events");
-    const types = watcher.events.map((e) => e.event);
-    expect(types).toEqual(["presence", "connection", "surfaced", "viewed", "claimable", "connection"]);
-    expect(JSON.parse(watcher.events[2]!.data)).toMatchObject({ instanceId: offer.instanceId, toStatus: "surfaced" });
-    // Viewing moves it through two statuses at once; each step is its own event, with its own status.
-    expect(JSON.parse(watcher.events[3]!.data)).toMatchObject({ fromStatus: "surfaced", toStatus: "viewed", offer: { status: "viewed" } });
-    expect(JSON.parse(watcher.events[4]!.data)).toMatchObject({ fromStatus: "viewed", toStatus: "claimable", offer: { status: "claimable" } });
-
-    const state = await fetch(`${base}/admin/games/${ctx.game.gameId}/players/p4`, { headers: admin });
-    expect(state.status).toBe(200);
-    const body = (await state.json()) as { offers: Array<{ instanceId: string; status: string; events: Array<{ type: string }> }>; connected: boolean };
-    expect(body.connected).toBe(false);
-    expect(body.offers[0]!.status).toBe("claimable");
-    expect(body.offers[0]!.events.map((e) => e.type)).toEqual(["surfaced", "viewed", "claimable"]);
-    const missing = await fetch(`${base}/admin/games/${ctx.game.gameId}/players/nobody`, { headers: admin });
-    expect(missing.status).toBe(404);
-    watcher.abort();
-    await until(() => stream.hub.watcherCount === 0);
-  });
 
   it("the SDK resumes across a server restart with no event lost and none repeated", async () => {
     const bus = new MemoryEventBus();

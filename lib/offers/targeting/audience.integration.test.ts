@@ -6,6 +6,7 @@
 import { randomBytes } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import fc from "fast-check";
+import { fuzzParameters } from "../../testing/fuzz";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openOffersTestDatabase } from "../db";
 import { players } from "../db/schema";
@@ -104,7 +105,7 @@ describe("audience rules", () => {
         // The explanation is empty exactly when the snapshot matches.
         expect(audienceMisses(rule, snapshot).length === 0).toBe(matchesAudience(rule, snapshot));
       }),
-      { numRuns: 2_000 },
+      fuzzParameters(200),
     );
   });
 
@@ -153,7 +154,7 @@ describe("audience rules as SQL (PGlite)", () => {
         const expected = snapshots.filter((s) => matchesAudience(rule, s)).map((s) => s.playerId);
         expect(rows.map((r) => r.playerId).sort()).toEqual(expected.sort());
       }),
-      { numRuns: 300 },
+      fuzzParameters(100),
     );
   });
 
