@@ -16,12 +16,12 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { simpleGit } from "simple-git";
-import { createScratchPostgres } from "../../db/testing";
+import { createScratchPostgres, seedPgliteDataDir } from "../../db/testing";
+import { builtTestProgram } from "../../testing/built";
 import { portalMigrations } from "../db/database";
 import { validComponent, yamlOf } from "../../catalog/testing";
 import type { HarnessConfig, HarnessFacts } from "./crash-harness";
 
-const HARNESS = path.resolve("lib/portal/gitops/crash-harness.ts");
 const ROUNDS = 8;
 /**
  * Kill instants: even rounds after the process is ready, spread over the first ~3.5 s of work; odd
@@ -53,7 +53,7 @@ interface Run {
 function start(config: HarnessConfig, tmp: string): Run {
   // Temp files of the killed processes stay inside the run's folder (removed at the end).
   const env = { ...process.env, TMPDIR: tmp };
-  const child = spawn(process.execPath, ["--import", "tsx", HARNESS, JSON.stringify(config)], { cwd: process.cwd(), env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [builtTestProgram("crash-harness"), JSON.stringify(config)], { cwd: process.cwd(), env, stdio: ["ignore", "pipe", "pipe"] });
   children.add(child);
   const output: string[] = [];
   let onFacts!: (f: HarnessFacts) => void;
@@ -107,6 +107,9 @@ describe("kill -9 of the portal during config-repository writes and approvals", 
       const scratch = await createScratchPostgres({ template: portalMigrations });
       databaseUrl = scratch.url;
       dropDatabase = scratch.drop;
+    } else {
+      // The first process finds the portal database migrated, as every later one does.
+      await seedPgliteDataDir(path.join(root, "data", "portal"), portalMigrations);
     }
     const base: Omit<HarnessConfig, "round"> = { dataDir: path.join(root, "data"), shippedDir, databaseUrl };
     const tmp = path.join(root, "tmp");
