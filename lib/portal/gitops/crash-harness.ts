@@ -35,6 +35,11 @@ export interface HarnessConfig {
   round: number;
   /** Only report the facts, then exit (no work). */
   checkOnly?: boolean;
+  /**
+   * The other writers start once the first approval has, so that it does not queue behind their
+   * commits for the repository (the kill of such a round comes during an approval).
+   */
+  ordersFirst?: boolean;
 }
 
 export interface HarnessFacts {
@@ -216,6 +221,8 @@ async function main(): Promise<void> {
     const name = pick();
     await gitops.config.commit([{ path: configFilePath(name, "dev"), content: `ROUND: ${config.round}\nN: ${n++}\n` }], `Config of ${name}`, { id: "olga", name: "Olga" });
   };
+  let approvalStarted!: () => void;
+  const firstApproval = new Promise<void>((resolve) => (approvalStarted = resolve));
   const order = async () => {
     const name = `order-${config.round}-${n++}`;
     const o = await createOrder(
@@ -224,6 +231,7 @@ async function main(): Promise<void> {
       eddie,
     );
     console.log("approving");
+    approvalStarted();
     await approveOrder(deps, o.id, lee);
   };
   // Independent lanes, so that a kill finds every kind of write in flight.
@@ -234,7 +242,9 @@ async function main(): Promise<void> {
       console.log(process.env.HARNESS_TIMING ? `op ${label} ${Math.round(performance.now() - t)}` : `op ${label}`);
     }
   };
-  await Promise.all([lane("update", update), lane("update", update), lane("config", commitConfig), lane("order", order), lane("order", order)]);
+  const orderLanes = [lane("order", order), lane("order", order)];
+  if (config.ordersFirst) await firstApproval;
+  await Promise.all([...orderLanes, lane("update", update), lane("update", update), lane("config", commitConfig)]);
 }
 
 main().catch((e: unknown) => {
