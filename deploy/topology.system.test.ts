@@ -10,9 +10,9 @@
  * Needs root (ip netns), nginx, PostgreSQL binaries and redis-server; skipped with the reason otherwise.
  * Traffic stays on loopback and on the test's own namespaces (10.231.x.0/24 on a bridge it creates).
  */
-import { execFile, execFileSync, type ChildProcess } from "node:child_process";
+import { execFile, type ChildProcess } from "node:child_process";
 import { createHash, randomBytes, randomUUID } from "node:crypto";
-import { appendFileSync, chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { appendFileSync, chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -90,14 +90,6 @@ function percentile(values: number[], p: number): number {
 }
 
 const ms = (value: number) => `${Math.round(value)} ms`;
-
-/** dist/offers is what the image runs; build it when missing or older than the code. */
-function ensureOffersBuild(): void {
-  const newest = (dir: string): number =>
-    Math.max(0, ...readdirSync(dir, { withFileTypes: true }).map((e) => (e.isDirectory() ? newest(path.join(dir, e.name)) : statSync(path.join(dir, e.name)).mtimeMs)));
-  const built = existsSync("dist/offers/main.mjs") ? statSync("dist/offers/main.mjs").mtimeMs : 0;
-  if (built < newest("lib")) execFileSync(process.execPath, ["scripts/build-offers.mjs"], { stdio: "ignore" });
-}
 
 // ---------------------------------------------------------------- the players' side
 
@@ -461,7 +453,6 @@ describe.skipIf(skipReason !== null)("the topology as deployed (nginx, two offer
     await topology.addHost("db", 20);
     await topology.addHost("portal", 13);
     await topology.addHost("portal2", 14);
-    ensureOffersBuild();
     await startPostgres();
     const db = topology.host("db").address;
     topology.spawnIn("db", which("redis-server")!, ["--port", String(REDIS_PORT), "--bind", db, "--protected-mode", "no", "--save", "", "--appendonly", "no", "--dir", workDir]);

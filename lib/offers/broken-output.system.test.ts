@@ -1,5 +1,5 @@
 /**
- * The real service (node + tsx on lib/offers/main.ts) whose stdout and stderr readers go away (a log
+ * The real service (the built dist/offers/main.mjs) whose stdout and stderr readers go away (a log
  * shipper that died, a closed terminal): every log line it writes then fails with EPIPE. It must go on
  * answering, and still drain and stop cleanly on SIGTERM, logging as it does so.
  */

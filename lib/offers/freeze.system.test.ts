@@ -3,10 +3,11 @@
  * /health, campaign fetches and claims with 503 database-unavailable within its database timeout (plus
  * slack), instead of waiting for the TCP stack, and recovers by itself once PostgreSQL runs again.
  */
-import { describe, expect, it, onTestFinished } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { SignJWT } from "jose";
+import pg from "pg";
 import { openDatabase } from "../db";
-import { canRunThrowawayPostgres, startThrowawayPostgres } from "../testing/throwaway";
+import { canRunThrowawayPostgres, startThrowawayPostgres, type ThrowawayServer } from "../testing/throwaway";
 import { buildOffersApp } from "./app";
 import { ManualClock } from "./clock";
 import { OFFERS_MIGRATIONS_TABLE, offersMigrationsDir, schema } from "./db";
@@ -16,20 +17,28 @@ const timeoutMs = 1_000;
 // The client waits 1 s longer than the server's statement_timeout; the rest is slack for a busy machine.
 const boundMs = timeoutMs + 1_000 + 3_000;
 
-/** The service on a PostgreSQL of its own, and a game with player-1's JWT; all removed when the test ends. */
+/** The PostgreSQL of this file's tests (one server; each test has a database of its own on it). */
+let server: ThrowawayServer;
+let databases = 0;
+
+/**
+ * The service on a fresh database of the throwaway PostgreSQL, and a game with player-1's JWT; closed
+ * (and the server thawed) when the test ends.
+ */
 async function startService() {
-  const server = await startThrowawayPostgres();
   const closers: Array<() => Promise<unknown>> = [];
   onTestFinished(async () => {
     server.thaw();
-    try {
-      for (const close of closers.reverse()) await close();
-    } finally {
-      await server.destroy();
-    }
+    for (const close of closers.reverse()) await close();
   });
+  const name = `freeze_${++databases}`;
+  const admin = new pg.Client({ connectionString: server.url });
+  await admin.connect();
+  await admin.query(`create database "${name}"`).finally(() => admin.end());
+  const url = new URL(server.url);
+  url.pathname = `/${name}`;
   const database = await openDatabase({
-    url: server.url,
+    url: url.toString(),
     schema,
     migrationsDir: offersMigrationsDir(),
     migrationsTable: OFFERS_MIGRATIONS_TABLE,
@@ -66,6 +75,14 @@ async function healthAfterThaw(app: Awaited<ReturnType<typeof startService>>["ap
 }
 
 describe.skipIf(!canRunThrowawayPostgres())("offers service when PostgreSQL freezes", () => {
+  beforeAll(async () => {
+    server = await startThrowawayPostgres();
+  }, 60_000);
+  afterAll(async () => {
+    server?.thaw();
+    await server?.destroy();
+  });
+
   it("answers 503 database-unavailable within the bound, then recovers on thaw without a restart", async () => {
     const { server, app, jwt, api } = await startService();
     const requests = {

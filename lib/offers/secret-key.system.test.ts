@@ -10,6 +10,7 @@ import { eq } from "drizzle-orm";
 import { pino } from "pino";
 import { afterEach, describe, expect, it } from "vitest";
 import { testDatabaseTargets } from "../db/testing";
+import { builtOffersServiceArgs } from "../testing/built";
 import { buildOffersApp } from "./app";
 import { WebhookEndpoints, signingSecrets } from "./delivery/endpoints";
 import { systemClock } from "./clock";
@@ -65,7 +66,7 @@ describe.each(testDatabaseTargets())("the secret key of stored API keys, on %s",
       await database.close();
     }
     const env = await s.env({ OFFERS_SECRET_KEY: keyB });
-    const child = spawn(process.execPath, ["--import", "tsx", "lib/offers/main.ts"], {
+    const child = spawn(process.execPath, builtOffersServiceArgs(), {
       cwd: process.cwd(),
       env: {
         ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("OFFERS_"))),

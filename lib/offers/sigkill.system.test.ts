@@ -1,5 +1,5 @@
 /**
- * Crash safety: the real service (node + tsx on lib/offers/main.ts) is killed with SIGKILL while
+ * Crash safety: the real service (the built dist/offers/main.mjs) is killed with SIGKILL while
  * claims are under way, then restarted on the same data. Every claim that was answered 200 is in the
  * ledger exactly once; no instance is in the ledger twice; every claimed instance has its ledger row
  * and every ledger row its claimed instance (the status change and the grant commit together).

@@ -18,6 +18,7 @@ import { buildOffersApp, type OffersAppDeps } from "./app";
 import { ManualClock } from "./clock";
 import { runOffersCli } from "./cli-commands";
 import { offersMigrations, openOffersDatabase, openOffersTestDatabase, type OffersDatabase, type OffersDatabaseHandle, type OffersSchema } from "./db";
+import { builtOffersServiceArgs } from "../testing/built";
 import { freePort } from "../testing/throwaway";
 
 export interface TestGame {
@@ -171,10 +172,13 @@ export async function serviceProcessEnv(dataDir: string, secretKey: string, extr
   return { base: `http://127.0.0.1:${port}`, env };
 }
 
-/** Starts lib/offers/main.ts with `env` on top of this process's environment; stderr is piped (stdout too with `pipeStdout`). */
+/**
+ * Starts the built service (dist/offers/main.mjs, as `npm run start:offers`) with `env` on top of this
+ * process's environment; stderr is piped (stdout too with `pipeStdout`).
+ */
 export function startServiceProcess(env: Record<string, string>, { pipeStdout = false } = {}): ChildProcess {
   // node itself (not npx) so that SIGKILL hits the process that holds the database.
-  return spawn(process.execPath, ["--import", "tsx", "lib/offers/main.ts"], {
+  return spawn(process.execPath, builtOffersServiceArgs(), {
     cwd: process.cwd(),
     // OFFERS_DATABASE_URL only when the test sets it: PGlite otherwise.
     env: { ...Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== "OFFERS_DATABASE_URL")), ...env } as NodeJS.ProcessEnv,

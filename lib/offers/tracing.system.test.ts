@@ -13,12 +13,11 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { build } from "esbuild";
 import { trace } from "@opentelemetry/api";
-import { offersBuildOptions } from "../../scripts/offers-build-options.mjs";
-import { createScratchPostgres } from "../db/testing";
+import { createScratchPostgres, seedPgliteDataDir } from "../db/testing";
 import { offersMigrations } from "./db";
 import { createServerClient } from "../offers-client";
+import { builtOffersServiceArgs } from "../testing/built";
 import { freePort } from "../testing/throwaway";
 import { startTracing, type Tracing } from "../tracing";
 import { exited, waitHealthy } from "./testing";
@@ -81,7 +80,6 @@ describe("traces", () => {
   });
 
   describe("of the built offers service", () => {
-    const bundleDir = path.join(process.cwd(), "node_modules/.cache", `offers-tracing-test-${process.pid}`);
     const dataDir = mkdtempSync(path.join(os.tmpdir(), "offers-tracing-"));
     let receiver: Awaited<ReturnType<typeof startReceiver>>;
     let scratch: Awaited<ReturnType<typeof createScratchPostgres>> | undefined;
@@ -93,9 +91,9 @@ describe("traces", () => {
 
     beforeAll(async () => {
       receiver = await startReceiver();
-      await build({ ...offersBuildOptions, outdir: bundleDir, logLevel: "silent" });
       // Database spans need PostgreSQL (PGlite is not reached through pg).
       if (process.env.TEST_DATABASE_URL) scratch = await createScratchPostgres({ template: offersMigrations });
+      else await seedPgliteDataDir(path.join(dataDir, "offers"), offersMigrations);
       const port = await freePort();
       base = `http://127.0.0.1:${port}`;
       const env: NodeJS.ProcessEnv = {
@@ -112,7 +110,7 @@ describe("traces", () => {
         OTEL_BSP_SCHEDULE_DELAY: "100",
         ...(scratch ? { OFFERS_DATABASE_URL: scratch.url } : {}),
       };
-      child = spawn(process.execPath, ["--import", path.join(bundleDir, "tracing.mjs"), path.join(bundleDir, "main.mjs")], { cwd: process.cwd(), env, stdio: ["ignore", "pipe", "pipe"] });
+      child = spawn(process.execPath, builtOffersServiceArgs({ tracing: true }), { cwd: process.cwd(), env, stdio: ["ignore", "pipe", "pipe"] });
       child.stdout!.setEncoding("utf8").on("data", (c: string) => (stdout += c));
       child.stderr!.setEncoding("utf8").on("data", (c: string) => (stderr += c));
       await waitHealthy(base, child, () => stderr);
@@ -126,7 +124,6 @@ describe("traces", () => {
       }
       await new Promise<void>((resolve) => receiver?.server.close(() => resolve()));
       await scratch?.drop();
-      rmSync(bundleDir, { recursive: true, force: true });
       rmSync(dataDir, { recursive: true, force: true });
     });
 

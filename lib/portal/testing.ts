@@ -29,6 +29,7 @@ import { devProviderId } from "./auth/settings";
 import { createToken } from "./tokens";
 import type { Role } from "./roles";
 import type { OffersAdminOptions } from "./offers-admin";
+import { builtOffersServiceArgs } from "../testing/built";
 import { freePort } from "../testing/throwaway";
 
 /** The offers service's migrations (lib/offers/db), named by path: the portal does not import the service. */
@@ -156,7 +157,7 @@ export interface OffersServiceForTests {
 }
 
 /**
- * The offers service as its own process (lib/offers/main.ts through tsx), as the portal meets it in
+ * The offers service as its own process (the built dist/offers/main.mjs), as the portal meets it in
  * production: over HTTP only, with its demo game and players, on PGlite in a temp folder (a fresh
  * PostgreSQL database when TEST_DATABASE_URL is set). Surfacing jobs are polled every 100 ms.
  * `settings`: more OFFERS_* variables (e.g. a rate limit).
@@ -168,7 +169,7 @@ export async function startOffersServiceForTests(settings: Record<`OFFERS_${stri
   const port = await freePort();
   const token = "portal-test-offers-admin-token-0123456789";
   const inherited = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("OFFERS_") && k !== "REDIS_URL" && k !== "NODE_OPTIONS"));
-  const child = spawn(process.execPath, ["--import", "tsx", "lib/offers/main.ts"], {
+  const child = spawn(process.execPath, builtOffersServiceArgs(), {
     cwd: process.cwd(),
     env: {
       ...inherited,

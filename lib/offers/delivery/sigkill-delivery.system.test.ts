@@ -1,5 +1,5 @@
 /**
- * Crash safety of reward delivery: the real service (node + tsx on lib/offers/main.ts) commits
+ * Crash safety of reward delivery: the real service (the built dist/offers/main.mjs) commits
  * claims while its webhook receiver hangs, so their deliveries are in flight or still queued, and
  * is killed with SIGKILL. Restarted on the same data, it delivers every committed reward event, with
  * a valid signature: none is lost between the commit and the delivery.

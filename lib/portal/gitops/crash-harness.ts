@@ -1,5 +1,6 @@
 /**
- * A portal-like process for the kill -9 test (crash.system.test.ts): `node --import tsx crash-harness.ts '<json>'`.
+ * A portal-like process for the kill -9 test (crash.system.test.ts), which starts its bundle (built into
+ * dist/test by tests/setup/built-service.ts): `node dist/test/crash-harness.mjs '<json>'`.
  *
  * It opens everything exactly as a portal process does (the portal database with its migrations,
  * the config repository through ensureConfigRepo + openCatalog, which recover it, the GitOps wiring,
@@ -34,6 +35,11 @@ export interface HarnessConfig {
   round: number;
   /** Only report the facts, then exit (no work). */
   checkOnly?: boolean;
+  /**
+   * The other writers start once the first approval has, so that it does not queue behind their
+   * commits for the repository (the kill of such a round comes during an approval).
+   */
+  ordersFirst?: boolean;
 }
 
 export interface HarnessFacts {
@@ -69,6 +75,23 @@ async function findLocks(gitDir: string, rel = ""): Promise<string[]> {
   return out;
 }
 
+/** The contents of `objects` (e.g. `HEAD:path`), in order, read by one `git cat-file --batch`. */
+async function blobsAt(git: RepoGit, objects: string[]): Promise<string[]> {
+  if (objects.length === 0) return [];
+  const out = Buffer.from(await git.raw(["cat-file", "--batch"], undefined, objects.map((o) => `${o}\n`).join("")));
+  const texts: string[] = [];
+  let at = 0;
+  for (const object of objects) {
+    const headerEnd = out.indexOf(10, at);
+    const header = out.subarray(at, headerEnd).toString();
+    const size = Number(/^\S+ blob (\d+)$/.exec(header)?.[1]);
+    if (!Number.isFinite(size)) throw new Error(`git cat-file: ${object}: ${header}`);
+    texts.push(out.subarray(headerEnd + 1, headerEnd + 1 + size).toString());
+    at = headerEnd + 1 + size + 1;
+  }
+  return texts;
+}
+
 const eddie = { id: "eddie", name: "Eddie Engineer", requestId: "harness" };
 const lee = { id: "lee", name: "Lee Lead", requestId: "harness" };
 
@@ -93,13 +116,34 @@ async function main(): Promise<void> {
   const recovered = await recoverInterruptedApprovals(deps);
   stage("approvals");
 
+  // A handful of git processes, however many files, orders and merges there are: each start pays for them.
   const git = new RepoGit(repo.dir);
   const head = (await git.raw(["rev-parse", "HEAD"])).trim();
+  // Every commit of the branch with its parents: what is contained in HEAD, and what each merge joined.
+  const parentsOf = new Map<string, string[]>();
+  for (const line of (await git.raw(["rev-list", "--parents", "HEAD"])).trim().split("\n").filter(Boolean)) {
+    const [commit, ...parents] = line.split(" ");
+    parentsOf.set(commit, parents);
+  }
+  const isAncestor = (ancestor: string, of: string) => {
+    const seen = new Set<string>();
+    const queue = [of];
+    while (queue.length > 0) {
+      const commit = queue.pop()!;
+      if (commit === ancestor) return true;
+      if (seen.has(commit)) continue;
+      seen.add(commit);
+      queue.push(...(parentsOf.get(commit) ?? []));
+    }
+    return false;
+  };
+
   const mismatches: string[] = [];
   const listed = (await git.raw(["ls-tree", "--name-only", "HEAD", "--", "components/"])).trim().split("\n").filter(Boolean);
+  const texts = await blobsAt(git, listed.map((file) => `HEAD:${file}`));
   const atHead = new Set<string>();
-  for (const file of listed) {
-    const parsed = parseComponentText(file, await git.raw(["show", `HEAD:${file}`]));
+  for (const [i, file] of listed.entries()) {
+    const parsed = parseComponentText(file, texts[i]);
     if (!parsed.ok) continue;
     atHead.add(parsed.component.metadata.name);
     const served = catalog.get(parsed.component.metadata.name);
@@ -108,10 +152,19 @@ async function main(): Promise<void> {
   for (const e of catalog.entries()) if (!atHead.has(e.name)) mismatches.push(`${e.name} (not at HEAD)`);
 
   const orders = await handle.db.select().from(appOrders);
+  const tips = new Map(
+    (await git.raw(["for-each-ref", "--format=%(refname) %(objectname)", "refs/heads/"]))
+      .trim()
+      .split("\n")
+      .filter(Boolean)
+      .map((line) => line.split(" ") as [string, string])
+      .map(([ref, tip]) => [ref.slice("refs/heads/".length), tip]),
+  );
   const approvedMissing: string[] = [];
   for (const o of orders.filter((x) => x.status === "approved")) {
-    const tip = o.sourceBranch ? (await git.raw(["rev-parse", "--verify", "--quiet", `refs/heads/${o.sourceBranch}`]).catch(() => "")).trim() : "";
-    const contained = tip ? (await git.raw(["merge-base", tip, "HEAD"])).trim() === tip : false;
+    const tip = o.sourceBranch ? tips.get(o.sourceBranch) : undefined;
+    // Contained: the branch's tip is a commit of HEAD's history.
+    const contained = tip ? parentsOf.has(tip) : false;
     if (!contained || !catalog.get(o.name)) approvedMissing.push(o.name);
   }
   const merges = (await git.raw(["log", "--merges", "--format=%P%x09%s", "HEAD"])).trim().split("\n").filter(Boolean);
@@ -122,7 +175,7 @@ async function main(): Promise<void> {
     const [first, second] = parents.split(" ");
     const branch = /^Merge branch '([^']+)'/.exec(subject)?.[1] ?? parents;
     perBranch.set(branch, (perBranch.get(branch) ?? 0) + 1);
-    if ((await git.raw(["merge-base", first, second])).trim() === second) emptyMerges++;
+    if (isAncestor(second, first)) emptyMerges++;
   }
 
   const probe = catalog.entries()[0];
@@ -168,6 +221,8 @@ async function main(): Promise<void> {
     const name = pick();
     await gitops.config.commit([{ path: configFilePath(name, "dev"), content: `ROUND: ${config.round}\nN: ${n++}\n` }], `Config of ${name}`, { id: "olga", name: "Olga" });
   };
+  let approvalStarted!: () => void;
+  const firstApproval = new Promise<void>((resolve) => (approvalStarted = resolve));
   const order = async () => {
     const name = `order-${config.round}-${n++}`;
     const o = await createOrder(
@@ -176,6 +231,7 @@ async function main(): Promise<void> {
       eddie,
     );
     console.log("approving");
+    approvalStarted();
     await approveOrder(deps, o.id, lee);
   };
   // Independent lanes, so that a kill finds every kind of write in flight.
@@ -186,7 +242,9 @@ async function main(): Promise<void> {
       console.log(process.env.HARNESS_TIMING ? `op ${label} ${Math.round(performance.now() - t)}` : `op ${label}`);
     }
   };
-  await Promise.all([lane("update", update), lane("update", update), lane("config", commitConfig), lane("order", order), lane("order", order)]);
+  const orderLanes = [lane("order", order), lane("order", order)];
+  if (config.ordersFirst) await firstApproval;
+  await Promise.all([...orderLanes, lane("update", update), lane("update", update), lane("config", commitConfig)]);
 }
 
 main().catch((e: unknown) => {

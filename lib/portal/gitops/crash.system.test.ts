@@ -16,16 +16,17 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { simpleGit } from "simple-git";
-import { createScratchPostgres } from "../../db/testing";
+import { createScratchPostgres, seedPgliteDataDir } from "../../db/testing";
+import { builtTestProgram } from "../../testing/built";
 import { portalMigrations } from "../db/database";
 import { validComponent, yamlOf } from "../../catalog/testing";
 import type { HarnessConfig, HarnessFacts } from "./crash-harness";
 
-const HARNESS = path.resolve("lib/portal/gitops/crash-harness.ts");
 const ROUNDS = 8;
 /**
  * Kill instants: even rounds after the process is ready, spread over the first ~3.5 s of work; odd
- * rounds just after an approval starts (whatever the machine's speed, approvals get interrupted).
+ * rounds just after an approval starts (whatever the machine's speed, approvals get interrupted; the
+ * other writers start with that approval, so it does not wait for the repository behind them).
  */
 const killDelays = Array.from({ length: ROUNDS }, (_, i) => (i % 2 === 0 ? 150 + i * 430 + Math.floor(Math.random() * 400) : Math.floor(Math.random() * 400)));
 /** The longest wait for an approval to start in an odd round before killing anyway. */
@@ -53,7 +54,7 @@ interface Run {
 function start(config: HarnessConfig, tmp: string): Run {
   // Temp files of the killed processes stay inside the run's folder (removed at the end).
   const env = { ...process.env, TMPDIR: tmp };
-  const child = spawn(process.execPath, ["--import", "tsx", HARNESS, JSON.stringify(config)], { cwd: process.cwd(), env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [builtTestProgram("crash-harness"), JSON.stringify(config)], { cwd: process.cwd(), env, stdio: ["ignore", "pipe", "pipe"] });
   children.add(child);
   const output: string[] = [];
   let onFacts!: (f: HarnessFacts) => void;
@@ -107,6 +108,9 @@ describe("kill -9 of the portal during config-repository writes and approvals", 
       const scratch = await createScratchPostgres({ template: portalMigrations });
       databaseUrl = scratch.url;
       dropDatabase = scratch.drop;
+    } else {
+      // The first process finds the portal database migrated, as every later one does.
+      await seedPgliteDataDir(path.join(root, "data", "portal"), portalMigrations);
     }
     const base: Omit<HarnessConfig, "round"> = { dataDir: path.join(root, "data"), shippedDir, databaseUrl };
     const tmp = path.join(root, "tmp");
@@ -116,7 +120,7 @@ describe("kill -9 of the portal during config-repository writes and approvals", 
     const startups: number[] = [];
     for (let round = 0; round < ROUNDS; round++) {
       const began = Date.now();
-      const run = start({ ...base, round }, tmp);
+      const run = start({ ...base, round, ordersFirst: round % 2 === 1 }, tmp);
       const facts = await run.facts;
       startups.push(Date.now() - began);
       if (round > 0) expectRecovered(facts, round);

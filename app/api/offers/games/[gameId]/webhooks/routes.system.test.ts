@@ -10,6 +10,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AuditEntry } from "@/lib/portal/audit-store";
 import { startPortalTest, type PortalTest } from "@/lib/portal/testing";
+import { builtOffersServiceArgs } from "@/lib/testing/built";
 import { freePort } from "@/lib/testing/throwaway";
 const overview = await import("./route");
 const endpoints = await import("./endpoints/route");
@@ -45,7 +46,7 @@ async function startOffers(): Promise<{ url: string; stop: () => Promise<void> }
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "portal-webhooks-offers-"));
   const port = await freePort();
   const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("OFFERS_") && k !== "REDIS_URL"));
-  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "lib/offers/main.ts"], {
+  const child: ChildProcess = spawn(process.execPath, builtOffersServiceArgs(), {
     cwd: process.cwd(),
     env: { ...env, NODE_ENV: "production", LOG_LEVEL: "warn", DATA_DIR: dataDir, OFFERS_HOST: "127.0.0.1", OFFERS_PORT: String(port), OFFERS_ADMIN_TOKEN: ADMIN_TOKEN, OFFERS_DEMO_DATA: "on" },
     stdio: ["ignore", "ignore", "pipe"],
