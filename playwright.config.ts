@@ -11,8 +11,9 @@ export default defineConfig({
   workers: 2,
   fullyParallel: true,
   reporter: "list",
-  // Sized for a loaded 2-core CI machine, where one server render of a component page took over 10 s.
-  timeout: 120_000,
+  // Sized for a loaded 2-core machine, where one page load took up to 15 s (the journeys with a dozen
+  // of them set more).
+  timeout: 180_000,
   expect: { timeout: 20_000 },
   retries: 0,
   use: {

@@ -6,6 +6,8 @@ import { signInAs } from "./sign-in-as";
 // an owner of it (config/components/design-system.yaml) merges it; the owner gets "Save and commit".
 
 test("a non-owner proposes a record change; an owner merges it, sees the stale twin conflict, and commits one", async ({ page, browser }) => {
+  // Two people, a dozen page loads.
+  test.setTimeout(240_000);
   const engineer = `eng${Date.now().toString(36)}`;
   await signInAs(page, engineer, "/catalog/design-system");
   const title = page.getByTestId("component-title");
