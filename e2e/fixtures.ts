@@ -25,6 +25,20 @@ export interface E2eServers {
 export const PORT_STEP = 10;
 const START_TIMEOUT_MS = 180_000;
 
+/**
+ * The portal answers /health before its source control is wired: on a first start that creates the
+ * demo repositories, dozens of git commands that took over 20 s on a loaded machine. A component's
+ * status waits for that wiring; asked here, it keeps that wait out of the first journey's time.
+ */
+async function awaitSourceControl(servers: E2eServers, deadline: number): Promise<void> {
+  const status = await fetch(`${servers.portalUrl}/api/components/checkout-api/status`, {
+    // scripts/e2e-server.mjs's PORTAL_DEV_TOKEN: a personal API token of the admin.
+    headers: { Authorization: "Bearer e2e-admin-token-0123456789" },
+    signal: AbortSignal.timeout(Math.max(1_000, deadline - Date.now())),
+  });
+  if (!status.ok) throw new Error(`${servers.portalUrl}: a component's status answered ${status.status} after the start`);
+}
+
 async function startServers(parallelIndex: number): Promise<{ servers: E2eServers; stop: () => Promise<void> }> {
   const portalPort = Number(process.env.E2E_PORTAL_PORT ?? 3100) + parallelIndex * PORT_STEP;
   const offersPort = Number(process.env.E2E_OFFERS_PORT ?? 4100) + parallelIndex * PORT_STEP;
@@ -57,7 +71,13 @@ async function startServers(parallelIndex: number): Promise<{ servers: E2eServer
   for (;;) {
     if (ended) throw new Error(`scripts/e2e-server.mjs on ${servers.portalUrl} exited with code ${child.exitCode} before it answered (its output is above)`);
     const ok = await fetch(`${servers.portalUrl}/health`, { signal: AbortSignal.timeout(5_000) }).then((r) => r.ok, () => false);
-    if (ok) return { servers, stop };
+    if (ok) {
+      await awaitSourceControl(servers, deadline).catch(async (error: unknown) => {
+        await stop();
+        throw error;
+      });
+      return { servers, stop };
+    }
     if (Date.now() > deadline) {
       await stop();
       throw new Error(`${servers.portalUrl}/health did not answer within ${START_TIMEOUT_MS / 1000} s`);
