@@ -14,7 +14,8 @@ async function pageOverflow(page: Page): Promise<number> {
 }
 
 test("catalog, component, reviews, orders and a player fit 390 px and 1440 px", async ({ page }) => {
-  test.setTimeout(240_000);
+  // Sixteen page loads with full-page screenshots: 3.2 min on a 2-core machine at load 25.
+  test.setTimeout(360_000);
   // A merge request to look at: an engineer who owns nothing proposes a record change.
   await signInAs(page, `eng${Date.now().toString(36)}`, "/catalog");
   const proposed = await page.request.patch("/api/components/checkout-api", {
