@@ -49,6 +49,10 @@ async function startServers(parallelIndex: number): Promise<{ servers: E2eServer
     offersUrl: `http://127.0.0.1:${offersPort}`,
     dataDir: `.data/e2e-${portalPort}`,
   };
+  // A server left running on these ports (another run, a killed one) would answer for ours.
+  if (await fetch(`${servers.portalUrl}/health`).then(() => true, () => false)) {
+    throw new Error(`${servers.portalUrl} already answers: stop what listens there, or set other base ports (E2E_PORTAL_PORT, E2E_OFFERS_PORT)`);
+  }
   const child = spawn(process.execPath, ["scripts/e2e-server.mjs", "--no-build"], {
     env: { ...process.env, E2E_PORTAL_PORT: String(portalPort), E2E_OFFERS_PORT: String(offersPort) },
     stdio: ["ignore", "pipe", "pipe"],
