@@ -1,18 +1,22 @@
 import { defineConfig } from "@playwright/test";
-import { PORTAL_URL } from "./e2e/urls";
 
-// End-to-end journeys against the production builds of both services (scripts/e2e-server.mjs:
-// portal on 3100, offers on 4100 (E2E_PORTAL_PORT, E2E_OFFERS_PORT), fresh DATA_DIR, development sign-in on), in the system Chromium.
+// End-to-end journeys against the production builds of both services, in the system Chromium. The
+// build is made once, if stale, before the workers start (globalSetup); each worker then runs its own
+// portal and offers service with a fresh data directory (e2e/fixtures.ts, scripts/e2e-server.mjs) on
+// the base ports (E2E_PORTAL_PORT, E2E_OFFERS_PORT: 3100 and 4100) plus 10 per worker, so every
+// journey makes the data it needs and runs in any order. No retries: a flaky journey gets fixed.
 export default defineConfig({
   testDir: "./e2e",
-  workers: 1,
-  fullyParallel: false,
+  globalSetup: "./scripts/lib/e2e-build.mjs",
+  workers: 2,
+  fullyParallel: true,
   reporter: "list",
-  timeout: 60_000,
-  expect: { timeout: 10_000 },
-  retries: process.env.CI ? 1 : 0,
+  // Sized for a loaded 2-core machine, where one page load took up to 15 s (the journeys with a dozen
+  // of them set more).
+  timeout: 180_000,
+  expect: { timeout: 20_000 },
+  retries: 0,
   use: {
-    baseURL: PORTAL_URL,
     browserName: "chromium",
     trace: "retain-on-failure",
     launchOptions: {
@@ -27,15 +31,5 @@ export default defineConfig({
         "--disable-quic",
       ],
     },
-  },
-  webServer: {
-    command: "node scripts/e2e-server.mjs",
-    url: `${PORTAL_URL}/health`,
-    reuseExistingServer: !process.env.CI,
-    // SIGTERM lets scripts/e2e-server.mjs stop both services (they run in their own process groups).
-    gracefulShutdown: { signal: "SIGTERM", timeout: 15_000 },
-    timeout: 300_000,
-    stdout: "pipe",
-    stderr: "pipe",
   },
 });

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import type { ReactNode } from "react";
 import { connection } from "next/server";
+import { HydrationMark } from "./hydration-mark";
 import { Providers } from "./providers";
 import "./globals.css";
 
@@ -17,6 +18,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
     <html lang="en">
       <body>
         <Providers>{children}</Providers>
+        <HydrationMark />
       </body>
     </html>
   );

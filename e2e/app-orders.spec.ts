@@ -1,25 +1,23 @@
+import type { Browser, Page } from "@playwright/test";
+import { expect, openPage, test } from "./fixtures";
 import { signInAs } from "./sign-in-as";
-import { typeUntilTaken } from "./hydration";
-import { PORTAL_URL } from "./urls";
-import { expect, test, type Browser, type Page } from "@playwright/test";
 
 // An engineer orders an app; a lead (lee) sees the badge in the navigation turn to 1 without a reload,
 // approves, and the component is in the catalog. A second order is rejected and the requester sees why.
 
 
 async function newUserPage(browser: Browser, user: string, next: string): Promise<Page> {
-  const context = await browser.newContext({ baseURL: PORTAL_URL });
+  const context = await browser.newContext();
   const page = await context.newPage();
   await signInAs(page, user, next);
   return page;
 }
 
 async function orderApp(page: Page, name: string, displayName: string) {
-  await page.goto("/app-orders/new");
+  await openPage(page, "/app-orders/new");
   const nameField = page.getByTestId("order-name");
-  await typeUntilTaken(nameField, "Not Valid", () =>
-    expect(page.getByText("name must be lowercase letters, digits and hyphens", { exact: false })).toBeVisible({ timeout: 1_000 }),
-  );
+  await nameField.fill("Not Valid");
+  await expect(page.getByText("name must be lowercase letters, digits and hyphens", { exact: false })).toBeVisible();
   await nameField.fill(name);
   await expect(page.getByText("name must be lowercase letters", { exact: false })).toHaveCount(0);
   await page.getByTestId("order-displayName").fill(displayName);
@@ -37,7 +35,7 @@ async function orderApp(page: Page, name: string, displayName: string) {
 }
 
 test("app orders: order, badge, approve into the catalog; reject with a reason the requester sees", async ({ page, browser }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(240_000);
   const suffix = Date.now().toString(36);
   const engineer = `eng${suffix}`;
   const approved = `ledger-${suffix}`;
@@ -77,7 +75,7 @@ test("app orders: order, badge, approve into the catalog; reject with a reason t
 
   // A second order is rejected: the reason is required, and the requester sees it.
   await orderApp(page, rejected, "Shadow");
-  await lead.goto("/app-orders/queue");
+  await openPage(lead, "/app-orders/queue");
   await expect(lead.getByTestId("pending-orders-badge")).toHaveText("1");
   await lead.getByTestId(`queue-order-${rejected}`).getByRole("button", { name: "Reject" }).click();
   const dialog = lead.getByRole("dialog");

@@ -1,5 +1,5 @@
+import { expect, test } from "./fixtures";
 import { signInAs } from "./sign-in-as";
-import { expect, test } from "@playwright/test";
 
 // Back from a component returns to the catalog as it was left (search and filters shown and applied),
 // and Back again leaves the catalog: the sign-in page is not in the history.

@@ -1,5 +1,5 @@
+import { expect, test } from "./fixtures";
 import { signInAs } from "./sign-in-as";
-import { expect, test } from "@playwright/test";
 
 // An engineer proposes a config change on a component's Config tab: edits the staging values, reviews
 // the preview, saves — which opens a merge request in the config repository — and finds the merge
@@ -7,8 +7,8 @@ import { expect, test } from "@playwright/test";
 
 test("engineer: propose a config change and see its merge request", async ({ page }) => {
   const user = `eng${Date.now().toString(36)}`;
-  await signInAs(page, user, "/catalog/rewards-dashboard");
-  await expect(page.getByTestId("component-title")).toHaveText("Rewards Dashboard");
+  await signInAs(page, user, "/catalog/leaderboards");
+  await expect(page.getByTestId("component-title")).toHaveText("Leaderboards");
 
   // The Config tab: one switch per environment; nothing set yet.
   await expect(page.getByTestId("config-tab")).toBeVisible();
@@ -21,7 +21,7 @@ test("engineer: propose a config change and see its merge request", async ({ pag
 
   await page.getByTestId("edit-config").click();
   await expect(page.getByTestId("merge-request-note")).toContainText("will open a merge request");
-  await expect(page.getByTestId("merge-request-note")).toContainText("config/rewards-dashboard/staging.yaml");
+  await expect(page.getByTestId("merge-request-note")).toContainText("config/leaderboards/staging.yaml");
 
   await page.getByTestId("add-key").click();
   await page.getByLabel("Key 1", { exact: true }).fill("LOG_LEVEL");
@@ -44,8 +44,8 @@ test("engineer: propose a config change and see its merge request", async ({ pag
 
   const outcome = page.getByTestId("config-outcome");
   await expect(outcome).toContainText("Merge request !");
-  await expect(outcome).toContainText("Config of rewards-dashboard: staging");
-  await expect(outcome).toContainText("portal/rewards-dashboard/");
+  await expect(outcome).toContainText("Config of leaderboards: staging");
+  await expect(outcome).toContainText("portal/leaderboards/");
   const iid = /Merge request !(\d+)/.exec((await outcome.textContent()) ?? "")?.[1];
   expect(iid).toBeTruthy();
   // Not merged: the persistent values are unchanged.
@@ -55,14 +55,14 @@ test("engineer: propose a config change and see its merge request", async ({ pag
   await page.getByTestId("show-merge-requests").click();
   await expect(page.getByTestId("tab-merge-requests")).toHaveAttribute("aria-selected", "true");
   const row = page.getByTestId(`merge-request-config-${iid}`);
-  await expect(row).toContainText("Config of rewards-dashboard: staging");
+  await expect(row).toContainText("Config of leaderboards: staging");
   await expect(row).toContainText(user);
-  await expect(row).toContainText("portal/rewards-dashboard/");
+  await expect(row).toContainText("portal/leaderboards/");
   await expect(row).toContainText("portal/config");
   await expect(page.getByTestId("tab-merge-requests")).toContainText("1");
 
   // The status endpoint counts it too.
-  const status = await page.request.get("/api/components/rewards-dashboard/status");
+  const status = await page.request.get("/api/components/leaderboards/status");
   expect((await status.json()).openMergeRequests).toBe(1);
   // And after a reload the overview says so.
   await page.reload();

@@ -1,27 +1,23 @@
-import { signInAs } from "./sign-in-as";
-import { typeUntilTaken } from "./hydration";
-import { OFFERS_URL } from "./urls";
 // Journey: the portal's live/test switch. A live-ops user switches the console to the demo game's test
 // environment, creates an offer there, sees it listed in test and not in live; the environment stays in
 // the address through links, a reload and the form. A support user watches a test player (made with the
 // test credentials) in test: the live view's stream is the test environment's, and live has no such player.
-import { expect, test, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
+import { expect, hydrated, test } from "./fixtures";
+import { signInAs } from "./sign-in-as";
 
-const OFFERS = OFFERS_URL;
 const GAME = "demo-game";
 const testServer = { "x-api-key": "ok_test_demo-api-key", "x-client-id": "cl_test_demo" };
 
-/** Picks an environment with the switch, again until the hydrated page has moved to it. */
+/** Picks an environment with the switch and waits until the page has moved to it. */
 async function switchTo(page: Page, environment: "Live" | "Test") {
   const bar = page.getByTestId("environment-bar");
-  await expect(async () => {
-    await bar.getByRole("radio", { name: environment }).check({ timeout: 1_000 });
-    await expect(bar).toHaveAttribute("data-environment", environment.toLowerCase(), { timeout: 2_000 });
-  }).toPass();
+  await bar.getByRole("radio", { name: environment }).click();
+  await expect(bar).toHaveAttribute("data-environment", environment.toLowerCase());
 }
 
 test("live ops switches to test, creates an offer there, and sees it in test and not in live", async ({ page }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(240_000);
   const stamp = Date.now().toString(36);
   const offerId = `test-env-${stamp}`;
   const name = `Test drop ${stamp}`;
@@ -48,9 +44,7 @@ test("live ops switches to test, creates an offer there, and sees it in test and
   await expect(page).toHaveURL(new RegExp(`/live-ops/${GAME}/new\\?env=test$`));
   await expect(bar).toHaveAttribute("data-environment", "test");
   const form = page.getByTestId("definition-form");
-  await typeUntilTaken(form.getByRole("textbox", { name: "Offer id" }), offerId, () =>
-    expect(form.getByRole("textbox", { name: "Offer id" })).toHaveValue(offerId, { timeout: 1_000 }),
-  );
+  await form.getByRole("textbox", { name: "Offer id" }).fill(offerId);
   await form.getByRole("textbox", { name: "Name", exact: true }).fill(name);
   await form.getByRole("combobox", { name: "Reward 1 Kind" }).selectOption("coins");
   await form.getByRole("textbox", { name: "Reward 1 Id" }).fill("gold");
@@ -62,6 +56,7 @@ test("live ops switches to test, creates an offer there, and sees it in test and
 
   // A reload keeps test.
   await page.reload();
+  await hydrated(page);
   await expect(bar).toHaveAttribute("data-environment", "test");
   await expect(page.getByTestId("definition-title")).toContainText(name);
 
@@ -87,14 +82,14 @@ test("live ops switches to test, creates an offer there, and sees it in test and
   expect(await ids("live")).not.toContain(offerId);
 });
 
-test("support watches a test player in test; the live environment has no such player", async ({ page, request }) => {
+test("support watches a test player in test; the live environment has no such player", async ({ page, request, offersUrl }) => {
   const stamp = Date.now().toString(36);
   const playerId = `tester-${stamp}`;
   const offerId = `test-live-${stamp}`;
   const name = `Test live drop ${stamp}`;
   // The game server's test credentials reach the test environment only.
-  expect((await request.post(`${OFFERS}/v1/player/snapshot`, { headers: testServer, data: { playerId, username: `Tess ${stamp}` } })).status()).toBe(200);
-  const upsert = await request.put(`${OFFERS}/v1/offers/definitions/${offerId}`, {
+  expect((await request.post(`${offersUrl}/v1/player/snapshot`, { headers: testServer, data: { playerId, username: `Tess ${stamp}` } })).status()).toBe(200);
+  const upsert = await request.put(`${offersUrl}/v1/offers/definitions/${offerId}`, {
     headers: testServer,
     data: { name, rewards: [{ kind: "coins", rewardId: "gold", name: "Gold", amount: 5 }], realTime: true, durationSeconds: 3600 },
   });
@@ -113,7 +108,7 @@ test("support watches a test player in test; the live environment has no such pl
   await expect(live.getByTestId("stream-state")).toHaveAttribute("data-status", "open");
 
   // An offer assigned with the test credentials reaches the test live view.
-  expect((await request.post(`${OFFERS}/v1/player/offers/assign`, { headers: testServer, data: { playerId, offerId } })).status()).toBe(200);
+  expect((await request.post(`${offersUrl}/v1/player/offers/assign`, { headers: testServer, data: { playerId, offerId } })).status()).toBe(200);
   await expect(live.getByTestId("live-log")).toContainText(name);
 
   // In live the same id names nobody.

@@ -3,9 +3,8 @@ import { once } from "node:events";
 import http from "node:http";
 import { rmSync } from "node:fs";
 import type { AddressInfo } from "node:net";
-import { expect, test } from "@playwright/test";
 import { OAuth2Server } from "oauth2-mock-server";
-import { PORTAL_PORT } from "./urls";
+import { expect, test } from "./fixtures";
 
 // The whole GitLab sign-in in the browser: a second portal (the same production build) configured for
 // GitLab only, with GitLab's OAuth endpoints played by oauth2-mock-server on loopback (authorization
@@ -14,8 +13,8 @@ import { PORTAL_PORT } from "./urls";
 // endpoint, back through /auth/gitlab/callback, and lands signed in with the roles of their groups
 // (config/portal.yaml: platform/operations → operator).
 
-const portalPort = PORTAL_PORT + 7;
-const portalUrl = `http://127.0.0.1:${portalPort}`;
+// Its portal listens between this worker's main portal port and the next worker's (fixtures.ts's PORT_STEP).
+let portalUrl: string;
 const user = { id: 4242, username: "gitlab.olivia", name: "Olivia from GitLab", email: "olivia@example.com" };
 const groups = ["platform/operations", "growth"];
 
@@ -34,8 +33,10 @@ async function waitForHealth(url: string, timeoutMs: number): Promise<void> {
   throw new Error(`${url} did not answer within ${timeoutMs} ms`);
 }
 
-test.beforeAll(async () => {
-  test.setTimeout(90_000);
+test.beforeAll(async ({ servers }) => {
+  test.setTimeout(120_000);
+  const portalPort = servers.portalPort + 5;
+  portalUrl = `http://127.0.0.1:${portalPort}`;
   oauth = new OAuth2Server();
   await oauth.issuer.keys.generate("RS256");
   await oauth.start(0, "127.0.0.1");
@@ -124,7 +125,8 @@ test("GitLab sign-in: redirect, callback, session, and the roles of the user's g
 
   // Only GitLab is offered (no development sign-in here); it leads through GitLab and back.
   await page.getByRole("link", { name: /GitLab/ }).click();
-  await expect(page).toHaveURL(`${portalUrl}/catalog`, { timeout: 20_000 });
+  // Four redirects through three servers.
+  await expect(page).toHaveURL(`${portalUrl}/catalog`, { timeout: 60_000 });
   await expect(page.getByTestId("user-name")).toHaveText(user.name);
   expect(seen).toEqual(expect.arrayContaining(["GET /oauth/authorize", "POST /oauth/token", "GET /api/v4/user", "GET /api/v4/groups"]));
 

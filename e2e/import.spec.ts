@@ -1,5 +1,5 @@
+import { expect, openPage, test } from "./fixtures";
 import { signInAs } from "./sign-in-as";
-import { expect, test } from "@playwright/test";
 
 // An operator imports a repository with the wizard (owner → repositories → review → import) and finds
 // it in the catalog. growth/quest-engine is a demo repository that is not in the demo catalog; its
@@ -46,12 +46,12 @@ test("operator: import a repository and find it in the catalog", async ({ page }
   await expect(page.getByText("growth/quest-engine").first()).toBeVisible();
 
   // The catalog list finds it.
-  await page.goto("/catalog");
+  await openPage(page, "/catalog");
   await page.getByTestId("catalog-search").fill("quest");
   await expect(page.getByTestId("row-quest-engine")).toBeVisible();
 
   // Back in the wizard, it is now marked as in the catalog.
-  await page.goto("/import");
+  await openPage(page, "/import");
   await page.getByTestId("owner-growth").click();
   await expect(page.getByTestId("repo-growth/quest-engine")).toContainText("in catalog");
   await expect(page.getByRole("checkbox", { name: "growth/quest-engine" })).toBeDisabled();

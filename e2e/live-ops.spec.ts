@@ -1,16 +1,14 @@
-import { signInAs } from "./sign-in-as";
-import { typeUntilTaken } from "./hydration";
-import { OFFERS_URL } from "./urls";
 // Journey: a live-ops user creates a real-time offer for players with a login streak of at least 3,
 // sees how many players match, and activates it. A game server then pushes snapshots: the player who
 // reaches a streak of 5 gets offer_surfaced on their open event stream — and the support live view
 // shows it — within 2 s; the player whose streak stays at 1 gets nothing. The definition page's funnel
 // counts the surfacing and, after the player claims through the API, the claim.
-import { expect, test, type Page } from "@playwright/test";
-import { API_KEY, GAME, gameJwt } from "./demo-game";
+import type { Page } from "@playwright/test";
 import { createParser } from "eventsource-parser";
+import { API_KEY, GAME, gameJwt } from "./demo-game";
+import { expect, openPage, test } from "./fixtures";
+import { signInAs } from "./sign-in-as";
 
-const OFFERS = OFFERS_URL;
 const serverHeaders = { "x-api-key": API_KEY, "x-client-id": "demo-client" };
 const CLEO = "demo-player-3";
 const BRAM = "demo-player-2";
@@ -24,9 +22,9 @@ interface SurfacedOffer {
 }
 
 /** The player's event stream as their game client holds it, collecting offer_surfaced events. */
-async function openPlayerStream(playerId: string) {
+async function openPlayerStream(offersUrl: string, playerId: string) {
   const controller = new AbortController();
-  const response = await fetch(`${OFFERS}/v1/sse/connect`, {
+  const response = await fetch(`${offersUrl}/v1/sse/connect`, {
     headers: { Authorization: `Bearer ${await gameJwt(playerId)}`, Accept: "text/event-stream", "Cache-Control": "no-cache" },
     signal: controller.signal,
   });
@@ -59,19 +57,19 @@ async function openPlayerStream(playerId: string) {
   };
 }
 
-async function pushSnapshot(request: Page["request"], playerId: string, loginStreak: number) {
-  const response = await request.post(`${OFFERS}/v1/player/snapshot`, { headers: serverHeaders, data: { playerId, loginStreak } });
+async function pushSnapshot(request: Page["request"], offersUrl: string, playerId: string, loginStreak: number) {
+  const response = await request.post(`${offersUrl}/v1/player/snapshot`, { headers: serverHeaders, data: { playerId, loginStreak } });
   expect(response.status()).toBe(200);
 }
 
-test("live ops creates and activates a real-time offer for streaks ≥ 3; a player reaching 5 gets it live, one at 1 does not; the funnel counts the surfacing and the claim", async ({ page, browser, request }) => {
-  test.setTimeout(120_000);
+test("live ops creates and activates a real-time offer for streaks ≥ 3; a player reaching 5 gets it live, one at 1 does not; the funnel counts the surfacing and the claim", async ({ page, browser, request, offersUrl }) => {
+  test.setTimeout(240_000);
   const stamp = Date.now().toString(36);
   const offerId = `streak-${stamp}`;
   const name = `Streak reward ${stamp}`;
   // Cleo and Bram start below the audience (as the demo seeds them; a rerun on the same data resets them).
-  await pushSnapshot(request, CLEO, 1);
-  await pushSnapshot(request, BRAM, 1);
+  await pushSnapshot(request, offersUrl, CLEO, 1);
+  await pushSnapshot(request, offersUrl, BRAM, 1);
 
   // Lina picks the game and starts a new offer.
   await signInAs(page, "lina", "/live-ops");
@@ -82,10 +80,7 @@ test("live ops creates and activates a real-time offer for streaks ≥ 3; a play
   await expect(page).toHaveURL(new RegExp(`/live-ops/${GAME}/new$`));
 
   const form = page.getByTestId("definition-form");
-  await typeUntilTaken(form.getByRole("textbox", { name: "Offer id" }), offerId, async () => {
-    await expect(form.getByRole("textbox", { name: "Offer id" })).toHaveValue(offerId, { timeout: 1_000 });
-    await expect(form.getByRole("button", { name: "Add condition", exact: true })).toBeEnabled({ timeout: 1_000 });
-  });
+  await form.getByRole("textbox", { name: "Offer id" }).fill(offerId);
   await form.getByRole("textbox", { name: "Name", exact: true }).fill(name);
   await form.getByRole("textbox", { name: "Description" }).fill("Three days in a row: here is some gold.");
   await form.getByRole("combobox", { name: "Reward 1 Kind" }).selectOption("coins");
@@ -94,14 +89,15 @@ test("live ops creates and activates a real-time offer for streaks ≥ 3; a play
   await form.getByRole("textbox", { name: "Reward 1 Amount" }).fill("25");
   await expect(form.getByRole("checkbox", { name: /Real time/ })).toBeChecked();
 
-  // The audience: login streak ≥ 3; the count says who matches now (Aria, of the three demo players).
+  // The audience: login streak ≥ 3; the count says who matches now (Aria, of the demo players and any
+  // other journey's on this worker's servers).
   await form.getByRole("button", { name: "Add condition", exact: true }).click();
   await expect(form.getByRole("combobox", { name: "Condition 1 field" })).toHaveValue("loginStreak");
   await form.getByRole("combobox", { name: "Condition 1 operator" }).selectOption("gte");
   await form.getByRole("textbox", { name: "Condition 1 value" }).fill("three");
   await expect(form.getByRole("group", { name: "Condition 1" }).getByRole("alert")).toHaveText("Value: not a number");
   await form.getByRole("textbox", { name: "Condition 1 value" }).fill("3");
-  await expect(page.getByTestId("audience-count")).toHaveText("Matches 1 of 3 players now.");
+  await expect(page.getByTestId("audience-count")).toHaveText(/^Matches 1 of \d+ players now\.$/);
 
   await form.getByRole("button", { name: "Create draft" }).click();
   await expect(page).toHaveURL(new RegExp(`/live-ops/${GAME}/offers/${offerId}$`));
@@ -117,11 +113,11 @@ test("live ops creates and activates a real-time offer for streaks ≥ 3; a play
   await expect(page.getByTestId("definition-status")).toHaveText("Active");
   // The activation job ran over the game's players: Aria matched (her slots are full: queued).
   await expect(page.getByTestId("job-progress")).toHaveAttribute("data-status", "done");
-  await expect(page.getByTestId("job-figures")).toHaveText("3 of 3 players evaluated · 1 activation");
+  await expect(page.getByTestId("job-figures")).toHaveText(/^(\d+) of \1 players evaluated · 1 activation$/);
 
   // Cleo's game client holds her event stream, Bram's his; support watches Cleo in the live view.
-  const cleo = await openPlayerStream(CLEO);
-  const bram = await openPlayerStream(BRAM);
+  const cleo = await openPlayerStream(offersUrl, CLEO);
+  const bram = await openPlayerStream(offersUrl, BRAM);
   const support = await browser.newContext();
   try {
     const sam = await support.newPage();
@@ -130,8 +126,8 @@ test("live ops creates and activates a real-time offer for streaks ≥ 3; a play
     await expect(live.getByTestId("stream-state")).toHaveAttribute("data-status", "open");
 
     // The game server pushes snapshots: Bram stays at 1, Cleo reaches 5.
-    await pushSnapshot(request, BRAM, 1);
-    await pushSnapshot(request, CLEO, 5);
+    await pushSnapshot(request, offersUrl, BRAM, 1);
+    await pushSnapshot(request, offersUrl, CLEO, 5);
     await expect.poll(() => cleo.surfaced.filter((o) => o.offerId === offerId).length, { timeout: 2_000 }).toBe(1);
     await expect(live.getByTestId("live-log")).toContainText(name, { timeout: 2_000 });
     expect(cleo.surfaced.find((o) => o.offerId === offerId)).toMatchObject({ name, status: "surfaced" });
@@ -162,10 +158,10 @@ test("live ops creates and activates a real-time offer for streaks ≥ 3; a play
 
   // Cleo opens her offers (no conditions: claimable once seen) and claims it through the API.
   const jwt = await gameJwt(CLEO);
-  const campaigns = await request.post(`${OFFERS}/v1/client/player/campaigns`, { headers: { Authorization: `Bearer ${jwt}` }, data: { viewingCampaigns: true } });
+  const campaigns = await request.post(`${offersUrl}/v1/client/player/campaigns`, { headers: { Authorization: `Bearer ${jwt}` }, data: { viewingCampaigns: true } });
   const offer = ((await campaigns.json()) as { offers: SurfacedOffer[] }).offers.find((o) => o.offerId === offerId);
   expect(offer?.status).toBe("claimable");
-  const claim = await request.post(`${OFFERS}/v1/client/reward/claim`, { headers: { Authorization: `Bearer ${jwt}` }, data: { kind: "offer", instanceId: offer!.instanceId } });
+  const claim = await request.post(`${offersUrl}/v1/client/reward/claim`, { headers: { Authorization: `Bearer ${jwt}` }, data: { kind: "offer", instanceId: offer!.instanceId } });
   expect(claim.status()).toBe(200);
 
   await funnel.getByRole("button", { name: "Refresh" }).click();
@@ -191,13 +187,11 @@ test("an edit of a live offer shows what changes and asks to confirm; support ma
   });
   expect(created.status()).toBe(201);
 
-  await page.goto(`/live-ops/${GAME}/offers/${offerId}/edit`);
+  await openPage(page, `/live-ops/${GAME}/offers/${offerId}/edit`);
   const form = page.getByTestId("definition-form");
-  await expect(async () => {
-    await form.getByRole("textbox", { name: "Reward 1 Amount" }).fill("8");
-    await form.getByRole("button", { name: "Review changes" }).click();
-    await expect(page.getByTestId("change-review")).toBeVisible({ timeout: 1_000 });
-  }).toPass();
+  await form.getByRole("textbox", { name: "Reward 1 Amount" }).fill("8");
+  await form.getByRole("button", { name: "Review changes" }).click();
+  await expect(page.getByTestId("change-review")).toBeVisible();
   const diff = page.getByTestId("definition-diff");
   await expect(diff.getByRole("row")).toHaveCount(2);
   await expect(diff.getByRole("row").nth(1)).toHaveText("Rewardswas 5 × Gems (Loyalty currency, gems)becomes 8 × Gems (Loyalty currency, gems)");
@@ -214,7 +208,7 @@ test("an edit of a live offer shows what changes and asks to confirm; support ma
 });
 
 test("the live-ops pages fit 390 px and 1440 px; an unknown offer shows the not-found page", async ({ page }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(240_000);
   await signInAs(page, "lina", "/live-ops");
   const pages: Array<[string, string, string]> = [
     ["live-ops", "/live-ops", "game-list"],
@@ -226,7 +220,7 @@ test("the live-ops pages fit 390 px and 1440 px; an unknown offer shows the not-
   for (const width of [1440, 390]) {
     await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
     for (const [name, path, ready] of pages) {
-      await page.goto(path);
+      await openPage(page, path);
       await expect(page.getByTestId(ready)).toBeVisible();
       if (name === "new") await page.getByRole("button", { name: "Add condition", exact: true }).click();
       if (name === "offer") await expect(page.getByTestId("funnel-days-chart").locator(".recharts-line").first()).toBeVisible();

@@ -1,5 +1,6 @@
+import type { Page } from "@playwright/test";
+import { expect, openPage, test } from "./fixtures";
 import { signInAs } from "./sign-in-as";
-import { expect, test, type Page } from "@playwright/test";
 
 // An engineer who owns nothing proposes two config changes to rewards-dashboard; its owner
 // (carla.rossi, config/components/rewards-dashboard.yaml) finds them under Reviews, reads the diff,
@@ -7,7 +8,7 @@ import { expect, test, type Page } from "@playwright/test";
 // author then reads on the request's page.
 
 async function proposeStaging(page: Page, key: string, value: string): Promise<number> {
-  await page.goto("/catalog/rewards-dashboard");
+  await openPage(page, "/catalog/rewards-dashboard");
   await page.getByTestId("env-staging").click();
   await expect(page.getByTestId("env-staging")).toHaveAttribute("aria-pressed", "true");
   await page.getByTestId("edit-config").click();
@@ -25,6 +26,8 @@ async function proposeStaging(page: Page, key: string, value: string): Promise<n
 }
 
 test("an owner reviews the diff and merges one proposal, closes another with a reason the author reads", async ({ page, browser }) => {
+  // Two people, a dozen page loads.
+  test.setTimeout(240_000);
   const author = `eng${Date.now().toString(36)}`;
   const key = `REVIEW_${Date.now().toString(36).toUpperCase()}`;
   await signInAs(page, author, "/catalog/rewards-dashboard");
@@ -56,13 +59,13 @@ test("an owner reviews the diff and merges one proposal, closes another with a r
   await expect(owner.getByTestId("review-status")).toHaveText("merged by carla.rossi");
 
   // The config view shows the merged value at once.
-  await owner.goto("/catalog/rewards-dashboard");
+  await openPage(owner, "/catalog/rewards-dashboard");
   await owner.getByTestId("env-staging").click();
   await expect(owner.getByTestId("config-tab")).toContainText(key);
   await expect(owner.getByTestId("config-tab")).toContainText("merged-value");
 
   // The second proposal now conflicts? No: another key. It is closed with a reason.
-  await owner.goto(`/reviews/${closed}`);
+  await openPage(owner, `/reviews/${closed}`);
   await owner.getByRole("button", { name: "Close…" }).click();
   const dialog = owner.getByRole("dialog");
   await dialog.getByRole("button", { name: "Close the merge request" }).click();
@@ -73,7 +76,7 @@ test("an owner reviews the diff and merges one proposal, closes another with a r
   await owner.close();
 
   // The author sees both outcomes, and why the second was closed.
-  await page.goto("/reviews");
+  await openPage(page, "/reviews");
   const mine = page.getByTestId("reviews-mine");
   await expect(mine.getByTestId(`review-${merged}`)).toContainText("merged");
   await expect(mine.getByTestId(`review-${closed}`)).toContainText("closed by carla.rossi");

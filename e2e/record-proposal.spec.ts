@@ -1,17 +1,19 @@
+import { expect, openPage, test } from "./fixtures";
 import { signInAs } from "./sign-in-as";
-import { clickUntilTaken } from "./hydration";
-import { expect, test } from "@playwright/test";
 
 // Record edits follow the rule of config edits: an engineer who does not own design-system gets
 // "Propose change", which opens a merge request and leaves the record as it is (the API answers 202) until
 // an owner of it (config/components/design-system.yaml) merges it; the owner gets "Save and commit".
 
 test("a non-owner proposes a record change; an owner merges it, sees the stale twin conflict, and commits one", async ({ page, browser }) => {
+  // Two people, a dozen page loads.
+  test.setTimeout(240_000);
   const engineer = `eng${Date.now().toString(36)}`;
   await signInAs(page, engineer, "/catalog/design-system");
   const title = page.getByTestId("component-title");
   const before = (await title.textContent()) ?? "";
-  await clickUntilTaken(page.getByTestId("edit-component"), () => expect(page.getByTestId("field-displayName")).toBeVisible({ timeout: 1_000 }));
+  await page.getByTestId("edit-component").click();
+  await expect(page.getByTestId("field-displayName")).toBeVisible();
   await page.getByTestId("field-displayName").fill(`${before} (proposed)`);
   await page.getByTestId("review-changes").click();
   await expect(page.getByTestId("proposal-note")).toContainText("You do not own design-system");
@@ -44,7 +46,7 @@ test("a non-owner proposes a record change; an owner merges it, sees the stale t
     return ((await r.json()).component.spec.owners[0] as { user: string }).user;
   })();
   await signInAs(owner, ownerId, "/reviews");
-  await owner.goto(reviewPath);
+  await openPage(owner, reviewPath);
   await owner.getByRole("button", { name: "Merge" }).click();
   await expect(owner.getByTestId("review-outcome")).toContainText("Merged !");
   await owner.goto("/catalog/design-system");
@@ -55,8 +57,9 @@ test("a non-owner proposes a record change; an owner merges it, sees the stale t
   await expect(owner.getByRole("button", { name: "Merge" })).toBeDisabled();
 
   // The owner commits an edit of their own.
-  await owner.goto("/catalog/design-system");
-  await clickUntilTaken(owner.getByTestId("edit-component"), () => expect(owner.getByTestId("field-displayName")).toBeVisible({ timeout: 1_000 }));
+  await openPage(owner, "/catalog/design-system");
+  await owner.getByTestId("edit-component").click();
+  await expect(owner.getByTestId("field-displayName")).toBeVisible();
   await owner.getByTestId("field-displayName").fill(`${before} v2`);
   await expect(owner.getByTestId("review-changes")).toBeEnabled();
   await owner.getByTestId("review-changes").click();

@@ -1,5 +1,5 @@
+import { expect, test } from "./fixtures";
 import { openTab, signInAs } from "./sign-in-as";
-import { expect, test } from "@playwright/test";
 
 // An operator releases a demo component to staging (a new minor version, confirmed in a dialog) and
 // sees the new version, then promotes it to production. checkout-api's repository is a demo

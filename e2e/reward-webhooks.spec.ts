@@ -1,15 +1,12 @@
-import { OFFERS_URL } from "./urls";
 // Journey: a live-ops user adds the game server's webhook endpoint (a receiver this test runs on
 // loopback, verifying signatures with the standardwebhooks package), a player claims a reward on the
 // rewards page, the delivery log shows it delivered, and the game server got the rewards.
-import { expect, test, type APIRequestContext } from "@playwright/test";
-import { SignJWT } from "jose";
+import type { APIRequestContext } from "@playwright/test";
 import { startReceiver, type Receiver } from "../lib/offers/delivery/testing";
+import { API_KEY, GAME, gameJwt } from "./demo-game";
+import { expect, openPage, test } from "./fixtures";
 import { signInAs } from "./sign-in-as";
 
-const OFFERS = OFFERS_URL;
-const GAME = "demo-game";
-const API_KEY = "demo-api-key";
 const serverHeaders = { "x-api-key": API_KEY, "x-client-id": "demo-client" };
 
 let receiver: Receiver;
@@ -20,19 +17,18 @@ test.afterAll(async () => {
   await receiver?.close();
 });
 
-async function rewardsLink(request: APIRequestContext, playerId: string): Promise<string> {
-  const jwt = await new SignJWT({}).setProtectedHeader({ alg: "HS256", typ: "JWT" }).setIssuer(GAME).setSubject(playerId).setIssuedAt().setExpirationTime("15m").sign(new TextEncoder().encode(API_KEY));
-  const response = await request.post(`${OFFERS}/v1/auth/one_time_token/generate`, { headers: { Authorization: `Bearer ${jwt}` }, data: {} });
+async function rewardsLink(request: APIRequestContext, offersUrl: string, playerId: string): Promise<string> {
+  const response = await request.post(`${offersUrl}/v1/auth/one_time_token/generate`, { headers: { Authorization: `Bearer ${await gameJwt(playerId)}` }, data: {} });
   expect(response.status()).toBe(200);
   const { token } = (await response.json()) as { token: string };
   return `/rewards?token=${encodeURIComponent(token)}&gameId=${GAME}`;
 }
 
-test("a live-ops user adds an endpoint; a reward claimed on the rewards page reaches it, signed, and the log shows it delivered", async ({ page, request }) => {
+test("a live-ops user adds an endpoint; a reward claimed on the rewards page reaches it, signed, and the log shows it delivered", async ({ page, request, offersUrl }) => {
   const player = `webhook-player-${Date.now().toString(36)}`;
   // A new player of the demo game with "Fair play" (no conditions: claimable once viewed).
-  expect((await request.post(`${OFFERS}/v1/player/snapshot`, { headers: serverHeaders, data: { playerId: player, username: "Wren" } })).status()).toBe(200);
-  expect((await request.post(`${OFFERS}/v1/player/offers/assign`, { headers: serverHeaders, data: { playerId: player, offerId: "fair-play" } })).status()).toBe(200);
+  expect((await request.post(`${offersUrl}/v1/player/snapshot`, { headers: serverHeaders, data: { playerId: player, username: "Wren" } })).status()).toBe(200);
+  expect((await request.post(`${offersUrl}/v1/player/offers/assign`, { headers: serverHeaders, data: { playerId: player, offerId: "fair-play" } })).status()).toBe(200);
 
   await signInAs(page, "lina", `/live-ops/${GAME}/webhooks`);
   await expect(page.getByRole("heading", { name: "Reward webhooks" })).toBeVisible();
@@ -49,7 +45,7 @@ test("a live-ops user adds an endpoint; a reward claimed on the rewards page rea
   // The player claims on the rewards page.
   const player2 = await page.context().browser()!.newContext();
   const rewards = await player2.newPage();
-  await rewards.goto(await rewardsLink(request, player));
+  await openPage(rewards, await rewardsLink(request, offersUrl, player));
   await expect(rewards.getByRole("heading", { name: "Hi Wren!" })).toBeVisible();
   await rewards.getByRole("button", { name: "Claim Fair play" }).click();
   await expect(rewards.getByRole("status").filter({ hasText: "Claimed Fair play" })).toBeVisible();
@@ -74,7 +70,7 @@ test("a live-ops user adds an endpoint; a reward claimed on the rewards page rea
   await expect(page.getByTestId("dead-letters")).toHaveText("0");
 
   // The same event in the ledger feed, for a game server that pulls.
-  const feed = (await (await request.get(`${OFFERS}/v1/rewards/events?limit=500`, { headers: serverHeaders })).json()) as { events: Array<{ id: string }> };
+  const feed = (await (await request.get(`${offersUrl}/v1/rewards/events?limit=500`, { headers: serverHeaders })).json()) as { events: Array<{ id: string }> };
   expect(feed.events.map((e) => e.id)).toContain(event.id);
 
   // The endpoint is deleted after a confirmation: it leaves the list.

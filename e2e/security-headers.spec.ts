@@ -1,9 +1,9 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { expect, test, type Page, type Response } from "@playwright/test";
+import type { Page, Response } from "@playwright/test";
 import { API_KEY, GAME, gameJwt } from "./demo-game";
+import { expect, hydrated, test } from "./fixtures";
 import { signInAs } from "./sign-in-as";
-import { OFFERS_URL, PORTAL_URL } from "./urls";
 // Journey: every page of the portal (signed in and not, the players' rewards page with and without a
 // session) and the offers service's docs page load, hydrate and work under their Content-Security-
 // Policy with no violation reported; a page of another site that frames the catalog or the rewards page
@@ -43,14 +43,6 @@ async function watchViolations(page: Page): Promise<Violation[]> {
   return violations;
 }
 
-/** The page's scripts ran: Next's bootstrap defined window.next and React hydrated the document. */
-async function expectHydrated(page: Page): Promise<void> {
-  await page.waitForFunction(() => {
-    const next = (window as unknown as { next?: { version?: string } }).next;
-    return Boolean(next?.version) && Object.keys(document).some((key) => key.startsWith("__reactContainer"));
-  });
-}
-
 function expectPagePolicy(response: Response | null, path: string): void {
   expect(response, path).not.toBeNull();
   const headers = response!.headers();
@@ -64,12 +56,12 @@ function expectPagePolicy(response: Response | null, path: string): void {
   expect(headers["strict-transport-security"], path).toBeUndefined();
 }
 
-/** Opens `path`, checks its headers, and waits until `ready` shows and the page has hydrated. */
+/** Opens `path`, checks its headers, and waits until `ready` shows and the page has hydrated (its scripts ran). */
 async function visit(page: Page, path: string, ready: (page: Page) => Promise<void>): Promise<void> {
   const response = await page.goto(path);
   expectPagePolicy(response, path);
   await ready(page);
-  await expectHydrated(page);
+  await hydrated(page);
 }
 
 const byTestId = (id: string) => async (page: Page) => {
@@ -81,14 +73,14 @@ const heading = async (page: Page) => {
 
 
 test("every portal page loads and works with no Content-Security-Policy violation", async ({ page }) => {
-  test.setTimeout(180_000);
+  test.setTimeout(240_000);
   const violations = await watchViolations(page);
 
   // Signed out: the sign-in pages (the development sign-in form hydrates and signs in).
   await visit(page, "/auth/signin", heading);
   await signInAs(page, "admin", "/catalog");
   expectPagePolicy(await page.reload(), "/catalog");
-  await expectHydrated(page);
+  await hydrated(page);
 
   // A client-side navigation from the catalog to a component.
   await page.getByTestId("link-checkout-api").click();
@@ -127,7 +119,7 @@ test("every portal page loads and works with no Content-Security-Policy violatio
   expect(violations).toEqual([]);
 });
 
-test("the rewards page, with a session and without, loads and claims with no violation", async ({ page, request }) => {
+test("the rewards page, with a session and without, loads and claims with no violation", async ({ page, request, offersUrl }) => {
   const violations = await watchViolations(page);
   // Without a session, and with a made-up link.
   await visit(page, "/rewards", heading);
@@ -135,19 +127,19 @@ test("the rewards page, with a session and without, loads and claims with no vio
   await expect(page).toHaveURL(/error=/);
   expectPagePolicy(await page.reload(), "/rewards?error=");
 
-  // Bram of the demo data, with "Fair play" (no conditions: claimable once viewed) as e2e/rewards.spec.ts gives
-  // it; 409 offer-already-assigned: an earlier run left it open, which serves as well.
-  const player = "demo-player-2";
-  expect([200, 409]).toContain((await request.post(`${OFFERS_URL}/v1/player/offers/assign`, { headers: serverHeaders, data: { playerId: player, offerId: "fair-play" } })).status());
-  const generated = await request.post(`${OFFERS_URL}/v1/auth/one_time_token/generate`, { headers: { Authorization: `Bearer ${await gameJwt(player)}` }, data: {} });
+  // A new player of the demo game with "Fair play" (no conditions: claimable once viewed).
+  const player = `csp-player-${Date.now().toString(36)}`;
+  expect((await request.post(`${offersUrl}/v1/player/snapshot`, { headers: serverHeaders, data: { playerId: player, username: "Nell" } })).status()).toBe(200);
+  expect((await request.post(`${offersUrl}/v1/player/offers/assign`, { headers: serverHeaders, data: { playerId: player, offerId: "fair-play" } })).status()).toBe(200);
+  const generated = await request.post(`${offersUrl}/v1/auth/one_time_token/generate`, { headers: { Authorization: `Bearer ${await gameJwt(player)}` }, data: {} });
   const { token } = (await generated.json()) as { token: string };
 
   await page.goto(`/rewards?token=${encodeURIComponent(token)}&gameId=${GAME}`);
   await expect(page).toHaveURL(/\/rewards$/);
   expectPagePolicy(await page.reload(), "/rewards");
   expect((await page.reload())?.headers()["referrer-policy"]).toBe("same-origin");
-  await expect(page.getByRole("heading", { name: "Hi Bram!" })).toBeVisible();
-  await expectHydrated(page);
+  await expect(page.getByRole("heading", { name: "Hi Nell!" })).toBeVisible();
+  await hydrated(page);
   // Reward images are data: URLs in the demo data.
   const fairPlay = page.locator('[data-testid="reward-offer"][data-status="claimable"]').filter({ hasText: "Fair play" });
   await expect(fairPlay.getByTestId("reward").locator("img")).toHaveAttribute("src", /^data:image\//);
@@ -158,9 +150,9 @@ test("the rewards page, with a session and without, loads and claims with no vio
   expect(violations).toEqual([]);
 });
 
-test("the offers service's docs page loads with no violation", async ({ page }) => {
+test("the offers service's docs page loads with no violation", async ({ page, offersUrl }) => {
   const violations = await watchViolations(page);
-  const response = await page.goto(`${OFFERS_URL}/v1/docs`);
+  const response = await page.goto(`${offersUrl}/v1/docs`);
   const policy = response?.headers()["content-security-policy"] ?? "";
   expect(policy).toContain("frame-ancestors 'none'");
   expect(policy).toMatch(/script-src 'self'(;|$)/);
@@ -171,7 +163,7 @@ test("the offers service's docs page loads with no violation", async ({ page }) 
   expect(violations).toEqual([]);
 });
 
-test("a page of another site that frames the catalog or the rewards page shows nothing of them", async ({ page }) => {
+test("a page of another site that frames the catalog or the rewards page shows nothing of them", async ({ page, portalUrl }) => {
   // The other site: a page on another origin (127.0.0.2, a port the system picks) framing portal pages,
   // and one page of its own as the control. On loopback, as Chromium lets only local pages frame a local address.
   const portalFrames = ["/catalog", "/rewards", "/auth/signin", "/api"];
@@ -180,11 +172,11 @@ test("a page of another site that frames the catalog or the rewards page shows n
     if (request.url === "/inner") return response.end("<p id=inner>framed page of the other site</p>");
     response.end(`<!doctype html><title>other site</title>
       <iframe id="control" src="/inner"></iframe>
-      ${portalFrames.map((path, i) => `<iframe id="portal-${i}" src="${PORTAL_URL}${path}"></iframe>`).join("\n")}`);
+      ${portalFrames.map((path, i) => `<iframe id="portal-${i}" src="${portalUrl}${path}"></iframe>`).join("\n")}`);
   });
   await new Promise<void>((resolve) => otherSite.listen(0, "127.0.0.2", resolve));
   try {
-    const answered = portalFrames.map((path) => page.waitForResponse((r) => r.url() === `${PORTAL_URL}${path}`));
+    const answered = portalFrames.map((path) => page.waitForResponse((r) => r.url() === `${portalUrl}${path}`));
     await page.goto(`http://127.0.0.2:${(otherSite.address() as AddressInfo).port}/`);
     // The portal did answer each frame, with headers that refuse framing...
     for (const response of await Promise.all(answered)) {
@@ -199,7 +191,7 @@ test("a page of another site that frames the catalog or the rewards page shows n
       await expect(frame.locator("body"), portalFrames[i]).toContainText("refused to connect");
       await expect(frame.locator("body"), portalFrames[i]).not.toContainText(/portal|rewards|Sign in|service/i);
     }
-    expect(page.frames().filter((frame) => frame.url().startsWith(PORTAL_URL)).map((frame) => frame.url())).toEqual([]);
+    expect(page.frames().filter((frame) => frame.url().startsWith(portalUrl)).map((frame) => frame.url())).toEqual([]);
   } finally {
     await new Promise((resolve) => otherSite.close(resolve));
   }

@@ -1,7 +1,5 @@
+import { expect, hydrated, openPage, test } from "./fixtures";
 import { signInAs } from "./sign-in-as";
-import { typeUntilTaken } from "./hydration";
-import { PORTAL_URL } from "./urls";
-import { expect, test } from "@playwright/test";
 
 test("sign in with the development sign-in, see name and roles, sign out", async ({ page }) => {
   await page.goto("/");
@@ -11,12 +9,14 @@ test("sign in with the development sign-in, see name and roles, sign out", async
   await expect(page).toHaveURL(/\/auth\/signin/);
   await page.getByRole("link", { name: "Development sign-in" }).click();
   await expect(page).toHaveURL(/\/auth\/dev\/login/);
+  await hydrated(page);
 
   await page.getByLabel("User name").fill("lee");
   await page.getByRole("button", { name: "Sign in", exact: true }).click();
 
   // The shell shows the name; the user menu shows the roles from config/portal.yaml.
   await expect(page.getByTestId("user-name")).toHaveText("lee");
+  await hydrated(page);
   await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link")).toHaveText(["Catalog", "Reviews", "App orders", "Import"]);
   await page.getByTestId("user-menu").locator("summary").click();
   await expect(page.getByTestId("user-roles")).toContainText("engineer");
@@ -33,7 +33,7 @@ test("sign in with the development sign-in, see name and roles, sign out", async
 });
 
 test("a group picked at the development sign-in gives its roles", async ({ page }) => {
-  await page.goto("/auth/dev/login?callbackUrl=%2Ftokens");
+  await openPage(page, "/auth/dev/login?callbackUrl=%2Ftokens");
   await page.getByLabel("User name").fill("ann");
   await page.getByLabel("platform/operations").check();
   await page.getByRole("button", { name: "Sign in", exact: true }).click();
@@ -42,17 +42,16 @@ test("a group picked at the development sign-in gives its roles", async ({ page 
   await expect(page.getByTestId("user-roles")).toHaveText(/engineer\s*operator/);
 });
 
-test("personal API token: create, use with Bearer, revoke", async ({ page, playwright }) => {
+test("personal API token: create, use with Bearer, revoke", async ({ page, playwright, portalUrl }) => {
   await signInAs(page, "olga", "/tokens");
-  const create = page.getByRole("button", { name: "Create token" });
-  await typeUntilTaken(page.getByLabel("Name"), "release script", () => expect(create).toBeEnabled({ timeout: 1_000 }));
-  await create.click();
+  await page.getByLabel("Name").fill("release script");
+  await page.getByRole("button", { name: "Create token" }).click();
   const token = (await page.getByTestId("new-token").textContent())?.trim() ?? "";
   expect(token).toMatch(/^pat_/);
   await page.getByRole("button", { name: "Done" }).click();
   await expect(page.getByTestId("tokens")).toContainText("release script");
 
-  const api = await playwright.request.newContext({ baseURL: PORTAL_URL });
+  const api = await playwright.request.newContext({ baseURL: portalUrl });
   const listed = await api.get("/api/tokens", { headers: { Authorization: `Bearer ${token}` } });
   expect(listed.status()).toBe(200);
   expect((await listed.json()).tokens.map((t: { name: string }) => t.name)).toContain("release script");
@@ -69,13 +68,13 @@ test("personal API token: create, use with Bearer, revoke", async ({ page, playw
   await api.dispose();
 });
 
-test("portal health and a cross-site mutation refused", async ({ page, playwright }) => {
-  const api = await playwright.request.newContext({ baseURL: PORTAL_URL });
+test("portal health and a cross-site mutation refused", async ({ page, playwright, portalUrl }) => {
+  const api = await playwright.request.newContext({ baseURL: portalUrl });
   const health = await api.get("/health");
   expect(health.status()).toBe(200);
   expect(await health.json()).toMatchObject({ status: "ok" });
 
-  await page.goto("/auth/dev/login");
+  await openPage(page, "/auth/dev/login");
   await page.getByLabel("User name").fill("sam");
   await page.getByRole("button", { name: "Sign in", exact: true }).click();
   await expect(page.getByTestId("user-name")).toHaveText("sam");
@@ -94,8 +93,8 @@ test("portal health and a cross-site mutation refused", async ({ page, playwrigh
   await api.dispose();
 });
 
-test("hostile sign-in input lands on a page of the portal, never a 500", async ({ playwright }) => {
-  const api = await playwright.request.newContext({ baseURL: PORTAL_URL });
+test("hostile sign-in input lands on a page of the portal, never a 500", async ({ playwright, portalUrl }) => {
+  const api = await playwright.request.newContext({ baseURL: portalUrl });
   // The development sign-in's callback is a form POST: a GET of it goes to the sign-in page.
   const forwarded = await api.get("/auth/dev/callback", { maxRedirects: 0 });
   expect(forwarded.status()).toBe(307);
@@ -104,9 +103,9 @@ test("hostile sign-in input lands on a page of the portal, never a 500", async (
   expect(callback.headers().location).toBe("/auth/signin");
   // A callbackUrl of another host (backslashes read as slashes by browsers) signs in and lands at home.
   const { csrfToken } = (await (await api.get("/api/auth/csrf")).json()) as { csrfToken: string };
-  const signedIn = await api.post("/api/auth/callback/dev", { form: { csrfToken, username: "lee", callbackUrl: "\\\\other-host/x" }, headers: { Origin: PORTAL_URL }, maxRedirects: 0 });
+  const signedIn = await api.post("/api/auth/callback/dev", { form: { csrfToken, username: "lee", callbackUrl: "\\\\other-host/x" }, headers: { Origin: portalUrl }, maxRedirects: 0 });
   expect(signedIn.status()).toBe(302);
-  expect(signedIn.headers().location).toBe(`${PORTAL_URL}/`);
+  expect(signedIn.headers().location).toBe(`${portalUrl}/`);
   expect((await (await api.get("/api/auth/session")).json()).user).toMatchObject({ id: "lee" });
   await api.dispose();
 });

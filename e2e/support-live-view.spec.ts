@@ -1,23 +1,19 @@
-import { signInAs } from "./sign-in-as";
-import { OFFERS_URL } from "./urls";
 // Journey: a support user finds a demo player and opens the live view; an offer assigned through the
 // API appears in the log within 2 s without a reload, and the player's presence follows their stream.
-import { expect, test } from "@playwright/test";
-import { SignJWT } from "jose";
+import { API_KEY, GAME, gameJwt } from "./demo-game";
+import { expect, test } from "./fixtures";
+import { signInAs } from "./sign-in-as";
 
-const OFFERS = OFFERS_URL;
-const GAME = "demo-game";
-const API_KEY = "demo-api-key";
 const serverHeaders = { "x-api-key": API_KEY, "x-client-id": "demo-client" };
 const PLAYER = "demo-player-3"; // Cleo in the demo data
 
 
-test("a support user opens a player's live view; an assigned offer appears within 2 s without a reload", async ({ page, request }) => {
+test("a support user opens a player's live view; an assigned offer appears within 2 s without a reload", async ({ page, request, offersUrl }) => {
   // A new real-time definition per run, so the test can run again on the same data.
   const stamp = Date.now().toString(36);
   const offerId = `e2e-live-${stamp}`;
   const name = `Live drop ${stamp}`;
-  const upsert = await request.put(`${OFFERS}/v1/offers/definitions/${offerId}`, {
+  const upsert = await request.put(`${offersUrl}/v1/offers/definitions/${offerId}`, {
     headers: serverHeaders,
     data: {
       name,
@@ -48,7 +44,7 @@ test("a support user opens a player's live view; an assigned offer appears withi
   await expect(live.getByTestId("stream-state")).toHaveAttribute("data-status", "open");
   await expect(live.getByTestId("player-presence")).toHaveAttribute("data-online", "false");
 
-  const assigned = await request.post(`${OFFERS}/v1/player/offers/assign`, { headers: serverHeaders, data: { playerId: PLAYER, offerId } });
+  const assigned = await request.post(`${offersUrl}/v1/player/offers/assign`, { headers: serverHeaders, data: { playerId: PLAYER, offerId } });
   expect(assigned.status()).toBe(200);
   const started = Date.now();
   await expect(live.getByTestId("live-log")).toContainText(name, { timeout: 2_000 });
@@ -57,14 +53,9 @@ test("a support user opens a player's live view; an assigned offer appears withi
   await expect(page.getByTestId("offer").filter({ hasText: name })).toBeVisible();
 
   // The player connects to their event stream: shown online; disconnects: offline.
-  const jwt = await new SignJWT({})
-    .setProtectedHeader({ alg: "HS256" })
-    .setIssuer(GAME)
-    .setSubject(PLAYER)
-    .setExpirationTime("15m")
-    .sign(new TextEncoder().encode(API_KEY));
+  const jwt = await gameJwt(PLAYER);
   const stream = new AbortController();
-  const response = await fetch(`${OFFERS}/v1/sse/connect`, { headers: { Authorization: `Bearer ${jwt}`, Accept: "text/event-stream" }, signal: stream.signal });
+  const response = await fetch(`${offersUrl}/v1/sse/connect`, { headers: { Authorization: `Bearer ${jwt}`, Accept: "text/event-stream" }, signal: stream.signal });
   expect(response.status).toBe(200);
   await expect(live.getByTestId("player-presence")).toHaveAttribute("data-online", "true");
   stream.abort();

@@ -52,6 +52,8 @@ export const envSchema = z.object({
   OFFERS_ADMIN_TOKEN: z.string().min(16, "at least 16 characters").optional(),
   /** Redis URL for the cross-instance event bus; unset = in-process bus. */
   REDIS_URL: optionalUrl,
+  /** Prepended to every Redis key and channel (bus, rate limits), so separate deployments can share one Redis. */
+  REDIS_PREFIX: z.string().default(""),
   /**
    * Comma-separated addresses or CIDRs (or loopback, linklocal, uniquelocal) of the proxies whose
    * X-Forwarded-For/-Proto/-Host the offers service believes; unset = none, the peer is the client.

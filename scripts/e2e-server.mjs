@@ -1,23 +1,14 @@
-// Started by Playwright: production builds of both services on their own ports with a fresh data
-// directory and the development sign-in. Builds first when a build is missing or older than the code.
-import { execSync } from "node:child_process";
-import { existsSync, readdirSync, rmSync, statSync } from "node:fs";
-import path from "node:path";
+// Production builds of both services on their own ports (E2E_PORTAL_PORT, E2E_OFFERS_PORT; 3100 and
+// 4100 by default) with a fresh data directory, their own Redis prefix and the development sign-in.
+// Each Playwright worker starts one (e2e/fixtures.ts) with --no-build, the build having been made
+// once before (scripts/lib/e2e-build.mjs); by hand it builds first when the build is stale.
+// SIGTERM stops both services.
+import { randomBytes } from "node:crypto";
+import { rmSync } from "node:fs";
+import { buildIfStale } from "./lib/e2e-build.mjs";
 import { runServices } from "./lib/services.mjs";
 
-function newestMtime(dir) {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    if (entry.name === "node_modules" || entry.name.startsWith(".")) continue;
-    const full = path.join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestMtime(full) : statSync(full).mtimeMs);
-  }
-  return newest;
-}
-const sourceTime = Math.max(...["app", "components", "lib", "config"].filter(existsSync).map(newestMtime));
-const builtAt = (file) => (existsSync(file) ? statSync(file).mtimeMs : 0);
-if (builtAt("dist/offers/main.mjs") < sourceTime) execSync("npm run build:offers", { stdio: "inherit" });
-if (builtAt(".next/BUILD_ID") < sourceTime) execSync("npm run build:portal", { stdio: "inherit" });
+if (!process.argv.includes("--no-build")) buildIfStale();
 
 const portalPort = process.env.E2E_PORTAL_PORT ?? "3100";
 const offersPort = process.env.E2E_OFFERS_PORT ?? "4100";
@@ -45,9 +36,12 @@ const env = {
   OFFERS_DATABASE_URL: "",
   PORTAL_DATABASE_URL: "",
   REDIS_URL: process.env.TEST_REDIS_URL ?? "",
+  // Other workers' servers (and other runs) share that Redis: their event buses, a player's one
+  // stream and the rate-limit budgets must not meet these.
+  REDIS_PREFIX: `e2e-${portalPort}-${randomBytes(4).toString("hex")}:`,
 };
 const { stopped } = runServices([
-  // The portal starts once offers answers, so the portal's /health (Playwright's signal) means both are up.
+  // The portal starts once offers answers, so the portal's /health means both are up.
   { name: "offers", command: "node", args: ["--enable-source-maps", "dist/offers/main.mjs"], env, readyUrl: `http://127.0.0.1:${offersPort}/health` },
   { name: "portal", command: "npx", args: ["next", "start", "--port", portalPort, "--hostname", "127.0.0.1"], env },
 ]);

@@ -99,7 +99,7 @@ export async function startOffersService(options: {
   }
 
   // Offers surfaced here reach streams held by other instances through Redis (in-process without it).
-  const bus = createEventBus({ redisUrl: env.REDIS_URL, prefix: "offers-events:", logger });
+  const bus = createEventBus({ redisUrl: env.REDIS_URL, prefix: `${env.REDIS_PREFIX}offers-events:`, logger });
   logger.info({ bus: bus.kind }, "event bus ready");
   const stream = createEventStream({
     bus,
@@ -143,7 +143,7 @@ export async function startOffersService(options: {
     healthChecks: () => ({ bus: bus.state }),
     healthDetails: async () => ({ delivery: await deliveryHealth() }),
     webhookAddressPolicy,
-    rateLimit: { clientPerMinute: env.OFFERS_RATE_LIMIT_CLIENT_PER_MINUTE, serverPerMinute: env.OFFERS_RATE_LIMIT_SERVER_PER_MINUTE, redis: limiterRedis },
+    rateLimit: { clientPerMinute: env.OFFERS_RATE_LIMIT_CLIENT_PER_MINUTE, serverPerMinute: env.OFFERS_RATE_LIMIT_SERVER_PER_MINUTE, redis: limiterRedis, keyPrefix: `${env.REDIS_PREFIX}offers-rate-limit:` },
     metricsToken: env.METRICS_TOKEN,
   });
   // Read at scrape time; the backlogs from the database at most every 2 s (delivery, shared with /health) and 5 s (surfacing).

@@ -132,7 +132,7 @@ export function portalSettingsFromEnv(env: Env = getEnv()): PortalSettings {
       config: getPortalConfig,
     },
     offersAdmin: () => offersAdminSettings(env),
-    rateLimit: { perMinute: env.PORTAL_RATE_LIMIT_PER_MINUTE, redisUrl: env.REDIS_URL },
+    rateLimit: { perMinute: env.PORTAL_RATE_LIMIT_PER_MINUTE, redisUrl: env.REDIS_URL, keyPrefix: `${env.REDIS_PREFIX}portal-rate-limit` },
   };
 }
 

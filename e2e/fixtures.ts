@@ -1,0 +1,125 @@
+// What every journey imports instead of @playwright/test: `test` with each worker's own servers, and
+// the wait for a page's hydration.
+//
+// A worker starts scripts/e2e-server.mjs (production builds of the portal and the offers service, a
+// fresh data directory, its own Redis prefix) on ports of its own: the base ports (E2E_PORTAL_PORT,
+// E2E_OFFERS_PORT; 3100 and 4100 by default) plus PORT_STEP times its parallel index. The build is
+// made once before the workers start (playwright.config.ts's globalSetup). `baseURL` is the
+// worker's portal, so `page.goto("/catalog")` and `request.get("/api")` reach it.
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { test as base, expect, type Page, type Response } from "@playwright/test";
+
+export { expect };
+
+export interface E2eServers {
+  portalPort: number;
+  offersPort: number;
+  portalUrl: string;
+  offersUrl: string;
+  /** The portal's and the offers service's DATA_DIR (its config repository is `config-repo`). */
+  dataDir: string;
+}
+
+/** Ports between one worker's and the next; a journey may start a server of its own below it (e2e/gitlab-sign-in.spec.ts). */
+export const PORT_STEP = 10;
+const START_TIMEOUT_MS = 180_000;
+
+/**
+ * The portal answers /health before its source control is wired: on a first start that creates the
+ * demo repositories, dozens of git commands that took over 20 s on a loaded machine. A component's
+ * status waits for that wiring; asked here, it keeps that wait out of the first journey's time.
+ */
+async function awaitSourceControl(servers: E2eServers, deadline: number): Promise<void> {
+  const status = await fetch(`${servers.portalUrl}/api/components/checkout-api/status`, {
+    // scripts/e2e-server.mjs's PORTAL_DEV_TOKEN: a personal API token of the admin.
+    headers: { Authorization: "Bearer e2e-admin-token-0123456789" },
+    signal: AbortSignal.timeout(Math.max(1_000, deadline - Date.now())),
+  });
+  if (!status.ok) throw new Error(`${servers.portalUrl}: a component's status answered ${status.status} after the start`);
+}
+
+async function startServers(parallelIndex: number): Promise<{ servers: E2eServers; stop: () => Promise<void> }> {
+  const portalPort = Number(process.env.E2E_PORTAL_PORT ?? 3100) + parallelIndex * PORT_STEP;
+  const offersPort = Number(process.env.E2E_OFFERS_PORT ?? 4100) + parallelIndex * PORT_STEP;
+  const servers: E2eServers = {
+    portalPort,
+    offersPort,
+    portalUrl: `http://127.0.0.1:${portalPort}`,
+    offersUrl: `http://127.0.0.1:${offersPort}`,
+    dataDir: `.data/e2e-${portalPort}`,
+  };
+  // A server left running on these ports (another run, a killed one) would answer for ours.
+  if (await fetch(`${servers.portalUrl}/health`).then(() => true, () => false)) {
+    throw new Error(`${servers.portalUrl} already answers: stop what listens there, or set other base ports (E2E_PORTAL_PORT, E2E_OFFERS_PORT)`);
+  }
+  const child = spawn(process.execPath, ["scripts/e2e-server.mjs", "--no-build"], {
+    env: { ...process.env, E2E_PORTAL_PORT: String(portalPort), E2E_OFFERS_PORT: String(offersPort) },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  // The services log warnings and failures only: shown with the test that runs meanwhile.
+  child.stdout.on("data", (chunk: Buffer) => process.stdout.write(chunk));
+  child.stderr.on("data", (chunk: Buffer) => process.stderr.write(chunk));
+  const exited = once(child, "exit");
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.kill("SIGTERM");
+    // scripts/lib/services.mjs stops both services, killing what still runs after 10 s.
+    await exited;
+  };
+
+  // The portal starts once offers answers: the portal's /health means both are up.
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  let ended = false;
+  void exited.then(() => (ended = true));
+  for (;;) {
+    if (ended) throw new Error(`scripts/e2e-server.mjs on ${servers.portalUrl} exited with code ${child.exitCode} before it answered (its output is above)`);
+    const ok = await fetch(`${servers.portalUrl}/health`, { signal: AbortSignal.timeout(5_000) }).then((r) => r.ok, () => false);
+    if (ok) {
+      await awaitSourceControl(servers, deadline).catch(async (error: unknown) => {
+        await stop();
+        throw error;
+      });
+      return { servers, stop };
+    }
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`${servers.portalUrl}/health did not answer within ${START_TIMEOUT_MS / 1000} s`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+export const test = base.extend<{ portalUrl: string; offersUrl: string }, { servers: E2eServers }>({
+  servers: [
+    async ({}, provide, workerInfo) => {
+      const { servers, stop } = await startServers(workerInfo.parallelIndex);
+      try {
+        await provide(servers);
+      } finally {
+        await stop();
+      }
+    },
+    { scope: "worker", timeout: START_TIMEOUT_MS + 30_000 },
+  ],
+  portalUrl: async ({ servers }, provide) => provide(servers.portalUrl),
+  offersUrl: async ({ servers }, provide) => provide(servers.offersUrl),
+  baseURL: async ({ servers }, provide) => provide(servers.portalUrl),
+});
+
+/**
+ * Waits until React has hydrated the page (app/hydration-mark.tsx marks <html>): a production page
+ * shows before that, and a click or a keystroke before it is lost. Needed after every full page
+ * load (goto, reload, a redirect, a form that posts) that a click or typing follows; a client-side
+ * navigation keeps the hydrated document.
+ */
+export async function hydrated(page: Page): Promise<void> {
+  await expect(page.locator("html"), "the page hydrated").toHaveAttribute("data-hydrated", "true", { timeout: 30_000 });
+}
+
+/** Opens a portal page and waits until it has hydrated. */
+export async function openPage(page: Page, url: string): Promise<Response | null> {
+  const response = await page.goto(url);
+  await hydrated(page);
+  return response;
+}
