@@ -8,7 +8,7 @@ import { defineConfig } from "@playwright/test";
 export default defineConfig({
   testDir: "./e2e",
   globalSetup: "./scripts/lib/e2e-build.mjs",
-  workers: 2,
+  workers: 3,
   fullyParallel: true,
   reporter: "list",
   // Sized for a loaded 2-core machine, where one page load took up to 15 s (the journeys with a dozen
