@@ -7,7 +7,7 @@ import { defineConfig } from "@playwright/test";
 // journey makes the data it needs and runs in any order. No retries: a flaky journey gets fixed.
 export default defineConfig({
   testDir: "./e2e",
-  globalSetup: "./scripts/lib/e2e-build.mjs",
+  globalSetup: "./scripts/build-if-stale.mjs",
   workers: 3,
   fullyParallel: true,
   reporter: "list",

@@ -1,11 +1,11 @@
 // Production builds of both services on their own ports (E2E_PORTAL_PORT, E2E_OFFERS_PORT; 3100 and
 // 4100 by default) with a fresh data directory, their own Redis prefix and the development sign-in.
 // Each Playwright worker starts one (e2e/fixtures.ts) with --no-build, the build having been made
-// once before (scripts/lib/e2e-build.mjs); by hand it builds first when the build is stale.
+// once before (scripts/build-if-stale.mjs); by hand it builds first when the build is stale.
 // SIGTERM stops both services.
 import { randomBytes } from "node:crypto";
 import { rmSync } from "node:fs";
-import { buildIfStale } from "./lib/e2e-build.mjs";
+import { buildIfStale } from "./build-if-stale.mjs";
 import { runServices } from "./lib/services.mjs";
 
 if (!process.argv.includes("--no-build")) buildIfStale();

@@ -1,9 +1,10 @@
-// The production builds the browser journeys run: built when missing or older than the code. Run once
-// before Playwright's workers start (playwright.config.ts's globalSetup), and by scripts/e2e-server.mjs
-// when started by hand.
+// The production builds the tests start (dist/offers, .next): built when missing or older than the code.
+// `npm test` runs this first, so the system tier and the browser journeys find both builds made; Playwright's
+// globalSetup and scripts/e2e-server.mjs run it too when started alone.
 import { execSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 
 function newestMtime(dir) {
   let newest = 0;
@@ -23,3 +24,5 @@ export function buildIfStale() {
 }
 
 export default buildIfStale;
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) buildIfStale();
