@@ -80,7 +80,9 @@ describe.each(contractDatabaseTargets())("reward delivery on %s", (target) => {
       db: t.app.offers.engine.db,
       box: t.app.offers.box,
       addressPolicy: { allowPrivate: true },
-      timeoutMs: 500,
+      // Long enough that a busy machine's slow answer is never taken for a timeout (and retried, so sent
+      // twice); the tests of timeouts set their own.
+      timeoutMs: 5_000,
       pollMs: 20,
       concurrency: 16,
       perEndpoint: 4,
@@ -494,14 +496,16 @@ describe.each(contractDatabaseTargets())("reward delivery on %s", (target) => {
     const { receiver } = await receiverEndpoint(game);
     receiver.behave(({ n }) => (n < 1 ? "hang" : 200));
     let skew = 0;
-    // Leases of 3 × 500 + 1,000 ms; an attempt needs its 500 ms deadline and 1 s left.
-    const worker = startWorker({ timeoutMs: 500, pollMs: 60_000, perEndpoint: 1, concurrency: 8, clock: { now: () => new Date(Date.now() + skew) } });
+    // Leases of 3 × 5,000 + 1,000 ms; an attempt needs its 5 s deadline and 1 s left. The hanging attempt must
+    // not time out by itself before the clock jumps, however slow the machine: hence 5 s, not less.
+    const worker = startWorker({ timeoutMs: 5_000, pollMs: 60_000, perEndpoint: 1, concurrency: 8, clock: { now: () => new Date(Date.now() + skew) } });
     following.push(worker.follow(t.app.offers.engine, t.app.offers.webhooks));
     for (let i = 0; i < 2; i++) await clientClaim(game, `p${i}`, await claimable(game, `p${i}`));
     await eventually(() => expect(receiver.received).toHaveLength(1));
     await heldAll(game.gameId, 2);
     const rounds = vi.spyOn(worker, "round").mockResolvedValue(false);
-    skew = 1_200;
+    // 16 s − 10.5 s − the time since leasing: under the 6 s an attempt needs, and not yet run out.
+    skew = 10_500;
     receiver.release();
     const pending = () => t.app.offers.engine.db.select().from(webhookDeliveries).where(and(eq(webhookDeliveries.gameId, game.gameId), eq(webhookDeliveries.status, "pending")));
     await eventually(async () => expect((await pending()).map((d) => d.leaseToken)).toEqual([null]));
