@@ -41,6 +41,16 @@ const config = [
     },
   },
   { files: ["**/*.{ts,tsx,js,mjs}"], rules: { "import/no-restricted-paths": rule(zones) } },
+  {
+    files: ["app/**/*.tsx", "components/**/*.tsx"],
+    ignores: ["components/ui/link.tsx"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        { paths: [{ name: "next/link", message: "Use Link from @/components/ui/link: it does not prefetch pages that render per request." }] },
+      ],
+    },
+  },
   { files: ["**/*.test.{ts,tsx}"], rules: { "import/no-restricted-paths": rule(zones.filter((z) => !z.testsMay)) } },
 ];
 export default config;

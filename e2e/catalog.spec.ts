@@ -96,3 +96,20 @@ test("a path whose percent-encoding is not UTF-8 answers 400, on API routes and 
   // Decodable ones reach their routes.
   expect((await api.get("/api/components/no%2Dsuch", { headers: auth })).status()).toBe(404);
 });
+
+// Portal pages render per request: showing the catalog must not make the server render the pages its
+// menu and its rows link to (Next.js prefetches them unless told not to); a page is fetched when followed.
+test("showing the catalog asks the server for no page it links to; following a link opens it", async ({ page }) => {
+  await signInAs(page, "admin", "/catalog");
+  const pageFetches: string[] = [];
+  page.on("request", (request) => {
+    if (new URL(request.url()).searchParams.has("_rsc")) pageFetches.push(request.url());
+  });
+  await openPage(page, "/catalog");
+  await expect(page.getByTestId("row-checkout-api")).toBeVisible();
+  await page.waitForLoadState("networkidle");
+  expect(pageFetches).toEqual([]);
+  await page.getByTestId("row-checkout-api").getByRole("link").first().click();
+  await expect(page.getByTestId("component-title")).toBeVisible();
+  expect(pageFetches.length).toBeGreaterThan(0);
+});

@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { Link } from "@/components/ui/link";
 import { Alert, Card, Badge, ButtonLink } from "@/components/ui";
 import { currentUser } from "@/lib/portal/authorize";
 import { navItemsFor } from "@/components/shell/nav-items";

@@ -1,5 +1,5 @@
 // An address under /rewards that names nothing, in the rewards look.
-import Link from "next/link";
+import { Link } from "@/components/ui/link";
 import { RewardsMessage } from "@/components/rewards/rewards-message";
 
 export default function RewardsNotFound() {

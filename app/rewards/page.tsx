@@ -2,7 +2,7 @@
 // token is redeemed on the server (/rewards/redeem) and the page then shows the player's offers
 // through the client campaigns endpoint (viewingCampaigns: true) and the player's referrals, with a
 // claim button on claimable ones.
-import Link from "next/link";
+import { Link } from "@/components/ui/link";
 import { Suspense, type ReactNode } from "react";
 import { redirect } from "next/navigation";
 import { createGameClient, OffersApiError } from "@/lib/offers-client";

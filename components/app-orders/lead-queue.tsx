@@ -1,6 +1,6 @@
 "use client";
 // The leads' queue: orders waiting for a decision, each with its record, approve and reject.
-import Link from "next/link";
+import { Link } from "@/components/ui/link";
 import { useState } from "react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Alert, Button } from "@/components/ui";

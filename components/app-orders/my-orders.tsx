@@ -1,6 +1,6 @@
 "use client";
 // "My orders": the signed-in user's orders, their status and, for rejected ones, the lead's reason.
-import Link from "next/link";
+import { Link } from "@/components/ui/link";
 import { useQuery } from "@tanstack/react-query";
 import { Alert } from "@/components/ui";
 import { describeApiError } from "@/components/http/api-client";

@@ -1,7 +1,7 @@
 "use client";
 // The catalog list: search (`/` focuses it), filter chips with counts, sort, favorites toggle, and
 // server-side paging, so the browser only ever holds one page even at 10,000 records.
-import Link from "next/link";
+import { Link } from "@/components/ui/link";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { useRouter } from "next/navigation";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";

@@ -1,7 +1,7 @@
 "use client";
 // One component: overview (owners, repository, environments, runtime, dependencies, library),
 // the favorite star, and for engineers the edit form (edit/component-edit-form.tsx).
-import Link from "next/link";
+import { Link } from "@/components/ui/link";
 import { useState } from "react";
 import { Alert, Badge, Button, Card } from "@/components/ui";
 import { DEPENDENCY_FLAGS, type Component } from "@/lib/catalog/schema";

@@ -2,7 +2,7 @@
 // The Merge requests tab: the open merge requests of the component's repository and those of the
 // config repository that touch this component (branches portal/<name>/…), newest first. Config requests
 // open their review page; the repository's own open in source control when it has a web page.
-import Link from "next/link";
+import { Link } from "@/components/ui/link";
 import { useQuery } from "@tanstack/react-query";
 import { Alert, Card, Badge, Button } from "@/components/ui";
 import { describeApiError } from "@/components/http/api-client";

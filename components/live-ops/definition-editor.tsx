@@ -1,6 +1,6 @@
 "use client";
 // The edit page's loader: the stored definition and the game's currencies, then the form on them.
-import Link from "next/link";
+import { Link } from "@/components/ui/link";
 import { useQuery } from "@tanstack/react-query";
 import { Alert } from "@/components/ui";
 import { retryWhileUnavailable } from "@/components/http/api-client";

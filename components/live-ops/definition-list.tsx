@@ -1,7 +1,7 @@
 "use client";
 // A game's offer definitions: name and id, status, schedule, audience in words, real time, the funnel's
 // figures and a sparkline of claims per day; "New offer" starts the form.
-import Link from "next/link";
+import { Link } from "@/components/ui/link";
 import { useQuery } from "@tanstack/react-query";
 import { Alert, Badge, ButtonLink, Card } from "@/components/ui";
 import { retryWhileUnavailable } from "@/components/http/api-client";

@@ -2,7 +2,7 @@
 // A definition's page: what it is (status, version, audience in words, schedule, limits, rollout,
 // rewards and variants), its lifecycle actions, the progress of its surfacing job, its funnel and
 // per-variant results, and a preview of it as any player of the game.
-import Link from "next/link";
+import { Link } from "@/components/ui/link";
 import { useQuery } from "@tanstack/react-query";
 import { Alert, Badge, ButtonLink, Card } from "@/components/ui";
 import { retryWhileUnavailable } from "@/components/http/api-client";

@@ -1,6 +1,6 @@
 "use client";
 // The head of a game's live-ops pages: where you are, the game, and its sections (offers, webhooks).
-import Link from "next/link";
+import { Link } from "@/components/ui/link";
 import type { ReactNode } from "react";
 import { useOffersEnvironment } from "@/components/offers-environment/environment-context";
 import { useGame } from "./use-game";

@@ -1,6 +1,6 @@
 "use client";
 // Live ops start: pick a game; its offers are one click away.
-import Link from "next/link";
+import { Link } from "@/components/ui/link";
 import { Alert, Card } from "@/components/ui";
 import { useOffersEnvironment } from "@/components/offers-environment/environment-context";
 import { describeLiveOpsError } from "./api";

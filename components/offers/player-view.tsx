@@ -2,7 +2,7 @@
 // A player's page in the support dashboard: snapshot and currencies, offers (status, rewards,
 // progress, times, event timeline), ledger and referrals, with the live view beside them. Live
 // offer events refresh the player's state, so the offers and ledger follow without a reload.
-import Link from "next/link";
+import { Link } from "@/components/ui/link";
 import { useCallback, useMemo } from "react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Alert, Badge, Button } from "@/components/ui";

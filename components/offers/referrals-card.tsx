@@ -1,6 +1,6 @@
 "use client";
 // A player's referrals, as referrer or referee, with a link to the other player.
-import Link from "next/link";
+import { Link } from "@/components/ui/link";
 import { Card } from "@/components/ui";
 import type { AdminPlayerState } from "./api";
 import { RewardList } from "@/components/offer-parts/reward-list";

@@ -1,6 +1,6 @@
 "use client";
 // Support dashboard start: pick a game, find a player by id or username, open the player's page.
-import Link from "next/link";
+import { Link } from "@/components/ui/link";
 import { useRouter } from "next/navigation";
 import { useEffect } from "react";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";

@@ -1,6 +1,6 @@
 "use client";
 // The Reviews page: requests the user may decide, and those the user opened (any state, so a close reason is seen).
-import Link from "next/link";
+import { Link } from "@/components/ui/link";
 import { useQuery } from "@tanstack/react-query";
 import { Alert, Card } from "@/components/ui";
 import { describeApiError } from "@/components/http/api-client";

@@ -1,7 +1,7 @@
 "use client";
 // One merge request: what it is, what it changes, whether it still merges, and the decisions the user may take.
 import { useState } from "react";
-import Link from "next/link";
+import { Link } from "@/components/ui/link";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Alert, Button, Card } from "@/components/ui";
 import { describeApiError } from "@/components/http/api-client";

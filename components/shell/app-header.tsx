@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { Link } from "@/components/ui/link";
 import { hasRole, type PortalUser } from "@/lib/portal/roles";
 import { ButtonLink } from "@/components/ui";
 import { NavLinks } from "./nav-links";

@@ -1,5 +1,5 @@
 "use client";
-import Link from "next/link";
+import { Link } from "@/components/ui/link";
 import { usePathname, useSearchParams } from "next/navigation";
 import { ENV_PARAM, environmentFromParam, pageHref } from "@/components/offers-environment/environment";
 import { navItems, type NavItem } from "./nav-items";

@@ -1,5 +1,5 @@
 "use client";
-import Link from "next/link";
+import { Link } from "@/components/ui/link";
 import { useEffect, useRef, useState } from "react";
 import { Badge } from "@/components/ui";
 import type { PortalUser } from "@/lib/portal/roles";

@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { Link } from "./link";
 import type { AnchorHTMLAttributes } from "react";
 import { buttonClasses, type ButtonSize, type ButtonVariant } from "./button-classes";
 

@@ -1,5 +1,6 @@
 // Shared UI primitives, one per file; their styles are in app/globals.css (classes prefixed ui-).
 export { Button, type ButtonProps } from "./button";
+export { Link } from "./link";
 export { ButtonLink, type ButtonLinkProps } from "./button-link";
 export type { ButtonVariant, ButtonSize } from "./button-classes";
 export { Input } from "./input";

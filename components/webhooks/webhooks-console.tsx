@@ -1,7 +1,7 @@
 "use client";
 // Reward webhooks of a game (live ops): delivery figures, endpoints (add, disable, rotate the secret,
 // send a test event), the delivery log and replays. Figures and log refresh by themselves.
-import Link from "next/link";
+import { Link } from "@/components/ui/link";
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { Alert } from "@/components/ui";

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import { Link } from "@/components/ui/link";
 import { Alert, Card, ButtonLink } from "@/components/ui";
 import { currentUser } from "@/lib/portal/authorize";
 import { safeCallbackPath } from "@/lib/portal/auth/redirect";

@@ -1,5 +1,5 @@
 "use client";
-import Link from "next/link";
+import { Link } from "@/components/ui/link";
 import { Alert, Button, Card } from "@/components/ui";
 import type { AppOrder } from "@/lib/portal/app-orders/model";
 

@@ -1,6 +1,6 @@
 "use client";
 // Step 4 of the import wizard: one result per repository, with a link to the entry or the merge request.
-import Link from "next/link";
+import { Link } from "@/components/ui/link";
 import { Alert, Badge, Button, Card } from "@/components/ui";
 import { describeApiError } from "@/components/http/api-client";
 import type { ImportAnswer, ImportResult } from "../api";

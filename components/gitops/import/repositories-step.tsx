@@ -1,7 +1,7 @@
 "use client";
 // Step 2 of the import wizard: the owner's repositories (search, checkboxes; those already in the
 // catalog are marked and cannot be picked). The picks live in the wizard's form and survive a search.
-import Link from "next/link";
+import { Link } from "@/components/ui/link";
 import { useState } from "react";
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { useFormContext, useWatch } from "react-hook-form";

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import { Link } from "@/components/ui/link";
 import { OrderWizard } from "@/components/app-orders/order-wizard/order-wizard";
 import { requireUser } from "@/lib/portal/session";
 

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import { Link } from "@/components/ui/link";
 import { Alert } from "@/components/ui";
 import { LeadQueue } from "@/components/app-orders/lead-queue";
 import { requireRole } from "@/lib/portal/session";

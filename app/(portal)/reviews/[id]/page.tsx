@@ -1,6 +1,6 @@
 // One merge request: read on the server (a styled not-found for an unknown one), then live in the client.
 import type { Metadata } from "next";
-import Link from "next/link";
+import { Link } from "@/components/ui/link";
 import { notFound } from "next/navigation";
 import { requireUser } from "@/lib/portal/session";
 import { getPortalServices } from "@/lib/portal/services";

@@ -1,7 +1,7 @@
 // /auth/<provider>/login: starts the sign-in. The development provider shows its small form;
 // GitLab goes straight to GitLab. An unknown or disabled provider is a 404.
 import type { Metadata } from "next";
-import Link from "next/link";
+import { Link } from "@/components/ui/link";
 import { notFound } from "next/navigation";
 import { Card } from "@/components/ui";
 import { DevSignInForm } from "@/components/shell/dev-sign-in-form";

@@ -1,6 +1,6 @@
 // Records that failed to load: file, field and message for each, and the stale records they affect.
 import type { Metadata } from "next";
-import Link from "next/link";
+import { Link } from "@/components/ui/link";
 import { currentUser, hasRole } from "@/lib/portal/authorize";
 import { getPortalServices } from "@/lib/portal/services";
 import { Alert } from "@/components/ui";
