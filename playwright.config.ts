@@ -7,8 +7,8 @@ import { defineConfig } from "@playwright/test";
 // journey makes the data it needs and runs in any order. No retries: a flaky journey gets fixed.
 export default defineConfig({
   testDir: "./e2e",
-  globalSetup: "./scripts/build-if-stale.mjs",
-  workers: 3,
+  globalSetup: "./e2e/global-setup.ts",
+  workers: 2,
   fullyParallel: true,
   reporter: "list",
   // Sized for a loaded 2-core machine, where one page load took up to 15 s (the journeys with a dozen

@@ -68,13 +68,14 @@ async function startServers(parallelIndex: number): Promise<{ servers: E2eServer
     await exited;
   };
 
-  // The portal starts once offers answers: the portal's /health means both are up.
+  // Both services start at once: up means both answer /health.
+  const answers = (url: string) => fetch(`${url}/health`, { signal: AbortSignal.timeout(5_000) }).then((r) => r.ok, () => false);
   const deadline = Date.now() + START_TIMEOUT_MS;
   let ended = false;
   void exited.then(() => (ended = true));
   for (;;) {
     if (ended) throw new Error(`scripts/e2e-server.mjs on ${servers.portalUrl} exited with code ${child.exitCode} before it answered (its output is above)`);
-    const ok = await fetch(`${servers.portalUrl}/health`, { signal: AbortSignal.timeout(5_000) }).then((r) => r.ok, () => false);
+    const ok = (await answers(servers.offersUrl)) && (await answers(servers.portalUrl));
     if (ok) {
       await awaitSourceControl(servers, deadline).catch(async (error: unknown) => {
         await stop();
