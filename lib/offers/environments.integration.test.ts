@@ -177,6 +177,8 @@ describe.each(testDatabaseTargets())("live and test environments on %s", (target
     for (const env of ENVS) {
       const campaigns = (await send({ method: "POST", url: "/v1/client/player/campaigns", headers: { "x-game-jwt": await jwt(env) }, payload: {} })).json();
       expect(campaigns.snapshot).toMatchObject({ gameId: "game-a", playerId: "p1", username: `${env} one` });
+      // Two players, two ids: the test player's _id names its environment.
+      expect(campaigns.snapshot._id).toBe(env === "live" ? "game-a:p1" : "game-a:test:p1");
       expect(campaigns.offers.every((o: { name: string }) => o.name.startsWith(env))).toBe(true);
       const refresh = (await send({ method: "POST", url: "/v1/player/campaigns/refresh", headers: apiHeaders(env), payload: { playerId: "p1" } })).json();
       expect(refresh.gameId).toBe("game-a");

@@ -130,6 +130,23 @@ describe("the offers OpenAPI document", () => {
     }
   });
 
+  it("describes the webhooks it sends, reward.granted and webhook.test: their signed headers and their bodies", () => {
+    const refs = (doc.components?.schemas ?? {}) as Record<string, OpenAPIV3_1.SchemaObject>;
+    expect(Object.keys(doc.webhooks ?? {}).sort()).toEqual(["reward.granted", "webhook.test"]);
+    for (const [type, item] of Object.entries(doc.webhooks ?? {})) {
+      const post = (item as OpenAPIV3_1.PathItemObject).post!;
+      const headers = (post.parameters as OpenAPIV3_1.ParameterObject[]).filter((p) => p.in === "header" && p.required);
+      expect(headers.map((h) => h.name), type).toEqual(["webhook-id", "webhook-timestamp", "webhook-signature"]);
+      const body = (post.requestBody as OpenAPIV3_1.RequestBodyObject).content["application/json"]!.schema as OpenAPIV3_1.ReferenceObject;
+      const event = refs[body.$ref.split("/").at(-1)!]!;
+      expect(event.required, type).toEqual(expect.arrayContaining(["id", "type", "timestamp", "data"]));
+      expect(event.properties?.type, type).toMatchObject({ const: type });
+      expect(Object.keys(post.responses ?? {}), type).toEqual(["2XX", "default"]);
+    }
+    const granted = refs.RewardGrantedEvent!.properties!.data as OpenAPIV3_1.SchemaObject;
+    expect(granted.required).toEqual(expect.arrayContaining(["gameId", "environment", "playerId", "instanceId", "rewards", "source", "grantedAt"]));
+  });
+
   it("generates the committed client types (npm run openapi regenerates them)", async () => {
     const types = COMMENT_HEADER + astToString(await openapiTS(doc as never, { silent: true }));
     await expect(types).toMatchFileSnapshot(GENERATED);
@@ -139,7 +156,15 @@ describe("the offers OpenAPI document", () => {
 /** A game developer's program: the generated types with openapi-fetch, as a game server and a game client use them. */
 const PROGRAM = `
 import createClient from "openapi-fetch";
-import type { paths } from "${GENERATED.replace(/\.d\.ts$/, "")}";
+import type { paths, webhooks } from "${GENERATED.replace(/\.d\.ts$/, "")}";
+
+/** A game server's webhook receiver, typed from the document's webhooks: the amounts a reward.granted event grants. */
+type RewardGranted = webhooks["reward.granted"]["post"]["requestBody"]["content"]["application/json"];
+export function grantedAmount(event: RewardGranted): number {
+  // @ts-expect-error: the body of a reward.granted event is typed: it has no "offers"
+  void event.offers;
+  return event.data.rewards.reduce((sum, reward) => sum + reward.amount, 0);
+}
 
 export async function main(baseUrl: string, game: { clientId: string; apiKey: string; jwt: string; expiredJwt: string }) {
   const api = createClient<paths>({ baseUrl });

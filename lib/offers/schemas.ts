@@ -279,7 +279,7 @@ export const OfferDefinitionParams = z.object({ offerId: ExternalId });
 // ---------- players ----------
 
 export const PlayerSnapshotCore = z.object({
-  _id: z.string(),
+  _id: z.string().describe("Unique per game, environment and player: `<gameId>:<playerId>` live, `<gameId>:test:<playerId>` in the test environment (identifiers hold no `:`)."),
   gameId: z.string(),
   playerId: z.string(),
   username: z.string(),
@@ -496,12 +496,14 @@ export const RewardGrantedEvent = z
 export type RewardGrantedEvent = z.infer<typeof RewardGrantedEvent>;
 
 /** The body of a test event (sent to one endpoint from the portal or the API); not in the feed. */
-export const WebhookTestEvent = z.object({
-  id: z.string(),
-  type: z.literal("webhook.test"),
-  timestamp: Timestamp,
-  data: z.object({ gameId: z.string(), environment: Environment, endpointId: z.string(), message: z.string() }),
-});
+export const WebhookTestEvent = z
+  .object({
+    id: z.string(),
+    type: z.literal("webhook.test"),
+    timestamp: Timestamp,
+    data: z.object({ gameId: z.string(), environment: Environment, endpointId: z.string(), message: z.string() }),
+  })
+  .meta({ id: "WebhookTestEvent" });
 export type WebhookTestEvent = z.infer<typeof WebhookTestEvent>;
 
 export const RewardFeedQuery = z.object({

@@ -798,7 +798,48 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "reward.granted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A reward was granted
+         * @description Sent to each enabled endpoint of the game and environment subscribed to `reward.granted`, for every claim. At least once and not necessarily in order (attempts run side by side and retry): de-duplicate on `id`. `GET /v1/rewards/events` serves the same events in commit order.
+         */
+        post: operations["rewardGranted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook.test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A test event
+         * @description Sent to one endpoint when someone asks for a test (`POST /v1/webhooks/endpoints/{endpointId}/test`, or the portal's webhooks page); never in the feed.
+         */
+        post: operations["webhookTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         RewardGrantedEvent: {
@@ -839,6 +880,23 @@ export interface components {
                  * @description ISO 8601 UTC timestamp
                  */
                 grantedAt: string;
+            };
+        };
+        WebhookTestEvent: {
+            id: string;
+            /** @constant */
+            type: "webhook.test";
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp
+             */
+            timestamp: string;
+            data: {
+                gameId: string;
+                /** @enum {string} */
+                environment: "live" | "test";
+                endpointId: string;
+                message: string;
             };
         };
     };
@@ -1149,6 +1207,7 @@ export interface operations {
                     "application/json": {
                         player: {
                             snapshot: {
+                                /** @description Unique per game, environment and player: `<gameId>:<playerId>` live, `<gameId>:test:<playerId>` in the test environment (identifiers hold no `:`). */
                                 _id: string;
                                 gameId: string;
                                 playerId: string;
@@ -1215,6 +1274,7 @@ export interface operations {
                             expiresAt: string;
                         }[];
                         snapshot: {
+                            /** @description Unique per game, environment and player: `<gameId>:<playerId>` live, `<gameId>:test:<playerId>` in the test environment (identifiers hold no `:`). */
                             _id: string;
                             gameId: string;
                             playerId: string;
@@ -1544,6 +1604,7 @@ export interface operations {
                     "application/json": {
                         player: {
                             snapshot: {
+                                /** @description Unique per game, environment and player: `<gameId>:<playerId>` live, `<gameId>:test:<playerId>` in the test environment (identifiers hold no `:`). */
                                 _id: string;
                                 gameId: string;
                                 playerId: string;
@@ -1612,6 +1673,7 @@ export interface operations {
                         token: string;
                         gameId: string;
                         playerSnapshot: {
+                            /** @description Unique per game, environment and player: `<gameId>:<playerId>` live, `<gameId>:test:<playerId>` in the test environment (identifiers hold no `:`). */
                             _id: string;
                             gameId: string;
                             playerId: string;
@@ -2400,6 +2462,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description Unique per game, environment and player: `<gameId>:<playerId>` live, `<gameId>:test:<playerId>` in the test environment (identifiers hold no `:`). */
                         _id: string;
                         gameId: string;
                         playerId: string;
@@ -7884,6 +7947,7 @@ export interface operations {
                         gameId: string;
                         playerId: string;
                         snapshot: {
+                            /** @description Unique per game, environment and player: `<gameId>:<playerId>` live, `<gameId>:test:<playerId>` in the test environment (identifiers hold no `:`). */
                             _id: string;
                             gameId: string;
                             playerId: string;
@@ -9362,6 +9426,78 @@ export interface operations {
                         message: "database-unavailable";
                     };
                 };
+            };
+        };
+    };
+    rewardGranted: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id, the same on every attempt and replay: de-duplicate on it. */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds. Refuse one far from your clock (replays of a captured request). */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64>` signatures, one per active secret of the endpoint (two while a secret rotates): HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the secret's bytes (after its `whsec_` prefix), per the Standard Webhooks specification; the `standardwebhooks` packages verify it. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RewardGrantedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx ends the delivery; the body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not received (so is no answer within the endpoint's timeout): tried again with backoff for about 24 hours (12 attempts), then failed; the portal or the admin API replays failed deliveries with the same webhook-id. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookTest: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id, the same on every attempt and replay: de-duplicate on it. */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds. Refuse one far from your clock (replays of a captured request). */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64>` signatures, one per active secret of the endpoint (two while a secret rotates): HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the secret's bytes (after its `whsec_` prefix), per the Standard Webhooks specification; the `standardwebhooks` packages verify it. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookTestEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx ends the delivery; the body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not received (so is no answer within the endpoint's timeout): tried again with backoff for about 24 hours (12 attempts), then failed; the portal or the admin API replays failed deliveries with the same webhook-id. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

@@ -4,7 +4,7 @@
  */
 import type { currencies, offerDefinitions, referrals } from "../db/schema";
 import type { Offer, OfferDefinition, OfferStatus, PlayerData, PlayerSnapshot, PlayerSnapshotCore, Referral } from "../schemas";
-import { publicGameId } from "../environments";
+import { environmentOf, publicGameId } from "../environments";
 import type { InstanceRow, OfferEvent, OfferEventType, PlayerRow } from "./types";
 
 export const iso = (d: Date) => d.toISOString();
@@ -69,10 +69,20 @@ export function offerEvent(seq: number, row: InstanceRow, from: OfferStatus | nu
   return { seq, type, gameId: row.gameId, playerId: row.playerId, instanceId: row.instanceId, fromStatus: from, toStatus: row.status, cause, at, offer: toOffer(row) };
 }
 
+/**
+ * The snapshot's `_id`: unique per game, environment and player. A live player's is `<gameId>:<playerId>`, a test
+ * player's `<gameId>:test:<playerId>`; identifiers hold no ":", so neither form can be read as the other. (The
+ * tenant itself never leaves the service.)
+ */
+function snapshotId(tenant: string, playerId: string): string {
+  const gameId = publicGameId(tenant);
+  return environmentOf(tenant) === "test" ? `${gameId}:test:${playerId}` : `${gameId}:${playerId}`;
+}
+
 function snapshotCoreOf(row: PlayerRow): PlayerSnapshotCore {
   const gameId = publicGameId(row.gameId);
   return {
-    _id: `${gameId}:${row.playerId}`,
+    _id: snapshotId(row.gameId, row.playerId),
     gameId,
     playerId: row.playerId,
     username: row.username,
@@ -88,7 +98,7 @@ export function snapshotOf(row: PlayerRow): PlayerSnapshot {
 
 export function emptySnapshot(tenant: string, playerId: string): PlayerSnapshot {
   const gameId = publicGameId(tenant);
-  return { _id: `${gameId}:${playerId}`, gameId, playerId, username: "", daysInGame: 0, loginStreak: 0, trustScore: 0, currencies: {}, levels: {} };
+  return { _id: snapshotId(tenant, playerId), gameId, playerId, username: "", daysInGame: 0, loginStreak: 0, trustScore: 0, currencies: {}, levels: {} };
 }
 
 /** The seven-field snapshot nested in Player. */

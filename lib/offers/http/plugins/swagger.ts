@@ -27,6 +27,74 @@ export const TAGS: OpenAPIV3_1.TagObject[] = [
  */
 export const SERVERS: OpenAPIV3_1.ServerObject[] = [{ url: "/", description: "The offers service that serves this document" }];
 
+/** The Standard Webhooks headers of every delivery (lib/offers/delivery/sender.ts). */
+const WEBHOOK_HEADERS: OpenAPIV3_1.ParameterObject[] = [
+  { name: "webhook-id", in: "header", required: true, schema: { type: "string" }, description: "The event's id, the same on every attempt and replay: de-duplicate on it." },
+  { name: "webhook-timestamp", in: "header", required: true, schema: { type: "string", pattern: "^[0-9]+$" }, description: "When this attempt was signed, in Unix seconds. Refuse one far from your clock (replays of a captured request)." },
+  {
+    name: "webhook-signature",
+    in: "header",
+    required: true,
+    schema: { type: "string" },
+    description:
+      "Space-separated `v1,<base64>` signatures, one per active secret of the endpoint (two while a secret rotates): " +
+      "HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the secret's bytes (after its `whsec_` prefix), " +
+      "per the Standard Webhooks specification; the `standardwebhooks` packages verify it.",
+  },
+];
+
+/** How a receiver knows a webhook is ours: the signature header, checked with the endpoint's secret. */
+const WEBHOOK_SIGNATURE_SCHEME: OpenAPIV3_1.SecuritySchemeObject = {
+  type: "apiKey",
+  in: "header",
+  name: "webhook-signature",
+  description: "Sent by the service, checked by the receiver: the Standard Webhooks signature made with the endpoint's signing secret (see the header).",
+};
+
+/** One webhook the service sends: its body (a component schema) and what the receiver's answer means. */
+function webhook(operationId: string, schemaId: string, summary: string, description: string): OpenAPIV3_1.PathItemObject {
+  return {
+    post: {
+      operationId,
+      summary,
+      description,
+      tags: ["server"],
+      security: [{ webhookSignature: [] }],
+      parameters: WEBHOOK_HEADERS,
+      requestBody: { required: true, content: { "application/json": { schema: { $ref: `#/components/schemas/${schemaId}` } } } },
+      responses: {
+        "2XX": { description: "Received. Any 2xx ends the delivery; the body is ignored." },
+        default: {
+          description:
+            "Not received (so is no answer within the endpoint's timeout): tried again with backoff for about 24 hours " +
+            "(12 attempts), then failed; the portal or the admin API replays failed deliveries with the same webhook-id.",
+        },
+      },
+    },
+  };
+}
+
+/**
+ * The webhooks a game server receives (OpenAPI 3.1 `webhooks`), so a receiver's types can be generated
+ * like a client's.
+ */
+export const WEBHOOKS: Record<string, OpenAPIV3_1.PathItemObject> = {
+  "reward.granted": webhook(
+    "rewardGranted",
+    "RewardGrantedEvent",
+    "A reward was granted",
+    "Sent to each enabled endpoint of the game and environment subscribed to `reward.granted`, for every claim. At least once and " +
+      "not necessarily in order (attempts run side by side and retry): de-duplicate on `id`. `GET /v1/rewards/events` serves the " +
+      "same events in commit order.",
+  ),
+  "webhook.test": webhook(
+    "webhookTest",
+    "WebhookTestEvent",
+    "A test event",
+    "Sent to one endpoint when someone asks for a test (`POST /v1/webhooks/endpoints/{endpointId}/test`, or the portal's webhooks page); never in the feed.",
+  ),
+};
+
 /**
  * Schemas given an id (`.meta({ id })`) are components, referenced with $ref; the transform emits the
  * id of every such schema in the process for input and output alike, so keep only those referenced.
@@ -48,6 +116,7 @@ function withReferencedComponents(document: OpenAPIV3_1.Document): OpenAPIV3_1.D
     }
   };
   visit(document.paths);
+  visit(document.webhooks);
   const kept = Object.fromEntries(Object.entries(schemas).filter(([name]) => used.has(name)));
   return { ...document, components: { ...document.components, schemas: kept } };
 }
@@ -69,10 +138,13 @@ export const openApiPlugin = fastifyPlugin(async (app) => {
       },
       servers: SERVERS,
       tags: TAGS,
-      components: { securitySchemes: SECURITY_SCHEMES as unknown as Record<string, OpenAPIV3_1.SecuritySchemeObject> },
+      components: {
+        securitySchemes: { ...(SECURITY_SCHEMES as unknown as Record<string, OpenAPIV3_1.SecuritySchemeObject>), webhookSignature: WEBHOOK_SIGNATURE_SCHEME },
+      },
     },
     transform: jsonSchemaTransform,
-    transformObject: (input) => withRateLimitHeaders(withReferencedComponents(jsonSchemaTransformObject(input) as OpenAPIV3_1.Document)),
+    transformObject: (input) =>
+      withRateLimitHeaders(withReferencedComponents({ ...(jsonSchemaTransformObject(input) as OpenAPIV3_1.Document), webhooks: WEBHOOKS })),
   });
 }, { name: "offers-openapi" });
 
