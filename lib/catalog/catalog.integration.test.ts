@@ -58,12 +58,12 @@ describe("loader", () => {
     expect(repo.catalog.errors[0].file).toBe("components/a.yaml");
   });
 
-  it("turns an alias bomb into an error entry, quickly", async () => {
+  it("turns an alias bomb into an error entry", async () => {
+    // 10^10 nodes once expanded: a loader without the guard never finishes, so the test's timeout is the bound
+    // (a figure in milliseconds here would measure the machine's load, not the guard).
     const bomb = ["a: &a [x, x, x, x, x, x, x, x, x, x]"];
     for (let i = 1; i < 10; i++) bomb.push(`${String.fromCharCode(97 + i)}: &${String.fromCharCode(97 + i)} [${Array(10).fill(`*${String.fromCharCode(96 + i)}`).join(", ")}]`);
-    const started = Date.now();
     repo = await tempCatalog({ "bomb.yaml": bomb.join("\n") + "\n", "ok.yaml": yamlOf(validComponent("ok")) });
-    expect(Date.now() - started).toBeLessThan(5_000);
     expect(repo.catalog.size).toBe(1);
     expect(repo.catalog.errors).toEqual([{ file: "components/bomb.yaml", path: "", message: expect.stringMatching(/alias bomb/) }]);
   });

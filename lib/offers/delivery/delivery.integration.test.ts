@@ -536,7 +536,8 @@ describe.each(contractDatabaseTargets())("reward delivery on %s", (target) => {
     expect(r!.signature.split(" ")).toHaveLength(2);
   });
 
-  it("two workers sharing the database deliver each event once", async () => {
+  // Thirty players made claimable one by one: a minute and more on a machine that also runs the browser journeys.
+  it("two workers sharing the database deliver each event once", { timeout: 120_000 }, async () => {
     const game = await newGame();
     const { receiver } = await receiverEndpoint(game);
     // Leases long enough (3 × timeout + 1 s) that a busy test machine never lets one run out: the normal case.
@@ -544,7 +545,7 @@ describe.each(contractDatabaseTargets())("reward delivery on %s", (target) => {
     startWorker({ concurrency: 4, timeoutMs: 5_000 });
     const claims = 30;
     for (let i = 0; i < claims; i++) await clientClaim(game, `p${i}`, await claimable(game, `p${i}`));
-    await eventually(() => expect(new Set(receiver.received.map((r) => r.id)).size).toBe(claims));
+    await eventually(() => expect(new Set(receiver.received.map((r) => r.id)).size).toBe(claims), 60_000);
     await Promise.all(workers.map((w) => w.round()));
     await Promise.all(workers.map((w) => w.idle()));
     expect(receiver.received.map((r) => r.id).sort(), "each event once").toEqual([...new Set(receiver.received.map((r) => r.id))].sort());
