@@ -20,7 +20,7 @@ rmSync(dataDir, { recursive: true, force: true });
 for (const [service, template] of [["offers", process.env.E2E_OFFERS_DB_TEMPLATE], ["portal", process.env.E2E_PORTAL_DB_TEMPLATE]]) {
   if (!template) continue;
   mkdirSync(`${dataDir}/${service}`, { recursive: true });
-  execFileSync("tar", ["-xf", template, "-C", `${dataDir}/${service}`], { stdio: ["ignore", "ignore", "inherit"] });
+  execFileSync("tar", ["-xf", template, "-C", `${dataDir}/${service}`], { stdio: ["ignore", "ignore", "pipe"] });
 }
 const env = {
   NODE_ENV: "production",
