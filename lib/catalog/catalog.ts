@@ -248,16 +248,28 @@ export class Catalog {
     this.index.clearCache();
   }
 
-  /** Re-reads every record from the branch's commit (after pulling, when the repository has a remote). */
-  refresh(options: { pull?: boolean } = {}): Promise<RefreshSummary> {
-    return this.store.exclusive(() => this.refreshLocked(options.pull ?? true));
+  /**
+   * Re-reads the records from the branch's commit (after pulling, when the repository has a remote): only
+   * the files changed since the commit loaded. `following`: the pull follows a commit another instance
+   * published (lib/portal/catalog-following.ts), so it is not announced again.
+   */
+  refresh(options: { pull?: boolean; following?: boolean } = {}): Promise<RefreshSummary> {
+    return this.store.exclusive(() => this.refreshLocked(options.pull ?? true, options.following ?? false));
   }
 
-  private async refreshLocked(pull: boolean): Promise<RefreshSummary> {
+  /** Tells `listener` each commit published on the served branch through this instance (ConfigRepoStore.onPublished). */
+  onPublished(listener: (commit: string) => void): () => void {
+    return this.store.onPublished(listener);
+  }
+
+  private async refreshLocked(pull: boolean, following: boolean): Promise<RefreshSummary> {
     const started = performance.now();
     const errorsBefore = this.errors.length;
     let pullOutcome: RefreshSummary["pull"];
-    if (pull && this.repo.remote) pullOutcome = await this.store.pull();
+    if (pull && this.repo.remote) {
+      const { ok, message } = await this.store.pull({ quiet: following });
+      pullOutcome = { ok, message };
+    }
     const commit = await this.store.head();
     // A ref moved by a path that did not bring the working tree along (or by another process).
     await this.store.syncWorkingTree();
@@ -378,7 +390,7 @@ export class Catalog {
       }
       if (r.result.ok && r.result.component.metadata.name !== name) {
         // Renamed in place: only a full refresh can settle names across files.
-        await this.refreshLocked(false);
+        await this.refreshLocked(false, false);
         const removed = !this.index.get(name);
         return { name, stale: false, removed, errors: this.fileErrors.get(entry.file) ?? [], changed: true };
       }

@@ -71,15 +71,35 @@ describe("config repository", () => {
     expect(await readFile(path.join(repo.dir, "components", "a.yaml"), "utf8")).toContain("Pushed");
   });
 
-  it("a rejected push rolls the change back and answers 409", async () => {
-    const { bare, work } = await remoteWith({ "a.yaml": yamlOf(validComponent("a")) });
+  it("a push refused because the remote moved on: the change is built again on the remote's head, under its If-Match", async () => {
+    const { bare, work } = await remoteWith({ "a.yaml": yamlOf(validComponent("a")), "b.yaml": yamlOf(validComponent("b")) });
     const repo = await ensureConfigRepo({ dataDir: path.join(root!, "data"), shippedDir: "/nonexistent", remoteUrl: bare });
     const catalog = await openCatalog({ repo });
+    const loaded = catalog.get("a")!.etag;
     const up = simpleGit(work);
     await writeFile(path.join(work, "components", "a.yaml"), yamlOf({ ...validComponent("a"), metadata: { name: "a", displayName: "Upstream" } }));
     await up.add(".");
     await up.commit("upstream edit");
     await up.push("origin", "main");
+    const upstream = (await simpleGit(bare).raw(["rev-parse", "main"])).trim();
+
+    // The record changed upstream since it was loaded: refused, nothing written.
+    const stale = await catalog.update("a", { mode: "merge", body: { metadata: { displayName: "Mine" } }, ifMatch: loaded, author: { id: "u1", name: "User One" } }).catch((e: unknown) => e);
+    expect(stale).toMatchObject({ code: "precondition-failed" });
+    expect((await simpleGit(bare).raw(["rev-parse", "main"])).trim()).toBe(upstream);
+
+    // Another record: accepted on top of the upstream edit, which is kept.
+    const other = await catalog.update("b", { mode: "merge", body: { metadata: { displayName: "Mine" } }, ifMatch: catalog.get("b")!.etag, author: { id: "u1", name: "User One" } });
+    expect(other.changed).toBe(true);
+    expect((await simpleGit(bare).raw(["rev-parse", "main^"])).trim()).toBe(upstream);
+    expect((await simpleGit(bare).raw(["show", "main:components/a.yaml"]))).toContain("Upstream");
+  });
+
+  it("a push the remote rejects (a hook) rolls the change back and answers 409", async () => {
+    const { bare } = await remoteWith({ "a.yaml": yamlOf(validComponent("a")) });
+    const repo = await ensureConfigRepo({ dataDir: path.join(root!, "data"), shippedDir: "/nonexistent", remoteUrl: bare });
+    const catalog = await openCatalog({ repo });
+    await writeFile(path.join(bare, "hooks", "pre-receive"), "#!/bin/sh\necho 'changes are frozen' >&2\nexit 1\n", { mode: 0o755 });
     const before = await readFile(path.join(repo.dir, "components", "a.yaml"), "utf8");
     const r = await catalog.update("a", { mode: "merge", body: { metadata: { displayName: "Mine" } }, ifMatch: "*", author: { id: "u1", name: "User One" } }).catch((e: unknown) => e);
     expect(r).toBeInstanceOf(CatalogWriteError);

@@ -56,7 +56,7 @@ export interface Snapshot {
   readText(filePath: string): Promise<string | null>;
 }
 
-const MAX_ATTEMPTS = 8;
+const MAX_ATTEMPTS = 16;
 /** Loose objects beyond which the start packs them (in the background): reading thousands of loose objects is slow. */
 const REPACK_LOOSE_OBJECTS = 2000;
 const LOCK_WAIT_MS = 10_000;
@@ -133,6 +133,13 @@ async function findLocks(gitDir: string): Promise<Array<{ file: string; mtimeMs:
   return found.sort((a, b) => (a.file < b.file ? -1 : 1));
 }
 
+/** What pull() did: `moved` when the served branch now points at another commit than before. */
+export interface PullOutcome {
+  ok: boolean;
+  moved: boolean;
+  message: string;
+}
+
 export class ConfigRepoStore {
   readonly repo: ConfigRepo;
   /** Plumbing over the repository; moving a ref goes through advance(). */
@@ -142,6 +149,7 @@ export class ConfigRepoStore {
   private branchName: string | null = null;
   private recovery: Promise<RecoveryReport> | null = null;
   private syncedHead: string | null = null;
+  private readonly publishedListeners = new Set<(commit: string) => void>();
 
   constructor(repo: ConfigRepo) {
     this.repo = repo;
@@ -155,6 +163,26 @@ export class ConfigRepoStore {
   /** Private indexes of commits being built (inside the git directory, so recovery finds what a crash left). */
   get scratchDir(): string {
     return path.join(this.gitDir, "portal-scratch");
+  }
+
+  /**
+   * Tells `listener` each commit this process published on the served branch: a change it committed (and
+   * pushed, with a remote), or a pull that moved the branch to what the remote holds. Other instances
+   * follow these (lib/portal/catalog-following.ts). Answers the function that stops telling.
+   */
+  onPublished(listener: (commit: string) => void): () => void {
+    this.publishedListeners.add(listener);
+    return () => this.publishedListeners.delete(listener);
+  }
+
+  private published(commit: string): void {
+    for (const listener of this.publishedListeners) {
+      try {
+        listener(commit);
+      } catch (e) {
+        console.error(`[catalog] a listener of published commits failed: ${firstLine(e)}`);
+      }
+    }
   }
 
   /** Runs fn as this repository's only writer in this process, after recovery (once per process). */
@@ -260,6 +288,9 @@ export class ConfigRepoStore {
         if (!(e instanceof RefMovedError) || attempt >= MAX_ATTEMPTS) throw e;
         // Moved: build again on the new head. Locked (another process is moving it right now): a moment later.
         if ((await this.head()) === head) await new Promise((r) => setTimeout(r, 25 * attempt));
+        // Another instance published first: a random pause, so two instances writing at once do not keep
+        // refusing each other in step.
+        else if (this.repo.remote) await new Promise((r) => setTimeout(r, Math.random() * 20 * attempt));
       }
     }
   }
@@ -278,10 +309,15 @@ export class ConfigRepoStore {
       } catch (e) {
         const back = expected ? this.git.casRef(ref, expected, sha) : this.git.casDeleteRef(ref, sha);
         await back.catch((err: unknown) => console.error(`[catalog] could not move ${ref} back after a refused push: ${firstLine(err)}`));
+        // Usually another instance published first: take what the remote holds, so that a writer
+        // (write()) builds its change again on it instead of answering a conflict.
+        const pulled = await this.pull({ quiet: true });
+        if (pulled.ok && pulled.moved) throw new RefMovedError(ref, `the remote moved on: ${firstLine(e)}`);
         throw new ScmError("conflict", `the remote refused the change: ${firstLine(e)}`);
       }
     }
     await this.syncWorkingTree();
+    this.published(sha);
   }
 
   private async push(sha: string): Promise<void> {
@@ -312,38 +348,44 @@ export class ConfigRepoStore {
    * never took, left by a crash before the push, is pushed, or dropped when the remote refuses it).
    * Call inside exclusive().
    */
-  async pull(): Promise<{ ok: boolean; message: string }> {
-    if (!this.repo.remote) return { ok: true, message: "no remote" };
+  async pull(options: { quiet?: boolean } = {}): Promise<PullOutcome> {
+    if (!this.repo.remote) return { ok: true, moved: false, message: "no remote" };
     const branch = await this.branch();
     try {
       await this.repo.git.raw(["fetch", "--quiet", "origin", `+refs/heads/${branch}:refs/remotes/origin/${branch}`]);
     } catch (e) {
-      return { ok: false, message: `pull failed, showing the local copy: ${firstLine(e)}` };
+      return { ok: false, moved: false, message: `pull failed, showing the local copy: ${firstLine(e)}` };
     }
     const remote = await this.git.resolve(`refs/remotes/origin/${branch}`);
     const local = await this.head();
-    if (!remote || remote === local) return { ok: true, message: "0 files changed" };
+    if (!remote || remote === local) return { ok: true, moved: false, message: "0 files changed" };
     const ref = await this.servedRef();
     const changed = async (from: string | null, to: string) =>
       from ? (await this.git.raw(["diff", "--name-only", from, to]).catch(() => "")).split("\n").filter(Boolean).length : 0;
+    // A pull that others follow (quiet) does not announce what they announced already.
+    const announce = (commit: string) => {
+      if (!options.quiet) this.published(commit);
+    };
     try {
       if (local && (await this.git.isAncestor(remote, local))) {
         // Ahead: a change committed here whose push never happened (the process died in between).
         try {
           await this.push(local);
-          return { ok: true, message: "pushed a local change the remote did not have yet" };
+          announce(local);
+          return { ok: true, moved: false, message: "pushed a local change the remote did not have yet" };
         } catch {
           await this.git.casRef(ref, remote, local);
           await this.syncWorkingTree();
-          return { ok: true, message: "dropped a local change the remote refused" };
+          return { ok: true, moved: true, message: "dropped a local change the remote refused" };
         }
       }
       const n = await changed(local, remote);
       await this.git.casRef(ref, remote, local);
       await this.syncWorkingTree();
-      return { ok: true, message: `${n} files changed` };
+      announce(remote);
+      return { ok: true, moved: true, message: `${n} files changed` };
     } catch (e) {
-      return { ok: false, message: `pull failed, showing the local copy: ${firstLine(e)}` };
+      return { ok: false, moved: false, message: `pull failed, showing the local copy: ${firstLine(e)}` };
     }
   }
 

@@ -25,6 +25,7 @@ import { portalMigrations, type PortalDatabase, type PortalDbHandle } from "./db
 import { configureTokenCache, defaultTokenCacheSettings, seedDevToken, verifyToken } from "./tokens";
 import { configureFavoritesCache, defaultFavoritesCacheSettings } from "./favorites";
 import { followCacheInvalidations } from "./cache-invalidation";
+import { followCatalog, type CatalogFollowing, type CatalogFollowingOptions } from "./catalog-following";
 import { wireGitOps, type GitOps, type GitOpsSettings } from "./gitops/providers";
 import type { AppOrderDeps } from "./app-orders/orders";
 import { recoverInterruptedApprovals } from "./app-orders/order-decisions";
@@ -67,6 +68,8 @@ export interface PortalSettings {
     snapshot?: boolean;
     /** How long a change waits before the snapshot is written (default 1000 ms). */
     snapshotDelayMs?: number;
+    /** How this instance follows the commits of the others (PostgreSQL only; ./catalog-following.ts). */
+    following?: CatalogFollowingOptions;
   };
   gitops: GitOpsSettings;
   /** Seed the lived-in demo at start (lib/portal/demo-seed.ts); only with the local provider. */
@@ -173,9 +176,14 @@ export function createPortalServices(settings: PortalSettings): PortalServices {
   });
   // Opening recovers the repository first (stale git locks, working tree reset to the branch) and
   // reads the catalog from the committed content (or its snapshot, when it is kept), before any read or write.
+  const following: { current: CatalogFollowing | null; closed: boolean } = { current: null, closed: false };
   const catalog = lazy(async () => {
     const repo = await ensureConfigRepo({ dataDir: settings.catalog.dataDir, shippedDir: settings.catalog.shippedDir, remoteUrl: settings.catalog.remoteUrl });
-    return openCatalog({ repo, ...(settings.catalog.snapshot ? { snapshotFile: snapshotFileFor(repo.dir), snapshotDelayMs: settings.catalog.snapshotDelayMs } : {}) });
+    const opened = await openCatalog({ repo, ...(settings.catalog.snapshot ? { snapshotFile: snapshotFileFor(repo.dir), snapshotDelayMs: settings.catalog.snapshotDelayMs } : {}) });
+    // Other instances on the same PostgreSQL announce their commits (./catalog-following.ts). In the
+    // background: the catalog serves without the database, and the database may come up later.
+    if (settings.database.url) void followWhenOpen(() => database.get(), opened, following, settings.catalog.following);
+    return opened;
   });
   const gitops = lazy(async () => {
     const [{ db }, c] = await Promise.all([database.get(), catalog.get()]);
@@ -218,6 +226,8 @@ export function createPortalServices(settings: PortalSettings): PortalServices {
     rateLimiter: () => (rateLimiter ??= createPortalRateLimiter(settings.rateLimit ?? { perMinute: 0 })),
     close: async () => {
       await rateLimiter?.close();
+      following.closed = true;
+      await following.current?.close();
       const handle = await database.opened()?.catch(() => undefined);
       await handle?.close();
     },
@@ -241,4 +251,27 @@ export function setPortalServicesForTests(services: PortalServices): () => void 
   return () => {
     globalForPortal.__portalServices = previous;
   };
+}
+
+/**
+ * Follows the other instances' commits once the database opens (tried again every 5 s until it does, or
+ * until the services close); the following is kept in `into`.
+ */
+async function followWhenOpen(
+  database: () => Promise<PortalDbHandle>,
+  catalog: Catalog,
+  into: { current: CatalogFollowing | null; closed: boolean },
+  options?: CatalogFollowingOptions,
+): Promise<void> {
+  for (let attempt = 1; !into.closed; attempt++) {
+    try {
+      const following = await followCatalog(await database(), catalog, options);
+      if (into.closed) await following?.close();
+      else into.current = following;
+      return;
+    } catch (e) {
+      if (attempt === 1) console.warn(`[portal] cannot follow the other instances' catalog commits yet (${(e as Error).message}); trying again every 5 s`);
+      await new Promise((resolve) => setTimeout(resolve, 5000).unref());
+    }
+  }
 }
