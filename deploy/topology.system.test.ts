@@ -289,11 +289,27 @@ describe.skipIf(skipReason !== null)("the topology as deployed (nginx, two offer
     await waitUntil(() => answers(`${proxyBase}/proxy-health`), 15_000, () => `nginx answering; ${errors}`);
   }
 
+  /** The config repository both portal instances clone and push to (CONFIG_REPO_URL), seeded with the shipped records. */
+  const configRemote = path.join(workDir, "config.git");
+  async function createConfigRemote(): Promise<void> {
+    const seedDir = path.join(workDir, "config-seed");
+    mkdirSync(seedDir);
+    await run("cp", ["-r", path.resolve("config/components"), path.join(seedDir, "components")]);
+    const git = (...args: string[]) => run("git", ["-c", "user.name=Topology", "-c", "user.email=topology@example.com", "-C", seedDir, ...args]);
+    await git("init", "--quiet", "--initial-branch=main");
+    await git("add", ".");
+    await git("commit", "--quiet", "-m", "shipped records");
+    await run("git", ["clone", "--quiet", "--bare", seedDir, configRemote]);
+  }
+
   /** A portal instance (next start on the .next build) on a host of its own; the first creates the portal's database. */
   async function startPortal(name: (typeof PORTALS)[number]): Promise<void> {
     const bin = postgresBinDir()!;
     const db = topology.host("db").address;
-    if (name === PORTALS[0]) await run(path.join(bin, "createdb"), ["-h", db, "-p", String(PG_PORT), "-U", "postgres", "portal"]);
+    if (name === PORTALS[0]) {
+      await run(path.join(bin, "createdb"), ["-h", db, "-p", String(PG_PORT), "-U", "postgres", "portal"]);
+      await createConfigRemote();
+    }
     const env: Record<string, string> = {
       PATH: process.env.PATH ?? "/usr/bin:/bin",
       NODE_ENV: "production",
@@ -307,6 +323,7 @@ describe.skipIf(skipReason !== null)("the topology as deployed (nginx, two offer
       NEXTAUTH_SECRET: portalSecret,
       PORTAL_DEV_TOKEN: portalToken,
       PORTAL_DEMO_DATA: "off",
+      CONFIG_REPO_URL: configRemote,
     };
     const child = topology.spawnIn(name, process.execPath, ["node_modules/next/dist/bin/next", "start", "--port", "3000", "--hostname", "0.0.0.0"], {
       cwd: process.cwd(),
@@ -565,6 +582,32 @@ describe.skipIf(skipReason !== null)("the topology as deployed (nginx, two offer
     await waitUntil(async () => (await asScript(b)) === 401, 1_000, `the token revoked through ${a} refused by ${b}`);
     report.push(`two portal instances: a token revoked through one was refused by the other ${Date.now() - revokedAt} ms after the revocation answered`);
     expect(await asScript(a)).toBe(401);
+  });
+
+  it.skipIf(portalReason !== null)("two portal instances on one config repository: a record edited through one is served by the other within a second", { timeout: 30_000 }, async () => {
+    const auth = { authorization: `Bearer ${portalToken}` };
+    const [a, b] = PORTALS.map(portalUrl) as [string, string];
+    const record = async (base: string, name: string) => {
+      const answer = await fetch(`${base}/api/components/${name}`, { headers: auth });
+      expect(answer.status).toBe(200);
+      return { etag: answer.headers.get("etag")!, body: (await answer.json()) as { component: { metadata: { description?: string } } } };
+    };
+    const index = (await (await fetch(`${proxyBase}/api`, { headers: auth })).json()) as { components: Array<{ metadata: { name: string } }> };
+    const lags: number[] = [];
+    for (const [i, [writer, reader]] of [[a, b], [b, a], [a, b]].entries()) {
+      const name = index.components[i]!.metadata.name;
+      const description = `edited through ${writer === a ? "portal" : "portal2"}, round ${i}`;
+      const edited = await fetch(`${writer}/api/components/${name}`, {
+        method: "PATCH",
+        headers: { ...auth, "content-type": "application/json", "if-match": (await record(writer, name)).etag },
+        body: JSON.stringify({ metadata: { description } }),
+      });
+      expect(edited.status, await edited.clone().text()).toBe(200);
+      const answeredAt = Date.now();
+      await waitUntil(async () => (await record(reader, name)).body.component.metadata.description === description, 1_000, `the edit of ${name} made through ${writer} served by ${reader}`);
+      lags.push(Date.now() - answeredAt);
+    }
+    report.push(`two portal instances on one config repository: an edit through one was served by the other ${lags.join(", ")} ms after it answered`);
   });
 
   it("kill -9 of an instance: its players reconnect through the proxy and resume, no offer lost or repeated; claims stay exactly-once", { timeout: 120_000 }, async () => {
