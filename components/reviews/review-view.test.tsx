@@ -6,7 +6,7 @@ import type { ReviewDetail } from "./api";
 import { ReviewView } from "./review-view";
 
 const review = (over: Partial<ReviewDetail> = {}): ReviewDetail => ({
-  id: 3,
+  iid: 3,
   title: "Config of checkout-api: staging",
   description: "Proposed in the portal by dana.",
   author: "dana",

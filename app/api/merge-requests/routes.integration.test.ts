@@ -48,10 +48,10 @@ describe("merge request reviews", () => {
     expect(await mine("dave")).toBe(0);
     expect(await mine("carol")).toBe(0);
     const byAuthor = await (await list(req("/api/merge-requests?author=carol&component=alpha", as.dave))).json();
-    expect(byAuthor.mergeRequests.map((m: { id: number }) => m.id)).toEqual([id]);
+    expect(byAuthor.mergeRequests.map((m: { iid: number }) => m.iid)).toEqual([id]);
 
     const detail = await (await one(req(`/api/merge-requests/${id}`, as.alice), ctx(id))).json();
-    expect(detail).toMatchObject({ id, author: "carol", state: "opened", scope: { kind: "component", component: "alpha" }, hasConflicts: false, can: { approve: true, merge: true, close: true } });
+    expect(detail).toMatchObject({ iid: id, author: "carol", state: "opened", scope: { kind: "component", component: "alpha" }, hasConflicts: false, can: { approve: true, merge: true, close: true } });
     expect(detail.files).toEqual([expect.objectContaining({ newPath: "config/alpha/staging.yaml", newFile: false })]);
     expect(detail.files[0].diff).toContain("-LOG_LEVEL: info\n+LOG_LEVEL: debug");
     const asAuthor = await (await one(req(`/api/merge-requests/${id}`, as.carol), ctx(id))).json();
@@ -59,7 +59,7 @@ describe("merge request reviews", () => {
   });
 
   it("refuses decisions to those who may not take them, naming who may", async () => {
-    const [{ id }] = (await (await list(req("/api/merge-requests", as.alice))).json()).mergeRequests;
+    const [{ iid: id }] = (await (await list(req("/api/merge-requests", as.alice))).json()).mergeRequests;
     const own = await post(approve, id, as.carol);
     expect(own.status).toBe(403);
     expect((await own.json()).message).toBe("own-merge-request");
@@ -72,7 +72,7 @@ describe("merge request reviews", () => {
   });
 
   it("an owner approves and merges; the config shows the change at once; the decision is audited", async () => {
-    const [{ id }] = (await (await list(req("/api/merge-requests", as.alice))).json()).mergeRequests;
+    const [{ iid: id }] = (await (await list(req("/api/merge-requests", as.alice))).json()).mergeRequests;
     const approved = await post(approve, id, as.alice);
     expect(approved.status).toBe(200);
     expect((await approved.json()).approvals).toEqual([expect.objectContaining({ by: "alice" })]);

@@ -25,7 +25,7 @@ import { PortalError, requireAnyRole, type PortalErrorCode } from "../errors";
 import { assertWellFormed, issuesOf, readJsonBody, type BodyProblem } from "./input";
 import { CLIENT_CLOSED_REQUEST } from "./status";
 import { documentedCodes } from "./openapi";
-import { errorResponse, portalErrorOf } from "./respond";
+import { errorResponse, portalErrorOf, type Answer } from "./respond";
 
 export type RequestPart = "path" | "query" | "headers" | "body";
 
@@ -57,24 +57,36 @@ export interface AuthenticatedInput<P, Q, H, B> extends RouteInput<P, Q, H, B> {
   services: PortalServices;
 }
 
+export type SuccessStatus = 200 | 201 | 202 | 204 | 303 | 304;
+
+/**
+ * One success answer of a route: a JSON body and its schema (the handler's json() is typed against it, and
+ * tests check every body against it), or a body of another content type, or none (204, 304, a redirect).
+ */
+export type SuccessDoc = { description: string; schema: z.ZodType } | { description: string; contentType: string } | { description: string; noBody: true };
+export type SuccessDocs = Partial<Record<SuccessStatus, SuccessDoc>>;
+
 /** What the OpenAPI document (./openapi.ts) says of a route beyond its parts and what every route can answer. */
-export interface RouteDoc {
-  /** Success answers by status (a body's schema when one exists; JSON unless contentType says otherwise). Default: 200, JSON. */
-  responses?: Partial<Record<200 | 201 | 202 | 304, { description: string; schema?: z.ZodType; contentType?: string }>>;
+export interface RouteDoc<R extends SuccessDocs = SuccessDocs> {
+  /** Success answers by status. */
+  responses?: R;
   /** The codes its domain can answer (its table); the status of each comes from ./status.ts. */
   errors?: readonly PortalErrorCode[];
 }
 
-interface PartsSpec<P, Q, H, B> {
+/** The JSON bodies a route may answer: what its declared schemas accept (anything while it declares none). */
+export type BodiesOf<R> = [keyof R] extends [never] ? unknown : { [K in keyof R]: R[K] extends { schema: infer S extends z.ZodType } ? z.input<S> : never }[keyof R];
+
+interface PartsSpec<P, Q, H, B, R extends SuccessDocs = SuccessDocs> {
   params?: P;
   query?: Q;
   headers?: H;
   /** The JSON body; without it, the body is not read. */
   body?: B;
-  doc?: RouteDoc;
+  doc?: RouteDoc<R>;
 }
 
-export interface RouteSpec<P, Q, H, B> extends PartsSpec<P, Q, H, B> {
+export interface RouteSpec<P, Q, H, B, R extends SuccessDocs = SuccessDocs> extends PartsSpec<P, Q, H, B, R> {
   /**
    * A route of the offers service's games: its `environment` query parameter (live, the default, or
    * test) decides which environment of the games `services.offersAdmin()` reaches, for the route and
@@ -85,11 +97,11 @@ export interface RouteSpec<P, Q, H, B> extends PartsSpec<P, Q, H, B> {
   role?: Role | readonly Role[];
   /** Only a browser session, not a personal API token, may call (403 `session-required`). */
   sessionOnly?: boolean;
-  handler: (input: AuthenticatedInput<P, Q, H, B>) => Promise<Response>;
+  handler: (input: AuthenticatedInput<P, Q, H, B>) => Promise<Answer<BodiesOf<R>>>;
 }
 
-export interface PublicRouteSpec<P, Q, H, B> extends PartsSpec<P, Q, H, B> {
-  handler: (input: RouteInput<P, Q, H, B>) => Promise<Response>;
+export interface PublicRouteSpec<P, Q, H, B, R extends SuccessDocs = SuccessDocs> extends PartsSpec<P, Q, H, B, R> {
+  handler: (input: RouteInput<P, Q, H, B>) => Promise<Answer<BodiesOf<R>>>;
 }
 
 /** The spec a route was built from, kept on its handler for the OpenAPI document. */
@@ -98,9 +110,13 @@ export type DocumentedSpec = PartsSpec<Part, Part, Part, Part> & ({ public: true
 export type RouteHandler = ((request: Request, context?: RouteContext) => Promise<Response>) & { readonly spec?: DocumentedSpec };
 
 /** A route for signed-in callers (browser session or personal API token). */
-export function route<P extends Part | undefined = undefined, Q extends Part | undefined = undefined, H extends Part | undefined = undefined, B extends Part | undefined = undefined>(
-  spec: RouteSpec<P, Q, H, B>,
-): RouteHandler {
+export function route<
+  P extends Part | undefined = undefined,
+  Q extends Part | undefined = undefined,
+  H extends Part | undefined = undefined,
+  B extends Part | undefined = undefined,
+  const R extends SuccessDocs = {},
+>(spec: RouteSpec<P, Q, H, B, R>): RouteHandler {
   const handler = async (request: Request, context?: RouteContext) => {
     let budget: RateLimitState | null = null;
     try {
@@ -157,9 +173,13 @@ function inEnvironment(services: PortalServices, environment: Environment): Port
 }
 
 /** A route without authentication (sign-out, next-auth's own endpoints, unknown paths). */
-export function publicRoute<P extends Part | undefined = undefined, Q extends Part | undefined = undefined, H extends Part | undefined = undefined, B extends Part | undefined = undefined>(
-  spec: PublicRouteSpec<P, Q, H, B>,
-): RouteHandler {
+export function publicRoute<
+  P extends Part | undefined = undefined,
+  Q extends Part | undefined = undefined,
+  H extends Part | undefined = undefined,
+  B extends Part | undefined = undefined,
+  const R extends SuccessDocs = {},
+>(spec: PublicRouteSpec<P, Q, H, B, R>): RouteHandler {
   const handler = async (request: Request, context?: RouteContext) => {
     try {
       const parts = await parseParts(request, context, spec);
