@@ -126,7 +126,7 @@ describe("merge request reviews", () => {
     const all = (await (await list(req("/api/merge-requests", as.olga))).json()).mergeRequests;
     const order = all.find((m: { scope: { kind: string } }) => m.scope.kind === "order");
     expect(order).toMatchObject({ scope: { kind: "order", component: "gamma" }, can: { merge: false, close: false } });
-    const refused = await post(merge, order.id, as.olga);
+    const refused = await post(merge, order.iid, as.olga);
     expect(refused.status).toBe(409);
     expect((await refused.json()).message).toBe("order-merge-request");
   });

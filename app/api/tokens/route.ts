@@ -1,7 +1,6 @@
 // GET /api/tokens: the caller's personal API tokens (never the tokens themselves).
 // POST /api/tokens {name}: creates one; the answer holds the token, shown this once.
 import { CreatedToken, TokenList, TokenRequest } from "@/lib/portal/contracts/tokens";
-import { z } from "zod";
 import { createToken, listTokens } from "@/lib/portal/tokens";
 import { auditTokenCreated } from "@/lib/portal/audit-recorder";
 import { json, route } from "@/lib/portal/http";

@@ -18,6 +18,11 @@ export const ComponentAnswer = z.object({
 });
 export type ComponentAnswer = z.infer<typeof ComponentAnswer>;
 
+/** PUT /api/components/{name}: the whole record (the catalog validates it: 422 invalid-record names each problem). */
+export const ComponentReplace = componentSchema;
+/** PATCH /api/components/{name}: a JSON merge patch of the record (null removes a key); the result is validated as a record. */
+export const ComponentMergePatch = z.record(z.string(), z.unknown()).describe("A JSON merge patch (RFC 7396) of the record");
+
 /** PUT/PATCH /api/components/{name} 200: committed. */
 export const CommittedAnswer = z.object({
   name: z.string(),

@@ -179,7 +179,7 @@ export function buildPortalOpenApiDocument(routes: readonly PortalRouteModule[])
         ...(roles ? { description: `Needs the ${roles} role (admin holds every role).` } : {}),
         security,
         ...(parameters.length ? { parameters } : {}),
-        ...(spec.body ? { requestBody: { required: true, content: { "application/json": { schema: jsonSchema(schemaOf(spec.body), "input", components) } } } } : {}),
+        ...(spec.body ? { requestBody: { required: true, content: { "application/json": { schema: jsonSchema(spec.doc?.requestBody ?? schemaOf(spec.body), "input", components) } } } } : {}),
         responses: { ...successResponses(spec, components), ...errorResponses([...documentedCodes(method, spec)], components) },
       };
     }

@@ -68,14 +68,19 @@ export type SuccessDocs = Partial<Record<SuccessStatus, SuccessDoc>>;
 
 /** What the OpenAPI document (./openapi.ts) says of a route beyond its parts and what every route can answer. */
 export interface RouteDoc<R extends SuccessDocs = SuccessDocs> {
-  /** Success answers by status. */
-  responses?: R;
+  /** Success answers by status: every route declares what it answers. */
+  responses: R;
   /** The codes its domain can answer (its table); the status of each comes from ./status.ts. */
   errors?: readonly PortalErrorCode[];
+  /**
+   * What the body must be, when the route reads it as it comes and its domain validates it (a record the
+   * catalog checks, answering 422 with the record's paths): the document shows this instead of `body`.
+   */
+  requestBody?: z.ZodType;
 }
 
-/** The JSON bodies a route may answer: what its declared schemas accept (anything while it declares none). */
-export type BodiesOf<R> = [keyof R] extends [never] ? unknown : { [K in keyof R]: R[K] extends { schema: infer S extends z.ZodType } ? z.input<S> : never }[keyof R];
+/** The JSON bodies a route may answer: what its declared schemas accept. */
+export type BodiesOf<R> = { [K in keyof R]: R[K] extends { schema: infer S extends z.ZodType } ? z.input<S> : never }[keyof R];
 
 interface PartsSpec<P, Q, H, B, R extends SuccessDocs = SuccessDocs> {
   params?: P;
@@ -83,7 +88,7 @@ interface PartsSpec<P, Q, H, B, R extends SuccessDocs = SuccessDocs> {
   headers?: H;
   /** The JSON body; without it, the body is not read. */
   body?: B;
-  doc?: RouteDoc<R>;
+  doc: RouteDoc<R>;
 }
 
 export interface RouteSpec<P, Q, H, B, R extends SuccessDocs = SuccessDocs> extends PartsSpec<P, Q, H, B, R> {
@@ -100,12 +105,14 @@ export interface RouteSpec<P, Q, H, B, R extends SuccessDocs = SuccessDocs> exte
   handler: (input: AuthenticatedInput<P, Q, H, B>) => Promise<Answer<BodiesOf<R>>>;
 }
 
-export interface PublicRouteSpec<P, Q, H, B, R extends SuccessDocs = SuccessDocs> extends PartsSpec<P, Q, H, B, R> {
+export interface PublicRouteSpec<P, Q, H, B, R extends SuccessDocs = SuccessDocs> extends Omit<PartsSpec<P, Q, H, B, R>, "doc"> {
+  /** Absent only where another library answers (next-auth's endpoints, kept out of the document). */
+  doc?: RouteDoc<R>;
   handler: (input: RouteInput<P, Q, H, B>) => Promise<Answer<BodiesOf<R>>>;
 }
 
 /** The spec a route was built from, kept on its handler for the OpenAPI document. */
-export type DocumentedSpec = PartsSpec<Part, Part, Part, Part> & ({ public: true } | { public?: false; role?: Role | readonly Role[]; sessionOnly?: boolean; offersEnvironment?: boolean });
+export type DocumentedSpec = Omit<PartsSpec<Part, Part, Part, Part>, "doc"> & { doc?: RouteDoc } & ({ public: true } | { public?: false; role?: Role | readonly Role[]; sessionOnly?: boolean; offersEnvironment?: boolean });
 
 export type RouteHandler = ((request: Request, context?: RouteContext) => Promise<Response>) & { readonly spec?: DocumentedSpec };
 
@@ -115,7 +122,7 @@ export function route<
   Q extends Part | undefined = undefined,
   H extends Part | undefined = undefined,
   B extends Part | undefined = undefined,
-  const R extends SuccessDocs = {},
+  const R extends SuccessDocs = SuccessDocs,
 >(spec: RouteSpec<P, Q, H, B, R>): RouteHandler {
   const handler = async (request: Request, context?: RouteContext) => {
     let budget: RateLimitState | null = null;
@@ -128,7 +135,8 @@ export function route<
       if (roles.length > 1) requireAnyRole(auth.user, roles);
       if (spec.sessionOnly && auth.via !== "session") throw new PortalError("session-required", "this needs a signed-in browser session, not a personal API token");
       const parts = await parseParts(request, context, spec);
-      const response = await spec.handler({ request, user: auth.user, via: auth.via, services: spec.offersEnvironment ? inEnvironment(services, offersEnvironmentOf(request)) : services, ...parts });
+      let response: Response = await spec.handler({ request, user: auth.user, via: auth.via, services: spec.offersEnvironment ? inEnvironment(services, offersEnvironmentOf(request)) : services, ...parts });
+      if (services.settings.checkErrorDocs) response = await checkedAnswer(request, documented, response);
       return budget ? withHeaders(response, rateLimitHeaders(budget, false)) : response;
     } catch (error) {
       if (error instanceof RateLimitedError) return withHeaders(errorResponse(error), rateLimitHeaders(error.state, true));
@@ -145,6 +153,33 @@ export function route<
   };
   const documented = spec as DocumentedSpec;
   return Object.assign(handler, { spec: documented });
+}
+
+/**
+ * Tests (settings.checkErrorDocs) hold every success answer to what its route declares: its status, its
+ * content type, and a JSON body to its schema. A mismatch answers 500, logged with what differed, so the
+ * test that made the call fails where the contract broke rather than in a client far away.
+ */
+async function checkedAnswer(request: Request, spec: DocumentedSpec, response: Response): Promise<Response> {
+  if (response.status >= 400 || response.status === CLIENT_CLOSED_REQUEST) return response;
+  // Only a public route of another library's answers declares none.
+  if (!spec.doc) return response;
+  const declared = spec.doc.responses[response.status as SuccessStatus];
+  const where = `${request.method} ${new URL(request.url).pathname} ${response.status}`;
+  const refuse = (why: string) => {
+    console.error(`[portal] ${where}: ${why}`);
+    return errorResponse(new PortalError("internal-error", `undeclared answer: ${why}`));
+  };
+  if (!declared) return refuse(`status ${response.status} is not among the route's declared answers`);
+  const contentType = response.headers.get("content-type") ?? "";
+  if ("noBody" in declared) return response.body === null ? response : refuse("a body where the route declares none");
+  if ("contentType" in declared) return contentType.startsWith(declared.contentType) ? response : refuse(`content type ${contentType}, declared ${declared.contentType}`);
+  if (!contentType.startsWith("application/json")) return refuse(`content type ${contentType}, declared application/json`);
+  const body: unknown = await response.clone().json();
+  const parsed = declared.schema.safeParse(body);
+  if (parsed.success) return response;
+  const issues = parsed.error.issues.slice(0, 5).map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`);
+  return refuse(`the body does not match its schema: ${issues.join("; ")}`);
 }
 
 /** The response with `headers` added (a copy when its headers are immutable, e.g. a redirect). */
@@ -178,20 +213,22 @@ export function publicRoute<
   Q extends Part | undefined = undefined,
   H extends Part | undefined = undefined,
   B extends Part | undefined = undefined,
-  const R extends SuccessDocs = {},
+  const R extends SuccessDocs = SuccessDocs,
 >(spec: PublicRouteSpec<P, Q, H, B, R>): RouteHandler {
   const handler = async (request: Request, context?: RouteContext) => {
     try {
       const parts = await parseParts(request, context, spec);
-      return await spec.handler({ request, ...parts });
+      const response: Response = await spec.handler({ request, ...parts });
+      return getPortalServices().settings.checkErrorDocs ? await checkedAnswer(request, documented, response) : response;
     } catch (error) {
       return errorResponse(error);
     }
   };
-  return Object.assign(handler, { spec: { ...spec, public: true } as DocumentedSpec });
+  const documented = { ...spec, public: true } as DocumentedSpec;
+  return Object.assign(handler, { spec: documented });
 }
 
-async function parseParts<P extends Part | undefined, Q extends Part | undefined, H extends Part | undefined, B extends Part | undefined>(request: Request, context: RouteContext | undefined, spec: PartsSpec<P, Q, H, B>) {
+async function parseParts<P extends Part | undefined, Q extends Part | undefined, H extends Part | undefined, B extends Part | undefined>(request: Request, context: RouteContext | undefined, spec: Pick<PartsSpec<P, Q, H, B>, "params" | "query" | "headers" | "body">) {
   const rawParams = (await context?.params) ?? {};
   assertWellFormed("path", rawParams);
   const url = new URL(request.url);

@@ -7,7 +7,7 @@ import { z } from "zod";
 import { etagMatches, type UpdateResult } from "@/lib/catalog/catalog";
 import { favoriteSet } from "@/lib/portal/favorites";
 import { componentNotFound, componentParams, GITOPS_FAILURES, json, nonJson, PortalError, route, type Answer } from "@/lib/portal/http";
-import { CommittedAnswer, ComponentAnswer, ProposalAnswer } from "@/lib/portal/contracts/components";
+import { CommittedAnswer, ComponentAnswer, ComponentMergePatch, ComponentReplace, ProposalAnswer } from "@/lib/portal/contracts/components";
 import { auditComponentProposal, auditComponentUpdate } from "@/lib/portal/audit-recorder";
 import { editComponent, type ComponentEditResult } from "@/lib/portal/component-edits";
 import { mayCommit } from "@/lib/portal/ownership";
@@ -52,6 +52,7 @@ const ifMatchRequired = {
 function update(mode: "replace" | "merge") {
   return route({
     doc: {
+      requestBody: mode === "replace" ? ComponentReplace : ComponentMergePatch,
       responses: {
         200: { description: "Committed (operators and the component's owners)", schema: CommittedAnswer },
         202: { description: "Proposed as a merge request {mergeRequest, reviewUrl}; the record is unchanged until it is merged", schema: ProposalAnswer },
