@@ -102,8 +102,9 @@ export function ReviewView({ initial }: { initial: ReviewDetail }) {
               Approve
             </Button>
           ) : null}
-          {r.can.merge ? (
-            <Button variant="primary" disabled={decide.isPending || r.hasConflicts} onClick={() => decide.mutate("merge")}>
+          {/* A conflicting request shows Merge disabled (the server would refuse it: can.merge is false), beside the alert saying why. */}
+          {r.can.merge || r.hasConflicts ? (
+            <Button variant="primary" disabled={decide.isPending || !r.can.merge} onClick={() => decide.mutate("merge")}>
               {decide.isPending && decide.variables === "merge" ? "Merging…" : "Merge"}
             </Button>
           ) : null}

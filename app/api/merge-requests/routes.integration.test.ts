@@ -65,7 +65,7 @@ describe("merge request reviews", () => {
     expect((await own.json()).message).toBe("own-merge-request");
     const stranger = await post(merge, id, as.dave);
     expect(stranger.status).toBe(403);
-    expect(await stranger.json()).toMatchObject({ message: "forbidden", requiredRole: "operator", detail: expect.stringContaining("owners of alpha") });
+    expect(await stranger.json()).toMatchObject({ message: "forbidden", requiredRole: "owner or operator", detail: expect.stringContaining("owners of alpha") });
     expect((await post(close, id, as.dave, { reason: "no" })).status).toBe(403);
     expect((await one(req("/api/merge-requests/999", as.alice), ctx(999))).status).toBe(404);
     expect((await one(req("/api/merge-requests/abc", as.alice), ctx("abc"))).status).toBe(400);
@@ -109,7 +109,8 @@ describe("merge request reviews", () => {
   it("a request whose target moved on is shown as conflicting and its merge is refused", async () => {
     const id = await propose({ LOG_LEVEL: "error" });
     await writeConfig(portal.gitops, "alpha", [{ environment: "staging", values: { LOG_LEVEL: "notice" } }], { view: "persistent", user: { id: "olga", name: "Olga" }, direct: true });
-    expect((await (await one(req(`/api/merge-requests/${id}`, as.olga), ctx(id))).json()).hasConflicts).toBe(true);
+    // The page disables Merge from can.merge: it says what the server would refuse.
+    expect(await (await one(req(`/api/merge-requests/${id}`, as.olga), ctx(id))).json()).toMatchObject({ hasConflicts: true, can: { merge: false, close: true } });
     const refused = await post(merge, id, as.olga);
     expect(refused.status).toBe(409);
     expect(await refused.json()).toMatchObject({ message: "merge-conflict", detail: expect.stringContaining("conflict") });

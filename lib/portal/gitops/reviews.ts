@@ -161,7 +161,8 @@ export async function getReview(deps: ReviewDeps, user: ReviewUser, id: number):
   const { provider, repo } = deps.config.target;
   try {
     const diff = await provider.getMergeRequestDiff(repo, id);
-    return { ...review, files: diff.files, hasConflicts: diff.hasConflicts };
+    // A conflicting request is refused at merge (merge-conflict): can.merge says so before the click.
+    return { ...review, can: { ...review.can, merge: review.can.merge && !diff.hasConflicts }, files: diff.files, hasConflicts: diff.hasConflicts };
   } catch (e) {
     sourceControl(e, `the changes of merge request !${id} could not be read`);
   }
@@ -176,8 +177,10 @@ function refuse(review: Review, action: keyof ReviewPermissions, user: ReviewUse
   if (review.can[action]) return;
   if (action === "approve" && review.author === user.id) throw new PortalError("own-merge-request", "you cannot approve your own merge request; another owner or an operator does");
   if (action === "approve" && review.approvals.some((a) => a.by === user.id)) throw new PortalError("merge-request-decided", `you already approved merge request !${review.iid}`);
-  const who = review.scope.kind === "component" ? `the owners of ${review.scope.component} and operators` : "operators";
-  throw forbidden("operator", `only ${who} may ${action} merge request !${review.iid}${action === "close" ? " (and its author)" : ""}`);
+  const scope = review.scope;
+  const who = scope.kind === "component" ? `the owners of ${scope.component} and operators` : "operators";
+  const closers = action === "close" ? (["author"] as const) : [];
+  throw forbidden([...(scope.kind === "component" ? (["owner"] as const) : []), "operator", ...closers], `only ${who} may ${action} merge request !${review.iid}${action === "close" ? " (and its author)" : ""}`);
 }
 
 type Decision = keyof ReviewPermissions;

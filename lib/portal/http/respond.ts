@@ -46,7 +46,7 @@ export const ErrorBodySchema = z.object({
     .optional()
     .describe("Bad input only: each problem and where"),
   etag: z.string().optional().describe("precondition-failed: the current ETag (also the ETag header)"),
-  requiredRole: z.string().optional().describe('forbidden: the role the call needs, or "support or liveops"'),
+  requiredRole: z.string().optional().describe('forbidden: who may call: a role ("operator"), or several ways in ("support or liveops", "owner or operator", "owner or operator or author")'),
 });
 export type ErrorBody = z.infer<typeof ErrorBodySchema>;
 // The documented extra fields are exactly the ones errors carry.

@@ -223,6 +223,28 @@ describe("route()", () => {
   });
 });
 
+describe("declared answers, checked in tests", () => {
+  it("a body that breaks its schema or an undeclared status answers 500, logged", async () => {
+    const settings = portal.services.settings;
+    const spy = vi.spyOn(console, "error").mockImplementation(() => {});
+    settings.checkErrorDocs = true;
+    try {
+      const Thing = z.object({ name: z.string() });
+      // What a handler typed as any (a cast, a JSON value passed through) could still send.
+      const loose = (body: unknown, status = 200) =>
+        route({ doc: { responses: { 200: { description: "a thing", schema: Thing }, 304: { description: "unchanged", noBody: true } } }, handler: async () => json(body as { name: string }, { status }) });
+      expect(await answer(await loose({ name: "ok" })(req("/t")))).toEqual({ status: 200, body: { name: "ok" } });
+      expect(await answer(await loose({ name: 3 })(req("/t")))).toEqual({ status: 500, body: { message: "internal-error", detail: expect.stringContaining("name: ") } });
+      expect(spy).toHaveBeenCalledWith(expect.stringContaining("GET /t 200: the body does not match its schema"));
+      expect((await loose({ name: "ok" }, 201)(req("/t"))).status).toBe(500);
+      expect(spy).toHaveBeenCalledWith(expect.stringContaining("status 201 is not among the route's declared answers"));
+    } finally {
+      settings.checkErrorDocs = false;
+      spy.mockRestore();
+    }
+  });
+});
+
 describe("the status table", () => {
   it("is total over the closed union of codes, and holds nothing else", () => {
     expect(Object.keys(statusOf).sort()).toEqual([...PORTAL_ERROR_CODES].sort());
