@@ -11,7 +11,7 @@ import type { Review, ReviewDetail } from "@/lib/portal/contracts/reviews";
 import { and, eq, inArray } from "drizzle-orm";
 import type { Catalog } from "../../catalog/catalog";
 import { appOrders, mergeRequestDecisions } from "../db/schema";
-import { ScmError, type ScmFileDiff, type ScmMergeRequest, type MergeRequestState } from "../../scm/types";
+import { ScmError, type ScmMergeRequest, type MergeRequestState } from "../../scm/types";
 import { forbidden, PortalError } from "../errors";
 import { hasRole, type PortalUser } from "../roles";
 import { mayCommit } from "../ownership";
