@@ -4,6 +4,7 @@
 import { readdirSync } from "node:fs";
 import path from "node:path";
 import type { OpenAPIV3_1 } from "openapi-types";
+import openapiTS, { astToString, COMMENT_HEADER } from "openapi-typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { statusOf } from "@/lib/portal/http";
 import { startPortalTest, type PortalTest } from "@/lib/portal/testing";
@@ -14,6 +15,8 @@ import * as openapiRoute from "./route";
 import * as indexRoute from "../route";
 
 const METHODS = ["get", "put", "post", "delete", "patch"] as const;
+/** The portal API's types for openapi-fetch, generated from this document (openapi-typescript). */
+const PORTAL_CLIENT_TYPES = "lib/portal/contracts/generated/portal-api.d.ts";
 
 function routeFiles(dir = "app/api"): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
@@ -98,6 +101,14 @@ describe("the portal OpenAPI document", () => {
     expect(doc.paths?.["/api/tokens"]?.post?.security).toEqual([{ session: [] }]);
     expect(doc.paths?.["/api/auth/logout"]?.post?.security).toEqual([]);
     expect(doc.components?.securitySchemes?.personalToken).toMatchObject({ type: "http", scheme: "bearer" });
+  });
+});
+
+describe("the generated portal client types", () => {
+  it("are the committed ones (npm run openapi regenerates them)", async () => {
+    const doc = await portalOpenApiDocument({ path: "/api/openapi.json", module: openapiRoute });
+    const types = COMMENT_HEADER + astToString(await openapiTS(doc as never, { silent: true }));
+    await expect(types).toMatchFileSnapshot(path.resolve(PORTAL_CLIENT_TYPES));
   });
 });
 
