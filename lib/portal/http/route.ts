@@ -4,15 +4,18 @@
  * and every failure mapped to an answer in one place (lib/portal/http/respond.ts).
  *
  *   export const POST = route({
+ *     doc: { responses: { 200: { description: "Done", schema: DoneAnswer } }, errors: ["not-found"] },
  *     role: "operator",
  *     params: componentParams,
- *     body: z.strictObject({ environment: z.string() }),
+ *     body: DoItRequest,
  *     handler: async ({ user, params, body }) => json(await doIt(params.name, body, user)),
  *   });
  *
  * A part is a zod schema (bad input answers 400 `{message: "invalid-request", detail, issues}`), or
  * `{schema, invalid}` where `invalid` names another error (a missing If-Match is 428, not 400).
- * Handlers answer success bodies with json() and throw for everything else.
+ * Handlers answer success bodies with json() and throw for everything else. Every route declares its success
+ * answers (doc.responses; the schemas live in lib/portal/contracts): json() is typed against them, and tests
+ * check each answer against them.
  */
 import type { z } from "zod";
 import { authorize } from "@/lib/portal/authorize";
