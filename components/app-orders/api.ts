@@ -1,5 +1,8 @@
-// Browser-side calls of the app-order API, on the portal's one fetch client, and their query keys.
+// Browser-side calls of the app-order API, on the portal's one fetch client, and their query keys
+// (types: lib/portal/contracts/app-orders.ts).
+import type { z } from "zod";
 import type { AppOrder, OrderInput } from "@/lib/portal/app-orders/model";
+import type { ApproveAnswer, OrderList, PendingCount } from "@/lib/portal/contracts/app-orders";
 import { apiFetch } from "@/components/http/api-client";
 
 const order = (id: string) => `/api/app-order-requests/${encodeURIComponent(id)}`;
@@ -10,11 +13,11 @@ export const orderKeys = {
   pendingCount: ["app-orders", "pending-count"] as const,
 };
 
-export function fetchOrders(query: string): Promise<{ orders: AppOrder[] }> {
+export function fetchOrders(query: string): Promise<z.infer<typeof OrderList>> {
   return apiFetch(`/api/app-order-requests${query ? `?${query}` : ""}`);
 }
 
-export function fetchPendingCount(): Promise<{ count: number }> {
+export function fetchPendingCount(): Promise<z.infer<typeof PendingCount>> {
   return apiFetch("/api/app-order-requests/pending/count");
 }
 
@@ -22,7 +25,7 @@ export function submitOrder(body: OrderInput): Promise<AppOrder> {
   return apiFetch("/api/app-order-requests", { method: "POST", json: body });
 }
 
-export function approveOrder(id: string): Promise<{ order: AppOrder; inCatalog: boolean }> {
+export function approveOrder(id: string): Promise<ApproveAnswer> {
   return apiFetch(`${order(id)}/approve`, { method: "POST" });
 }
 

@@ -1,5 +1,5 @@
-// Browser-side calls of the audit log (admins), on the portal's one fetch client.
-import type { AuditPage } from "@/lib/portal/audit-shapes";
+// Browser-side calls of the audit log (admins), on the portal's one fetch client (types: lib/portal/contracts/audit.ts).
+import type { AuditPage } from "@/lib/portal/contracts/audit";
 import { apiFetch } from "@/components/http/api-client";
 
 export function fetchAuditPage(query: string): Promise<AuditPage> {

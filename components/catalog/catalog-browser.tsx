@@ -6,7 +6,7 @@ import { useEffect, useMemo, useRef, useState } from "react";
 import { useRouter } from "next/navigation";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { Alert, Badge, Button, Select } from "@/components/ui";
-import type { ListResult } from "@/lib/catalog/search";
+import type { ComponentList as ListResult } from "./api";
 import styles from "./catalog.module.css";
 import { describeApiError } from "@/components/http/api-client";
 import { fetchList } from "./api";

@@ -1,13 +1,31 @@
-// Browser-side calls of the GitOps API, on the portal's one fetch client, and their query keys.
-import type { ConfigAnswer, ConfigView, ConfigWriteResult } from "@/lib/portal/gitops/environment-config";
-import type { Release, ReleaseEnvironment } from "@/lib/portal/gitops/releases";
-import type { ComponentMergeRequests } from "@/lib/portal/gitops/merge-requests";
-import type { ImportableRepository, ImportRequest, ImportResult } from "@/lib/portal/gitops/import";
-import type { ConfigPatch } from "@/lib/portal/gitops/config-values";
-import type { ScmMergeRequest, ScmOwner, ScmPage } from "@/lib/scm/types";
+// Browser-side calls of the GitOps API, on the portal's one fetch client, and their query keys. The answers'
+// types are the routes' own contract (lib/portal/contracts/gitops.ts).
+import type {
+  ComponentMergeRequests,
+  ConfigAnswer,
+  ConfigBulkChange,
+  ConfigChange,
+  ConfigView,
+  ConfigWriteResult,
+  ImportableRepository,
+  ImportAnswer,
+  ImportChoice,
+  ImportResult,
+  Owner,
+  Release,
+  ReleaseEnvironment,
+  ReleaseRequest,
+  ReleasesAnswer,
+  RepositoryPage,
+} from "@/lib/portal/contracts/gitops";
+import type { MergeRequest } from "@/lib/portal/contracts/shared";
 import { apiFetch } from "@/components/http/api-client";
 
-export type { ConfigAnswer, ConfigView, ConfigWriteResult, Release, ReleaseEnvironment, ComponentMergeRequests, ImportableRepository, ImportRequest, ImportResult, ScmMergeRequest, ScmOwner };
+export type { ConfigAnswer, ConfigView, ConfigWriteResult, Release, ReleaseEnvironment, ReleaseRequest, ReleasesAnswer, ComponentMergeRequests, ImportableRepository, ImportAnswer, ImportResult };
+/** A repository to import with the kind chosen at review. */
+export type ImportRequest = ImportChoice;
+export type ScmMergeRequest = MergeRequest;
+export type ScmOwner = Owner;
 
 const base = (name: string) => `/api/components/${encodeURIComponent(name)}`;
 
@@ -22,22 +40,13 @@ export function fetchConfig(name: string, view: ConfigView, signal?: AbortSignal
   return apiFetch(`${base(name)}/config?view=${view}`, { signal });
 }
 
-export function saveConfig(name: string, body: { environment: string; values: ConfigPatch; view?: ConfigView }): Promise<ConfigWriteResult> {
+export function saveConfig(name: string, body: ConfigChange): Promise<ConfigWriteResult> {
   return apiFetch(`${base(name)}/config`, { method: "POST", json: body });
 }
 
-export function saveConfigBulk(name: string, body: { updates: Array<{ environment: string; values: ConfigPatch }>; view?: ConfigView }): Promise<ConfigWriteResult> {
+export function saveConfigBulk(name: string, body: ConfigBulkChange): Promise<ConfigWriteResult> {
   return apiFetch(`${base(name)}/config/bulk`, { method: "POST", json: body });
 }
-
-export interface ReleasesAnswer {
-  name: string;
-  environment: ReleaseEnvironment | null;
-  current: string | null;
-  releases: Release[];
-}
-
-export type ReleaseRequest = { environment: ReleaseEnvironment; sourceRef?: string; releaseType?: "major" | "minor" };
 
 export function fetchReleases(name: string, signal?: AbortSignal): Promise<ReleasesAnswer> {
   return apiFetch(`${base(name)}/releases`, { signal });
@@ -51,20 +60,14 @@ export function fetchMergeRequests(name: string, signal?: AbortSignal): Promise<
   return apiFetch(`${base(name)}/open-merge-requests`, { signal });
 }
 
-export function fetchOwners(signal?: AbortSignal): Promise<{ owners: ScmOwner[] }> {
+export function fetchOwners(signal?: AbortSignal): Promise<{ owners: Owner[] }> {
   return apiFetch("/api/import/owners", { signal });
 }
 
-export function fetchRepositories(params: { owner: string; search?: string; page?: number }, signal?: AbortSignal): Promise<ScmPage<ImportableRepository>> {
+export function fetchRepositories(params: { owner: string; search?: string; page?: number }, signal?: AbortSignal): Promise<RepositoryPage> {
   const q = new URLSearchParams({ owner: params.owner, perPage: "50", page: String(params.page ?? 1) });
   if (params.search) q.set("search", params.search);
   return apiFetch(`/api/import/repositories?${q}`, { signal });
-}
-
-export interface ImportAnswer {
-  results: ImportResult[];
-  commit: string | null;
-  mergeRequest: ScmMergeRequest | null;
 }
 
 export function importComponents(repositories: Array<string | ImportRequest>, dryRun = false): Promise<ImportAnswer> {

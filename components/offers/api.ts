@@ -1,18 +1,16 @@
 // Browser-side calls of the portal's offers proxy, on the portal's one fetch client.
 // Types only come from the offers schemas: nothing of the admin client reaches the browser.
 import { useMemo } from "react";
-import type { AdminGame, AdminPlayerState, Environment } from "@/lib/offers-client/schemas";
+import type { z } from "zod";
+import type { AdminGame, AdminPlayerState, AdminPlayerSummary, Environment } from "@/lib/offers-client/schemas";
 import { apiFetch, ApiError, describeApiError } from "@/components/http/api-client";
 import { apiUrl } from "@/components/offers-environment/environment";
 import { useOffersEnvironment } from "@/components/offers-environment/environment-context";
 
 export type { AdminGame, AdminPlayerState };
 export type AdminOffer = AdminPlayerState["offers"][number];
-export interface PlayerSummary {
-  playerId: string;
-  username: string;
-  updatedAt: string;
-}
+/** One player of a search, as the players route declares it. */
+export type PlayerSummary = z.infer<typeof AdminPlayerSummary>;
 
 const seg = encodeURIComponent;
 

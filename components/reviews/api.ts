@@ -1,5 +1,5 @@
-// Browser-side calls of the review API, on the portal's one fetch client, and their query keys.
-import type { Review, ReviewDetail } from "@/lib/portal/gitops/reviews";
+// Browser-side calls of the review API, on the portal's one fetch client, and their query keys (types: lib/portal/contracts/reviews.ts).
+import type { Review, ReviewDetail, ReviewList } from "@/lib/portal/contracts/reviews";
 import { apiFetch } from "@/components/http/api-client";
 
 export type { Review, ReviewDetail };
@@ -8,10 +8,10 @@ export const reviewKeys = {
   all: ["reviews"] as const,
   list: (query: string) => ["reviews", "list", query] as const,
   count: ["reviews", "count"] as const,
-  one: (id: number) => ["reviews", "one", id] as const,
+  one: (iid: number) => ["reviews", "one", iid] as const,
 };
 
-export function fetchReviews(query: string, signal?: AbortSignal): Promise<{ count: number; mergeRequests: Review[] }> {
+export function fetchReviews(query: string, signal?: AbortSignal): Promise<ReviewList> {
   return apiFetch(`/api/merge-requests${query ? `?${query}` : ""}`, { signal });
 }
 

@@ -14,7 +14,7 @@ type CloseForm = z.input<typeof closeReviewBodySchema>;
 /** Closes a merge request with a reason (required: the author reads it on the request's page). */
 export function CloseReviewDialog({ review, open, onClose, onClosed }: { review: Review; open: boolean; onClose: () => void; onClosed: (review: Review) => void }) {
   const form = useForm<CloseForm, unknown, z.output<typeof closeReviewBodySchema>>({ resolver: zodResolver(closeReviewBodySchema), mode: "onTouched", defaultValues: { reason: "" } });
-  const close = useMutation({ mutationFn: (reason: string) => closeReview(review.id, reason), onSuccess: onClosed });
+  const close = useMutation({ mutationFn: (reason: string) => closeReview(review.iid, reason), onSuccess: onClosed });
   const { reset } = form;
   const resetMutation = close.reset;
   useEffect(() => {
@@ -29,7 +29,7 @@ export function CloseReviewDialog({ review, open, onClose, onClosed }: { review:
     <Dialog
       open={open}
       onClose={onClose}
-      title={`Close !${review.id}?`}
+      title={`Close !${review.iid}?`}
       actions={
         <>
           <Button onClick={onClose}>Cancel</Button>

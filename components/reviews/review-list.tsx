@@ -14,10 +14,10 @@ function ReviewRows({ reviews, empty, testId }: { reviews: Review[]; empty: stri
   return (
     <ul className={styles.list} data-testid={testId}>
       {reviews.map((r) => (
-        <li key={r.id} className={styles.item} data-testid={`review-${r.id}`}>
+        <li key={r.iid} className={styles.item} data-testid={`review-${r.iid}`}>
           <div className={styles.itemTitle}>
-            <Link href={`/reviews/${r.id}`}>
-              !{r.id} {r.title}
+            <Link href={`/reviews/${r.iid}`}>
+              !{r.iid} {r.title}
             </Link>{" "}
             <ReviewStateBadge review={r} />
           </div>

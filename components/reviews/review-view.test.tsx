@@ -6,7 +6,7 @@ import type { ReviewDetail } from "./api";
 import { ReviewView } from "./review-view";
 
 const review = (over: Partial<ReviewDetail> = {}): ReviewDetail => ({
-  id: 3,
+  iid: 3,
   title: "Config of checkout-api: staging",
   description: "Proposed in the portal by dana.",
   author: "dana",
@@ -46,8 +46,10 @@ describe("a merge request's page", () => {
   });
 
   it("a conflicting request says so and cannot be merged", () => {
-    fakeApi({ "GET /api/merge-requests/3": { body: review({ hasConflicts: true }) } });
-    renderInPortal(<ReviewView initial={review({ hasConflicts: true })} />);
+    // As the server answers it: a conflicting request cannot be merged (can.merge false).
+    const conflicting = review({ hasConflicts: true, can: { approve: true, merge: false, close: true } });
+    fakeApi({ "GET /api/merge-requests/3": { body: conflicting } });
+    renderInPortal(<ReviewView initial={conflicting} />);
     expect(screen.getByTestId("review-conflicts").textContent).toContain("conflicts with main");
     expect((screen.getByRole("button", { name: "Merge" }) as HTMLButtonElement).disabled).toBe(true);
   });

@@ -21,7 +21,7 @@ function scopeLink(review: Review) {
 
 export function ReviewView({ initial }: { initial: ReviewDetail }) {
   const queryClient = useQueryClient();
-  const review = useQuery({ queryKey: reviewKeys.one(initial.id), queryFn: ({ signal }) => fetchReview(initial.id, signal), initialData: initial });
+  const review = useQuery({ queryKey: reviewKeys.one(initial.iid), queryFn: ({ signal }) => fetchReview(initial.iid, signal), initialData: initial });
   const [closing, setClosing] = useState(false);
   const [done, setDone] = useState<string | null>(null);
   const settle = async (message: string) => {
@@ -30,15 +30,15 @@ export function ReviewView({ initial }: { initial: ReviewDetail }) {
     await Promise.all([queryClient.invalidateQueries({ queryKey: reviewKeys.all }), queryClient.invalidateQueries({ queryKey: ["gitops"] })]);
   };
   const decide = useMutation({
-    mutationFn: (action: "approve" | "merge") => decideReview(initial.id, action),
-    onSuccess: (r, action) => settle(action === "merge" ? `Merged !${r.id}: the change is in ${r.targetBranch}.` : `You approved !${r.id}.`),
+    mutationFn: (action: "approve" | "merge") => decideReview(initial.iid, action),
+    onSuccess: (r, action) => settle(action === "merge" ? `Merged !${r.iid}: the change is in ${r.targetBranch}.` : `You approved !${r.iid}.`),
   });
   const r = review.data;
   return (
     <div className="stack">
       <div>
         <h1 className={styles.itemTitle} style={{ fontSize: "1.5rem", overflowWrap: "anywhere" }}>
-          !{r.id} {r.title} <ReviewStateBadge review={r} />
+          !{r.iid} {r.title} <ReviewStateBadge review={r} />
         </h1>
       </div>
       {done ? (
@@ -102,8 +102,9 @@ export function ReviewView({ initial }: { initial: ReviewDetail }) {
               Approve
             </Button>
           ) : null}
-          {r.can.merge ? (
-            <Button variant="primary" disabled={decide.isPending || r.hasConflicts} onClick={() => decide.mutate("merge")}>
+          {/* A conflicting request shows Merge disabled (the server would refuse it: can.merge is false), beside the alert saying why. */}
+          {r.can.merge || r.hasConflicts ? (
+            <Button variant="primary" disabled={decide.isPending || !r.can.merge} onClick={() => decide.mutate("merge")}>
               {decide.isPending && decide.variables === "merge" ? "Merging…" : "Merge"}
             </Button>
           ) : null}
@@ -124,7 +125,7 @@ export function ReviewView({ initial }: { initial: ReviewDetail }) {
         onClose={() => setClosing(false)}
         onClosed={(c) => {
           setClosing(false);
-          void settle(`Closed !${c.id}.`);
+          void settle(`Closed !${c.iid}.`);
         }}
       />
     </div>

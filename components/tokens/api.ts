@@ -1,14 +1,13 @@
-// Browser-side calls of the personal API tokens, on the portal's one fetch client.
-import type { TokenSummary } from "@/lib/portal/tokens";
+// Browser-side calls of the personal API tokens, on the portal's one fetch client (types: lib/portal/contracts/tokens.ts).
+import type { z } from "zod";
+import type { CreatedToken, RevokedToken, TokenList, TokenSummary } from "@/lib/portal/contracts/tokens";
 import { apiFetch } from "@/components/http/api-client";
 
-export type { TokenSummary };
-
-export type CreatedToken = TokenSummary & { token: string };
+export type { CreatedToken, TokenSummary };
 
 export const tokenKeys = { all: ["tokens"] as const };
 
-export function fetchTokens(): Promise<{ tokens: TokenSummary[] }> {
+export function fetchTokens(): Promise<z.infer<typeof TokenList>> {
   return apiFetch("/api/tokens");
 }
 
@@ -16,6 +15,6 @@ export function createToken(name: string): Promise<CreatedToken> {
   return apiFetch("/api/tokens", { method: "POST", json: { name } });
 }
 
-export function revokeToken(id: string): Promise<{ id: string }> {
+export function revokeToken(id: string): Promise<z.infer<typeof RevokedToken>> {
   return apiFetch(`/api/tokens/${encodeURIComponent(id)}`, { method: "DELETE" });
 }

@@ -222,9 +222,9 @@ export async function auditReviewDecision(services: AuditServices, request: Requ
   await recordAudit(services, request, user, {
     action: `merge-request.${action}`,
     targetType: "merge-request",
-    target: `!${review.id}`,
+    target: `!${review.iid}`,
     component,
-    summary: `${verb} merge request !${review.id} "${review.title}"${action === "close" && review.closeReason ? `: ${review.closeReason}` : ""}`,
+    summary: `${verb} merge request !${review.iid} "${review.title}"${action === "close" && review.closeReason ? `: ${review.closeReason}` : ""}`,
     before: { state: "opened" },
     after: { state: review.state, author: review.author, sourceBranch: review.sourceBranch, approvals: review.approvals.map((a) => a.by), reason: review.closeReason },
   });

@@ -70,8 +70,9 @@ export const auditEntrySchema = z.object({
   target: z.string(),
   component: z.string().nullable(),
   summary: z.string(),
-  before: z.unknown().nullable(),
-  after: z.unknown().nullable(),
+  // Any JSON, null when there is none (unknown already admits null).
+  before: z.unknown(),
+  after: z.unknown(),
   requestId: z.string(),
 });
 export type AuditEntry = z.infer<typeof auditEntrySchema>;

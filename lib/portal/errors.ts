@@ -88,10 +88,16 @@ export class PortalError extends CodedError<PortalErrorCode> {
 }
 
 /**
- * forbidden, naming the role the call needs (and, when the rule is more than the role, saying it). A call
- * open to any of several roles names them all: requiredRole "support or liveops".
+ * Who else a rule lets in beside roles: the owners of the component concerned, the author of a merge request.
+ * A 403 names them too, so a caller does not go and ask for a role that is only one way in.
  */
-export function forbidden(requiredRole: Role | readonly Role[], detail?: string): PortalError {
+export type Standing = "owner" | "author";
+
+/**
+ * forbidden, naming the role the call needs (and, when the rule is more than the role, saying it). A call
+ * open to any of several roles or standings names them all: requiredRole "support or liveops", "owner or operator".
+ */
+export function forbidden(requiredRole: Role | readonly (Role | Standing)[], detail?: string): PortalError {
   const named = typeof requiredRole === "string" ? requiredRole : requiredRole.join(" or ");
   return new PortalError("forbidden", detail ?? `this needs the ${named} role`, { fields: { requiredRole: named } });
 }

@@ -1,5 +1,6 @@
 // Personal API tokens: `Authorization: Bearer <token>` for scripts and CI.
 // A token is "pat_" + 32 random bytes (base64url); only its SHA-256 is stored.
+import type { TokenSummary } from "./contracts/tokens";
 import { createHash, randomBytes } from "node:crypto";
 import { and, desc, eq, isNull, lt, or } from "drizzle-orm";
 import type { PortalDatabase } from "./db/database";
@@ -29,13 +30,7 @@ export interface TokenOwner {
 }
 
 /** What lists show: never the token or its hash. */
-export interface TokenSummary {
-  id: string;
-  name: string;
-  prefix: string;
-  createdAt: string;
-  lastUsedAt: string | null;
-}
+export type { TokenSummary } from "./contracts/tokens";
 
 export interface VerifiedToken {
   tokenId: string;

@@ -3,9 +3,10 @@
 //   → 201 AppOrder (a merge request in the config repository adds the record and its resource requests)
 //   400 invalid-request for a field that is unknown or of the wrong type; 422 invalid-record {issues: [{path: [..], message}]}
 //   with record paths; 409 name-taken when the name is in the catalog or already ordered.
+import { AppOrder, OrderList, OrderRequest } from "@/lib/portal/contracts/app-orders";
 import { z } from "zod";
 import { requestIdOf } from "@/lib/portal/audit-store";
-import { ORDER_STATUSES, orderInputSchema } from "@/lib/portal/app-orders/model";
+import { ORDER_STATUSES } from "@/lib/portal/app-orders/model";
 import { createOrder, listOrders } from "@/lib/portal/app-orders/orders";
 import { GITOPS_FAILURES, json, route } from "@/lib/portal/http";
 
@@ -17,6 +18,7 @@ const querySchema = z.strictObject({
 });
 
 export const GET = route({
+  doc: { responses: { 200: { description: "The orders, newest first", schema: OrderList } } },
   query: querySchema,
   handler: async ({ user, query, services }) => {
     const requester = query.requester === "me" ? user.id : query.requester;
@@ -25,11 +27,11 @@ export const GET = route({
 });
 
 export const POST = route({
-  doc: { responses: { 201: { description: "The order, with the merge request that adds its record" } }, errors: ["invalid-record", "name-taken", ...GITOPS_FAILURES] },
+  doc: { responses: { 201: { description: "The order, with the merge request that adds its record", schema: AppOrder } }, errors: ["invalid-record", "name-taken", ...GITOPS_FAILURES] },
   role: "engineer",
   // Its shape here (400 naming an unknown or mistyped field); the record it makes is validated by the
   // app-order service (422 with the record's paths).
-  body: orderInputSchema,
+  body: OrderRequest,
   handler: async ({ request, user, body, services }) => {
     const order = await createOrder(await services.appOrders(), body, { id: user.id, name: user.name, email: user.email, requestId: requestIdOf(request) });
     return json(order, { status: 201 });

@@ -1,5 +1,6 @@
 // GET /api/merge-requests?component=&state=opened|merged|closed|all&author=&mine-to-review=true
 // → {count, mergeRequests: Review[]}: the config repository's merge requests, each with what the caller may do.
+import { ReviewList } from "@/lib/portal/contracts/reviews";
 import { listReviews } from "@/lib/portal/gitops/reviews";
 import { reviewListQuerySchema } from "@/lib/portal/gitops/review-shapes";
 import { json, route, SOURCE_CONTROL_FAILURES } from "@/lib/portal/http";
@@ -7,7 +8,7 @@ import { json, route, SOURCE_CONTROL_FAILURES } from "@/lib/portal/http";
 export const dynamic = "force-dynamic";
 
 export const GET = route({
-  doc: { errors: [...SOURCE_CONTROL_FAILURES] },
+  doc: { responses: { 200: { description: "The merge requests, each with what the caller may do", schema: ReviewList } }, errors: [...SOURCE_CONTROL_FAILURES] },
   query: reviewListQuerySchema,
   handler: async ({ user, query, services }) => {
     const mergeRequests = await listReviews(await services.gitops(), user, {

@@ -48,10 +48,10 @@ describe("merge request reviews", () => {
     expect(await mine("dave")).toBe(0);
     expect(await mine("carol")).toBe(0);
     const byAuthor = await (await list(req("/api/merge-requests?author=carol&component=alpha", as.dave))).json();
-    expect(byAuthor.mergeRequests.map((m: { id: number }) => m.id)).toEqual([id]);
+    expect(byAuthor.mergeRequests.map((m: { iid: number }) => m.iid)).toEqual([id]);
 
     const detail = await (await one(req(`/api/merge-requests/${id}`, as.alice), ctx(id))).json();
-    expect(detail).toMatchObject({ id, author: "carol", state: "opened", scope: { kind: "component", component: "alpha" }, hasConflicts: false, can: { approve: true, merge: true, close: true } });
+    expect(detail).toMatchObject({ iid: id, author: "carol", state: "opened", scope: { kind: "component", component: "alpha" }, hasConflicts: false, can: { approve: true, merge: true, close: true } });
     expect(detail.files).toEqual([expect.objectContaining({ newPath: "config/alpha/staging.yaml", newFile: false })]);
     expect(detail.files[0].diff).toContain("-LOG_LEVEL: info\n+LOG_LEVEL: debug");
     const asAuthor = await (await one(req(`/api/merge-requests/${id}`, as.carol), ctx(id))).json();
@@ -59,20 +59,20 @@ describe("merge request reviews", () => {
   });
 
   it("refuses decisions to those who may not take them, naming who may", async () => {
-    const [{ id }] = (await (await list(req("/api/merge-requests", as.alice))).json()).mergeRequests;
+    const [{ iid: id }] = (await (await list(req("/api/merge-requests", as.alice))).json()).mergeRequests;
     const own = await post(approve, id, as.carol);
     expect(own.status).toBe(403);
     expect((await own.json()).message).toBe("own-merge-request");
     const stranger = await post(merge, id, as.dave);
     expect(stranger.status).toBe(403);
-    expect(await stranger.json()).toMatchObject({ message: "forbidden", requiredRole: "operator", detail: expect.stringContaining("owners of alpha") });
+    expect(await stranger.json()).toMatchObject({ message: "forbidden", requiredRole: "owner or operator", detail: expect.stringContaining("owners of alpha") });
     expect((await post(close, id, as.dave, { reason: "no" })).status).toBe(403);
     expect((await one(req("/api/merge-requests/999", as.alice), ctx(999))).status).toBe(404);
     expect((await one(req("/api/merge-requests/abc", as.alice), ctx("abc"))).status).toBe(400);
   });
 
   it("an owner approves and merges; the config shows the change at once; the decision is audited", async () => {
-    const [{ id }] = (await (await list(req("/api/merge-requests", as.alice))).json()).mergeRequests;
+    const [{ iid: id }] = (await (await list(req("/api/merge-requests", as.alice))).json()).mergeRequests;
     const approved = await post(approve, id, as.alice);
     expect(approved.status).toBe(200);
     expect((await approved.json()).approvals).toEqual([expect.objectContaining({ by: "alice" })]);
@@ -109,7 +109,8 @@ describe("merge request reviews", () => {
   it("a request whose target moved on is shown as conflicting and its merge is refused", async () => {
     const id = await propose({ LOG_LEVEL: "error" });
     await writeConfig(portal.gitops, "alpha", [{ environment: "staging", values: { LOG_LEVEL: "notice" } }], { view: "persistent", user: { id: "olga", name: "Olga" }, direct: true });
-    expect((await (await one(req(`/api/merge-requests/${id}`, as.olga), ctx(id))).json()).hasConflicts).toBe(true);
+    // The page disables Merge from can.merge: it says what the server would refuse.
+    expect(await (await one(req(`/api/merge-requests/${id}`, as.olga), ctx(id))).json()).toMatchObject({ hasConflicts: true, can: { merge: false, close: true } });
     const refused = await post(merge, id, as.olga);
     expect(refused.status).toBe(409);
     expect(await refused.json()).toMatchObject({ message: "merge-conflict", detail: expect.stringContaining("conflict") });
@@ -126,7 +127,7 @@ describe("merge request reviews", () => {
     const all = (await (await list(req("/api/merge-requests", as.olga))).json()).mergeRequests;
     const order = all.find((m: { scope: { kind: string } }) => m.scope.kind === "order");
     expect(order).toMatchObject({ scope: { kind: "order", component: "gamma" }, can: { merge: false, close: false } });
-    const refused = await post(merge, order.id, as.olga);
+    const refused = await post(merge, order.iid, as.olga);
     expect(refused.status).toBe(409);
     expect((await refused.json()).message).toBe("order-merge-request");
   });

@@ -4,15 +4,19 @@
 import { readdirSync } from "node:fs";
 import path from "node:path";
 import type { OpenAPIV3_1 } from "openapi-types";
+import openapiTS, { astToString, COMMENT_HEADER } from "openapi-typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { statusOf } from "@/lib/portal/http";
 import { startPortalTest, type PortalTest } from "@/lib/portal/testing";
 import { describeProblems, redoclyLint } from "@/lib/testing/redocly";
-import { EXCLUDED_ROUTE_FILES, portalOpenApiDocument } from "./document";
+import { PORTAL_ENDPOINTS } from "@/lib/catalog/endpoints";
+import { EXCLUDED_ROUTE_FILES, portalOpenApiDocument, portalRouteModules } from "./document";
 import * as openapiRoute from "./route";
 import * as indexRoute from "../route";
 
 const METHODS = ["get", "put", "post", "delete", "patch"] as const;
+/** The portal API's types for openapi-fetch, generated from this document (openapi-typescript). */
+const PORTAL_CLIENT_TYPES = "lib/portal/contracts/generated/portal-api.d.ts";
 
 function routeFiles(dir = "app/api"): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
@@ -34,15 +38,46 @@ describe("the portal OpenAPI document", () => {
     expect(problems.map((p) => p.ruleId)).toEqual(["info-license"]);
   });
 
-  it("documents every route file of app/api, each method of it", async () => {
+  it("documents every route file of app/api, each method of it, in both registries (this document's and the root index)", async () => {
     const files = routeFiles().filter((f) => !EXCLUDED_ROUTE_FILES.includes(f));
     expect(files.length).toBeGreaterThan(50);
+    const registered = new Set((await portalRouteModules()).map((r) => r.path).concat("/api/openapi.json"));
+    const indexed = new Set(Object.values(PORTAL_ENDPOINTS).map((e) => `${e.method} ${e.path}`));
+    const missing: string[] = [];
     for (const file of files) {
       const exported = (await import(/* @vite-ignore */ `@/${file.slice(0, -3)}`)) as Record<string, unknown>;
       const methods = Object.keys(exported).filter((name) => ["GET", "POST", "PUT", "PATCH", "DELETE"].includes(name));
+      if (!registered.has(openApiPath(file))) missing.push(`${file}: not in app/api/openapi.json/document.ts`);
+      for (const method of methods) {
+        if (!indexed.has(`${method} ${openApiPath(file).replace(/\{(\w+)\}/g, ":$1")}`)) missing.push(`${file} ${method}: not in lib/catalog/endpoints.ts`);
+      }
       const item = doc.paths?.[openApiPath(file)];
       expect(Object.keys(item ?? {}).sort(), file).toEqual(methods.map((m) => m.toLowerCase()).sort());
     }
+    expect(missing).toEqual([]);
+  });
+
+  it("types every body: each JSON success answer and each request body has a schema, each other answer its content type", () => {
+    const untyped: string[] = [];
+    for (const [p, item] of Object.entries(doc.paths ?? {})) {
+      for (const method of METHODS) {
+        const op = item?.[method];
+        if (!op) continue;
+        for (const [status, response] of Object.entries(op.responses ?? {})) {
+          if (Number(status) >= 400) continue;
+          const content = (response as OpenAPIV3_1.ResponseObject).content;
+          // Only an answer without a body (304 Not Modified) has no content.
+          if (!content) {
+            if (status !== "304") untyped.push(`${method} ${p} ${status}`);
+            continue;
+          }
+          for (const [type, media] of Object.entries(content)) if (!media.schema || !Object.keys(media.schema).length) untyped.push(`${method} ${p} ${status} ${type}`);
+        }
+        const body = (op.requestBody as OpenAPIV3_1.RequestBodyObject | undefined)?.content?.["application/json"]?.schema;
+        if (op.requestBody && (!body || !Object.keys(body).length)) untyped.push(`${method} ${p} request body`);
+      }
+    }
+    expect(untyped).toEqual([]);
   });
 
   it("gives every operation the index's name and summary, a security requirement, and the one error body at each code's status", () => {
@@ -66,6 +101,14 @@ describe("the portal OpenAPI document", () => {
     expect(doc.paths?.["/api/tokens"]?.post?.security).toEqual([{ session: [] }]);
     expect(doc.paths?.["/api/auth/logout"]?.post?.security).toEqual([]);
     expect(doc.components?.securitySchemes?.personalToken).toMatchObject({ type: "http", scheme: "bearer" });
+  });
+});
+
+describe("the generated portal client types", () => {
+  it("are the committed ones (npm run openapi regenerates them)", async () => {
+    const doc = await portalOpenApiDocument({ path: "/api/openapi.json", module: openapiRoute });
+    const types = COMMENT_HEADER + astToString(await openapiTS(doc as never, { silent: true }));
+    await expect(types).toMatchFileSnapshot(path.resolve(PORTAL_CLIENT_TYPES));
   });
 });
 

@@ -1,13 +1,13 @@
 // GET /api/tokens: the caller's personal API tokens (never the tokens themselves).
 // POST /api/tokens {name}: creates one; the answer holds the token, shown this once.
-import { z } from "zod";
+import { CreatedToken, TokenList, TokenRequest } from "@/lib/portal/contracts/tokens";
 import { createToken, listTokens } from "@/lib/portal/tokens";
 import { auditTokenCreated } from "@/lib/portal/audit-recorder";
 import { json, route } from "@/lib/portal/http";
 
-const createBody = z.strictObject({ name: z.string().trim().min(1, "a name is required").max(100) });
 
 export const GET = route({
+  doc: { responses: { 200: { description: "The caller's tokens (never the tokens themselves)", schema: TokenList } } },
   handler: async ({ user, services }) => {
     const db = await services.db();
     return json({ tokens: await listTokens(db, user.id) });
@@ -15,10 +15,10 @@ export const GET = route({
 });
 
 export const POST = route({
-  doc: { responses: { 201: { description: "The token, shown this once" } } },
+  doc: { responses: { 201: { description: "The token, shown this once", schema: CreatedToken } } },
   // A token cannot mint more tokens: creating one needs a signed-in browser session.
   sessionOnly: true,
-  body: createBody,
+  body: TokenRequest,
   handler: async ({ request, user, body, services }) => {
     const db = await services.db();
     const { id, name, email, groups } = user;

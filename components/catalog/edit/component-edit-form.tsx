@@ -14,7 +14,7 @@ import { useLiveValidation } from "@/components/forms/use-live-validation";
 import { COMPONENT_KINDS, componentSchema, type Component } from "@/lib/catalog/schema";
 import { renderUpdate } from "@/lib/catalog/writeback";
 import { hasChanges, lineDiff } from "@/lib/catalog/diff";
-import { isProposal, saveComponent, type ComponentAnswer, type ProposalAnswer } from "../api";
+import { isProposal, saveComponent, type CommittedAnswer, type ProposalAnswer } from "../api";
 import { cleanDraft } from "./record-draft";
 import { OwnersFieldset } from "./owners-fieldset";
 import { AboutFieldset } from "./about-fieldset";
@@ -43,7 +43,7 @@ export interface ComponentEditFormProps {
   /** Operators and the component's owners commit; anyone else proposes a merge request (the server decides again). */
   canCommit: boolean;
   onCancel: () => void;
-  onSaved: (answer: ComponentAnswer) => void;
+  onSaved: (answer: CommittedAnswer) => void;
   onProposed: (answer: ProposalAnswer) => void;
 }
 

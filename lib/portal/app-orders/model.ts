@@ -114,7 +114,8 @@ export type ResourceRequest = z.infer<typeof resourceRequestSchema>;
 export const resourceRequestListSchema = z.object({
   items: z.array(resourceRequestSchema),
   total: z.number().int(),
-  counts: z.record(z.enum(RESOURCE_STATUSES), z.number().int()),
+  // An object of the three statuses, spelled out: a record keyed by an enum has no properties in JSON Schema.
+  counts: z.object(Object.fromEntries(RESOURCE_STATUSES.map((status) => [status, z.number().int()])) as Record<ResourceStatus, z.ZodNumber>),
 });
 export type ResourceRequestList = z.infer<typeof resourceRequestListSchema>;
 

@@ -9,35 +9,21 @@
  * current → operators only (a live change). Bulk updates are all or nothing: every update is validated
  * first, then one commit (or one merge request, or one database transaction) carries all of them.
  */
+import type { ConfigAnswer, ConfigView, ConfigWriteResult } from "../contracts/gitops";
 import { and, eq, inArray } from "drizzle-orm";
 import type { Catalog, Author } from "../../catalog/catalog";
 import { componentConfigCurrent } from "../db/schema/scm";
-import { ScmError, type ScmMergeRequest } from "../../scm/types";
+import { ScmError } from "../../scm/types";
 import { componentNotFound, PortalError, type PortalIssue } from "../errors";
 import { configFilePath, renderValues, type ConfigRepository, type FileWrite } from "./config-repo";
 import { applyPatch, configPatchSchema, diffKeys, type ConfigPatch, type ConfigValues } from "./config-values";
 import type { Db } from "./releases";
 
-export type ConfigView = "current" | "persistent";
+export type { ConfigView } from "../contracts/gitops";
 
-export interface EnvironmentConfig {
-  environment: string;
-  values: ConfigValues;
-  /** Keys whose current value differs from the persistent one. */
-  drift: string[];
-  /** current view: who set the values and how (null before the first release or edit). */
-  source: "release" | "edit" | null;
-  updatedBy: string | null;
-  updatedAt: string | null;
-}
+export type EnvironmentConfig = ConfigAnswer["environments"][number];
 
-export interface ConfigAnswer {
-  name: string;
-  view: ConfigView;
-  /** Where the persistent values live in the config repository ({environment} is replaced). */
-  file: string;
-  environments: EnvironmentConfig[];
-}
+export type { ConfigAnswer } from "../contracts/gitops";
 
 export interface ConfigDeps {
   db: Db;
@@ -50,10 +36,7 @@ export interface ConfigUpdate {
   values: ConfigPatch;
 }
 
-export type ConfigWriteResult =
-  | { mode: "commit"; view: "persistent"; commit: string | null; changed: boolean; environments: Record<string, ConfigValues> }
-  | { mode: "merge_request"; view: "persistent"; mergeRequest: ScmMergeRequest; environments: Record<string, ConfigValues> }
-  | { mode: "current"; view: "current"; changed: boolean; environments: Record<string, ConfigValues> };
+export type { ConfigWriteResult } from "../contracts/gitops";
 
 function environmentsOf(catalog: Catalog, name: string): string[] {
   const entry = catalog.get(name);

@@ -9,6 +9,7 @@
  * for that kind (environments, runtime, library follow it). A dry run infers and answers the records
  * (status "ready") without writing anything: the import wizard's review step.
  */
+import type { ImportableRepository, ImportResult } from "../contracts/gitops";
 import { stringify } from "yaml";
 import type { Catalog, Author } from "../../catalog/catalog";
 import { isValidName, validateComponent, type Component, type ComponentKind } from "../../catalog/schema";
@@ -24,10 +25,7 @@ export interface ImportDeps {
   config: ConfigRepository;
 }
 
-export interface ImportableRepository extends ScmRepository {
-  /** Name of the catalog component whose spec.repo.path is this repository, or null. */
-  inCatalog: string | null;
-}
+export type { ImportableRepository } from "../contracts/gitops";
 
 /** A repository to import: its path, and optionally the kind chosen at review (overrides the inferred one). */
 export interface ImportRequest {
@@ -35,18 +33,7 @@ export interface ImportRequest {
   kind?: ComponentKind;
 }
 
-export interface ImportResult {
-  repository: string;
-  /** "ready" only in a dry run: the record that would be written. */
-  status: "imported" | "proposed" | "exists" | "failed" | "ready";
-  name: string | null;
-  kind: string | null;
-  /** The kind inference found (kind differs when the request chose another). */
-  inferredKind: string | null;
-  reasons: string[];
-  message: string;
-  component?: Component;
-}
+export type { ImportResult } from "../contracts/gitops";
 
 export async function listOwners(deps: ImportDeps): Promise<ScmOwner[]> {
   return deps.scm.listOwners();

@@ -1,16 +1,11 @@
+import type { ComponentMergeRequests } from "../contracts/gitops";
 /** Open merge requests of a component: its repository's, and the config repository's scoped to it (branch portal/<name>/…). */
 import type { Catalog } from "../../catalog/catalog";
-import { ScmError, type ScmMergeRequest, type ScmProvider } from "../../scm/types";
+import { ScmError, type ScmProvider } from "../../scm/types";
 import type { ConfigRepository } from "./config-repo";
 import { componentNotFound } from "../errors";
 
-export interface ComponentMergeRequests {
-  name: string;
-  repository: string;
-  mergeRequests: Array<ScmMergeRequest & { source: "component" | "config" }>;
-  /** Parts that could not be read (e.g. the repository does not exist in source control). */
-  errors: string[];
-}
+export type { ComponentMergeRequests } from "../contracts/gitops";
 
 export async function openMergeRequests(deps: { scm: ScmProvider; catalog: Catalog; config: ConfigRepository }, name: string): Promise<ComponentMergeRequests> {
   const entry = deps.catalog.get(name);

@@ -8,6 +8,7 @@
  * processes the partial unique index (component, version) of staging rows refuses a duplicate — the
  * loser recomputes from what is now recorded and tagged, and tries again.
  */
+import type { Release, ReleaseEnvironment } from "../contracts/gitops";
 import { and, desc, eq } from "drizzle-orm";
 import { isUniqueViolation } from "../../db";
 import type { PortalDatabase } from "../db/database";
@@ -22,22 +23,10 @@ import type { ConfigValues } from "./config-values";
 
 export type Db = PortalDatabase;
 
-export type ReleaseEnvironment = "staging" | "production";
+export type { ReleaseEnvironment } from "../contracts/gitops";
 
-export interface Release {
-  id: string;
-  component: string;
-  environment: ReleaseEnvironment;
-  version: string;
-  tag: string;
-  commitSha: string;
-  sourceRef: string;
-  releaseType: "major" | "minor" | "promote";
-  releasedBy: string;
-  releasedAt: string;
-  config: ConfigValues;
-  configCommit: string | null;
-}
+/** A release as the API answers it: the contract's (lib/portal/contracts/gitops.ts). */
+export type { Release } from "../contracts/gitops";
 
 export function releaseOf(r: ComponentReleaseRow): Release {
   return {

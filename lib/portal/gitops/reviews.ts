@@ -7,10 +7,11 @@
  * catalog refresh, so the catalog and config views show the change at once; a close keeps its reason.
  * Decisions are stored in the portal database whatever the provider (mergeRequestDecisions).
  */
+import type { Review, ReviewDetail } from "@/lib/portal/contracts/reviews";
 import { and, eq, inArray } from "drizzle-orm";
 import type { Catalog } from "../../catalog/catalog";
 import { appOrders, mergeRequestDecisions } from "../db/schema";
-import { ScmError, type ScmFileDiff, type ScmMergeRequest, type MergeRequestState } from "../../scm/types";
+import { ScmError, type ScmMergeRequest, type MergeRequestState } from "../../scm/types";
 import { forbidden, PortalError } from "../errors";
 import { hasRole, type PortalUser } from "../roles";
 import { mayCommit } from "../ownership";
@@ -25,42 +26,9 @@ export interface ReviewDeps {
 
 export type ReviewUser = Pick<PortalUser, "id" | "name" | "roles" | "groups">;
 
-export type ReviewScope = { kind: "component"; component: string } | { kind: "import" } | { kind: "order"; component: string; orderId: string } | { kind: "other" };
-
-export interface ReviewPermissions {
-  approve: boolean;
-  merge: boolean;
-  close: boolean;
-}
-
-export interface Review {
-  /** The merge request's number in the config repository: !id. */
-  id: number;
-  title: string;
-  description: string;
-  /** Who proposed it (the portal user; on GitLab the request's author is the portal's token user). */
-  author: string;
-  sourceBranch: string;
-  targetBranch: string;
-  state: MergeRequestState;
-  createdAt: string;
-  updatedAt: string;
-  mergedAt: string | null;
-  webUrl: string | null;
-  scope: ReviewScope;
-  approvals: Array<{ by: string; name: string; at: string }>;
-  mergedBy: string | null;
-  closedBy: string | null;
-  closeReason: string | null;
-  /** What the caller may do now (the server checks again on every decision). */
-  can: ReviewPermissions;
-}
-
-export interface ReviewDetail extends Review {
-  files: ScmFileDiff[];
-  /** True when the request no longer merges cleanly into its target. */
-  hasConflicts: boolean;
-}
+export type { Review, ReviewDetail } from "@/lib/portal/contracts/reviews";
+export type ReviewScope = Review["scope"];
+export type ReviewPermissions = Review["can"];
 
 export interface ReviewFilter {
   component?: string;
@@ -129,7 +97,7 @@ async function toReviews(deps: ReviewDeps, user: ReviewUser, list: ScmMergeReque
     const approvals = mine.filter((d) => d.action === "approve").map((d) => ({ by: d.actor, name: d.actorName, at: d.createdAt.toISOString() }));
     const close = mine.find((d) => d.action === "close");
     const base = {
-      id: mr.iid,
+      iid: mr.iid,
       title: mr.title,
       description: mr.description,
       author: proposerOf(mr),
@@ -193,7 +161,8 @@ export async function getReview(deps: ReviewDeps, user: ReviewUser, id: number):
   const { provider, repo } = deps.config.target;
   try {
     const diff = await provider.getMergeRequestDiff(repo, id);
-    return { ...review, files: diff.files, hasConflicts: diff.hasConflicts };
+    // A conflicting request is refused at merge (merge-conflict): can.merge says so before the click.
+    return { ...review, can: { ...review.can, merge: review.can.merge && !diff.hasConflicts }, files: diff.files, hasConflicts: diff.hasConflicts };
   } catch (e) {
     sourceControl(e, `the changes of merge request !${id} could not be read`);
   }
@@ -201,15 +170,17 @@ export async function getReview(deps: ReviewDeps, user: ReviewUser, id: number):
 
 /** Why the caller may not take `action` on an open request (thrown), or nothing. */
 function refuse(review: Review, action: keyof ReviewPermissions, user: ReviewUser): void {
-  if (review.state !== "opened") throw new PortalError("merge-request-decided", `merge request !${review.id} is already ${review.state}`);
+  if (review.state !== "opened") throw new PortalError("merge-request-decided", `merge request !${review.iid} is already ${review.state}`);
   if (review.scope.kind === "order") {
-    throw new PortalError("order-merge-request", `merge request !${review.id} belongs to the app order ${review.scope.component}: a lead approves or rejects it under App orders`);
+    throw new PortalError("order-merge-request", `merge request !${review.iid} belongs to the app order ${review.scope.component}: a lead approves or rejects it under App orders`);
   }
   if (review.can[action]) return;
   if (action === "approve" && review.author === user.id) throw new PortalError("own-merge-request", "you cannot approve your own merge request; another owner or an operator does");
-  if (action === "approve" && review.approvals.some((a) => a.by === user.id)) throw new PortalError("merge-request-decided", `you already approved merge request !${review.id}`);
-  const who = review.scope.kind === "component" ? `the owners of ${review.scope.component} and operators` : "operators";
-  throw forbidden("operator", `only ${who} may ${action} merge request !${review.id}${action === "close" ? " (and its author)" : ""}`);
+  if (action === "approve" && review.approvals.some((a) => a.by === user.id)) throw new PortalError("merge-request-decided", `you already approved merge request !${review.iid}`);
+  const scope = review.scope;
+  const who = scope.kind === "component" ? `the owners of ${scope.component} and operators` : "operators";
+  const closers = action === "close" ? (["author"] as const) : [];
+  throw forbidden([...(scope.kind === "component" ? (["owner"] as const) : []), "operator", ...closers], `only ${who} may ${action} merge request !${review.iid}${action === "close" ? " (and its author)" : ""}`);
 }
 
 type Decision = keyof ReviewPermissions;

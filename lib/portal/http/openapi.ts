@@ -11,7 +11,7 @@ import type { OpenAPIV3_1 } from "openapi-types";
 import { PORTAL_ENDPOINTS } from "@/lib/catalog/endpoints";
 import type { PortalErrorCode } from "../errors";
 import { ErrorBodySchema } from "./respond";
-import type { DocumentedSpec, Part, RouteHandler } from "./route";
+import type { DocumentedSpec, Part, RouteHandler, SuccessDoc, SuccessDocs } from "./route";
 import { statusOf } from "./status";
 
 /** One route module of app/api: its path in OpenAPI form (`/api/components/{name}`) and its exports. */
@@ -121,18 +121,20 @@ function errorResponses(codes: PortalErrorCode[], components: Record<string, Ope
 }
 
 function successResponses(spec: DocumentedSpec, components: Record<string, OpenAPIV3_1.SchemaObject>): OpenAPIV3_1.ResponsesObject {
-  const declared = spec.doc?.responses ?? { 200: { description: "OK (JSON)" } };
+  const declared: SuccessDocs = spec.doc?.responses ?? { 200: { description: "OK (JSON)", contentType: "application/json" } };
   const responses: OpenAPIV3_1.ResponsesObject = {};
-  for (const [status, answer] of Object.entries(declared)) {
+  for (const [status, answer] of Object.entries(declared) as Array<[string, SuccessDoc | undefined]>) {
     if (!answer) continue;
-    if (status === "304") {
-      responses[status] = { description: answer.description };
-      continue;
-    }
-    const schema = answer.schema ? jsonSchema(answer.schema, "output", components) : {};
-    responses[status] = { description: answer.description, content: { [answer.contentType ?? "application/json"]: { schema } } };
+    if ("noBody" in answer) responses[status] = { description: answer.description };
+    else if ("schema" in answer) responses[status] = { description: answer.description, content: { "application/json": { schema: jsonSchema(answer.schema, "output", components) } } };
+    else responses[status] = { description: answer.description, content: { [answer.contentType]: { schema: contentSchemaOf(answer.contentType) } } };
   }
   return responses;
+}
+
+/** What a non-JSON body is, for the document: an event stream or other text is a string. */
+function contentSchemaOf(contentType: string): OpenAPIV3_1.SchemaObject {
+  return contentType === "application/json" ? {} : { type: "string" };
 }
 
 /** The index entry of a method and path: its key is the operationId, its description the summary. */
@@ -177,7 +179,7 @@ export function buildPortalOpenApiDocument(routes: readonly PortalRouteModule[])
         ...(roles ? { description: `Needs the ${roles} role (admin holds every role).` } : {}),
         security,
         ...(parameters.length ? { parameters } : {}),
-        ...(spec.body ? { requestBody: { required: true, content: { "application/json": { schema: jsonSchema(schemaOf(spec.body), "input", components) } } } } : {}),
+        ...(spec.body ? { requestBody: { required: true, content: { "application/json": { schema: jsonSchema(spec.doc?.requestBody ?? schemaOf(spec.body), "input", components) } } } } : {}),
         responses: { ...successResponses(spec, components), ...errorResponses([...documentedCodes(method, spec)], components) },
       };
     }

@@ -17,12 +17,24 @@ import { z } from "zod";
 import { PORTAL_ERROR_CODES, PortalError } from "../errors";
 import { RETRY_AFTER_SECONDS, scmCodeOf, statusOf } from "./status";
 
+declare const answerBody: unique symbol;
+/**
+ * A route's success answer, carrying the type of its JSON body so that route() can hold a handler to the
+ * schemas it declares (a plain Response is not one: wrap a non-JSON answer in nonJson()).
+ */
+export type Answer<Body = unknown> = Response & { readonly [answerBody]: Body };
+
 /** A JSON answer (web-standard Response only, no Next.js), not cached unless the route says so. */
-export function json(body: unknown, init: ResponseInit = {}): Response {
+export function json<Body>(body: Body, init: ResponseInit = {}): Answer<Body> {
   const headers = new Headers(init.headers);
   headers.set("Content-Type", "application/json; charset=utf-8");
   if (!headers.has("Cache-Control")) headers.set("Cache-Control", "no-store");
-  return new Response(JSON.stringify(body), { ...init, headers });
+  return new Response(JSON.stringify(body), { ...init, headers }) as Answer<Body>;
+}
+
+/** An answer without a JSON body (304, a redirect, an event stream): its route declares its status and content type. */
+export function nonJson(response: Response): Answer<never> {
+  return response as Answer<never>;
 }
 
 /** The body of every portal error (its schema also describes it in the OpenAPI document). */
@@ -34,7 +46,7 @@ export const ErrorBodySchema = z.object({
     .optional()
     .describe("Bad input only: each problem and where"),
   etag: z.string().optional().describe("precondition-failed: the current ETag (also the ETag header)"),
-  requiredRole: z.string().optional().describe('forbidden: the role the call needs, or "support or liveops"'),
+  requiredRole: z.string().optional().describe('forbidden: who may call: a role ("operator"), or several ways in ("support or liveops", "owner or operator", "owner or operator or author")'),
 });
 export type ErrorBody = z.infer<typeof ErrorBodySchema>;
 // The documented extra fields are exactly the ones errors carry.

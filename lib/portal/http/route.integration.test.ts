@@ -29,7 +29,11 @@ const req = (url: string, init: RequestInit = {}) => new Request(`http://portal.
 const ctx = (params: Record<string, string | string[]> = {}) => ({ params: Promise.resolve(params) });
 const answer = async (response: Response) => ({ status: response.status, body: await response.json() });
 
+// The made-up routes answer anything: what they test is the preamble, not a contract.
+const anything = { responses: { 200: { description: "anything", schema: z.unknown() } } };
+
 const echo = route({
+  doc: anything,
   params: z.object({ id: z.string() }),
   query: z.object({ q: z.string().optional() }),
   body: z.object({ name: z.string(), tags: z.array(z.string()).optional(), meta: z.record(z.string(), z.unknown()).optional() }),
@@ -47,12 +51,12 @@ describe("route()", () => {
 
   it("authenticates first: 401 and 403 naming the role, as the guard throws them", async () => {
     expect(await answer(await echo(new Request("http://portal.test/x/1", { method: "POST", body: "{}" }), ctx({ id: "1" })))).toEqual({ status: 401, body: { message: "unauthenticated", detail: expect.stringContaining("sign in") } });
-    const admins = route({ role: "admin", handler: async () => json({}) });
+    const admins = route({ doc: anything, role: "admin", handler: async () => json({}) });
     expect(await answer(await admins(req("/a")))).toEqual({ status: 403, body: { message: "forbidden", detail: "this needs the admin role", requiredRole: "admin" } });
   });
 
   it("a list of roles lets in a holder of any of them; the 403 names them all", async () => {
-    const either = route({ role: ["support", "liveops"], handler: async ({ user }) => json({ user: user.id }) });
+    const either = route({ doc: anything, role: ["support", "liveops"], handler: async ({ user }) => json({ user: user.id }) });
     expect(await answer(await either(req("/e")))).toEqual({ status: 403, body: { message: "forbidden", detail: "this needs the support or liveops role", requiredRole: "support or liveops" } });
     const lina = await portal.signIn({ id: "lina", roles: ["liveops"] });
     const admin = await portal.signIn({ id: "root", roles: ["admin"] });
@@ -100,11 +104,12 @@ describe("route()", () => {
 
   it("a part may name another error for bad input (a missing If-Match is 428), in the same body", async () => {
     const guarded = route({
+      doc: anything,
       headers: { schema: z.object({ "if-match": z.string() }), invalid: () => new PortalError("precondition-required", "If-Match is required") },
       handler: async () => json({}),
     });
     expect(await answer(await guarded(req("/g")))).toEqual({ status: 428, body: { message: "precondition-required", detail: "If-Match is required" } });
-    const sentence = route({ query: z.object({ view: z.enum(["a"], { error: "view must be a" }) }), handler: async () => json({}) });
+    const sentence = route({ doc: anything, query: z.object({ view: z.enum(["a"], { error: "view must be a" }) }), handler: async () => json({}) });
     expect(await answer(await sentence(req("/s?view=b")))).toEqual({
       status: 400,
       body: { message: "invalid-request", detail: "the query is not valid: view: view must be a", issues: [{ path: ["view"], message: "view must be a" }] },
@@ -112,7 +117,7 @@ describe("route()", () => {
   });
 
   it("maps what handlers throw in one place", async () => {
-    const throwing = (error: unknown) => route({ handler: async () => Promise.reject(error) })(req("/t"));
+    const throwing = (error: unknown) => route({ doc: anything, handler: async () => Promise.reject(error) })(req("/t"));
     expect(await answer(await throwing(new PortalError("order-decided", "this order is already approved")))).toEqual({ status: 409, body: { message: "order-decided", detail: "this order is already approved" } });
     expect(await answer(await throwing(new ScmError("not_found", "no such repository")))).toEqual({ status: 404, body: { message: "not-found", detail: "no such repository" } });
     const busy = await throwing(new ScmError("rate_limited", "slow down"));
@@ -139,6 +144,7 @@ describe("route()", () => {
   it("answers a caller that went away with 499 and logs nothing (the work it cancelled failed, not the portal)", async () => {
     const left = new AbortController();
     const cancelled = route({
+      doc: anything,
       handler: async ({ request }) => {
         left.abort();
         // What an upstream call aborted by the request's own signal throws.
@@ -154,7 +160,7 @@ describe("route()", () => {
       spy.mockRestore();
     }
     // A failure while the caller still waits is answered and logged as before.
-    expect((await route({ handler: async () => Promise.reject(new PortalError("not-found", "gone")) })(req("/t"))).status).toBe(404);
+    expect((await route({ doc: anything, handler: async () => Promise.reject(new PortalError("not-found", "gone")) })(req("/t"))).status).toBe(404);
   });
 
   it("answers 503 database-unavailable with Retry-After when the database is out of reach or too slow, the guard's token check included", async () => {
@@ -167,7 +173,7 @@ describe("route()", () => {
         new Error("timeout exceeded when trying to connect"),
       ];
       for (const failure of failures) {
-        const response = await route({ handler: async () => Promise.reject(failure) })(req("/d"));
+        const response = await route({ doc: anything, handler: async () => Promise.reject(failure) })(req("/d"));
         expect(response.headers.get("retry-after")).toBe("5");
         expect(await answer(response)).toEqual({ status: 503, body: { message: "database-unavailable", detail: expect.stringContaining("database") } });
       }
@@ -175,7 +181,7 @@ describe("route()", () => {
       const down = createPortalServices({ ...portal.services.settings, database: { url: "postgres://portal@127.0.0.1:1/portal" } });
       const restore = setPortalServicesForTests(down);
       try {
-        const viaGuard = await route({ handler: async () => json({}) })(req("/d", { headers: aliceToken }));
+        const viaGuard = await route({ doc: anything, handler: async () => json({}) })(req("/d", { headers: aliceToken }));
         expect(await answer(viaGuard)).toMatchObject({ status: 503, body: { message: "database-unavailable" } });
       } finally {
         restore();
@@ -187,13 +193,13 @@ describe("route()", () => {
   });
 
   it("sessionOnly refuses personal API tokens", async () => {
-    const sessions = route({ sessionOnly: true, handler: async () => json({ ok: true }) });
+    const sessions = route({ doc: anything, sessionOnly: true, handler: async () => json({ ok: true }) });
     expect(await answer(await sessions(req("/s", { headers: aliceToken })))).toEqual({ status: 403, body: { message: "session-required", detail: expect.stringContaining("session") } });
     expect((await sessions(req("/s"))).status).toBe(200);
   });
 
   it("publicRoute needs no user and applies the same rules", async () => {
-    const open = publicRoute({ query: z.object({ q: z.string() }), handler: async ({ query }) => json(query) });
+    const open = publicRoute({ doc: anything, query: z.object({ q: z.string() }), handler: async ({ query }) => json(query) });
     expect(await answer(await open(new Request("http://portal.test/p?q=1")))).toEqual({ status: 200, body: { q: "1" } });
     expect((await open(new Request("http://portal.test/p?q=%00"))).status).toBe(400);
   });
@@ -203,13 +209,35 @@ describe("route()", () => {
     const spy = vi.spyOn(console, "error").mockImplementation(() => {});
     settings.checkErrorDocs = true;
     try {
-      const documented = route({ doc: { errors: ["order-decided"] }, handler: async () => Promise.reject(new PortalError("order-decided", "decided")) });
+      const documented = route({ doc: { ...anything, errors: ["order-decided"] }, handler: async () => Promise.reject(new PortalError("order-decided", "decided")) });
       expect((await documented(req("/c"))).status).toBe(409);
-      const undocumented = route({ handler: async () => Promise.reject(new PortalError("order-decided", "decided")) });
+      const undocumented = route({ doc: anything, handler: async () => Promise.reject(new PortalError("order-decided", "decided")) });
       expect(await answer(await undocumented(req("/c")))).toEqual({ status: 500, body: { message: "internal-error", detail: "undocumented error order-decided" } });
       expect(spy).toHaveBeenCalledWith(expect.stringContaining("answered order-decided, which its OpenAPI table lacks"));
       // What the spec implies needs no table: a missing sign-in.
       expect((await documented(new Request("http://portal.test/c"))).status).toBe(401);
+    } finally {
+      settings.checkErrorDocs = false;
+      spy.mockRestore();
+    }
+  });
+});
+
+describe("declared answers, checked in tests", () => {
+  it("a body that breaks its schema or an undeclared status answers 500, logged", async () => {
+    const settings = portal.services.settings;
+    const spy = vi.spyOn(console, "error").mockImplementation(() => {});
+    settings.checkErrorDocs = true;
+    try {
+      const Thing = z.object({ name: z.string() });
+      // What a handler typed as any (a cast, a JSON value passed through) could still send.
+      const loose = (body: unknown, status = 200) =>
+        route({ doc: { responses: { 200: { description: "a thing", schema: Thing }, 304: { description: "unchanged", noBody: true } } }, handler: async () => json(body as { name: string }, { status }) });
+      expect(await answer(await loose({ name: "ok" })(req("/t")))).toEqual({ status: 200, body: { name: "ok" } });
+      expect(await answer(await loose({ name: 3 })(req("/t")))).toEqual({ status: 500, body: { message: "internal-error", detail: expect.stringContaining("name: ") } });
+      expect(spy).toHaveBeenCalledWith(expect.stringContaining("GET /t 200: the body does not match its schema"));
+      expect((await loose({ name: "ok" }, 201)(req("/t"))).status).toBe(500);
+      expect(spy).toHaveBeenCalledWith(expect.stringContaining("status 201 is not among the route's declared answers"));
     } finally {
       settings.checkErrorDocs = false;
       spy.mockRestore();

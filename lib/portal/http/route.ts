@@ -4,15 +4,18 @@
  * and every failure mapped to an answer in one place (lib/portal/http/respond.ts).
  *
  *   export const POST = route({
+ *     doc: { responses: { 200: { description: "Done", schema: DoneAnswer } }, errors: ["not-found"] },
  *     role: "operator",
  *     params: componentParams,
- *     body: z.strictObject({ environment: z.string() }),
+ *     body: DoItRequest,
  *     handler: async ({ user, params, body }) => json(await doIt(params.name, body, user)),
  *   });
  *
  * A part is a zod schema (bad input answers 400 `{message: "invalid-request", detail, issues}`), or
  * `{schema, invalid}` where `invalid` names another error (a missing If-Match is 428, not 400).
- * Handlers answer success bodies with json() and throw for everything else.
+ * Handlers answer success bodies with json() and throw for everything else. Every route declares its success
+ * answers (doc.responses; the schemas live in lib/portal/contracts): json() is typed against them, and tests
+ * check each answer against them.
  */
 import type { z } from "zod";
 import { authorize } from "@/lib/portal/authorize";
@@ -25,7 +28,7 @@ import { PortalError, requireAnyRole, type PortalErrorCode } from "../errors";
 import { assertWellFormed, issuesOf, readJsonBody, type BodyProblem } from "./input";
 import { CLIENT_CLOSED_REQUEST } from "./status";
 import { documentedCodes } from "./openapi";
-import { errorResponse, portalErrorOf } from "./respond";
+import { errorResponse, portalErrorOf, type Answer } from "./respond";
 
 export type RequestPart = "path" | "query" | "headers" | "body";
 
@@ -57,24 +60,41 @@ export interface AuthenticatedInput<P, Q, H, B> extends RouteInput<P, Q, H, B> {
   services: PortalServices;
 }
 
+export type SuccessStatus = 200 | 201 | 202 | 204 | 303 | 304;
+
+/**
+ * One success answer of a route: a JSON body and its schema (the handler's json() is typed against it, and
+ * tests check every body against it), or a body of another content type, or none (204, 304, a redirect).
+ */
+export type SuccessDoc = { description: string; schema: z.ZodType } | { description: string; contentType: string } | { description: string; noBody: true };
+export type SuccessDocs = Partial<Record<SuccessStatus, SuccessDoc>>;
+
 /** What the OpenAPI document (./openapi.ts) says of a route beyond its parts and what every route can answer. */
-export interface RouteDoc {
-  /** Success answers by status (a body's schema when one exists; JSON unless contentType says otherwise). Default: 200, JSON. */
-  responses?: Partial<Record<200 | 201 | 202 | 304, { description: string; schema?: z.ZodType; contentType?: string }>>;
+export interface RouteDoc<R extends SuccessDocs = SuccessDocs> {
+  /** Success answers by status: every route declares what it answers. */
+  responses: R;
   /** The codes its domain can answer (its table); the status of each comes from ./status.ts. */
   errors?: readonly PortalErrorCode[];
+  /**
+   * What the body must be, when the route reads it as it comes and its domain validates it (a record the
+   * catalog checks, answering 422 with the record's paths): the document shows this instead of `body`.
+   */
+  requestBody?: z.ZodType;
 }
 
-interface PartsSpec<P, Q, H, B> {
+/** The JSON bodies a route may answer: what its declared schemas accept. */
+export type BodiesOf<R> = { [K in keyof R]: R[K] extends { schema: infer S extends z.ZodType } ? z.input<S> : never }[keyof R];
+
+interface PartsSpec<P, Q, H, B, R extends SuccessDocs = SuccessDocs> {
   params?: P;
   query?: Q;
   headers?: H;
   /** The JSON body; without it, the body is not read. */
   body?: B;
-  doc?: RouteDoc;
+  doc: RouteDoc<R>;
 }
 
-export interface RouteSpec<P, Q, H, B> extends PartsSpec<P, Q, H, B> {
+export interface RouteSpec<P, Q, H, B, R extends SuccessDocs = SuccessDocs> extends PartsSpec<P, Q, H, B, R> {
   /**
    * A route of the offers service's games: its `environment` query parameter (live, the default, or
    * test) decides which environment of the games `services.offersAdmin()` reaches, for the route and
@@ -85,22 +105,28 @@ export interface RouteSpec<P, Q, H, B> extends PartsSpec<P, Q, H, B> {
   role?: Role | readonly Role[];
   /** Only a browser session, not a personal API token, may call (403 `session-required`). */
   sessionOnly?: boolean;
-  handler: (input: AuthenticatedInput<P, Q, H, B>) => Promise<Response>;
+  handler: (input: AuthenticatedInput<P, Q, H, B>) => Promise<Answer<BodiesOf<R>>>;
 }
 
-export interface PublicRouteSpec<P, Q, H, B> extends PartsSpec<P, Q, H, B> {
-  handler: (input: RouteInput<P, Q, H, B>) => Promise<Response>;
+export interface PublicRouteSpec<P, Q, H, B, R extends SuccessDocs = SuccessDocs> extends Omit<PartsSpec<P, Q, H, B, R>, "doc"> {
+  /** Absent only where another library answers (next-auth's endpoints, kept out of the document). */
+  doc?: RouteDoc<R>;
+  handler: (input: RouteInput<P, Q, H, B>) => Promise<Answer<BodiesOf<R>>>;
 }
 
 /** The spec a route was built from, kept on its handler for the OpenAPI document. */
-export type DocumentedSpec = PartsSpec<Part, Part, Part, Part> & ({ public: true } | { public?: false; role?: Role | readonly Role[]; sessionOnly?: boolean; offersEnvironment?: boolean });
+export type DocumentedSpec = Omit<PartsSpec<Part, Part, Part, Part>, "doc"> & { doc?: RouteDoc } & ({ public: true } | { public?: false; role?: Role | readonly Role[]; sessionOnly?: boolean; offersEnvironment?: boolean });
 
 export type RouteHandler = ((request: Request, context?: RouteContext) => Promise<Response>) & { readonly spec?: DocumentedSpec };
 
 /** A route for signed-in callers (browser session or personal API token). */
-export function route<P extends Part | undefined = undefined, Q extends Part | undefined = undefined, H extends Part | undefined = undefined, B extends Part | undefined = undefined>(
-  spec: RouteSpec<P, Q, H, B>,
-): RouteHandler {
+export function route<
+  P extends Part | undefined = undefined,
+  Q extends Part | undefined = undefined,
+  H extends Part | undefined = undefined,
+  B extends Part | undefined = undefined,
+  const R extends SuccessDocs = SuccessDocs,
+>(spec: RouteSpec<P, Q, H, B, R>): RouteHandler {
   const handler = async (request: Request, context?: RouteContext) => {
     let budget: RateLimitState | null = null;
     try {
@@ -112,7 +138,8 @@ export function route<P extends Part | undefined = undefined, Q extends Part | u
       if (roles.length > 1) requireAnyRole(auth.user, roles);
       if (spec.sessionOnly && auth.via !== "session") throw new PortalError("session-required", "this needs a signed-in browser session, not a personal API token");
       const parts = await parseParts(request, context, spec);
-      const response = await spec.handler({ request, user: auth.user, via: auth.via, services: spec.offersEnvironment ? inEnvironment(services, offersEnvironmentOf(request)) : services, ...parts });
+      let response: Response = await spec.handler({ request, user: auth.user, via: auth.via, services: spec.offersEnvironment ? inEnvironment(services, offersEnvironmentOf(request)) : services, ...parts });
+      if (services.settings.checkErrorDocs) response = await checkedAnswer(request, documented, response);
       return budget ? withHeaders(response, rateLimitHeaders(budget, false)) : response;
     } catch (error) {
       if (error instanceof RateLimitedError) return withHeaders(errorResponse(error), rateLimitHeaders(error.state, true));
@@ -129,6 +156,33 @@ export function route<P extends Part | undefined = undefined, Q extends Part | u
   };
   const documented = spec as DocumentedSpec;
   return Object.assign(handler, { spec: documented });
+}
+
+/**
+ * Tests (settings.checkErrorDocs) hold every success answer to what its route declares: its status, its
+ * content type, and a JSON body to its schema. A mismatch answers 500, logged with what differed, so the
+ * test that made the call fails where the contract broke rather than in a client far away.
+ */
+async function checkedAnswer(request: Request, spec: DocumentedSpec, response: Response): Promise<Response> {
+  if (response.status >= 400 || response.status === CLIENT_CLOSED_REQUEST) return response;
+  // Only a public route of another library's answers declares none.
+  if (!spec.doc) return response;
+  const declared = spec.doc.responses[response.status as SuccessStatus];
+  const where = `${request.method} ${new URL(request.url).pathname} ${response.status}`;
+  const refuse = (why: string) => {
+    console.error(`[portal] ${where}: ${why}`);
+    return errorResponse(new PortalError("internal-error", `undeclared answer: ${why}`));
+  };
+  if (!declared) return refuse(`status ${response.status} is not among the route's declared answers`);
+  const contentType = response.headers.get("content-type") ?? "";
+  if ("noBody" in declared) return response.body === null ? response : refuse("a body where the route declares none");
+  if ("contentType" in declared) return contentType.startsWith(declared.contentType) ? response : refuse(`content type ${contentType}, declared ${declared.contentType}`);
+  if (!contentType.startsWith("application/json")) return refuse(`content type ${contentType}, declared application/json`);
+  const body: unknown = await response.clone().json();
+  const parsed = declared.schema.safeParse(body);
+  if (parsed.success) return response;
+  const issues = parsed.error.issues.slice(0, 5).map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`);
+  return refuse(`the body does not match its schema: ${issues.join("; ")}`);
 }
 
 /** The response with `headers` added (a copy when its headers are immutable, e.g. a redirect). */
@@ -157,21 +211,27 @@ function inEnvironment(services: PortalServices, environment: Environment): Port
 }
 
 /** A route without authentication (sign-out, next-auth's own endpoints, unknown paths). */
-export function publicRoute<P extends Part | undefined = undefined, Q extends Part | undefined = undefined, H extends Part | undefined = undefined, B extends Part | undefined = undefined>(
-  spec: PublicRouteSpec<P, Q, H, B>,
-): RouteHandler {
+export function publicRoute<
+  P extends Part | undefined = undefined,
+  Q extends Part | undefined = undefined,
+  H extends Part | undefined = undefined,
+  B extends Part | undefined = undefined,
+  const R extends SuccessDocs = SuccessDocs,
+>(spec: PublicRouteSpec<P, Q, H, B, R>): RouteHandler {
   const handler = async (request: Request, context?: RouteContext) => {
     try {
       const parts = await parseParts(request, context, spec);
-      return await spec.handler({ request, ...parts });
+      const response: Response = await spec.handler({ request, ...parts });
+      return getPortalServices().settings.checkErrorDocs ? await checkedAnswer(request, documented, response) : response;
     } catch (error) {
       return errorResponse(error);
     }
   };
-  return Object.assign(handler, { spec: { ...spec, public: true } as DocumentedSpec });
+  const documented = { ...spec, public: true } as DocumentedSpec;
+  return Object.assign(handler, { spec: documented });
 }
 
-async function parseParts<P extends Part | undefined, Q extends Part | undefined, H extends Part | undefined, B extends Part | undefined>(request: Request, context: RouteContext | undefined, spec: PartsSpec<P, Q, H, B>) {
+async function parseParts<P extends Part | undefined, Q extends Part | undefined, H extends Part | undefined, B extends Part | undefined>(request: Request, context: RouteContext | undefined, spec: Pick<PartsSpec<P, Q, H, B>, "params" | "query" | "headers" | "body">) {
   const rawParams = (await context?.params) ?? {};
   assertWellFormed("path", rawParams);
   const url = new URL(request.url);

@@ -3,7 +3,7 @@
 import NextAuth from "next-auth";
 import { z } from "zod";
 import { getAuthOptions, isFormSignInProvider } from "@/lib/portal/auth/options";
-import { publicRoute } from "@/lib/portal/http";
+import { nonJson, publicRoute } from "@/lib/portal/http";
 
 // next-auth reads the request (body included) itself; route() adds the boundary rule on strings and one error answer.
 const handler = publicRoute({
@@ -12,9 +12,9 @@ const handler = publicRoute({
     const [action, providerId] = params.nextauth;
     // The development sign-in's callback is a form POST; next-auth answers a GET of it with a 500.
     if (request.method === "GET" && action === "callback" && providerId && isFormSignInProvider(providerId)) {
-      return new Response(null, { status: 303, headers: { Location: "/auth/signin", "Cache-Control": "no-store" } });
+      return nonJson(new Response(null, { status: 303, headers: { Location: "/auth/signin", "Cache-Control": "no-store" } }));
     }
-    return NextAuth(request as never, { params: Promise.resolve(params) } as never, getAuthOptions()) as Promise<Response>;
+    return nonJson(await (NextAuth(request as never, { params: Promise.resolve(params) } as never, getAuthOptions()) as Promise<Response>));
   },
 });
 

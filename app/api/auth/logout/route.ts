@@ -1,11 +1,12 @@
 // POST /api/auth/logout: ends the session (clears next-auth's session cookie) and answers JSON.
+import { SignedOut } from "@/lib/portal/contracts/portal";
 import { isSameSiteRequest, crossSite } from "@/lib/portal/auth/authorizer";
 import { parseCookieHeader } from "@/lib/portal/auth/session-user";
 import { getAuthSettings } from "@/lib/portal/auth/settings";
-import { publicRoute } from "@/lib/portal/http";
+import { json, publicRoute } from "@/lib/portal/http";
 
 export const POST = publicRoute({
-  doc: { responses: { 200: { description: "Signed out: {ok, signedIn: false}; the session cookie is cleared" } }, errors: ["cross-site-request"] },
+  doc: { responses: { 200: { description: "Signed out; the session cookie is cleared", schema: SignedOut } }, errors: ["cross-site-request"] },
   handler: async ({ request }) => {
     const settings = getAuthSettings();
     // A page of another site must not sign the user out either.
@@ -13,7 +14,7 @@ export const POST = publicRoute({
     const names = parseCookieHeader(request.headers.get("cookie"))
       .map((c) => c.name)
       .filter((name) => name === settings.sessionCookieName || name.startsWith(`${settings.sessionCookieName}.`));
-    const response = Response.json({ ok: true, signedIn: false }, { headers: { "Cache-Control": "no-store" } });
+    const response = json({ ok: true, signedIn: false } as const);
     for (const name of new Set([settings.sessionCookieName, ...names])) {
       const secure = settings.secureCookies ? "; Secure" : "";
       response.headers.append("Set-Cookie", `${name}=; Path=/; Max-Age=0; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; SameSite=Lax${secure}`);

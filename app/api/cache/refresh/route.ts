@@ -1,6 +1,7 @@
 // POST /api/cache/refresh (operator) — pulls the config repository (when it has a remote) and re-reads
 // every record; ?name=<component> re-reads that record's file only. Answers counts, errors and what
 // changed (`changes` for the whole catalog, `changed` for one record) so the UI can say it in a sentence.
+import { RefreshAnswer } from "@/lib/portal/contracts/portal";
 import { z } from "zod";
 import { auditCacheRefresh } from "@/lib/portal/audit-recorder";
 import { componentName, componentNotFound, json, route, SOURCE_CONTROL_FAILURES } from "@/lib/portal/http";
@@ -8,7 +9,7 @@ import { componentName, componentNotFound, json, route, SOURCE_CONTROL_FAILURES 
 export const dynamic = "force-dynamic";
 
 export const POST = route({
-  doc: { errors: ["not-found", ...SOURCE_CONTROL_FAILURES] },
+  doc: { responses: { 200: { description: "What the refresh read and changed (one record with ?name=)", schema: RefreshAnswer } }, errors: ["not-found", ...SOURCE_CONTROL_FAILURES] },
   role: "operator",
   query: z.object({ name: componentName.optional() }),
   handler: async ({ request, user, query: { name }, services }) => {

@@ -6,7 +6,8 @@
 import { z } from "zod";
 import { etagMatches, type UpdateResult } from "@/lib/catalog/catalog";
 import { favoriteSet } from "@/lib/portal/favorites";
-import { componentNotFound, componentParams, GITOPS_FAILURES, json, PortalError, route } from "@/lib/portal/http";
+import { componentNotFound, componentParams, GITOPS_FAILURES, json, nonJson, PortalError, route, type Answer } from "@/lib/portal/http";
+import { CommittedAnswer, ComponentAnswer, ComponentMergePatch, ComponentReplace, ProposalAnswer } from "@/lib/portal/contracts/components";
 import { auditComponentProposal, auditComponentUpdate } from "@/lib/portal/audit-recorder";
 import { editComponent, type ComponentEditResult } from "@/lib/portal/component-edits";
 import { mayCommit } from "@/lib/portal/ownership";
@@ -14,7 +15,7 @@ import { mayCommit } from "@/lib/portal/ownership";
 export const dynamic = "force-dynamic";
 
 export const GET = route({
-  doc: { responses: { 200: { description: "The record, its YAML and ETag" }, 304: { description: "Not modified (If-None-Match matched the ETag)" } }, errors: ["not-found"] },
+  doc: { responses: { 200: { description: "The record, its YAML and ETag", schema: ComponentAnswer }, 304: { description: "Not modified (If-None-Match matched the ETag)", noBody: true } }, errors: ["not-found"] },
   params: componentParams,
   headers: z.object({ "if-none-match": z.string().optional() }),
   handler: async ({ user, params: { name }, headers, services }) => {
@@ -22,7 +23,7 @@ export const GET = route({
     const source = await catalog.source(name);
     if (!source) throw componentNotFound(name);
     const ifNoneMatch = headers["if-none-match"];
-    if (ifNoneMatch && etagMatches(ifNoneMatch, source.etag)) return new Response(null, { status: 304, headers: { ETag: source.etag } });
+    if (ifNoneMatch && etagMatches(ifNoneMatch, source.etag)) return nonJson(new Response(null, { status: 304, headers: { ETag: source.etag } }));
     const db = await services.db();
     const favorite = (await favoriteSet(db, user.id)).has(name);
     const { entry } = source;
@@ -51,7 +52,11 @@ const ifMatchRequired = {
 function update(mode: "replace" | "merge") {
   return route({
     doc: {
-      responses: { 200: { description: "Committed (operators and the component's owners)" }, 202: { description: "Proposed as a merge request {mergeRequest, reviewUrl}; the record is unchanged until it is merged" } },
+      requestBody: mode === "replace" ? ComponentReplace : ComponentMergePatch,
+      responses: {
+        200: { description: "Committed (operators and the component's owners)", schema: CommittedAnswer },
+        202: { description: "Proposed as a merge request {mergeRequest, reviewUrl}; the record is unchanged until it is merged", schema: ProposalAnswer },
+      },
       errors: ["not-found", "precondition-required", "precondition-failed", "invalid-record", ...GITOPS_FAILURES],
     },
     role: "engineer",
@@ -76,7 +81,7 @@ function update(mode: "replace" | "merge") {
 export const PUT = update("replace");
 export const PATCH = update("merge");
 
-function proposalResponse(edit: Extract<ComponentEditResult, { mode: "merge_request" }>): Response {
+function proposalResponse(edit: Extract<ComponentEditResult, { mode: "merge_request" }>): Answer<ProposalAnswer> {
   const { entry, mergeRequest } = edit;
   return json(
     {
@@ -94,7 +99,7 @@ function proposalResponse(edit: Extract<ComponentEditResult, { mode: "merge_requ
   );
 }
 
-function updateResponse(result: UpdateResult, favorite: boolean): Response {
+function updateResponse(result: UpdateResult, favorite: boolean): Answer<CommittedAnswer> {
   const { entry } = result;
   return json(
     { name: entry.name, file: entry.file, component: entry.component, etag: entry.etag, stale: entry.stale, yaml: result.text, changed: result.changed, commit: result.commit ?? null, favorite },

@@ -3,30 +3,24 @@
 // {path, kind}: the kind chosen at review replaces the inferred one. dryRun: true infers the records and
 // answers them (status "ready", 200) without writing anything (the import wizard's review step).
 // → {results: [{repository, status: imported|proposed|exists|failed|ready, name, kind, inferredKind, reasons, message, component?}], commit, mergeRequest}
-import { z } from "zod";
+import { ImportAnswer, ImportRequest } from "@/lib/portal/contracts/gitops";
 import { hasRole } from "@/lib/portal/roles";
 import { importRepositories } from "@/lib/portal/gitops/import";
-import { COMPONENT_KINDS } from "@/lib/catalog/schema";
 import { auditImport } from "@/lib/portal/audit-recorder";
 import { GITOPS_FAILURES, json, route } from "@/lib/portal/http";
 
 export const dynamic = "force-dynamic";
 
-const repoPath = z.string().regex(/^[A-Za-z0-9_.-]+(\/[A-Za-z0-9_.-]+)+$/, "a repository is <group>/<project>");
-const bodySchema = z.strictObject({
-  repositories: z
-    .array(z.union([repoPath, z.strictObject({ path: repoPath, kind: z.enum(COMPONENT_KINDS, { error: `kind must be one of ${COMPONENT_KINDS.join(", ")}` }).optional() })]))
-    .min(1, "name at least one repository")
-    .max(50, "at most 50 repositories at once"),
-  dryRun: z.boolean().optional(),
-});
-
 export const POST = route({
   doc: {
-    responses: { 200: { description: "Nothing to write" }, 201: { description: "Committed (operators)" }, 202: { description: "Proposed as a merge request" } },
+    responses: {
+      200: { description: "Nothing to write", schema: ImportAnswer },
+      201: { description: "Committed (operators)", schema: ImportAnswer },
+      202: { description: "Proposed as a merge request", schema: ImportAnswer },
+    },
     errors: ["invalid-record", "name-taken", ...GITOPS_FAILURES],
   },
-  body: bodySchema,
+  body: ImportRequest,
   handler: async ({ request, user, body, services }) => {
     const direct = hasRole(user, "operator");
     const dryRun = body.dryRun === true;

@@ -1,4 +1,5 @@
 // GET /api/import/repositories?owner=&search=&page=&perPage= → {items: [...repository, inCatalog: name|null], nextPage}
+import { RepositoryPage } from "@/lib/portal/contracts/gitops";
 import { z } from "zod";
 import { listImportable } from "@/lib/portal/gitops/import";
 import { json, route, SOURCE_CONTROL_FAILURES } from "@/lib/portal/http";
@@ -25,7 +26,7 @@ const querySchema = z.object({
 });
 
 export const GET = route({
-  doc: { errors: [...SOURCE_CONTROL_FAILURES] },
+  doc: { responses: { 200: { description: "One page of repositories, each with the component it is already, if any", schema: RepositoryPage } }, errors: [...SOURCE_CONTROL_FAILURES] },
   query: querySchema,
   handler: async ({ query, services }) => json(await listImportable(await services.gitops(), query)),
 });

@@ -1,4 +1,5 @@
 // DELETE /api/tokens/:id: revokes one of the caller's tokens (an admin may revoke anyone's).
+import { RevokedToken } from "@/lib/portal/contracts/tokens";
 import { z } from "zod";
 import { hasRole } from "@/lib/portal/roles";
 import { revokeToken } from "@/lib/portal/tokens";
@@ -9,7 +10,7 @@ const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
 const tokenNotFound = () => new PortalError("token-not-found", "no such token (or not yours to revoke)");
 
 export const DELETE = route({
-  doc: { errors: ["token-not-found"] },
+  doc: { responses: { 200: { description: "Revoked", schema: RevokedToken } }, errors: ["token-not-found"] },
   params: z.object({ id: z.string() }),
   handler: async ({ request, user, params: { id }, services }) => {
     if (!uuidPattern.test(id)) throw tokenNotFound();
@@ -17,6 +18,6 @@ export const DELETE = route({
     const revoked = await revokeToken(db, id, hasRole(user, "admin") ? undefined : user.id);
     if (!revoked) throw tokenNotFound();
     await auditTokenRevoked(services, request, user, id);
-    return json({ id, revoked: true });
+    return json({ id, revoked: true as const });
   },
 });

@@ -2,6 +2,7 @@
 // POST /api/components/:name/config {environment, values, view?}
 //   persistent: operators and the component's owners commit directly (200 {mode:"commit"}); others open a merge request (202 {mode:"merge_request"})
 //   current: operators only (live values; drift until persisted)
+import { ConfigAnswer, ConfigRequest, ConfigView, ConfigWriteResult } from "@/lib/portal/contracts/gitops";
 import { z } from "zod";
 import { getConfig, writeConfig } from "@/lib/portal/gitops/environment-config";
 import { mayCommitTo } from "@/lib/portal/ownership";
@@ -10,24 +11,25 @@ import { auditConfigWrite } from "@/lib/portal/audit-recorder";
 
 export const dynamic = "force-dynamic";
 
-const viewSchema = z.enum(["current", "persistent"], { error: "view must be current or persistent" });
-const bodySchema = z.strictObject({ environment: z.string(), values: z.unknown(), view: viewSchema.optional() });
 
 export const GET = route({
-  doc: { errors: ["not-found", "invalid-config", ...SOURCE_CONTROL_FAILURES] },
+  doc: { responses: { 200: { description: "Each environment's values in the view asked for", schema: ConfigAnswer } }, errors: ["not-found", "invalid-config", ...SOURCE_CONTROL_FAILURES] },
   params: componentParams,
-  query: z.object({ view: viewSchema.default("persistent") }),
+  query: z.object({ view: ConfigView.default("persistent") }),
   handler: async ({ params: { name }, query, services }) => json(await getConfig(await services.gitops(), name, query.view)),
 });
 
 export const POST = route({
   doc: {
-    responses: { 200: { description: "Committed (mode commit), or live values set (view current)" }, 202: { description: "Proposed as a merge request (mode merge_request)" } },
+    responses: {
+      200: { description: "Committed (mode commit), or live values set (view current)", schema: ConfigWriteResult },
+      202: { description: "Proposed as a merge request (mode merge_request)", schema: ConfigWriteResult },
+    },
     // forbidden: view current is the operators' alone.
     errors: ["forbidden", "not-found", "invalid-config", ...GITOPS_FAILURES],
   },
   params: componentParams,
-  body: bodySchema,
+  body: ConfigRequest,
   handler: async ({ request, user, params: { name }, body, services }) => {
     const view = body.view ?? "persistent";
     // Live values are the operators' alone; the persistent ones anyone may propose.

@@ -1,4 +1,5 @@
 // POST / DELETE /api/components/:name/favorite — the signed-in user's star (idempotent).
+import { FavoriteAnswer } from "@/lib/portal/contracts/components";
 import { addFavorite, removeFavorite } from "@/lib/portal/favorites";
 import { componentNotFound, componentParams, json, route } from "@/lib/portal/http";
 import { auditFavorite } from "@/lib/portal/audit-recorder";
@@ -6,7 +7,7 @@ import { auditFavorite } from "@/lib/portal/audit-recorder";
 export const dynamic = "force-dynamic";
 
 export const POST = route({
-  doc: { errors: ["not-found"] },
+  doc: { responses: { 200: { description: "The star, and whether this call changed it", schema: FavoriteAnswer } }, errors: ["not-found"] },
   role: "engineer",
   params: componentParams,
   handler: async ({ request, user, params: { name }, services }) => {
@@ -19,7 +20,7 @@ export const POST = route({
 });
 
 export const DELETE = route({
-  doc: { errors: ["not-found"] },
+  doc: { responses: { 200: { description: "The star, and whether this call changed it", schema: FavoriteAnswer } }, errors: ["not-found"] },
   role: "engineer",
   params: componentParams,
   handler: async ({ request, user, params: { name }, services }) => {

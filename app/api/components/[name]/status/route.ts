@@ -1,12 +1,12 @@
 // GET /api/components/:name/status — shape documented in lib/catalog/status.ts (componentStatusSchema).
-import { componentStatus } from "@/lib/catalog/status";
+import { componentStatus, componentStatusSchema } from "@/lib/catalog/status";
 import { componentNotFound, componentParams, json, route, SOURCE_CONTROL_FAILURES } from "@/lib/portal/http";
 import { gitopsStatusExtra } from "@/lib/portal/gitops/status";
 
 export const dynamic = "force-dynamic";
 
 export const GET = route({
-  doc: { errors: ["not-found", ...SOURCE_CONTROL_FAILURES] },
+  doc: { responses: { 200: { description: "Per environment: namespace and deployed version; open merge requests", schema: componentStatusSchema } }, errors: ["not-found", ...SOURCE_CONTROL_FAILURES] },
   params: componentParams,
   handler: async ({ params: { name }, services }) => {
     const entry = (await services.catalog()).get(name);

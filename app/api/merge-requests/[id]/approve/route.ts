@@ -1,4 +1,5 @@
 // POST /api/merge-requests/:id/approve → Review. The component's owners and operators; not the author.
+import { Review } from "@/lib/portal/contracts/reviews";
 import { approveReview } from "@/lib/portal/gitops/reviews";
 import { reviewParamsSchema } from "@/lib/portal/gitops/review-shapes";
 import { auditReviewDecision } from "@/lib/portal/audit-recorder";
@@ -7,7 +8,7 @@ import { json, route, SOURCE_CONTROL_FAILURES } from "@/lib/portal/http";
 export const dynamic = "force-dynamic";
 
 export const POST = route({
-  doc: { errors: ["not-found", "own-merge-request", "merge-request-decided", "order-merge-request", ...SOURCE_CONTROL_FAILURES] },
+  doc: { responses: { 200: { description: "Approved: the merge request as it is now", schema: Review } }, errors: ["not-found", "own-merge-request", "merge-request-decided", "order-merge-request", ...SOURCE_CONTROL_FAILURES] },
   role: "engineer",
   params: reviewParamsSchema,
   handler: async ({ request, user, params: { id }, services }) => {

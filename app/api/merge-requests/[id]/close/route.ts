@@ -1,4 +1,5 @@
 // POST /api/merge-requests/:id/close {reason} → Review (closed). The component's owners, operators and the author.
+import { Review } from "@/lib/portal/contracts/reviews";
 import { closeReview } from "@/lib/portal/gitops/reviews";
 import { closeReviewBodySchema, reviewParamsSchema } from "@/lib/portal/gitops/review-shapes";
 import { auditReviewDecision } from "@/lib/portal/audit-recorder";
@@ -7,7 +8,7 @@ import { GITOPS_FAILURES, json, route } from "@/lib/portal/http";
 export const dynamic = "force-dynamic";
 
 export const POST = route({
-  doc: { errors: ["not-found", "merge-request-decided", "order-merge-request", ...GITOPS_FAILURES] },
+  doc: { responses: { 200: { description: "Closed: the merge request as it is now", schema: Review } }, errors: ["not-found", "merge-request-decided", "order-merge-request", ...GITOPS_FAILURES] },
   role: "engineer",
   params: reviewParamsSchema,
   body: closeReviewBodySchema,

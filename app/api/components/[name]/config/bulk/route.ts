@@ -1,23 +1,18 @@
 // POST /api/components/:name/config/bulk {updates: [{environment, values}], view?} (operator)
 // All or nothing: every update is validated first (422 names each problem, nothing written), then one
 // commit (persistent) or one transaction (current) carries them all.
-import { z } from "zod";
+import { ConfigBulkRequest, ConfigWriteResult } from "@/lib/portal/contracts/gitops";
 import { writeConfig } from "@/lib/portal/gitops/environment-config";
 import { componentParams, GITOPS_FAILURES, json, route } from "@/lib/portal/http";
 import { auditConfigWrite } from "@/lib/portal/audit-recorder";
 
 export const dynamic = "force-dynamic";
 
-const bodySchema = z.strictObject({
-  updates: z.array(z.strictObject({ environment: z.unknown(), values: z.unknown() })).min(1, "name at least one update").max(20),
-  view: z.enum(["current", "persistent"], { error: "view must be current or persistent" }).optional(),
-});
-
 export const POST = route({
-  doc: { errors: ["not-found", "invalid-config", ...GITOPS_FAILURES] },
+  doc: { responses: { 200: { description: "Committed in one commit (or set live in one transaction)", schema: ConfigWriteResult } }, errors: ["not-found", "invalid-config", ...GITOPS_FAILURES] },
   role: "operator",
   params: componentParams,
-  body: bodySchema,
+  body: ConfigBulkRequest,
   handler: async ({ request, user, params: { name }, body, services }) => {
     const result = await writeConfig(await services.gitops(), name, body.updates, {
       view: body.view ?? "persistent",

@@ -4,9 +4,8 @@
 //
 // When the offers service cannot be reached the answer is still an event stream: an `unavailable`
 // event and a `retry:` hint, so EventSource keeps reconnecting by itself instead of giving up.
-import { z } from "zod";
 import { eventStreamHeaders, OffersAdminError, relayEventStream, unavailableEventStream } from "@/lib/portal/offers-admin";
-import { route } from "@/lib/portal/http";
+import { CLIENT_CLOSED_REQUEST, nonJson, route } from "@/lib/portal/http";
 import { PlayerParams } from "../../../../../params";
 
 export const dynamic = "force-dynamic";
@@ -18,7 +17,6 @@ export const GET = route({
       200: {
         description: "The player's events as server-sent events (an `unavailable` event and a retry hint while the offers service is away)",
         contentType: "text/event-stream",
-        schema: z.string(),
       },
     },
   },
@@ -34,10 +32,10 @@ export const GET = route({
       upstream = await services.offersAdmin().openWatch(params.gameId, params.playerId, upstreamAbort.signal);
     } catch (error) {
       request.signal.removeEventListener("abort", abort);
-      if (error instanceof OffersAdminError) return unavailableEventStream(error, error.unavailable ? 3_000 : 15_000);
-      if (request.signal.aborted) return new Response(null, { status: 499 });
+      if (error instanceof OffersAdminError) return nonJson(unavailableEventStream(error, error.unavailable ? 3_000 : 15_000));
+      if (request.signal.aborted) return nonJson(new Response(null, { status: CLIENT_CLOSED_REQUEST }));
       throw error;
     }
-    return new Response(relayEventStream(upstream, abort), { status: 200, headers: eventStreamHeaders });
+    return nonJson(new Response(relayEventStream(upstream, abort), { status: 200, headers: eventStreamHeaders }));
   },
 });
