@@ -26,6 +26,7 @@ import { offerEvents, offerInstances, rewardLedger } from "../lib/offers/db/sche
 import { OffersEngine } from "../lib/offers/engine";
 import { GameDirectory } from "../lib/offers/games";
 import { SecretBox } from "../lib/offers/secret-box";
+import { createConfigRemote } from "../lib/catalog/testing";
 import { postgresBinDir } from "../lib/testing/throwaway";
 import { startDelayRelay, type DelayRelay } from "./topology/delay-relay";
 import { netnsUnavailable, removeLeftovers, Topology } from "./topology/netns";
@@ -290,17 +291,7 @@ describe.skipIf(skipReason !== null)("the topology as deployed (nginx, two offer
   }
 
   /** The config repository both portal instances clone and push to (CONFIG_REPO_URL), seeded with the shipped records. */
-  const configRemote = path.join(workDir, "config.git");
-  async function createConfigRemote(): Promise<void> {
-    const seedDir = path.join(workDir, "config-seed");
-    mkdirSync(seedDir);
-    await run("cp", ["-r", path.resolve("config/components"), path.join(seedDir, "components")]);
-    const git = (...args: string[]) => run("git", ["-c", "user.name=Topology", "-c", "user.email=topology@example.com", "-C", seedDir, ...args]);
-    await git("init", "--quiet", "--initial-branch=main");
-    await git("add", ".");
-    await git("commit", "--quiet", "-m", "shipped records");
-    await run("git", ["clone", "--quiet", "--bare", seedDir, configRemote]);
-  }
+  let configRemote = "";
 
   /** A portal instance (next start on the .next build) on a host of its own; the first creates the portal's database. */
   async function startPortal(name: (typeof PORTALS)[number]): Promise<void> {
@@ -308,7 +299,7 @@ describe.skipIf(skipReason !== null)("the topology as deployed (nginx, two offer
     const db = topology.host("db").address;
     if (name === PORTALS[0]) {
       await run(path.join(bin, "createdb"), ["-h", db, "-p", String(PG_PORT), "-U", "postgres", "portal"]);
-      await createConfigRemote();
+      ({ bare: configRemote } = await createConfigRemote(path.join(workDir, "config-remote"), path.resolve("config/components")));
     }
     const env: Record<string, string> = {
       PATH: process.env.PATH ?? "/usr/bin:/bin",

@@ -124,3 +124,13 @@ export async function openPage(page: Page, url: string): Promise<Response | null
   await hydrated(page);
   return response;
 }
+
+/** Waits until `url` answers 2xx (a server a journey started itself). */
+export async function waitForHealth(url: string, timeoutMs: number): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    if (await fetch(url).then((r) => r.ok, () => false)) return;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`${url} did not answer within ${timeoutMs} ms`);
+}

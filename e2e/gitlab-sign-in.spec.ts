@@ -4,7 +4,7 @@ import http from "node:http";
 import { rmSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { OAuth2Server } from "oauth2-mock-server";
-import { expect, test } from "./fixtures";
+import { expect, test, waitForHealth } from "./fixtures";
 
 // The whole GitLab sign-in in the browser: a second portal (the same production build) configured for
 // GitLab only, with GitLab's OAuth endpoints played by oauth2-mock-server on loopback (authorization
@@ -22,16 +22,6 @@ let oauth: OAuth2Server;
 let gitlab: http.Server;
 let portal: ChildProcess | undefined;
 const seen: string[] = [];
-
-async function waitForHealth(url: string, timeoutMs: number): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (Date.now() < until) {
-    const ok = await fetch(url).then((r) => r.ok, () => false);
-    if (ok) return;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`${url} did not answer within ${timeoutMs} ms`);
-}
 
 test.beforeAll(async ({ servers }) => {
   test.setTimeout(120_000);

@@ -1,10 +1,11 @@
-import { spawn, execFileSync, type ChildProcess } from "node:child_process";
-import { cpSync, mkdirSync, rmSync } from "node:fs";
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdirSync, rmSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import path from "node:path";
 import pg from "pg";
 import type { Page } from "@playwright/test";
-import { expect, hydrated, test } from "./fixtures";
+import { createConfigRemote } from "../lib/catalog/testing";
+import { expect, hydrated, test, waitForHealth } from "./fixtures";
 
 // Two portal instances as deployed for availability (the same production build): one PostgreSQL database
 // (a scratch one on TEST_DATABASE_URL's server) and one config repository they both clone and push to
@@ -21,15 +22,6 @@ let root: string;
 let database: string;
 const portals: Array<{ url: string; child: ChildProcess }> = [];
 
-async function waitForHealth(url: string, timeoutMs: number): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (Date.now() < until) {
-    if (await fetch(url).then((r) => r.ok, () => false)) return;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`${url} did not answer within ${timeoutMs} ms`);
-}
-
 async function admin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: serverUrl });
   await client.connect();
@@ -44,15 +36,8 @@ test.beforeAll(async ({ servers }) => {
   test.setTimeout(120_000);
   root = path.resolve(`.data/e2e-two-portals-${servers.portalPort}`);
   rmSync(root, { recursive: true, force: true });
-  const seed = path.join(root, "seed");
-  mkdirSync(seed, { recursive: true });
-  cpSync("config/components", path.join(seed, "components"), { recursive: true });
-  const git = (...args: string[]) => execFileSync("git", ["-c", "user.name=Seed", "-c", "user.email=seed@example.com", "-C", seed, ...args], { stdio: "ignore" });
-  git("init", "--quiet", "--initial-branch=main");
-  git("add", ".");
-  git("commit", "--quiet", "-m", "shipped records");
-  const remote = path.join(root, "config.git");
-  execFileSync("git", ["clone", "--quiet", "--bare", seed, remote], { stdio: "ignore" });
+  mkdirSync(root, { recursive: true });
+  const { bare: remote } = await createConfigRemote(root, path.resolve("config/components"));
 
   database = `e2e_two_portals_${randomBytes(4).toString("hex")}`;
   await admin((c) => c.query(`create database "${database}"`));

@@ -18,7 +18,7 @@ import { availableParallelism, loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { execFileSync } from "node:child_process";
 import { generateCatalog } from "./generate";
-import { ensureConfigRepo } from "../../lib/catalog/repo";
+import { createConfigRemote } from "../../lib/catalog/testing";
 import type { Catalog } from "../../lib/catalog/catalog";
 import { portalConfigSchema } from "../../lib/portal/portal-yaml";
 import { createPortalServices, type PortalServices } from "../../lib/portal/services";
@@ -39,9 +39,7 @@ async function main(): Promise<void> {
     process.env.GIT_CONFIG_PARAMETERS = "'gc.auto=0'";
     console.log(`generating ${count} records and the config remote in ${root} …`);
     await generateCatalog(path.join(root, "shipped"), count);
-    const seeded = await ensureConfigRepo({ dataDir: path.join(root, "seed"), shippedDir: path.join(root, "shipped") });
-    const remote = path.join(root, "config.git");
-    execFileSync("git", ["clone", "--quiet", "--bare", seeded.dir, remote]);
+    const { bare: remote } = await createConfigRemote(path.join(root, "remote"), path.join(root, "shipped"));
 
     const config = portalConfigSchema.parse({ roles: { default: [], users: {}, groups: {} } });
     const open = (name: string): PortalServices => {

@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { simpleGit } from "simple-git";
 import { ensureConfigRepo, authorString } from "./repo";
 import { openCatalog } from "./catalog";
 import { CatalogWriteError } from "./errors";
-import { commitAsOther, validComponent, yamlOf } from "./testing";
+import { commitAsOther, createConfigRemote, validComponent, yamlOf } from "./testing";
 
 let root: string | undefined;
 afterEach(async () => {
@@ -16,21 +16,7 @@ afterEach(async () => {
 
 async function remoteWith(files: Record<string, string>): Promise<{ bare: string; work: string }> {
   root = await mkdtemp(path.join(tmpdir(), "catalog-remote-"));
-  const work = path.join(root, "upstream");
-  const bare = path.join(root, "remote.git");
-  const git = simpleGit();
-  await git.raw(["init", "--quiet", "--initial-branch=main", work]);
-  const w = simpleGit(work);
-  await w.addConfig("user.name", "Upstream");
-  await w.addConfig("user.email", "up@example.com");
-  await w.addConfig("commit.gpgsign", "false");
-  await mkdir(path.join(work, "components"), { recursive: true });
-  for (const [name, text] of Object.entries(files)) await writeFile(path.join(work, "components", name), text);
-  await w.add(".");
-  await w.commit("seed");
-  await git.raw(["clone", "--quiet", "--bare", work, bare]);
-  await w.addRemote("origin", bare);
-  return { bare, work };
+  return createConfigRemote(root, files);
 }
 
 describe("config repository", () => {

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { simpleGit } from "simple-git";
 import { createScratchPostgres } from "../db/testing";
-import { validComponent, yamlOf } from "../catalog/testing";
+import { createConfigRemote, validComponent, yamlOf } from "../catalog/testing";
 import { CatalogWriteError } from "../catalog/errors";
 import type { Catalog } from "../catalog/catalog";
 import { portalMigrations } from "./db/database";
@@ -50,17 +50,8 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("the catalogs of two portal inst
 
   beforeAll(async () => {
     root = await mkdtemp(path.join(tmpdir(), "catalog-following-"));
-    const work = path.join(root, "upstream");
-    remote = path.join(root, "config.git");
-    await simpleGit().raw(["init", "--quiet", "--initial-branch=main", work]);
-    const w = simpleGit(work);
-    await w.addConfig("user.name", "Upstream");
-    await w.addConfig("user.email", "up@example.com");
-    await mkdir(path.join(work, "components"), { recursive: true });
-    for (let i = 0; i < RECORDS; i++) await writeFile(path.join(work, "components", `${nameOf(i)}.yaml`), yamlOf(validComponent(nameOf(i))));
-    await w.add(".");
-    await w.commit("seed");
-    await simpleGit().raw(["clone", "--quiet", "--bare", work, remote]);
+    const records = Object.fromEntries(Array.from({ length: RECORDS }, (_, i) => [`${nameOf(i)}.yaml`, yamlOf(validComponent(nameOf(i)))]));
+    ({ bare: remote } = await createConfigRemote(root, records));
 
     scratch = await createScratchPostgres({ prefix: "catalog_follow", template: portalMigrations });
     direct = new pg.Client({ connectionString: scratch.url });
