@@ -3,6 +3,7 @@ import { fileURLToPath } from "node:url";
 
 // Three tiers, told apart by the file name (docs/architecture.md, "Tests"):
 //   unit         *.test.ts(x)              pure code and jsdom: no database, no Redis, no child process
+//                                          (projects "unit" for *.test.ts and "unit-dom" for *.test.tsx)
 //   integration  *.integration.test.ts(x)  a database (PGlite or PostgreSQL), Redis or a git repository on disk
 //   system       *.system.test.ts(x)       starts processes: the built service, throwaway servers, faults, kills
 // `npm test` runs all three and the browser journeys; `npm run test:unit` (or :integration, :system) one tier.
@@ -24,14 +25,27 @@ export default defineConfig({
     // Two cores: PGlite instances are memory-hungry, keep the pool small.
     maxWorkers: 2,
     projects: [
+      // The unit tier is two projects: plain modules share one module graph per worker (isolate: false,
+      // half the CPU of importing it again for every file), rendered components each get a fresh jsdom.
       {
         extends: true,
         test: {
           name: "unit",
           // Threads start and import faster than forked processes: about a quarter less CPU for this tier.
           pool: "threads",
-          include: ["**/*.test.{ts,tsx}"],
-          exclude: [...always, "**/*.integration.test.{ts,tsx}", "**/*.system.test.{ts,tsx}"],
+          isolate: false,
+          include: ["**/*.test.ts"],
+          exclude: [...always, "**/*.integration.test.ts", "**/*.system.test.ts"],
+          setupFiles: ["tests/setup/unit-tier.ts"],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "unit-dom",
+          pool: "threads",
+          include: ["**/*.test.tsx"],
+          exclude: [...always, "**/*.integration.test.tsx", "**/*.system.test.tsx"],
           setupFiles: ["tests/setup/unit-tier.ts"],
         },
       },

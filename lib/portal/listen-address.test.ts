@@ -33,6 +33,7 @@ describe("the portal's start (instrumentation.ts register)", () => {
       throw new Error(`exit ${code}`);
     }) as never);
     const error = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    vi.resetModules();
     const { register } = await import("@/instrumentation");
     await expect(register()).rejects.toThrow("exit 1");
     expect(exit).toHaveBeenCalledWith(1);

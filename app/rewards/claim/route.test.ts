@@ -24,6 +24,8 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   process.env.OFFERS_BASE_URL = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  // The settings are read once per module graph: a fresh graph reads the ones stubbed above.
+  vi.resetModules();
   ({ POST } = await import("./route"));
 });
 afterAll(async () => {

@@ -11,6 +11,8 @@ vi.stubEnv("PORTAL_DEV_LOGIN", "");
 // Other test files may run in this worker after this one.
 afterAll(() => vi.unstubAllEnvs());
 
+// The settings are read once per module graph: a fresh graph reads the ones stubbed above.
+vi.resetModules();
 const { getAuthOptions } = await import("./options");
 
 describe("next-auth options", () => {

@@ -8,6 +8,8 @@ vi.stubEnv("PORTAL_DEV_LOGIN", "1");
 // Other test files may run in this worker after this one.
 afterAll(() => vi.unstubAllEnvs());
 
+// The settings are read once per module graph: a fresh graph reads the ones stubbed above.
+vi.resetModules();
 const { GET } = await import("./route");
 const { GET: portalCallback } = await import("@/app/auth/[provider]/callback/route");
 const { devSignInThroughNextAuth } = await import("@/lib/portal/auth/testing");

@@ -6,6 +6,8 @@ vi.stubEnv("NEXTAUTH_SECRET", "logout-test-secret-0123456789");
 // Other test files may run in this worker after this one.
 afterAll(() => vi.unstubAllEnvs());
 
+// The settings are read once per module graph: a fresh graph reads the ones stubbed above.
+vi.resetModules();
 const { POST } = await import("./route");
 
 describe("POST /api/auth/logout", () => {
