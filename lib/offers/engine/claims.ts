@@ -13,7 +13,7 @@ import type { Reward } from "../schemas";
 import { claimWrites, CLAIM_FROM, insertSelectSql, rowValues, setSql, type ClaimSource, type ClaimSql } from "./claim-rows";
 import { settle } from "./settle";
 import { nextSeq, withPlayerTransaction, type PlayerTx } from "./transaction";
-import type { ClaimIdempotency, ClaimOutcome, EngineCore, RememberedClaim } from "./types";
+import type { ClaimIdempotency, ClaimOutcome, ClaimRequest, EngineCore, RememberedClaim } from "./types";
 import { iso, offerEvent } from "./views";
 
 /** Fingerprint of a claim as parsed: a retry must ask for the same thing (whitespace and key order do not matter). */
@@ -46,15 +46,8 @@ function idempotencyKeyOf(gameId: string, playerId: string, remember: ClaimIdemp
  * idempotency-key-reused. Two claims with one key at once: the second waits for the player's
  * lock, then finds the first's key and answers the same.
  */
-export async function claimOnce(
-  core: EngineCore,
-  gameId: string,
-  playerId: string,
-  kind: "offer" | "referral",
-  instanceId: string,
-  idempotency: ClaimIdempotency | undefined,
-  via: RewardSource,
-): Promise<ClaimOutcome> {
+export async function claimOnce(core: EngineCore, request: ClaimRequest): Promise<ClaimOutcome> {
+  const { gameId, playerId, kind, instanceId, idempotency, via = "server" } = request;
   const remember = idempotency ? { ...idempotency, fingerprint: claimFingerprint(kind, instanceId) } : undefined;
   if (kind === "referral") return withPlayerTransaction(core, gameId, playerId, (unit) => claimReferralIn(core, unit, instanceId, via, remember));
   try {
