@@ -35,7 +35,7 @@ async function claim(req: http.IncomingMessage, body: string) {
   const gameId = await games.authenticateApiKey(header("x-client-id"), header("x-api-key"));
   if (!gameId) return { status: 401, payload: "invalid-api-key" };
   const { kind, instanceId, playerId } = JSON.parse(body) as { kind: "offer" | "referral"; instanceId: string; playerId: string };
-  const { rewards } = await engine.claimOnce(gameId, playerId, kind, instanceId, undefined, "server");
+  const { rewards } = await engine.claimOnce({ gameId, playerId, kind, instanceId, via: "server" });
   return { status: 200, payload: { message: "Rewards claimed", rewards } };
 }
 

@@ -4,7 +4,7 @@ import { sql } from "drizzle-orm";
 import * as schema from "./fixtures/schema";
 import pg from "pg";
 import { createScratchPostgres, openTestDatabase, contractDatabaseTargets, type TestDatabase } from "./testing";
-import { CallerDeadlinePassed, callerDeadline, executeNamed, isDatabaseUnavailable, openDatabase, rowsOf } from "./index";
+import { CallerDeadlinePassed, callerDeadline, executeNamed, executeStatement, isDatabaseUnavailable, openDatabase, rowsOf } from "./index";
 import { startProxyFor } from "../testing/tcp-proxy";
 import { canRunThrowawayPgBouncer, canRunThrowawayPostgres, startThrowawayPgBouncer, startThrowawayPostgres } from "../testing/throwaway";
 
@@ -77,6 +77,21 @@ describe.each(contractDatabaseTargets())("database on %s", (target) => {
       const prepared = rowsOf<{ name: string; statement: string }>(await db.execute(sql`select name, statement from pg_prepared_statements where name like 'test\_named\_%'`));
       expect(prepared).toHaveLength(2);
       expect(prepared.map((row) => row.statement).sort()).toEqual([expect.stringContaining("body = $1"), expect.stringContaining("body <> $1")]);
+    }
+  });
+
+  it("runs a statement fixed in the code under its own name: the rows execute answers, prepared once per connection", async () => {
+    await handle.db.insert(schema.notes).values([{ body: "fixed-a" }, { body: "fixed-b" }]);
+    const statement = { name: "test_fixed_bodies", text: "select body from notes where body like $1 and body <> $2 order by id" };
+    const single = target === "postgres" ? await openDatabase({ ...options, url: handle.url!, poolSize: 1 }) : undefined;
+    onTestFinished(() => single?.close());
+    const db = single?.db ?? handle.db;
+    const bodies = async (params: string[]) => rowsOf<{ body: string }>(await executeStatement(db, statement, params)).map((row) => row.body);
+    expect(await bodies(["fixed-%", ""])).toEqual(["fixed-a", "fixed-b"]);
+    expect(await bodies(["fixed-%", "fixed-a"])).toEqual(["fixed-b"]);
+    if (single) {
+      const prepared = rowsOf<{ name: string }>(await db.execute(sql`select name from pg_prepared_statements where name = 'test_fixed_bodies'`));
+      expect(prepared).toHaveLength(1);
     }
   });
 

@@ -49,7 +49,7 @@ describe.each(contractDatabaseTargets())("concurrency on %s", (target) => {
     const engine = t.app.offers.engine;
     const offer = await engine.assignOffer("game-a", playerId, "race");
     await engine.fetchCampaigns("game-a", playerId, { viewing: true, includeQueued: false });
-    const outcomes = await Promise.allSettled(Array.from({ length: 50 }, () => engine.claim("game-a", playerId, "offer", offer.instanceId)));
+    const outcomes = await Promise.allSettled(Array.from({ length: 50 }, () => engine.claim({ gameId: "game-a", playerId, kind: "offer", instanceId: offer.instanceId })));
     expect(outcomes.filter((o) => o.status === "fulfilled")).toHaveLength(1);
     for (const o of outcomes) if (o.status === "rejected") expect((o.reason as { code: string }).code).toBe("offer-not-claimable");
     expect(await t.database.db.select().from(rewardLedger).where(eq(rewardLedger.sourceId, offer.instanceId))).toHaveLength(1);

@@ -178,7 +178,7 @@ export async function seedDemoData(options: {
     await engine.assignOffer(gameId, "demo-player-1", "gem-collector");
     await engine.fetchCampaigns(gameId, "demo-player-1", { viewing: true, includeQueued: true });
     await engine.pushSnapshot(gameId, { playerId: "demo-player-1", currencies: { gold: { balance: 1000, in: 1500, out: 500 } } });
-    await engine.claim(gameId, "demo-player-1", "offer", welcome.instanceId);
+    await engine.claim({ gameId, playerId: "demo-player-1", kind: "offer", instanceId: welcome.instanceId });
   }
 
   // Bram: an offer that expired, one that is claimable through a condition, one untouched.

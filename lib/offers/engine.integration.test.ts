@@ -48,7 +48,7 @@ describe.each(testDatabaseTargets())("offer engine on %s", (target) => {
     const before = (await historyOf(playerId)).length;
     published.length = 0;
 
-    const rewards = await engine.claim(GAME, playerId, "offer", offer.instanceId);
+    const rewards = await engine.claim({ gameId: GAME, playerId, kind: "offer", instanceId: offer.instanceId });
 
     expect(rewards).toEqual([{ ...reward, amount: 2 }]);
     const history = await historyOf(playerId);
@@ -74,9 +74,9 @@ describe.each(testDatabaseTargets())("offer engine on %s", (target) => {
     const history = (await historyOf(playerId)).length;
     published.length = 0;
 
-    await expect(engine.claim(GAME, playerId, "offer", surfaced.instanceId)).rejects.toMatchObject({ code: "offer-not-claimable" });
-    await expect(engine.claim(GAME, playerId, "offer", "no-such-instance")).rejects.toMatchObject({ code: "offer-not-found" });
-    await expect(engine.claim(GAME, "someone-else", "offer", surfaced.instanceId)).rejects.toMatchObject({ code: "offer-not-found" });
+    await expect(engine.claim({ gameId: GAME, playerId, kind: "offer", instanceId: surfaced.instanceId })).rejects.toMatchObject({ code: "offer-not-claimable" });
+    await expect(engine.claim({ gameId: GAME, playerId, kind: "offer", instanceId: "no-such-instance" })).rejects.toMatchObject({ code: "offer-not-found" });
+    await expect(engine.claim({ gameId: GAME, playerId: "someone-else", kind: "offer", instanceId: surfaced.instanceId })).rejects.toMatchObject({ code: "offer-not-found" });
 
     expect(await storedSeq(playerId)).toBe(seq);
     expect(await historyOf(playerId)).toHaveLength(history);
@@ -96,7 +96,7 @@ describe.each(testDatabaseTargets())("offer engine on %s", (target) => {
 
       // The three claims at once, and a seventh assignment racing with them.
       const [claims, assigned] = await Promise.all([
-        Promise.all(held.map((offer) => engine.claim(GAME, playerId, "offer", offer.instanceId))),
+        Promise.all(held.map((offer) => engine.claim({ gameId: GAME, playerId, kind: "offer", instanceId: offer.instanceId }))),
         engine.assignOffer(GAME, playerId, "o7"),
       ]);
 
@@ -131,7 +131,7 @@ describe.each(testDatabaseTargets())("offer engine on %s", (target) => {
     let claim: Promise<unknown> | undefined;
     await database.db.transaction(async (tx) => {
       const [player] = await tx.select().from(players).where(and(eq(players.gameId, GAME), eq(players.playerId, playerId))).for("update");
-      claim = engine.claim(GAME, playerId, "offer", held[0]!.instanceId);
+      claim = engine.claim({ gameId: GAME, playerId, kind: "offer", instanceId: held[0]!.instanceId });
       // Wait until the claim's statement is blocked on this lock.
       for (let i = 0; i < 200; i++) {
         const waiting = await database.db.execute(sql`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`);

@@ -137,7 +137,7 @@ describe.each(testDatabaseTargets())("ledger feed under concurrent claims on %s"
         case "claim":
           for (let i = 0; i < step.n; i++) {
             const { playerId, instanceId } = claimables[nextPlayer++]!;
-            pending.push(engine.claim(gameId, playerId, "offer", instanceId, undefined, "client"));
+            pending.push(engine.claim({ gameId, playerId, kind: "offer", instanceId, via: "client" }));
           }
           break;
         case "hold-written":

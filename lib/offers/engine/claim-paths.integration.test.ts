@@ -89,7 +89,7 @@ describe.each(contractDatabaseTargets())("the two claim paths on %s", (target) =
       const hotInstance = await fixture(hot);
       const composedInstance = await fixture(composed);
 
-      const hotAnswer = await engine.claimOnce(GAME, hot, "offer", hotInstance, idempotency, "client");
+      const hotAnswer = await engine.claimOnce({ gameId: GAME, playerId: hot, kind: "offer", instanceId: hotInstance, idempotency, via: "client" });
       const composedAnswer = await engine.transaction(GAME, composed, (tx) => claimOfferIn(engine, tx, composedInstance, "client", idempotency));
 
       expect(composedAnswer).toEqual(hotAnswer);

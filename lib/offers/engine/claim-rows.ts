@@ -1,11 +1,11 @@
 /**
- * The rows a claim writes, defined once. Both claim paths build their writes from `claimWrites`:
- * the hot path turns each value into SQL of its one statement (columns of the claimed row, the
- * player's next sequence id from the locked row, parameters), the transactional path into plain
- * values. So the two can never write different rows.
+ * The rows a claim writes: `claimWrites` defines them for the transactional path (plain values), and
+ * the hot path's one statement (`HOT_CLAIM`) writes the same rows in SQL text fixed in the code, so
+ * that nothing is assembled per claim. claim-paths.integration.test.ts runs both paths on equal
+ * fixtures and compares every row they leave: a change to one that the other lacks fails there.
  */
-import { getTableColumns, SQL, StringChunk, type SQLChunk } from "drizzle-orm";
 import type { PgTable } from "drizzle-orm/pg-core";
+import type { NamedStatement } from "../../db";
 import { idempotencyKeys, offerEvents, offerInstances, referrals, rewardEvents, rewardLedger, type RewardSource } from "../db/schema";
 import type { Reward } from "../schemas";
 import { IDEMPOTENCY_KEY_TTL_MS, type RememberedClaim } from "./types";
@@ -108,52 +108,72 @@ export function rowValues<T extends PgTable>(table: T, def: RowDef<T>, from: Cla
   return out as T["$inferInsert"];
 }
 
-/** How the hot statement reaches the claimed source's fields and the next sequence id: SQL expressions (constants of the code, never input). */
-export interface ClaimSql {
-  source: Record<keyof ClaimSource, string>;
-  nextSeq: string;
+/**
+ * The hot claim of an offer (claims.ts says what it does), in two shapes: without and with an
+ * Idempotency-Key (then the key's row is one more CTE). Parameters: $1 game, $2 player,
+ * $3 instance, $4 now, $5 the caller's deadline, $6 who claimed (`via`); keyed, $7 endpoint,
+ * $8 key, $9 fingerprint, $10 when the key expires. Literals are constants of this module. Its
+ * `unsettled` is claims.ts's unsettledOffers.
+ */
+function hotClaimText(keyed: boolean): string {
+  const remembered = keyed
+    ? `, remembered as (
+  insert into offers_idempotency_keys (game_id, player_id, endpoint, key, fingerprint, rewards, created_at, expires_at)
+  select c.game_id, c.player_id, $7, $8, $9, c.rewards, $4, $10 from claimed c
+)`
+    : "";
+  return `with locked as (
+  select event_seq from offers_players where game_id = $1 and player_id = $2 for update
+), claimed as (
+  update offers_instances set status = '${CLAIM_TO}', claimed_at = $4, updated_at = $4
+  where instance_id = $3 and game_id = $1 and player_id = $2 and status = '${CLAIM_FROM}'
+    and (select clock_timestamp() < $5::timestamptz from locked)
+  returning *
+), granted as (
+  insert into offers_reward_ledger (game_id, player_id, source_kind, source_id, rewards, granted_at)
+  select c.game_id, c.player_id, 'offer', c.instance_id, c.rewards, $4 from claimed c
+), announced as (
+  insert into offers_reward_events (game_id, player_id, source_kind, source_id, offer_id, variant_id, rewards, source, occurred_at)
+  select c.game_id, c.player_id, 'offer', c.instance_id, c.offer_id, c.variant_id, c.rewards, $6, $4 from claimed c
+), recorded as (
+  insert into offers_events (game_id, player_id, seq, instance_id, type, from_status, to_status, cause, at)
+  select c.game_id, c.player_id, l.event_seq + 1, c.instance_id, 'claimed', '${CLAIM_FROM}', '${CLAIM_TO}', 'claim', $4 from claimed c, locked l
+), sequenced as (
+  update offers_players p set event_seq = l.event_seq + 1 from locked l
+  where p.game_id = $1 and p.player_id = $2 and exists (select 1 from claimed)
+)${remembered}
+select to_jsonb(c) as row, l.event_seq + 1 as seq,
+  l.event_seq <> (select event_seq from offers_players where game_id = $1 and player_id = $2) as raced,
+  exists (select 1 from offers_instances o
+    where o.game_id = $1 and o.player_id = $2
+      and (o.status = 'inQueue' or (o.status in ('surfaced', 'viewed') and o.expires_at <= $4))) as unsettled
+from claimed c, locked l`;
 }
 
-// Built once per table: the hot path asks for them on every claim.
-const columnNames = new WeakMap<PgTable, Map<string, string>>();
+/** The hot claim's two statements, each named: every pooled connection parses and plans it once. */
+export const HOT_CLAIM: Readonly<Record<"plain" | "keyed", NamedStatement>> = {
+  plain: { name: "offers_claim", text: hotClaimText(false) },
+  keyed: { name: "offers_claim_keyed", text: hotClaimText(true) },
+};
 
-function columnName(table: PgTable, key: string): string {
-  let names = columnNames.get(table);
-  if (!names) {
-    names = new Map(Object.entries(getTableColumns(table)).map(([k, column]) => [k, `"${column.name}"`]));
-    columnNames.set(table, names);
-  }
-  const name = names.get(key);
-  if (!name) throw new Error(`no column ${key}`);
-  return name;
+/** What one hot claim binds to HOT_CLAIM's parameters. */
+export interface HotClaimValues {
+  gameId: string;
+  playerId: string;
+  instanceId: string;
+  now: Date;
+  /** The caller's deadline (`callerDeadlineAt`): an ISO instant, or "infinity". */
+  deadline: string;
+  via: RewardSource;
+  remember?: RememberedClaim;
 }
 
-// One flat SQL (text chunks and parameters): drizzle renders nested sql`` objects many times slower,
-// and this is built on every claim.
-function pushValue(chunks: SQLChunk[], v: ClaimValue, refs: ClaimSql | undefined): void {
-  // A bare value is a parameter (as in a sql`` template); a Param object renders slower.
-  if ("value" in v) chunks.push((v.value instanceof Date ? v.value.toISOString() : v.value) as unknown as SQLChunk);
-  else if (!refs) throw new Error("only values can be set here");
-  else chunks.push(new StringChunk("source" in v ? refs.source[v.source] : refs.nextSeq));
-}
-
-/** `(col, …) select value, …` of an INSERT … SELECT (the hot path). */
-export function insertSelectSql<T extends PgTable>(table: T, def: RowDef<T>, refs: ClaimSql): SQL {
-  const entries = Object.entries(def) as Array<[string, ClaimValue]>;
-  const chunks: SQLChunk[] = [new StringChunk(`(${entries.map(([key]) => columnName(table, key)).join(", ")}) select `)];
-  entries.forEach(([, v], i) => {
-    if (i > 0) chunks.push(new StringChunk(", "));
-    pushValue(chunks, v, refs);
-  });
-  return new SQL(chunks);
-}
-
-/** `col = value, …` of an UPDATE (the hot path). */
-export function setSql<T extends PgTable>(table: T, def: RowDef<T>): SQL {
-  const chunks: SQLChunk[] = [];
-  (Object.entries(def) as Array<[string, ClaimValue]>).forEach(([key, v], i) => {
-    chunks.push(new StringChunk(`${i > 0 ? ", " : ""}${columnName(table, key)} = `));
-    pushValue(chunks, v, undefined);
-  });
-  return new SQL(chunks);
+/** The statement of a hot claim and its parameters, in HOT_CLAIM's order. */
+export function hotClaim(values: HotClaimValues): { statement: NamedStatement; params: string[] } {
+  const now = values.now.toISOString();
+  const params = [values.gameId, values.playerId, values.instanceId, now, values.deadline, values.via];
+  const remember = values.remember;
+  if (!remember) return { statement: HOT_CLAIM.plain, params };
+  const expiresAt = new Date(values.now.getTime() + IDEMPOTENCY_KEY_TTL_MS).toISOString();
+  return { statement: HOT_CLAIM.keyed, params: [...params, remember.endpoint, remember.key, remember.fingerprint, expiresAt] };
 }

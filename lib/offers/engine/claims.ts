@@ -1,19 +1,20 @@
 /**
  * Exactly-once claims of offers and referrals, with an optional Idempotency-Key. An offer claim's
  * hot path is one statement; the transactional path (`claimOfferIn`, `claimReferralIn`) composes
- * inside a player's transaction. Both write the rows ./claim-rows defines.
+ * inside a player's transaction. Both write the rows ./claim-rows defines (as values, and as the
+ * hot statement's text).
  */
 import { createHash } from "node:crypto";
 import { and, eq, lte, sql } from "drizzle-orm";
-import { callerDeadline, CallerDeadlinePassed, executeNamed, fromDriverRow, isUniqueViolation, rowsOf } from "../../db";
+import { callerDeadlineAt, CallerDeadlinePassed, executeStatement, fromDriverRow, isUniqueViolation, rowsOf } from "../../db";
 import { OffersError } from "../errors";
 import type { OffersExecutor } from "../db";
 import { idempotencyKeys, offerEvents, offerInstances, referrals, rewardEvents, rewardLedger, type RewardSource } from "../db/schema";
 import type { Reward } from "../schemas";
-import { claimWrites, CLAIM_FROM, insertSelectSql, rowValues, setSql, type ClaimSource, type ClaimSql } from "./claim-rows";
+import { claimWrites, CLAIM_FROM, hotClaim, rowValues, type ClaimSource } from "./claim-rows";
 import { settle } from "./settle";
 import { nextSeq, withPlayerTransaction, type PlayerTx } from "./transaction";
-import type { ClaimIdempotency, ClaimOutcome, EngineCore, RememberedClaim } from "./types";
+import type { ClaimIdempotency, ClaimOutcome, ClaimRequest, EngineCore, RememberedClaim } from "./types";
 import { iso, offerEvent } from "./views";
 
 /** Fingerprint of a claim as parsed: a retry must ask for the same thing (whitespace and key order do not matter). */
@@ -21,7 +22,7 @@ export function claimFingerprint(kind: "offer" | "referral", instanceId: string)
   return createHash("sha256").update(JSON.stringify([kind, instanceId])).digest("base64url");
 }
 
-/** SQL: whether a player has offers that a freed slot or the clock would move (queued, or overdue). */
+/** SQL: whether a player has offers that a freed slot or the clock would move (queued, or overdue); HOT_CLAIM answers the same as `unsettled`. */
 function unsettledOffers(gameId: string, playerId: string, nowIso: string) {
   return sql`exists (select 1 from offers_instances o
     where o.game_id = ${gameId} and o.player_id = ${playerId}
@@ -46,19 +47,13 @@ function idempotencyKeyOf(gameId: string, playerId: string, remember: ClaimIdemp
  * idempotency-key-reused. Two claims with one key at once: the second waits for the player's
  * lock, then finds the first's key and answers the same.
  */
-export async function claimOnce(
-  core: EngineCore,
-  gameId: string,
-  playerId: string,
-  kind: "offer" | "referral",
-  instanceId: string,
-  idempotency: ClaimIdempotency | undefined,
-  via: RewardSource,
-): Promise<ClaimOutcome> {
+export async function claimOnce(core: EngineCore, request: ClaimRequest): Promise<ClaimOutcome> {
+  const { gameId, playerId, kind, instanceId, idempotency, via = "server" } = request;
   const remember = idempotency ? { ...idempotency, fingerprint: claimFingerprint(kind, instanceId) } : undefined;
   if (kind === "referral") return withPlayerTransaction(core, gameId, playerId, (unit) => claimReferralIn(core, unit, instanceId, via, remember));
+  const offer: OfferClaim = { gameId, playerId, instanceId, via, remember };
   try {
-    return { rewards: await claimOfferHot(core, gameId, playerId, instanceId, via, remember), replayed: false };
+    return { rewards: await claimOfferHot(core, offer), replayed: false };
   } catch (error) {
     if (!remember || !(error instanceof OffersError) || (error.code !== "offer-not-claimable" && error.code !== "offer-not-found")) throw error;
     // Refused: the offer may have been claimed with this very key (a retry, or a twin that held the
@@ -67,7 +62,7 @@ export async function claimOnce(
     if (stored === "expired") {
       // An expired key the sweep has not purged yet: it is free again.
       await forgetExpiredKey(core, core.db, gameId, playerId, remember);
-      return { rewards: await claimOfferHot(core, gameId, playerId, instanceId, via, remember), replayed: false };
+      return { rewards: await claimOfferHot(core, offer), replayed: false };
     }
     if (stored) return stored;
     throw error;
@@ -96,14 +91,18 @@ async function answeredBefore(core: EngineCore, unit: PlayerTx, remember: Rememb
   return null;
 }
 
-/** The claimed row (`c`) and the locked player row (`l`) of the hot statement. */
-const HOT_REFS: ClaimSql = {
-  source: { gameId: "c.game_id", playerId: "c.player_id", sourceId: "c.instance_id", rewards: "c.rewards", offerId: "c.offer_id", variantId: "c.variant_id" },
-  nextSeq: "l.event_seq + 1",
-};
+/** An offer claim on the hot path: the request with its defaults taken and its key fingerprinted. */
+interface OfferClaim {
+  gameId: string;
+  playerId: string;
+  instanceId: string;
+  via: RewardSource;
+  remember?: RememberedClaim;
+}
 
-/** The hot path: one statement, see below. Answers the rewards. */
-async function claimOfferHot(core: EngineCore, gameId: string, playerId: string, instanceId: string, via: RewardSource, remember?: RememberedClaim): Promise<Reward[]> {
+/** The hot path: one statement (HOT_CLAIM in ./claim-rows), see below. Answers the rewards. */
+async function claimOfferHot(core: EngineCore, claim: OfferClaim): Promise<Reward[]> {
+  const { gameId, playerId, instanceId } = claim;
   const game = await core.gameSettings(gameId);
   if (!game.exists) throw new OffersError("game-not-found", gameId);
   // The hot write path, in one statement (one round trip, atomic without BEGIN/COMMIT): lock the
@@ -114,41 +113,15 @@ async function claimOfferHot(core: EngineCore, gameId: string, playerId: string,
   // its snapshot predates that change), in which case the slots are settled in a transaction.
   // With an Idempotency-Key, the key is stored by the same statement; a key stored meanwhile makes
   // its primary key refuse the insert, and the whole statement (claim included) is undone.
-  const nowDate = core.clock.now();
-  const now = iso(nowDate);
-  const writes = claimWrites("offer", nowDate, via, remember);
-  const ledger = insertSelectSql(rewardLedger, writes.ledger, HOT_REFS);
-  const outbox = insertSelectSql(rewardEvents, writes.rewardEvent, HOT_REFS);
-  const event = insertSelectSql(offerEvents, writes.event!, HOT_REFS);
-  const key = writes.idempotency ? insertSelectSql(idempotencyKeys, writes.idempotency, HOT_REFS) : undefined;
-  const rememberKey = key ? sql`, remembered as (insert into offers_idempotency_keys ${key} from claimed c)` : sql``;
   // Once the player's row is locked, the claim goes ahead only while this caller still waits for it:
   // a PostgreSQL that froze with the statement in its socket must not grant it after a 503.
-  const deadline = callerDeadline(core.db);
+  const nowDate = core.clock.now();
+  const now = iso(nowDate);
+  const deadline = callerDeadlineAt(core.db);
+  const { statement, params } = hotClaim({ ...claim, now: nowDate, deadline });
   let result: unknown;
   try {
-    result = await executeNamed(core.db, "offers_claim", sql`
-      with locked as (
-        select event_seq from offers_players where game_id = ${gameId} and player_id = ${playerId} for update
-      ), claimed as (
-        update offers_instances set ${setSql(offerInstances, writes.claimed)}
-        where instance_id = ${instanceId} and game_id = ${gameId} and player_id = ${playerId} and status = ${CLAIM_FROM}
-          and (select clock_timestamp() < ${deadline} from locked)
-        returning *
-      ), granted as (
-        insert into offers_reward_ledger ${ledger} from claimed c
-      ), announced as (
-        insert into offers_reward_events ${outbox} from claimed c
-      ), recorded as (
-        insert into offers_events ${event} from claimed c, locked l
-      ), sequenced as (
-        update offers_players p set event_seq = l.event_seq + 1 from locked l
-        where p.game_id = ${gameId} and p.player_id = ${playerId} and exists (select 1 from claimed)
-      )${rememberKey}
-      select to_jsonb(c) as row, l.event_seq + 1 as seq,
-        l.event_seq <> (select event_seq from offers_players where game_id = ${gameId} and player_id = ${playerId}) as raced,
-        ${unsettledOffers(gameId, playerId, now)} as unsettled
-      from claimed c, locked l`);
+    result = await executeStatement(core.db, statement, params);
   } catch (error) {
     // The ledger's unique index: unreachable while the conditional update holds; were it reached, the
     // statement is undone and nothing is granted twice. The Idempotency-Key's primary key: the key
@@ -159,7 +132,7 @@ async function claimOfferHot(core: EngineCore, gameId: string, playerId: string,
   const [outcome] = rowsOf<{ row: Record<string, unknown>; seq: number | string; raced: boolean; unsettled: boolean }>(result);
   if (!outcome) {
     const [existing] = await core.db
-      .select({ status: offerInstances.status, late: sql<boolean>`clock_timestamp() >= ${deadline}` })
+      .select({ status: offerInstances.status, late: sql<boolean>`clock_timestamp() >= ${deadline}::timestamptz` })
       .from(offerInstances)
       .where(and(eq(offerInstances.instanceId, instanceId), eq(offerInstances.gameId, gameId), eq(offerInstances.playerId, playerId)));
     // Still claimable: the statement ran after its deadline (PostgreSQL was stalled), so nothing was granted.

@@ -7,7 +7,7 @@ import { eq } from "drizzle-orm";
 import type { Clock } from "../clock";
 import { systemClock } from "../clock";
 import type { OffersDatabase } from "../db";
-import { currencies, games, type RewardSource } from "../db/schema";
+import { currencies, games } from "../db/schema";
 import type {
   Offer,
   OfferDefinition,
@@ -38,8 +38,8 @@ import { purgeIdempotencyKeys, sweepExpired } from "./sweep";
 import { withPlayerTransaction, type PlayerTx } from "./transaction";
 import {
   DEFAULT_MAX_OFFER_SLOTS,
-  type ClaimIdempotency,
   type ClaimOutcome,
+  type ClaimRequest,
   type EngineCore,
   type GameSettings,
   type OfferEvent,
@@ -258,17 +258,14 @@ export class OffersEngine implements EngineCore {
    * Exactly-once claim: moves claimable → claimed by a conditional update, writes the ledger row
    * (unique per source) and frees the slot (promoting the queue).
    */
-  async claim(gameId: string, playerId: string, kind: "offer" | "referral", instanceId: string, idempotency?: ClaimIdempotency, via: RewardSource = "server"): Promise<Reward[]> {
-    return (await this.claimOnce(gameId, playerId, kind, instanceId, idempotency, via)).rewards;
+  async claim(request: ClaimRequest): Promise<Reward[]> {
+    return (await this.claimOnce(request)).rewards;
   }
 
-  /**
-   * A claim with an optional Idempotency-Key (see ./claims). `via` is who claimed, recorded in the
-   * reward.granted event; calls from code of the service itself (demo data, tests) count as the server.
-   */
-  async claimOnce(gameId: string, playerId: string, kind: "offer" | "referral", instanceId: string, idempotency?: ClaimIdempotency, via: RewardSource = "server"): Promise<ClaimOutcome> {
-    const outcome = await claimOnce(this, gameId, playerId, kind, instanceId, idempotency, via);
-    if (!outcome.replayed) this.rewardGranted(gameId);
+  /** A claim with an optional Idempotency-Key (see ./claims), answered with whether it is a replay. */
+  async claimOnce(request: ClaimRequest): Promise<ClaimOutcome> {
+    const outcome = await claimOnce(this, request);
+    if (!outcome.replayed) this.rewardGranted(request.gameId);
     return outcome;
   }
 

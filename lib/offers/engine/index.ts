@@ -17,6 +17,7 @@ export {
   IDEMPOTENCY_KEY_TTL_MS,
   type ClaimIdempotency,
   type ClaimOutcome,
+  type ClaimRequest,
   type OfferEvent,
   type OfferEventListener,
   type OfferEventType,

@@ -1,5 +1,5 @@
 /** Types and constants shared by the engine's modules. */
-import type { currencies, offerDefinitions, offerInstances, players } from "../db/schema";
+import type { currencies, offerDefinitions, offerInstances, players, RewardSource } from "../db/schema";
 import type { Clock } from "../clock";
 import type { OffersDatabase } from "../db";
 import type { Offer, OfferStatus, PlayerData, PlayerSnapshot, Reward } from "../schemas";
@@ -33,6 +33,17 @@ export const IDEMPOTENCY_KEY_TTL_MS = 24 * 3600 * 1000;
 export interface ClaimIdempotency {
   key: string;
   endpoint: "client" | "sdk";
+}
+
+/** One claim as asked: the player's offer instance or referral, with its Idempotency-Key if any, and who claimed. */
+export interface ClaimRequest {
+  gameId: string;
+  playerId: string;
+  kind: "offer" | "referral";
+  instanceId: string;
+  idempotency?: ClaimIdempotency;
+  /** Who claimed, recorded in the reward.granted event; code of the service itself (demo data, tests) claims as the server (the default). */
+  via?: RewardSource;
 }
 
 /** A claim's key with the fingerprint of the claim it was sent with. */

@@ -23,7 +23,7 @@ export async function claimWithKey(
   const labels = { kind: body.kind, endpoint };
   let outcome;
   try {
-    outcome = await engine.claimOnce(gameId, playerId, body.kind, body.instanceId, typeof key === "string" ? { key, endpoint } : undefined, via);
+    outcome = await engine.claimOnce({ gameId, playerId, kind: body.kind, instanceId: body.instanceId, idempotency: typeof key === "string" ? { key, endpoint } : undefined, via });
   } catch (error) {
     if (error instanceof OffersError && error.code === "offer-not-claimable") claimConflictsTotal.inc(labels);
     throw error;
