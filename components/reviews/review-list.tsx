@@ -2,12 +2,25 @@
 // The Reviews page: requests the user may decide, and those the user opened (any state, so a close reason is seen).
 import { Link } from "@/components/ui/link";
 import { useQuery } from "@tanstack/react-query";
-import { Alert, Card } from "@/components/ui";
+import { Alert, Badge, Card } from "@/components/ui";
 import { describeApiError } from "@/components/http/api-client";
 import { when } from "@/components/gitops/relative-time";
 import { fetchReviews, reviewKeys, type Review } from "./api";
 import { ReviewStateBadge, scopeLabel } from "./review-state";
 import styles from "./reviews.module.css";
+
+/** What a decider can expect on the request's page, from what the server would accept (can.merge is false while it conflicts). */
+function MergeabilityBadge({ review }: { review: Review }) {
+  if (review.state !== "opened") return null;
+  if (review.hasConflicts) {
+    return (
+      <Badge tone="danger" data-testid="review-conflicts" title="It cannot be merged: close it and propose the change again">
+        conflicts with {review.targetBranch}
+      </Badge>
+    );
+  }
+  return review.can.merge ? <Badge tone="success">ready to merge</Badge> : null;
+}
 
 function ReviewRows({ reviews, empty, testId }: { reviews: Review[]; empty: string; testId: string }) {
   if (reviews.length === 0) return <p className="muted" data-testid={`${testId}-empty`}>{empty}</p>;
@@ -19,7 +32,7 @@ function ReviewRows({ reviews, empty, testId }: { reviews: Review[]; empty: stri
             <Link href={`/reviews/${r.iid}`}>
               !{r.iid} {r.title}
             </Link>{" "}
-            <ReviewStateBadge review={r} />
+            <ReviewStateBadge review={r} /> <MergeabilityBadge review={r} />
           </div>
           <div className={`muted ${styles.meta}`}>
             {scopeLabel(r)} · by {r.author} · <span title={r.createdAt}>{when(r.createdAt)}</span>

@@ -142,6 +142,36 @@ export function providerContract(targets: Array<[string, () => Promise<Harness>]
     expect((await p.getMergeRequest("team/gamma", mr.iid))?.state).toBe("opened");
   });
 
+  it("lists whether each open request still merges cleanly, following its branches as they move", async () => {
+    const repo = "other/merges";
+    await h.seed.createRepository(repo);
+    await h.seed.commitFiles(repo, { branch: "main", message: "Start", author, files: [{ path: "app.yaml", content: "level: info\n" }] });
+    await p.commitFiles(repo, { branch: "clash", message: "Debug", author, files: [{ path: "app.yaml", content: "level: debug\n" }] });
+    await p.commitFiles(repo, { branch: "clean", message: "Other file", author, files: [{ path: "other.yaml", content: "x: 1\n" }] });
+    const clash = await p.openMergeRequest(repo, { sourceBranch: "clash", title: "Debug" });
+    const clean = await p.openMergeRequest(repo, { sourceBranch: "clean", title: "Other" });
+    const listed = async () => Object.fromEntries((await p.listMergeRequests(repo, { state: "all" })).map((m) => [m.iid, m.hasConflicts]));
+    expect(await listed()).toEqual({ [clash.iid]: false, [clean.iid]: false });
+
+    // The target changes the line the request changes: the list says so, as the request and its diff do.
+    await h.seed.commitFiles(repo, { branch: "main", message: "Warn", author, files: [{ path: "app.yaml", content: "level: warn\n" }] });
+    expect(await listed()).toEqual({ [clash.iid]: true, [clean.iid]: false });
+    expect((await p.getMergeRequest(repo, clash.iid))?.hasConflicts).toBe(true);
+    expect((await p.getMergeRequestDiff(repo, clash.iid)).hasConflicts).toBe(true);
+    await expectScmError(p.mergeMergeRequest(repo, clash.iid), "conflict");
+
+    // The source makes the same change as the target: it merges cleanly again.
+    await p.commitFiles(repo, { branch: "clash", message: "Warn too", author, files: [{ path: "app.yaml", content: "level: warn\n" }] });
+    expect(await listed()).toEqual({ [clash.iid]: false, [clean.iid]: false });
+
+    // Decided requests conflict with nothing.
+    await p.mergeMergeRequest(repo, clean.iid);
+    await h.seed.commitFiles(repo, { branch: "main", message: "Error", author, files: [{ path: "app.yaml", content: "level: error\n" }] });
+    expect(await listed()).toEqual({ [clash.iid]: true, [clean.iid]: false });
+    await p.closeMergeRequest(repo, clash.iid);
+    expect(await listed()).toEqual({ [clash.iid]: false, [clean.iid]: false });
+  });
+
   it("shows what a merge request changes, comments kept, and whether it still merges cleanly", async () => {
     const before = "# Settings of alpha\nreplicas: 2 # scaled by hand\nlogLevel: info\n";
     await p.commitFiles("team/alpha", { branch: "main", message: "Settings", author, files: [{ path: "config/settings.yaml", content: before }] });

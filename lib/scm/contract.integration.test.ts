@@ -105,6 +105,45 @@ describe("gitlab adapter specifics (fake server)", () => {
     expect((await expectScmError(provider().mergeMergeRequest("acme/web", 1), "conflict")).message).toMatch(/cannot be merged/);
   });
 
+  it("reads each listed request's conflicts from GitLab's merge status, and asks it to check again", async () => {
+    const item = (iid: number, fields: Record<string, unknown>) => ({
+      iid,
+      title: `!${iid}`,
+      description: "",
+      state: "opened",
+      source_branch: `change-${iid}`,
+      target_branch: "main",
+      author: { username: "portal-bot" },
+      web_url: `${fake.url}/acme/web/-/merge_requests/${iid}`,
+      created_at: "2026-12-01T10:00:00Z",
+      updated_at: "2026-12-01T10:00:00Z",
+      merged_at: null,
+      merge_commit_sha: null,
+      ...fields,
+    });
+    fake.requests.length = 0;
+    fake.failNext({
+      status: 200,
+      body: [
+        item(1, { has_conflicts: true, merge_status: "cannot_be_merged", detailed_merge_status: "conflict" }),
+        // Being checked again after a conflict: still refused until the check says otherwise.
+        item(2, { has_conflicts: false, merge_status: "cannot_be_merged_recheck", detailed_merge_status: "checking" }),
+        item(3, { has_conflicts: false, merge_status: "unchecked", detailed_merge_status: "unchecked" }),
+        item(4, { has_conflicts: false, merge_status: "can_be_merged", detailed_merge_status: "mergeable" }),
+        item(5, { state: "closed", has_conflicts: true, merge_status: "cannot_be_merged" }),
+      ],
+    });
+    const list = await provider().listMergeRequests("acme/web", { state: "all" });
+    expect(list.map((m) => [m.iid, m.hasConflicts])).toEqual([
+      [1, true],
+      [2, true],
+      [3, false],
+      [4, false],
+      [5, false],
+    ]);
+    expect(fake.requests[0].path).toMatch(/[?&]with_merge_status_recheck=true\b/);
+  });
+
   it("reads every page of a list, following GitLab's Link header", async () => {
     // 105 tags in one git command (creating each through the provider would start ~500 git processes).
     const sha = await fake.backend.resolveRef("acme/web", "main");

@@ -106,6 +106,10 @@ export async function startFakeGitLab(options: FakeGitLabOptions): Promise<FakeG
     updated_at: m.updatedAt,
     merged_at: m.mergedAt,
     merge_commit_sha: m.mergeCommitSha,
+    // GitLab's verdict of its last check; the backing provider checks on every read, so it is never stale here.
+    has_conflicts: m.hasConflicts,
+    merge_status: m.state !== "opened" ? "can_be_merged" : m.hasConflicts ? "cannot_be_merged" : "can_be_merged",
+    detailed_merge_status: m.state !== "opened" ? "not_open" : m.hasConflicts ? "conflict" : "mergeable",
   });
   const allRepos = async (owner?: string, search?: string) => {
     const out: ScmRepository[] = [];
@@ -263,7 +267,7 @@ export async function startFakeGitLab(options: FakeGitLabOptions): Promise<FakeG
       if (method === "GET") {
         const mr = await backend.getMergeRequest(repo, iid);
         if (!mr) throw new HttpError(404, { message: "404 Not found" });
-        return { ...mrJson(mr), has_conflicts: (await backend.getMergeRequestDiff(repo, iid)).hasConflicts };
+        return mrJson(mr);
       }
       if (method === "PUT") {
         const body = await readBody(req);

@@ -165,6 +165,17 @@ export class RepoGit {
     }
   }
 
+  /** Every branch's commit, in one git process (a list of merge requests needs both ends of each). */
+  async branchShas(): Promise<Map<string, string>> {
+    const out = await this.raw(["for-each-ref", "--format=%(objectname) %(refname)", "refs/heads"]);
+    const shas = new Map<string, string>();
+    for (const line of out.split("\n")) {
+      const space = line.indexOf(" ");
+      if (space > 0) shas.set(line.slice(space + 1).replace(/^refs\/heads\//, ""), line.slice(0, space));
+    }
+    return shas;
+  }
+
   async readFile(ref: string, filePath: string): Promise<string | null> {
     if (ref.startsWith("-")) return null;
     // One git process (a busy machine pays for each): the ref peeled to its commit, then the path. A

@@ -73,6 +73,8 @@ interface GlMergeRequest {
   merged_at: string | null;
   merge_commit_sha: string | null;
   has_conflicts?: boolean;
+  merge_status?: string;
+  detailed_merge_status?: string;
 }
 interface GlDiff {
   old_path: string;
@@ -130,6 +132,15 @@ export function scmErrorOf(e: unknown, what: string): ScmError {
   }
 }
 
+/**
+ * Whether GitLab's last mergeability check of a request found conflicts. GitLab checks asynchronously:
+ * `has_conflicts` is true only once `merge_status` is cannot_be_merged, so a request being rechecked after
+ * such a verdict (cannot_be_merged_recheck) still counts as conflicting, and an unchecked one as clean.
+ */
+export function conflictsOf(m: Pick<GlMergeRequest, "has_conflicts" | "merge_status" | "detailed_merge_status">): boolean {
+  return m.has_conflicts === true || m.merge_status === "cannot_be_merged" || m.merge_status === "cannot_be_merged_recheck" || m.detailed_merge_status === "conflict";
+}
+
 export class GitLabScmProvider implements ScmProvider {
   readonly kind = "gitlab" as const;
   private readonly api: InstanceType<typeof Gitlab<false>>;
@@ -184,6 +195,7 @@ export class GitLabScmProvider implements ScmProvider {
   private mrOf(repo: string, m: GlMergeRequest): ScmMergeRequest {
     const state: MergeRequestState = m.state === "merged" ? "merged" : m.state === "opened" || m.state === "locked" ? "opened" : "closed";
     return {
+      hasConflicts: state === "opened" && conflictsOf(m),
       iid: m.iid,
       repository: repo,
       title: m.title,
@@ -307,6 +319,8 @@ export class GitLabScmProvider implements ScmProvider {
       this.api.MergeRequests.all({
         projectId: this.project(repo),
         ...(state === "all" ? {} : { state }),
+        // Lists may answer a stale merge_status; this asks GitLab to check again those whose check is due, for the next read.
+        withMergeStatusRecheck: true,
         orderBy: "created_at",
         sort: "desc",
         perPage: 100,
@@ -329,7 +343,7 @@ export class GitLabScmProvider implements ScmProvider {
     )) as unknown as GlDiff[];
     return {
       files: diffs.map((d) => ({ oldPath: d.old_path, newPath: d.new_path, newFile: d.new_file, deletedFile: d.deleted_file, diff: d.diff })),
-      hasConflicts: mr.state === "opened" && mr.has_conflicts === true,
+      hasConflicts: this.mrOf(repo, mr).hasConflicts,
     };
   }
 

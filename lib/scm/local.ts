@@ -257,8 +257,21 @@ export class LocalScmProvider implements ScmProvider {
 
   // ---- merge requests ----
 
-  private toMergeRequest(r: MergeRequestRecord): ScmMergeRequest {
-    return { ...r, webUrl: this.webBaseUrl ? `${this.webBaseUrl}/${r.repository}/-/merge_requests/${r.iid}` : null };
+  private toMergeRequest(r: MergeRequestRecord, hasConflicts = false): ScmMergeRequest {
+    const { mergeability: _checked, ...record } = r;
+    return { ...record, hasConflicts, webUrl: this.webBaseUrl ? `${this.webBaseUrl}/${r.repository}/-/merge_requests/${r.iid}` : null };
+  }
+
+  /**
+   * Whether an open request conflicts with its target, for these two commits: the verdict kept with the record
+   * when it was made for them (by any process), else `git merge-tree` once, kept for the next reader.
+   */
+  private async conflictsOf(repo: string, git: RepoGit, r: MergeRequestRecord, sourceSha: string, targetSha: string): Promise<boolean> {
+    const known = r.mergeability;
+    if (known && known.sourceSha === sourceSha && known.targetSha === targetSha) return known.hasConflicts;
+    const hasConflicts = await git.conflicts(targetSha, sourceSha);
+    await this.store.setMergeability(repo, r.iid, { sourceSha, targetSha, hasConflicts });
+    return hasConflicts;
   }
 
   async openMergeRequest(repo: string, input: ScmOpenMergeRequest): Promise<ScmMergeRequest> {
@@ -266,8 +279,10 @@ export class LocalScmProvider implements ScmProvider {
     if (!input.title.trim()) throw new ScmError("invalid", "a merge request needs a title");
     return this.withRepo(repo, async (git) => {
       const target = input.targetBranch ?? (await git.defaultBranch());
-      if (!(await git.branchSha(input.sourceBranch))) throw new ScmError("not_found", `source branch ${input.sourceBranch} does not exist`);
-      if (!(await git.branchSha(target))) throw new ScmError("not_found", `target branch ${target} does not exist`);
+      const sourceSha = await git.branchSha(input.sourceBranch);
+      if (!sourceSha) throw new ScmError("not_found", `source branch ${input.sourceBranch} does not exist`);
+      const targetSha = await git.branchSha(target);
+      if (!targetSha) throw new ScmError("not_found", `target branch ${target} does not exist`);
       if (target === input.sourceBranch) throw new ScmError("invalid", "source and target branch are the same");
       const open = await this.store.list(repo, "opened");
       if (open.some((m) => m.sourceBranch === input.sourceBranch && m.targetBranch === target)) {
@@ -280,30 +295,32 @@ export class LocalScmProvider implements ScmProvider {
         targetBranch: target,
         author: input.author ?? "portal",
       });
-      return this.toMergeRequest(rec);
+      return this.toMergeRequest(rec, await this.conflictsOf(repo, git, rec, sourceSha, targetSha));
     });
   }
 
   /**
-   * Records still "opened" whose source branch is already in the target are marked merged (with the
-   * commit that merged them), as GitLab does for a branch merged by push. Answers the records as now stored.
+   * The records as they are now. Records still "opened" whose source branch is already in the target are
+   * marked merged (with the commit that merged them), as GitLab does for a branch merged by push; the others
+   * carry whether they still merge cleanly. Both branches' commits come from one read of the refs.
    */
-  private async reconcile(repo: string, git: RepoGit, records: MergeRequestRecord[]): Promise<MergeRequestRecord[]> {
-    const out: MergeRequestRecord[] = [];
+  private async current(repo: string, git: RepoGit, records: MergeRequestRecord[]): Promise<ScmMergeRequest[]> {
+    const heads = records.some((r) => r.state === "opened") ? await git.branchShas() : new Map<string, string>();
+    const out: ScmMergeRequest[] = [];
     for (const r of records) {
-      if (r.state !== "opened") {
-        out.push(r);
+      const source = heads.get(r.sourceBranch);
+      const target = heads.get(r.targetBranch);
+      if (r.state !== "opened" || !source || !target) {
+        out.push(this.toMergeRequest(r));
         continue;
       }
-      const source = await git.branchSha(r.sourceBranch);
-      const target = await git.branchSha(r.targetBranch);
-      const mergedBy = source && target ? await git.mergeCommitOf(source, target) : null;
+      const mergedBy = await git.mergeCommitOf(source, target);
       if (!mergedBy) {
-        out.push(r);
+        out.push(this.toMergeRequest(r, await this.conflictsOf(repo, git, r, source, target)));
         continue;
       }
       const fresh = await this.store.get(repo, r.iid);
-      out.push(fresh && fresh.state === "opened" ? await this.store.update(repo, r.iid, { state: "merged", mergeCommitSha: mergedBy }) : (fresh ?? r));
+      out.push(this.toMergeRequest(fresh && fresh.state === "opened" ? await this.store.update(repo, r.iid, { state: "merged", mergeCommitSha: mergedBy }) : (fresh ?? r)));
     }
     return out;
   }
@@ -313,8 +330,8 @@ export class LocalScmProvider implements ScmProvider {
     const state = options.state ?? "opened";
     const records = await this.store.list(repo, state === "all" ? undefined : state);
     if (!records.some((r) => r.state === "opened")) return records.map((r) => this.toMergeRequest(r));
-    const current = await this.withRepo(repo, (git) => this.reconcile(repo, git, records));
-    return current.filter((r) => state === "all" || r.state === state).map((r) => this.toMergeRequest(r));
+    const current = await this.withRepo(repo, (git) => this.current(repo, git, records));
+    return current.filter((r) => state === "all" || r.state === state);
   }
 
   async getMergeRequest(repo: string, iid: number): Promise<ScmMergeRequest | null> {
@@ -322,8 +339,8 @@ export class LocalScmProvider implements ScmProvider {
     const r = await this.store.get(repo, iid);
     if (!r) return null;
     if (r.state !== "opened") return this.toMergeRequest(r);
-    const [current] = await this.withRepo(repo, (git) => this.reconcile(repo, git, [r]));
-    return this.toMergeRequest(current);
+    const [current] = await this.withRepo(repo, (git) => this.current(repo, git, [r]));
+    return current;
   }
 
   async getMergeRequestDiff(repo: string, iid: number): Promise<ScmMergeRequestDiff> {
@@ -338,7 +355,7 @@ export class LocalScmProvider implements ScmProvider {
       const target = await git.branchSha(mr.targetBranch);
       if (!source || !target) return { files: [], hasConflicts: false };
       const base = (await git.mergeBase(target, source)) ?? target;
-      return { files: await git.diffFiles(base, source), hasConflicts: mr.state === "opened" && (await git.conflicts(target, source)) };
+      return { files: await git.diffFiles(base, source), hasConflicts: mr.state === "opened" && (await this.conflictsOf(repo, git, mr, source, target)) };
     });
   }
 

@@ -14,13 +14,28 @@ export interface NewMergeRequest {
   author: string;
 }
 
-export type MergeRequestRecord = Omit<ScmMergeRequest, "webUrl">;
+/**
+ * Whether the source merged cleanly into the target, for one pair of commits: a verdict that never goes
+ * stale for that pair, so every process reading the record may use it while both branches still point there.
+ */
+export interface Mergeability {
+  sourceSha: string;
+  targetSha: string;
+  hasConflicts: boolean;
+}
+
+export type MergeRequestRecord = Omit<ScmMergeRequest, "webUrl" | "hasConflicts"> & {
+  /** The last mergeability check, or null before the first. */
+  mergeability: Mergeability | null;
+};
 
 export interface MergeRequestStore {
   create(repository: string, data: NewMergeRequest): Promise<MergeRequestRecord>;
   list(repository: string, state?: MergeRequestState): Promise<MergeRequestRecord[]>;
   get(repository: string, iid: number): Promise<MergeRequestRecord | null>;
   update(repository: string, iid: number, patch: { state: MergeRequestState; mergeCommitSha?: string | null }): Promise<MergeRequestRecord>;
+  /** Keeps the verdict of a check with the record (its updatedAt unchanged: nobody changed the request). */
+  setMergeability(repository: string, iid: number, mergeability: Mergeability): Promise<void>;
 }
 
 export function memoryMergeRequestStore(): MergeRequestStore {
@@ -30,7 +45,7 @@ export function memoryMergeRequestStore(): MergeRequestStore {
     async create(repository, data) {
       const list = all(repository);
       const now = new Date().toISOString();
-      const mr: MergeRequestRecord = { iid: list.length + 1, repository, ...data, state: "opened", createdAt: now, updatedAt: now, mergedAt: null, mergeCommitSha: null };
+      const mr: MergeRequestRecord = { iid: list.length + 1, repository, ...data, state: "opened", createdAt: now, updatedAt: now, mergedAt: null, mergeCommitSha: null, mergeability: null };
       byRepo.set(repository, [...list, mr]);
       return { ...mr };
     },
@@ -55,6 +70,10 @@ export function memoryMergeRequestStore(): MergeRequestStore {
         m.mergeCommitSha = patch.mergeCommitSha ?? null;
       }
       return { ...m };
+    },
+    async setMergeability(repository, iid, mergeability) {
+      const m = all(repository).find((x) => x.iid === iid);
+      if (m) m.mergeability = { ...mergeability };
     },
   };
 }

@@ -89,6 +89,12 @@ export interface ScmMergeRequest {
   updatedAt: string;
   mergedAt: string | null;
   mergeCommitSha: string | null;
+  /**
+   * True while an open request cannot be merged into its target's current head without conflicts (a merge
+   * would be refused); false once merged or closed. Local: computed per (source, target) commit pair and
+   * cached with the record; GitLab: its last mergeability check of the request.
+   */
+  hasConflicts: boolean;
 }
 
 export interface ScmOpenMergeRequest {

@@ -42,6 +42,8 @@ afterAll(() => portal?.close());
 describe("merge request reviews", () => {
   it("lists a proposal to those who may decide it, with its diff and what each may do", async () => {
     const id = await propose({ LOG_LEVEL: "debug" });
+    const [listed] = (await (await list(req("/api/merge-requests", as.alice))).json()).mergeRequests;
+    expect(listed).toMatchObject({ iid: id, hasConflicts: false, can: { approve: true, merge: true, close: true } });
     const mine = async (who: string) => (await (await list(req("/api/merge-requests?mine-to-review=true", as[who]))).json()).count;
     expect(await mine("alice")).toBe(1);
     expect(await mine("olga")).toBe(1);
@@ -111,6 +113,11 @@ describe("merge request reviews", () => {
     await writeConfig(portal.gitops, "alpha", [{ environment: "staging", values: { LOG_LEVEL: "notice" } }], { view: "persistent", user: { id: "olga", name: "Olga" }, direct: true });
     // The page disables Merge from can.merge: it says what the server would refuse.
     expect(await (await one(req(`/api/merge-requests/${id}`, as.olga), ctx(id))).json()).toMatchObject({ hasConflicts: true, can: { merge: false, close: true } });
+    // So does the list, which reads no diff: the request still waits for its deciders, who may only close it.
+    for (const query of ["", "?mine-to-review=true", "?component=alpha"]) {
+      const listed = (await (await list(req(`/api/merge-requests${query}`, as.alice))).json()).mergeRequests.find((m: { iid: number }) => m.iid === id);
+      expect(listed).toMatchObject({ iid: id, hasConflicts: true, can: { approve: true, merge: false, close: true } });
+    }
     const refused = await post(merge, id, as.olga);
     expect(refused.status).toBe(409);
     expect(await refused.json()).toMatchObject({ message: "merge-conflict", detail: expect.stringContaining("conflict") });

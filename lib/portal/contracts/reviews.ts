@@ -26,6 +26,7 @@ export const Review = z.object({
   mergedBy: z.string().nullable(),
   closedBy: z.string().nullable(),
   closeReason: z.string().nullable(),
+  hasConflicts: z.boolean().describe("The request no longer merges cleanly into its target (false once merged or closed)"),
   can: z
     .object({ approve: z.boolean(), merge: z.boolean(), close: z.boolean() })
     .describe("What the server would accept from the caller now (merge is false while the request conflicts with its target)"),
@@ -35,7 +36,6 @@ export type Review = z.infer<typeof Review>;
 /** GET /api/merge-requests/{id}: the review with its changes. */
 export const ReviewDetail = Review.extend({
   files: z.array(z.object({ oldPath: z.string(), newPath: z.string(), newFile: z.boolean(), deletedFile: z.boolean(), diff: z.string().describe("Unified diff hunks; empty for a binary file") })),
-  hasConflicts: z.boolean().describe("The request no longer merges cleanly into its target"),
 });
 export type ReviewDetail = z.infer<typeof ReviewDetail>;
 

@@ -17,6 +17,7 @@ export const MergeRequest = z.object({
   updatedAt: z.string(),
   mergedAt: z.string().nullable(),
   mergeCommitSha: z.string().nullable(),
+  hasConflicts: z.boolean().describe("True while an open request conflicts with its target: a merge would be refused"),
 });
 export type MergeRequest = z.infer<typeof MergeRequest>;
 

@@ -24,6 +24,8 @@ function fromRow(r: ScmMergeRequestRow): MergeRequestRecord {
     updatedAt: r.updatedAt.toISOString(),
     mergedAt: r.mergedAt ? r.mergedAt.toISOString() : null,
     mergeCommitSha: r.mergeCommitSha,
+    mergeability:
+      r.checkedSourceSha && r.checkedTargetSha && r.hasConflicts !== null ? { sourceSha: r.checkedSourceSha, targetSha: r.checkedTargetSha, hasConflicts: r.hasConflicts } : null,
   };
 }
 
@@ -67,6 +69,12 @@ export function dbMergeRequestStore(db: PortalDatabase): MergeRequestStore {
         .returning();
       if (!rows[0]) throw new Error(`no merge request !${iid}`);
       return fromRow(rows[0]);
+    },
+    async setMergeability(repository, iid, m) {
+      await db
+        .update(scmMergeRequests)
+        .set({ checkedSourceSha: m.sourceSha, checkedTargetSha: m.targetSha, hasConflicts: m.hasConflicts })
+        .where(and(eq(scmMergeRequests.repository, repository), eq(scmMergeRequests.iid, iid)));
     },
   };
 }

@@ -34,7 +34,7 @@ export interface ReviewFilter {
   component?: string;
   state?: MergeRequestState | "all";
   author?: string;
-  /** Only the requests the caller may merge. */
+  /** Only the requests the caller decides (merges or closes as owner or operator), conflicting ones included. */
   mineToReview?: boolean;
 }
 
@@ -114,7 +114,9 @@ async function toReviews(deps: ReviewDeps, user: ReviewUser, list: ScmMergeReque
       closedBy: close?.actor ?? null,
       closeReason: close?.reason ?? null,
     };
-    return { ...base, can: permissionsFor(user, base, deps.catalog) };
+    const can = permissionsFor(user, base, deps.catalog);
+    // A conflicting request is refused at merge (merge-conflict): can.merge says so before the click, in lists too.
+    return { ...base, hasConflicts: mr.hasConflicts, can: { ...can, merge: can.merge && !mr.hasConflicts } };
   });
 }
 
@@ -139,7 +141,8 @@ export async function listReviews(deps: ReviewDeps, user: ReviewUser, filter: Re
   let reviews = await toReviews(deps, user, list);
   if (filter.component) reviews = reviews.filter((r) => r.scope.kind !== "other" && r.scope.kind !== "import" && r.scope.component === filter.component);
   if (filter.author) reviews = reviews.filter((r) => r.author === filter.author);
-  if (filter.mineToReview) reviews = reviews.filter((r) => r.can.merge);
+  // A conflicting request still waits for its deciders (to close it), though none may merge it.
+  if (filter.mineToReview) reviews = reviews.filter((r) => permissionsFor(user, r, deps.catalog).merge);
   return reviews.sort((a, b) => b.createdAt.localeCompare(a.createdAt));
 }
 
@@ -161,20 +164,24 @@ export async function getReview(deps: ReviewDeps, user: ReviewUser, id: number):
   const { provider, repo } = deps.config.target;
   try {
     const diff = await provider.getMergeRequestDiff(repo, id);
-    // A conflicting request is refused at merge (merge-conflict): can.merge says so before the click.
-    return { ...review, can: { ...review.can, merge: review.can.merge && !diff.hasConflicts }, files: diff.files, hasConflicts: diff.hasConflicts };
+    // The diff's verdict is the later read: the target may have moved since the request was read.
+    const merge = permissionsFor(user, review, deps.catalog).merge && !diff.hasConflicts;
+    return { ...review, can: { ...review.can, merge }, files: diff.files, hasConflicts: diff.hasConflicts };
   } catch (e) {
     sourceControl(e, `the changes of merge request !${id} could not be read`);
   }
 }
 
 /** Why the caller may not take `action` on an open request (thrown), or nothing. */
-function refuse(review: Review, action: keyof ReviewPermissions, user: ReviewUser): void {
+function refuse(deps: ReviewDeps, review: Review, action: keyof ReviewPermissions, user: ReviewUser): void {
   if (review.state !== "opened") throw new PortalError("merge-request-decided", `merge request !${review.iid} is already ${review.state}`);
   if (review.scope.kind === "order") {
     throw new PortalError("order-merge-request", `merge request !${review.iid} belongs to the app order ${review.scope.component}: a lead approves or rejects it under App orders`);
   }
   if (review.can[action]) return;
+  if (action === "merge" && review.hasConflicts && permissionsFor(user, review, deps.catalog).merge) {
+    throw new PortalError("merge-conflict", `merge request !${review.iid} conflicts with ${review.targetBranch}: the files it changes changed there since; close it and propose the change again`);
+  }
   if (action === "approve" && review.author === user.id) throw new PortalError("own-merge-request", "you cannot approve your own merge request; another owner or an operator does");
   if (action === "approve" && review.approvals.some((a) => a.by === user.id)) throw new PortalError("merge-request-decided", `you already approved merge request !${review.iid}`);
   const scope = review.scope;
@@ -190,7 +197,7 @@ type Decision = keyof ReviewPermissions;
  * then recorded; answers the request as it is afterwards.
  */
 async function decide(deps: ReviewDeps, user: ReviewUser, id: number, action: Decision, options: { reason?: string; apply?: () => Promise<unknown> } = {}): Promise<Review> {
-  refuse(await requireReview(deps, user, id), action, user);
+  refuse(deps, await requireReview(deps, user, id), action, user);
   await options.apply?.();
   await deps.db
     .insert(mergeRequestDecisions)

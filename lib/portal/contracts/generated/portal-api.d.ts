@@ -1808,6 +1808,8 @@ export interface operations {
                                 updatedAt: string;
                                 mergedAt: string | null;
                                 mergeCommitSha: string | null;
+                                /** @description True while an open request conflicts with its target: a merge would be refused */
+                                hasConflicts: boolean;
                             } | null;
                         }[];
                     };
@@ -3430,6 +3432,8 @@ export interface operations {
                             updatedAt: string;
                             mergedAt: string | null;
                             mergeCommitSha: string | null;
+                            /** @description True while an open request conflicts with its target: a merge would be refused */
+                            hasConflicts: boolean;
                         };
                         environments: {
                             [key: string]: {
@@ -4086,6 +4090,8 @@ export interface operations {
                             updatedAt: string;
                             mergedAt: string | null;
                             mergeCommitSha: string | null;
+                            /** @description True while an open request conflicts with its target: a merge would be refused */
+                            hasConflicts: boolean;
                         };
                         environments: {
                             [key: string]: {
@@ -4146,6 +4152,8 @@ export interface operations {
                             updatedAt: string;
                             mergedAt: string | null;
                             mergeCommitSha: string | null;
+                            /** @description True while an open request conflicts with its target: a merge would be refused */
+                            hasConflicts: boolean;
                         };
                         environments: {
                             [key: string]: {
@@ -4964,6 +4972,8 @@ export interface operations {
                             updatedAt: string;
                             mergedAt: string | null;
                             mergeCommitSha: string | null;
+                            /** @description True while an open request conflicts with its target: a merge would be refused */
+                            hasConflicts: boolean;
                             /** @enum {string} */
                             source: "component" | "config";
                         }[];
@@ -6282,6 +6292,8 @@ export interface operations {
                             updatedAt: string;
                             mergedAt: string | null;
                             mergeCommitSha: string | null;
+                            /** @description True while an open request conflicts with its target: a merge would be refused */
+                            hasConflicts: boolean;
                         };
                         /** @description The portal page of the review */
                         reviewUrl: string;
@@ -6896,6 +6908,8 @@ export interface operations {
                             updatedAt: string;
                             mergedAt: string | null;
                             mergeCommitSha: string | null;
+                            /** @description True while an open request conflicts with its target: a merge would be refused */
+                            hasConflicts: boolean;
                         };
                         /** @description The portal page of the review */
                         reviewUrl: string;
@@ -8270,6 +8284,8 @@ export interface operations {
                             updatedAt: string;
                             mergedAt: string | null;
                             mergeCommitSha: string | null;
+                            /** @description True while an open request conflicts with its target: a merge would be refused */
+                            hasConflicts: boolean;
                         } | null;
                     };
                 };
@@ -8371,6 +8387,8 @@ export interface operations {
                             updatedAt: string;
                             mergedAt: string | null;
                             mergeCommitSha: string | null;
+                            /** @description True while an open request conflicts with its target: a merge would be refused */
+                            hasConflicts: boolean;
                         } | null;
                     };
                 };
@@ -8472,6 +8490,8 @@ export interface operations {
                             updatedAt: string;
                             mergedAt: string | null;
                             mergeCommitSha: string | null;
+                            /** @description True while an open request conflicts with its target: a merge would be refused */
+                            hasConflicts: boolean;
                         } | null;
                     };
                 };
@@ -9280,6 +9300,8 @@ export interface operations {
                         mergedBy: string | null;
                         closedBy: string | null;
                         closeReason: string | null;
+                        /** @description The request no longer merges cleanly into its target (false once merged or closed) */
+                        hasConflicts: boolean;
                         /** @description What the server would accept from the caller now (merge is false while the request conflicts with its target) */
                         can: {
                             approve: boolean;
@@ -9633,6 +9655,8 @@ export interface operations {
                         mergedBy: string | null;
                         closedBy: string | null;
                         closeReason: string | null;
+                        /** @description The request no longer merges cleanly into its target (false once merged or closed) */
+                        hasConflicts: boolean;
                         /** @description What the server would accept from the caller now (merge is false while the request conflicts with its target) */
                         can: {
                             approve: boolean;
@@ -10007,6 +10031,8 @@ export interface operations {
                         mergedBy: string | null;
                         closedBy: string | null;
                         closeReason: string | null;
+                        /** @description The request no longer merges cleanly into its target (false once merged or closed) */
+                        hasConflicts: boolean;
                         /** @description What the server would accept from the caller now (merge is false while the request conflicts with its target) */
                         can: {
                             approve: boolean;
@@ -10354,6 +10380,8 @@ export interface operations {
                         mergedBy: string | null;
                         closedBy: string | null;
                         closeReason: string | null;
+                        /** @description The request no longer merges cleanly into its target (false once merged or closed) */
+                        hasConflicts: boolean;
                         /** @description What the server would accept from the caller now (merge is false while the request conflicts with its target) */
                         can: {
                             approve: boolean;
@@ -10368,8 +10396,6 @@ export interface operations {
                             /** @description Unified diff hunks; empty for a binary file */
                             diff: string;
                         }[];
-                        /** @description The request no longer merges cleanly into its target */
-                        hasConflicts: boolean;
                     };
                 };
             };
@@ -10662,6 +10688,8 @@ export interface operations {
                             mergedBy: string | null;
                             closedBy: string | null;
                             closeReason: string | null;
+                            /** @description The request no longer merges cleanly into its target (false once merged or closed) */
+                            hasConflicts: boolean;
                             /** @description What the server would accept from the caller now (merge is false while the request conflicts with its target) */
                             can: {
                                 approve: boolean;

@@ -1,7 +1,7 @@
 // Source control and GitOps: merge requests of the `local` provider, releases, and the
 // current (live) config per component and environment.
 import { sql } from "drizzle-orm";
-import { index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 
 /** Merge requests of the local provider: a branch in the repository plus this record. */
 export const scmMergeRequests = pgTable(
@@ -22,6 +22,13 @@ export const scmMergeRequests = pgTable(
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
     mergedAt: timestamp("merged_at", { withTimezone: true }),
     mergeCommitSha: text("merge_commit_sha"),
+    /**
+     * The last mergeability check (git merge-tree) and the commits it was made for: lists answer it while
+     * both branches still point there, so no portal instance runs it twice for one pair.
+     */
+    checkedSourceSha: text("checked_source_sha"),
+    checkedTargetSha: text("checked_target_sha"),
+    hasConflicts: boolean("has_conflicts"),
   },
   (t) => [primaryKey({ columns: [t.repository, t.iid] }), index("scm_merge_requests_state_idx").on(t.repository, t.state)],
 );
