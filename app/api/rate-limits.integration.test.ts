@@ -58,13 +58,16 @@ describe("portal rate limits", () => {
 describe("portal rate limits in the OpenAPI document", () => {
   it("documents 429 rate-limited with Retry-After and RateLimit-* on every signed-in operation", async () => {
     const document = buildPortalOpenApiDocument(await portalRouteModules());
+    // Error answers are shared responses (components/responses), referenced by each operation.
+    const shared = (document.components?.responses ?? {}) as Record<string, { headers?: Record<string, unknown> }>;
     let limited = 0;
     for (const [path, item] of Object.entries(document.paths ?? {})) {
       for (const [method, operation] of Object.entries(item ?? {})) {
-        const op = operation as { security?: unknown[]; responses?: Record<string, { headers?: Record<string, unknown> }> };
+        const op = operation as { security?: unknown[]; responses?: Record<string, { $ref?: string }> };
         if (!op.security || op.security.length === 0) continue;
         limited++;
-        expect(Object.keys(op.responses?.["429"]?.headers ?? {}).sort(), `${method} ${path}`).toEqual(["RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "Retry-After"]);
+        const answer = shared[op.responses?.["429"]?.$ref?.replace("#/components/responses/", "") ?? ""];
+        expect(Object.keys(answer?.headers ?? {}).sort(), `${method} ${path}`).toEqual(["RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "Retry-After"]);
       }
     }
     expect(limited).toBeGreaterThan(10);

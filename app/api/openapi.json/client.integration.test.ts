@@ -2,9 +2,9 @@
 // document (lib/portal/contracts/generated): it reads a component, stars it and edits it with If-Match,
 // and what comes back is what the types say. The route handlers answer in place of a server.
 import createClient from "openapi-fetch";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from "vitest";
 import { validComponent, yamlOf } from "@/lib/catalog/testing";
-import type { paths } from "@/lib/portal/contracts/generated/portal-api";
+import type { operations, paths } from "@/lib/portal/contracts/generated/portal-api";
 import type { RouteContext } from "@/lib/portal/http";
 import { startPortalTest, type PortalTest } from "@/lib/portal/testing";
 import { portalRouteModules } from "./document";
@@ -55,6 +55,15 @@ describe("a script on the generated portal client (openapi-fetch)", () => {
     expect(stale.response.status).toBe(412);
     const code: string | undefined = stale.error?.message;
     expect(code).toBe("precondition-failed");
+  });
+
+  it("types each error answer with the codes that operation answers with its status (npm run typecheck holds it)", () => {
+    type Body<Op extends keyof operations, Status extends keyof operations[Op]["responses"]> = operations[Op]["responses"][Status] extends { content: { "application/json": infer B } } ? B : never;
+    expectTypeOf<Body<"componentReplace", 412>["message"]>().toEqualTypeOf<"precondition-failed">();
+    expectTypeOf<Body<"mergeRequestMerge", 409>["message"]>().toEqualTypeOf<"conflict" | "merge-conflict" | "merge-request-decided" | "order-merge-request">();
+    // The rest of the body is the one error body's.
+    expectTypeOf<Body<"mergeRequestMerge", 409>["detail"]>().toEqualTypeOf<string>();
+    expectTypeOf<Body<"componentReplace", 403>["requiredRole"]>().toEqualTypeOf<string | undefined>();
   });
 
   it("lists components and merge requests with the query parameters the document names", async () => {

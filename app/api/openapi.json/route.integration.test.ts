@@ -83,18 +83,36 @@ describe("the portal OpenAPI document", () => {
   it("gives every operation the index's name and summary, a security requirement, and the one error body at each code's status", () => {
     const operations = Object.entries(doc.paths ?? {}).flatMap(([p, item]) => METHODS.filter((m) => item?.[m]).map((m) => ({ path: p, method: m, op: item![m]! })));
     expect(new Set(operations.map((o) => o.op.operationId)).size).toBe(operations.length);
+    // The error body is written once; each error answer is a shared response naming the codes of its status.
+    const errorBody = doc.components?.schemas?.PortalError as OpenAPIV3_1.SchemaObject;
+    expect(errorBody.required).toEqual(["message", "detail"]);
+    expect(Object.keys(errorBody.properties ?? {})).toEqual(expect.arrayContaining(["message", "detail", "issues"]));
+    expect([...((errorBody.properties!.message as OpenAPIV3_1.SchemaObject).enum ?? [])].sort()).toEqual(Object.keys(statusOf).sort());
+    const answered = new Set<string>();
     for (const { path: p, method, op } of operations) {
       const where = `${method} ${p}`;
       expect(op.summary, where).toBeTruthy();
       expect(op.security, where).toBeDefined();
       for (const [status, response] of Object.entries(op.responses ?? {})) {
         if (Number(status) < 400) continue;
-        const schema = (response as OpenAPIV3_1.ResponseObject).content?.["application/json"]?.schema as OpenAPIV3_1.SchemaObject;
-        expect(schema.required, where).toEqual(["message", "detail"]);
-        expect(Object.keys(schema.properties ?? {}), where).toEqual(expect.arrayContaining(["message", "detail", "issues"]));
-        for (const code of (schema.properties!.message as OpenAPIV3_1.SchemaObject).enum as Array<keyof typeof statusOf>) expect(statusOf[code], `${where} ${code}`).toBe(Number(status));
+        const { $ref } = response as OpenAPIV3_1.ReferenceObject;
+        expect($ref, `${where} ${status}`).toMatch(/^#\/components\/responses\//);
+        const name = $ref.slice("#/components/responses/".length);
+        answered.add(name);
+        const schema = (doc.components?.responses?.[name] as OpenAPIV3_1.ResponseObject).content?.["application/json"]?.schema as OpenAPIV3_1.SchemaObject;
+        const [body, these] = schema.allOf as OpenAPIV3_1.SchemaObject[];
+        expect(body, where).toEqual({ $ref: "#/components/schemas/PortalError" });
+        const codes = (these.properties!.message as OpenAPIV3_1.SchemaObject).enum as Array<keyof typeof statusOf>;
+        expect(codes.length, where).toBeGreaterThan(0);
+        for (const code of codes) expect(statusOf[code], `${where} ${code}`).toBe(Number(status));
       }
     }
+    expect(Object.keys(doc.components?.responses ?? {}).sort()).toEqual([...answered].sort());
+    // An operation's own codes, not every code of its status: a stale If-Match is the only 412 of an edit.
+    const stale = doc.paths?.["/api/components/{name}"]?.put?.responses?.["412"] as OpenAPIV3_1.ReferenceObject;
+    expect(stale.$ref).toBe("#/components/responses/Error412.precondition-failed");
+    const conflicts = doc.paths?.["/api/merge-requests/{id}/merge"]?.post?.responses?.["409"] as OpenAPIV3_1.ReferenceObject;
+    expect(conflicts.$ref).toContain(".merge-conflict");
     const components = doc.paths?.["/api/components/{name}"];
     expect(components?.put?.security).toEqual([{ personalToken: [] }, { session: [] }]);
     expect(Object.keys(components?.put?.responses ?? {})).toEqual(expect.arrayContaining(["200", "202", "401", "403", "404", "409", "412", "413", "422", "428", "503"]));

@@ -3,7 +3,8 @@
  * route()/publicRoute() returns keeps its spec (role, the zod schemas of its parts, its RouteDoc), so
  * the document reads the same schemas that parse the requests. Summaries and operationIds come from the
  * root index (lib/catalog/endpoints.ts: an entry's key is its operationId), error statuses from the one
- * status table (./status.ts), error bodies from the one error body schema (./respond.ts).
+ * status table (./status.ts), error bodies from the one error body schema (./respond.ts), written once and
+ * referenced by a response shared per status and set of codes.
  */
 import { z } from "zod";
 import { Environment } from "@/lib/offers-client/schemas";
@@ -53,12 +54,26 @@ const STATUS_TEXT: Record<number, string> = {
   503: "Unavailable (retry after Retry-After)",
 };
 
-/** The headers of a 429 (lib/portal/rate-limit.ts); the RateLimit-* ones also come with every answer below the budget. */
-const RATE_LIMITED_HEADERS: Record<string, OpenAPIV3_1.HeaderObject> = {
-  "Retry-After": { description: "Seconds until the budget renews", schema: { type: "integer" } },
-  "RateLimit-Limit": { description: "Requests per minute of the caller's budget", schema: { type: "integer" } },
-  "RateLimit-Remaining": { description: "Requests left in the current minute", schema: { type: "integer" } },
-  "RateLimit-Reset": { description: "Seconds until the current window ends", schema: { type: "integer" } },
+/**
+ * Written once in components and referenced by every error answer, which names only its codes: the error body (every
+ * code in its `message` enum) and the headers of a 503 and of a 429 (lib/portal/rate-limit.ts; the RateLimit-* ones
+ * also come with every answer below the budget).
+ */
+const ERROR_BODY = "PortalError";
+const ERROR_HEADERS: Record<string, OpenAPIV3_1.HeaderObject> = {
+  RetryAfter: { description: "Seconds to wait before retrying", schema: { type: "integer" } },
+  RetryAfterBudget: { description: "Seconds until the budget renews", schema: { type: "integer" } },
+  RateLimitLimit: { description: "Requests per minute of the caller's budget", schema: { type: "integer" } },
+  RateLimitRemaining: { description: "Requests left in the current minute", schema: { type: "integer" } },
+  RateLimitReset: { description: "Seconds until the current window ends", schema: { type: "integer" } },
+};
+const ref = (kind: "schemas" | "headers", name: string) => ({ $ref: `#/components/${kind}/${name}` });
+const HEADERS_OF_503 = { "Retry-After": ref("headers", "RetryAfter") };
+const HEADERS_OF_429 = {
+  "Retry-After": ref("headers", "RetryAfterBudget"),
+  "RateLimit-Limit": ref("headers", "RateLimitLimit"),
+  "RateLimit-Remaining": ref("headers", "RateLimitRemaining"),
+  "RateLimit-Reset": ref("headers", "RateLimitReset"),
 };
 
 /** Every code the document lists for a route: what its spec implies, and its own table. */
@@ -103,19 +118,26 @@ function parametersOf(where: "path" | "query" | "header", part: Part | undefined
   });
 }
 
-function errorResponses(codes: PortalErrorCode[], components: Record<string, OpenAPIV3_1.SchemaObject>): OpenAPIV3_1.ResponsesObject {
+/**
+ * The error answers of an operation, one per status, each a shared response: the error body narrowed to the codes
+ * answered with that status (`allOf`; a generated client types `message` as exactly those codes). Operations answering
+ * the same codes with a status share its response (`Error503.database-unavailable.source-control-busy`).
+ */
+function errorResponses(codes: PortalErrorCode[], shared: Record<string, OpenAPIV3_1.ResponseObject>): OpenAPIV3_1.ResponsesObject {
   const byStatus = new Map<number, PortalErrorCode[]>();
   for (const code of new Set(codes)) byStatus.set(statusOf[code], [...(byStatus.get(statusOf[code]) ?? []), code]);
   const responses: OpenAPIV3_1.ResponsesObject = {};
   for (const status of [...byStatus.keys()].sort()) {
-    const list = byStatus.get(status)!;
-    const body = ErrorBodySchema.extend({ message: z.enum(list as [PortalErrorCode, ...PortalErrorCode[]]).describe("The stable code: branch on it") });
-    responses[status] = {
+    const list = byStatus.get(status)!.sort();
+    const name = `Error${status}.${list.join(".")}`;
+    const these = { type: "object", required: ["message"], properties: { message: { type: "string", enum: list } } };
+    shared[name] ??= {
       description: `${STATUS_TEXT[status] ?? `Status ${status}`}: ${list.map((c) => `\`${c}\``).join(", ")}.`,
-      ...(status === 503 ? { headers: { "Retry-After": { description: "Seconds to wait before retrying", schema: { type: "integer" } } } } : {}),
-      ...(list.includes("rate-limited") ? { headers: RATE_LIMITED_HEADERS } : {}),
-      content: { "application/json": { schema: jsonSchema(body, "output", components) } },
-    };
+      ...(status === 503 ? { headers: HEADERS_OF_503 } : {}),
+      ...(list.includes("rate-limited") ? { headers: HEADERS_OF_429 } : {}),
+      content: { "application/json": { schema: { allOf: [ref("schemas", ERROR_BODY), these] } } },
+    } as OpenAPIV3_1.ResponseObject;
+    responses[status] = { $ref: `#/components/responses/${name}` };
   }
   return responses;
 }
@@ -154,6 +176,11 @@ const tagOf = (path: string) => {
 
 export function buildPortalOpenApiDocument(routes: readonly PortalRouteModule[]): OpenAPIV3_1.Document {
   const components: Record<string, OpenAPIV3_1.SchemaObject> = {};
+  components[ERROR_BODY] = {
+    ...jsonSchema(ErrorBodySchema, "output", components),
+    description: 'The body of every portal error (docs/operations.md, "Portal error codes"); each answer names the codes it can carry',
+  };
+  const responses: Record<string, OpenAPIV3_1.ResponseObject> = {};
   // Plain objects: openapi-types mixes 3.0 types into its 3.1 ones; the document is checked by redocly lint instead.
   const paths: Record<string, Record<string, unknown>> = {};
   const tags = new Set<string>();
@@ -180,7 +207,7 @@ export function buildPortalOpenApiDocument(routes: readonly PortalRouteModule[])
         security,
         ...(parameters.length ? { parameters } : {}),
         ...(spec.body ? { requestBody: { required: true, content: { "application/json": { schema: jsonSchema(spec.doc?.requestBody ?? schemaOf(spec.body), "input", components) } } } } : {}),
-        responses: { ...successResponses(spec, components), ...errorResponses([...documentedCodes(method, spec)], components) },
+        responses: { ...successResponses(spec, components), ...errorResponses([...documentedCodes(method, spec)], responses) },
       };
     }
     if (Object.keys(item).length) paths[path] = item;
@@ -198,9 +225,11 @@ export function buildPortalOpenApiDocument(routes: readonly PortalRouteModule[])
     servers: [{ url: "/", description: "The portal that serves this document" }],
     tags: [...tags].sort().map((name) => ({ name, description: TAG_DESCRIPTIONS[name] ?? name })),
     paths,
-    components: { schemas: components, securitySchemes: PORTAL_SECURITY_SCHEMES },
+    components: { schemas: components, responses: sortedByName(responses), headers: ERROR_HEADERS, securitySchemes: PORTAL_SECURITY_SCHEMES },
   } as unknown as OpenAPIV3_1.Document;
 }
+
+const sortedByName = <T>(record: Record<string, T>): Record<string, T> => Object.fromEntries(Object.entries(record).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 
 const TAG_DESCRIPTIONS: Record<string, string> = {
   index: "The root index and this document.",
