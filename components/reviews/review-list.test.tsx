@@ -43,10 +43,10 @@ describe("the Reviews page's lists", () => {
 
     const cleanRow = within(toDecide).getByTestId("review-4");
     expect(within(cleanRow).getByText("ready to merge")).toBeTruthy();
-    expect(within(cleanRow).queryByTestId("review-conflicts")).toBeNull();
+    expect(within(cleanRow).queryByTestId("review-row-conflicts")).toBeNull();
 
     const conflictingRow = within(toDecide).getByTestId("review-5");
-    expect(within(conflictingRow).getByTestId("review-conflicts").textContent).toBe("conflicts with main");
+    expect(within(conflictingRow).getByTestId("review-row-conflicts").textContent).toBe("conflicts with main");
     expect(within(conflictingRow).queryByText(/merge/i)).toBeNull();
     expect(within(conflictingRow).queryByRole("button")).toBeNull();
   });

@@ -14,7 +14,7 @@ function MergeabilityBadge({ review }: { review: Review }) {
   if (review.state !== "opened") return null;
   if (review.hasConflicts) {
     return (
-      <Badge tone="danger" data-testid="review-conflicts" title="It cannot be merged: close it and propose the change again">
+      <Badge tone="danger" data-testid="review-row-conflicts" title="It cannot be merged: close it and propose the change again">
         conflicts with {review.targetBranch}
       </Badge>
     );
