@@ -507,7 +507,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Activate: it surfaces by itself and its surfacing job runs (liveops)
+         * Activate: it surfaces by itself and its surfacing job runs; If-Match required (liveops)
          * @description Needs the liveops role (admin holds every role).
          */
         post: operations["liveOpsDefinitionActivate"];
@@ -527,7 +527,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Archive: never assigned until restored (liveops)
+         * Archive: never assigned until restored; If-Match required (liveops)
          * @description Needs the liveops role (admin holds every role).
          */
         post: operations["liveOpsDefinitionArchive"];
@@ -587,7 +587,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Pause: it no longer surfaces by itself (liveops)
+         * Pause: it no longer surfaces by itself; If-Match required (liveops)
          * @description Needs the liveops role (admin holds every role).
          */
         post: operations["liveOpsDefinitionPause"];
@@ -627,7 +627,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Restore to draft (liveops)
+         * Restore to draft; If-Match required (liveops)
          * @description Needs the liveops role (admin holds every role).
          */
         post: operations["liveOpsDefinitionRestore"];
@@ -645,12 +645,12 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * One definition with its audience in words and its surfacing jobs; ETag: its version (liveops)
+         * One definition with its audience in words and its surfacing jobs; ETag: the If-Match of its changes (liveops)
          * @description Needs the liveops role (admin holds every role).
          */
         get: operations["liveOpsDefinition"];
         /**
-         * Replace a definition (If-Match required; a stale one answers 409 definition-changed) (liveops)
+         * Replace a definition (If-Match required: 428 without, 412 precondition-failed with the current ETag when stale) (liveops)
          * @description Needs the liveops role (admin holds every role).
          */
         put: operations["liveOpsDefinitionReplace"];
@@ -795,7 +795,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * A new signing secret, shown once; the previous one signs too for 24 h (liveops)
+         * A new signing secret, shown once; the previous one signs too for 24 h; If-Match required (liveops)
          * @description Needs the liveops role (admin holds every role).
          */
         post: operations["webhookEndpointRotateSecret"];
@@ -812,18 +812,22 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * One webhook endpoint; ETag: the If-Match of its changes (liveops)
+         * @description Needs the liveops role (admin holds every role).
+         */
+        get: operations["webhookEndpoint"];
         put?: never;
         post?: never;
         /**
-         * Delete an endpoint with its delivery log (liveops)
+         * Delete an endpoint with its delivery log; If-Match required (liveops)
          * @description Needs the liveops role (admin holds every role).
          */
         delete: operations["webhookEndpointDelete"];
         options?: never;
         head?: never;
         /**
-         * Change an endpoint: enable, disable, URL, event types (liveops)
+         * Change an endpoint: enable, disable, URL, event types; If-Match required (liveops)
          * @description Needs the liveops role (admin holds every role).
          */
         patch: operations["webhookEndpointUpdate"];
@@ -6107,6 +6111,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
+                /** @description The ETag of GET /api/components/:name (or "*" to overwrite) this change is based on */
                 "if-match": string;
             };
             path: {
@@ -6777,6 +6782,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
+                /** @description The ETag of GET /api/components/:name (or "*" to overwrite) this change is based on */
                 "if-match": string;
             };
             path: {
@@ -11185,8 +11191,9 @@ export interface operations {
                 /** @description live (default) or test: the environment of the offers service's game this call reaches */
                 environment?: "live" | "test";
             };
-            header?: {
-                "if-match"?: string;
+            header: {
+                /** @description The ETag of GET /api/offers/games/:gameId/definitions/:offerId (or the definition's etag in its game's list) this change is based on */
+                "if-match": string;
             };
             path: {
                 gameId: string;
@@ -11196,7 +11203,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The definition before and after */
+            /** @description The definition before and after (ETag: its new one) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -11234,6 +11241,8 @@ export interface operations {
                             /** @enum {string} */
                             status: "draft" | "active" | "paused" | "archived";
                             version: number;
+                            /** @description The definition's ETag (opaque; also the ETag header): send it as If-Match to change it */
+                            etag: string;
                             audience: unknown | null;
                             schedule: {
                                 startsAt: string | null;
@@ -11304,6 +11313,8 @@ export interface operations {
                             /** @enum {string} */
                             status: "draft" | "active" | "paused" | "archived";
                             version: number;
+                            /** @description The definition's ETag (opaque; also the ETag header): send it as If-Match to change it */
+                            etag: string;
                             audience: unknown | null;
                             schedule: {
                                 startsAt: string | null;
@@ -11480,7 +11491,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Conflict: `definition-changed`, `definition-archived`. */
+            /** @description Conflict: `definition-archived`. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -11491,7 +11502,61 @@ export interface operations {
                          * @description The stable code: branch on it
                          * @enum {string}
                          */
-                        message: "definition-changed" | "definition-archived";
+                        message: "definition-archived";
+                        /** @description A sentence for people; its wording may change */
+                        detail: string;
+                        /** @description Bad input only: each problem and where */
+                        issues?: {
+                            /** @description Keys from the root of the part that was wrong */
+                            path: string[];
+                            message: string;
+                        }[];
+                        /** @description precondition-failed: the current ETag (also the ETag header) */
+                        etag?: string;
+                        /** @description forbidden: who may call: a role ("operator"), or several ways in ("support or liveops", "owner or operator", "owner or operator or author") */
+                        requiredRole?: string;
+                    };
+                };
+            };
+            /** @description Precondition failed: `precondition-failed`. */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description The stable code: branch on it
+                         * @enum {string}
+                         */
+                        message: "precondition-failed";
+                        /** @description A sentence for people; its wording may change */
+                        detail: string;
+                        /** @description Bad input only: each problem and where */
+                        issues?: {
+                            /** @description Keys from the root of the part that was wrong */
+                            path: string[];
+                            message: string;
+                        }[];
+                        /** @description precondition-failed: the current ETag (also the ETag header) */
+                        etag?: string;
+                        /** @description forbidden: who may call: a role ("operator"), or several ways in ("support or liveops", "owner or operator", "owner or operator or author") */
+                        requiredRole?: string;
+                    };
+                };
+            };
+            /** @description Precondition required: `precondition-required`. */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description The stable code: branch on it
+                         * @enum {string}
+                         */
+                        message: "precondition-required";
                         /** @description A sentence for people; its wording may change */
                         detail: string;
                         /** @description Bad input only: each problem and where */
@@ -11633,8 +11698,9 @@ export interface operations {
                 /** @description live (default) or test: the environment of the offers service's game this call reaches */
                 environment?: "live" | "test";
             };
-            header?: {
-                "if-match"?: string;
+            header: {
+                /** @description The ETag of GET /api/offers/games/:gameId/definitions/:offerId (or the definition's etag in its game's list) this change is based on */
+                "if-match": string;
             };
             path: {
                 gameId: string;
@@ -11644,7 +11710,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The definition before and after */
+            /** @description The definition before and after (ETag: its new one) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -11682,6 +11748,8 @@ export interface operations {
                             /** @enum {string} */
                             status: "draft" | "active" | "paused" | "archived";
                             version: number;
+                            /** @description The definition's ETag (opaque; also the ETag header): send it as If-Match to change it */
+                            etag: string;
                             audience: unknown | null;
                             schedule: {
                                 startsAt: string | null;
@@ -11752,6 +11820,8 @@ export interface operations {
                             /** @enum {string} */
                             status: "draft" | "active" | "paused" | "archived";
                             version: number;
+                            /** @description The definition's ETag (opaque; also the ETag header): send it as If-Match to change it */
+                            etag: string;
                             audience: unknown | null;
                             schedule: {
                                 startsAt: string | null;
@@ -11928,7 +11998,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Conflict: `definition-changed`, `definition-archived`. */
+            /** @description Conflict: `definition-archived`. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -11939,7 +12009,61 @@ export interface operations {
                          * @description The stable code: branch on it
                          * @enum {string}
                          */
-                        message: "definition-changed" | "definition-archived";
+                        message: "definition-archived";
+                        /** @description A sentence for people; its wording may change */
+                        detail: string;
+                        /** @description Bad input only: each problem and where */
+                        issues?: {
+                            /** @description Keys from the root of the part that was wrong */
+                            path: string[];
+                            message: string;
+                        }[];
+                        /** @description precondition-failed: the current ETag (also the ETag header) */
+                        etag?: string;
+                        /** @description forbidden: who may call: a role ("operator"), or several ways in ("support or liveops", "owner or operator", "owner or operator or author") */
+                        requiredRole?: string;
+                    };
+                };
+            };
+            /** @description Precondition failed: `precondition-failed`. */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description The stable code: branch on it
+                         * @enum {string}
+                         */
+                        message: "precondition-failed";
+                        /** @description A sentence for people; its wording may change */
+                        detail: string;
+                        /** @description Bad input only: each problem and where */
+                        issues?: {
+                            /** @description Keys from the root of the part that was wrong */
+                            path: string[];
+                            message: string;
+                        }[];
+                        /** @description precondition-failed: the current ETag (also the ETag header) */
+                        etag?: string;
+                        /** @description forbidden: who may call: a role ("operator"), or several ways in ("support or liveops", "owner or operator", "owner or operator or author") */
+                        requiredRole?: string;
+                    };
+                };
+            };
+            /** @description Precondition required: `precondition-required`. */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description The stable code: branch on it
+                         * @enum {string}
+                         */
+                        message: "precondition-required";
                         /** @description A sentence for people; its wording may change */
                         detail: string;
                         /** @description Bad input only: each problem and where */
@@ -12624,8 +12748,9 @@ export interface operations {
                 /** @description live (default) or test: the environment of the offers service's game this call reaches */
                 environment?: "live" | "test";
             };
-            header?: {
-                "if-match"?: string;
+            header: {
+                /** @description The ETag of GET /api/offers/games/:gameId/definitions/:offerId (or the definition's etag in its game's list) this change is based on */
+                "if-match": string;
             };
             path: {
                 gameId: string;
@@ -12635,7 +12760,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The definition before and after */
+            /** @description The definition before and after (ETag: its new one) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -12673,6 +12798,8 @@ export interface operations {
                             /** @enum {string} */
                             status: "draft" | "active" | "paused" | "archived";
                             version: number;
+                            /** @description The definition's ETag (opaque; also the ETag header): send it as If-Match to change it */
+                            etag: string;
                             audience: unknown | null;
                             schedule: {
                                 startsAt: string | null;
@@ -12743,6 +12870,8 @@ export interface operations {
                             /** @enum {string} */
                             status: "draft" | "active" | "paused" | "archived";
                             version: number;
+                            /** @description The definition's ETag (opaque; also the ETag header): send it as If-Match to change it */
+                            etag: string;
                             audience: unknown | null;
                             schedule: {
                                 startsAt: string | null;
@@ -12919,7 +13048,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Conflict: `definition-changed`, `definition-archived`. */
+            /** @description Conflict: `definition-archived`. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -12930,7 +13059,61 @@ export interface operations {
                          * @description The stable code: branch on it
                          * @enum {string}
                          */
-                        message: "definition-changed" | "definition-archived";
+                        message: "definition-archived";
+                        /** @description A sentence for people; its wording may change */
+                        detail: string;
+                        /** @description Bad input only: each problem and where */
+                        issues?: {
+                            /** @description Keys from the root of the part that was wrong */
+                            path: string[];
+                            message: string;
+                        }[];
+                        /** @description precondition-failed: the current ETag (also the ETag header) */
+                        etag?: string;
+                        /** @description forbidden: who may call: a role ("operator"), or several ways in ("support or liveops", "owner or operator", "owner or operator or author") */
+                        requiredRole?: string;
+                    };
+                };
+            };
+            /** @description Precondition failed: `precondition-failed`. */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description The stable code: branch on it
+                         * @enum {string}
+                         */
+                        message: "precondition-failed";
+                        /** @description A sentence for people; its wording may change */
+                        detail: string;
+                        /** @description Bad input only: each problem and where */
+                        issues?: {
+                            /** @description Keys from the root of the part that was wrong */
+                            path: string[];
+                            message: string;
+                        }[];
+                        /** @description precondition-failed: the current ETag (also the ETag header) */
+                        etag?: string;
+                        /** @description forbidden: who may call: a role ("operator"), or several ways in ("support or liveops", "owner or operator", "owner or operator or author") */
+                        requiredRole?: string;
+                    };
+                };
+            };
+            /** @description Precondition required: `precondition-required`. */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description The stable code: branch on it
+                         * @enum {string}
+                         */
+                        message: "precondition-required";
                         /** @description A sentence for people; its wording may change */
                         detail: string;
                         /** @description Bad input only: each problem and where */
@@ -13371,8 +13554,9 @@ export interface operations {
                 /** @description live (default) or test: the environment of the offers service's game this call reaches */
                 environment?: "live" | "test";
             };
-            header?: {
-                "if-match"?: string;
+            header: {
+                /** @description The ETag of GET /api/offers/games/:gameId/definitions/:offerId (or the definition's etag in its game's list) this change is based on */
+                "if-match": string;
             };
             path: {
                 gameId: string;
@@ -13382,7 +13566,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The definition before and after */
+            /** @description The definition before and after (ETag: its new one) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -13420,6 +13604,8 @@ export interface operations {
                             /** @enum {string} */
                             status: "draft" | "active" | "paused" | "archived";
                             version: number;
+                            /** @description The definition's ETag (opaque; also the ETag header): send it as If-Match to change it */
+                            etag: string;
                             audience: unknown | null;
                             schedule: {
                                 startsAt: string | null;
@@ -13490,6 +13676,8 @@ export interface operations {
                             /** @enum {string} */
                             status: "draft" | "active" | "paused" | "archived";
                             version: number;
+                            /** @description The definition's ETag (opaque; also the ETag header): send it as If-Match to change it */
+                            etag: string;
                             audience: unknown | null;
                             schedule: {
                                 startsAt: string | null;
@@ -13666,7 +13854,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Conflict: `definition-changed`, `definition-archived`. */
+            /** @description Conflict: `definition-archived`. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -13677,7 +13865,61 @@ export interface operations {
                          * @description The stable code: branch on it
                          * @enum {string}
                          */
-                        message: "definition-changed" | "definition-archived";
+                        message: "definition-archived";
+                        /** @description A sentence for people; its wording may change */
+                        detail: string;
+                        /** @description Bad input only: each problem and where */
+                        issues?: {
+                            /** @description Keys from the root of the part that was wrong */
+                            path: string[];
+                            message: string;
+                        }[];
+                        /** @description precondition-failed: the current ETag (also the ETag header) */
+                        etag?: string;
+                        /** @description forbidden: who may call: a role ("operator"), or several ways in ("support or liveops", "owner or operator", "owner or operator or author") */
+                        requiredRole?: string;
+                    };
+                };
+            };
+            /** @description Precondition failed: `precondition-failed`. */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description The stable code: branch on it
+                         * @enum {string}
+                         */
+                        message: "precondition-failed";
+                        /** @description A sentence for people; its wording may change */
+                        detail: string;
+                        /** @description Bad input only: each problem and where */
+                        issues?: {
+                            /** @description Keys from the root of the part that was wrong */
+                            path: string[];
+                            message: string;
+                        }[];
+                        /** @description precondition-failed: the current ETag (also the ETag header) */
+                        etag?: string;
+                        /** @description forbidden: who may call: a role ("operator"), or several ways in ("support or liveops", "owner or operator", "owner or operator or author") */
+                        requiredRole?: string;
+                    };
+                };
+            };
+            /** @description Precondition required: `precondition-required`. */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description The stable code: branch on it
+                         * @enum {string}
+                         */
+                        message: "precondition-required";
                         /** @description A sentence for people; its wording may change */
                         detail: string;
                         /** @description Bad input only: each problem and where */
@@ -13828,7 +14070,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The definition (ETag: its version) */
+            /** @description The definition (ETag: the offers service's, also its etag field) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -13866,6 +14108,8 @@ export interface operations {
                             /** @enum {string} */
                             status: "draft" | "active" | "paused" | "archived";
                             version: number;
+                            /** @description The definition's ETag (opaque; also the ETag header): send it as If-Match to change it */
+                            etag: string;
                             audience: unknown | null;
                             schedule: {
                                 startsAt: string | null;
@@ -14169,6 +14413,7 @@ export interface operations {
                 environment?: "live" | "test";
             };
             header: {
+                /** @description The ETag of GET /api/offers/games/:gameId/definitions/:offerId (or the definition's etag in its game's list) this change is based on */
                 "if-match": string;
             };
             path: {
@@ -14250,7 +14495,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Replaced */
+            /** @description Replaced (ETag: its new one) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -14288,6 +14533,8 @@ export interface operations {
                             /** @enum {string} */
                             status: "draft" | "active" | "paused" | "archived";
                             version: number;
+                            /** @description The definition's ETag (opaque; also the ETag header): send it as If-Match to change it */
+                            etag: string;
                             audience: unknown | null;
                             schedule: {
                                 startsAt: string | null;
@@ -14358,6 +14605,8 @@ export interface operations {
                             /** @enum {string} */
                             status: "draft" | "active" | "paused" | "archived";
                             version: number;
+                            /** @description The definition's ETag (opaque; also the ETag header): send it as If-Match to change it */
+                            etag: string;
                             audience: unknown | null;
                             schedule: {
                                 startsAt: string | null;
@@ -14534,8 +14783,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Conflict: `definition-changed`. */
-            409: {
+            /** @description Precondition failed: `precondition-failed`. */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14545,7 +14794,7 @@ export interface operations {
                          * @description The stable code: branch on it
                          * @enum {string}
                          */
-                        message: "definition-changed";
+                        message: "precondition-failed";
                         /** @description A sentence for people; its wording may change */
                         detail: string;
                         /** @description Bad input only: each problem and where */
@@ -14788,6 +15037,8 @@ export interface operations {
                             /** @enum {string} */
                             status: "draft" | "active" | "paused" | "archived";
                             version: number;
+                            /** @description The definition's ETag (opaque; also the ETag header): send it as If-Match to change it */
+                            etag: string;
                             audience: unknown | null;
                             schedule: {
                                 startsAt: string | null;
@@ -15156,7 +15407,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Created */
+            /** @description Created (ETag: its first one) */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -15194,6 +15445,8 @@ export interface operations {
                             /** @enum {string} */
                             status: "draft" | "active" | "paused" | "archived";
                             version: number;
+                            /** @description The definition's ETag (opaque; also the ETag header): send it as If-Match to change it */
+                            etag: string;
                             audience: unknown | null;
                             schedule: {
                                 startsAt: string | null;
@@ -15264,6 +15517,8 @@ export interface operations {
                             /** @enum {string} */
                             status: "draft" | "active" | "paused" | "archived";
                             version: number;
+                            /** @description The definition's ETag (opaque; also the ETag header): send it as If-Match to change it */
+                            etag: string;
                             audience: unknown | null;
                             schedule: {
                                 startsAt: string | null;
@@ -16982,7 +17237,10 @@ export interface operations {
                 /** @description live (default) or test: the environment of the offers service's game this call reaches */
                 environment?: "live" | "test";
             };
-            header?: never;
+            header: {
+                /** @description The ETag of GET /api/offers/games/:gameId/webhooks/endpoints/:endpointId (or the endpoint's etag in GET …/webhooks) this change is based on */
+                "if-match": string;
+            };
             path: {
                 gameId: string;
                 endpointId: string;
@@ -16991,7 +17249,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The new secret, shown once */
+            /** @description The new secret, shown once (ETag: the endpoint's new one) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -17006,6 +17264,8 @@ export interface operations {
                          * @description Until then, deliveries carry a signature with the previous secret too.
                          */
                         previousSecretExpiresAt: string;
+                        /** @description The endpoint's ETag after the rotation */
+                        etag: string;
                     };
                 };
             };
@@ -17075,6 +17335,332 @@ export interface operations {
                          * @enum {string}
                          */
                         message: "forbidden" | "cross-site-request";
+                        /** @description A sentence for people; its wording may change */
+                        detail: string;
+                        /** @description Bad input only: each problem and where */
+                        issues?: {
+                            /** @description Keys from the root of the part that was wrong */
+                            path: string[];
+                            message: string;
+                        }[];
+                        /** @description precondition-failed: the current ETag (also the ETag header) */
+                        etag?: string;
+                        /** @description forbidden: who may call: a role ("operator"), or several ways in ("support or liveops", "owner or operator", "owner or operator or author") */
+                        requiredRole?: string;
+                    };
+                };
+            };
+            /** @description Not found: `webhook-endpoint-not-found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description The stable code: branch on it
+                         * @enum {string}
+                         */
+                        message: "webhook-endpoint-not-found";
+                        /** @description A sentence for people; its wording may change */
+                        detail: string;
+                        /** @description Bad input only: each problem and where */
+                        issues?: {
+                            /** @description Keys from the root of the part that was wrong */
+                            path: string[];
+                            message: string;
+                        }[];
+                        /** @description precondition-failed: the current ETag (also the ETag header) */
+                        etag?: string;
+                        /** @description forbidden: who may call: a role ("operator"), or several ways in ("support or liveops", "owner or operator", "owner or operator or author") */
+                        requiredRole?: string;
+                    };
+                };
+            };
+            /** @description Precondition failed: `precondition-failed`. */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description The stable code: branch on it
+                         * @enum {string}
+                         */
+                        message: "precondition-failed";
+                        /** @description A sentence for people; its wording may change */
+                        detail: string;
+                        /** @description Bad input only: each problem and where */
+                        issues?: {
+                            /** @description Keys from the root of the part that was wrong */
+                            path: string[];
+                            message: string;
+                        }[];
+                        /** @description precondition-failed: the current ETag (also the ETag header) */
+                        etag?: string;
+                        /** @description forbidden: who may call: a role ("operator"), or several ways in ("support or liveops", "owner or operator", "owner or operator or author") */
+                        requiredRole?: string;
+                    };
+                };
+            };
+            /** @description Precondition required: `precondition-required`. */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description The stable code: branch on it
+                         * @enum {string}
+                         */
+                        message: "precondition-required";
+                        /** @description A sentence for people; its wording may change */
+                        detail: string;
+                        /** @description Bad input only: each problem and where */
+                        issues?: {
+                            /** @description Keys from the root of the part that was wrong */
+                            path: string[];
+                            message: string;
+                        }[];
+                        /** @description precondition-failed: the current ETag (also the ETag header) */
+                        etag?: string;
+                        /** @description forbidden: who may call: a role ("operator"), or several ways in ("support or liveops", "owner or operator", "owner or operator or author") */
+                        requiredRole?: string;
+                    };
+                };
+            };
+            /** @description Too many requests (retry after Retry-After): `rate-limited`. */
+            429: {
+                headers: {
+                    /** @description Seconds until the budget renews */
+                    "Retry-After"?: number;
+                    /** @description Requests per minute of the caller's budget */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current minute */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description The stable code: branch on it
+                         * @enum {string}
+                         */
+                        message: "rate-limited";
+                        /** @description A sentence for people; its wording may change */
+                        detail: string;
+                        /** @description Bad input only: each problem and where */
+                        issues?: {
+                            /** @description Keys from the root of the part that was wrong */
+                            path: string[];
+                            message: string;
+                        }[];
+                        /** @description precondition-failed: the current ETag (also the ETag header) */
+                        etag?: string;
+                        /** @description forbidden: who may call: a role ("operator"), or several ways in ("support or liveops", "owner or operator", "owner or operator or author") */
+                        requiredRole?: string;
+                    };
+                };
+            };
+            /** @description Internal error: `internal-error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description The stable code: branch on it
+                         * @enum {string}
+                         */
+                        message: "internal-error";
+                        /** @description A sentence for people; its wording may change */
+                        detail: string;
+                        /** @description Bad input only: each problem and where */
+                        issues?: {
+                            /** @description Keys from the root of the part that was wrong */
+                            path: string[];
+                            message: string;
+                        }[];
+                        /** @description precondition-failed: the current ETag (also the ETag header) */
+                        etag?: string;
+                        /** @description forbidden: who may call: a role ("operator"), or several ways in ("support or liveops", "owner or operator", "owner or operator or author") */
+                        requiredRole?: string;
+                    };
+                };
+            };
+            /** @description A service behind the portal failed: `offers-admin-token-rejected`, `offers-bad-response`, `offers-request-refused`. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description The stable code: branch on it
+                         * @enum {string}
+                         */
+                        message: "offers-admin-token-rejected" | "offers-bad-response" | "offers-request-refused";
+                        /** @description A sentence for people; its wording may change */
+                        detail: string;
+                        /** @description Bad input only: each problem and where */
+                        issues?: {
+                            /** @description Keys from the root of the part that was wrong */
+                            path: string[];
+                            message: string;
+                        }[];
+                        /** @description precondition-failed: the current ETag (also the ETag header) */
+                        etag?: string;
+                        /** @description forbidden: who may call: a role ("operator"), or several ways in ("support or liveops", "owner or operator", "owner or operator or author") */
+                        requiredRole?: string;
+                    };
+                };
+            };
+            /** @description Unavailable (retry after Retry-After): `database-unavailable`, `offers-service-unavailable`. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description The stable code: branch on it
+                         * @enum {string}
+                         */
+                        message: "database-unavailable" | "offers-service-unavailable";
+                        /** @description A sentence for people; its wording may change */
+                        detail: string;
+                        /** @description Bad input only: each problem and where */
+                        issues?: {
+                            /** @description Keys from the root of the part that was wrong */
+                            path: string[];
+                            message: string;
+                        }[];
+                        /** @description precondition-failed: the current ETag (also the ETag header) */
+                        etag?: string;
+                        /** @description forbidden: who may call: a role ("operator"), or several ways in ("support or liveops", "owner or operator", "owner or operator or author") */
+                        requiredRole?: string;
+                    };
+                };
+            };
+        };
+    };
+    webhookEndpoint: {
+        parameters: {
+            query?: {
+                /** @description live (default) or test: the environment of the offers service's game this call reaches */
+                environment?: "live" | "test";
+            };
+            header?: never;
+            path: {
+                gameId: string;
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint (ETag: the offers service's, also its etag field) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        endpointId: string;
+                        gameId: string;
+                        url: string;
+                        description: string;
+                        eventTypes: "reward.granted"[];
+                        enabled: boolean;
+                        previousSecretExpiresAt: string | null;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC timestamp
+                         */
+                        createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC timestamp
+                         */
+                        updatedAt: string;
+                        /** @description The endpoint's ETag (opaque; also the ETag header of a single endpoint): send it as If-Match to change, rotate or delete it */
+                        etag: string;
+                    };
+                };
+            };
+            /** @description Bad request: `invalid-request`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description The stable code: branch on it
+                         * @enum {string}
+                         */
+                        message: "invalid-request";
+                        /** @description A sentence for people; its wording may change */
+                        detail: string;
+                        /** @description Bad input only: each problem and where */
+                        issues?: {
+                            /** @description Keys from the root of the part that was wrong */
+                            path: string[];
+                            message: string;
+                        }[];
+                        /** @description precondition-failed: the current ETag (also the ETag header) */
+                        etag?: string;
+                        /** @description forbidden: who may call: a role ("operator"), or several ways in ("support or liveops", "owner or operator", "owner or operator or author") */
+                        requiredRole?: string;
+                    };
+                };
+            };
+            /** @description Unauthenticated: `unauthenticated`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description The stable code: branch on it
+                         * @enum {string}
+                         */
+                        message: "unauthenticated";
+                        /** @description A sentence for people; its wording may change */
+                        detail: string;
+                        /** @description Bad input only: each problem and where */
+                        issues?: {
+                            /** @description Keys from the root of the part that was wrong */
+                            path: string[];
+                            message: string;
+                        }[];
+                        /** @description precondition-failed: the current ETag (also the ETag header) */
+                        etag?: string;
+                        /** @description forbidden: who may call: a role ("operator"), or several ways in ("support or liveops", "owner or operator", "owner or operator or author") */
+                        requiredRole?: string;
+                    };
+                };
+            };
+            /** @description Forbidden: `forbidden`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description The stable code: branch on it
+                         * @enum {string}
+                         */
+                        message: "forbidden";
                         /** @description A sentence for people; its wording may change */
                         detail: string;
                         /** @description Bad input only: each problem and where */
@@ -17243,7 +17829,10 @@ export interface operations {
                 /** @description live (default) or test: the environment of the offers service's game this call reaches */
                 environment?: "live" | "test";
             };
-            header?: never;
+            header: {
+                /** @description The ETag of GET /api/offers/games/:gameId/webhooks/endpoints/:endpointId (or the endpoint's etag in GET …/webhooks) this change is based on */
+                "if-match": string;
+            };
             path: {
                 gameId: string;
                 endpointId: string;
@@ -17358,6 +17947,60 @@ export interface operations {
                          * @enum {string}
                          */
                         message: "webhook-endpoint-not-found";
+                        /** @description A sentence for people; its wording may change */
+                        detail: string;
+                        /** @description Bad input only: each problem and where */
+                        issues?: {
+                            /** @description Keys from the root of the part that was wrong */
+                            path: string[];
+                            message: string;
+                        }[];
+                        /** @description precondition-failed: the current ETag (also the ETag header) */
+                        etag?: string;
+                        /** @description forbidden: who may call: a role ("operator"), or several ways in ("support or liveops", "owner or operator", "owner or operator or author") */
+                        requiredRole?: string;
+                    };
+                };
+            };
+            /** @description Precondition failed: `precondition-failed`. */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description The stable code: branch on it
+                         * @enum {string}
+                         */
+                        message: "precondition-failed";
+                        /** @description A sentence for people; its wording may change */
+                        detail: string;
+                        /** @description Bad input only: each problem and where */
+                        issues?: {
+                            /** @description Keys from the root of the part that was wrong */
+                            path: string[];
+                            message: string;
+                        }[];
+                        /** @description precondition-failed: the current ETag (also the ETag header) */
+                        etag?: string;
+                        /** @description forbidden: who may call: a role ("operator"), or several ways in ("support or liveops", "owner or operator", "owner or operator or author") */
+                        requiredRole?: string;
+                    };
+                };
+            };
+            /** @description Precondition required: `precondition-required`. */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description The stable code: branch on it
+                         * @enum {string}
+                         */
+                        message: "precondition-required";
                         /** @description A sentence for people; its wording may change */
                         detail: string;
                         /** @description Bad input only: each problem and where */
@@ -17499,7 +18142,10 @@ export interface operations {
                 /** @description live (default) or test: the environment of the offers service's game this call reaches */
                 environment?: "live" | "test";
             };
-            header?: never;
+            header: {
+                /** @description The ETag of GET /api/offers/games/:gameId/webhooks/endpoints/:endpointId (or the endpoint's etag in GET …/webhooks) this change is based on */
+                "if-match": string;
+            };
             path: {
                 gameId: string;
                 endpointId: string;
@@ -17521,7 +18167,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The endpoint */
+            /** @description The endpoint (ETag: its new one) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -17545,6 +18191,8 @@ export interface operations {
                          * @description ISO 8601 UTC timestamp
                          */
                         updatedAt: string;
+                        /** @description The endpoint's ETag (opaque; also the ETag header of a single endpoint): send it as If-Match to change, rotate or delete it */
+                        etag: string;
                     };
                 };
             };
@@ -17656,6 +18304,33 @@ export interface operations {
                     };
                 };
             };
+            /** @description Precondition failed: `precondition-failed`. */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description The stable code: branch on it
+                         * @enum {string}
+                         */
+                        message: "precondition-failed";
+                        /** @description A sentence for people; its wording may change */
+                        detail: string;
+                        /** @description Bad input only: each problem and where */
+                        issues?: {
+                            /** @description Keys from the root of the part that was wrong */
+                            path: string[];
+                            message: string;
+                        }[];
+                        /** @description precondition-failed: the current ETag (also the ETag header) */
+                        etag?: string;
+                        /** @description forbidden: who may call: a role ("operator"), or several ways in ("support or liveops", "owner or operator", "owner or operator or author") */
+                        requiredRole?: string;
+                    };
+                };
+            };
             /** @description Payload too large: `payload-too-large`. */
             413: {
                 headers: {
@@ -17668,6 +18343,33 @@ export interface operations {
                          * @enum {string}
                          */
                         message: "payload-too-large";
+                        /** @description A sentence for people; its wording may change */
+                        detail: string;
+                        /** @description Bad input only: each problem and where */
+                        issues?: {
+                            /** @description Keys from the root of the part that was wrong */
+                            path: string[];
+                            message: string;
+                        }[];
+                        /** @description precondition-failed: the current ETag (also the ETag header) */
+                        etag?: string;
+                        /** @description forbidden: who may call: a role ("operator"), or several ways in ("support or liveops", "owner or operator", "owner or operator or author") */
+                        requiredRole?: string;
+                    };
+                };
+            };
+            /** @description Precondition required: `precondition-required`. */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description The stable code: branch on it
+                         * @enum {string}
+                         */
+                        message: "precondition-required";
                         /** @description A sentence for people; its wording may change */
                         detail: string;
                         /** @description Bad input only: each problem and where */
@@ -18116,6 +18818,8 @@ export interface operations {
                          * @description ISO 8601 UTC timestamp
                          */
                         updatedAt: string;
+                        /** @description The endpoint's ETag (opaque; also the ETag header of a single endpoint): send it as If-Match to change, rotate or delete it */
+                        etag: string;
                         /** @description The signing secret (whsec_…), for the standardwebhooks package or any of its ports. Shown once. */
                         secret: string;
                     };
@@ -18738,6 +19442,8 @@ export interface operations {
                              * @description ISO 8601 UTC timestamp
                              */
                             updatedAt: string;
+                            /** @description The endpoint's ETag (opaque; also the ETag header of a single endpoint): send it as If-Match to change, rotate or delete it */
+                            etag: string;
                         }[];
                         stats: {
                             lagSeconds: number;
