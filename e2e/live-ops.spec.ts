@@ -6,7 +6,7 @@
 import type { Page } from "@playwright/test";
 import { createParser } from "eventsource-parser";
 import { API_KEY, GAME, gameJwt } from "./demo-game";
-import { expect, openPage, test } from "./fixtures";
+import { expect, hydrated, openPage, test } from "./fixtures";
 import { signInAs } from "./sign-in-as";
 
 const serverHeaders = { "x-api-key": API_KEY, "x-client-id": "demo-client" };
@@ -205,6 +205,32 @@ test("an edit of a live offer shows what changes and asks to confirm; support ma
   const refused = await page.request.post(`/api/offers/games/${GAME}/definitions/${offerId}/pause`, { headers: { Origin: origin } });
   expect(refused.status()).toBe(403);
   expect(await refused.json()).toEqual({ message: "forbidden", detail: "this needs the liveops role", requiredRole: "liveops" });
+});
+
+test("someone else saves first: the editor says so and keeps what was typed; a reload shows their change", async ({ page }) => {
+  const offerId = `race-${Date.now().toString(36)}`;
+  await signInAs(page, "lina", `/live-ops/${GAME}`);
+  const origin = new URL(page.url()).origin;
+  const body = { name: "Race offer", rewards: [{ kind: "coins", rewardId: "gold", name: "Gold", amount: 5 }], durationSeconds: 3600 };
+  expect((await page.request.post(`/api/offers/games/${GAME}/definitions`, { headers: { Origin: origin }, data: { offerId, ...body } })).status()).toBe(201);
+
+  await openPage(page, `/live-ops/${GAME}/offers/${offerId}/edit`);
+  const name = page.getByTestId("definition-form").getByRole("textbox", { name: "Name" });
+  await name.fill("Race offer (mine)");
+
+  // Meanwhile a colleague saves over the same state of the offer.
+  const read = await page.request.get(`/api/offers/games/${GAME}/definitions/${offerId}`);
+  const theirs = await page.request.put(`/api/offers/games/${GAME}/definitions/${offerId}`, { headers: { Origin: origin, "If-Match": read.headers()["etag"]! }, data: { ...body, name: "Race offer (theirs)" } });
+  expect(theirs.status()).toBe(200);
+
+  // A draft saves without a review: refused, said in words, and the form keeps what was typed.
+  await page.getByTestId("save-definition").click();
+  const failure = page.getByTestId("save-failure");
+  await expect(failure).toContainText("Someone changed this offer since you opened it; reload to see their change.");
+  await expect(name).toHaveValue("Race offer (mine)");
+  await failure.getByRole("button", { name: "Reload" }).click();
+  await hydrated(page);
+  await expect(page.getByTestId("definition-form").getByRole("textbox", { name: "Name" })).toHaveValue("Race offer (theirs)");
 });
 
 test("the live-ops pages fit 390 px and 1440 px; an unknown offer shows the not-found page", async ({ page }) => {

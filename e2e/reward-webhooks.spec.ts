@@ -82,6 +82,28 @@ test("a live-ops user adds an endpoint; a reward claimed on the rewards page rea
   await expect(endpoint).toHaveCount(0);
 });
 
+test("someone else changed the endpoint first: the page says so, shows their change, and the retry goes through", async ({ page, request, offersUrl }) => {
+  const url = `https://hooks.example.com/race-${Date.now().toString(36)}`;
+  const created = await request.post(`${offersUrl}/v1/webhooks/endpoints`, { headers: serverHeaders, data: { url, description: "as added" } });
+  expect(created.status()).toBe(200);
+  const { endpointId, etag } = (await created.json()) as { endpointId: string; etag: string };
+
+  await signInAs(page, "lina", `/live-ops/${GAME}/webhooks`);
+  const row = page.locator(`[data-testid="webhook-endpoint"][data-endpoint-id="${endpointId}"]`);
+  await expect(row.getByTestId("endpoint-status")).toHaveText("Enabled");
+
+  // The game server changes it while the page is open.
+  expect((await request.patch(`${offersUrl}/v1/webhooks/endpoints/${endpointId}`, { headers: { ...serverHeaders, "If-Match": etag }, data: { description: "changed by the game server" } })).status()).toBe(200);
+
+  await row.getByRole("button", { name: "Disable" }).click();
+  await expect(page.getByText("Someone changed this endpoint since you opened the page; the list now shows their change. Try again if you still want to.")).toBeVisible();
+  await expect(row).toContainText("changed by the game server");
+  await expect(row.getByTestId("endpoint-status")).toHaveText("Enabled");
+  await row.getByRole("button", { name: "Disable" }).click();
+  await expect(row.getByTestId("endpoint-status")).toHaveText("Disabled");
+  expect((await request.delete(`${offersUrl}/v1/webhooks/endpoints/${endpointId}`, { headers: serverHeaders })).status()).toBe(200);
+});
+
 test("someone without the liveops role is told so", async ({ page }) => {
   await signInAs(page, "sam", `/live-ops/${GAME}/webhooks`);
   await expect(page.getByTestId("liveops-role-needed")).toBeVisible();

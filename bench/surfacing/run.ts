@@ -147,18 +147,19 @@ async function pushes(): Promise<boolean> {
 }
 
 async function activationJob(): Promise<boolean> {
-  const admin = async (method: string, path: string, body?: unknown) => {
+  const admin = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
     const response = await fetch(`http://127.0.0.1:${PORT}/v1/admin/games/${JOB_GAME.gameId}${path}`, {
       method,
-      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, ...(body ? { "content-type": "application/json" } : {}) },
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, ...(body ? { "content-type": "application/json" } : {}), ...headers },
       body: body ? JSON.stringify(body) : undefined,
     });
     if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
     return response.json();
   };
-  await admin("POST", "/definitions", { offerId: "streak", name: "Streak", rewards: [reward], durationSeconds: 86_400, realTime: true, audience: { field: "loginStreak", op: "gte", value: 3 } });
+  const created = await admin("POST", "/definitions", { offerId: "streak", name: "Streak", rewards: [reward], durationSeconds: 86_400, realTime: true, audience: { field: "loginStreak", op: "gte", value: 3 } });
   const started = Date.now();
-  await admin("POST", "/definitions/streak/activate");
+  // A change of a definition names the ETag it is based on (docs/operations.md, "Concurrent changes").
+  await admin("POST", "/definitions/streak/activate", undefined, { "if-match": created.definition.etag });
   let job: { status: string; playersEvaluated: number; activations: number } | undefined;
   let lastPrint = 0;
   while (Date.now() - started < 300_000) {

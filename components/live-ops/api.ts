@@ -36,11 +36,11 @@ export function liveOpsApi(environment: Environment) {
     definitions: (gameId: string, signal?: AbortSignal) => apiFetch<AdminDefinitionList>(url(`${game(gameId)}/definitions`), { signal, cache: "no-store" }),
     definition: (gameId: string, offerId: string, signal?: AbortSignal) => apiFetch<AdminDefinitionDetail>(url(offer(gameId, offerId)), { signal, cache: "no-store" }),
     create: (gameId: string, input: OfferDefinitionDraft & { offerId: string }) => apiFetch<AdminDefinitionChange>(url(`${game(gameId)}/definitions`), { method: "POST", json: input }),
-    /** Saves over `version` (If-Match); someone else's change since answers 409 definition-changed. */
-    update: (gameId: string, offerId: string, input: OfferDefinitionDraft, version: number) =>
-      apiFetch<AdminDefinitionChange>(url(offer(gameId, offerId)), { method: "PUT", json: input, headers: { "If-Match": `"${version}"` } }),
-    changeStatus: (gameId: string, offerId: string, action: DefinitionAction, version: number) =>
-      apiFetch<AdminDefinitionChange>(url(`${offer(gameId, offerId)}/${action}`), { method: "POST", headers: { "If-Match": `"${version}"` } }),
+    /** Saves over the definition as loaded (`etag`, its If-Match); someone else's change since answers 412 precondition-failed. */
+    update: (gameId: string, offerId: string, input: OfferDefinitionDraft, etag: string) =>
+      apiFetch<AdminDefinitionChange>(url(offer(gameId, offerId)), { method: "PUT", json: input, headers: { "If-Match": etag } }),
+    changeStatus: (gameId: string, offerId: string, action: DefinitionAction, etag: string) =>
+      apiFetch<AdminDefinitionChange>(url(`${offer(gameId, offerId)}/${action}`), { method: "POST", headers: { "If-Match": etag } }),
     preview: (gameId: string, offerId: string, playerId: string, signal?: AbortSignal) =>
       apiFetch<SurfacingPreview>(url(`${offer(gameId, offerId)}/preview`), { method: "POST", json: { playerId }, signal }),
     funnel: (gameId: string, offerId: string, signal?: AbortSignal) => apiFetch<DefinitionFunnel>(url(`${offer(gameId, offerId)}/funnel`, { days: "14" }), { signal, cache: "no-store" }),
@@ -99,3 +99,6 @@ export function describeLiveOpsError(error: unknown): string {
 }
 
 export const hasCode = (error: unknown, code: string) => error instanceof ApiError && error.code === code;
+
+/** Someone else changed what the person is changing since they loaded it (412: their If-Match is stale). */
+export const isStale = (error: unknown) => hasCode(error, "precondition-failed");

@@ -49,7 +49,7 @@ export function DefinitionEditor({ gameId, offerId }: { gameId: string; offerId:
         <Alert tone="warning">This offer is live: you will see what changes before it is saved. Offers already given keep what they were given.</Alert>
       ) : null}
       {definition && (game || games.isError) ? (
-        <DefinitionForm key={definition.version} gameId={gameId} currencies={game?.currencies ?? []} initial={draftOf(definition)} existing={definition} />
+        <DefinitionForm key={definition.etag} gameId={gameId} currencies={game?.currencies ?? []} initial={draftOf(definition)} existing={definition} />
       ) : detail.isPending || games.isPending ? (
         <p className="muted">Loading the offer…</p>
       ) : null}

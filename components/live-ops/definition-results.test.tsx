@@ -1,7 +1,8 @@
 // @vitest-environment jsdom
 // What the definition page says about results and actions: the funnel's figures and conversion, each
 // variant's claim rate with its difference against the first and whether that is likely noise, and the
-// confirmation of an activation that states how many players it will surface for now.
+// confirmation of an activation that states how many players it will surface for now, and what it says when
+// someone changed the offer first.
 import { describe, expect, it } from "vitest";
 import { screen, waitFor, within } from "@testing-library/react";
 import { fakeApi, renderInPortal } from "@/components/testing/render";
@@ -38,6 +39,7 @@ const definition: OfferDefinition = {
   priority: 0,
   status: "draft",
   version: 2,
+  etag: '"k9"',
   audience: { field: "loginStreak", op: "gte", value: 3 },
   schedule: { startsAt: null, endsAt: null },
   limits: { maxActivationsPerPlayer: 1, cooldownSeconds: 0, maxClaimsTotal: null },
@@ -67,10 +69,10 @@ describe("the definition page's results", () => {
     expect(within(results[3]!).getByTestId("variant-verdict").textContent).toBe("Not enough data yet: d or a has not surfaced for anyone.");
   });
 
-  it("confirms an activation with how many players it will surface for now, within the rollout, on the version shown", async () => {
+  it("confirms an activation with how many players it will surface for now, within the rollout, on the definition shown (its ETag)", async () => {
     const api = fakeApi({
       "POST /api/offers/games/demo-game/audience/count": { body: { matching: 2, players: 3 } },
-      "POST /api/offers/games/demo-game/definitions/streak-bonus/activate": { body: { definition: { ...definition, status: "active", version: 3 }, before: definition, changed: true, job: null } },
+      "POST /api/offers/games/demo-game/definitions/streak-bonus/activate": { body: { definition: { ...definition, status: "active", version: 3, etag: '"k10"' }, before: definition, changed: true, job: null } },
     });
     let changed = 0;
     const { user } = renderInPortal(<LifecycleActions gameId="demo-game" definition={definition} onChanged={() => (changed += 1)} />);
@@ -84,6 +86,21 @@ describe("the definition page's results", () => {
 
     await user.click(within(dialog).getByRole("button", { name: "Activate" }));
     await waitFor(() => expect(changed).toBe(1));
-    expect(api.callsTo("POST", "/api/offers/games/demo-game/definitions/streak-bonus/activate")[0]!.headers["if-match"]).toBe('"2"');
+    expect(api.callsTo("POST", "/api/offers/games/demo-game/definitions/streak-bonus/activate")[0]!.headers["if-match"]).toBe('"k9"');
+  });
+
+  it("says when someone changed the offer since it was opened (412), with a reload, and changes nothing on screen", async () => {
+    fakeApi({
+      "POST /api/offers/games/demo-game/audience/count": { body: { matching: 2, players: 3 } },
+      "POST /api/offers/games/demo-game/definitions/streak-bonus/archive": { status: 412, body: { message: "precondition-failed", detail: "someone else changed this since you loaded it", etag: '"k10"' } },
+    });
+    let changed = 0;
+    const { user } = renderInPortal(<LifecycleActions gameId="demo-game" definition={definition} onChanged={() => (changed += 1)} />);
+    await user.click(screen.getByRole("button", { name: "Archive" }));
+    const dialog = screen.getByRole("dialog");
+    await user.click(within(dialog).getByRole("button", { name: "Archive" }));
+    const alert = await within(dialog).findByText(/Someone changed this offer since you opened it; reload to see their change\./);
+    expect(within(alert).getByRole("button", { name: "Reload" })).toBeTruthy();
+    expect(changed).toBe(0);
   });
 });

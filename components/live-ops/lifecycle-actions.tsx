@@ -1,13 +1,12 @@
 "use client";
 // Activate, pause, archive and restore to draft, each confirmed in a dialog that says what happens and
-// how many players the audience matches now (within the rollout). The change is made on the version on
-// screen (If-Match); someone else's change in between is said, with a reload.
+// how many players the audience matches now (within the rollout). The change is made on the definition as
+// shown (its ETag as If-Match); someone else's change in between is said, with a reload.
 import { useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Alert, Button, Dialog } from "@/components/ui";
-import { ApiError } from "@/components/http/api-client";
 import type { DefinitionAction } from "@/lib/offers-client/schemas";
-import { describeLiveOpsError, useLiveOpsApi, type Definition } from "./api";
+import { describeLiveOpsError, isStale, useLiveOpsApi, type Definition } from "./api";
 import { formatCount, formatUtc } from "./format";
 
 const LABELS: Record<DefinitionAction, string> = { activate: "Activate", pause: "Pause", archive: "Archive", restore: "Restore to draft" };
@@ -56,14 +55,14 @@ export function LifecycleActions({ gameId, definition, onChanged }: { gameId: st
     staleTime: 5_000,
   });
   const change = useMutation({
-    mutationFn: (chosen: DefinitionAction) => api.changeStatus(gameId, definition.offerId, chosen, definition.version),
+    mutationFn: (chosen: DefinitionAction) => api.changeStatus(gameId, definition.offerId, chosen, definition.etag),
     onSuccess: async () => {
       setAction(null);
       await queryClient.invalidateQueries({ queryKey: keys.game(gameId) });
       onChanged();
     },
   });
-  const stale = change.error instanceof ApiError && change.error.code === "definition-changed";
+  const stale = isStale(change.error);
   const close = () => {
     setAction(null);
     change.reset();
@@ -103,7 +102,7 @@ export function LifecycleActions({ gameId, definition, onChanged }: { gameId: st
             {count.isError ? <Alert tone="warning">The audience could not be counted: {describeLiveOpsError(count.error)}</Alert> : null}
             {change.isError ? (
               <Alert tone="error">
-                {stale ? "Someone else changed this offer since you opened it. Reload to see their change." : describeLiveOpsError(change.error)}{" "}
+                {stale ? "Someone changed this offer since you opened it; reload to see their change." : describeLiveOpsError(change.error)}{" "}
                 {stale ? (
                   <Button size="small" onClick={() => window.location.reload()}>
                     Reload

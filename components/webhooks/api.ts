@@ -42,9 +42,13 @@ export function webhooksApi(environment: Environment) {
     },
     create: (gameId: string, input: { url: string; description: string }) =>
       apiFetch<CreatedEndpoint>(url(`${base(gameId)}/endpoints`), { method: "POST", json: { ...input, eventTypes: ["reward.granted"] } }),
-    setEnabled: (gameId: string, endpointId: string, enabled: boolean) => apiFetch<Endpoint>(url(`${base(gameId)}/endpoints/${seg(endpointId)}`), { method: "PATCH", json: { enabled } }),
-    remove: (gameId: string, endpointId: string) => apiFetch<{ endpointId: string; deleted: true }>(url(`${base(gameId)}/endpoints/${seg(endpointId)}`), { method: "DELETE" }),
-    rotate: (gameId: string, endpointId: string) => apiFetch<RotatedSecret>(url(`${base(gameId)}/endpoints/${seg(endpointId)}/rotate-secret`), { method: "POST" }),
+    // Changes name the endpoint as listed (its etag as If-Match): someone else's change since is 412 precondition-failed.
+    setEnabled: (gameId: string, endpoint: Endpoint, enabled: boolean) =>
+      apiFetch<Endpoint>(url(`${base(gameId)}/endpoints/${seg(endpoint.endpointId)}`), { method: "PATCH", json: { enabled }, headers: { "If-Match": endpoint.etag } }),
+    remove: (gameId: string, endpoint: Endpoint) =>
+      apiFetch<{ endpointId: string; deleted: true }>(url(`${base(gameId)}/endpoints/${seg(endpoint.endpointId)}`), { method: "DELETE", headers: { "If-Match": endpoint.etag } }),
+    rotate: (gameId: string, endpoint: Endpoint) =>
+      apiFetch<RotatedSecret>(url(`${base(gameId)}/endpoints/${seg(endpoint.endpointId)}/rotate-secret`), { method: "POST", headers: { "If-Match": endpoint.etag } }),
     test: (gameId: string, endpointId: string) => apiFetch<z.infer<typeof WebhookTestSent>>(url(`${base(gameId)}/endpoints/${seg(endpointId)}/test`), { method: "POST" }),
     replay: (gameId: string, deliveryId: number) => apiFetch<z.infer<typeof WebhookReplayed>>(url(`${base(gameId)}/deliveries/${deliveryId}/replay`), { method: "POST" }),
     replayFailed: (gameId: string, range: { from: string; to: string; endpointId?: string }) =>
@@ -76,8 +80,15 @@ const CODES: Record<string, string> = {
   "webhook-endpoint-not-found": "This endpoint no longer exists: someone else may have deleted it.",
 };
 
+/** Someone else changed the endpoint since the list was loaded (412: its If-Match is stale). */
+export function isStale(error: unknown): boolean {
+  return error instanceof ApiError && error.code === "precondition-failed";
+}
+
 export function describeWebhookError(error: unknown): string {
   if (error instanceof ApiError && error.retryable) return "The offers service is unavailable right now. Retrying…";
+  // The list is read again after every change, so it already shows theirs.
+  if (isStale(error)) return "Someone changed this endpoint since you opened the page; the list now shows their change. Try again if you still want to.";
   return describeApiError(error, { codes: CODES });
 }
 

@@ -21,17 +21,17 @@ export function EndpointsCard({ gameId, endpoints, onRotated, children }: { game
       switch (kind) {
         case "enable":
         case "disable":
-          await api.setEnabled(gameId, endpoint.endpointId, kind === "enable");
+          await api.setEnabled(gameId, endpoint, kind === "enable");
           return `${endpoint.url} is ${kind}d.`;
         case "rotate":
-          onRotated(endpoint, await api.rotate(gameId, endpoint.endpointId));
+          onRotated(endpoint, await api.rotate(gameId, endpoint));
           return `The signing secret of ${endpoint.url} was rotated.`;
         case "test": {
           const sent = await api.test(gameId, endpoint.endpointId);
           return `Test event ${sent.messageId} queued for ${endpoint.url}: it appears in the delivery log.`;
         }
         case "delete":
-          await api.remove(gameId, endpoint.endpointId);
+          await api.remove(gameId, endpoint);
           return `${endpoint.url} was deleted.`;
       }
     },
@@ -45,6 +45,8 @@ export function EndpointsCard({ gameId, endpoints, onRotated, children }: { game
   const busy = (endpoint: Endpoint) => act.isPending && act.variables?.endpoint.endpointId === endpoint.endpointId;
   // The endpoint whose deletion waits for a confirmation.
   const [deleting, setDeleting] = useState<Endpoint | null>(null);
+  // As the list shows it now: after someone else's change (a 412) the list is read again, and a retry goes with its new etag.
+  const toDelete = deleting ? (endpoints.find((e) => e.endpointId === deleting.endpointId) ?? deleting) : null;
   const deletePending = act.isPending && act.variables?.kind === "delete";
   const closeDelete = () => {
     if (!deletePending) setDeleting(null);
@@ -125,7 +127,7 @@ export function EndpointsCard({ gameId, endpoints, onRotated, children }: { game
               <Button variant="ghost" onClick={closeDelete} disabled={deletePending}>
                 Cancel
               </Button>
-              <Button variant="danger" onClick={() => act.mutate({ kind: "delete", endpoint: deleting })} disabled={deletePending} data-testid="confirm-delete-endpoint" autoFocus>
+              <Button variant="danger" onClick={() => act.mutate({ kind: "delete", endpoint: toDelete! })} disabled={deletePending} data-testid="confirm-delete-endpoint" autoFocus>
                 {deletePending ? "Deleting…" : "Delete endpoint"}
               </Button>
             </>
@@ -135,7 +137,7 @@ export function EndpointsCard({ gameId, endpoints, onRotated, children }: { game
         {deleting ? (
           <div className="stack">
             <p>
-              <span className={styles.url}>{deleting.url}</span> stops receiving events, and its delivery log goes with it: deliveries still pending are not sent.
+              <span className={styles.url}>{toDelete!.url}</span> stops receiving events, and its delivery log goes with it: deliveries still pending are not sent.
             </p>
             {act.isError ? <Alert tone="error">{describeWebhookError(act.error)}</Alert> : null}
           </div>

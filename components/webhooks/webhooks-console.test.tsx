@@ -16,6 +16,7 @@ const endpoint = {
   previousSecretExpiresAt: null,
   createdAt: "2026-11-25T10:00:00.000Z",
   updatedAt: "2026-11-25T10:00:00.000Z",
+  etag: '"ep1-a"',
 };
 const stats = { lagSeconds: 125, oldestUndeliveredAt: "2026-11-25T10:00:00.000Z", pending: 2, failed: 1 };
 const delivered = {
@@ -105,8 +106,8 @@ describe("reward webhooks console", () => {
 
   it("disables an endpoint, rotates its secret, sends a test event and replays a delivery", async () => {
     const calls = api({
-      [`PATCH ${BASE}/endpoints/ep_1`]: { body: { ...endpoint, enabled: false } },
-      [`POST ${BASE}/endpoints/ep_1/rotate-secret`]: { body: { endpointId: "ep_1", secret: "whsec_bmV3", previousSecretExpiresAt: "2026-11-26T10:00:00.000Z" } },
+      [`PATCH ${BASE}/endpoints/ep_1`]: { body: { ...endpoint, enabled: false, etag: '"ep1-b"' } },
+      [`POST ${BASE}/endpoints/ep_1/rotate-secret`]: { body: { endpointId: "ep_1", secret: "whsec_bmV3", previousSecretExpiresAt: "2026-11-26T10:00:00.000Z", etag: '"ep1-c"' } },
       [`POST ${BASE}/endpoints/ep_1/test`]: { status: 202, body: { messageId: "msg_test", deliveryId: 9 } },
       [`POST ${BASE}/deliveries/6/replay`]: { status: 202, body: { replayed: 1 } },
     });
@@ -114,11 +115,14 @@ describe("reward webhooks console", () => {
     await user.click(await screen.findByRole("button", { name: "Disable" }));
     expect(await screen.findByText("https://game.example.com/hooks is disabled.")).toBeTruthy();
     expect(calls.callsTo("PATCH", `${BASE}/endpoints/ep_1`)[0]!.json).toEqual({ enabled: false });
+    // Each change names the endpoint as listed: its ETag as If-Match.
+    expect(calls.callsTo("PATCH", `${BASE}/endpoints/ep_1`)[0]!.headers["if-match"]).toBe('"ep1-a"');
 
     await user.click(screen.getByRole("button", { name: "Rotate secret" }));
     const dialog = await screen.findByRole("dialog");
     expect(within(dialog).getByTestId("signing-secret").textContent).toBe("whsec_bmV3");
     expect(dialog.textContent).toContain("keeps signing beside it until");
+    expect(calls.callsTo("POST", `${BASE}/endpoints/ep_1/rotate-secret`)[0]!.headers["if-match"]).toBe('"ep1-a"');
     await user.click(within(dialog).getByRole("button", { name: "Done" }));
 
     await user.click(screen.getByRole("button", { name: "Send test event" }));
@@ -152,6 +156,30 @@ describe("reward webhooks console", () => {
     expect(await screen.findByText("https://game.example.com/hooks was deleted.")).toBeTruthy();
     await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());
     expect(calls.callsTo("DELETE", `${BASE}/endpoints/ep_1`)).toHaveLength(1);
+    expect(calls.callsTo("DELETE", `${BASE}/endpoints/ep_1`)[0]!.headers["if-match"]).toBe('"ep1-a"');
+  });
+
+  it("says when someone changed the endpoint since the page was opened (412), shows their change and retries with its new ETag", async () => {
+    // Someone else changed the description: the list read again answers it with its new ETag.
+    const theirs = { ...endpoint, description: "Changed by someone else", etag: '"ep1-theirs"' };
+    let reads = 0;
+    const calls = api({
+      [`GET ${BASE}`]: () => ({ body: { endpoints: [reads++ === 0 ? endpoint : theirs], stats } }),
+      [`DELETE ${BASE}/endpoints/ep_1`]: (call) =>
+        call.headers["if-match"] === theirs.etag
+          ? { body: { endpointId: "ep_1", deleted: true } }
+          : { status: 412, body: { message: "precondition-failed", detail: "someone else changed this since you loaded it", etag: theirs.etag } },
+    });
+    const { user } = renderInPortal(<WebhooksConsole gameId="demo-game" refreshMs={false} />);
+    const row = within(await screen.findByTestId("webhook-endpoints")).getByTestId("webhook-endpoint");
+    await user.click(within(row).getByRole("button", { name: "Delete" }));
+    const dialog = await screen.findByRole("dialog");
+    await user.click(within(dialog).getByRole("button", { name: "Delete endpoint" }));
+    expect(await within(dialog).findByText("Someone changed this endpoint since you opened the page; the list now shows their change. Try again if you still want to.")).toBeTruthy();
+    expect(await screen.findByText("Changed by someone else")).toBeTruthy();
+    await user.click(within(dialog).getByRole("button", { name: "Delete endpoint" }));
+    expect(await screen.findByText("https://game.example.com/hooks was deleted.")).toBeTruthy();
+    expect(calls.callsTo("DELETE", `${BASE}/endpoints/ep_1`).map((c) => c.headers["if-match"])).toEqual(['"ep1-a"', '"ep1-theirs"']);
   });
 
   it("replays the failed deliveries of a time range, sent as instants", async () => {
@@ -186,7 +214,7 @@ describe("reward webhooks console", () => {
   it("in the test environment, reads and changes the test environment's endpoints and keeps env=test in its links", async () => {
     const calls = api({
       [`POST ${BASE}/endpoints`]: { status: 201, body: { ...endpoint, endpointId: "ep_2", url: "https://test.example.com/hooks", secret: "whsec_dGVzdA" } },
-      [`PATCH ${BASE}/endpoints/ep_1`]: { body: { ...endpoint, enabled: false } },
+      [`PATCH ${BASE}/endpoints/ep_1`]: { body: { ...endpoint, enabled: false, etag: '"ep1-b"' } },
     });
     const { user } = renderInPortal(
       <OffersEnvironmentProvider withSwitch>

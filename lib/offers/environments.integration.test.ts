@@ -88,6 +88,8 @@ describe.each(testDatabaseTargets())("live and test environments on %s", (target
   });
   afterAll(async () => t?.close());
 
+  /** If-Match of the admin API's changes: any current state, so each change is made (in its own environment only). */
+  const ANY = { "if-match": "*" };
   /** One request per route, made with the credentials of `env` (paths as Fastify prints them). */
   const routes: Record<string, (env: Environment) => Promise<InjectOptions>> = {
     "POST /v1/auth/one_time_token/generate": async (env) => ({ method: "POST", url: "/v1/auth/one_time_token/generate", headers: { "x-game-jwt": await jwt(env) }, payload: {} }),
@@ -120,11 +122,11 @@ describe.each(testDatabaseTargets())("live and test environments on %s", (target
     "GET /v1/admin/games/{gameId}/definitions": async (env) => ({ method: "GET", url: "/v1/admin/games/game-a/definitions", headers: adminHeaders(env) }),
     "POST /v1/admin/games/{gameId}/definitions": async (env) => ({ method: "POST", url: "/v1/admin/games/game-a/definitions", headers: adminHeaders(env), payload: { offerId: "drafted", name: `${env} drafted`, rewards: [reward], durationSeconds: 60 } }),
     "GET /v1/admin/games/{gameId}/definitions/{offerId}": async (env) => ({ method: "GET", url: "/v1/admin/games/game-a/definitions/gift", headers: adminHeaders(env) }),
-    "PUT /v1/admin/games/{gameId}/definitions/{offerId}": async (env) => ({ method: "PUT", url: "/v1/admin/games/game-a/definitions/gift", headers: adminHeaders(env), payload: { name: `${env} gift v2`, rewards: [reward], durationSeconds: 86_400, realTime: true } }),
-    "POST /v1/admin/games/{gameId}/definitions/{offerId}/activate": async (env) => ({ method: "POST", url: "/v1/admin/games/game-a/definitions/third/activate", headers: adminHeaders(env) }),
-    "POST /v1/admin/games/{gameId}/definitions/{offerId}/pause": async (env) => ({ method: "POST", url: "/v1/admin/games/game-a/definitions/third/pause", headers: adminHeaders(env) }),
-    "POST /v1/admin/games/{gameId}/definitions/{offerId}/archive": async (env) => ({ method: "POST", url: "/v1/admin/games/game-a/definitions/drafted/archive", headers: adminHeaders(env) }),
-    "POST /v1/admin/games/{gameId}/definitions/{offerId}/restore": async (env) => ({ method: "POST", url: "/v1/admin/games/game-a/definitions/drafted/restore", headers: adminHeaders(env) }),
+    "PUT /v1/admin/games/{gameId}/definitions/{offerId}": async (env) => ({ method: "PUT", url: "/v1/admin/games/game-a/definitions/gift", headers: { ...adminHeaders(env), ...ANY }, payload: { name: `${env} gift v2`, rewards: [reward], durationSeconds: 86_400, realTime: true } }),
+    "POST /v1/admin/games/{gameId}/definitions/{offerId}/activate": async (env) => ({ method: "POST", url: "/v1/admin/games/game-a/definitions/third/activate", headers: { ...adminHeaders(env), ...ANY } }),
+    "POST /v1/admin/games/{gameId}/definitions/{offerId}/pause": async (env) => ({ method: "POST", url: "/v1/admin/games/game-a/definitions/third/pause", headers: { ...adminHeaders(env), ...ANY } }),
+    "POST /v1/admin/games/{gameId}/definitions/{offerId}/archive": async (env) => ({ method: "POST", url: "/v1/admin/games/game-a/definitions/drafted/archive", headers: { ...adminHeaders(env), ...ANY } }),
+    "POST /v1/admin/games/{gameId}/definitions/{offerId}/restore": async (env) => ({ method: "POST", url: "/v1/admin/games/game-a/definitions/drafted/restore", headers: { ...adminHeaders(env), ...ANY } }),
     "POST /v1/admin/games/{gameId}/definitions/{offerId}/preview": async (env) => ({ method: "POST", url: "/v1/admin/games/game-a/definitions/gift/preview", headers: adminHeaders(env), payload: { playerId: "p1" } }),
     "GET /v1/admin/games/{gameId}/definitions/{offerId}/funnel": async (env) => ({ method: "GET", url: "/v1/admin/games/game-a/definitions/gift/funnel", headers: adminHeaders(env) }),
     "GET /v1/admin/games/{gameId}/definitions/{offerId}/jobs": async (env) => ({ method: "GET", url: "/v1/admin/games/game-a/definitions/third/jobs", headers: adminHeaders(env) }),
@@ -133,9 +135,10 @@ describe.each(testDatabaseTargets())("live and test environments on %s", (target
     "PUT /v1/admin/games/{gameId}/rate-limits": async (env) => ({ method: "PUT", url: "/v1/admin/games/game-a/rate-limits", headers: adminHeaders(env), payload: { serverPerMinute: env === "live" ? 5_000 : 6_000 } }),
     "GET /v1/admin/games/{gameId}/webhooks": async (env) => ({ method: "GET", url: "/v1/admin/games/game-a/webhooks", headers: adminHeaders(env) }),
     "POST /v1/admin/games/{gameId}/webhooks/endpoints": async (env) => ({ method: "POST", url: "/v1/admin/games/game-a/webhooks/endpoints", headers: adminHeaders(env), payload: { url: `https://hooks.example.com/${env}/admin` } }),
-    "PATCH /v1/admin/games/{gameId}/webhooks/endpoints/{endpointId}": async (env) => ({ method: "PATCH", url: `/v1/admin/games/game-a/webhooks/endpoints/${seeded[env].endpointId}`, headers: adminHeaders(env), payload: { enabled: true } }),
-    "DELETE /v1/admin/games/{gameId}/webhooks/endpoints/{endpointId}": async (env) => ({ method: "DELETE", url: `/v1/admin/games/game-a/webhooks/endpoints/ep_none`, headers: adminHeaders(env) }),
-    "POST /v1/admin/games/{gameId}/webhooks/endpoints/{endpointId}/rotate-secret": async (env) => ({ method: "POST", url: `/v1/admin/games/game-a/webhooks/endpoints/${seeded[env].endpointId}/rotate-secret`, headers: adminHeaders(env), payload: {} }),
+    "GET /v1/admin/games/{gameId}/webhooks/endpoints/{endpointId}": async (env) => ({ method: "GET", url: `/v1/admin/games/game-a/webhooks/endpoints/${seeded[env].endpointId}`, headers: adminHeaders(env) }),
+    "PATCH /v1/admin/games/{gameId}/webhooks/endpoints/{endpointId}": async (env) => ({ method: "PATCH", url: `/v1/admin/games/game-a/webhooks/endpoints/${seeded[env].endpointId}`, headers: { ...adminHeaders(env), ...ANY }, payload: { enabled: true } }),
+    "DELETE /v1/admin/games/{gameId}/webhooks/endpoints/{endpointId}": async (env) => ({ method: "DELETE", url: `/v1/admin/games/game-a/webhooks/endpoints/ep_none`, headers: { ...adminHeaders(env), ...ANY } }),
+    "POST /v1/admin/games/{gameId}/webhooks/endpoints/{endpointId}/rotate-secret": async (env) => ({ method: "POST", url: `/v1/admin/games/game-a/webhooks/endpoints/${seeded[env].endpointId}/rotate-secret`, headers: { ...adminHeaders(env), ...ANY }, payload: {} }),
     "POST /v1/admin/games/{gameId}/webhooks/endpoints/{endpointId}/test": async (env) => ({ method: "POST", url: `/v1/admin/games/game-a/webhooks/endpoints/${seeded[env].endpointId}/test`, headers: adminHeaders(env), payload: {} }),
     "GET /v1/admin/games/{gameId}/webhooks/deliveries": async (env) => ({ method: "GET", url: "/v1/admin/games/game-a/webhooks/deliveries", headers: adminHeaders(env) }),
     "POST /v1/admin/games/{gameId}/webhooks/deliveries/{deliveryId}/replay": async (env) => ({ method: "POST", url: `/v1/admin/games/game-a/webhooks/deliveries/${seeded[env].deliveryId}/replay`, headers: adminHeaders(env), payload: {} }),

@@ -26,8 +26,9 @@ export type OffersErrorCode =
   | "secret-key-mismatch"
   | "stream-replaced"
   | "definition-exists"
-  | "definition-changed"
   | "definition-archived"
+  | "precondition-failed"
+  | "precondition-required"
   | "player-not-found"
   | "invalid-environment"
   | "invalid-cursor"
@@ -80,10 +81,12 @@ export const statusOf = {
   "stream-replaced": 409,
   // Creating a definition whose offerId is taken (the admin API's create; PUT replaces).
   "definition-exists": 409,
-  // An edit or status change sent with the version it was based on, and the definition moved on since.
-  "definition-changed": 409,
   // An archived definition is not assigned or activated; move it back to draft first.
   "definition-archived": 409,
+  // A change whose If-Match is not the current ETag: someone changed it since (the body and ETag header carry the current one).
+  "precondition-failed": 412,
+  // A change of something that exists, without If-Match where one is required (the admin API).
+  "precondition-required": 428,
   "player-not-found": 404,
   // An admin call naming an environment other than live or test.
   "invalid-environment": 400,
@@ -118,9 +121,18 @@ export const statusOf = {
 
 export type StatusOf<C extends ApiErrorCode> = (typeof statusOf)[C];
 
+/** Fields an error body carries besides its code: `etag` on precondition-failed (the current one). */
+export interface OffersErrorFields {
+  etag?: string;
+}
+
 export class OffersError extends Error {
   readonly status: number;
-  constructor(readonly code: OffersErrorCode, detail?: string) {
+  constructor(
+    readonly code: OffersErrorCode,
+    detail?: string,
+    readonly fields: OffersErrorFields = {},
+  ) {
     super(detail ? `${code}: ${detail}` : code);
     this.status = statusOf[code];
   }

@@ -264,6 +264,7 @@ export const OfferDefinition = z.object({
   status: DefinitionStatus,
   /** Revision: every change (content or status) adds one; automatic assignments record it. */
   version: z.number().int(),
+  etag: z.string().describe("The definition's ETag (opaque; also the ETag header): send it as If-Match to change it"),
   audience: AudienceRule.nullable(),
   schedule: z.object({ startsAt: Timestamp.nullable(), endsAt: Timestamp.nullable() }),
   limits: z.object({ maxActivationsPerPlayer: z.number().int(), cooldownSeconds: z.number().int(), maxClaimsTotal: z.number().int().nullable() }),
@@ -573,6 +574,7 @@ export const WebhookEndpoint = z.object({
   previousSecretExpiresAt: Timestamp.nullable(),
   createdAt: Timestamp,
   updatedAt: Timestamp,
+  etag: z.string().describe("The endpoint's ETag (opaque; also the ETag header of a single endpoint): send it as If-Match to change, rotate or delete it"),
 });
 export type WebhookEndpoint = z.infer<typeof WebhookEndpoint>;
 
@@ -586,6 +588,7 @@ export const WebhookSecretRotated = z.object({
   endpointId: z.string(),
   secret: z.string().describe("The new signing secret (whsec_…). Shown once."),
   previousSecretExpiresAt: Timestamp.describe("Until then, deliveries carry a signature with the previous secret too."),
+  etag: z.string().describe("The endpoint's ETag after the rotation"),
 });
 export type WebhookSecretRotated = z.infer<typeof WebhookSecretRotated>;
 
@@ -700,6 +703,12 @@ export const JwtErrorCode = z.enum([
 export type JwtErrorCode = z.infer<typeof JwtErrorCode>;
 /** API key errors: the body is the bare JSON string. */
 export const ApiKeyError = z.literal("invalid-api-key");
+/** A change whose If-Match is stale: the current ETag (also the ETag header), to GET again and retry with. */
+export const PreconditionFailed = z.object({
+  message: z.literal("precondition-failed"),
+  etag: z.string().describe("The current ETag"),
+});
+export type PreconditionFailed = z.infer<typeof PreconditionFailed>;
 export const InvalidRequest = z.object({
   message: z.literal("invalid-request"),
   issues: z.array(z.object({ path: z.array(z.union([z.string(), z.number()])), message: z.string() })),
@@ -764,8 +773,28 @@ export const AdminEnvironmentHeader = z
 /** A definition as written through the admin API: the same fields, offerId required when creating. */
 export const AdminDefinitionCreate = OfferDefinitionInput.safeExtend({ offerId: ExternalId });
 
-/** If-Match of an edit or status change: the version it was based on (a stale one answers 409 definition-changed). */
-export const DefinitionIfMatch = z.object({ "if-match": z.string().regex(/^"?\d{1,9}"?$/, 'the definition\'s version, e.g. "3"').optional() }).loose();
+/**
+ * If-Match of a change on the admin API: the ETag the change was based on. Required when the thing
+ * changed exists (428 precondition-required without); a stale one is 412 precondition-failed with the
+ * current ETag. Optional in the schema because a PUT that creates needs none.
+ */
+export const IfMatchRequired = z
+  .object({
+    "if-match": z
+      .string()
+      .min(1)
+      .max(1024)
+      .optional()
+      .describe("The ETag this change is based on (or *). Required to change something that exists: 428 without it, 412 with the current ETag when it is stale"),
+  })
+  .loose();
+
+/** If-Match of a game server's change: optional (calls written before it keep working); when sent, checked as on the admin API. */
+export const IfMatchOptional = z
+  .object({
+    "if-match": z.string().min(1).max(1024).optional().describe("Optional: the ETag this change is based on (or *); a stale one is 412 with the current ETag"),
+  })
+  .loose();
 
 export const SurfacingJob = z.object({
   id: z.number().int(),

@@ -230,9 +230,9 @@ export async function auditReviewDecision(services: AuditServices, request: Requ
   });
 }
 
-/** What an offer definition is, for the log: its content and status, without the service's timestamps. */
+/** What an offer definition is, for the log: its content, status and version, without the service's timestamps and ETag. */
 function definitionContent(definition: OfferDefinition): Record<string, unknown> {
-  const { createdAt: _created, updatedAt: _updated, gameId: _game, offerId: _offer, ...content } = definition;
+  const { createdAt: _created, updatedAt: _updated, gameId: _game, offerId: _offer, etag: _etag, ...content } = definition;
   return content;
 }
 

@@ -22,7 +22,6 @@ export const OFFERS_ADMIN_ERROR_CODES = [
   "player-not-found",
   "offer-not-found",
   "definition-exists",
-  "definition-changed",
   "definition-archived",
   // Reward delivery: passed through the same way.
   "webhook-endpoint-not-found",

@@ -140,10 +140,10 @@ describe("offers admin client", () => {
     expect(Date.now() - started).toBeLessThan(2_000);
   });
 
-  it("sends a definition as JSON with If-Match on PUT, and an empty JSON body on a bare POST", async () => {
+  it("sends a definition as JSON with the If-Match it was given, untouched, and an empty JSON body on a bare POST", async () => {
     const seen: Array<{ method?: string; url?: string; ifMatch?: string; type?: string; body: string }> = [];
     const definition = {
-      gameId: "g1", offerId: "o1", name: "O", description: "", rewards: [], realTime: true, durationSeconds: 60, priority: 0, status: "draft", version: 4,
+      gameId: "g1", offerId: "o1", name: "O", description: "", rewards: [], realTime: true, durationSeconds: 60, priority: 0, status: "draft", version: 4, etag: '"opaque-4"',
       audience: { field: "loginStreak", op: "gte", value: 3 }, schedule: { startsAt: null, endsAt: null },
       limits: { maxActivationsPerPlayer: 1, cooldownSeconds: 0, maxClaimsTotal: null }, rollout: 100, variants: null,
       createdAt: "2026-01-01T00:00:00.000Z", updatedAt: "2026-01-01T00:00:00.000Z",
@@ -157,21 +157,29 @@ describe("offers admin client", () => {
       });
     };
     const input = { name: "O", description: "", rewards: [{ kind: "coins" as const, rewardId: "gold", name: "Gold", amount: 5 }], realTime: true, durationSeconds: 60, priority: 0, rollout: 100 };
-    await expect(client().updateDefinition("g1", "o1", input, 4)).resolves.toMatchObject({ changed: true, definition: { version: 4 } });
-    await client().changeDefinitionStatus("g1", "o 1", "activate");
+    await expect(client().updateDefinition("g1", "o1", input, '"opaque-3"')).resolves.toMatchObject({ changed: true, definition: { version: 4, etag: '"opaque-4"' } });
+    await client().changeDefinitionStatus("g1", "o 1", "activate", 'W/"opaque-4", "x"');
     expect(seen).toEqual([
-      { method: "PUT", url: "/v1/admin/games/g1/definitions/o1", ifMatch: '"4"', type: "application/json", body: JSON.stringify(input) },
-      { method: "POST", url: "/v1/admin/games/g1/definitions/o%201/activate", ifMatch: undefined, type: "application/json", body: "{}" },
+      { method: "PUT", url: "/v1/admin/games/g1/definitions/o1", ifMatch: '"opaque-3"', type: "application/json", body: JSON.stringify(input) },
+      { method: "POST", url: "/v1/admin/games/g1/definitions/o%201/activate", ifMatch: 'W/"opaque-4", "x"', type: "application/json", body: "{}" },
     ]);
   });
 
   it("passes the live-ops refusals through with their code, and invalid-request with its issues", async () => {
-    for (const [status, code] of [[409, "definition-changed"], [409, "definition-exists"], [409, "definition-archived"], [404, "offer-not-found"]] as const) {
+    for (const [status, code] of [[409, "definition-exists"], [409, "definition-archived"], [404, "offer-not-found"]] as const) {
       handler = (_req, res) => json(res, status, { message: code });
-      const error = await failure(client().changeDefinitionStatus("g1", "o1", "activate", 2));
+      const error = await failure(client().changeDefinitionStatus("g1", "o1", "activate", '"e"'));
       expect(error.code).toBe(code);
       expect(statusOf[error.code]).toBe(status);
     }
+    handler = (_req, res) => json(res, 428, { message: "precondition-required" });
+    expect(errorResponse(await client().changeDefinitionStatus("g1", "o1", "activate", "").catch((e: unknown) => e)).status).toBe(428);
+    // A stale If-Match: 412 with the service's current ETag, in the portal's body and header as it came.
+    handler = (_req, res) => json(res, 412, { message: "precondition-failed", etag: '"current"' });
+    const stale = errorResponse(await client().updateWebhookEndpoint("g1", "ep_1", { enabled: false }, '"old"').catch((e: unknown) => e));
+    expect(stale.status).toBe(412);
+    expect(stale.headers.get("etag")).toBe('"current"');
+    expect(await stale.json()).toEqual({ message: "precondition-failed", detail: expect.stringContaining("reload to see their change"), etag: '"current"' });
     handler = (_req, res) => json(res, 400, { message: "invalid-request", issues: [{ path: ["audience", "all", 0, "value"], message: "gte takes a finite number" }] });
     const refused = await client().audienceCount("g1", { audience: { all: [] } }).catch((e: unknown) => e);
     const response = errorResponse(refused);

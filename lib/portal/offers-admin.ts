@@ -8,8 +8,9 @@
  *   // Route handlers let OffersAdminError through: lib/portal/http answers 503 offers-service-unavailable, 404 player-not-found …
  *
  * Every answer is checked against the service's own zod schemas (lib/offers-client/schemas.ts). The
- * service's refusals a caller can act on keep their code (definition-changed, offer-not-found, …); its
- * invalid-request keeps its issues.
+ * service's refusals a caller can act on keep their code (precondition-failed with the current etag,
+ * offer-not-found, …); its invalid-request keeps its issues. ETags pass through untouched: a change
+ * sends the If-Match it was given, and the service's ETag is in each answer's body (`etag`).
  */
 import "server-only";
 import { z } from "zod";
@@ -97,7 +98,6 @@ const PASSED_THROUGH = {
   "player-not-found": "no such player in this game",
   "offer-not-found": "no such offer definition in this game",
   "definition-exists": "an offer definition with this id already exists in this game",
-  "definition-changed": "the offer definition was changed by someone else since you loaded it; reload it and apply your change again",
   "definition-archived": "the offer definition is archived; restore it to draft before activating it",
   "webhook-endpoint-not-found": "no such webhook endpoint in this game",
   "webhook-delivery-not-found": "no such delivery in this game",
@@ -105,6 +105,7 @@ const PASSED_THROUGH = {
   "too-many-webhook-endpoints": "this game has as many webhook endpoints as allowed (20); delete one first",
 } as const;
 
+const ServiceEtag = z.object({ etag: z.string() });
 const ServiceIssues = z.array(z.object({ path: z.array(z.union([z.string(), z.number()])), message: z.string() }));
 
 /** Maps a non-2xx answer of the service (its upstream status, read here only) to an error. */
@@ -126,6 +127,16 @@ function errorFromAnswer(status: number, text: string): PortalError {
     const known = code as keyof typeof PASSED_THROUGH;
     return new OffersAdminError(known, PASSED_THROUGH[known]);
   }
+  if (code === "precondition-failed") {
+    // The service's current ETag goes back to the caller (body and header), as the portal's own records answer it.
+    const parsed = ServiceEtag.safeParse(body);
+    return new PortalError("precondition-failed", "someone else changed this since you loaded it; reload to see their change, then apply yours again", {
+      fields: parsed.success ? { etag: parsed.data.etag } : {},
+    });
+  }
+  if (code === "precondition-required") {
+    return new PortalError("precondition-required", "If-Match is required: send the ETag this change is based on");
+  }
   if (code === "invalid-request") {
     // What the portal's own checks let through (a rule the service reads more strictly): said at its path.
     const parsed = ServiceIssues.safeParse((body as { issues?: unknown }).issues);
@@ -146,8 +157,8 @@ interface CallOptions {
   signal?: AbortSignal;
 }
 
-/** If-Match of a definition's version, as the service reads it. */
-const ifMatch = (version: number | undefined): Record<string, string> => (version === undefined ? {} : { "If-Match": `"${version}"` });
+/** The If-Match a change was sent with, passed to the service as it came. */
+const conditional = (ifMatch: string): Record<string, string> => ({ "If-Match": ifMatch });
 
 export function createOffersAdminClient(options: OffersAdminOptions) {
   const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
@@ -228,7 +239,8 @@ export function createOffersAdminClient(options: OffersAdminOptions) {
 
   const seg = encodeURIComponent;
   /** A change: the JSON body sent, the answer checked like a read's. */
-  const write = <S extends z.ZodType>(method: "POST" | "PATCH" | "PUT" | "DELETE", path: string, body: unknown, schema: S, signal?: AbortSignal) => callJson(path, schema, { signal, method, body: body ?? {} });
+  const write = <S extends z.ZodType>(method: "POST" | "PATCH" | "PUT" | "DELETE", path: string, body: unknown, schema: S, signal?: AbortSignal, headers?: Record<string, string>) =>
+    callJson(path, schema, { signal, method, body: body ?? {}, headers });
   const hooks = (gameId: string) => `/games/${seg(gameId)}/webhooks`;
 
   return {
@@ -256,13 +268,13 @@ export function createOffersAdminClient(options: OffersAdminOptions) {
     createDefinition: (gameId: string, input: DefinitionCreateInput, signal?: AbortSignal) =>
       callJson(`/games/${seg(gameId)}/definitions`, AdminDefinitionChange, { method: "POST", body: input, signal }),
 
-    /** Replaces a definition written at `version`; definition-changed when it has moved on since. */
-    updateDefinition: (gameId: string, offerId: string, input: OfferDefinitionInput, version: number, signal?: AbortSignal) =>
-      callJson(`/games/${seg(gameId)}/definitions/${seg(offerId)}`, AdminDefinitionChange, { method: "PUT", body: input, headers: ifMatch(version), signal }),
+    /** Replaces the definition whose ETag `ifMatch` names; precondition-failed (with the current etag) when it moved on since. */
+    updateDefinition: (gameId: string, offerId: string, input: OfferDefinitionInput, ifMatch: string, signal?: AbortSignal) =>
+      callJson(`/games/${seg(gameId)}/definitions/${seg(offerId)}`, AdminDefinitionChange, { method: "PUT", body: input, headers: conditional(ifMatch), signal }),
 
-    /** Activates, pauses, archives or restores to draft; with `version`, only that version (else definition-changed). */
-    changeDefinitionStatus: (gameId: string, offerId: string, action: DefinitionAction, version?: number, signal?: AbortSignal) =>
-      callJson(`/games/${seg(gameId)}/definitions/${seg(offerId)}/${action}`, AdminDefinitionChange, { method: "POST", headers: ifMatch(version), signal }),
+    /** Activates, pauses, archives or restores to draft the state `ifMatch` names (else precondition-failed). */
+    changeDefinitionStatus: (gameId: string, offerId: string, action: DefinitionAction, ifMatch: string, signal?: AbortSignal) =>
+      callJson(`/games/${seg(gameId)}/definitions/${seg(offerId)}/${action}`, AdminDefinitionChange, { method: "POST", headers: conditional(ifMatch), signal }),
 
     /** Would the definition surface for the player now, with every check. */
     previewDefinition: (gameId: string, offerId: string, playerId: string, signal?: AbortSignal) =>
@@ -285,14 +297,19 @@ export function createOffersAdminClient(options: OffersAdminOptions) {
     /** Adds an endpoint; the answer carries its signing secret, to be shown once and never stored. */
     createWebhookEndpoint: (gameId: string, input: WebhookEndpointSettings, signal?: AbortSignal) => write("POST", `${hooks(gameId)}/endpoints`, input, WebhookEndpointCreatedAnswer, signal),
 
-    updateWebhookEndpoint: (gameId: string, endpointId: string, patch: WebhookEndpointChange, signal?: AbortSignal) =>
-      write("PATCH", `${hooks(gameId)}/endpoints/${seg(endpointId)}`, patch, WebhookEndpoint, signal),
+    /** One endpoint (its `etag` is the If-Match of a change); webhook-endpoint-not-found when the game has none of that id. */
+    webhookEndpoint: (gameId: string, endpointId: string, signal?: AbortSignal) => getJson(`${hooks(gameId)}/endpoints/${seg(endpointId)}`, WebhookEndpoint, signal),
+
+    /** Changes the endpoint state `ifMatch` names (else precondition-failed with the current etag). */
+    updateWebhookEndpoint: (gameId: string, endpointId: string, patch: WebhookEndpointChange, ifMatch: string, signal?: AbortSignal) =>
+      write("PATCH", `${hooks(gameId)}/endpoints/${seg(endpointId)}`, patch, WebhookEndpoint, signal, conditional(ifMatch)),
 
     /** Deletes an endpoint with its deliveries; webhook-endpoint-not-found when the game has no such endpoint. */
-    deleteWebhookEndpoint: (gameId: string, endpointId: string, signal?: AbortSignal) =>
-      callJson(`${hooks(gameId)}/endpoints/${seg(endpointId)}`, WebhookEndpointDeleted, { method: "DELETE", signal }),
+    deleteWebhookEndpoint: (gameId: string, endpointId: string, ifMatch: string, signal?: AbortSignal) =>
+      callJson(`${hooks(gameId)}/endpoints/${seg(endpointId)}`, WebhookEndpointDeleted, { method: "DELETE", headers: conditional(ifMatch), signal }),
 
-    rotateWebhookSecret: (gameId: string, endpointId: string, signal?: AbortSignal) => write("POST", `${hooks(gameId)}/endpoints/${seg(endpointId)}/rotate-secret`, {}, WebhookSecretRotated, signal),
+    rotateWebhookSecret: (gameId: string, endpointId: string, ifMatch: string, signal?: AbortSignal) =>
+      write("POST", `${hooks(gameId)}/endpoints/${seg(endpointId)}/rotate-secret`, {}, WebhookSecretRotated, signal, conditional(ifMatch)),
 
     sendWebhookTest: (gameId: string, endpointId: string, signal?: AbortSignal) => write("POST", `${hooks(gameId)}/endpoints/${seg(endpointId)}/test`, {}, WebhookTestSent, signal),
 

@@ -4,7 +4,8 @@
  * to the one answer that shows it and is never written to the audit log.
  *
  * Writes are not tied to the browser's request: once sent, a change completes (and is audited) even
- * if the page that asked for it has gone.
+ * if the page that asked for it has gone. A change, rotation or delete names the endpoint's ETag
+ * (If-Match, passed through): the offers service refuses a stale one with the current ETag.
  */
 import "server-only";
 import { recordAudit } from "./audit-recorder";
@@ -16,6 +17,10 @@ type Services = Pick<PortalServices, "offersAdmin" | "db" | "catalog">;
 
 export function webhooksOverview(services: Services, gameId: string, signal?: AbortSignal) {
   return services.offersAdmin().webhooks(gameId, signal);
+}
+
+export function webhookEndpoint(services: Services, gameId: string, endpointId: string, signal?: AbortSignal) {
+  return services.offersAdmin().webhookEndpoint(gameId, endpointId, signal);
 }
 
 export function deliveryLog(services: Services, gameId: string, query: WebhookLogQuery, signal?: AbortSignal) {
@@ -42,10 +47,10 @@ export async function addEndpoint(services: Services, request: Request, user: Au
   return created;
 }
 
-export async function changeEndpoint(services: Services, request: Request, user: AuditActor, gameId: string, endpointId: string, change: WebhookEndpointChange) {
+export async function changeEndpoint(services: Services, request: Request, user: AuditActor, gameId: string, endpointId: string, change: WebhookEndpointChange, ifMatch: string) {
   const admin = services.offersAdmin();
   const before = (await admin.webhooks(gameId)).endpoints.find((e) => e.endpointId === endpointId);
-  const updated = await admin.updateWebhookEndpoint(gameId, endpointId, change);
+  const updated = await admin.updateWebhookEndpoint(gameId, endpointId, change, ifMatch);
   const what =
     change.enabled !== undefined && Object.keys(change).length === 1 ? (change.enabled ? "enabled" : "disabled") : `changed (${Object.keys(change).join(", ")})`;
   await recordAudit(services, request, user, {
@@ -60,10 +65,10 @@ export async function changeEndpoint(services: Services, request: Request, user:
 }
 
 /** Deletes an endpoint (its deliveries go with it); the audit entry keeps its settings as they were. */
-export async function deleteEndpoint(services: Services, request: Request, user: AuditActor, gameId: string, endpointId: string) {
+export async function deleteEndpoint(services: Services, request: Request, user: AuditActor, gameId: string, endpointId: string, ifMatch: string) {
   const admin = services.offersAdmin();
   const before = (await admin.webhooks(gameId)).endpoints.find((e) => e.endpointId === endpointId);
-  const deleted = await admin.deleteWebhookEndpoint(gameId, endpointId);
+  const deleted = await admin.deleteWebhookEndpoint(gameId, endpointId, ifMatch);
   await recordAudit(services, request, user, {
     action: "webhook.delete",
     targetType: "webhook",
@@ -75,8 +80,8 @@ export async function deleteEndpoint(services: Services, request: Request, user:
   return { endpointId, ...deleted };
 }
 
-export async function rotateSecret(services: Services, request: Request, user: AuditActor, gameId: string, endpointId: string) {
-  const rotated = await services.offersAdmin().rotateWebhookSecret(gameId, endpointId);
+export async function rotateSecret(services: Services, request: Request, user: AuditActor, gameId: string, endpointId: string, ifMatch: string) {
+  const rotated = await services.offersAdmin().rotateWebhookSecret(gameId, endpointId, ifMatch);
   await recordAudit(services, request, user, {
     action: "webhook.rotate-secret",
     targetType: "webhook",

@@ -1,8 +1,9 @@
 // The live-ops routes of the portal on a real portal (lib/portal/testing.ts) in front of a real offers
 // service process with its demo game (lib/portal/testing.ts: startOffersServiceForTests): roles (liveops
 // may, support and engineers may read the games but get 403 naming the role on the console), the whole
-// lifecycle of a targeted definition with If-Match, the service's refusals passed through with their
-// codes, and an audit entry with before and after for every change.
+// lifecycle of a targeted definition with If-Match (the service's ETag, passed through untouched: 428
+// without, 412 with the current ETag when stale, one winner of two editors), the service's refusals passed
+// through with their codes, and an audit entry with before and after for every change.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listAudit } from "@/lib/portal/audit-store";
 import { startOffersServiceForTests, startPortalTest, type OffersServiceForTests, type PortalTest } from "@/lib/portal/testing";
@@ -47,6 +48,8 @@ const params = (p: Record<string, string>) => ({ params: Promise.resolve(p) });
 const ofGame = params({ gameId: GAME });
 const ofOffer = (offerId = "streak-bonus") => params({ gameId: GAME, offerId });
 const answer = async (response: Response) => ({ status: response.status, body: await response.json() });
+/** The definition's ETag as the console reads it. */
+const etagOf = async (offerId = "streak-bonus") => (await definition.GET(req(`/api/offers/games/${GAME}/definitions/${offerId}`, lina), ofOffer(offerId))).headers.get("etag")!;
 
 beforeAll(async () => {
   offers = await startOffersServiceForTests();
@@ -110,23 +113,30 @@ describe("the live-ops routes", () => {
     expect((await definitions.GET(req(`/api/offers/games/${GAME}/definitions`, sam), ofGame)).status).toBe(403);
   });
 
-  it("edit with If-Match only: 428 without, 409 definition-changed when stale; the audit keeps what changed", async () => {
+  it("edit with If-Match only: the service's ETag untouched, 428 without, 412 with the current ETag when stale; the audit keeps what changed", async () => {
     const got = await definition.GET(req(`/api/offers/games/${GAME}/definitions/streak-bonus`, lina), ofOffer());
-    expect(got.headers.get("etag")).toBe('"1"');
-    expect((await got.json()).audienceSummary).toBe("loginStreak ≥ 3");
+    const read = await got.json();
+    expect(read.audienceSummary).toBe("loginStreak ≥ 3");
+    const etag = got.headers.get("etag")!;
+    expect(etag).toBe(read.definition.etag);
+    // The portal passes the offers service's own tag through.
+    const direct = await fetch(`${offers.baseUrl}/v1/admin/games/${GAME}/definitions/streak-bonus`, { headers: { authorization: `Bearer ${offers.admin.token}` } });
+    expect(direct.headers.get("etag")).toBe(etag);
 
     const url = `/api/offers/games/${GAME}/definitions/streak-bonus`;
     const edited = { ...draftBody, rewards: [{ ...draftBody.rewards[0], amount: 99 }] };
     expect(await answer(await definition.PUT(req(url, lina, { method: "PUT", json: edited }), ofOffer()))).toMatchObject({ status: 428, body: { message: "precondition-required" } });
-    expect((await definition.PUT(req(url, sam, { method: "PUT", json: edited, ifMatch: '"1"' }), ofOffer())).status).toBe(403);
-    const saved = await definition.PUT(req(url, lina, { method: "PUT", json: edited, ifMatch: '"1"' }), ofOffer());
+    expect((await definition.PUT(req(url, sam, { method: "PUT", json: edited, ifMatch: etag }), ofOffer())).status).toBe(403);
+    const saved = await definition.PUT(req(url, lina, { method: "PUT", json: edited, ifMatch: etag }), ofOffer());
     expect(saved.status).toBe(200);
-    expect(saved.headers.get("etag")).toBe('"2"');
-    expect((await saved.json()).definition).toMatchObject({ version: 2, rewards: [{ amount: 99 }] });
-    expect(await answer(await definition.PUT(req(url, lina, { method: "PUT", json: draftBody, ifMatch: '"1"' }), ofOffer()))).toMatchObject({
-      status: 409,
-      body: { message: "definition-changed", detail: expect.stringContaining("reload") },
-    });
+    const after = (await saved.json()).definition;
+    expect(after).toMatchObject({ version: 2, rewards: [{ amount: 99 }] });
+    expect(saved.headers.get("etag")).toBe(after.etag);
+    expect(after.etag).not.toBe(etag);
+    const stale = await definition.PUT(req(url, lina, { method: "PUT", json: draftBody, ifMatch: etag }), ofOffer());
+    expect(stale.headers.get("etag")).toBe(after.etag);
+    expect(await answer(stale)).toEqual({ status: 412, body: { message: "precondition-failed", detail: expect.stringContaining("reload to see their change"), etag: after.etag } });
+    expect((await answer(await definition.GET(req(url, lina), ofOffer()))).body.definition).toMatchObject({ version: 2, rewards: [{ amount: 99 }] });
 
     const [entry] = (await listAudit(portal.db, { action: "offer-definition.update" })).entries;
     expect(entry).toMatchObject({
@@ -139,7 +149,7 @@ describe("the live-ops routes", () => {
 
   it("activate (its job runs over the players), preview for a player, read the funnel; audit the status change", async () => {
     expect((await activate(req(`/api/offers/games/${GAME}/definitions/streak-bonus/activate`, sam, { method: "POST" }), ofOffer())).status).toBe(403);
-    const activated = await answer(await activate(req(`/api/offers/games/${GAME}/definitions/streak-bonus/activate`, lina, { method: "POST", ifMatch: '"2"' }), ofOffer()));
+    const activated = await answer(await activate(req(`/api/offers/games/${GAME}/definitions/streak-bonus/activate`, lina, { method: "POST", ifMatch: await etagOf() }), ofOffer()));
     expect(activated).toMatchObject({ status: 200, body: { definition: { status: "active", version: 3 }, job: { reason: "activated" } } });
 
     let latest: { status: string; playersTotal: number | null; playersEvaluated: number; activations: number } | undefined;
@@ -165,17 +175,33 @@ describe("the live-ops routes", () => {
     expect(entry).toMatchObject({ before: { status: "draft", version: 2 }, after: { status: "active", version: 3, job: { reason: "activated" } } });
   });
 
-  it("pause, archive (activation then refused), restore to draft; unknown offers and games say so", async () => {
+  it("pause, archive (activation then refused), restore to draft, each on the current ETag; unknown offers and games say so", async () => {
     const url = (action: string) => `/api/offers/games/${GAME}/definitions/streak-bonus/${action}`;
-    expect((await answer(await pause(req(url("pause"), lina, { method: "POST" }), ofOffer()))).body.definition.status).toBe("paused");
-    expect((await answer(await archive(req(url("archive"), lina, { method: "POST" }), ofOffer()))).body.definition.status).toBe("archived");
-    expect(await answer(await activate(req(url("activate"), lina, { method: "POST" }), ofOffer()))).toMatchObject({ status: 409, body: { message: "definition-archived" } });
-    expect((await answer(await restore(req(url("restore"), lina, { method: "POST" }), ofOffer()))).body.definition.status).toBe("draft");
+    expect(await answer(await pause(req(url("pause"), lina, { method: "POST" }), ofOffer()))).toMatchObject({ status: 428, body: { message: "precondition-required" } });
+    const beforePause = await etagOf();
+    expect((await answer(await pause(req(url("pause"), lina, { method: "POST", ifMatch: beforePause }), ofOffer()))).body.definition.status).toBe("paused");
+    // An archive sent on what the person saw before the pause: refused, and the offer stays paused.
+    expect(await answer(await archive(req(url("archive"), lina, { method: "POST", ifMatch: beforePause }), ofOffer()))).toMatchObject({ status: 412, body: { message: "precondition-failed", etag: await etagOf() } });
+    expect((await answer(await archive(req(url("archive"), lina, { method: "POST", ifMatch: await etagOf() }), ofOffer()))).body.definition.status).toBe("archived");
+    expect(await answer(await activate(req(url("activate"), lina, { method: "POST", ifMatch: await etagOf() }), ofOffer()))).toMatchObject({ status: 409, body: { message: "definition-archived" } });
+    expect((await answer(await restore(req(url("restore"), lina, { method: "POST", ifMatch: await etagOf() }), ofOffer()))).body.definition.status).toBe("draft");
     const actions = (await listAudit(portal.db, { action: "offer-definition" })).entries.map((e) => e.action);
     expect(actions.slice(0, 3)).toEqual(["offer-definition.restore", "offer-definition.archive", "offer-definition.pause"]);
 
     expect(await answer(await definition.GET(req(`/api/offers/games/${GAME}/definitions/missing`, lina), ofOffer("missing")))).toMatchObject({ status: 404, body: { message: "offer-not-found" } });
     expect(await answer(await definitions.GET(req("/api/offers/games/nope/definitions", lina), params({ gameId: "nope" })))).toMatchObject({ status: 404, body: { message: "game-not-found" } });
+  });
+
+  it("two people save the same offer at once: exactly one change is made, the other is told with the winner's ETag", async () => {
+    const url = `/api/offers/games/${GAME}/definitions/streak-bonus`;
+    const etag = await etagOf();
+    const [alice, bob] = await Promise.all(
+      [60, 70].map(async (amount) => answer(await definition.PUT(req(url, lina, { method: "PUT", json: { ...draftBody, rewards: [{ ...draftBody.rewards[0], amount }] }, ifMatch: etag }), ofOffer()))),
+    );
+    expect([alice!.status, bob!.status].sort()).toEqual([200, 412]);
+    const [won, lost] = alice!.status === 200 ? [alice!, bob!] : [bob!, alice!];
+    expect(lost.body).toEqual({ message: "precondition-failed", detail: expect.any(String), etag: won.body.definition.etag });
+    expect((await answer(await definition.GET(req(url, lina), ofOffer()))).body.definition.rewards[0].amount).toBe(won.body.definition.rewards[0].amount);
   });
 });
 

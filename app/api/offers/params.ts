@@ -1,7 +1,7 @@
 // Shared by the offers proxy routes: path and query parameters, checked before they reach the offers service.
 import { z } from "zod";
 import { DeliveryId, Identifier } from "@/lib/offers-client/schemas";
-import { PortalError } from "@/lib/portal/http";
+import { ifMatchRequired } from "@/lib/portal/http";
 
 // The offers service's one rule for ids, so an id it would refuse is refused here with the same words.
 export const GameParams = z.object({ gameId: Identifier });
@@ -17,24 +17,11 @@ export const DaysQuery = z.object({ days: z.coerce.number().int().min(1).max(90)
 /** Who authors, targets, activates and measures offers. */
 export const LIVE_OPS = "liveops" as const;
 
-/**
- * If-Match of a definition edit: the version it was loaded at, as the definition's ETag ("3"). Required, so
- * an edit never silently overwrites someone else's; a missing one answers 428, a malformed one 400.
- */
-export const DefinitionIfMatch = {
-  schema: z.object({ "if-match": z.string().regex(/^"?\d{1,9}"?$/, 'If-Match is the definition\'s version as its ETag, e.g. "3"') }),
-  invalid: (problem: { kind: string; raw?: unknown }) => {
-    const raw = problem.raw as Record<string, unknown> | undefined;
-    if (raw && typeof raw["if-match"] === "string") return new PortalError("invalid-request", 'If-Match is the definition\'s version as its ETag, e.g. "3"', { issues: [{ path: ["if-match"], message: "not a version" }] });
-    return new PortalError("precondition-required", "If-Match is required: send the ETag of GET /api/offers/games/:gameId/definitions/:offerId");
-  },
-};
+/** If-Match of a change of a definition (an edit or a status change): its ETag, passed to the offers service as it came. */
+export const DefinitionIfMatch = ifMatchRequired("GET /api/offers/games/:gameId/definitions/:offerId (or the definition's etag in its game's list)");
 
-/** The version an If-Match names. */
-export const versionOf = (ifMatch: string) => Number(ifMatch.replaceAll('"', ""));
-
-/** Optional If-Match of a status change: when sent, the change applies only to that version. */
-export const OptionalIfMatch = z.object({ "if-match": z.string().regex(/^"?\d{1,9}"?$/, 'If-Match is the definition\'s version as its ETag, e.g. "3"').optional() });
+/** If-Match of a change, rotation or delete of a webhook endpoint: its ETag. */
+export const EndpointIfMatch = ifMatchRequired("GET /api/offers/games/:gameId/webhooks/endpoints/:endpointId (or the endpoint's etag in GET …/webhooks)");
 
 // Reward delivery (live ops).
 export const EndpointParams = z.object({ gameId: Identifier, endpointId: Identifier });

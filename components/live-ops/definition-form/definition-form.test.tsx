@@ -1,8 +1,8 @@
 // @vitest-environment jsdom
 // The definition form as live ops uses it: checked as you type (messages at the field, by its label in
 // the summary), a new offer saved as a draft with the JSON the contract takes, and an edit of an active
-// offer that shows what changes before saving over the version it was loaded at — and says so when
-// someone else saved first.
+// offer that shows what changes before saving over the definition as loaded (its ETag as If-Match) — and
+// says so when someone else saved first, keeping what was typed.
 import { describe, expect, it, vi } from "vitest";
 import { screen, waitFor, within } from "@testing-library/react";
 import { fakeApi, renderInPortal } from "@/components/testing/render";
@@ -23,6 +23,7 @@ const stored: OfferDefinition = {
   priority: 0,
   status: "active",
   version: 3,
+  etag: '"a1b2c3"',
   audience: { all: [{ field: "loginStreak", op: "gte", value: 3 }] },
   schedule: { startsAt: null, endsAt: null },
   limits: { maxActivationsPerPlayer: 1, cooldownSeconds: 0, maxClaimsTotal: null },
@@ -35,7 +36,7 @@ const change = (definition: OfferDefinition) => ({ body: { definition, before: s
 
 describe("the definition form", () => {
   it("checks as you type and saves a new offer as a draft with the contract's JSON", async () => {
-    const api = fakeApi({ [COUNT]: { body: { matching: 1, players: 3 } }, "POST /api/offers/games/demo-game/definitions": { status: 201, ...change({ ...stored, status: "draft", version: 1 }) } });
+    const api = fakeApi({ [COUNT]: { body: { matching: 1, players: 3 } }, "POST /api/offers/games/demo-game/definitions": { status: 201, ...change({ ...stored, status: "draft", version: 1, etag: '"d0"' }) } });
     const onSaved = vi.fn();
     const { user } = renderInPortal(<DefinitionForm gameId="demo-game" currencies={currencies} initial={newDraft()} onSaved={onSaved} />);
 
@@ -86,8 +87,8 @@ describe("the definition form", () => {
     });
   });
 
-  it("shows what an edit of an active offer changes, field by field, and saves it over the version loaded", async () => {
-    const saved = { ...stored, name: "Streak bonus+", version: 4 };
+  it("shows what an edit of an active offer changes, field by field, and saves it over the ETag loaded", async () => {
+    const saved = { ...stored, name: "Streak bonus+", version: 4, etag: '"e4"' };
     const api = fakeApi({ [COUNT]: { body: { matching: 1, players: 3 } }, "PUT /api/offers/games/demo-game/definitions/streak-bonus": change(saved) });
     const onSaved = vi.fn();
     const { user } = renderInPortal(<DefinitionForm gameId="demo-game" currencies={currencies} initial={draftOf(stored)} existing={stored} onSaved={onSaved} />);
@@ -118,22 +119,31 @@ describe("the definition form", () => {
     await user.click(within(review).getByRole("button", { name: "Save changes" }));
     await waitFor(() => expect(onSaved).toHaveBeenCalled());
     const [put] = api.callsTo("PUT", "/api/offers/games/demo-game/definitions/streak-bonus");
-    expect(put!.headers["if-match"]).toBe('"3"');
+    expect(put!.headers["if-match"]).toBe('"a1b2c3"');
     expect(put!.json).toMatchObject({ name: "Streak bonus+", rewards: [{ amount: 99 }], durationSeconds: 172_800, audience: { all: [{ field: "loginStreak", op: "gte", value: 5 }] } });
   });
 
-  it("says when someone else changed the offer first, and offers a reload", async () => {
-    fakeApi({
+  it("says when someone else changed the offer first (412), offers a reload and keeps what was typed", async () => {
+    const api = fakeApi({
       [COUNT]: { body: { matching: 1, players: 3 } },
-      "PUT /api/offers/games/demo-game/definitions/streak-bonus": { status: 409, body: { message: "definition-changed", detail: "the offer definition was changed by someone else since you loaded it" } },
+      "PUT /api/offers/games/demo-game/definitions/streak-bonus": {
+        status: 412,
+        body: { message: "precondition-failed", detail: "someone else changed this since you loaded it; reload to see their change, then apply yours again", etag: '"theirs"' },
+      },
     });
     const draft = { ...stored, status: "paused" as const };
     const { user } = renderInPortal(<DefinitionForm gameId="demo-game" currencies={currencies} initial={draftOf(draft)} existing={draft} />);
     await user.type(screen.getByRole("textbox", { name: "Name" }), "!");
+    await user.clear(screen.getByRole("textbox", { name: "Reward 1 Amount" }));
+    await user.type(screen.getByRole("textbox", { name: "Reward 1 Amount" }), "75");
     // Paused: saved without a review.
     await user.click(screen.getByRole("button", { name: "Save changes" }));
     const failure = await screen.findByTestId("save-failure");
-    expect(failure.textContent).toContain("Someone else changed this offer after you opened it.");
+    expect(failure.textContent).toContain("Someone changed this offer since you opened it; reload to see their change.");
     expect(within(failure).getByRole("button", { name: "Reload" })).toBeTruthy();
+    expect(api.callsTo("PUT", "/api/offers/games/demo-game/definitions/streak-bonus")[0]!.headers["if-match"]).toBe('"a1b2c3"');
+    // What the person typed is still in the form.
+    expect(screen.getByRole("textbox", { name: "Name" })).toHaveProperty("value", "Streak bonus!");
+    expect(screen.getByRole("textbox", { name: "Reward 1 Amount" })).toHaveProperty("value", "75");
   });
 });

@@ -1,8 +1,9 @@
 "use client";
 // The create and edit form of an offer definition: checked as you type (./form-model), the audience
 // counted live, the image previewed. Creating saves a draft. Editing an active definition first shows
-// what changes, field by field, and asks to confirm; every edit is saved over the version it was loaded
-// at (If-Match), and someone else's change in between is said, with a reload.
+// what changes, field by field, and asks to confirm; every edit is saved over the definition as it was
+// loaded (its ETag as If-Match), and someone else's change in between is said, with a reload, while the
+// form keeps what the person typed.
 import { useEffect, useRef, useState } from "react";
 import { useRouter } from "next/navigation";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
@@ -13,7 +14,7 @@ import { ApiError } from "@/components/http/api-client";
 import { useLiveValidation } from "@/components/forms/use-live-validation";
 import type { OfferDefinitionDraft } from "@/lib/offers-client/schemas";
 import { useOffersEnvironment } from "@/components/offers-environment/environment-context";
-import { describeLiveOpsError, useLiveOpsApi, type AdminDefinitionChange, type Definition } from "../api";
+import { describeLiveOpsError, isStale, useLiveOpsApi, type AdminDefinitionChange, type Definition } from "../api";
 import type { Currency } from "../audience/audience-model";
 import { contractIssues, draftFieldLabel, draftSchema, toDefinitionInput, type DefinitionDraft } from "./form-model";
 import { definitionDiff } from "./definition-diff";
@@ -27,7 +28,7 @@ export interface DefinitionFormProps {
   gameId: string;
   currencies: Currency[];
   initial: DefinitionDraft;
-  /** The stored definition when editing (its version goes in If-Match); absent when creating. */
+  /** The stored definition when editing (its etag goes in If-Match); absent when creating. */
   existing?: Definition;
   /** Where to go once saved (the definition's page); default: there. */
   onSaved?: (change: AdminDefinitionChange) => void;
@@ -35,8 +36,7 @@ export interface DefinitionFormProps {
 
 /** What a failed save says, and whether a reload is the way out. */
 function failureOf(error: unknown): { message: string; reload: boolean } {
-  if (error instanceof ApiError && error.code === "definition-changed")
-    return { message: "Someone else changed this offer after you opened it. Reload to see their change, then make yours again.", reload: true };
+  if (isStale(error)) return { message: "Someone changed this offer since you opened it; reload to see their change. What you typed stays in the form until you reload.", reload: true };
   return { message: describeLiveOpsError(error), reload: false };
 }
 
@@ -57,7 +57,7 @@ export function DefinitionForm({ gameId, currencies, initial, existing, onSaved 
 
   const save = useMutation({
     mutationFn: (input: OfferDefinitionDraft) =>
-      existing ? api.update(gameId, existing.offerId, input, existing.version) : api.create(gameId, { ...input, offerId: form.getValues("offerId") }),
+      existing ? api.update(gameId, existing.offerId, input, existing.etag) : api.create(gameId, { ...input, offerId: form.getValues("offerId") }),
     onSuccess: async (change) => {
       await queryClient.invalidateQueries({ queryKey: keys.game(gameId) });
       if (onSaved) onSaved(change);

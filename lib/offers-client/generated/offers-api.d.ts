@@ -114,7 +114,10 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Create or replace an offer definition */
+        /**
+         * Create or replace an offer definition
+         * @description Answers the definition's ETag (header and body). If-Match is optional here, so a game server that writes its definitions at every start keeps working: without it the definition is replaced as sent; with it, only the state it names is replaced (412 precondition-failed with the current ETag otherwise; 404 offer-not-found when there is none).
+         */
         put: operations["putOfferDefinition"];
         post?: never;
         delete?: never;
@@ -239,15 +242,21 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One webhook endpoint */
+        /** One webhook endpoint, with its ETag in the header and the body */
         get: operations["getWebhookEndpoint"];
         put?: never;
         post?: never;
-        /** Delete an endpoint with its deliveries */
+        /**
+         * Delete an endpoint with its deliveries
+         * @description If-Match is optional: when sent, only the state it names (the endpoint's ETag) changes; a stale one is 412 precondition-failed with the current ETag.
+         */
         delete: operations["deleteWebhookEndpoint"];
         options?: never;
         head?: never;
-        /** Change an endpoint: URL, description, event types, enabled */
+        /**
+         * Change an endpoint: URL, description, event types, enabled
+         * @description If-Match is optional: when sent, only the state it names (the endpoint's ETag) changes; a stale one is 412 precondition-failed with the current ETag.
+         */
         patch: operations["updateWebhookEndpoint"];
         trace?: never;
     };
@@ -260,7 +269,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** A new signing secret, shown once; the previous one keeps signing for 24 hours */
+        /**
+         * A new signing secret, shown once; the previous one keeps signing for 24 hours
+         * @description If-Match is optional: when sent, only the state it names (the endpoint's ETag) changes; a stale one is 412 precondition-failed with the current ETag.
+         */
         post: operations["rotateWebhookSecret"];
         delete?: never;
         options?: never;
@@ -386,7 +398,7 @@ export interface paths {
         /** A game's offer definitions with their funnel and claims per day */
         get: operations["adminListDefinitions"];
         put?: never;
-        /** Create a definition (draft unless a status is given) */
+        /** Create a definition (draft unless a status is given); answers its ETag */
         post: operations["adminCreateDefinition"];
         delete?: never;
         options?: never;
@@ -401,9 +413,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A definition with its surfacing jobs */
+        /** A definition with its surfacing jobs; its ETag (If-Match of a change) in the header and the body */
         get: operations["adminGetDefinition"];
-        /** Replace a definition (If-Match: its version, or 409 definition-changed); instances already given keep their copy */
+        /**
+         * Replace a definition; instances already given keep their copy
+         * @description Replacing an existing definition requires If-Match with its ETag: 428 precondition-required without, 412 precondition-failed (with the current ETag) when someone changed it since. A definition that does not exist yet is created as a draft without If-Match (a second creation of the same id then finds it and needs one); If-Match naming one that does not exist is 404 offer-not-found.
+         */
         put: operations["adminReplaceDefinition"];
         post?: never;
         delete?: never;
@@ -421,7 +436,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Activate a definition (active); queues its surfacing job when its window is open */
+        /**
+         * Activate a definition (active); queues its surfacing job when its window is open
+         * @description Requires If-Match with the definition's ETag: 428 precondition-required without, 412 precondition-failed (with the current ETag) when it is stale.
+         */
         post: operations["adminActivateDefinition"];
         delete?: never;
         options?: never;
@@ -438,7 +456,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Pause a definition (paused) */
+        /**
+         * Pause a definition (paused)
+         * @description Requires If-Match with the definition's ETag: 428 precondition-required without, 412 precondition-failed (with the current ETag) when it is stale.
+         */
         post: operations["adminPauseDefinition"];
         delete?: never;
         options?: never;
@@ -455,7 +476,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Archive a definition (archived) */
+        /**
+         * Archive a definition (archived)
+         * @description Requires If-Match with the definition's ETag: 428 precondition-required without, 412 precondition-failed (with the current ETag) when it is stale.
+         */
         post: operations["adminArchiveDefinition"];
         delete?: never;
         options?: never;
@@ -472,7 +496,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Restore a definition (draft) */
+        /**
+         * Restore a definition (draft)
+         * @description Requires If-Match with the definition's ETag: 428 precondition-required without, 412 precondition-failed (with the current ETag) when it is stale.
+         */
         post: operations["adminRestoreDefinition"];
         delete?: never;
         options?: never;
@@ -701,14 +728,21 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** One endpoint, with its ETag (If-Match of a change) in the header and the body */
+        get: operations["adminGetWebhookEndpoint"];
         put?: never;
         post?: never;
-        /** Delete an endpoint with its deliveries */
+        /**
+         * Delete an endpoint with its deliveries
+         * @description Requires If-Match with the endpoint's ETag: 428 precondition-required without, 412 precondition-failed (with the current ETag) when it is stale.
+         */
         delete: operations["adminDeleteWebhookEndpoint"];
         options?: never;
         head?: never;
-        /** Change an endpoint (enable, disable, URL, event types) */
+        /**
+         * Change an endpoint (enable, disable, URL, event types)
+         * @description Requires If-Match with the endpoint's ETag: 428 precondition-required without, 412 precondition-failed (with the current ETag) when it is stale.
+         */
         patch: operations["adminUpdateWebhookEndpoint"];
         trace?: never;
     };
@@ -721,7 +755,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** A new signing secret, shown once (the previous one signs too for 24 h) */
+        /**
+         * A new signing secret, shown once (the previous one signs too for 24 h)
+         * @description Requires If-Match with the endpoint's ETag: 428 precondition-required without, 412 precondition-failed (with the current ETag) when it is stale.
+         */
         post: operations["adminRotateWebhookSecret"];
         delete?: never;
         options?: never;
@@ -1982,7 +2019,10 @@ export interface operations {
     putOfferDefinition: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional: the ETag this change is based on (or *); a stale one is 412 with the current ETag */
+                "if-match"?: string;
+            };
             path: {
                 offerId: string;
             };
@@ -2098,6 +2138,8 @@ export interface operations {
                         /** @enum {string} */
                         status: "draft" | "active" | "paused" | "archived";
                         version: number;
+                        /** @description The definition's ETag (opaque; also the ETag header): send it as If-Match to change it */
+                        etag: string;
                         audience: unknown | null;
                         schedule: {
                             startsAt: string | null;
@@ -2165,6 +2207,32 @@ export interface operations {
                 };
                 content: {
                     "application/json": "invalid-api-key";
+                };
+            };
+            /** @description Not found: `offer-not-found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "offer-not-found";
+                    };
+                };
+            };
+            /** @description Precondition failed (If-Match is stale; etag is the current ETag): `precondition-failed`. */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "precondition-failed";
+                        /** @description The current ETag */
+                        etag: string;
+                    };
                 };
             };
             /** @description Payload too large: `payload-too-large`. */
@@ -3016,6 +3084,8 @@ export interface operations {
                              * @description ISO 8601 UTC timestamp
                              */
                             updatedAt: string;
+                            /** @description The endpoint's ETag (opaque; also the ETag header of a single endpoint): send it as If-Match to change, rotate or delete it */
+                            etag: string;
                         }[];
                     };
                 };
@@ -3144,6 +3214,8 @@ export interface operations {
                          * @description ISO 8601 UTC timestamp
                          */
                         updatedAt: string;
+                        /** @description The endpoint's ETag (opaque; also the ETag header of a single endpoint): send it as If-Match to change, rotate or delete it */
+                        etag: string;
                         /** @description The signing secret (whsec_…), for the standardwebhooks package or any of its ports. Shown once. */
                         secret: string;
                     };
@@ -3294,6 +3366,8 @@ export interface operations {
                          * @description ISO 8601 UTC timestamp
                          */
                         updatedAt: string;
+                        /** @description The endpoint's ETag (opaque; also the ETag header of a single endpoint): send it as If-Match to change, rotate or delete it */
+                        etag: string;
                     };
                 };
             };
@@ -3383,7 +3457,10 @@ export interface operations {
     deleteWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional: the ETag this change is based on (or *); a stale one is 412 with the current ETag */
+                "if-match"?: string;
+            };
             path: {
                 endpointId: string;
             };
@@ -3437,6 +3514,20 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         message: "webhook-endpoint-not-found";
+                    };
+                };
+            };
+            /** @description Precondition failed (If-Match is stale; etag is the current ETag): `precondition-failed`. */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "precondition-failed";
+                        /** @description The current ETag */
+                        etag: string;
                     };
                 };
             };
@@ -3513,7 +3604,10 @@ export interface operations {
     updateWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional: the ETag this change is based on (or *); a stale one is 412 with the current ETag */
+                "if-match"?: string;
+            };
             path: {
                 endpointId: string;
             };
@@ -3558,6 +3652,8 @@ export interface operations {
                          * @description ISO 8601 UTC timestamp
                          */
                         updatedAt: string;
+                        /** @description The endpoint's ETag (opaque; also the ETag header of a single endpoint): send it as If-Match to change, rotate or delete it */
+                        etag: string;
                     };
                 };
             };
@@ -3598,6 +3694,20 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         message: "webhook-endpoint-not-found";
+                    };
+                };
+            };
+            /** @description Precondition failed (If-Match is stale; etag is the current ETag): `precondition-failed`. */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "precondition-failed";
+                        /** @description The current ETag */
+                        etag: string;
                     };
                 };
             };
@@ -3674,7 +3784,10 @@ export interface operations {
     rotateWebhookSecret: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional: the ETag this change is based on (or *); a stale one is 412 with the current ETag */
+                "if-match"?: string;
+            };
             path: {
                 endpointId: string;
             };
@@ -3701,6 +3814,8 @@ export interface operations {
                          * @description Until then, deliveries carry a signature with the previous secret too.
                          */
                         previousSecretExpiresAt: string;
+                        /** @description The endpoint's ETag after the rotation */
+                        etag: string;
                     };
                 };
             };
@@ -3738,6 +3853,20 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         message: "webhook-endpoint-not-found";
+                    };
+                };
+            };
+            /** @description Precondition failed (If-Match is stale; etag is the current ETag): `precondition-failed`. */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "precondition-failed";
+                        /** @description The current ETag */
+                        etag: string;
                     };
                 };
             };
@@ -4639,6 +4768,8 @@ export interface operations {
                             /** @enum {string} */
                             status: "draft" | "active" | "paused" | "archived";
                             version: number;
+                            /** @description The definition's ETag (opaque; also the ETag header): send it as If-Match to change it */
+                            etag: string;
                             audience: unknown | null;
                             schedule: {
                                 startsAt: string | null;
@@ -4886,6 +5017,8 @@ export interface operations {
                             /** @enum {string} */
                             status: "draft" | "active" | "paused" | "archived";
                             version: number;
+                            /** @description The definition's ETag (opaque; also the ETag header): send it as If-Match to change it */
+                            etag: string;
                             audience: unknown | null;
                             schedule: {
                                 startsAt: string | null;
@@ -4956,6 +5089,8 @@ export interface operations {
                             /** @enum {string} */
                             status: "draft" | "active" | "paused" | "archived";
                             version: number;
+                            /** @description The definition's ETag (opaque; also the ETag header): send it as If-Match to change it */
+                            etag: string;
                             audience: unknown | null;
                             schedule: {
                                 startsAt: string | null;
@@ -5182,6 +5317,8 @@ export interface operations {
                             /** @enum {string} */
                             status: "draft" | "active" | "paused" | "archived";
                             version: number;
+                            /** @description The definition's ETag (opaque; also the ETag header): send it as If-Match to change it */
+                            etag: string;
                             audience: unknown | null;
                             schedule: {
                                 startsAt: string | null;
@@ -5323,6 +5460,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The ETag this change is based on (or *). Required to change something that exists: 428 without it, 412 with the current ETag when it is stale */
                 "if-match"?: string;
                 /** @description live (default) or test: the game environment this call reads and changes */
                 "x-offers-environment"?: "live" | "test";
@@ -5444,6 +5582,8 @@ export interface operations {
                             /** @enum {string} */
                             status: "draft" | "active" | "paused" | "archived";
                             version: number;
+                            /** @description The definition's ETag (opaque; also the ETag header): send it as If-Match to change it */
+                            etag: string;
                             audience: unknown | null;
                             schedule: {
                                 startsAt: string | null;
@@ -5514,6 +5654,8 @@ export interface operations {
                             /** @enum {string} */
                             status: "draft" | "active" | "paused" | "archived";
                             version: number;
+                            /** @description The definition's ETag (opaque; also the ETag header): send it as If-Match to change it */
+                            etag: string;
                             audience: unknown | null;
                             schedule: {
                                 startsAt: string | null;
@@ -5613,7 +5755,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: `game-not-found`. */
+            /** @description Not found: `game-not-found`, `offer-not-found`. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5621,19 +5763,21 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        message: "game-not-found";
+                        message: "game-not-found" | "offer-not-found";
                     };
                 };
             };
-            /** @description Conflict: `definition-changed`. */
-            409: {
+            /** @description Precondition failed (If-Match is stale; etag is the current ETag): `precondition-failed`. */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        message: "definition-changed";
+                        message: "precondition-failed";
+                        /** @description The current ETag */
+                        etag: string;
                     };
                 };
             };
@@ -5658,6 +5802,18 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         message: "unsupported-media-type";
+                    };
+                };
+            };
+            /** @description Precondition required (send If-Match): `precondition-required`. */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "precondition-required";
                     };
                 };
             };
@@ -5691,6 +5847,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The ETag this change is based on (or *). Required to change something that exists: 428 without it, 412 with the current ETag when it is stale */
                 "if-match"?: string;
                 /** @description live (default) or test: the game environment this call reads and changes */
                 "x-offers-environment"?: "live" | "test";
@@ -5741,6 +5898,8 @@ export interface operations {
                             /** @enum {string} */
                             status: "draft" | "active" | "paused" | "archived";
                             version: number;
+                            /** @description The definition's ETag (opaque; also the ETag header): send it as If-Match to change it */
+                            etag: string;
                             audience: unknown | null;
                             schedule: {
                                 startsAt: string | null;
@@ -5811,6 +5970,8 @@ export interface operations {
                             /** @enum {string} */
                             status: "draft" | "active" | "paused" | "archived";
                             version: number;
+                            /** @description The definition's ETag (opaque; also the ETag header): send it as If-Match to change it */
+                            etag: string;
                             audience: unknown | null;
                             schedule: {
                                 startsAt: string | null;
@@ -5922,7 +6083,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Conflict: `definition-changed`, `definition-archived`. */
+            /** @description Conflict: `definition-archived`. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5930,7 +6091,21 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        message: "definition-changed" | "definition-archived";
+                        message: "definition-archived";
+                    };
+                };
+            };
+            /** @description Precondition failed (If-Match is stale; etag is the current ETag): `precondition-failed`. */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "precondition-failed";
+                        /** @description The current ETag */
+                        etag: string;
                     };
                 };
             };
@@ -5955,6 +6130,18 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         message: "unsupported-media-type";
+                    };
+                };
+            };
+            /** @description Precondition required (send If-Match): `precondition-required`. */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "precondition-required";
                     };
                 };
             };
@@ -5988,6 +6175,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The ETag this change is based on (or *). Required to change something that exists: 428 without it, 412 with the current ETag when it is stale */
                 "if-match"?: string;
                 /** @description live (default) or test: the game environment this call reads and changes */
                 "x-offers-environment"?: "live" | "test";
@@ -6038,6 +6226,8 @@ export interface operations {
                             /** @enum {string} */
                             status: "draft" | "active" | "paused" | "archived";
                             version: number;
+                            /** @description The definition's ETag (opaque; also the ETag header): send it as If-Match to change it */
+                            etag: string;
                             audience: unknown | null;
                             schedule: {
                                 startsAt: string | null;
@@ -6108,6 +6298,8 @@ export interface operations {
                             /** @enum {string} */
                             status: "draft" | "active" | "paused" | "archived";
                             version: number;
+                            /** @description The definition's ETag (opaque; also the ETag header): send it as If-Match to change it */
+                            etag: string;
                             audience: unknown | null;
                             schedule: {
                                 startsAt: string | null;
@@ -6219,7 +6411,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Conflict: `definition-changed`, `definition-archived`. */
+            /** @description Conflict: `definition-archived`. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6227,7 +6419,21 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        message: "definition-changed" | "definition-archived";
+                        message: "definition-archived";
+                    };
+                };
+            };
+            /** @description Precondition failed (If-Match is stale; etag is the current ETag): `precondition-failed`. */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "precondition-failed";
+                        /** @description The current ETag */
+                        etag: string;
                     };
                 };
             };
@@ -6252,6 +6458,18 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         message: "unsupported-media-type";
+                    };
+                };
+            };
+            /** @description Precondition required (send If-Match): `precondition-required`. */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "precondition-required";
                     };
                 };
             };
@@ -6285,6 +6503,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The ETag this change is based on (or *). Required to change something that exists: 428 without it, 412 with the current ETag when it is stale */
                 "if-match"?: string;
                 /** @description live (default) or test: the game environment this call reads and changes */
                 "x-offers-environment"?: "live" | "test";
@@ -6335,6 +6554,8 @@ export interface operations {
                             /** @enum {string} */
                             status: "draft" | "active" | "paused" | "archived";
                             version: number;
+                            /** @description The definition's ETag (opaque; also the ETag header): send it as If-Match to change it */
+                            etag: string;
                             audience: unknown | null;
                             schedule: {
                                 startsAt: string | null;
@@ -6405,6 +6626,8 @@ export interface operations {
                             /** @enum {string} */
                             status: "draft" | "active" | "paused" | "archived";
                             version: number;
+                            /** @description The definition's ETag (opaque; also the ETag header): send it as If-Match to change it */
+                            etag: string;
                             audience: unknown | null;
                             schedule: {
                                 startsAt: string | null;
@@ -6516,7 +6739,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Conflict: `definition-changed`, `definition-archived`. */
+            /** @description Conflict: `definition-archived`. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6524,7 +6747,21 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        message: "definition-changed" | "definition-archived";
+                        message: "definition-archived";
+                    };
+                };
+            };
+            /** @description Precondition failed (If-Match is stale; etag is the current ETag): `precondition-failed`. */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "precondition-failed";
+                        /** @description The current ETag */
+                        etag: string;
                     };
                 };
             };
@@ -6549,6 +6786,18 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         message: "unsupported-media-type";
+                    };
+                };
+            };
+            /** @description Precondition required (send If-Match): `precondition-required`. */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "precondition-required";
                     };
                 };
             };
@@ -6582,6 +6831,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The ETag this change is based on (or *). Required to change something that exists: 428 without it, 412 with the current ETag when it is stale */
                 "if-match"?: string;
                 /** @description live (default) or test: the game environment this call reads and changes */
                 "x-offers-environment"?: "live" | "test";
@@ -6632,6 +6882,8 @@ export interface operations {
                             /** @enum {string} */
                             status: "draft" | "active" | "paused" | "archived";
                             version: number;
+                            /** @description The definition's ETag (opaque; also the ETag header): send it as If-Match to change it */
+                            etag: string;
                             audience: unknown | null;
                             schedule: {
                                 startsAt: string | null;
@@ -6702,6 +6954,8 @@ export interface operations {
                             /** @enum {string} */
                             status: "draft" | "active" | "paused" | "archived";
                             version: number;
+                            /** @description The definition's ETag (opaque; also the ETag header): send it as If-Match to change it */
+                            etag: string;
                             audience: unknown | null;
                             schedule: {
                                 startsAt: string | null;
@@ -6813,7 +7067,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Conflict: `definition-changed`, `definition-archived`. */
+            /** @description Conflict: `definition-archived`. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6821,7 +7075,21 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        message: "definition-changed" | "definition-archived";
+                        message: "definition-archived";
+                    };
+                };
+            };
+            /** @description Precondition failed (If-Match is stale; etag is the current ETag): `precondition-failed`. */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "precondition-failed";
+                        /** @description The current ETag */
+                        etag: string;
                     };
                 };
             };
@@ -6846,6 +7114,18 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         message: "unsupported-media-type";
+                    };
+                };
+            };
+            /** @description Precondition required (send If-Match): `precondition-required`. */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "precondition-required";
                     };
                 };
             };
@@ -8260,6 +8540,8 @@ export interface operations {
                              * @description ISO 8601 UTC timestamp
                              */
                             updatedAt: string;
+                            /** @description The endpoint's ETag (opaque; also the ETag header of a single endpoint): send it as If-Match to change, rotate or delete it */
+                            etag: string;
                         }[];
                         stats: {
                             lagSeconds: number;
@@ -8397,6 +8679,8 @@ export interface operations {
                          * @description ISO 8601 UTC timestamp
                          */
                         updatedAt: string;
+                        /** @description The endpoint's ETag (opaque; also the ETag header of a single endpoint): send it as If-Match to change, rotate or delete it */
+                        etag: string;
                         /** @description The signing secret (whsec_…), for the standardwebhooks package or any of its ports. Shown once. */
                         secret: string;
                     };
@@ -8507,10 +8791,125 @@ export interface operations {
             };
         };
     };
+    adminGetWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description live (default) or test: the game environment this call reads and changes */
+                "x-offers-environment"?: "live" | "test";
+            };
+            path: {
+                gameId: string;
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        endpointId: string;
+                        gameId: string;
+                        url: string;
+                        description: string;
+                        eventTypes: "reward.granted"[];
+                        enabled: boolean;
+                        previousSecretExpiresAt: string | null;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC timestamp
+                         */
+                        createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC timestamp
+                         */
+                        updatedAt: string;
+                        /** @description The endpoint's ETag (opaque; also the ETag header of a single endpoint): send it as If-Match to change, rotate or delete it */
+                        etag: string;
+                    };
+                };
+            };
+            /** @description Bad request: `invalid-environment`, `invalid-request`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "invalid-request";
+                        issues: {
+                            path: (string | number)[];
+                            message: string;
+                        }[];
+                    } | {
+                        /** @enum {string} */
+                        message: "invalid-environment";
+                    };
+                };
+            };
+            /** @description Unauthenticated: `invalid-admin-token`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "invalid-admin-token";
+                    };
+                };
+            };
+            /** @description Not found: `webhook-endpoint-not-found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "webhook-endpoint-not-found";
+                    };
+                };
+            };
+            /** @description Internal error: `internal-error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "internal-error";
+                    };
+                };
+            };
+            /** @description Unavailable (retry after Retry-After): `database-unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "database-unavailable";
+                    };
+                };
+            };
+        };
+    };
     adminDeleteWebhookEndpoint: {
         parameters: {
             query?: never;
             header?: {
+                /** @description The ETag this change is based on (or *). Required to change something that exists: 428 without it, 412 with the current ETag when it is stale */
+                "if-match"?: string;
                 /** @description live (default) or test: the game environment this call reads and changes */
                 "x-offers-environment"?: "live" | "test";
             };
@@ -8577,6 +8976,20 @@ export interface operations {
                     };
                 };
             };
+            /** @description Precondition failed (If-Match is stale; etag is the current ETag): `precondition-failed`. */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "precondition-failed";
+                        /** @description The current ETag */
+                        etag: string;
+                    };
+                };
+            };
             /** @description Payload too large: `payload-too-large`. */
             413: {
                 headers: {
@@ -8598,6 +9011,18 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         message: "unsupported-media-type";
+                    };
+                };
+            };
+            /** @description Precondition required (send If-Match): `precondition-required`. */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "precondition-required";
                     };
                 };
             };
@@ -8631,6 +9056,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The ETag this change is based on (or *). Required to change something that exists: 428 without it, 412 with the current ETag when it is stale */
+                "if-match"?: string;
                 /** @description live (default) or test: the game environment this call reads and changes */
                 "x-offers-environment"?: "live" | "test";
             };
@@ -8679,6 +9106,8 @@ export interface operations {
                          * @description ISO 8601 UTC timestamp
                          */
                         updatedAt: string;
+                        /** @description The endpoint's ETag (opaque; also the ETag header of a single endpoint): send it as If-Match to change, rotate or delete it */
+                        etag: string;
                     };
                 };
             };
@@ -8725,6 +9154,20 @@ export interface operations {
                     };
                 };
             };
+            /** @description Precondition failed (If-Match is stale; etag is the current ETag): `precondition-failed`. */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "precondition-failed";
+                        /** @description The current ETag */
+                        etag: string;
+                    };
+                };
+            };
             /** @description Payload too large: `payload-too-large`. */
             413: {
                 headers: {
@@ -8746,6 +9189,18 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         message: "unsupported-media-type";
+                    };
+                };
+            };
+            /** @description Precondition required (send If-Match): `precondition-required`. */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "precondition-required";
                     };
                 };
             };
@@ -8779,6 +9234,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The ETag this change is based on (or *). Required to change something that exists: 428 without it, 412 with the current ETag when it is stale */
+                "if-match"?: string;
                 /** @description live (default) or test: the game environment this call reads and changes */
                 "x-offers-environment"?: "live" | "test";
             };
@@ -8809,6 +9266,8 @@ export interface operations {
                          * @description Until then, deliveries carry a signature with the previous secret too.
                          */
                         previousSecretExpiresAt: string;
+                        /** @description The endpoint's ETag after the rotation */
+                        etag: string;
                     };
                 };
             };
@@ -8855,6 +9314,20 @@ export interface operations {
                     };
                 };
             };
+            /** @description Precondition failed (If-Match is stale; etag is the current ETag): `precondition-failed`. */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "precondition-failed";
+                        /** @description The current ETag */
+                        etag: string;
+                    };
+                };
+            };
             /** @description Payload too large: `payload-too-large`. */
             413: {
                 headers: {
@@ -8876,6 +9349,18 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         message: "unsupported-media-type";
+                    };
+                };
+            };
+            /** @description Precondition required (send If-Match): `precondition-required`. */
+            428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "precondition-required";
                     };
                 };
             };

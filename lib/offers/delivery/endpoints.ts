@@ -3,14 +3,16 @@
  * secret is stored sealed with OFFERS_SECRET_KEY (like API keys: signing needs the secret itself).
  * A rotation keeps the previous secret signing beside the new one for 24 hours, so a receiver can
  * switch without losing a delivery (Standard Webhooks allows several `v1,` signatures).
+ * A change, rotation or delete takes a precondition (If-Match of the endpoint's ETag, ../preconditions).
  */
 import { randomBytes } from "node:crypto";
 import { and, asc, count, eq } from "drizzle-orm";
 import type { Clock } from "../clock";
-import type { OffersDatabase } from "../db";
+import type { OffersDatabase, OffersTx } from "../db";
 import { games, webhookDeliveries, webhookEndpoints } from "../db/schema";
 import { environmentOf, publicGameId } from "../environments";
 import { OffersError } from "../errors";
+import { checkPrecondition, opaqueEtag, type Precondition } from "../preconditions";
 import type { SecretBox } from "../secret-box";
 import type {
   WebhookEndpoint,
@@ -52,6 +54,25 @@ export function generateMessageId(): string {
   return `msg_${randomBytes(16).toString("hex")}`;
 }
 
+/**
+ * An endpoint's ETag: every column a change, a rotation (the sealed secret is new each time) or a
+ * re-creation under the same id would move.
+ */
+export function endpointEtag(row: EndpointRow): string {
+  return opaqueEtag(
+    "webhook-endpoint",
+    row.gameId,
+    row.endpointId,
+    row.createdAt.getTime(),
+    row.updatedAt.getTime(),
+    row.url,
+    row.description,
+    JSON.stringify(row.eventTypes),
+    String(row.enabled),
+    row.encryptedSecret,
+  );
+}
+
 export function toWebhookEndpoint(row: EndpointRow): WebhookEndpoint {
   return {
     endpointId: row.endpointId,
@@ -63,6 +84,7 @@ export function toWebhookEndpoint(row: EndpointRow): WebhookEndpoint {
     previousSecretExpiresAt: row.previousSecretExpiresAt?.toISOString() ?? null,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
+    etag: endpointEtag(row),
   };
 }
 
@@ -145,46 +167,59 @@ export class WebhookEndpoints {
     return { ...toWebhookEndpoint(row), secret };
   }
 
-  async update(gameId: string, endpointId: string, patch: WebhookEndpointPatch): Promise<WebhookEndpoint> {
-    if (patch.url !== undefined) await this.checkUrl(patch.url);
-    const [row] = await this.db
-      .update(webhookEndpoints)
-      .set({
-        ...(patch.url !== undefined ? { url: patch.url } : {}),
-        ...(patch.description !== undefined ? { description: patch.description } : {}),
-        ...(patch.eventTypes !== undefined ? { eventTypes: [...new Set(patch.eventTypes)] } : {}),
-        ...(patch.enabled !== undefined ? { enabled: patch.enabled } : {}),
-        updatedAt: this.clock.now(),
-      })
+  /**
+   * The endpoint locked for a change in `tx`, once its precondition holds: webhook-endpoint-not-found,
+   * then 428 or 412 (../preconditions). The lock makes check and change one step: of two changes sent
+   * with the same ETag, the second finds the first's and is refused.
+   */
+  private async lockedFor(tx: OffersTx, gameId: string, endpointId: string, precondition: Precondition | undefined): Promise<EndpointRow> {
+    const [current] = await tx
+      .select()
+      .from(webhookEndpoints)
       .where(and(eq(webhookEndpoints.gameId, gameId), eq(webhookEndpoints.endpointId, endpointId)))
-      .returning();
-    if (!row) throw new OffersError("webhook-endpoint-not-found", endpointId);
+      .for("update");
+    if (!current) throw new OffersError("webhook-endpoint-not-found", endpointId);
+    checkPrecondition(precondition, endpointEtag(current), `webhook endpoint ${endpointId}`);
+    return current;
+  }
+
+  async update(gameId: string, endpointId: string, patch: WebhookEndpointPatch, precondition?: Precondition): Promise<WebhookEndpoint> {
+    if (patch.url !== undefined) await this.checkUrl(patch.url);
+    const row = await this.db.transaction(async (tx) => {
+      await this.lockedFor(tx, gameId, endpointId, precondition);
+      const [updated] = await tx
+        .update(webhookEndpoints)
+        .set({
+          ...(patch.url !== undefined ? { url: patch.url } : {}),
+          ...(patch.description !== undefined ? { description: patch.description } : {}),
+          ...(patch.eventTypes !== undefined ? { eventTypes: [...new Set(patch.eventTypes)] } : {}),
+          ...(patch.enabled !== undefined ? { enabled: patch.enabled } : {}),
+          updatedAt: this.clock.now(),
+        })
+        .where(and(eq(webhookEndpoints.gameId, gameId), eq(webhookEndpoints.endpointId, endpointId)))
+        .returning();
+      return updated!;
+    });
     this.changed("endpoints");
     return toWebhookEndpoint(row);
   }
 
   /** Deletes an endpoint with its deliveries and their log. */
-  async remove(gameId: string, endpointId: string): Promise<void> {
-    const deleted = await this.db
-      .delete(webhookEndpoints)
-      .where(and(eq(webhookEndpoints.gameId, gameId), eq(webhookEndpoints.endpointId, endpointId)))
-      .returning({ endpointId: webhookEndpoints.endpointId });
-    if (deleted.length === 0) throw new OffersError("webhook-endpoint-not-found", endpointId);
+  async remove(gameId: string, endpointId: string, precondition?: Precondition): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      await this.lockedFor(tx, gameId, endpointId, precondition);
+      await tx.delete(webhookEndpoints).where(and(eq(webhookEndpoints.gameId, gameId), eq(webhookEndpoints.endpointId, endpointId)));
+    });
     this.changed("endpoints");
   }
 
   /** A new signing secret, shown once; the current one keeps signing beside it for 24 hours. */
-  async rotateSecret(gameId: string, endpointId: string): Promise<WebhookSecretRotated> {
+  async rotateSecret(gameId: string, endpointId: string, precondition?: Precondition): Promise<WebhookSecretRotated> {
     const secret = generateSigningSecret();
     const now = this.clock.now();
     const expires = new Date(now.getTime() + PREVIOUS_SECRET_TTL_MS);
     const row = await this.db.transaction(async (tx) => {
-      const [current] = await tx
-        .select()
-        .from(webhookEndpoints)
-        .where(and(eq(webhookEndpoints.gameId, gameId), eq(webhookEndpoints.endpointId, endpointId)))
-        .for("update");
-      if (!current) throw new OffersError("webhook-endpoint-not-found", endpointId);
+      const current = await this.lockedFor(tx, gameId, endpointId, precondition);
       const [updated] = await tx
         .update(webhookEndpoints)
         .set({ encryptedSecret: this.box.encrypt(secret), previousEncryptedSecret: current.encryptedSecret, previousSecretExpiresAt: expires, updatedAt: now })
@@ -192,7 +227,7 @@ export class WebhookEndpoints {
         .returning();
       return updated!;
     });
-    return { endpointId: row.endpointId, secret, previousSecretExpiresAt: row.previousSecretExpiresAt!.toISOString() };
+    return { endpointId: row.endpointId, secret, previousSecretExpiresAt: row.previousSecretExpiresAt!.toISOString(), etag: endpointEtag(row) };
   }
 
   /** Queues a `webhook.test` event for one endpoint (delivered, retried and logged like any other). */

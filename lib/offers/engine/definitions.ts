@@ -1,16 +1,17 @@
 /**
  * Offer definitions of a game: create, replace, change of status, read. Every change adds one to the
  * definition's version (a write that changes nothing keeps it), so automatic assignments and
- * surfacing jobs can name the rule they ran.
+ * surfacing jobs can name the rule they ran; its ETag follows the version (../preconditions).
  */
 import { and, asc, eq } from "drizzle-orm";
 import { stringify as canonicalJson } from "safe-stable-stringify";
 import { OffersError } from "../errors";
 import type { OffersExecutor } from "../db";
+import { checkPrecondition, type Precondition } from "../preconditions";
 import { offerDefinitions } from "../db/schema";
 import type { DefinitionStatus, OfferDefinition, OfferDefinitionInput } from "../schemas";
 import type { DefinitionRow } from "./types";
-import { toDefinition } from "./views";
+import { definitionEtag, toDefinition } from "./views";
 
 /** The stored columns of an input (everything a replace sets, status and version aside). */
 export function definitionValues(input: OfferDefinitionInput) {
@@ -58,9 +59,9 @@ export interface DefinitionWrite {
 
 /**
  * Creates or replaces a definition. `status` absent: a new one is `active` (or `defaultStatus`), an
- * existing one keeps its status. `expectedVersion`: refuse with definition-changed unless the stored
- * version is that one (optimistic concurrency of editors). `create`: refuse with definition-exists
- * when it exists.
+ * existing one keeps its status. `precondition`: a replace is checked against it (412 on a stale ETag,
+ * 428 without one where required); creating needs none, and an If-Match naming a definition that does
+ * not exist is offer-not-found. `create`: refuse with definition-exists when it exists.
  */
 export async function writeDefinition(
   tx: OffersExecutor,
@@ -68,15 +69,14 @@ export async function writeDefinition(
   gameId: string,
   offerId: string,
   input: OfferDefinitionInput,
-  options: { expectedVersion?: number; create?: boolean; defaultStatus?: DefinitionStatus } = {},
+  options: { precondition?: Precondition; create?: boolean; defaultStatus?: DefinitionStatus } = {},
 ): Promise<DefinitionWrite> {
   if (input.offerId !== undefined && input.offerId !== offerId) throw new OffersError("offer-id-mismatch");
   const values = definitionValues(input);
   const before = await definitionRow(tx, gameId, offerId, { lock: "update" });
   if (before && options.create) throw new OffersError("definition-exists", offerId);
-  if (options.expectedVersion !== undefined && (before?.version ?? 0) !== options.expectedVersion) {
-    throw new OffersError("definition-changed", `${offerId} is at version ${before?.version ?? "none"}, not ${options.expectedVersion}`);
-  }
+  if (before) checkPrecondition(options.precondition, definitionEtag(before), `offer definition ${offerId}`);
+  else if (options.precondition?.ifMatch !== undefined) throw new OffersError("offer-not-found", `${offerId} (If-Match names a definition that does not exist)`);
   if (!before) {
     const status = input.status ?? options.defaultStatus ?? "active";
     const [row] = await tx
@@ -84,7 +84,8 @@ export async function writeDefinition(
       .values({ gameId, offerId, ...values, status, version: 1, createdAt: now, updatedAt: now })
       .onConflictDoNothing()
       .returning();
-    // A twin insert won the race: this write is the later one and replaces it.
+    // A twin insert won the race: this write is the later one, and replaces it only as a replace may
+    // (without If-Match: where one is required, 428 — a creation never overwrites silently).
     if (!row) return writeDefinition(tx, now, gameId, offerId, input, { ...options, create: false });
     return { definition: toDefinition(row), before: null, row, changed: true };
   }
@@ -98,13 +99,14 @@ export async function writeDefinition(
   return { definition: toDefinition(row), before, row, changed: true };
 }
 
-/** Moves a definition to a status (activate, pause, archive, back to draft); the same status is no change. */
-export async function setDefinitionStatus(tx: OffersExecutor, now: Date, gameId: string, offerId: string, status: DefinitionStatus, expectedVersion?: number): Promise<DefinitionWrite> {
+/**
+ * Moves a definition to a status (activate, pause, archive, back to draft); the same status is no change.
+ * `precondition`: checked as a replace's.
+ */
+export async function setDefinitionStatus(tx: OffersExecutor, now: Date, gameId: string, offerId: string, status: DefinitionStatus, precondition?: Precondition): Promise<DefinitionWrite> {
   const before = await definitionRow(tx, gameId, offerId, { lock: "update" });
   if (!before) throw new OffersError("offer-not-found", offerId);
-  if (expectedVersion !== undefined && before.version !== expectedVersion) {
-    throw new OffersError("definition-changed", `${offerId} is at version ${before.version}, not ${expectedVersion}`);
-  }
+  checkPrecondition(precondition, definitionEtag(before), `offer definition ${offerId}`);
   if (before.status === status) return { definition: toDefinition(before), before, row: before, changed: false };
   if (before.status === "archived" && status !== "draft") throw new OffersError("definition-archived", `${offerId} is archived; move it back to draft first`);
   const [row] = await tx

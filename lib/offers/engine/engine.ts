@@ -21,6 +21,7 @@ import type {
   SnapshotPushRequest,
 } from "../schemas";
 import { OffersError } from "../errors";
+import type { Precondition } from "../preconditions";
 import { OfferDefinitionInput } from "../schemas";
 import { assignOfferIn } from "./assignment";
 import { fetchCampaigns, preparedCampaignReads, type CampaignReads } from "./campaigns";
@@ -148,8 +149,8 @@ export class OffersEngine implements EngineCore {
   }
 
   /** Creates or replaces a definition (PUT semantics; see ./definitions). */
-  async upsertDefinition(gameId: string, offerId: string, input: OfferDefinitionDraft): Promise<OfferDefinition> {
-    return (await this.saveDefinition(gameId, offerId, OfferDefinitionInput.parse(input))).definition;
+  async upsertDefinition(gameId: string, offerId: string, input: OfferDefinitionDraft, precondition?: Precondition): Promise<OfferDefinition> {
+    return (await this.saveDefinition(gameId, offerId, OfferDefinitionInput.parse(input), { precondition })).definition;
   }
 
   /**
@@ -170,11 +171,11 @@ export class OffersEngine implements EngineCore {
   }
 
   /** Activates, pauses, archives or returns a definition to draft; activation queues its surfacing job. */
-  async changeDefinitionStatus(gameId: string, offerId: string, status: DefinitionStatus, expectedVersion?: number): Promise<DefinitionChange> {
+  async changeDefinitionStatus(gameId: string, offerId: string, status: DefinitionStatus, precondition?: Precondition): Promise<DefinitionChange> {
     await this.requireGame(gameId);
     const change = await this.db.transaction(async (tx) => {
       const now = this.clock.now();
-      const write = await setDefinitionStatus(tx, now, gameId, offerId, status, expectedVersion);
+      const write = await setDefinitionStatus(tx, now, gameId, offerId, status, precondition);
       const job = write.changed ? await queueSurfacingJobIn(tx, write.row, "activated", now) : null;
       return { ...write, job };
     });

@@ -5,6 +5,7 @@
 import type { currencies, offerDefinitions, referrals } from "../db/schema";
 import type { Offer, OfferDefinition, OfferStatus, PlayerData, PlayerSnapshot, PlayerSnapshotCore, Referral } from "../schemas";
 import { environmentOf, publicGameId } from "../environments";
+import { opaqueEtag } from "../preconditions";
 import type { InstanceRow, OfferEvent, OfferEventType, PlayerRow } from "./types";
 
 export const iso = (d: Date) => d.toISOString();
@@ -28,6 +29,15 @@ export function toOffer(row: InstanceRow): Offer {
   };
 }
 
+/**
+ * A definition's ETag: its game (environment included), id, creation time and version. The creation time
+ * keeps a definition written again after its rows were removed (a database restored, a test environment
+ * emptied) from repeating a tag an editor still holds.
+ */
+export function definitionEtag(row: Pick<typeof offerDefinitions.$inferSelect, "gameId" | "offerId" | "createdAt" | "version">): string {
+  return opaqueEtag("definition", row.gameId, row.offerId, row.createdAt.getTime(), row.version);
+}
+
 export function toDefinition(row: typeof offerDefinitions.$inferSelect): OfferDefinition {
   return {
     gameId: publicGameId(row.gameId),
@@ -42,6 +52,7 @@ export function toDefinition(row: typeof offerDefinitions.$inferSelect): OfferDe
     priority: row.priority,
     status: row.status,
     version: row.version,
+    etag: definitionEtag(row),
     audience: row.audience ?? null,
     schedule: { startsAt: row.startsAt ? iso(row.startsAt) : null, endsAt: row.endsAt ? iso(row.endsAt) : null },
     limits: { maxActivationsPerPlayer: row.maxActivationsPerPlayer, cooldownSeconds: row.cooldownSeconds, maxClaimsTotal: row.maxClaimsTotal ?? null },

@@ -5,8 +5,8 @@
  *   - the codes every route of an audience can answer (its credential's refusals) — AUDIENCE_CODES;
  *   - the codes of the HTTP boundary (input rules, body limits, the database) — below;
  *   - each code's status — the one table in ../errors;
- *   - each code's body — invalid-request carries its issues, invalid-api-key is the bare JSON string
- *     (interface), every other code is {message: code}.
+ *   - each code's body — invalid-request carries its issues, precondition-failed the current etag,
+ *     invalid-api-key is the bare JSON string (interface), every other code is {message: code}.
  * The same schemas check the error bodies in tests (plugins/input.ts), so a route that answers a code
  * missing from its table fails there instead of documenting less than it does.
  */
@@ -64,9 +64,11 @@ const STATUS_TEXT: Record<number, string> = {
   404: "Not found",
   409: "Conflict",
   410: "Gone",
+  412: "Precondition failed (If-Match is stale; etag is the current ETag)",
   413: "Payload too large",
   415: "Unsupported media type",
   422: "Unprocessable",
+  428: "Precondition required (send If-Match)",
   429: "Too many requests",
   500: "Internal error",
   503: "Unavailable (retry after Retry-After)",
@@ -79,7 +81,13 @@ type CodesOf<A extends Audience, C extends OffersErrorCode, B extends boolean> =
   | (B extends true ? (typeof BODY_CODES)[number] : never);
 
 /** The body of one code. */
-export type ErrorBodyOf<C extends ApiErrorCode> = C extends "invalid-api-key" ? "invalid-api-key" : C extends "invalid-request" ? S.InvalidRequest : { message: C };
+export type ErrorBodyOf<C extends ApiErrorCode> = C extends "invalid-api-key"
+  ? "invalid-api-key"
+  : C extends "invalid-request"
+    ? S.InvalidRequest
+    : C extends "precondition-failed"
+      ? S.PreconditionFailed
+      : { message: C };
 
 type CodesWithStatus<C extends ApiErrorCode, N> = C extends ApiErrorCode ? (StatusOf<C> extends N ? C : never) : never;
 
@@ -87,10 +95,11 @@ type CodesWithStatus<C extends ApiErrorCode, N> = C extends ApiErrorCode ? (Stat
 export type ErrorResponses<C extends ApiErrorCode> = { [N in StatusOf<C>]: z.ZodType<ErrorBodyOf<CodesWithStatus<C, N>>> };
 
 function bodySchema(status: number, codes: ApiErrorCode[]): z.ZodType {
-  const coded = codes.filter((c) => c !== "invalid-request" && c !== "invalid-api-key");
+  const coded = codes.filter((c) => c !== "invalid-request" && c !== "invalid-api-key" && c !== "precondition-failed");
   const parts: z.ZodType[] = [];
   if (codes.includes("invalid-request")) parts.push(S.InvalidRequest);
   if (codes.includes("invalid-api-key")) parts.push(S.ApiKeyError);
+  if (codes.includes("precondition-failed")) parts.push(S.PreconditionFailed);
   if (coded.length > 0) parts.push(z.object({ message: z.enum(coded as [string, ...string[]]) }));
   const description = `${STATUS_TEXT[status] ?? `Status ${status}`}: ${codes.map((c) => `\`${c}\``).join(", ")}.`;
   return (parts.length === 1 ? parts[0] : z.union(parts)).describe(description);

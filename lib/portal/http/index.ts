@@ -6,3 +6,4 @@ export { errorResponse, errorBody, json, nonJson, type Answer, type ErrorBody } 
 export { statusOf, RETRY_AFTER_SECONDS, CLIENT_CLOSED_REQUEST } from "./status";
 export { MAX_BODY_BYTES } from "./input";
 export { componentName, componentParams } from "./params";
+export { ifMatchRequired } from "./preconditions";

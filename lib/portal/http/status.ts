@@ -32,7 +32,6 @@ export const statusOf: Record<PortalErrorCode, number> = {
   "order-merge-request": 409,
   "already-released": 409,
   "definition-exists": 409,
-  "definition-changed": 409,
   "definition-archived": 409,
   "precondition-failed": 412,
   "payload-too-large": 413,

@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { etagMatches, type UpdateResult } from "@/lib/catalog/catalog";
 import { favoriteSet } from "@/lib/portal/favorites";
-import { componentNotFound, componentParams, GITOPS_FAILURES, json, nonJson, PortalError, route, type Answer } from "@/lib/portal/http";
+import { componentNotFound, componentParams, GITOPS_FAILURES, ifMatchRequired, json, nonJson, route, type Answer } from "@/lib/portal/http";
 import { CommittedAnswer, ComponentAnswer, ComponentMergePatch, ComponentReplace, ProposalAnswer } from "@/lib/portal/contracts/components";
 import { auditComponentProposal, auditComponentUpdate } from "@/lib/portal/audit-recorder";
 import { editComponent, type ComponentEditResult } from "@/lib/portal/component-edits";
@@ -44,10 +44,6 @@ export const GET = route({
   },
 });
 
-const ifMatchRequired = {
-  schema: z.object({ "if-match": z.string().min(1) }),
-  invalid: () => new PortalError("precondition-required", 'If-Match is required: send the ETag from GET /api/components/:name (or "*" to overwrite)'),
-};
 
 function update(mode: "replace" | "merge") {
   return route({
@@ -61,7 +57,7 @@ function update(mode: "replace" | "merge") {
     },
     role: "engineer",
     params: componentParams,
-    headers: ifMatchRequired,
+    headers: ifMatchRequired('GET /api/components/:name (or "*" to overwrite)'),
     // The record (PUT) or the merge patch (PATCH); the catalog validates it (throws invalid-record with issues).
     body: z.unknown(),
     handler: async ({ request, user, params: { name }, headers, body, services }) => {

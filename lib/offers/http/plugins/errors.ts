@@ -65,6 +65,10 @@ export const errorsPlugin = fastifyPlugin(async (app) => {
     if (error instanceof OffersError) {
       // secret-key-mismatch: this instance cannot open stored API keys; an operator must fix OFFERS_SECRET_KEY.
       if (error.status >= 500) request.log.error({ err: error }, error.message);
+      // A stale If-Match: the current ETag, in the body and as the header, to GET again or retry with.
+      if (error.code === "precondition-failed" && error.fields.etag) {
+        return reply.code(error.status).header("etag", error.fields.etag).send({ message: error.code, etag: error.fields.etag });
+      }
       return reply.code(error.status).send({ message: error.code });
     }
     if (error.validation || hasZodFastifySchemaValidationErrors(error)) {

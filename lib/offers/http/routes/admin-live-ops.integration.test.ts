@@ -2,6 +2,8 @@
  * The live-ops admin API as the portal calls it: create a targeted definition, see its audience
  * size, preview it for players, activate it (a surfacing job runs), edit it with If-Match, and read
  * its funnel after players surface, view and claim; plus the game-server PUT with the same fields.
+ * Every change of an existing definition names its ETag (If-Match): 428 without, 412 with the current
+ * ETag when stale; a game server's PUT may omit it.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testDatabaseTargets } from "../../../db/testing";
@@ -24,6 +26,9 @@ describe.each(testDatabaseTargets())("live-ops admin API on %s", (target) => {
   let t: OffersTestContext;
   const admin = (method: "GET" | "POST" | "PUT", url: string, payload?: unknown, headers: Record<string, string> = {}) =>
     t.inject({ method, url: `/v1/admin/games/game-a${url}`, headers: { ...ADMIN, ...headers }, ...(payload === undefined ? {} : { payload: payload as object }) });
+  /** The definition's current ETag, as an editor reads it. */
+  const etagOf = async (offerId: string) => (await admin("GET", `/definitions/${offerId}`)).headers.etag as string;
+  const ifMatch = async (offerId: string) => ({ "if-match": await etagOf(offerId) });
 
   beforeAll(async () => {
     t = await startOffersTestApp(target);
@@ -37,13 +42,14 @@ describe.each(testDatabaseTargets())("live-ops admin API on %s", (target) => {
     const created = await admin("POST", "/definitions", streakOffer);
     expect(created.statusCode).toBe(200);
     expect(created.json()).toMatchObject({ changed: true, before: null, job: null, definition: { status: "draft", version: 1, audience: streakOffer.audience } });
+    expect(created.headers.etag).toBe(created.json().definition.etag);
     expect((await admin("POST", "/definitions", streakOffer)).json()).toEqual({ message: "definition-exists" });
 
     expect((await admin("POST", "/audience/count", { audience: streakOffer.audience })).json()).toEqual({ matching: 2, players: 4 });
     const preview = await admin("POST", "/definitions/streak-bonus/preview", { playerId: "p1" });
     expect(preview.json()).toMatchObject({ wouldSurface: false, failed: "status" });
 
-    const activated = await admin("POST", "/definitions/streak-bonus/activate", undefined, { "if-match": '"1"' });
+    const activated = await admin("POST", "/definitions/streak-bonus/activate", undefined, { "if-match": created.json().definition.etag });
     expect(activated.statusCode).toBe(200);
     expect(activated.json()).toMatchObject({ definition: { status: "active", version: 2 }, before: { status: "draft" }, job: { status: "queued", reason: "activated" } });
     const runner = new SurfacingJobRunner(t.app.offers.engine);
@@ -77,17 +83,34 @@ describe.each(testDatabaseTargets())("live-ops admin API on %s", (target) => {
     expect(summary.claimsPerDay.at(-1)).toBe(1);
   });
 
-  it("edits with If-Match, refuses a stale version, and keeps instances already given as they were", async () => {
+  it("edits with the ETag of the read only: 428 without If-Match, 412 with a stale one (carrying the current ETag); keeps instances already given", async () => {
     const detail = await admin("GET", "/definitions/streak-bonus");
-    const version = detail.json().definition.version;
-    expect(detail.headers.etag).toBe(`"${version}"`);
+    const { version, etag } = detail.json().definition;
+    // Opaque: the header and the body carry the same tag, and it is not the version.
+    expect(detail.headers.etag).toBe(etag);
+    expect(etag).toMatch(/^"[\w-]+"$/);
+    expect(etag).not.toContain(String(version));
     const { offerId: _id, ...body } = streakOffer;
-    const edited = await admin("PUT", "/definitions/streak-bonus", { ...body, rewards: [{ ...reward, amount: 99 }] }, { "if-match": `"${version}"` });
+    const edit = { ...body, rewards: [{ ...reward, amount: 99 }] };
+
+    const unconditional = await admin("PUT", "/definitions/streak-bonus", edit);
+    expect(unconditional.statusCode).toBe(428);
+    expect(unconditional.json()).toEqual({ message: "precondition-required" });
+    const edited = await admin("PUT", "/definitions/streak-bonus", edit, { "if-match": etag });
     expect(edited.statusCode).toBe(200);
     expect(edited.json()).toMatchObject({ definition: { version: version + 1, status: "active" }, before: { rewards: [reward] } });
-    const stale = await admin("PUT", "/definitions/streak-bonus", body, { "if-match": `"${version}"` });
-    expect(stale.statusCode).toBe(409);
-    expect(stale.json()).toEqual({ message: "definition-changed" });
+    const current = edited.json().definition.etag;
+    expect(edited.headers.etag).toBe(current);
+    expect(current).not.toBe(etag);
+
+    const stale = await admin("PUT", "/definitions/streak-bonus", body, { "if-match": etag });
+    expect(stale.statusCode).toBe(412);
+    expect(stale.json()).toEqual({ message: "precondition-failed", etag: current });
+    expect(stale.headers.etag).toBe(current);
+    // The tag the 412 names is the one to retry with (a weak form of it too); * matches any.
+    expect((await admin("GET", "/definitions/streak-bonus")).json().definition).toMatchObject({ rewards: [{ amount: 99 }] });
+    expect((await admin("PUT", "/definitions/streak-bonus", edit, { "if-match": `W/${current}` })).json()).toMatchObject({ changed: false });
+    expect((await admin("PUT", "/definitions/streak-bonus", edit, { "if-match": "*" })).statusCode).toBe(200);
     // p3 was given the offer before the edit: still 50 Gold.
     const p3 = await t.post("/v1/player/campaigns/refresh", { playerId: "p3" }, t.apiHeaders());
     expect(p3.body.offers.find((o: { offerId: string }) => o.offerId === "streak-bonus").rewards).toEqual([reward]);
@@ -100,7 +123,7 @@ describe.each(testDatabaseTargets())("live-ops admin API on %s", (target) => {
     const unknownGame = await t.inject({ method: "GET", url: "/v1/admin/games/nope/definitions", headers: ADMIN });
     expect(unknownGame.statusCode).toBe(404);
     expect((await t.inject({ method: "GET", url: "/v1/admin/games/game-a/definitions" })).statusCode).toBe(401);
-    expect((await admin("POST", "/definitions/missing/activate")).json()).toEqual({ message: "offer-not-found" });
+    expect((await admin("POST", "/definitions/missing/activate", undefined, { "if-match": '"x"' })).json()).toEqual({ message: "offer-not-found" });
     expect((await admin("POST", "/definitions/streak-bonus/preview", { playerId: "nobody" })).json()).toEqual({ message: "player-not-found" });
   });
 
@@ -116,13 +139,52 @@ describe.each(testDatabaseTargets())("live-ops admin API on %s", (target) => {
     }
   });
 
-  it("pauses, archives (then refuses activation) and restores to draft", async () => {
-    expect((await admin("POST", "/definitions/streak-bonus/pause")).json()).toMatchObject({ definition: { status: "paused" }, job: null });
-    expect((await admin("POST", "/definitions/streak-bonus/archive")).json()).toMatchObject({ definition: { status: "archived" } });
-    const refused = await admin("POST", "/definitions/streak-bonus/activate");
+  it("pauses, archives (then refuses activation) and restores to draft, each with the current ETag", async () => {
+    const unconditional = await admin("POST", "/definitions/streak-bonus/pause");
+    expect(unconditional.statusCode).toBe(428);
+    expect(unconditional.json()).toEqual({ message: "precondition-required" });
+    const before = await etagOf("streak-bonus");
+    const paused = await admin("POST", "/definitions/streak-bonus/pause", undefined, { "if-match": before });
+    expect(paused.json()).toMatchObject({ definition: { status: "paused" }, job: null });
+    expect(paused.headers.etag).toBe(paused.json().definition.etag);
+    // Archiving on the tag read before the pause: refused, and nothing changes.
+    const stale = await admin("POST", "/definitions/streak-bonus/archive", undefined, { "if-match": before });
+    expect(stale.statusCode).toBe(412);
+    expect(stale.json()).toEqual({ message: "precondition-failed", etag: paused.json().definition.etag });
+    expect((await admin("GET", "/definitions/streak-bonus")).json().definition.status).toBe("paused");
+    expect((await admin("POST", "/definitions/streak-bonus/archive", undefined, await ifMatch("streak-bonus"))).json()).toMatchObject({ definition: { status: "archived" } });
+    const refused = await admin("POST", "/definitions/streak-bonus/activate", undefined, await ifMatch("streak-bonus"));
     expect(refused.statusCode).toBe(409);
     expect(refused.json()).toEqual({ message: "definition-archived" });
-    expect((await admin("POST", "/definitions/streak-bonus/restore")).json()).toMatchObject({ definition: { status: "draft" } });
+    expect((await admin("POST", "/definitions/streak-bonus/restore", undefined, await ifMatch("streak-bonus"))).json()).toMatchObject({ definition: { status: "draft" } });
+  });
+
+  it("two editors on the same ETag at once: exactly one change is made, the other is 412 with the winner's ETag", async () => {
+    const { offerId: _id, ...body } = streakOffer;
+    const created = await admin("POST", "/definitions", { ...streakOffer, offerId: "race" });
+    const etag = created.json().definition.etag;
+    // Several at once, so that on PostgreSQL their reads overlap: without the row lock more than one would win.
+    const answers = await Promise.all([
+      ...["Alice", "Bob", "Carol", "Dan", "Eve"].map((name) => admin("PUT", "/definitions/race", { ...body, name }, { "if-match": etag })),
+      admin("POST", "/definitions/race/activate", undefined, { "if-match": etag }),
+    ]);
+    expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 412, 412, 412, 412, 412]);
+    const winner = answers.find((a) => a.statusCode === 200)!.json().definition;
+    for (const loser of answers.filter((a) => a.statusCode === 412)) expect(loser.json()).toEqual({ message: "precondition-failed", etag: winner.etag });
+    expect((await admin("GET", "/definitions/race")).json().definition).toMatchObject({ version: 2, name: winner.name, status: winner.status });
+  });
+
+  it("a PUT of an id that does not exist creates a draft without If-Match; writing it again then needs one", async () => {
+    const { offerId: _id, ...body } = streakOffer;
+    const created = await admin("PUT", "/definitions/put-created", body);
+    expect(created.statusCode).toBe(200);
+    expect(created.json()).toMatchObject({ changed: true, before: null, definition: { status: "draft", version: 1 } });
+    expect((await admin("PUT", "/definitions/put-created", body)).statusCode).toBe(428);
+    // If-Match naming a definition that does not exist: nothing to match, nothing created.
+    const absent = await admin("PUT", "/definitions/never-made", body, { "if-match": created.json().definition.etag });
+    expect(absent.statusCode).toBe(404);
+    expect(absent.json()).toEqual({ message: "offer-not-found" });
+    expect((await admin("GET", "/definitions/never-made")).statusCode).toBe(404);
   });
 
   it("a write that changes nothing keeps the version and queues no job, on both APIs, whatever the order of the keys", async () => {
@@ -156,16 +218,19 @@ describe.each(testDatabaseTargets())("live-ops admin API on %s", (target) => {
     }
     expect(await jobsOf("same-server")).toBe(jobs);
 
-    expect((await admin("POST", "/definitions", { ...body, offerId: "same-admin", status: "active" })).json()).toMatchObject({ definition: { version: 1 } });
+    const createdAdmin = await admin("POST", "/definitions", { ...body, offerId: "same-admin", status: "active" });
+    expect(createdAdmin.json()).toMatchObject({ definition: { version: 1 } });
+    const etag = createdAdmin.json().definition.etag;
     const adminJobs = await jobsOf("same-admin");
     for (const payload of [body, reversed(body)]) {
-      const again = await admin("PUT", "/definitions/same-admin", payload, { "if-match": '"1"' });
+      const again = await admin("PUT", "/definitions/same-admin", payload, { "if-match": etag });
       expect(again.statusCode).toBe(200);
-      expect(again.json()).toMatchObject({ changed: false, job: null, definition: { version: 1 } });
+      // Nothing changed: the same ETag, still good for the next change.
+      expect(again.json()).toMatchObject({ changed: false, job: null, definition: { version: 1, etag } });
     }
     expect(await jobsOf("same-admin")).toBe(adminJobs);
     // A real change still counts.
-    expect((await admin("PUT", "/definitions/same-admin", { ...body, rollout: 50 }, { "if-match": '"1"' })).json()).toMatchObject({ changed: true, definition: { version: 2 } });
+    expect((await admin("PUT", "/definitions/same-admin", { ...body, rollout: 50 }, { "if-match": etag })).json()).toMatchObject({ changed: true, definition: { version: 2 } });
   });
 
   it("game servers write the same targeting fields; a new definition is active and surfaces on the next push", async () => {
@@ -177,6 +242,7 @@ describe.each(testDatabaseTargets())("live-ops admin API on %s", (target) => {
     });
     expect(put.statusCode).toBe(200);
     expect(put.json()).toMatchObject({ status: "active", version: 1, rewards: [reward], variants: [{ variantId: "a" }, { variantId: "b" }] });
+    expect(put.headers.etag).toBe(put.json().etag);
     t.app.offers.engine.invalidateTargeting("game-a");
     await t.post("/v1/player/snapshot", { playerId: "rich", currencies: { gems: { balance: 5000, in: 5000, out: 0 } } }, t.apiHeaders());
     const refresh = await t.post("/v1/player/campaigns/refresh", { playerId: "rich" }, t.apiHeaders());
@@ -185,5 +251,23 @@ describe.each(testDatabaseTargets())("live-ops admin API on %s", (target) => {
     const bare = await t.inject({ method: "PUT", url: "/v1/offers/definitions/bare", headers: t.apiHeaders(), payload: { name: "Bare", durationSeconds: 60 } });
     expect(bare.statusCode).toBe(400);
     expect(bare.json().issues).toEqual([{ path: ["rewards"], message: "rewards are required unless variants are given" }]);
+  });
+
+  it("a game server's PUT never needs If-Match, and is refused with 412 when the one it sends is stale", async () => {
+    const gameServerPut = (payload: object, headers: Record<string, string> = {}) =>
+      t.inject({ method: "PUT", url: "/v1/offers/definitions/server-owned", headers: { ...t.apiHeaders(), ...headers }, payload });
+    const definition = { name: "Server owned", durationSeconds: 600, rewards: [reward] };
+    const first = await gameServerPut(definition);
+    expect(first.statusCode).toBe(200);
+    const etag = first.json().etag;
+    // An editor changes it in the portal meanwhile.
+    const edited = await admin("PUT", "/definitions/server-owned", { ...definition, name: "Edited in the portal" }, { "if-match": etag });
+    expect(edited.statusCode).toBe(200);
+    const stale = await gameServerPut({ ...definition, name: "Stale" }, { "if-match": etag });
+    expect(stale.statusCode).toBe(412);
+    expect(stale.json()).toEqual({ message: "precondition-failed", etag: edited.json().definition.etag });
+    expect((await gameServerPut({ ...definition, name: "Current" }, { "if-match": edited.json().definition.etag })).json()).toMatchObject({ name: "Current", version: 3 });
+    // Without If-Match the game server's write goes through, as before.
+    expect((await gameServerPut(definition)).json()).toMatchObject({ name: "Server owned", version: 4 });
   });
 });

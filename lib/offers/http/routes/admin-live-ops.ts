@@ -14,6 +14,7 @@ import * as S from "../../schemas";
 import { describeAudience } from "../../targeting/audience";
 import { adminAuth, adminEnvironment } from "../plugins/auth";
 import { errorResponses, securityOf } from "../route-docs";
+import type { Precondition } from "../../preconditions";
 
 const GameParams = z.object({ gameId: S.Identifier });
 const DefinitionParams = z.object({ gameId: S.Identifier, offerId: S.ExternalId });
@@ -44,8 +45,8 @@ function toChange(change: DefinitionChange): S.AdminDefinitionChange {
   return { definition: change.definition, before: change.before ? toDefinition(change.before) : null, changed: change.changed, job: change.job ? toSurfacingJob(change.job) : null };
 }
 
-/** The version an If-Match names (quotes allowed), or undefined without one. */
-const versionOf = (headers: { "if-match"?: string }) => (headers["if-match"] ? Number(headers["if-match"].replaceAll('"', "")) : undefined);
+/** The precondition of an editor's change (../../preconditions): If-Match required on what exists. */
+const required = (headers: { "if-match"?: string }): Precondition => ({ ifMatch: headers["if-match"], required: true });
 
 export const adminLiveOpsRoutes: FastifyPluginAsyncZod<{ engine: OffersEngine; adminToken: string }> = async (app, { engine, adminToken }) => {
   app.addHook("onRequest", adminAuth(adminToken));
@@ -97,15 +98,17 @@ export const adminLiveOpsRoutes: FastifyPluginAsyncZod<{ engine: OffersEngine; a
         tags,
         security,
         operationId: "adminCreateDefinition",
-        summary: "Create a definition (draft unless a status is given)",
+        summary: "Create a definition (draft unless a status is given); answers its ETag",
         params: GameParams,
         body: S.AdminDefinitionCreate,
         response: { 200: S.AdminDefinitionChange, ...errorResponses("admin", { codes: ["game-not-found", "definition-exists"], body: true }) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { gameId } = request.params;
-      return toChange(await engine.saveDefinition(gameId, request.body.offerId, request.body, { create: true, defaultStatus: "draft" }));
+      const change = await engine.saveDefinition(gameId, request.body.offerId, request.body, { create: true, defaultStatus: "draft" });
+      reply.header("etag", change.definition.etag);
+      return toChange(change);
     },
   );
 
@@ -116,7 +119,7 @@ export const adminLiveOpsRoutes: FastifyPluginAsyncZod<{ engine: OffersEngine; a
         tags,
         security,
         operationId: "adminGetDefinition",
-        summary: "A definition with its surfacing jobs",
+        summary: "A definition with its surfacing jobs; its ETag (If-Match of a change) in the header and the body",
         params: DefinitionParams,
         response: { 200: S.AdminDefinitionDetail, ...errorResponses("admin", { codes: ["offer-not-found"], body: false }) },
       },
@@ -126,8 +129,9 @@ export const adminLiveOpsRoutes: FastifyPluginAsyncZod<{ engine: OffersEngine; a
       const row = await engine.definitionRow(gameId, offerId);
       if (!row) throw new OffersError("offer-not-found", offerId);
       const jobs = await engine.surfacingJobs(gameId, offerId);
-      reply.header("etag", `"${row.version}"`);
-      return { definition: toDefinition(row), audienceSummary: describeAudience(row.audience), jobs: jobs.map(toSurfacingJob) };
+      const definition = toDefinition(row);
+      reply.header("etag", definition.etag);
+      return { definition, audienceSummary: describeAudience(row.audience), jobs: jobs.map(toSurfacingJob) };
     },
   );
 
@@ -138,16 +142,25 @@ export const adminLiveOpsRoutes: FastifyPluginAsyncZod<{ engine: OffersEngine; a
         tags,
         security,
         operationId: "adminReplaceDefinition",
-        summary: "Replace a definition (If-Match: its version, or 409 definition-changed); instances already given keep their copy",
+        summary: "Replace a definition; instances already given keep their copy",
+        description:
+          "Replacing an existing definition requires If-Match with its ETag: 428 precondition-required without, 412 precondition-failed " +
+          "(with the current ETag) when someone changed it since. A definition that does not exist yet is created as a draft without " +
+          "If-Match (a second creation of the same id then finds it and needs one); If-Match naming one that does not exist is 404 offer-not-found.",
         params: DefinitionParams,
-        headers: S.DefinitionIfMatch.extend(S.AdminEnvironmentHeader.shape),
+        headers: S.IfMatchRequired.extend(S.AdminEnvironmentHeader.shape),
         body: S.OfferDefinitionInput,
-        response: { 200: S.AdminDefinitionChange, ...errorResponses("admin", { codes: ["game-not-found", "offer-id-mismatch", "definition-changed"], body: true }) },
+        response: {
+          200: S.AdminDefinitionChange,
+          ...errorResponses("admin", { codes: ["game-not-found", "offer-not-found", "offer-id-mismatch", "precondition-failed", "precondition-required"], body: true }),
+        },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { gameId, offerId } = request.params;
-      return toChange(await engine.saveDefinition(gameId, offerId, request.body, { expectedVersion: versionOf(request.headers), defaultStatus: "draft" }));
+      const change = await engine.saveDefinition(gameId, offerId, request.body, { precondition: required(request.headers), defaultStatus: "draft" });
+      reply.header("etag", change.definition.etag);
+      return toChange(change);
     },
   );
 
@@ -160,17 +173,20 @@ export const adminLiveOpsRoutes: FastifyPluginAsyncZod<{ engine: OffersEngine; a
           security,
           operationId: `admin${action[0].toUpperCase()}${action.slice(1)}Definition`,
           summary: `${action[0].toUpperCase()}${action.slice(1)} a definition (${STATUS_OF[action]})${action === "activate" ? "; queues its surfacing job when its window is open" : ""}`,
+          description: "Requires If-Match with the definition's ETag: 428 precondition-required without, 412 precondition-failed (with the current ETag) when it is stale.",
           params: DefinitionParams,
-          headers: S.DefinitionIfMatch.extend(S.AdminEnvironmentHeader.shape),
+          headers: S.IfMatchRequired.extend(S.AdminEnvironmentHeader.shape),
           response: {
             200: S.AdminDefinitionChange,
-            ...errorResponses("admin", { codes: ["game-not-found", "offer-not-found", "definition-changed", "definition-archived"], body: true }),
+            ...errorResponses("admin", { codes: ["game-not-found", "offer-not-found", "precondition-failed", "precondition-required", "definition-archived"], body: true }),
           },
         },
       },
-      async (request) => {
+      async (request, reply) => {
         const { gameId, offerId } = request.params;
-        return toChange(await engine.changeDefinitionStatus(gameId, offerId, STATUS_OF[action], versionOf(request.headers)));
+        const change = await engine.changeDefinitionStatus(gameId, offerId, STATUS_OF[action], required(request.headers));
+        reply.header("etag", change.definition.etag);
+        return toChange(change);
       },
     );
   }

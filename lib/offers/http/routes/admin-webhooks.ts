@@ -1,6 +1,7 @@
 /**
  * The admin API of reward delivery for the portal (Bearer OFFERS_ADMIN_TOKEN, checked by this
  * plugin's onRequest hook): a game's endpoints and delivery figures, the delivery log, replays.
+ * Changing, rotating or deleting an endpoint requires If-Match with its ETag (../../preconditions).
  */
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
@@ -9,6 +10,7 @@ import { OffersError } from "../../errors";
 import * as S from "../../schemas";
 import { adminAuth, adminEnvironment } from "../plugins/auth";
 import { errorResponses, securityOf } from "../route-docs";
+import type { Precondition } from "../../preconditions";
 import type { OffersServices } from "../services";
 
 export interface AdminWebhookRoutesOptions {
@@ -25,6 +27,10 @@ export const adminWebhookRoutes: FastifyPluginAsyncZod<AdminWebhookRoutesOptions
   const GameParams = z.object({ gameId: S.Identifier });
   const EndpointParams = GameParams.extend({ endpointId: S.Identifier });
   const DeliveryParams = GameParams.extend({ deliveryId: S.DeliveryId });
+
+  const required = (headers: { "if-match"?: string }): Precondition => ({ ifMatch: headers["if-match"], required: true });
+  const Conditional = S.IfMatchRequired.extend(S.AdminEnvironmentHeader.shape);
+  const IF_MATCH = "Requires If-Match with the endpoint's ETag: 428 precondition-required without, 412 precondition-failed (with the current ETag) when it is stale.";
 
   /** 404 game-not-found for a game the service does not know (every route here names one). */
   const knownGame = async (gameId: string) => {
@@ -64,39 +70,74 @@ export const adminWebhookRoutes: FastifyPluginAsyncZod<AdminWebhookRoutesOptions
         response: { 200: S.WebhookEndpointCreated, ...errorResponses("admin", { codes: ["game-not-found", "webhook-url-not-allowed", "too-many-webhook-endpoints"], body: true }) },
       },
     },
-    async (request) => webhooks.create(await knownGame(request.params.gameId), request.body),
+    async (request, reply) => {
+      const created = await webhooks.create(await knownGame(request.params.gameId), request.body);
+      reply.header("etag", created.etag);
+      return created;
+    },
+  );
+
+  app.get(
+    "/admin/games/:gameId/webhooks/endpoints/:endpointId",
+    {
+      schema: { headers: S.AdminEnvironmentHeader,
+        tags,
+        security,
+        operationId: "adminGetWebhookEndpoint",
+        summary: "One endpoint, with its ETag (If-Match of a change) in the header and the body",
+        params: EndpointParams,
+        response: { 200: S.WebhookEndpoint, ...errorResponses("admin", { codes: ["webhook-endpoint-not-found"], body: false }) },
+      },
+    },
+    async (request, reply) => {
+      const endpoint = await webhooks.get(request.params.gameId, request.params.endpointId);
+      reply.header("etag", endpoint.etag);
+      return endpoint;
+    },
   );
 
   app.patch(
     "/admin/games/:gameId/webhooks/endpoints/:endpointId",
     {
-      schema: { headers: S.AdminEnvironmentHeader,
+      schema: { headers: Conditional,
         tags,
         security,
         operationId: "adminUpdateWebhookEndpoint",
         summary: "Change an endpoint (enable, disable, URL, event types)",
+        description: IF_MATCH,
         params: EndpointParams,
         body: S.WebhookEndpointPatch,
-        response: { 200: S.WebhookEndpoint, ...errorResponses("admin", { codes: ["webhook-endpoint-not-found", "webhook-url-not-allowed"], body: true }) },
+        response: {
+          200: S.WebhookEndpoint,
+          ...errorResponses("admin", { codes: ["webhook-endpoint-not-found", "webhook-url-not-allowed", "precondition-failed", "precondition-required"], body: true }),
+        },
       },
     },
-    async (request) => webhooks.update(request.params.gameId, request.params.endpointId, request.body),
+    async (request, reply) => {
+      const updated = await webhooks.update(request.params.gameId, request.params.endpointId, request.body, required(request.headers));
+      reply.header("etag", updated.etag);
+      return updated;
+    },
   );
 
   app.delete(
     "/admin/games/:gameId/webhooks/endpoints/:endpointId",
     {
-      schema: { headers: S.AdminEnvironmentHeader,
+      schema: { headers: Conditional,
         tags,
         security,
         operationId: "adminDeleteWebhookEndpoint",
         summary: "Delete an endpoint with its deliveries",
+        description: IF_MATCH,
         params: EndpointParams,
-        response: { 200: z.object({ deleted: z.literal(true) }), ...errorResponses("admin", { codes: ["webhook-endpoint-not-found"], body: true }) },
+        response: {
+          200: z.object({ deleted: z.literal(true) }),
+          ...errorResponses("admin", { codes: ["webhook-endpoint-not-found", "precondition-failed", "precondition-required"], body: true }),
+        },
       },
     },
     async (request) => {
-      await webhooks.remove(request.params.gameId, request.params.endpointId);
+      await webhooks.remove(request.params.gameId, request.params.endpointId, required(request.headers));
       return { deleted: true as const };
     },
   );
@@ -104,17 +145,25 @@ export const adminWebhookRoutes: FastifyPluginAsyncZod<AdminWebhookRoutesOptions
   app.post(
     "/admin/games/:gameId/webhooks/endpoints/:endpointId/rotate-secret",
     {
-      schema: { headers: S.AdminEnvironmentHeader,
+      schema: { headers: Conditional,
         tags,
         security,
         operationId: "adminRotateWebhookSecret",
         summary: "A new signing secret, shown once (the previous one signs too for 24 h)",
+        description: IF_MATCH,
         params: EndpointParams,
         body: S.EmptyBody,
-        response: { 200: S.WebhookSecretRotated, ...errorResponses("admin", { codes: ["webhook-endpoint-not-found"], body: true }) },
+        response: {
+          200: S.WebhookSecretRotated,
+          ...errorResponses("admin", { codes: ["webhook-endpoint-not-found", "precondition-failed", "precondition-required"], body: true }),
+        },
       },
     },
-    async (request) => webhooks.rotateSecret(request.params.gameId, request.params.endpointId),
+    async (request, reply) => {
+      const rotated = await webhooks.rotateSecret(request.params.gameId, request.params.endpointId, required(request.headers));
+      reply.header("etag", rotated.etag);
+      return rotated;
+    },
   );
 
   app.post(

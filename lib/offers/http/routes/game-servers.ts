@@ -66,12 +66,21 @@ export const gameServerRoutes: FastifyPluginAsyncZod<{ services: OffersServices 
         security,
         operationId: "putOfferDefinition",
         summary: "Create or replace an offer definition",
+        description:
+          "Answers the definition's ETag (header and body). If-Match is optional here, so a game server that writes its definitions at " +
+          "every start keeps working: without it the definition is replaced as sent; with it, only the state it names is replaced " +
+          "(412 precondition-failed with the current ETag otherwise; 404 offer-not-found when there is none).",
         params: S.OfferDefinitionParams,
+        headers: S.IfMatchOptional,
         body: S.OfferDefinitionInput,
-        response: { 200: S.OfferDefinition, ...errorResponses("game-server", { codes: ["offer-id-mismatch"], body: true }) },
+        response: { 200: S.OfferDefinition, ...errorResponses("game-server", { codes: ["offer-id-mismatch", "offer-not-found", "precondition-failed"], body: true }) },
       },
     },
-    async (request) => engine.upsertDefinition(caller(request).gameId, request.params.offerId, request.body),
+    async (request, reply) => {
+      const definition = await engine.upsertDefinition(caller(request).gameId, request.params.offerId, request.body, { ifMatch: request.headers["if-match"], required: false });
+      reply.header("etag", definition.etag);
+      return definition;
+    },
   );
 
   app.post(

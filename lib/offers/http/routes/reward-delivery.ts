@@ -2,7 +2,8 @@
  * Reward delivery for game servers (x-client-id + x-api-key, checked by this plugin's onRequest
  * hook): the ledger feed, the game's webhook endpoints, their delivery log and replays. Every call
  * reaches the key's game and environment only (the caller's tenant), as the admin API's
- * (./admin-webhooks) reaches the one the portal names.
+ * (./admin-webhooks) reaches the one the portal names. Endpoints answer their ETag; a change, rotation
+ * or delete takes an optional If-Match (checked when sent, never required: calls written before it work).
  */
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
@@ -11,6 +12,7 @@ import { deliveryStats, listDeliveries } from "../../delivery/queue";
 import * as S from "../../schemas";
 import { apiKeyAuth, caller } from "../plugins/auth";
 import { errorResponses, securityOf } from "../route-docs";
+import type { Precondition } from "../../preconditions";
 import type { OffersServices } from "../services";
 
 export const rewardDeliveryRoutes: FastifyPluginAsyncZod<{ services: OffersServices }> = async (app, { services }) => {
@@ -18,6 +20,8 @@ export const rewardDeliveryRoutes: FastifyPluginAsyncZod<{ services: OffersServi
   app.addHook("onRequest", apiKeyAuth(services));
   const tags = ["server"];
   const security = securityOf["game-server"];
+  const optional = (headers: { "if-match"?: string }): Precondition => ({ ifMatch: headers["if-match"], required: false });
+  const IF_MATCH = "If-Match is optional: when sent, only the state it names (the endpoint's ETag) changes; a stale one is 412 precondition-failed with the current ETag.";
 
   app.get(
     "/rewards/events",
@@ -73,7 +77,11 @@ export const rewardDeliveryRoutes: FastifyPluginAsyncZod<{ services: OffersServi
         },
       },
     },
-    async (request) => webhooks.create(caller(request).gameId, request.body),
+    async (request, reply) => {
+      const created = await webhooks.create(caller(request).gameId, request.body);
+      reply.header("etag", created.etag);
+      return created;
+    },
   );
 
   app.get(
@@ -83,12 +91,16 @@ export const rewardDeliveryRoutes: FastifyPluginAsyncZod<{ services: OffersServi
         tags,
         security,
         operationId: "getWebhookEndpoint",
-        summary: "One webhook endpoint",
+        summary: "One webhook endpoint, with its ETag in the header and the body",
         params: S.WebhookEndpointParams,
         response: { 200: S.WebhookEndpoint, ...errorResponses("game-server", { codes: ["webhook-endpoint-not-found"], body: false }) },
       },
     },
-    async (request) => webhooks.get(caller(request).gameId, request.params.endpointId),
+    async (request, reply) => {
+      const endpoint = await webhooks.get(caller(request).gameId, request.params.endpointId);
+      reply.header("etag", endpoint.etag);
+      return endpoint;
+    },
   );
 
   app.patch(
@@ -99,12 +111,21 @@ export const rewardDeliveryRoutes: FastifyPluginAsyncZod<{ services: OffersServi
         security,
         operationId: "updateWebhookEndpoint",
         summary: "Change an endpoint: URL, description, event types, enabled",
+        description: IF_MATCH,
         params: S.WebhookEndpointParams,
+        headers: S.IfMatchOptional,
         body: S.WebhookEndpointPatch,
-        response: { 200: S.WebhookEndpoint, ...errorResponses("game-server", { codes: ["webhook-endpoint-not-found", "webhook-url-not-allowed"], body: true }) },
+        response: {
+          200: S.WebhookEndpoint,
+          ...errorResponses("game-server", { codes: ["webhook-endpoint-not-found", "webhook-url-not-allowed", "precondition-failed"], body: true }),
+        },
       },
     },
-    async (request) => webhooks.update(caller(request).gameId, request.params.endpointId, request.body),
+    async (request, reply) => {
+      const updated = await webhooks.update(caller(request).gameId, request.params.endpointId, request.body, optional(request.headers));
+      reply.header("etag", updated.etag);
+      return updated;
+    },
   );
 
   app.delete(
@@ -115,12 +136,14 @@ export const rewardDeliveryRoutes: FastifyPluginAsyncZod<{ services: OffersServi
         security,
         operationId: "deleteWebhookEndpoint",
         summary: "Delete an endpoint with its deliveries",
+        description: IF_MATCH,
         params: S.WebhookEndpointParams,
-        response: { 200: z.object({ deleted: z.literal(true) }), ...errorResponses("game-server", { codes: ["webhook-endpoint-not-found"], body: true }) },
+        headers: S.IfMatchOptional,
+        response: { 200: z.object({ deleted: z.literal(true) }), ...errorResponses("game-server", { codes: ["webhook-endpoint-not-found", "precondition-failed"], body: true }) },
       },
     },
     async (request) => {
-      await webhooks.remove(caller(request).gameId, request.params.endpointId);
+      await webhooks.remove(caller(request).gameId, request.params.endpointId, optional(request.headers));
       return { deleted: true as const };
     },
   );
@@ -133,12 +156,18 @@ export const rewardDeliveryRoutes: FastifyPluginAsyncZod<{ services: OffersServi
         security,
         operationId: "rotateWebhookSecret",
         summary: "A new signing secret, shown once; the previous one keeps signing for 24 hours",
+        description: IF_MATCH,
         params: S.WebhookEndpointParams,
+        headers: S.IfMatchOptional,
         body: S.EmptyBody,
-        response: { 200: S.WebhookSecretRotated, ...errorResponses("game-server", { codes: ["webhook-endpoint-not-found"], body: true }) },
+        response: { 200: S.WebhookSecretRotated, ...errorResponses("game-server", { codes: ["webhook-endpoint-not-found", "precondition-failed"], body: true }) },
       },
     },
-    async (request) => webhooks.rotateSecret(caller(request).gameId, request.params.endpointId),
+    async (request, reply) => {
+      const rotated = await webhooks.rotateSecret(caller(request).gameId, request.params.endpointId, optional(request.headers));
+      reply.header("etag", rotated.etag);
+      return rotated;
+    },
   );
 
   app.post(

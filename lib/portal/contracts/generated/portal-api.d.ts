@@ -507,7 +507,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Activate: it surfaces by itself and its surfacing job runs (liveops)
+         * Activate: it surfaces by itself and its surfacing job runs; If-Match required (liveops)
          * @description Needs the liveops role (admin holds every role).
          */
         post: operations["liveOpsDefinitionActivate"];
@@ -527,7 +527,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Archive: never assigned until restored (liveops)
+         * Archive: never assigned until restored; If-Match required (liveops)
          * @description Needs the liveops role (admin holds every role).
          */
         post: operations["liveOpsDefinitionArchive"];
@@ -587,7 +587,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Pause: it no longer surfaces by itself (liveops)
+         * Pause: it no longer surfaces by itself; If-Match required (liveops)
          * @description Needs the liveops role (admin holds every role).
          */
         post: operations["liveOpsDefinitionPause"];
@@ -627,7 +627,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Restore to draft (liveops)
+         * Restore to draft; If-Match required (liveops)
          * @description Needs the liveops role (admin holds every role).
          */
         post: operations["liveOpsDefinitionRestore"];
@@ -645,12 +645,12 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * One definition with its audience in words and its surfacing jobs; ETag: its version (liveops)
+         * One definition with its audience in words and its surfacing jobs; ETag: the If-Match of its changes (liveops)
          * @description Needs the liveops role (admin holds every role).
          */
         get: operations["liveOpsDefinition"];
         /**
-         * Replace a definition (If-Match required; a stale one answers 409 definition-changed) (liveops)
+         * Replace a definition (If-Match required: 428 without, 412 precondition-failed with the current ETag when stale) (liveops)
          * @description Needs the liveops role (admin holds every role).
          */
         put: operations["liveOpsDefinitionReplace"];
@@ -795,7 +795,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * A new signing secret, shown once; the previous one signs too for 24 h (liveops)
+         * A new signing secret, shown once; the previous one signs too for 24 h; If-Match required (liveops)
          * @description Needs the liveops role (admin holds every role).
          */
         post: operations["webhookEndpointRotateSecret"];
@@ -812,18 +812,22 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * One webhook endpoint; ETag: the If-Match of its changes (liveops)
+         * @description Needs the liveops role (admin holds every role).
+         */
+        get: operations["webhookEndpoint"];
         put?: never;
         post?: never;
         /**
-         * Delete an endpoint with its delivery log (liveops)
+         * Delete an endpoint with its delivery log; If-Match required (liveops)
          * @description Needs the liveops role (admin holds every role).
          */
         delete: operations["webhookEndpointDelete"];
         options?: never;
         head?: never;
         /**
-         * Change an endpoint: enable, disable, URL, event types (liveops)
+         * Change an endpoint: enable, disable, URL, event types; If-Match required (liveops)
          * @description Needs the liveops role (admin holds every role).
          */
         patch: operations["webhookEndpointUpdate"];
@@ -1042,7 +1046,7 @@ export interface components {
              * @description The stable code: branch on it
              * @enum {string}
              */
-            message: "not-found" | "precondition-failed" | "invalid-record" | "conflict" | "offers-service-unavailable" | "offers-admin-token-rejected" | "offers-bad-response" | "offers-request-refused" | "game-not-found" | "player-not-found" | "offer-not-found" | "definition-exists" | "definition-changed" | "definition-archived" | "webhook-endpoint-not-found" | "webhook-delivery-not-found" | "webhook-url-not-allowed" | "too-many-webhook-endpoints" | "invalid-request" | "payload-too-large" | "precondition-required" | "unauthenticated" | "forbidden" | "cross-site-request" | "session-required" | "own-order" | "token-not-found" | "name-taken" | "order-decided" | "not-mergeable" | "merge-conflict" | "merge-request-decided" | "order-merge-request" | "own-merge-request" | "not-releasable" | "already-released" | "invalid-config" | "source-control-invalid" | "source-control-refused" | "source-control-failed" | "source-control-busy" | "rate-limited" | "database-unavailable" | "internal-error";
+            message: "not-found" | "precondition-failed" | "invalid-record" | "conflict" | "offers-service-unavailable" | "offers-admin-token-rejected" | "offers-bad-response" | "offers-request-refused" | "game-not-found" | "player-not-found" | "offer-not-found" | "definition-exists" | "definition-archived" | "webhook-endpoint-not-found" | "webhook-delivery-not-found" | "webhook-url-not-allowed" | "too-many-webhook-endpoints" | "invalid-request" | "payload-too-large" | "precondition-required" | "unauthenticated" | "forbidden" | "cross-site-request" | "session-required" | "own-order" | "token-not-found" | "name-taken" | "order-decided" | "not-mergeable" | "merge-conflict" | "merge-request-decided" | "order-merge-request" | "own-merge-request" | "not-releasable" | "already-released" | "invalid-config" | "source-control-invalid" | "source-control-refused" | "source-control-failed" | "source-control-busy" | "rate-limited" | "database-unavailable" | "internal-error";
             /** @description A sentence for people; its wording may change */
             detail: string;
             /** @description Bad input only: each problem and where */
@@ -1358,27 +1362,15 @@ export interface components {
                 };
             };
         };
-        /** @description Conflict: `definition-archived`, `definition-changed`. */
-        "Error409.definition-archived.definition-changed": {
+        /** @description Conflict: `definition-archived`. */
+        "Error409.definition-archived": {
             headers: {
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["PortalError"] & {
                     /** @enum {string} */
-                    message: "definition-archived" | "definition-changed";
-                };
-            };
-        };
-        /** @description Conflict: `definition-changed`. */
-        "Error409.definition-changed": {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["PortalError"] & {
-                    /** @enum {string} */
-                    message: "definition-changed";
+                    message: "definition-archived";
                 };
             };
         };
@@ -2797,6 +2789,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
+                /** @description The ETag of GET /api/components/:name (or "*" to overwrite) this change is based on */
                 "if-match": string;
             };
             path: {
@@ -3121,6 +3114,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
+                /** @description The ETag of GET /api/components/:name (or "*" to overwrite) this change is based on */
                 "if-match": string;
             };
             path: {
@@ -4555,8 +4549,9 @@ export interface operations {
                 /** @description live (default) or test: the environment of the offers service's game this call reaches */
                 environment?: "live" | "test";
             };
-            header?: {
-                "if-match"?: string;
+            header: {
+                /** @description The ETag of GET /api/offers/games/:gameId/definitions/:offerId (or the definition's etag in its game's list) this change is based on */
+                "if-match": string;
             };
             path: {
                 gameId: string;
@@ -4566,7 +4561,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The definition before and after */
+            /** @description The definition before and after (ETag: its new one) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4604,6 +4599,8 @@ export interface operations {
                             /** @enum {string} */
                             status: "draft" | "active" | "paused" | "archived";
                             version: number;
+                            /** @description The definition's ETag (opaque; also the ETag header): send it as If-Match to change it */
+                            etag: string;
                             audience: unknown | null;
                             schedule: {
                                 startsAt: string | null;
@@ -4674,6 +4671,8 @@ export interface operations {
                             /** @enum {string} */
                             status: "draft" | "active" | "paused" | "archived";
                             version: number;
+                            /** @description The definition's ETag (opaque; also the ETag header): send it as If-Match to change it */
+                            etag: string;
                             audience: unknown | null;
                             schedule: {
                                 startsAt: string | null;
@@ -4746,7 +4745,9 @@ export interface operations {
             401: components["responses"]["Error401.unauthenticated"];
             403: components["responses"]["Error403.cross-site-request.forbidden"];
             404: components["responses"]["Error404.game-not-found.offer-not-found"];
-            409: components["responses"]["Error409.definition-archived.definition-changed"];
+            409: components["responses"]["Error409.definition-archived"];
+            412: components["responses"]["Error412.precondition-failed"];
+            428: components["responses"]["Error428.precondition-required"];
             429: components["responses"]["Error429.rate-limited"];
             500: components["responses"]["Error500.internal-error"];
             502: components["responses"]["Error502.offers-admin-token-rejected.offers-bad-response.offers-request-refused"];
@@ -4759,8 +4760,9 @@ export interface operations {
                 /** @description live (default) or test: the environment of the offers service's game this call reaches */
                 environment?: "live" | "test";
             };
-            header?: {
-                "if-match"?: string;
+            header: {
+                /** @description The ETag of GET /api/offers/games/:gameId/definitions/:offerId (or the definition's etag in its game's list) this change is based on */
+                "if-match": string;
             };
             path: {
                 gameId: string;
@@ -4770,7 +4772,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The definition before and after */
+            /** @description The definition before and after (ETag: its new one) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4808,6 +4810,8 @@ export interface operations {
                             /** @enum {string} */
                             status: "draft" | "active" | "paused" | "archived";
                             version: number;
+                            /** @description The definition's ETag (opaque; also the ETag header): send it as If-Match to change it */
+                            etag: string;
                             audience: unknown | null;
                             schedule: {
                                 startsAt: string | null;
@@ -4878,6 +4882,8 @@ export interface operations {
                             /** @enum {string} */
                             status: "draft" | "active" | "paused" | "archived";
                             version: number;
+                            /** @description The definition's ETag (opaque; also the ETag header): send it as If-Match to change it */
+                            etag: string;
                             audience: unknown | null;
                             schedule: {
                                 startsAt: string | null;
@@ -4950,7 +4956,9 @@ export interface operations {
             401: components["responses"]["Error401.unauthenticated"];
             403: components["responses"]["Error403.cross-site-request.forbidden"];
             404: components["responses"]["Error404.game-not-found.offer-not-found"];
-            409: components["responses"]["Error409.definition-archived.definition-changed"];
+            409: components["responses"]["Error409.definition-archived"];
+            412: components["responses"]["Error412.precondition-failed"];
+            428: components["responses"]["Error428.precondition-required"];
             429: components["responses"]["Error429.rate-limited"];
             500: components["responses"]["Error500.internal-error"];
             502: components["responses"]["Error502.offers-admin-token-rejected.offers-bad-response.offers-request-refused"];
@@ -5096,8 +5104,9 @@ export interface operations {
                 /** @description live (default) or test: the environment of the offers service's game this call reaches */
                 environment?: "live" | "test";
             };
-            header?: {
-                "if-match"?: string;
+            header: {
+                /** @description The ETag of GET /api/offers/games/:gameId/definitions/:offerId (or the definition's etag in its game's list) this change is based on */
+                "if-match": string;
             };
             path: {
                 gameId: string;
@@ -5107,7 +5116,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The definition before and after */
+            /** @description The definition before and after (ETag: its new one) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5145,6 +5154,8 @@ export interface operations {
                             /** @enum {string} */
                             status: "draft" | "active" | "paused" | "archived";
                             version: number;
+                            /** @description The definition's ETag (opaque; also the ETag header): send it as If-Match to change it */
+                            etag: string;
                             audience: unknown | null;
                             schedule: {
                                 startsAt: string | null;
@@ -5215,6 +5226,8 @@ export interface operations {
                             /** @enum {string} */
                             status: "draft" | "active" | "paused" | "archived";
                             version: number;
+                            /** @description The definition's ETag (opaque; also the ETag header): send it as If-Match to change it */
+                            etag: string;
                             audience: unknown | null;
                             schedule: {
                                 startsAt: string | null;
@@ -5287,7 +5300,9 @@ export interface operations {
             401: components["responses"]["Error401.unauthenticated"];
             403: components["responses"]["Error403.cross-site-request.forbidden"];
             404: components["responses"]["Error404.game-not-found.offer-not-found"];
-            409: components["responses"]["Error409.definition-archived.definition-changed"];
+            409: components["responses"]["Error409.definition-archived"];
+            412: components["responses"]["Error412.precondition-failed"];
+            428: components["responses"]["Error428.precondition-required"];
             429: components["responses"]["Error429.rate-limited"];
             500: components["responses"]["Error500.internal-error"];
             502: components["responses"]["Error502.offers-admin-token-rejected.offers-bad-response.offers-request-refused"];
@@ -5355,8 +5370,9 @@ export interface operations {
                 /** @description live (default) or test: the environment of the offers service's game this call reaches */
                 environment?: "live" | "test";
             };
-            header?: {
-                "if-match"?: string;
+            header: {
+                /** @description The ETag of GET /api/offers/games/:gameId/definitions/:offerId (or the definition's etag in its game's list) this change is based on */
+                "if-match": string;
             };
             path: {
                 gameId: string;
@@ -5366,7 +5382,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The definition before and after */
+            /** @description The definition before and after (ETag: its new one) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5404,6 +5420,8 @@ export interface operations {
                             /** @enum {string} */
                             status: "draft" | "active" | "paused" | "archived";
                             version: number;
+                            /** @description The definition's ETag (opaque; also the ETag header): send it as If-Match to change it */
+                            etag: string;
                             audience: unknown | null;
                             schedule: {
                                 startsAt: string | null;
@@ -5474,6 +5492,8 @@ export interface operations {
                             /** @enum {string} */
                             status: "draft" | "active" | "paused" | "archived";
                             version: number;
+                            /** @description The definition's ETag (opaque; also the ETag header): send it as If-Match to change it */
+                            etag: string;
                             audience: unknown | null;
                             schedule: {
                                 startsAt: string | null;
@@ -5546,7 +5566,9 @@ export interface operations {
             401: components["responses"]["Error401.unauthenticated"];
             403: components["responses"]["Error403.cross-site-request.forbidden"];
             404: components["responses"]["Error404.game-not-found.offer-not-found"];
-            409: components["responses"]["Error409.definition-archived.definition-changed"];
+            409: components["responses"]["Error409.definition-archived"];
+            412: components["responses"]["Error412.precondition-failed"];
+            428: components["responses"]["Error428.precondition-required"];
             429: components["responses"]["Error429.rate-limited"];
             500: components["responses"]["Error500.internal-error"];
             502: components["responses"]["Error502.offers-admin-token-rejected.offers-bad-response.offers-request-refused"];
@@ -5568,7 +5590,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The definition (ETag: its version) */
+            /** @description The definition (ETag: the offers service's, also its etag field) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5606,6 +5628,8 @@ export interface operations {
                             /** @enum {string} */
                             status: "draft" | "active" | "paused" | "archived";
                             version: number;
+                            /** @description The definition's ETag (opaque; also the ETag header): send it as If-Match to change it */
+                            etag: string;
                             audience: unknown | null;
                             schedule: {
                                 startsAt: string | null;
@@ -5691,6 +5715,7 @@ export interface operations {
                 environment?: "live" | "test";
             };
             header: {
+                /** @description The ETag of GET /api/offers/games/:gameId/definitions/:offerId (or the definition's etag in its game's list) this change is based on */
                 "if-match": string;
             };
             path: {
@@ -5772,7 +5797,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Replaced */
+            /** @description Replaced (ETag: its new one) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5810,6 +5835,8 @@ export interface operations {
                             /** @enum {string} */
                             status: "draft" | "active" | "paused" | "archived";
                             version: number;
+                            /** @description The definition's ETag (opaque; also the ETag header): send it as If-Match to change it */
+                            etag: string;
                             audience: unknown | null;
                             schedule: {
                                 startsAt: string | null;
@@ -5880,6 +5907,8 @@ export interface operations {
                             /** @enum {string} */
                             status: "draft" | "active" | "paused" | "archived";
                             version: number;
+                            /** @description The definition's ETag (opaque; also the ETag header): send it as If-Match to change it */
+                            etag: string;
                             audience: unknown | null;
                             schedule: {
                                 startsAt: string | null;
@@ -5952,7 +5981,7 @@ export interface operations {
             401: components["responses"]["Error401.unauthenticated"];
             403: components["responses"]["Error403.cross-site-request.forbidden"];
             404: components["responses"]["Error404.game-not-found.offer-not-found"];
-            409: components["responses"]["Error409.definition-changed"];
+            412: components["responses"]["Error412.precondition-failed"];
             413: components["responses"]["Error413.payload-too-large"];
             428: components["responses"]["Error428.precondition-required"];
             429: components["responses"]["Error429.rate-limited"];
@@ -6014,6 +6043,8 @@ export interface operations {
                             /** @enum {string} */
                             status: "draft" | "active" | "paused" | "archived";
                             version: number;
+                            /** @description The definition's ETag (opaque; also the ETag header): send it as If-Match to change it */
+                            etag: string;
                             audience: unknown | null;
                             schedule: {
                                 startsAt: string | null;
@@ -6164,7 +6195,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Created */
+            /** @description Created (ETag: its first one) */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -6202,6 +6233,8 @@ export interface operations {
                             /** @enum {string} */
                             status: "draft" | "active" | "paused" | "archived";
                             version: number;
+                            /** @description The definition's ETag (opaque; also the ETag header): send it as If-Match to change it */
+                            etag: string;
                             audience: unknown | null;
                             schedule: {
                                 startsAt: string | null;
@@ -6272,6 +6305,8 @@ export interface operations {
                             /** @enum {string} */
                             status: "draft" | "active" | "paused" | "archived";
                             version: number;
+                            /** @description The definition's ETag (opaque; also the ETag header): send it as If-Match to change it */
+                            etag: string;
                             audience: unknown | null;
                             schedule: {
                                 startsAt: string | null;
@@ -6708,7 +6743,10 @@ export interface operations {
                 /** @description live (default) or test: the environment of the offers service's game this call reaches */
                 environment?: "live" | "test";
             };
-            header?: never;
+            header: {
+                /** @description The ETag of GET /api/offers/games/:gameId/webhooks/endpoints/:endpointId (or the endpoint's etag in GET …/webhooks) this change is based on */
+                "if-match": string;
+            };
             path: {
                 gameId: string;
                 endpointId: string;
@@ -6717,7 +6755,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The new secret, shown once */
+            /** @description The new secret, shown once (ETag: the endpoint's new one) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6732,12 +6770,70 @@ export interface operations {
                          * @description Until then, deliveries carry a signature with the previous secret too.
                          */
                         previousSecretExpiresAt: string;
+                        /** @description The endpoint's ETag after the rotation */
+                        etag: string;
                     };
                 };
             };
             400: components["responses"]["Error400.invalid-request"];
             401: components["responses"]["Error401.unauthenticated"];
             403: components["responses"]["Error403.cross-site-request.forbidden"];
+            404: components["responses"]["Error404.webhook-endpoint-not-found"];
+            412: components["responses"]["Error412.precondition-failed"];
+            428: components["responses"]["Error428.precondition-required"];
+            429: components["responses"]["Error429.rate-limited"];
+            500: components["responses"]["Error500.internal-error"];
+            502: components["responses"]["Error502.offers-admin-token-rejected.offers-bad-response.offers-request-refused"];
+            503: components["responses"]["Error503.database-unavailable.offers-service-unavailable"];
+        };
+    };
+    webhookEndpoint: {
+        parameters: {
+            query?: {
+                /** @description live (default) or test: the environment of the offers service's game this call reaches */
+                environment?: "live" | "test";
+            };
+            header?: never;
+            path: {
+                gameId: string;
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint (ETag: the offers service's, also its etag field) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        endpointId: string;
+                        gameId: string;
+                        url: string;
+                        description: string;
+                        eventTypes: "reward.granted"[];
+                        enabled: boolean;
+                        previousSecretExpiresAt: string | null;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC timestamp
+                         */
+                        createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC timestamp
+                         */
+                        updatedAt: string;
+                        /** @description The endpoint's ETag (opaque; also the ETag header of a single endpoint): send it as If-Match to change, rotate or delete it */
+                        etag: string;
+                    };
+                };
+            };
+            400: components["responses"]["Error400.invalid-request"];
+            401: components["responses"]["Error401.unauthenticated"];
+            403: components["responses"]["Error403.forbidden"];
             404: components["responses"]["Error404.webhook-endpoint-not-found"];
             429: components["responses"]["Error429.rate-limited"];
             500: components["responses"]["Error500.internal-error"];
@@ -6751,7 +6847,10 @@ export interface operations {
                 /** @description live (default) or test: the environment of the offers service's game this call reaches */
                 environment?: "live" | "test";
             };
-            header?: never;
+            header: {
+                /** @description The ETag of GET /api/offers/games/:gameId/webhooks/endpoints/:endpointId (or the endpoint's etag in GET …/webhooks) this change is based on */
+                "if-match": string;
+            };
             path: {
                 gameId: string;
                 endpointId: string;
@@ -6777,6 +6876,8 @@ export interface operations {
             401: components["responses"]["Error401.unauthenticated"];
             403: components["responses"]["Error403.cross-site-request.forbidden"];
             404: components["responses"]["Error404.webhook-endpoint-not-found"];
+            412: components["responses"]["Error412.precondition-failed"];
+            428: components["responses"]["Error428.precondition-required"];
             429: components["responses"]["Error429.rate-limited"];
             500: components["responses"]["Error500.internal-error"];
             502: components["responses"]["Error502.offers-admin-token-rejected.offers-bad-response.offers-request-refused"];
@@ -6789,7 +6890,10 @@ export interface operations {
                 /** @description live (default) or test: the environment of the offers service's game this call reaches */
                 environment?: "live" | "test";
             };
-            header?: never;
+            header: {
+                /** @description The ETag of GET /api/offers/games/:gameId/webhooks/endpoints/:endpointId (or the endpoint's etag in GET …/webhooks) this change is based on */
+                "if-match": string;
+            };
             path: {
                 gameId: string;
                 endpointId: string;
@@ -6811,7 +6915,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The endpoint */
+            /** @description The endpoint (ETag: its new one) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6835,6 +6939,8 @@ export interface operations {
                          * @description ISO 8601 UTC timestamp
                          */
                         updatedAt: string;
+                        /** @description The endpoint's ETag (opaque; also the ETag header of a single endpoint): send it as If-Match to change, rotate or delete it */
+                        etag: string;
                     };
                 };
             };
@@ -6842,7 +6948,9 @@ export interface operations {
             401: components["responses"]["Error401.unauthenticated"];
             403: components["responses"]["Error403.cross-site-request.forbidden"];
             404: components["responses"]["Error404.webhook-endpoint-not-found"];
+            412: components["responses"]["Error412.precondition-failed"];
             413: components["responses"]["Error413.payload-too-large"];
+            428: components["responses"]["Error428.precondition-required"];
             429: components["responses"]["Error429.rate-limited"];
             500: components["responses"]["Error500.internal-error"];
             502: components["responses"]["Error502.offers-admin-token-rejected.offers-bad-response.offers-request-refused"];
@@ -6944,6 +7052,8 @@ export interface operations {
                          * @description ISO 8601 UTC timestamp
                          */
                         updatedAt: string;
+                        /** @description The endpoint's ETag (opaque; also the ETag header of a single endpoint): send it as If-Match to change, rotate or delete it */
+                        etag: string;
                         /** @description The signing secret (whsec_…), for the standardwebhooks package or any of its ports. Shown once. */
                         secret: string;
                     };
@@ -7052,6 +7162,8 @@ export interface operations {
                              * @description ISO 8601 UTC timestamp
                              */
                             updatedAt: string;
+                            /** @description The endpoint's ETag (opaque; also the ETag header of a single endpoint): send it as If-Match to change, rotate or delete it */
+                            etag: string;
                         }[];
                         stats: {
                             lagSeconds: number;

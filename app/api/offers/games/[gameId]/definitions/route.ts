@@ -18,13 +18,13 @@ export const GET = route({
 
 export const POST = route({
   offersEnvironment: true,
-  doc: { responses: { 201: { description: "Created", schema: AdminDefinitionChange } }, errors: ["game-not-found", "definition-exists", ...OFFERS_ADMIN_FAILURES] },
+  doc: { responses: { 201: { description: "Created (ETag: its first one)", schema: AdminDefinitionChange } }, errors: ["game-not-found", "definition-exists", ...OFFERS_ADMIN_FAILURES] },
   role: LIVE_OPS,
   params: GameParams,
   body: AdminDefinitionCreate,
   handler: async ({ request, user, params, body, services }) => {
     const change = await services.offersAdmin().createDefinition(params.gameId, body, request.signal);
     await auditDefinitionChange(services, request, user, params.gameId, "create", change);
-    return json(change, { status: 201 });
+    return json(change, { status: 201, headers: { ETag: change.definition.etag } });
   },
 });

@@ -1,8 +1,10 @@
 // The portal's webhook routes on a real portal (lib/portal/testing.ts) in front of the real offers
 // service (started as a process with its demo game, in production mode so private addresses are
 // refused, as the portal reaches it: over HTTP through its admin API): the liveops role
-// on every route, each change audited without its secret, the offers service's refusals passed
-// through with their codes, bad input answered 400, and the service away answered 503.
+// on every route, each change audited without its secret, every change on the endpoint's ETag (the
+// service's, untouched: 428 without If-Match, 412 with the current ETag when stale, one winner of two
+// editors), the offers service's refusals passed through with their codes, bad input answered 400, and
+// the service away answered 503.
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
@@ -40,6 +42,14 @@ const req = (url: string, init: RequestInit & { json?: unknown } = {}) => {
 };
 const at = <T extends Record<string, string>>(params: T) => ({ params: Promise.resolve(params) });
 const base = `/api/offers/games/${GAME}/webhooks`;
+/** An endpoint's ETag as the portal answers it. */
+async function etagOf(endpointId: string): Promise<string> {
+  const res = await endpoint.GET(req(`${base}/endpoints/${endpointId}`, { headers: lina }), at({ gameId: GAME, endpointId }));
+  expect(res.status).toBe(200);
+  const etag = res.headers.get("etag")!;
+  expect((await res.json()).etag).toBe(etag);
+  return etag;
+}
 
 /** The offers service as deployed: its own process, embedded database, demo game, production rules. */
 async function startOffers(): Promise<{ url: string; stop: () => Promise<void> }> {
@@ -136,14 +146,59 @@ describe("webhook routes of the portal", () => {
     expect(await unknownGame.json()).toMatchObject({ message: "game-not-found" });
   });
 
+  it("answers the offers service's ETag untouched; a change, rotation or delete without If-Match is 428, with a stale one 412 with the current ETag", async () => {
+    const etag = await etagOf(endpointId);
+    const direct = await fetch(`${offersUrl}/v1/admin/games/${GAME}/webhooks/endpoints/${endpointId}`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    expect(direct.headers.get("etag")).toBe(etag);
+    const listed = await (await overview.GET(req(base, { headers: lina }), at({ gameId: GAME }))).json();
+    expect(listed.endpoints[0].etag).toBe(etag);
+
+    for (const res of [
+      await endpoint.PATCH(req(`${base}/endpoints/${endpointId}`, { method: "PATCH", headers: lina, json: { description: "x" } }), at({ gameId: GAME, endpointId })),
+      await rotate.POST(req(`${base}/endpoints/${endpointId}/rotate-secret`, { method: "POST", headers: lina }), at({ gameId: GAME, endpointId })),
+      await endpoint.DELETE(req(`${base}/endpoints/${endpointId}`, { method: "DELETE", headers: lina }), at({ gameId: GAME, endpointId })),
+    ]) {
+      expect(res.status).toBe(428);
+      expect(await res.json()).toMatchObject({ message: "precondition-required" });
+    }
+    const changed = await endpoint.PATCH(req(`${base}/endpoints/${endpointId}`, { method: "PATCH", headers: { ...lina, "if-match": etag }, json: { description: "game server (EU)" } }), at({ gameId: GAME, endpointId }));
+    expect(changed.status).toBe(200);
+    const current = changed.headers.get("etag")!;
+    expect((await changed.json()).etag).toBe(current);
+    for (const res of [
+      await endpoint.PATCH(req(`${base}/endpoints/${endpointId}`, { method: "PATCH", headers: { ...lina, "if-match": etag }, json: { description: "stale" } }), at({ gameId: GAME, endpointId })),
+      await rotate.POST(req(`${base}/endpoints/${endpointId}/rotate-secret`, { method: "POST", headers: { ...lina, "if-match": etag } }), at({ gameId: GAME, endpointId })),
+      await endpoint.DELETE(req(`${base}/endpoints/${endpointId}`, { method: "DELETE", headers: { ...lina, "if-match": etag } }), at({ gameId: GAME, endpointId })),
+    ]) {
+      expect(res.status).toBe(412);
+      expect(res.headers.get("etag")).toBe(current);
+      expect(await res.json()).toEqual({ message: "precondition-failed", detail: expect.stringContaining("reload to see their change"), etag: current });
+    }
+    expect(await etagOf(endpointId)).toBe(current);
+  });
+
+  it("two people change the same endpoint at once: exactly one change is made, the other is told with the winner's ETag", async () => {
+    const etag = await etagOf(endpointId);
+    const answers = await Promise.all(
+      ["Alice's", "Bob's"].map((description) =>
+        endpoint.PATCH(req(`${base}/endpoints/${endpointId}`, { method: "PATCH", headers: { ...lina, "if-match": etag }, json: { description } }), at({ gameId: GAME, endpointId })),
+      ),
+    );
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 412]);
+    const won = await answers.find((a) => a.status === 200)!.json();
+    expect(await answers.find((a) => a.status === 412)!.json()).toMatchObject({ message: "precondition-failed", etag: won.etag });
+    expect(await etagOf(endpointId)).toBe(won.etag);
+  });
+
   it("disables, rotates the secret and sends a test event, each audited; the log shows the queued test", async () => {
-    const disabled = await endpoint.PATCH(req(`${base}/endpoints/${endpointId}`, { method: "PATCH", headers: lina, json: { enabled: false } }), at({ gameId: GAME, endpointId }));
+    const disabled = await endpoint.PATCH(req(`${base}/endpoints/${endpointId}`, { method: "PATCH", headers: { ...lina, "if-match": await etagOf(endpointId) }, json: { enabled: false } }), at({ gameId: GAME, endpointId }));
     expect(disabled.status).toBe(200);
     expect(await disabled.json()).toMatchObject({ enabled: false });
-    const rotated = await rotate.POST(req(`${base}/endpoints/${endpointId}/rotate-secret`, { method: "POST", headers: lina }), at({ gameId: GAME, endpointId }));
+    const rotated = await rotate.POST(req(`${base}/endpoints/${endpointId}/rotate-secret`, { method: "POST", headers: { ...lina, "if-match": await etagOf(endpointId) } }), at({ gameId: GAME, endpointId }));
     expect(rotated.status).toBe(200);
-    const { secret } = await rotated.json();
+    const { secret, etag: afterRotation } = await rotated.json();
     expect(secret).toMatch(/^whsec_/);
+    expect(rotated.headers.get("etag")).toBe(afterRotation);
     const sent = await test.POST(req(`${base}/endpoints/${endpointId}/test`, { method: "POST", headers: lina }), at({ gameId: GAME, endpointId }));
     expect(sent.status).toBe(202);
     const { messageId, deliveryId } = await sent.json();
@@ -175,7 +230,7 @@ describe("webhook routes of the portal", () => {
     expect(await unknown.json()).toMatchObject({ message: "webhook-delivery-not-found" });
     const notANumber = await replayOne.POST(req(`${base}/deliveries/abc/replay`, { method: "POST", headers: lina }), at({ gameId: GAME, deliveryId: "abc" }));
     expect(notANumber.status).toBe(400);
-    const missing = await endpoint.PATCH(req(`${base}/endpoints/ep_none`, { method: "PATCH", headers: lina, json: { enabled: true } }), at({ gameId: GAME, endpointId: "ep_none" }));
+    const missing = await endpoint.PATCH(req(`${base}/endpoints/ep_none`, { method: "PATCH", headers: { ...lina, "if-match": '"gone"' }, json: { enabled: true } }), at({ gameId: GAME, endpointId: "ep_none" }));
     expect(missing.status).toBe(404);
     expect(await missing.json()).toMatchObject({ message: "webhook-endpoint-not-found" });
   });
@@ -184,7 +239,8 @@ describe("webhook routes of the portal", () => {
     const refused = await endpoint.DELETE(req(`${base}/endpoints/${endpointId}`, { method: "DELETE", headers: sam }), at({ gameId: GAME, endpointId }));
     expect(refused.status).toBe(403);
     expect(await refused.json()).toMatchObject({ message: "forbidden", requiredRole: "liveops" });
-    const deleted = await endpoint.DELETE(req(`${base}/endpoints/${endpointId}`, { method: "DELETE", headers: lina }), at({ gameId: GAME, endpointId }));
+    const etag = await etagOf(endpointId);
+    const deleted = await endpoint.DELETE(req(`${base}/endpoints/${endpointId}`, { method: "DELETE", headers: { ...lina, "if-match": etag } }), at({ gameId: GAME, endpointId }));
     expect(deleted.status).toBe(200);
     expect(await deleted.json()).toEqual({ endpointId, deleted: true });
     const listed = await (await overview.GET(req(base, { headers: lina }), at({ gameId: GAME }))).json();
@@ -192,7 +248,7 @@ describe("webhook routes of the portal", () => {
     const entry = (await auditEntries())[0]!;
     expect(entry).toMatchObject({ action: "webhook.delete", actor: "lina", target: `${GAME}/${endpointId}`, before: { url: "https://hooks.example.com/rewards" } });
     expect(entry.summary).toContain("deleted webhook endpoint https://hooks.example.com/rewards");
-    const again = await endpoint.DELETE(req(`${base}/endpoints/${endpointId}`, { method: "DELETE", headers: lina }), at({ gameId: GAME, endpointId }));
+    const again = await endpoint.DELETE(req(`${base}/endpoints/${endpointId}`, { method: "DELETE", headers: { ...lina, "if-match": etag } }), at({ gameId: GAME, endpointId }));
     expect(again.status).toBe(404);
     expect(await again.json()).toMatchObject({ message: "webhook-endpoint-not-found" });
   });

@@ -1,13 +1,21 @@
-// POST /api/offers/games/:gameId/webhooks/endpoints/:endpointId/rotate-secret — a new signing secret, shown once (live ops, audited).
+// POST /api/offers/games/:gameId/webhooks/endpoints/:endpointId/rotate-secret — a new signing secret, shown once
+// (live ops, audited). If-Match with the endpoint's ETag is required: 428 without, 412 with the current ETag when stale.
 import { WebhookSecretRotated } from "@/lib/offers-client/schemas";
 import { json, OFFERS_ADMIN_FAILURES, route } from "@/lib/portal/http";
 import { rotateSecret } from "@/lib/portal/webhooks";
-import { EndpointParams } from "../../../../../../params";
+import { EndpointIfMatch, EndpointParams } from "../../../../../../params";
 
 export const POST = route({
   offersEnvironment: true,
-  doc: { responses: { 200: { description: "The new secret, shown once", schema: WebhookSecretRotated } }, errors: ["webhook-endpoint-not-found", ...OFFERS_ADMIN_FAILURES] },
+  doc: {
+    responses: { 200: { description: "The new secret, shown once (ETag: the endpoint's new one)", schema: WebhookSecretRotated } },
+    errors: ["precondition-required", "precondition-failed", "webhook-endpoint-not-found", ...OFFERS_ADMIN_FAILURES],
+  },
   role: "liveops",
   params: EndpointParams,
-  handler: async ({ request, user, params, services }) => json(await rotateSecret(services, request, user, params.gameId, params.endpointId)),
+  headers: EndpointIfMatch,
+  handler: async ({ request, user, params, headers, services }) => {
+    const rotated = await rotateSecret(services, request, user, params.gameId, params.endpointId, headers["if-match"]);
+    return json(rotated, { headers: { ETag: rotated.etag } });
+  },
 });
