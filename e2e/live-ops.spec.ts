@@ -215,7 +215,7 @@ test("someone else saves first: the editor says so and keeps what was typed; a r
   expect((await page.request.post(`/api/offers/games/${GAME}/definitions`, { headers: { Origin: origin }, data: { offerId, ...body } })).status()).toBe(201);
 
   await openPage(page, `/live-ops/${GAME}/offers/${offerId}/edit`);
-  const name = page.getByTestId("definition-form").getByRole("textbox", { name: "Name" });
+  const name = page.getByTestId("definition-form").getByRole("textbox", { name: "Name", exact: true });
   await name.fill("Race offer (mine)");
 
   // Meanwhile a colleague saves over the same state of the offer.
@@ -230,7 +230,7 @@ test("someone else saves first: the editor says so and keeps what was typed; a r
   await expect(name).toHaveValue("Race offer (mine)");
   await failure.getByRole("button", { name: "Reload" }).click();
   await hydrated(page);
-  await expect(page.getByTestId("definition-form").getByRole("textbox", { name: "Name" })).toHaveValue("Race offer (theirs)");
+  await expect(page.getByTestId("definition-form").getByRole("textbox", { name: "Name", exact: true })).toHaveValue("Race offer (theirs)");
 });
 
 test("the live-ops pages fit 390 px and 1440 px; an unknown offer shows the not-found page", async ({ page }) => {
