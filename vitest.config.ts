@@ -25,15 +25,14 @@ export default defineConfig({
     // Two cores: PGlite instances are memory-hungry, keep the pool small.
     maxWorkers: 2,
     projects: [
-      // The unit tier is two projects: plain modules share one module graph per worker (isolate: false,
-      // half the CPU of importing it again for every file), rendered components each get a fresh jsdom.
+      // The unit tier is two projects: plain modules (node) and rendered components (jsdom). Each file gets a
+      // fresh module graph: shared graphs (isolate: false) failed in an order CI met and the edit loop had not.
       {
         extends: true,
         test: {
           name: "unit",
           // Threads start and import faster than forked processes: about a quarter less CPU for this tier.
           pool: "threads",
-          isolate: false,
           include: ["**/*.test.ts"],
           exclude: [...always, "**/*.integration.test.ts", "**/*.system.test.ts"],
           setupFiles: ["tests/setup/unit-tier.ts"],

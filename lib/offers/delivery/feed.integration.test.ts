@@ -4,7 +4,7 @@
  * forged position, damaged bytes: 400 invalid-cursor, never an empty 200 that would hide events.
  */
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { contractDatabaseTargets } from "../../db/testing";
 import { offerInstances, players } from "../db/schema";
 import { tenantOf } from "../environments";
@@ -59,6 +59,9 @@ describe.each(contractDatabaseTargets())("feed cursors on %s", (target) => {
     await claims("game-a", t.apiHeaders(), 3);
     await claims("game-b", t.apiHeaders(otherGame), 2);
     await claims(tenantOf("game-a", "test"), t.apiHeaders(t.testGame), 2);
+    // The feed shows an event once no older transaction can still commit before it; on a PostgreSQL server that
+    // other tests share, their open transactions hold that horizon back for a moment.
+    await vi.waitFor(async () => expect((await page(t.apiHeaders())).events).toHaveLength(3), { timeout: 20_000, interval: 100 });
   });
   afterAll(async () => t?.close());
 
