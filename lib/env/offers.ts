@@ -23,11 +23,11 @@ export const offersOwnSchema = z.object({
   ),
   OFFERS_DATABASE_POOL_SIZE: integer(1, 200)
     .default(8)
-    .describe("PostgreSQL connections per instance (8 measured best against a 2-core database host; raise with its cores). A pooler in transaction mode must support named prepared statements (PgBouncer ≥ 1.21). Example: `16`."),
+    .describe("PostgreSQL connections per instance (8 measured best against a 2-core database host; raise with its cores). A pooler in transaction mode must support named prepared statements (PgBouncer ≥ 1.21, `max_prepared_statements`). Should PostgreSQL's generic plan of a named statement go wrong on your data (its CPU per request jumps a few requests into each connection), `ALTER DATABASE … SET plan_cache_mode = force_custom_plan`. Example: `16`."),
   OFFERS_SECRET_KEY: z
     .string()
     .optional()
-    .describe("32-byte key (64 hex characters, or base64 of 32 bytes) that encrypts the games' API keys; the same on every instance, checked against the database at start. Unset: generated once into `DATA_DIR/secrets/offers-secret-key`. Example: the output of `npm run -s offers -- secret-key:generate`."),
+    .describe("32-byte key (64 hex characters, or base64 of 32 bytes) that encrypts the games' API keys; the same on every instance. The database keeps a check value of the key: an instance started with another key refuses to start (to change it, see “Rotating OFFERS_SECRET_KEY” in the operations pages). Unset: generated once into `DATA_DIR/secrets/offers-secret-key`. Example: the output of `npm run -s offers -- secret-key:generate`."),
   OFFERS_SECRET_KEY_PREVIOUS: z
     .string()
     .optional()
@@ -81,7 +81,7 @@ export const offersOwnSchema = z.object({
     .default(64)
     .describe("Webhook attempts in flight to one endpoint per instance: all a slow or dead endpoint can hold. Example: `32`."),
   OFFERS_WEBHOOK_ALLOW_PRIVATE: flag().describe(
-    "In production, allow webhook endpoints on loopback, private and other special-purpose addresses (an in-cluster game server); outside production they are always allowed. Example: `1`.",
+    "In production, allow webhook endpoints on loopback, private and other special-purpose addresses (an in-cluster game server). Off, only public unicast addresses are reached, checked when saved (400 `webhook-url-not-allowed`) and at every connection ([decision](../decisions/2026-11-28-webhook-addresses-public-unicast-only.md)); outside production they are always allowed. Example: `1`.",
   ),
   OFFERS_DELIVERY_RETENTION_DAYS: integer(0, 3_650, "days")
     .default(30)

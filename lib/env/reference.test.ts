@@ -33,7 +33,7 @@ describe("the settings reference", () => {
     expect(defaultOf(shared!.DATABASE_TIMEOUT_MS!)).toBe("`5000`");
     expect(defaultOf(shared!.REDIS_URL!)).toBe("unset");
     expect(defaultOf(shared!.REDIS_PREFIX!)).toBe("empty");
-    expect(defaultOf(offers!.OFFERS_TRUST_PROXY!)).toBe("none");
+    expect(defaultOf(offers!.OFFERS_TRUST_PROXY!)).toBe("unset");
     expect(defaultOf(offers!.OFFERS_WEBHOOK_ALLOW_PRIVATE!)).toBe("off");
     expect(defaultOf(portal!.SCM_PROVIDER!)).toBe("`local`");
   });

@@ -48,7 +48,8 @@ export function defaultOf(field: z.ZodType): string {
   if (!parsed.success || parsed.data === undefined) return "unset";
   const value = parsed.data;
   if (typeof value === "boolean") return value ? "on" : "off";
-  if (Array.isArray(value)) return value.length ? `\`${value.join(",")}\`` : "none";
+  // An empty list means what the description says unset means (any origin, no proxy…), not "none".
+  if (Array.isArray(value)) return value.length ? `\`${value.join(",")}\`` : "unset";
   if (value === "") return "empty";
   return `\`${String(value)}\``;
 }
