@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { parseOffersEnv } from "./offers";
 import { EnvError } from "./parse";
 import { parsePortalEnv } from "./portal";
@@ -109,5 +109,33 @@ describe("rules between settings", () => {
     expect(gitlabSignInComplete({ GITLAB_CLIENT_ID: undefined, GITLAB_CLIENT_SECRET: "secret" })).toContain("GITLAB_CLIENT_SECRET is set without GITLAB_CLIENT_ID");
     expect(gitlabSignInComplete({ GITLAB_CLIENT_ID: "id", GITLAB_CLIENT_SECRET: "secret" })).toBeNull();
     expect(gitlabSignInComplete({ GITLAB_CLIENT_ID: undefined, GITLAB_CLIENT_SECRET: undefined })).toBeNull();
+  });
+});
+
+describe("the shared settings lib/db reads (getBaseEnv)", () => {
+  afterEach(() => {
+    vi.unstubAllEnvs();
+    vi.resetModules();
+  });
+
+  it("are the ones the service parsed, not parsed again", async () => {
+    vi.stubEnv("DATABASE_TIMEOUT_MS", "7000");
+    vi.resetModules();
+    const { getOffersEnv } = await import("./offers");
+    const { getBaseEnv } = await import("./parse");
+    const service = getOffersEnv();
+    expect(getBaseEnv()).toBe(service);
+    expect(getBaseEnv().DATABASE_TIMEOUT_MS).toBe(7000);
+  });
+
+  it("are parsed from the environment on their own when no service parsed first, and refused in words", async () => {
+    vi.stubEnv("DATABASE_TIMEOUT_MS", "7000");
+    vi.resetModules();
+    const { getBaseEnv } = await import("./parse");
+    expect(getBaseEnv().DATABASE_TIMEOUT_MS).toBe(7000);
+    vi.stubEnv("DATABASE_TIMEOUT_MS", "soon");
+    vi.resetModules();
+    const fresh = await import("./parse");
+    expect(() => fresh.getBaseEnv()).toThrow('DATABASE_TIMEOUT_MS="soon": a whole number of milliseconds from 100 to 600000');
   });
 });
