@@ -2,12 +2,12 @@ import nextVitals from "eslint-config-next/core-web-vitals";
 import nextTs from "eslint-config-next/typescript";
 
 // The layers of docs/decisions/2026-11-23-portal-layers-and-services.md:
-//   app → components → lib/portal → lib/catalog → lib/scm → bottom (lib/db, lib/events, lib/env.ts, lib/mutex.ts, lib/secrets.ts)
+//   app → components → lib/portal → lib/catalog → lib/scm → bottom (lib/db, lib/events, lib/env/, lib/mutex.ts, lib/secrets.ts)
 //   lib/portal → lib/offers-client → lib/offers/schemas.ts (the shared API contract only)
 //   lib/offers stands alone (it may use the bottom layer).
 // import/no-restricted-paths matches the RESOLVED file (through the TypeScript resolver eslint-config-next
 // configures), so "@/lib/…" aliases and relative imports are caught alike.
-const bottom = ["lib/db", "lib/events", "lib/env.ts", "lib/errors.ts", "lib/mutex.ts", "lib/secrets.ts"];
+const bottom = ["lib/db", "lib/events", "lib/env", "lib/errors.ts", "lib/mutex.ts", "lib/secrets.ts"];
 const upper = ["lib/portal", "lib/catalog", "lib/scm", "lib/offers-client", "lib/offers"];
 const ui = ["app", "components"];
 

@@ -2,13 +2,15 @@
  * The deployment files as an operator relies on them: every Kubernetes manifest is valid against the
  * Kubernetes schemas (kubernetes-models, offline), the topology is the one docs/operations.md
  * describes, secrets are referenced by name only, and every environment variable the manifests and
- * Dockerfiles set is a setting lib/env.ts knows (a misspelt one would be silently ignored).
+ * Dockerfiles give a service is one of its settings in lib/env (a misspelt one, or one of the other service, would
+ * be silently ignored).
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseAllDocuments, parse as parseYaml } from "yaml";
-import { envSchema } from "../lib/env";
+import { offersSchema } from "../lib/env/offers";
+import { portalSchema } from "../lib/env/portal";
 import { offersBuildOptions } from "../scripts/offers-build-options.mjs";
 
 const deployDir = path.resolve("deploy");
@@ -160,25 +162,32 @@ describe("Kubernetes manifests", () => {
     }
   });
 
-  it("set only environment variables that lib/env.ts knows", () => {
-    const known = new Set([...Object.keys(envSchema.shape), ...Object.keys(FOREIGN_VARIABLES)]);
+  it("give each service only environment variables it reads (lib/env: the shared settings and its own)", () => {
+    const readBy: Record<string, Set<string>> = {
+      offers: new Set([...Object.keys(offersSchema.shape), ...Object.keys(FOREIGN_VARIABLES)]),
+      portal: new Set([...Object.keys(portalSchema.shape), ...Object.keys(FOREIGN_VARIABLES)]),
+    };
     const configMaps = new Map(byKind("ConfigMap").map((c) => [c.metadata.name, Object.keys(c.data ?? {})]));
-    const set: string[] = [];
+    const set: Array<{ service: string; name: string; from: string }> = [];
     for (const deployment of byKind("Deployment")) {
       for (const container of containersOf(deployment)) {
-        for (const variable of container.env ?? []) set.push(variable.name);
+        const service = container.name as string;
+        for (const variable of container.env ?? []) set.push({ service, name: variable.name, from: `Deployment ${deployment.metadata.name}` });
         for (const source of container.envFrom ?? []) {
           // A whole Secret as environment would set variables nobody can read here: only ConfigMaps.
           expect(source.secretRef, `${container.name}: envFrom a Secret`).toBeUndefined();
           const keys = configMaps.get(source.configMapRef.name);
           expect(keys, `ConfigMap ${source.configMapRef.name}`).toBeDefined();
-          set.push(...keys!);
+          for (const name of keys!) set.push({ service, name, from: `ConfigMap ${source.configMapRef.name}` });
         }
       }
     }
-    for (const dockerfile of dockerfiles) set.push(...dockerfile.env);
+    for (const dockerfile of dockerfiles) for (const name of dockerfile.env) set.push({ service: dockerfile.name.replace(/\.Dockerfile$/, ""), name, from: dockerfile.name });
     expect(set.length).toBeGreaterThan(20);
-    expect(set.filter((name) => !known.has(name))).toEqual([]);
+    // The proxy (nginx) reads no setting of ours; every other container is one of the two services.
+    const ours = set.filter(({ service }) => service !== "nginx");
+    expect([...new Set(ours.map(({ service }) => service))].sort()).toEqual(["offers", "portal"]);
+    expect(ours.filter(({ service, name }) => !readBy[service]!.has(name)).map(({ service, name, from }) => `${from} gives ${service} ${name}`)).toEqual([]);
   });
 });
 

@@ -14,7 +14,6 @@ const env = {
   OFFERS_PORT: offersPort,
   OFFERS_BASE_URL: process.env.OFFERS_BASE_URL ?? `http://127.0.0.1:${offersPort}`,
   NEXTAUTH_URL: process.env.NEXTAUTH_URL ?? `http://localhost:${portalPort}`,
-  DASHBOARD_URL: process.env.DASHBOARD_URL ?? `http://localhost:${portalPort}`,
   PORTAL_DEV_LOGIN: process.env.PORTAL_DEV_LOGIN ?? "1",
   PORTAL_DEV_TOKEN: process.env.PORTAL_DEV_TOKEN ?? "dev-admin-token-change-me",
 };

@@ -30,7 +30,6 @@ const env = {
   OFFERS_PORT: offersPort,
   OFFERS_BASE_URL: `http://127.0.0.1:${offersPort}`,
   NEXTAUTH_URL: `http://127.0.0.1:${portalPort}`,
-  DASHBOARD_URL: `http://127.0.0.1:${portalPort}`,
   PORTAL_DEV_LOGIN: "1",
   PORTAL_DEV_TOKEN: "e2e-admin-token-0123456789",
   OFFERS_ADMIN_TOKEN: "e2e-offers-admin-token-0123456789",

@@ -19,7 +19,6 @@ const env = {
   OFFERS_PORT: offersPort,
   OFFERS_BASE_URL: process.env.OFFERS_BASE_URL ?? `http://127.0.0.1:${offersPort}`,
   NEXTAUTH_URL: process.env.NEXTAUTH_URL ?? `http://localhost:${portalPort}`,
-  DASHBOARD_URL: process.env.DASHBOARD_URL ?? `http://localhost:${portalPort}`,
 };
 const { stopped, ready } = runServices([
   { name: "offers", command: "node", args: ["--enable-source-maps", "--import", "./dist/offers/tracing.mjs", "dist/offers/main.mjs"], env, healthUrl: `http://127.0.0.1:${offersPort}/health` },

@@ -4,7 +4,7 @@
 import "server-only";
 import { cookies } from "next/headers";
 import { decodeJwt } from "jose";
-import { getEnv } from "@/lib/env";
+import { getPortalEnv } from "@/lib/env/portal";
 
 export const REWARDS_COOKIE = "rewards_session";
 export const REWARDS_PATH = "/rewards";
@@ -40,7 +40,7 @@ export interface RewardsSession {
 
 /** The offers API base as the portal's server reaches it (OFFERS_BASE_URL + /v1). */
 export function offersApiBase(): string {
-  return getEnv().OFFERS_BASE_URL.replace(/\/+$/, "") + "/v1";
+  return getPortalEnv().OFFERS_BASE_URL.replace(/\/+$/, "") + "/v1";
 }
 
 export function sessionFromToken(token: string | undefined, now = Date.now()): RewardsSession | null {

@@ -9,7 +9,7 @@ import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
 import { sql } from "drizzle-orm";
 import pg from "pg";
-import { getEnv } from "../env";
+import { getBaseEnv } from "../env/parse";
 import { BoundedClient, clientTelling, READ_TIMEOUT_SLACK_MS, within } from "./bounded-client";
 import { listenOn, type Subscription } from "./listen";
 import { forgetSharedPglite, sharedPglite } from "./pglite-registry";
@@ -25,7 +25,7 @@ export async function openDatabase<TSchema extends Record<string, unknown>>(
     migrationsSchema: "public",
   };
   if (options.url) {
-    const env = getEnv();
+    const env = getBaseEnv();
     const timeoutMs = options.timeoutMs ?? env.DATABASE_TIMEOUT_MS;
     const migrationTimeoutMs = options.migrationTimeoutMs ?? env.DATABASE_MIGRATION_TIMEOUT_MS;
     // statement_timeout travels in the startup message: no extra round trip per query.

@@ -4,7 +4,7 @@
  * OFFERS_SECRET_KEY matches the stored API keys, and refuses to run otherwise.
  */
 import { randomBytes } from "node:crypto";
-import type { Env } from "../env";
+import type { OffersEnv } from "../env/offers";
 import { openOffersDatabase } from "./db";
 import { OffersError } from "./errors";
 import { Environment, tenantOf } from "./environments";
@@ -100,7 +100,7 @@ async function embeddedServiceIsRunning(host: string, port: number): Promise<boo
 }
 
 /** Runs one command; answers the exit code (0 ok, 1 usage or refused, 2 cannot run here). */
-export async function runOffersCli(argv: string[], env: Env, io: CliIo): Promise<number> {
+export async function runOffersCli(argv: string[], env: OffersEnv, io: CliIo): Promise<number> {
   const [command, ...args] = argv;
   if (!command || command === "help" || command === "--help") {
     io.out(usage);

@@ -1,13 +1,14 @@
 /**
  * `npm run offers -- <command>`: see cli-commands.ts for the commands.
  */
-import { EnvError, getEnv } from "../env";
+import { getOffersEnv } from "../env/offers";
+import { EnvError } from "../env/parse";
 import { runOffersCli } from "./cli-commands";
 
 async function main(argv: string[]): Promise<number> {
   let env;
   try {
-    env = getEnv();
+    env = getOffersEnv();
   } catch (error) {
     if (error instanceof EnvError) {
       console.error(error.message);

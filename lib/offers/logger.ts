@@ -6,7 +6,7 @@
  */
 import { trace } from "@opentelemetry/api";
 import { pino, type Logger } from "pino";
-import type { Env } from "../env";
+import type { OffersEnv } from "../env/offers";
 
 /** The active span's ids (none without tracing: the API's no-op context has no span). */
 export function traceFields(): Record<string, string> {
@@ -16,7 +16,7 @@ export function traceFields(): Record<string, string> {
   return { trace_id: traceId, span_id: spanId };
 }
 
-export function createOffersLogger(env: Pick<Env, "LOG_LEVEL" | "NODE_ENV">, destination?: pino.DestinationStream): Logger {
+export function createOffersLogger(env: Pick<OffersEnv, "LOG_LEVEL" | "NODE_ENV">, destination?: pino.DestinationStream): Logger {
   const options: pino.LoggerOptions = { level: env.LOG_LEVEL, mixin: traceFields };
   if (destination) return pino(options, destination);
   return pino({

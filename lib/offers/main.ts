@@ -1,7 +1,8 @@
 /**
  * Entry point of the offers service (`npm run dev:offers`, bundled to dist/offers/main.mjs).
  */
-import { EnvError, getEnv } from "../env";
+import { getOffersEnv } from "../env/offers";
+import { EnvError } from "../env/parse";
 import { flushTraces } from "../tracing";
 import { createOffersLogger } from "./logger";
 import { SecretKeyRefusedError } from "./secret-key";
@@ -10,7 +11,7 @@ import { startOffersService } from "./service";
 async function main() {
   let env;
   try {
-    env = getEnv();
+    env = getOffersEnv();
   } catch (error) {
     if (error instanceof EnvError) {
       console.error(error.message);

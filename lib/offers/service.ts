@@ -8,7 +8,7 @@ import type { Logger } from "pino";
 import { createOffersLogger } from "./logger";
 import type { FastifyInstance } from "fastify";
 import { Redis } from "ioredis";
-import type { Env } from "../env";
+import type { OffersEnv } from "../env/offers";
 import { persistentSecret } from "../secrets";
 import { buildOffersApp } from "./app";
 import { systemClock, type Clock } from "./clock";
@@ -43,7 +43,7 @@ export interface OffersSettings {
 }
 
 /** Database and secrets as both the service and the CLI resolve them from the environment. */
-export function offersSettings(env: Env): OffersSettings {
+export function offersSettings(env: OffersEnv): OffersSettings {
   return {
     databaseUrl: env.OFFERS_DATABASE_URL,
     pgliteDir: path.join(env.DATA_DIR, "offers"),
@@ -71,7 +71,7 @@ export interface RunningOffersService {
 }
 
 export async function startOffersService(options: {
-  env: Env;
+  env: OffersEnv;
   logger?: Logger;
   clock?: Clock;
 }): Promise<RunningOffersService> {

@@ -11,7 +11,7 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from "fas
 import { sql } from "drizzle-orm";
 import { SignJWT } from "jose";
 import { rowsOf } from "../db";
-import { parseEnv, type Env } from "../env";
+import { parseOffersEnv, type OffersEnv } from "../env/offers";
 import { createScratchPostgres, type TestDatabase, type TestDatabaseTarget } from "../db/testing";
 import { playerState } from "./admin";
 import { buildOffersApp, type OffersAppDeps } from "./app";
@@ -121,9 +121,9 @@ export function offersStorage(target: TestDatabaseTarget) {
       const databaseUrl = await url();
       return openOffersDatabase(databaseUrl ? { url: databaseUrl, poolSize: 2 } : { dataDir: path.join(dataDir, "offers") });
     },
-    async env(vars: Record<string, string | undefined>): Promise<Env> {
+    async env(vars: Record<string, string | undefined>): Promise<OffersEnv> {
       const databaseUrl = await url();
-      return parseEnv({
+      return parseOffersEnv({
         NODE_ENV: "test",
         LOG_LEVEL: "silent",
         DATA_DIR: dataDir,
@@ -143,7 +143,7 @@ export function offersStorage(target: TestDatabaseTarget) {
 }
 
 /** Runs `npm run offers -- …` in process; answers its exit code and output. */
-export async function runCli(env: Env, ...argv: string[]) {
+export async function runCli(env: OffersEnv, ...argv: string[]) {
   const out: string[] = [];
   const err: string[] = [];
   const code = await runOffersCli(argv, env, { out: (line) => out.push(line), err: (line) => err.push(line) });

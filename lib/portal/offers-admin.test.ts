@@ -17,7 +17,7 @@ const {
   unavailableEventStream,
   eventStreamHeaders,
 } = await import("./offers-admin");
-const { parseEnv } = await import("../env");
+const { parsePortalEnv } = await import("../env/portal");
 const { persistentSecret } = await import("../secrets");
 const { errorResponse } = await import("./http/respond");
 const { statusOf } = await import("./http/status");
@@ -194,9 +194,9 @@ describe("offers admin client", () => {
   it("uses OFFERS_ADMIN_TOKEN, else the same generated secret file as the offers service", () => {
     const dir = mkdtempSync(path.join(tmpdir(), "offers-admin-"));
     try {
-      const explicit = offersAdminSettings(parseEnv({ DATA_DIR: dir, OFFERS_ADMIN_TOKEN: "explicit-token-0123456789", OFFERS_BASE_URL: "http://127.0.0.1:4100" }));
+      const explicit = offersAdminSettings(parsePortalEnv({ DATA_DIR: dir, OFFERS_ADMIN_TOKEN: "explicit-token-0123456789", OFFERS_BASE_URL: "http://127.0.0.1:4100" }));
       expect(explicit).toEqual({ baseUrl: "http://127.0.0.1:4100", token: "explicit-token-0123456789" });
-      const generated = offersAdminSettings(parseEnv({ DATA_DIR: dir }));
+      const generated = offersAdminSettings(parsePortalEnv({ DATA_DIR: dir }));
       expect(generated.token).toBe(persistentSecret(dir, "offers-admin-token"));
       expect(generated.token.length).toBeGreaterThan(20);
     } finally {

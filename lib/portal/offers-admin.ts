@@ -14,7 +14,7 @@
  */
 import "server-only";
 import { z } from "zod";
-import type { Env } from "../env";
+import type { PortalEnv } from "../env/portal";
 import { persistentSecret } from "../secrets";
 import {
   AdminDefinitionChange,
@@ -79,7 +79,7 @@ export interface OffersAdminOptions {
 }
 
 /** Settings as both services resolve them: the same token file when OFFERS_ADMIN_TOKEN is unset. */
-export function offersAdminSettings(env: Env): Pick<OffersAdminOptions, "baseUrl" | "token"> {
+export function offersAdminSettings(env: PortalEnv): Pick<OffersAdminOptions, "baseUrl" | "token"> {
   return {
     baseUrl: env.OFFERS_BASE_URL,
     token: persistentSecret(env.DATA_DIR, "offers-admin-token", env.OFFERS_ADMIN_TOKEN),

@@ -15,7 +15,7 @@
  * second writer on the config repository and a second pool on the database.
  */
 import path from "node:path";
-import { getEnv, type Env } from "../env";
+import { getPortalEnv, type PortalEnv } from "../env/portal";
 import { openDatabase } from "../db";
 import { openCatalog, type Catalog } from "../catalog/catalog";
 import { ensureConfigRepo } from "../catalog/repo";
@@ -108,8 +108,8 @@ export function shippedComponentsDir(): string {
 }
 
 /** The settings of a portal process, from its environment. */
-export function portalSettingsFromEnv(env: Env = getEnv()): PortalSettings {
-  const auth = env === getEnv() ? getAuthSettings() : authSettingsFromEnv(env);
+export function portalSettingsFromEnv(env: PortalEnv = getPortalEnv()): PortalSettings {
+  const auth = env === getPortalEnv() ? getAuthSettings() : authSettingsFromEnv(env);
   return {
     database: {
       url: env.PORTAL_DATABASE_URL,

@@ -6,7 +6,7 @@
 // admin token, so one address's traffic never spends another player's budget. Over the limit the
 // token was not looked at: it stays in a short-lived cookie, and "try again" redeems it from there.
 import { NextRequest, NextResponse } from "next/server";
-import { getEnv } from "@/lib/env";
+import { getPortalEnv } from "@/lib/env/portal";
 import { OffersApiError, redeemOneTimeToken, type RedeemRelay } from "@/lib/offers-client";
 import { OneTimeTokenRedeemRequest } from "@/lib/offers-client/schemas";
 import { clientAddressOf } from "@/lib/portal/http/client-address";
@@ -46,7 +46,7 @@ function problemOf(error: unknown): Problem {
 /** The portal's credential and the player's address; none when the address is unknown (then the portal's own address counts). */
 function relayOf(request: Request): RedeemRelay | undefined {
   const clientAddress = clientAddressOf(request);
-  return clientAddress ? { adminToken: offersAdminSettings(getEnv()).token, clientAddress } : undefined;
+  return clientAddress ? { adminToken: offersAdminSettings(getPortalEnv()).token, clientAddress } : undefined;
 }
 
 export async function GET(request: Request) {

@@ -14,7 +14,7 @@ import { pino } from "pino";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createScratchPostgres, seedPgliteDataDir } from "../../db/testing";
 import { offersMigrations } from "../db";
-import { parseEnv } from "../../env";
+import { parseOffersEnv } from "../../env/offers";
 import { connectEventStream, type EventStreamHandle } from "../../offers-client/sse";
 import { canRunThrowawayRedis, freePort, startThrowawayRedis, type ThrowawayServer } from "../../testing/throwaway";
 import { startOffersService, type RunningOffersService } from "../service";
@@ -61,7 +61,7 @@ describe.skipIf(!canRunThrowawayRedis())("offers service while Redis is down", (
     const dataDir = mkdtempSync(path.join(os.tmpdir(), "offers-outage-"));
     cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
     if (!databaseUrl) await seedPgliteDataDir(path.join(dataDir, "offers"), offersMigrations);
-    const env = parseEnv({
+    const env = parseOffersEnv({
       NODE_ENV: "test",
       LOG_LEVEL: "silent",
       DATA_DIR: dataDir,

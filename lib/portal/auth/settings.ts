@@ -1,5 +1,5 @@
 // Settings shared by the next-auth handler, the guard and the shell: secret, cookie names, providers.
-import { getEnv, type Env } from "@/lib/env";
+import { getPortalEnv, type PortalEnv } from "@/lib/env/portal";
 import { persistentSecret } from "@/lib/secrets";
 import { loadPortalConfig, type PortalConfig } from "../portal-yaml";
 
@@ -19,7 +19,7 @@ export interface AuthSettings {
   gitlab?: { url: string; clientId: string; clientSecret: string };
 }
 
-export function authSettingsFromEnv(env: Env): AuthSettings {
+export function authSettingsFromEnv(env: PortalEnv): AuthSettings {
   const secureCookies = env.NEXTAUTH_URL?.startsWith("https://") ?? false;
   return {
     secret: persistentSecret(env.DATA_DIR, "nextauth-secret", env.NEXTAUTH_SECRET),
@@ -40,18 +40,18 @@ const globalForWarning = globalThis as unknown as { __portalDevLoginWarned?: boo
 
 export function getAuthSettings(): AuthSettings {
   if (!cached) {
-    cached = authSettingsFromEnv(getEnv());
+    cached = authSettingsFromEnv(getPortalEnv());
     warnAboutDevLogin();
   }
   return cached;
 }
 
 export function getPortalConfig(): PortalConfig {
-  return loadPortalConfig(getEnv().PORTAL_CONFIG);
+  return loadPortalConfig(getPortalEnv().PORTAL_CONFIG);
 }
 
 /** Loud warning when the development sign-in is on in a production start (anyone can sign in as anyone). */
-export function warnAboutDevLogin(env: Env = getEnv()): void {
+export function warnAboutDevLogin(env: PortalEnv = getPortalEnv()): void {
   if (globalForWarning.__portalDevLoginWarned || !env.PORTAL_DEV_LOGIN || env.NODE_ENV !== "production") return;
   globalForWarning.__portalDevLoginWarned = true;
   const line = "!".repeat(78);

@@ -4,7 +4,7 @@
  * style element it renders, and on the response). The headers that never change (frame refusal,
  * nosniff, referrer policy) and the API's policy are static, in next.config.mjs.
  */
-import { getEnv } from "@/lib/env";
+import { getPortalEnv } from "@/lib/env/portal";
 import { isSecureRequest } from "./secure-request";
 
 export interface PagePolicyOptions {
@@ -56,7 +56,7 @@ export interface PageSecurityContext {
 }
 
 function contextFromEnv(): PageSecurityContext {
-  const env = getEnv();
+  const env = getPortalEnv();
   return { development: env.NODE_ENV === "development", publicOriginSecure: env.NEXTAUTH_URL?.startsWith("https://") ?? false };
 }
 
