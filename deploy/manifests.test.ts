@@ -1,6 +1,6 @@
 /**
  * The deployment files as an operator relies on them: every Kubernetes manifest is valid against the
- * Kubernetes schemas (kubernetes-models, offline), the topology is the one docs/operations.md
+ * Kubernetes schemas (kubernetes-models, offline), the topology is the one docs/operations/running.md
  * describes, secrets are referenced by name only, and every environment variable the manifests and
  * Dockerfiles set is a setting lib/env.ts knows (a misspelt one would be silently ignored).
  */

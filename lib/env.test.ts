@@ -51,7 +51,7 @@ describe("parseEnv", () => {
     expect(message).toContain('REDIS_URL="not a url"');
     expect(message).toContain('SCM_PROVIDER="svn"');
     expect(message).toMatch(/OFFERS_ADMIN_TOKEN="short": at least 16 characters/);
-    expect(message).toContain("docs/operations.md");
+    expect(message).toContain("docs/operations/settings.md");
   });
 
   it("reads the trusted proxies as a list and names a bad item", () => {

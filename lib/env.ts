@@ -2,7 +2,7 @@
  * Every environment variable of both services, parsed once with zod.
  * Defaults are the embedded ones (PGlite under DATA_DIR, in-process bus, local git).
  * A bad value stops start-up with a message naming the variable and what it expects.
- * docs/operations.md lists each of these; keep the two in step.
+ * docs/operations/settings.md lists each of these; keep the two in step.
  */
 import { z } from "zod";
 
@@ -175,7 +175,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
       const item = typeof issue.path[1] === "number" ? ` (item ${issue.path[1] + 1})` : "";
       return `  ${name}=${JSON.stringify(source[name] ?? "")}${item}: ${issue.message}`;
     });
-    throw new EnvError(`Invalid environment variables:\n${lines.join("\n")}\nSee docs/operations.md.`);
+    throw new EnvError(`Invalid environment variables:\n${lines.join("\n")}\nSee docs/operations/settings.md.`);
   }
   return result.data;
 }

@@ -168,7 +168,7 @@ async function activationJob(): Promise<boolean> {
   };
   const created = await admin("POST", "/definitions", { offerId: "streak", name: "Streak", rewards: [reward], durationSeconds: 86_400, realTime: true, audience: { field: "loginStreak", op: "gte", value: 3 } });
   const started = Date.now();
-  // A change of a definition names the ETag it is based on (docs/operations.md, "Concurrent changes").
+  // A change of a definition names the ETag it is based on (docs/operations/consistency.md, "Concurrent changes").
   await admin("POST", "/definitions/streak/activate", undefined, { "if-match": created.definition.etag });
   let job: { status: string; playersEvaluated: number; activations: number } | undefined;
   let lastPrint = 0;
