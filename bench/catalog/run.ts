@@ -23,6 +23,7 @@
  *
  * The portal runs on PGlite (its embedded default); BENCH_DATABASE_URL=postgres://… (e.g. the local
  * server, postgres://postgres@127.0.0.1:5432/test) runs it on a scratch database created there instead.
+ * BENCH_PORTAL_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") profiles the portal; BENCH_PORT (3199) is its port.
  *
  * The figures are appended to bench/results/catalog.tsv.
  */

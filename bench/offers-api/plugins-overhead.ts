@@ -7,6 +7,7 @@
  * authenticated player with an unlimited budget (the default), as on the campaigns fetch.
  *
  *   npx tsx bench/offers-api/plugins-overhead.ts
+ *   BENCH_ROUNDS (default 9), BENCH_REQUESTS (default 20,000): alternated rounds, requests per round; the least round counts.
  *
  * Target: each plugin costs under 5 µs per request (a campaigns fetch costs about 120 µs of the
  * service's CPU on a 2-core host). The figures are appended to bench/results/offers-api-plugins-overhead.tsv.

@@ -20,6 +20,10 @@
  *   BENCH_SERVICE_NODE_ARGS, BENCH_BARE_NODE_ARGS: node flags of the service and of the bare server (e.g. --cpu-prof).
  *   BENCH_CLAIM_ORDER (spread or bursts, default spread): claims of distinct players at once, or
  *     each player's three claims in a row.
+ *   BENCH_CLAIM_PLAYERS (default 115,000), BENCH_DELIVERY_PLAYERS (default 28,000): players with three claimable
+ *     offers each; a run that finds no claimable offer left stops the bench (the defaults were raised on 2026-11-27,
+ *     when a host claiming 4,200/s ran out at 84,000).
+ *   BENCH_PLAYERS (default 10,000): players whose campaigns are read; BENCH_DELIVERY_PAIRS (default 4).
  *
  * Targets: campaigns ≥ 0.9 × bare, p99 < 25 ms; claims ≥ 1,000/s and ≥ 0.8 × bare; claims with an endpoint ≥ 0.9 × without;
  * delivery latency p99 < 1 s. Loopback only; stops by itself. The figures are appended to bench/results/offers-api.tsv.

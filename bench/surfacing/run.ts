@@ -13,6 +13,8 @@
  *   BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test): the server to create a scratch database on.
  *   BENCH_ONLY (push or job): run one part only.
  *   BENCH_JOB_PLAYERS (default 100000), BENCH_PUSH_PLAYERS (default 10000), OFFERS_SURFACING_CONCURRENCY (default 4).
+ *   BENCH_DEFINITIONS (default 100): active targeted definitions; 0 gives the baseline of a push without targeting.
+ *   BENCH_SERVICE_NODE_ARGS: node flags of the service (e.g. --cpu-prof).
  *
  * Loopback only; stops by itself (watchdog 15 minutes). The figures are appended to bench/results/surfacing.tsv.
  */
