@@ -95,16 +95,16 @@ async function main() {
   const [batched, each] = summary;
   const total = (shape: (typeof summary)[number]) => shape.nodeUs + shape.postgresUs;
   console.log(`  CPU per read, both processes: ${Math.round(total(batched!))} µs against ${Math.round(total(each!))} µs   target: less  ${verdict(total(batched!) < total(each!))}`);
-  const results = new BenchResults("offers-api-campaigns-read", { players: PLAYERS, in_flight: IN_FLIGHT, reads: READS });
+  const figures = new BenchResults("offers-api-campaigns-read", { players: PLAYERS, in_flight: IN_FLIGHT, reads: READS });
   for (const [shape, key] of [[batched!, "shared"], [each!, "one_each"]] as const) {
-    results
+    figures
       .record(`${key}.reads_per_second`, shape.perSecond, "reads/s")
       .record(`${key}.node_cpu_per_read`, shape.nodeUs, "µs")
       .record(`${key}.postgres_cpu_per_read`, shape.postgresUs, "µs");
   }
-  results.record("shared.cpu_per_read_both", total(batched!), "µs", { text: "< one_each.cpu_per_read_both", met: total(batched!) < total(each!) });
-  results.record("one_each.cpu_per_read_both", total(each!), "µs");
-  results.save();
+  figures.record("shared.cpu_per_read_both", total(batched!), "µs", { text: "< one_each.cpu_per_read_both", met: total(batched!) < total(each!) });
+  figures.record("one_each.cpu_per_read_both", total(each!), "µs");
+  figures.save();
   await handle.close();
   await run.finish();
 }
