@@ -115,7 +115,7 @@ export class BenchResults {
         .join("\t"),
     );
     appendFileSync(file, `${rows.join("\n")}\n`);
-    console.log(`\n${this.figures.length} figures appended to ${path.relative(process.cwd(), file)}`);
+    console.log(`\n${this.figures.length} figure${this.figures.length === 1 ? "" : "s"} appended to ${path.relative(process.cwd(), file)}`);
     return file;
   }
 }
