@@ -1,6 +1,6 @@
 /**
  * The deployment files as an operator relies on them: every Kubernetes manifest is valid against the
- * Kubernetes schemas (kubernetes-models, offline), the topology is the one docs/operations.md
+ * Kubernetes schemas (kubernetes-models, offline), the topology is the one docs/operations/running.md
  * describes, secrets are referenced by name only, and every environment variable the manifests and
  * Dockerfiles give a service is one of its settings in lib/env (a misspelt one, or one of the other service, would
  * be silently ignored).

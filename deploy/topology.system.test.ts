@@ -1,5 +1,5 @@
 /**
- * The topology of docs/operations.md "Scaling out", as deployed, on separate network hosts (network
+ * The topology of docs/operations/running.md "Deploying", as deployed, on separate network hosts (network
  * namespaces on this machine): nginx with deploy/nginx/proxy.conf as is, two offers instances, and
  * PostgreSQL and Redis on a host of their own. Players hold event streams through the proxy with the
  * typed client (lib/offers-client); the test kills an instance (kill -9), cuts another off the

@@ -10,26 +10,24 @@
  * (only the changed file: no full re-read). The two instances share this process's event loop and cores,
  * as two instances on one host would share the cores.
  *
- * Results are appended to bench/results/catalog-follow.tsv.
+ * The figures are appended to bench/results/catalog-follow.tsv.
  */
-import { appendFile, mkdtemp, rm } from "node:fs/promises";
-import { existsSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import path from "node:path";
-import { execFileSync } from "node:child_process";
 import { generateCatalog } from "./generate";
 import { createConfigRemote } from "../../lib/catalog/testing";
 import type { Catalog } from "../../lib/catalog/catalog";
 import { portalConfigSchema } from "../../lib/portal/portal-yaml";
 import { createPortalServices, type PortalServices } from "../../lib/portal/services";
 import { createBenchDatabase, percentile, verdict } from "../lib/common";
+import { BenchResults } from "../lib/results";
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback: number) => Number(args[args.indexOf(name) + 1] || 0) || fallback;
 const count = option("--count", 10_000);
 const commits = option("--commits", 100);
 const TARGET_P99_MS = 1000;
-const RESULTS = path.join("bench", "results", "catalog-follow.tsv");
 
 async function main(): Promise<void> {
   const root = await mkdtemp(path.join(tmpdir(), "catalog-follow-bench-"));
@@ -81,9 +79,11 @@ async function main(): Promise<void> {
     console.log(`commit through one instance → shown by the other, over ${commits} commits at ${count} records:`);
     console.log(`  p50 ${p50.toFixed(1)} ms   p99 ${p99.toFixed(1)} ms (target < ${TARGET_P99_MS} ms: ${verdict(p99 < TARGET_P99_MS)})   max ${max.toFixed(1)} ms`);
     console.log(`  what the follower read per commit: ${readKinds} (source:files read)`);
-    const commit = execFileSync("git", ["rev-parse", "--short", "HEAD"]).toString().trim();
-    if (!existsSync(RESULTS)) await appendFile(RESULTS, "date\tcommit\trecords\tcommits\tp50_ms\tp99_ms\tmax_ms\tfollower_reads\tload_avg\n");
-    await appendFile(RESULTS, `${new Date().toISOString().slice(0, 10)}\t${commit}\t${count}\t${commits}\t${p50.toFixed(1)}\t${p99.toFixed(1)}\t${max.toFixed(1)}\t${readKinds}\t${loadavg()[0].toFixed(1)}\n`);
+    new BenchResults("catalog-follow", { records: count, commits })
+      .record("follow_p50", p50, "ms")
+      .record("follow_p99", p99, "ms", { text: `< ${TARGET_P99_MS}`, met: p99 < TARGET_P99_MS })
+      .record("follow_max", max, "ms")
+      .save(`follower read ${readKinds} (source:files read)`);
   } finally {
     for (const s of services) await s.close().catch(() => {});
     await database.drop().catch(() => {});

@@ -23,6 +23,9 @@
  *
  * The portal runs on PGlite (its embedded default); BENCH_DATABASE_URL=postgres://… (e.g. the local
  * server, postgres://postgres@127.0.0.1:5432/test) runs it on a scratch database created there instead.
+ * BENCH_PORTAL_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") profiles the portal; BENCH_PORT (3199) is its port.
+ *
+ * The figures are appended to bench/results/catalog.tsv.
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { existsSync } from "node:fs";
@@ -38,6 +41,7 @@ import { listQuerySchema } from "../../lib/catalog/query";
 import { snapshotFileFor } from "../../lib/catalog/snapshot";
 import { commitAsOther } from "../../lib/catalog/testing";
 import { createBenchDatabase, processCpuMs } from "../lib/common";
+import { BenchResults } from "../lib/results";
 import { COMPONENT_KINDS, ENVIRONMENTS } from "../../lib/catalog/schema";
 
 const args = process.argv.slice(2);
@@ -52,6 +56,7 @@ const RUNS = 3;
 const CHANGED = 100;
 /** Seconds of unmeasured load before the HTTP figures (per way of signing in). */
 const WARM_UP_SECONDS = 4;
+const results = new BenchResults("catalog", { records: count, database: process.env.BENCH_DATABASE_URL ? "postgres" : "pglite" });
 
 function pct(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
@@ -150,18 +155,26 @@ async function loadAndQueryFigures(repo: ConfigRepo, snapshotFile: string, dataD
   const restartTarget = count >= 100_000 ? 3000 : 1000;
   console.log("");
   line(`cold load of ${count} records, no state (median of ${RUNS})`, `${coldMs.toFixed(0)} ms`, `< ${coldTarget} ms`, coldMs < coldTarget);
+  results.record("cold_load", coldMs, "ms", { text: `< ${coldTarget}`, met: coldMs < coldTarget });
   const runsOf = (rs: OpenResult[]) => rs.map((r) => `${r.openMs.toFixed(0)} (recovery ${r.recoverMs.toFixed(0)}, CPU ${r.cpuMs.toFixed(0)})`).join(", ");
   note(`runs: ${runsOf(colds)} ms`);
   note(`then the snapshot written in the background: ${median(colds.map((r) => r.snapshotWriteMs)).toFixed(0)} ms`);
   line(`restart with the snapshot (median of ${RUNS})`, `${restartMs.toFixed(0)} ms`, `< ${restartTarget} ms`, restartMs < restartTarget);
+  results.record("restart_with_snapshot", restartMs, "ms", { text: `< ${restartTarget}`, met: restartMs < restartTarget });
   note(`runs: ${runsOf(restarts)} ms`);
   note(`whole process (Node, tsx, modules): ${median(restarts.map((r) => r.processMs)).toFixed(0)} ms`);
   line(`restart after ${CHANGED} records changed in a new commit`, `${moved.openMs.toFixed(0)} ms`, `< ${restartTarget} ms`, moved.openMs < restartTarget);
+  results.record("restart_after_100_changed", moved.openMs, "ms", { text: `< ${restartTarget}`, met: moved.openMs < restartTarget });
   note(`${moved.source}: ${moved.filesRead} files read; recovery ${moved.recoverMs.toFixed(0)} ms, CPU ${moved.cpuMs.toFixed(0)} ms`);
   line(`heap per 10,000 records (after a cold load)`, `${median(colds.map(per10k)).toFixed(1)} MB`, "", null);
   line(`heap per 10,000 records (after a restart)`, `${median(restarts.map(per10k)).toFixed(1)} MB`, "", null);
   line(`heap + array buffers per 10,000 records (searched)`, `${median(restarts.map(searchedPer10k)).toFixed(1)} MB`, "", null);
   line(`first search of a word after a restart`, `${median(restarts.map((r) => r.firstSearchMs)).toFixed(0)} ms`, "", null);
+  results
+    .record("heap_per_10k_records_cold", median(colds.map(per10k)), "MB")
+    .record("heap_per_10k_records_restart", median(restarts.map(per10k)), "MB")
+    .record("heap_and_buffers_per_10k_records_searched", median(restarts.map(searchedPer10k)), "MB")
+    .record("first_word_search_after_restart", median(restarts.map((r) => r.firstSearchMs)), "ms");
   note(`it builds what the search keeps per state of the catalog (the trigram index), as the first word search after any change does`);
   note(`process RSS after a restart: ${(median(restarts.map((r) => r.rssBytes)) / 1e6).toFixed(0)} MB`);
 
@@ -194,6 +207,11 @@ async function loadAndQueryFigures(repo: ConfigRepo, snapshotFile: string, dataD
   line(`in-process list query p50 (uncached)`, `${pct(times, 50).toFixed(2)} ms`, "", null);
   line(`in-process list query p99 (uncached)`, `${pct(times, 99).toFixed(2)} ms`, "", null);
   line(`in-process next page of a query p50 (cached)`, `${pct(cachedTimes, 50).toFixed(3)} ms`, "", null);
+  results
+    .record("refresh_nothing_changed", warm, "ms")
+    .record("list_query_p50", pct(times, 50), "ms")
+    .record("list_query_p99", pct(times, 99), "ms")
+    .record("list_query_next_page_cached_p50", pct(cachedTimes, 50), "ms");
 }
 
 async function main() {
@@ -217,10 +235,12 @@ async function main() {
 
     if (!withHttp) {
       console.log("\n(--http runs autocannon against the built portal; --tti adds the page's time to interactive)");
+      results.save();
       return;
     }
     if (!existsSync(".next/BUILD_ID")) {
       console.log("\nno portal build (.next/BUILD_ID): run `npm run build:portal` first; HTTP figures skipped");
+      results.save();
       return;
     }
     if (process.env.BENCH_DATABASE_URL) database = await createBenchDatabase("bench_catalog");
@@ -297,6 +317,7 @@ async function main() {
         }
         samples.sort((a, b) => a - b);
         line(`catalog page time to interactive (median of 5)`, `${pct(samples, 50).toFixed(0)} ms`, "< 1000 ms", pct(samples, 50) < 1000);
+        results.record("page_time_to_interactive", pct(samples, 50), "ms", { text: "< 1000", met: pct(samples, 50) < 1000 });
       } finally {
         await browser.close();
       }
@@ -335,11 +356,18 @@ async function main() {
       line(`HTTP throughput (${label})`, `${Math.round(result.requests.average)} req/s`, "", null);
       const answered = result.requests.total;
       line(`portal CPU per request (${label})`, `${answered ? (cpuMs / answered).toFixed(2) : "-"} ms`, "", null);
+      const figure = `http.${fresh ? "search_uncached" : "search_cached"}.${how === "bearer token" ? "token" : "cookie"}.${connections}_connections`;
+      results
+        .record(`${figure}.p50`, result.latency.p50, "ms", target ? { text: "< 20", met: result.latency.p50 < 20 } : undefined)
+        .record(`${figure}.p99`, result.latency.p99, "ms")
+        .record(`${figure}.rate`, result.requests.average, "req/s")
+        .record(`${figure}.portal_cpu_per_request`, answered ? cpuMs / answered : Number.NaN, "ms");
       note(`${cpuMs.toFixed(0)} ms CPU over ${answered} requests; load average at the end of the run ${loadDuring.toFixed(1)}`);
       if (result.non2xx || result.errors) line(`HTTP non-2xx or errors (${label})`, `${result.non2xx + result.errors}`, "0", false);
     }
     const [load1] = (await import("node:os")).loadavg();
     console.log(`\nload average during the run: ${load1.toFixed(1)} on ${(await import("node:os")).availableParallelism()} cores (shared machine)`);
+    results.save();
   } finally {
     if (server?.pid) {
       try {

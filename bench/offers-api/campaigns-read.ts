@@ -11,7 +11,8 @@
  *   npx tsx bench/offers-api/campaigns-read.ts
  *
  * Target: the shared statements cost less CPU per read than one statement each, this process's and
- * PostgreSQL's together (what the two take from a machine they share).
+ * PostgreSQL's together (what the two take from a machine they share). The figures are appended to
+ * bench/results/offers-api-campaigns-read.tsv.
  */
 import { randomUUID } from "node:crypto";
 import { isDeepStrictEqual } from "node:util";
@@ -23,6 +24,7 @@ import { preparedCampaignReads } from "../../lib/offers/engine/campaigns";
 import { GameDirectory } from "../../lib/offers/games";
 import { SecretBox } from "../../lib/offers/secret-box";
 import { postgresCpuMeter, startBenchRun, verdict } from "../lib/common";
+import { BenchResults } from "../lib/results";
 import { insertReaders } from "./rows";
 
 const PLAYERS = Number(process.env.BENCH_PLAYERS ?? 2_000);
@@ -93,6 +95,16 @@ async function main() {
   const [batched, each] = summary;
   const total = (shape: (typeof summary)[number]) => shape.nodeUs + shape.postgresUs;
   console.log(`  CPU per read, both processes: ${Math.round(total(batched!))} µs against ${Math.round(total(each!))} µs   target: less  ${verdict(total(batched!) < total(each!))}`);
+  const figures = new BenchResults("offers-api-campaigns-read", { players: PLAYERS, in_flight: IN_FLIGHT, reads: READS });
+  for (const [shape, key] of [[batched!, "shared"], [each!, "one_each"]] as const) {
+    figures
+      .record(`${key}.reads_per_second`, shape.perSecond, "reads/s")
+      .record(`${key}.node_cpu_per_read`, shape.nodeUs, "µs")
+      .record(`${key}.postgres_cpu_per_read`, shape.postgresUs, "µs");
+  }
+  figures.record("shared.cpu_per_read_both", total(batched!), "µs", { text: "< one_each.cpu_per_read_both", met: total(batched!) < total(each!) });
+  figures.record("one_each.cpu_per_read_both", total(each!), "µs");
+  figures.save();
   await handle.close();
   await run.finish();
 }

@@ -7,9 +7,10 @@
  * authenticated player with an unlimited budget (the default), as on the campaigns fetch.
  *
  *   npx tsx bench/offers-api/plugins-overhead.ts
+ *   BENCH_ROUNDS (default 9), BENCH_REQUESTS (default 20,000): alternated rounds, requests per round; the least round counts.
  *
  * Target: each plugin costs under 5 µs per request (a campaigns fetch costs about 120 µs of the
- * service's CPU on a 2-core host).
+ * service's CPU on a 2-core host). The figures are appended to bench/results/offers-api-plugins-overhead.tsv.
  */
 import { randomUUID } from "node:crypto";
 import Fastify from "fastify";
@@ -25,6 +26,7 @@ import { securityHeadersPlugin } from "../../lib/offers/http/plugins/security-he
 import { errorResponses } from "../../lib/offers/http/route-docs";
 import type { OffersDatabase } from "../../lib/offers/db";
 import { RateLimitSettings } from "../../lib/offers/rate-limits";
+import { BenchResults } from "../lib/results";
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 20_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 9);
@@ -109,16 +111,20 @@ const least = (values: number[]) => Math.min(...values);
 const all = least(rounds[0]!);
 console.log(`inject() of a game-client route, CPU µs per request, least of ${ROUNDS} alternated rounds × ${REQUESTS} requests`);
 console.log(`  all plugins        ${all.toFixed(1)} µs   (rounds: ${rounds[0]!.map((v) => v.toFixed(1)).join(", ")})`);
+const results = new BenchResults("offers-api-plugins-overhead", { rounds: ROUNDS, requests: REQUESTS }).record("all_plugins.cpu_per_request", all, "µs");
 let missed = false;
 variants.forEach((variant, i) => {
   if (i === 0) return;
   const cost = all - least(rounds[i]!);
   if (variant.name === "none") {
     console.log(`  all of them        ${cost.toFixed(1)} µs per request (Fastify and the input boundary alone: ${least(rounds[i]!).toFixed(1)} µs)`);
+    results.record("all_of_them.cost_per_request", cost, "µs").record("fastify_and_input_alone.cpu_per_request", least(rounds[i]!), "µs");
     return;
   }
   missed ||= cost >= TARGET_US;
+  results.record(`${variant.name.replaceAll(" ", "_").toLowerCase()}.cost_per_request`, cost, "µs", { text: `< ${TARGET_US}`, met: cost < TARGET_US });
   console.log(`  ${variant.name.padEnd(18)} ${cost.toFixed(1)} µs per request   target < ${TARGET_US} µs  ${cost < TARGET_US ? "ok" : "MISSED"}`);
 });
+results.save();
 await Promise.all(apps.map((app) => app.close()));
 process.exitCode = missed ? 1 : 0;

@@ -20,9 +20,13 @@
  *   BENCH_SERVICE_NODE_ARGS, BENCH_BARE_NODE_ARGS: node flags of the service and of the bare server (e.g. --cpu-prof).
  *   BENCH_CLAIM_ORDER (spread or bursts, default spread): claims of distinct players at once, or
  *     each player's three claims in a row.
+ *   BENCH_CLAIM_PLAYERS (default 115,000), BENCH_DELIVERY_PLAYERS (default 28,000): players with three claimable
+ *     offers each; a run that finds no claimable offer left stops the bench (the defaults were raised on 2026-11-27,
+ *     when a host claiming 4,200/s ran out at 84,000).
+ *   BENCH_PLAYERS (default 10,000): players whose campaigns are read; BENCH_DELIVERY_PAIRS (default 4).
  *
  * Targets: campaigns ≥ 0.9 × bare, p99 < 25 ms; claims ≥ 1,000/s and ≥ 0.8 × bare; claims with an endpoint ≥ 0.9 × without;
- * delivery latency p99 < 1 s. Loopback only; stops by itself.
+ * delivery latency p99 < 1 s. Loopback only; stops by itself. The figures are appended to bench/results/offers-api.tsv.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -33,6 +37,7 @@ import { GameDirectory } from "../../lib/offers/games";
 import { OffersEngine } from "../../lib/offers/engine";
 import { SecretBox } from "../../lib/offers/secret-box";
 import { percentile, postgresCpuMeter, processCpuMs, startBenchRun, verdict, waitForHealthy } from "../lib/common";
+import { BenchResults } from "../lib/results";
 import { BENCH_OFFER_DEFINITION, BENCH_OFFER_ID, benchInstanceRow, benchPlayerRow, insertReaders, readerTokens } from "./rows";
 
 /** The delivery part: pairs of claim runs without and with an endpoint, RUN_SECONDS each. */
@@ -122,6 +127,7 @@ async function main() {
   const run = await startBenchRun("bench_offers", 600_000);
   dbUrl = run.dbUrl;
   const children = run.children;
+  const results = new BenchResults("offers-api", { instances: INSTANCES, claim_order: CLAIM_ORDER });
   try {
     const seedStart = Date.now();
     const { claimable, hookClaimable } = await seed();
@@ -209,6 +215,17 @@ async function main() {
         `  ${name.padEnd(16)}${rate(list).toFixed(0).padStart(7)}  ${String(worst(list, "p50")).padStart(4)} ms  ${String(worst(list, "p99")).padStart(4)} ms   ${list.reduce((sum, run) => sum + run.non2xx, 0)}   (runs: ${list.map((run) => run.requests.average.toFixed(0)).join(", ")})`;
       const ratio = rate(runs.service) / rate(runs.bare);
       const serviceP99 = worst(runs.service, "p99");
+      const usPerRequest = (ms: number, list: CannonResult[]) => (ms * 1000) / list.reduce((sum, run) => sum + run.requests.total, 0);
+      results
+        .record("campaigns.service_rate", rate(runs.service), "req/s")
+        .record("campaigns.bare_rate", rate(runs.bare), "req/s")
+        .record("campaigns.ratio", ratio, "× bare", { text: ">= 0.9", met: ratio >= 0.9 })
+        .record("campaigns.service_p99", serviceP99, "ms", { text: "< 25", met: serviceP99 < 25 })
+        .record("campaigns.bare_p99", worst(runs.bare, "p99"), "ms")
+        .record("campaigns.service_cpu_per_request", usPerRequest(cpu.service, runs.service), "µs")
+        .record("campaigns.bare_cpu_per_request", usPerRequest(cpu.bare, runs.bare), "µs")
+        .record("campaigns.postgres_cpu_per_request_service", usPerRequest(postgresCpu.service, runs.service), "µs")
+        .record("campaigns.postgres_cpu_per_request_bare", usPerRequest(postgresCpu.bare, runs.bare), "µs");
       console.log(`
 offers API benchmark (PostgreSQL, autocannon 50 connections, ${CAMPAIGN_PAIRS} × 5 s each, alternating, distinct players)
                       req/s     p50      p99     non-2xx
@@ -274,6 +291,11 @@ ${row("bare node:http", runs.bare)}
       const rate = (runs: typeof service) => runs.reduce((sum, run) => sum + run.perSecond, 0) / runs.length;
       const ratio = rate(service) / rate(bare);
       const refused = [...service, ...bare].reduce((sum, run) => sum + run.refused, 0);
+      results
+        .record("claims.service_rate", rate(service), "claims/s", { text: ">= 1000", met: rate(service) >= 1_000 })
+        .record("claims.bare_rate", rate(bare), "claims/s")
+        .record("claims.ratio", ratio, "× bare", { text: ">= 0.8", met: ratio >= 0.8 })
+        .record("claims.service_p99", Math.max(...service.map((run) => run.p99)), "ms");
       console.log(`  claims            ${rate(service).toFixed(0)}/s on ${INSTANCES} instance${INSTANCES > 1 ? "s" : ""}, ${CLAIM_ORDER} (runs: ${service.map((run) => run.perSecond.toFixed(0)).join(", ")}; p99 ${Math.max(...service.map((run) => run.p99))} ms)   target ≥ 1,000/s  ${verdict(rate(service) >= 1_000)}
   claims, bare      ${rate(bare).toFixed(0)}/s (runs: ${bare.map((run) => run.perSecond.toFixed(0)).join(", ")}; p99 ${Math.max(...bare.map((run) => run.p99))} ms; ${refused} refused in both of ${claimable.length} claimable)
   claims ratio      ${ratio.toFixed(2)}   target ≥ 0.8  ${verdict(ratio >= 0.8)}   (per pair: ${service.map((run, i) => (run.perSecond / bare[i]!.perSecond).toFixed(2)).join(", ")})`);
@@ -335,6 +357,18 @@ ${row("bare node:http", runs.bare)}
       const ratio = mean(on) / mean(off);
       const p50 = percentile(latencies, 50);
       const p99 = percentile(latencies, 99);
+      const usPerClaim = (side: (typeof spent)["off"], key: "service" | "postgres" | "receiver") => (side[key] * 1000) / side.claims;
+      results
+        .record("delivery.rate_without_endpoint", mean(off), "claims/s")
+        .record("delivery.rate_with_endpoint", mean(on), "claims/s")
+        .record("delivery.ratio", ratio, "× without", { text: ">= 0.9", met: ratio >= 0.9 })
+        .record("delivery.cpu_per_claim_service_without", usPerClaim(spent.off, "service"), "µs")
+        .record("delivery.cpu_per_claim_service_with", usPerClaim(spent.on, "service"), "µs")
+        .record("delivery.cpu_per_claim_postgres_without", usPerClaim(spent.off, "postgres"), "µs")
+        .record("delivery.cpu_per_claim_postgres_with", usPerClaim(spent.on, "postgres"), "µs")
+        .record("delivery.cpu_per_claim_receiver", usPerClaim(spent.on, "receiver"), "µs")
+        .record("delivery.latency_p50", p50, "ms")
+        .record("delivery.latency_p99", p99, "ms", { text: "< 1000, every claim delivered", met: p99 < 1_000 && state.received.length >= claimedOn });
       console.log(`
 reward delivery (${DELIVERY_PAIRS} × ${RUN_SECONDS} s of claims in a game without a webhook endpoint, then in one with an endpoint; the receiver on loopback)
   claims, no endpoint    ${mean(off).toFixed(0)}/s   (runs: ${off.map((x) => x.toFixed(0)).join(", ")})
@@ -342,6 +376,7 @@ reward delivery (${DELIVERY_PAIRS} × ${RUN_SECONDS} s of claims in a game witho
   CPU per claim          without: ${perClaim(spent.off)}; with: ${perClaim(spent.on)}
   delivery latency       p50 ${p50} ms, p99 ${p99} ms from claim to receipt (${state.received.length} delivered of ${claimedOn} claims answered, ${state.duplicates} twice)   target p99 < 1,000 ms  ${verdict(p99 < 1_000 && state.received.length >= claimedOn)}`);
     }
+    results.save();
   } finally {
     await run.finish();
   }

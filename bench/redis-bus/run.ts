@@ -11,6 +11,8 @@
  * The Redis figure is CPU per operation, not the rate reached here: the clients share the 2 cores.
  *
  *   npx tsx bench/redis-bus/run.ts
+ *
+ * The figures are appended to bench/results/redis-bus.tsv.
  */
 import { fork, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
@@ -18,6 +20,7 @@ import { Redis } from "ioredis";
 import { RedisEventBus } from "../../lib/events";
 import { startThrowawayRedis } from "../../lib/testing/throwaway";
 import { verdict } from "../lib/common";
+import { BenchResults } from "../lib/results";
 
 const STREAMS = Number(process.env.BENCH_STREAMS ?? 40_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -26,7 +29,7 @@ const SUBSCRIBERS = 3;
 const PUBLISHERS = 2;
 /** Publishes in flight per publisher process: 64 keeps Redis busy; 1 shows the cost of an unbatched command. */
 const IN_FLIGHT = Number(process.env.BENCH_IN_FLIGHT ?? 64);
-/** The capacity docs/operations.md plans with for one Redis core. */
+/** The capacity the scaling plan (docs/operations/scaling.md) counts on for one Redis core. */
 const TARGET_PER_CORE = 100_000;
 const PREFIX = "bench-bus:";
 // An offer_surfaced event as a stream carries it, about 300 bytes.
@@ -152,6 +155,14 @@ redis event bus (RedisEventBus on a throwaway redis-server; ${SUBSCRIBERS} subsc
   Redis CPU per publish   ${perPublishUs.toFixed(1)} µs (delivery to the subscriber included)
   one Redis core          ≈ ${Math.round(perCore).toLocaleString("en")} publishes/s   target ≥ ${TARGET_PER_CORE.toLocaleString("en")}  ${verdict(perCore >= TARGET_PER_CORE)}
   failover burst          ${FAILOVER_STREAMS} streams taken over (SUBSCRIBE + 2 PUBLISH each) in ${burstMs.toFixed(0)} ms, ${(cpuBurst * 1000).toFixed(0)} ms of Redis CPU`);
+    new BenchResults("redis-bus", { streams: STREAMS, seconds: SECONDS, in_flight: IN_FLIGHT, failover_streams: FAILOVER_STREAMS })
+      .record("steady.publishes_per_second", published / SECONDS, "publishes/s")
+      .record("steady.delivered_share", delivered / published, "of published")
+      .record("steady.redis_cpu_per_publish", perPublishUs, "µs")
+      .record("steady.publishes_per_redis_core", perCore, "publishes/s", { text: `>= ${TARGET_PER_CORE}`, met: perCore >= TARGET_PER_CORE })
+      .record("failover.burst_wall", burstMs, "ms")
+      .record("failover.burst_redis_cpu", cpuBurst * 1000, "ms")
+      .save();
     for (const s of subscribers) s.send("stop");
   } finally {
     clearTimeout(watchdog);

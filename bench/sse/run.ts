@@ -24,7 +24,8 @@
  * so no source address runs out of ephemeral ports. The bench starts a throwaway redis-server on a
  * random port (its counters are then this bench's alone) and stops it at the end.
  *
- * Targets: every stream held, < 12 KB per stream, p99 < 100 ms. Loopback only; stops by itself.
+ * Targets: every stream held, < 12 KB per stream, p99 < 100 ms. Loopback only; stops by itself. The
+ * figures are appended to bench/results/sse.tsv.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -33,6 +34,7 @@ import os from "node:os";
 import path from "node:path";
 import { Redis } from "ioredis";
 import { createBenchDatabase, percentile, verdict as mark, waitForHealthy as waitFor } from "../lib/common";
+import { BenchResults } from "../lib/results";
 import type { ConnectOrder, GeneratorReport } from "./load-generator";
 
 // Open files: take this process's hard limit as the soft one (children inherit it); never more.
@@ -358,6 +360,22 @@ async function main() {
   assign request → receipt  p50 ${percentile(endToEnd, 50)} ms, p99 ${percentile(endToEnd, 99)} ms (includes the HTTP call and the transaction)
   Redis per delivered event  ${(published / Math.max(1, delivered)).toFixed(2)} PUBLISH, ${(commands / Math.max(1, delivered)).toFixed(2)} commands in all (${published} PUBLISH, ${commands} commands over the bursts)
 `;
+    const results = new BenchResults("sse", { streams: STREAMS, instances: INSTANCES, generators: GENERATORS, server: ONLY === "bare" ? "bare node:http" : "offers service" })
+      .record("streams_held", held, "streams", { text: `= ${STREAMS}`, met: held === STREAMS })
+      .record("streams_opened_in", connectSeconds, "s")
+      .record("rss_per_stream_held", rssPerStream, "KB", { text: "< 12", met: rssPerStream < 12 })
+      .record("heap_per_stream_held", heapPerStream, "KB")
+      .record("rss_per_stream_2s_after_last_opened", arrivedRssPerStream, "KB");
+    perInstanceLines.forEach((line, i) => results.record(`rss_per_stream_held_instance_${i + 1}`, line.streams ? line.rssDelta / line.streams : Number.NaN, "KB"));
+    if (BURSTS) {
+      results
+        .record("delivery.latency_p50", percentile(latencies, 50), "ms")
+        .record("delivery.latency_p99", p99, "ms", { text: "< 100", met: p99 < 100 })
+        .record("delivery.assignments_per_second", STREAMS / surfaceSeconds, "assignments/s")
+        .record("delivery.delivered", delivered, "offers")
+        .record("redis.publish_per_delivered_event", published / Math.max(1, delivered), "PUBLISH")
+        .record("redis.commands_per_delivered_event", commands / Math.max(1, delivered), "commands");
+    }
     console.log(`
 event stream benchmark (${ONLY === "bare" ? "bare node:http servers, not the offers service: " : ""}${INSTANCES} instances on PostgreSQL and a throwaway Redis, ${GENERATORS} load generators on 127.0.0.2–127.0.0.${1 + GENERATORS}; open files ≤ ${limit} per process)
   streams held            ${held} / ${STREAMS} (opened in ${connectSeconds.toFixed(1)} s${failed ? `, ${failed} failed to open` : ""}${closedEarly ? `, ${closedEarly} closed by the server` : ""})   target ${STREAMS} held  ${mark(held === STREAMS)}
@@ -365,6 +383,7 @@ ${perInstanceLines.map((l) => l.text).join("\n")}
   memory per stream       ${rssPerStream.toFixed(1)} KB RSS (heap ${heapPerStream.toFixed(1)} KB) counting from no streams, the streams held ${(SETTLE_MS / 1000).toFixed(0)} s, over all instances   target < 12 KB  ${mark(rssPerStream < 12)}
                           ${arrivedRssPerStream.toFixed(1)} KB RSS 2 s after the last opened, before V8 gave back heap it committed while they arrived (V8 committed ${arrivedCommitted.toFixed(0)} MB then, ${heldCommitted.toFixed(0)} MB ${(SETTLE_MS / 1000).toFixed(0)} s later, all instances)
 ${BURSTS ? deliveryLines : ""}`);
+    results.save();
   } finally {
     clearTimeout(watchdog);
     await cleanup();

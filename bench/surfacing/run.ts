@@ -13,8 +13,10 @@
  *   BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test): the server to create a scratch database on.
  *   BENCH_ONLY (push or job): run one part only.
  *   BENCH_JOB_PLAYERS (default 100000), BENCH_PUSH_PLAYERS (default 10000), OFFERS_SURFACING_CONCURRENCY (default 4).
+ *   BENCH_DEFINITIONS (default 100): active targeted definitions; 0 gives the baseline of a push without targeting.
+ *   BENCH_SERVICE_NODE_ARGS: node flags of the service (e.g. --cpu-prof).
  *
- * Loopback only; stops by itself (watchdog 15 minutes).
+ * Loopback only; stops by itself (watchdog 15 minutes). The figures are appended to bench/results/surfacing.tsv.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -27,6 +29,7 @@ import { OffersEngine } from "../../lib/offers/engine";
 import type { AudienceRule } from "../../lib/offers/schemas";
 import { SecretBox } from "../../lib/offers/secret-box";
 import { startBenchRun, verdict, waitForHealthy } from "../lib/common";
+import { BenchResults } from "../lib/results";
 
 const PUSH_PLAYERS = Number(process.env.BENCH_PUSH_PLAYERS ?? 10_000);
 const JOB_PLAYERS = Number(process.env.BENCH_JOB_PLAYERS ?? 100_000);
@@ -37,6 +40,7 @@ const ADMIN_TOKEN = randomBytes(24).toString("hex");
 const PORT = 4900 + Math.floor(Math.random() * 90);
 const PUSH_GAME = { gameId: "push-game", clientId: "push-client", apiKey: `push-key-${randomBytes(8).toString("hex")}` };
 const JOB_GAME = { gameId: "job-game", clientId: "job-client", apiKey: `job-key-${randomBytes(8).toString("hex")}` };
+const results = new BenchResults("surfacing", { definitions: DEFINITIONS, push_players: PUSH_PLAYERS, job_players: JOB_PLAYERS });
 
 /** The URL of this run's scratch database, set first thing in main. */
 let dbUrl = "";
@@ -143,6 +147,14 @@ async function pushes(): Promise<boolean> {
       `${where}, paced at ${rate.toLocaleString("en")} req/s (half of that): ${Math.round(paced.requests.average).toLocaleString("en")} req/s, ` +
       `p50 ${paced.latency.p50} ms, p99 ${p99} ms (target < 20 ms) ${verdict(p99 < 20)}; non-2xx ${paced.non2xx}, errors ${paced.errors}`,
   );
+  results
+    .record("push.most_rate", most.requests.average, "req/s")
+    .record("push.most_p50", most.latency.p50, "ms")
+    .record("push.most_p99", most.latency.p99, "ms")
+    .record("push.offers_assigned_per_push", perPush / most.requests.total, "offers")
+    .record("push.paced_rate", paced.requests.average, "req/s")
+    .record("push.paced_p50", paced.latency.p50, "ms")
+    .record("push.paced_p99", p99, "ms", { text: "< 20, no non-2xx", met: p99 < 20 && most.non2xx === 0 && paced.non2xx === 0 });
   return p99 < 20 && most.non2xx === 0 && paced.non2xx === 0;
 }
 
@@ -158,7 +170,7 @@ async function activationJob(): Promise<boolean> {
   };
   const created = await admin("POST", "/definitions", { offerId: "streak", name: "Streak", rewards: [reward], durationSeconds: 86_400, realTime: true, audience: { field: "loginStreak", op: "gte", value: 3 } });
   const started = Date.now();
-  // A change of a definition names the ETag it is based on (docs/operations.md, "Concurrent changes").
+  // A change of a definition names the ETag it is based on (docs/operations/consistency.md, "Concurrent changes").
   await admin("POST", "/definitions/streak/activate", undefined, { "if-match": created.definition.etag });
   let job: { status: string; playersEvaluated: number; activations: number } | undefined;
   let lastPrint = 0;
@@ -175,6 +187,10 @@ async function activationJob(): Promise<boolean> {
   console.log(
     `activation job over ${JOB_PLAYERS.toLocaleString("en")} players (${job?.activations ?? 0} activations): ${seconds.toFixed(1)} s (target < 60 s) ${verdict(job?.status === "done" && seconds < 60)}; ${Math.round((job?.playersEvaluated ?? 0) / seconds).toLocaleString("en")} players/s`,
   );
+  results
+    .record("job.seconds", seconds, "s", { text: "< 60, done", met: job?.status === "done" && seconds < 60 })
+    .record("job.players_per_second", (job?.playersEvaluated ?? 0) / seconds, "players/s")
+    .record("job.activations", job?.activations ?? 0, "offers");
   return job?.status === "done" && seconds < 60;
 }
 
@@ -207,6 +223,7 @@ async function main() {
     await waitForHealthy(`http://127.0.0.1:${PORT}/health`);
     if (ONLY !== "job") ok = (await pushes()) && ok;
     if (ONLY !== "push") ok = (await activationJob()) && ok;
+    results.save();
   } finally {
     await run.finish();
   }

@@ -1,5 +1,5 @@
 // The browser's one client of the portal's own API (same origin; the session cookie authenticates).
-// Every failure becomes an ApiError. Every portal error answers one body (docs/operations.md, "Portal
+// Every failure becomes an ApiError. Every portal error answers one body (docs/operations/error-codes.md, "Portal
 // error codes"): `{message: <code>, detail, issues?: [{path: string[], message}]}`, plus `requiredRole`
 // on forbidden and `etag` on precondition-failed. The UI shows describeApiError(error): the server's
 // `detail`, else a readable sentence for the code (a failure before the portal answered has no body).

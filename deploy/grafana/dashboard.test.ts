@@ -1,5 +1,5 @@
 /**
- * The Grafana dashboard and the alert table of docs/operations.md name only metrics the services
+ * The Grafana dashboard and the alert table of docs/operations/observability.md name only metrics the services
  * export: a renamed or removed metric fails here rather than leaving an empty panel or a silent alert.
  */
 import { describe, expect, it } from "vitest";
@@ -31,9 +31,9 @@ describe("dashboard and alerts", () => {
     expect(names.filter((n) => !known.has(familyOf(n, known)))).toEqual([]);
   });
 
-  it("the alert table of docs/operations.md names only exported metrics", async () => {
+  it("the alert table of docs/operations/observability.md names only exported metrics", async () => {
     const known = await exported();
-    const doc = readFileSync("docs/operations.md", "utf8");
+    const doc = readFileSync("docs/operations/observability.md", "utf8");
     const start = doc.indexOf("**What to alert on**");
     expect(start).toBeGreaterThan(0);
     const table = doc.slice(start, doc.indexOf("\n\n", doc.indexOf("| Metric |", start)));

@@ -30,7 +30,7 @@ function mismatch(hint?: string): SecretKeyRefusedError {
   return new SecretKeyRefusedError(
     "OFFERS_SECRET_KEY does not match the key that encrypted the stored API keys (its check value differs from the one " +
       "stored in offers_settings). Start every instance with the same OFFERS_SECRET_KEY; to change the key, follow " +
-      `"Rotating OFFERS_SECRET_KEY" in docs/operations.md.${hint ? ` ${hint}` : ""}`,
+      `"Rotating OFFERS_SECRET_KEY" in docs/operations/games.md.${hint ? ` ${hint}` : ""}`,
   );
 }
 

@@ -2,7 +2,7 @@
  * The portal's domain errors, modelled on lib/offers/errors.ts: a CLOSED union of stable codes (an
  * error body's `message`), a sentence for people (`detail`), and for bad input the issues. Domain code
  * throws these and carries no HTTP status; lib/portal/http/status.ts holds the one table from code to
- * status, lib/portal/http/respond.ts the one mapper. docs/operations.md ("Portal error codes") lists
+ * status, lib/portal/http/respond.ts the one mapper. docs/operations/error-codes.md lists
  * every code with its status and what a caller should do.
  */
 import { CodedError, type ErrorFields, type ErrorIssue } from "../errors";

@@ -15,7 +15,7 @@ const MINUTE = 60 * SECOND;
 const HOUR = 60 * MINUTE;
 
 /**
- * The documented schedule (docs/operations.md): 12 attempts, the first at once, then after
+ * The documented schedule (docs/operations/reward-delivery.md): 12 attempts, the first at once, then after
  * 5 s, 30 s, 2 min, 10 min, 30 min, 1 h, 2 h, 3 h, 4 h, 6 h and 7 h (± 20 %): the last one about
  * 24 h after the first, then failed.
  */

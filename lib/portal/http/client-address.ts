@@ -4,7 +4,7 @@
  * none. So the last entry of X-Forwarded-For is the address the nearest hop saw: behind
  * deploy/nginx (which replaces the header with the address it saw, never passing on a client's)
  * that is the player's; straight to `next start`, the socket's. A portal reachable by clients other
- * than through that proxy would let a client name its own address (docs/operations.md, Rate limits).
+ * than through that proxy would let a client name its own address (docs/operations/rate-limits.md).
  */
 import { isIP } from "node:net";
 

@@ -178,7 +178,7 @@ export function buildPortalOpenApiDocument(routes: readonly PortalRouteModule[])
   const components: Record<string, OpenAPIV3_1.SchemaObject> = {};
   components[ERROR_BODY] = {
     ...jsonSchema(ErrorBodySchema, "output", components),
-    description: 'The body of every portal error (docs/operations.md, "Portal error codes"); each answer names the codes it can carry',
+    description: 'The body of every portal error (docs/operations/error-codes.md); each answer names the codes it can carry',
   };
   const responses: Record<string, OpenAPIV3_1.ResponseObject> = {};
   // Plain objects: openapi-types mixes 3.0 types into its 3.1 ones; the document is checked by redocly lint instead.
@@ -220,7 +220,7 @@ export function buildPortalOpenApiDocument(routes: readonly PortalRouteModule[])
       description:
         "The internal developer portal: component catalog, configuration, releases, imports, app orders, merge requests, and the " +
         "offers service's support and live-ops consoles. Scripts authenticate with a personal API token (`Authorization: Bearer`). " +
-        'Every error answers `{"message": <stable code>, "detail": <sentence>, "issues"?: [{path, message}]}` (docs/operations.md, "Portal error codes").',
+        'Every error answers `{"message": <stable code>, "detail": <sentence>, "issues"?: [{path, message}]}` (docs/operations/error-codes.md).',
     },
     servers: [{ url: "/", description: "The portal that serves this document" }],
     tags: [...tags].sort().map((name) => ({ name, description: TAG_DESCRIPTIONS[name] ?? name })),

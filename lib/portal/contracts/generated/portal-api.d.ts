@@ -1040,7 +1040,7 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /** @description The body of every portal error (docs/operations.md, "Portal error codes"); each answer names the codes it can carry */
+        /** @description The body of every portal error (docs/operations/error-codes.md); each answer names the codes it can carry */
         PortalError: {
             /**
              * @description The stable code: branch on it
