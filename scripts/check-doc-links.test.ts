@@ -33,4 +33,8 @@ describe("the documentation's link check", () => {
       "README.md: docs/page.md#not-a-heading (no heading #not-a-heading in docs/page.md)",
     ]);
   });
+
+  it("finds every relative link of README.md and docs/ resolving, anchors included", () => {
+    expect(brokenLinks()).toEqual([]);
+  });
 });
