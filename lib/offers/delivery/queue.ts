@@ -14,13 +14,9 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import { fromDriverRow, rowsOf } from "../../db";
 import type { OffersDatabase } from "../db";
 import { rewardEvents, settings, webhookDeliveries, webhookEndpoints } from "../db/schema";
-import type { EndpointRow } from "./endpoints";
-import { toRewardGrantedEvent, type RewardEventRow } from "./events";
+import type { RewardEventRow } from "./events";
 import { FANOUT_CURSOR } from "./feed";
-import { nextRetryDelay, type RetryPolicy } from "./schedule";
-import type { AttemptResult } from "./sender";
-
-export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
+import type { CompletedAttempt, LeasedDelivery } from "./rules";
 
 const REWARD_GRANTED: RewardEventRow["type"] = "reward.granted";
 
@@ -49,7 +45,7 @@ export async function fanOut(
   db: OffersDatabase,
   now: Date,
   batch: number,
-  lease: { token: string; until: Date; total: number; perEndpoint: number; busy: Map<string, number> },
+  lease: { token: string; until: Date; total: number; perEndpoint: number; busy: ReadonlyMap<string, number> },
 ): Promise<{ events: number; queued: number; leased: LeasedDelivery[]; subscribedGames: string[] }> {
   const at = now.toISOString();
   const until = lease.until.toISOString();
@@ -142,13 +138,6 @@ function toLeased(raw: RawLeased): LeasedDelivery {
   };
 }
 
-/** A leased delivery with what sending it needs: its event (null for a test event) and its endpoint (null when deleted meanwhile). */
-export interface LeasedDelivery {
-  delivery: DeliveryRow;
-  event: RewardEventRow | null;
-  endpoint: EndpointRow | null;
-}
-
 export interface Lease {
   token: string;
   until: Date;
@@ -164,7 +153,7 @@ export interface Lease {
 export async function leaseDue(
   db: OffersDatabase,
   now: Date,
-  options: { total: number; perEndpoint: number; busy: Map<string, number>; leaseMs: number },
+  options: { total: number; perEndpoint: number; busy: ReadonlyMap<string, number>; leaseMs: number },
 ): Promise<Lease> {
   const token = randomUUID();
   const until = new Date(now.getTime() + options.leaseMs);
@@ -199,28 +188,6 @@ export async function leaseDue(
   const deliveries = rowsOf<RawLeased>(result).map(toLeased);
   deliveries.sort((a, b) => a.delivery.id - b.delivery.id);
   return { token, until, deliveries };
-}
-
-/** What an attempt changed: delivered, a retry at `nextAttemptAt`, or failed for good. */
-export interface Outcome {
-  status: "delivered" | "pending" | "failed";
-  nextAttemptAt: Date | null;
-}
-
-export function outcomeOf(result: AttemptResult, triesBefore: number, now: Date, policy: RetryPolicy, random?: () => number): Outcome {
-  if (result.ok) return { status: "delivered", nextAttemptAt: null };
-  const delay = nextRetryDelay(policy, triesBefore + 1, random);
-  if (delay === null) return { status: "failed", nextAttemptAt: null };
-  return { status: "pending", nextAttemptAt: new Date(now.getTime() + delay) };
-}
-
-/** One finished attempt of a leased delivery. */
-export interface CompletedAttempt {
-  deliveryId: number;
-  token: string;
-  attemptedAt: Date;
-  result: AttemptResult;
-  outcome: Outcome;
 }
 
 /** Attempts kept on a delivery row (the oldest are dropped beyond). */
@@ -284,10 +251,4 @@ export async function releaseLease(db: OffersDatabase, token: string, ids: numbe
     .update(webhookDeliveries)
     .set({ leaseToken: null, leasedUntil: null, nextAttemptAt: now })
     .where(and(eq(webhookDeliveries.leaseToken, token), inArray(webhookDeliveries.id, ids)));
-}
-
-/** The JSON body of a delivery: its reward event as the feed shows it, or the message it carries (a test event). */
-export function messageBody(delivery: DeliveryRow, event: RewardEventRow | null): string | null {
-  if (delivery.rewardEventId !== null) return event ? JSON.stringify(toRewardGrantedEvent(event)) : null;
-  return delivery.payload ? JSON.stringify(delivery.payload) : null;
 }
