@@ -1,7 +1,8 @@
 /**
- * The delivery worker's slot table: which leased deliveries are in flight and which wait here, which
- * slots are free, how much the next lease may take, and which waiting delivery starts when a slot
- * frees. Plain data, no database, timer or clock: the worker does what it answers.
+ * The delivery worker's slot table: how many attempts are in flight to each endpoint, which leased
+ * deliveries wait here for a slot, which slots are free, how much the next lease may take, which
+ * waiting delivery starts when a slot frees, and that nothing starts once the worker stops. Plain
+ * data, no database, timer or clock: the worker does the IO it calls for.
  *
  * An instance has `concurrency` slots, at most `perEndpoint` of them for one endpoint, and holds up
  * to HELD_PER_SLOT deliveries per slot: the one in flight and one waiting, so a slot that frees starts

@@ -299,16 +299,16 @@ export class DeliveryWorker {
 
   /** Runs the attempt of a delivery whose slot the table has taken; its end frees the slot and starts what waits. */
   private dispatch(held: Leased): void {
-    const send = this.attempt(held)
+    const attempt = this.attempt(held)
       .catch((error: unknown) => this.options.logger?.error({ err: error, deliveryId: held.leased.delivery.id }, "webhook attempt failed unexpectedly; it is retried when its lease ends"))
       .finally(() => {
         this.slots.finished(held.endpointId);
-        this.work.delete(send);
+        this.work.delete(attempt);
         this.startWaiting();
         // A slot freed: worth a round only when more is waiting than the last lease took.
         if (this.plan.wantsLease) this.wake();
       });
-    this.work.add(send);
+    this.work.add(attempt);
   }
 
   /** leased → sending → sent → outcome (see ./attempt); the outcome is then recorded in the next batched write. */
