@@ -40,6 +40,7 @@ import { failedRoundWaitMs, leaseMsFor, mayStartOn, type CompletedAttempt } from
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./schedule";
 import { createSender, type Sender } from "./sender";
 import { SlotTable } from "./slots";
+import { Timers } from "./timers";
 
 export interface DeliveryWorkerOptions {
   db: OffersDatabase;
@@ -74,43 +75,6 @@ const FLUSH_MS = 25;
  */
 type TimerKind = "sleep" | "pace" | "flush" | "due";
 
-class Timers {
-  private readonly armed = new Map<TimerKind, { timer: NodeJS.Timeout; fire: () => void }>();
-
-  /** Runs `fire` after `ms`, replacing the timer of this kind if armed. `unref`: it keeps no process alive. */
-  set(kind: TimerKind, ms: number, fire: () => void, unref: boolean): void {
-    this.clear(kind);
-    const timer = setTimeout(() => {
-      this.armed.delete(kind);
-      fire();
-    }, ms);
-    if (unref) timer.unref?.();
-    this.armed.set(kind, { timer, fire });
-  }
-
-  isSet(kind: TimerKind): boolean {
-    return this.armed.has(kind);
-  }
-
-  /** Runs the timer of this kind now, if armed. */
-  fireNow(kind: TimerKind): void {
-    const armed = this.armed.get(kind);
-    if (!armed) return;
-    this.clear(kind);
-    armed.fire();
-  }
-
-  /** A wait of `ms`, cut short by fireNow(kind). */
-  wait(kind: TimerKind, ms: number, unref: boolean): Promise<void> {
-    return new Promise((resolve) => this.set(kind, ms, resolve, unref));
-  }
-
-  clear(kind: TimerKind): void {
-    clearTimeout(this.armed.get(kind)?.timer);
-    this.armed.delete(kind);
-  }
-}
-
 export class DeliveryWorker {
   private readonly clock: Clock;
   private readonly retry: RetryPolicy;
@@ -119,7 +83,7 @@ export class DeliveryWorker {
   private readonly leaseMs: number;
   private readonly slots: SlotTable<Leased>;
   private readonly plan: RoundPlan;
-  private readonly timers = new Timers();
+  private readonly timers = new Timers<TimerKind>();
   private readonly secrets: SigningSecretCache;
   private readonly interrupt = new AbortController();
   /** Attempts and give-backs under way (idle and stop wait for them). */
