@@ -20,7 +20,7 @@ import { createEventBus, type EventBus } from "../events";
 import { createEventStream, type EventStream } from "./sse";
 import { SurfacingJobRunner } from "./engine/surfacing-jobs";
 import type { AddressPolicy } from "./delivery/address-guard";
-import { deliveryStats, purgeDeliveries } from "./delivery/queue";
+import { deliveryStats, purgeDeliveries } from "./delivery/delivery-log";
 import { DeliveryWorker } from "./delivery/worker";
 import type { DeliveryStats } from "./schemas";
 import { addMetricsSource, cachedFor, countQueryError } from "./metrics";

@@ -16,7 +16,7 @@ import * as S from "../schemas";
 import { startOffersTestApp, type OffersTestContext, type TestGame } from "../testing";
 import { and, eq } from "drizzle-orm";
 import { webhookDeliveries } from "../db/schema";
-import { purgeDeliveries } from "./queue";
+import { purgeDeliveries } from "./delivery-log";
 import { eventually, startReceiver, type Receiver } from "./testing";
 import { DeliveryWorker, type DeliveryWorkerOptions } from "./worker";
 

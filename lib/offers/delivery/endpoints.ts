@@ -26,7 +26,7 @@ import type {
 } from "../schemas";
 import { WebhookEndpointInput } from "../schemas";
 import { AddressNotAllowedError, checkEndpointUrl, type AddressPolicy } from "./address-guard";
-import { replayDelivery, replayFailed } from "./queue";
+import { replayDelivery, replayFailed } from "./delivery-log";
 
 /**
  * What a change made here means for this instance's delivery worker: "endpoints" (one was created,

@@ -26,6 +26,9 @@ export interface FeedPosition {
 
 export const FEED_START: FeedPosition = { xid: "0", id: 0 };
 
+/** The settings row of the delivery fan-out's position in every game's events, "<xid>:<id>" (./queue moves it, ./delivery-log reads it). */
+export const FANOUT_CURSOR = "webhook-fanout-cursor";
+
 const MAX_XID8 = 2n ** 64n - 1n;
 const NUMBERS = String.raw`(0|[1-9]\d{0,19})\.(0|[1-9]\d{0,18})`;
 /** Written since cursors are bound to their feed: "r2.<xid>.<id>.<tag>". */

@@ -6,23 +6,18 @@
  * - lease: due deliveries are taken FOR UPDATE SKIP LOCKED and given a lease token and time, so two
  *   instances never take the same one; a lease that runs out (the instance died) makes it due again;
  * - complete: the outcome of an attempt is written only by the holder of the lease, with the attempt's log row;
- * - replay, the delivery log and the lag figures.
+ * - release: an instance that stops gives what it holds back, due at once.
+ * The delivery log, its figures, replays and the purge are in ./delivery-log.
  */
 import { randomUUID } from "node:crypto";
-import { and, desc, eq, inArray, lt, sql, type SQL } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import { fromDriverRow, rowsOf } from "../../db";
 import type { OffersDatabase } from "../db";
 import { rewardEvents, settings, webhookDeliveries, webhookEndpoints } from "../db/schema";
-import { OffersError } from "../errors";
-import type { DeliveryStats, WebhookDelivery, WebhookDeliveryPage, WebhookDeliveryQuery, WebhookReplayRequest } from "../schemas";
-import type { EndpointRow } from "./endpoints";
-import { toRewardGrantedEvent, type RewardEventRow } from "./events";
-import { nextRetryDelay, type RetryPolicy } from "./schedule";
-import type { AttemptResult } from "./sender";
+import type { RewardEventRow } from "./events";
+import { FANOUT_CURSOR } from "./feed";
+import type { CompletedAttempt, LeasedDelivery } from "./rules";
 
-export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
-
-const FANOUT_CURSOR = "webhook-fanout-cursor";
 const REWARD_GRANTED: RewardEventRow["type"] = "reward.granted";
 
 /**
@@ -50,7 +45,7 @@ export async function fanOut(
   db: OffersDatabase,
   now: Date,
   batch: number,
-  lease: { token: string; until: Date; total: number; perEndpoint: number; busy: Map<string, number> },
+  lease: { token: string; until: Date; total: number; perEndpoint: number; busy: ReadonlyMap<string, number> },
 ): Promise<{ events: number; queued: number; leased: LeasedDelivery[]; subscribedGames: string[] }> {
   const at = now.toISOString();
   const until = lease.until.toISOString();
@@ -143,13 +138,6 @@ function toLeased(raw: RawLeased): LeasedDelivery {
   };
 }
 
-/** A leased delivery with what sending it needs: its event (null for a test event) and its endpoint (null when deleted meanwhile). */
-export interface LeasedDelivery {
-  delivery: DeliveryRow;
-  event: RewardEventRow | null;
-  endpoint: EndpointRow | null;
-}
-
 export interface Lease {
   token: string;
   until: Date;
@@ -165,7 +153,7 @@ export interface Lease {
 export async function leaseDue(
   db: OffersDatabase,
   now: Date,
-  options: { total: number; perEndpoint: number; busy: Map<string, number>; leaseMs: number },
+  options: { total: number; perEndpoint: number; busy: ReadonlyMap<string, number>; leaseMs: number },
 ): Promise<Lease> {
   const token = randomUUID();
   const until = new Date(now.getTime() + options.leaseMs);
@@ -200,28 +188,6 @@ export async function leaseDue(
   const deliveries = rowsOf<RawLeased>(result).map(toLeased);
   deliveries.sort((a, b) => a.delivery.id - b.delivery.id);
   return { token, until, deliveries };
-}
-
-/** What an attempt changed: delivered, a retry at `nextAttemptAt`, or failed for good. */
-export interface Outcome {
-  status: "delivered" | "pending" | "failed";
-  nextAttemptAt: Date | null;
-}
-
-export function outcomeOf(result: AttemptResult, triesBefore: number, now: Date, policy: RetryPolicy, random?: () => number): Outcome {
-  if (result.ok) return { status: "delivered", nextAttemptAt: null };
-  const delay = nextRetryDelay(policy, triesBefore + 1, random);
-  if (delay === null) return { status: "failed", nextAttemptAt: null };
-  return { status: "pending", nextAttemptAt: new Date(now.getTime() + delay) };
-}
-
-/** One finished attempt of a leased delivery. */
-export interface CompletedAttempt {
-  deliveryId: number;
-  token: string;
-  attemptedAt: Date;
-  result: AttemptResult;
-  outcome: Outcome;
 }
 
 /** Attempts kept on a delivery row (the oldest are dropped beyond). */
@@ -285,131 +251,4 @@ export async function releaseLease(db: OffersDatabase, token: string, ids: numbe
     .update(webhookDeliveries)
     .set({ leaseToken: null, leasedUntil: null, nextAttemptAt: now })
     .where(and(eq(webhookDeliveries.leaseToken, token), inArray(webhookDeliveries.id, ids)));
-}
-
-/** The JSON body of a delivery: its reward event as the feed shows it, or the message it carries (a test event). */
-export function messageBody(delivery: DeliveryRow, event: RewardEventRow | null): string | null {
-  if (delivery.rewardEventId !== null) return event ? JSON.stringify(toRewardGrantedEvent(event)) : null;
-  return delivery.payload ? JSON.stringify(delivery.payload) : null;
-}
-
-/** Sends one delivery again (any status), with the same webhook-id; its schedule starts over. */
-export async function replayDelivery(db: OffersDatabase, gameId: string, deliveryId: number, now: Date): Promise<void> {
-  const replayed = await db
-    .update(webhookDeliveries)
-    .set({ status: "pending", tries: 0, nextAttemptAt: now, leaseToken: null, leasedUntil: null, failedAt: null, updatedAt: now })
-    .where(and(eq(webhookDeliveries.gameId, gameId), eq(webhookDeliveries.id, deliveryId)))
-    .returning({ id: webhookDeliveries.id });
-  if (replayed.length === 0) throw new OffersError("webhook-delivery-not-found", String(deliveryId));
-}
-
-/** Sends again every failed delivery of the game whose event happened in [from, to) (of one endpoint, if named). */
-export async function replayFailed(db: OffersDatabase, gameId: string, request: WebhookReplayRequest, now: Date): Promise<number> {
-  const conditions: SQL[] = [
-    eq(webhookDeliveries.gameId, gameId),
-    eq(webhookDeliveries.status, "failed"),
-    sql`${webhookDeliveries.eventAt} >= ${request.from}::timestamptz`,
-    sql`${webhookDeliveries.eventAt} < ${request.to}::timestamptz`,
-  ];
-  if (request.endpointId) conditions.push(eq(webhookDeliveries.endpointId, request.endpointId));
-  const replayed = await db
-    .update(webhookDeliveries)
-    .set({ status: "pending", tries: 0, nextAttemptAt: now, failedAt: null, updatedAt: now })
-    .where(and(...conditions))
-    .returning({ id: webhookDeliveries.id });
-  return replayed.length;
-}
-
-/**
- * Deletes up to `limit` deliveries that ended (delivered, or failed after the schedule) before
- * `endedBefore`, oldest first: the delivery log keeps a retention window, not every attempt ever.
- * Pending ones are never deleted, and the reward events stay (they are the ledger the feed pages).
- * Answers how many it deleted.
- */
-export async function purgeDeliveries(db: OffersDatabase, endedBefore: Date, limit: number): Promise<number> {
-  const cutoff = endedBefore.toISOString();
-  const deleted = rowsOf<{ id: string | number }>(
-    await db.execute(sql`
-      delete from offers_webhook_deliveries where id in (
-        select id from offers_webhook_deliveries
-        where (status = 'delivered' and delivered_at < ${cutoff}::timestamptz) or (status = 'failed' and failed_at < ${cutoff}::timestamptz)
-        order by id
-        limit ${limit}
-      )
-      returning id`),
-  );
-  return deleted.length;
-}
-
-const ATTEMPTS_SHOWN = 20;
-
-/** The delivery log of a game, newest first, each with its last attempts. */
-export async function listDeliveries(db: OffersDatabase, gameId: string, query: WebhookDeliveryQuery): Promise<WebhookDeliveryPage> {
-  const conditions: SQL[] = [eq(webhookDeliveries.gameId, gameId)];
-  if (query.status) conditions.push(eq(webhookDeliveries.status, query.status));
-  if (query.endpointId) conditions.push(eq(webhookDeliveries.endpointId, query.endpointId));
-  if (query.before) conditions.push(lt(webhookDeliveries.id, query.before));
-  const rows = await db
-    .select({ d: webhookDeliveries, url: webhookEndpoints.url, playerId: rewardEvents.playerId, rewards: rewardEvents.rewards })
-    .from(webhookDeliveries)
-    .innerJoin(webhookEndpoints, eq(webhookEndpoints.endpointId, webhookDeliveries.endpointId))
-    .leftJoin(rewardEvents, eq(rewardEvents.id, webhookDeliveries.rewardEventId))
-    .where(and(...conditions))
-    .orderBy(desc(webhookDeliveries.id))
-    .limit(query.limit + 1);
-  const page = rows.slice(0, query.limit);
-  const iso = (d: Date | null) => d?.toISOString() ?? null;
-  const deliveries: WebhookDelivery[] = page.map(({ d, url, playerId, rewards }) => ({
-    deliveryId: d.id,
-    endpointId: d.endpointId,
-    url,
-    messageId: d.messageId,
-    eventType: d.eventType,
-    status: d.status,
-    playerId: playerId ?? null,
-    rewards: rewards ?? null,
-    attempts: d.attempts,
-    nextAttemptAt: d.status === "pending" ? iso(d.nextAttemptAt) : null,
-    lastStatusCode: d.lastStatusCode,
-    lastError: d.lastError,
-    lastLatencyMs: d.lastLatencyMs,
-    eventAt: d.eventAt.toISOString(),
-    deliveredAt: iso(d.deliveredAt),
-    failedAt: iso(d.failedAt),
-    // Newest first, as the log reads.
-    attemptLog: [...d.attemptLog].reverse().slice(0, ATTEMPTS_SHOWN),
-  }));
-  return { deliveries, nextBefore: rows.length > query.limit ? page.at(-1)!.d.id : null };
-}
-
-/**
- * How far behind delivery is, for one game or (null) every game: the oldest event not yet
- * delivered to an enabled endpoint (queued or retrying, or committed and not yet fanned out), and
- * the pending and failed (dead letter) counts.
- */
-export async function deliveryStats(db: OffersDatabase, gameId: string | null, now: Date): Promise<DeliveryStats> {
-  const game = (column: SQL) => (gameId === null ? sql`true` : sql`${column} = ${gameId}`);
-  const [row] = rowsOf<{ oldest_pending: string | Date | null; unfanned: string | Date | null; pending: string | number; failed: string | number }>(
-    await db.execute(sql`
-      select
-        (select min(d.event_at) from offers_webhook_deliveries d
-          join offers_webhook_endpoints ep on ep.endpoint_id = d.endpoint_id and ep.enabled
-          where d.status = 'pending' and ${game(sql`d.game_id`)}) as oldest_pending,
-        (select min(e.occurred_at) from offers_reward_events e
-          where (e.xid, e.id) > (
-              coalesce((select split_part(value, ':', 1) from offers_settings where name = ${FANOUT_CURSOR}), '0')::xid8,
-              coalesce((select split_part(value, ':', 2) from offers_settings where name = ${FANOUT_CURSOR}), '0')::bigint)
-            and ${game(sql`e.game_id`)}
-            and exists (select 1 from offers_webhook_endpoints ep where ep.game_id = e.game_id and ep.enabled and ep.event_types ? e.type)) as unfanned,
-        (select count(*) from offers_webhook_deliveries d where d.status = 'pending' and ${game(sql`d.game_id`)}) as pending,
-        (select count(*) from offers_webhook_deliveries d where d.status = 'failed' and ${game(sql`d.game_id`)}) as failed`),
-  );
-  const dates = [row?.oldest_pending, row?.unfanned].filter((v): v is string | Date => v !== null && v !== undefined).map((v) => new Date(v));
-  const oldest = dates.length ? new Date(Math.min(...dates.map((d) => d.getTime()))) : null;
-  return {
-    lagSeconds: oldest ? Math.max(0, (now.getTime() - oldest.getTime()) / 1000) : 0,
-    oldestUndeliveredAt: oldest?.toISOString() ?? null,
-    pending: Number(row?.pending ?? 0),
-    failed: Number(row?.failed ?? 0),
-  };
 }

@@ -5,6 +5,9 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
+import type { EndpointRow } from "./endpoints";
+import type { RewardEventRow } from "./events";
+import type { DeliveryRow } from "./rules";
 
 export interface Received {
   id: string;
@@ -94,4 +97,72 @@ export async function eventually<T>(check: () => T | Promise<T>, timeoutMs = 15_
       await new Promise((r) => setTimeout(r, 25));
     }
   }
+}
+
+/** Rows as the queue answers them, for tests of the pure rules and stages (no database). */
+export function deliveryRowFor(fields: Partial<DeliveryRow> = {}): DeliveryRow {
+  const at = new Date(Date.UTC(2026, 0, 1, 12));
+  return {
+    id: 1,
+    endpointId: "ep_1",
+    gameId: "game-1",
+    messageId: "evt_1",
+    eventType: "reward.granted",
+    rewardEventId: 1,
+    payload: null,
+    status: "pending",
+    tries: 0,
+    attempts: 0,
+    nextAttemptAt: at,
+    leaseToken: "lease-1",
+    leasedUntil: at,
+    lastAttemptAt: null,
+    lastStatusCode: null,
+    lastError: null,
+    lastLatencyMs: null,
+    attemptLog: [],
+    eventAt: at,
+    createdAt: at,
+    deliveredAt: null,
+    failedAt: null,
+    updatedAt: at,
+    ...fields,
+  };
+}
+
+export function endpointRowFor(fields: Partial<EndpointRow> = {}): EndpointRow {
+  const at = new Date(Date.UTC(2026, 0, 1, 12));
+  return {
+    endpointId: "ep_1",
+    gameId: "game-1",
+    url: "https://games.example/webhooks",
+    description: "",
+    eventTypes: ["reward.granted"],
+    enabled: true,
+    encryptedSecret: "sealed",
+    previousEncryptedSecret: null,
+    previousSecretExpiresAt: null,
+    createdAt: at,
+    updatedAt: at,
+    ...fields,
+  };
+}
+
+export function rewardEventRowFor(fields: Partial<RewardEventRow> = {}): RewardEventRow {
+  return {
+    id: 1,
+    eventId: "evt_1",
+    xid: "1000",
+    type: "reward.granted",
+    gameId: "game-1",
+    playerId: "p1",
+    sourceKind: "offer",
+    sourceId: "inst_1",
+    offerId: "gift",
+    variantId: null,
+    rewards: [{ kind: "coins", rewardId: "gold", name: "Gold", amount: 25 }],
+    source: "client",
+    occurredAt: new Date(Date.UTC(2026, 0, 1, 11)),
+    ...fields,
+  };
 }

@@ -19,6 +19,11 @@
  * milliseconds together. A claim in a game without an endpoint wakes nothing: the next poll moves
  * the cursor past its event. Outcomes are written in batches, one statement for the attempts that
  * finished in the last FLUSH_MS.
+ *
+ * The decisions are plain data beside it: the slot table (./slots: what is in flight, what waits, what
+ * the next lease may take, what starts when a slot frees), the round plan (./rounds: when a round runs
+ * and whether it leases) and the stages of an attempt (./attempt: leased → sending → sent → outcome,
+ * then recorded in the batched write). The worker does the IO they call for and owns every timer.
  */
 import { randomUUID } from "node:crypto";
 import { setMaxListeners } from "node:events";
@@ -27,17 +32,15 @@ import { systemClock } from "../clock";
 import type { OffersDatabase } from "../db";
 import type { SecretBox } from "../secret-box";
 import type { AddressPolicy } from "./address-guard";
-import { signingSecrets, type DeliveryChange, type EndpointRow } from "./endpoints";
-import { completeAttempts, ensureFanOutCursor, fanOut, leaseDue, messageBody, outcomeOf, releaseLease, type CompletedAttempt, type LeasedDelivery } from "./queue";
+import { judge, leasedStage, prepare, send, SigningSecretCache, type Judged, type Leased } from "./attempt";
+import type { DeliveryChange } from "./endpoints";
+import { completeAttempts, ensureFanOutCursor, fanOut, leaseDue, releaseLease } from "./queue";
+import { MIN_ROUND_MS, RoundPlan } from "./rounds";
+import { failedRoundWaitMs, leaseMsFor, mayStartOn, type CompletedAttempt } from "./rules";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./schedule";
 import { createSender, type Sender } from "./sender";
-
-/** A leased delivery waiting for a slot: its lease token and end (ms). */
-interface Waiting {
-  token: string;
-  until: number;
-  leased: LeasedDelivery;
-}
+import { SlotTable } from "./slots";
+import { Timers } from "./timers";
 
 export interface DeliveryWorkerOptions {
   db: OffersDatabase;
@@ -62,72 +65,46 @@ export interface DeliveryWorkerOptions {
   sender?: Sender;
 }
 
-/**
- * How long a delivery stays leased: a wait behind the attempts in flight (at most their deadline),
- * its own attempt's deadline, then as long again (at least 1 s) to write its outcome. An instance
- * that dies holding it gives it up when this runs out.
- */
-export const leaseMsFor = (timeoutMs: number) => 3 * timeoutMs + 1_000;
-
-/** Deliveries held per slot: the one in flight and one waiting to start (see above). */
-const HELD_PER_SLOT = 2;
-
-/** Shortest time from one round's start to the next (see loop). */
-const MIN_ROUND_MS = 25;
 /** Longest wait of a finished attempt before its outcome is written (with the others finished meanwhile). */
 const FLUSH_MS = 25;
+
+/**
+ * The worker's timers, each kind armed at most once: the idle sleep between rounds, the pause that
+ * keeps rounds MIN_ROUND_MS apart, the next batched write of outcomes, and the wake-up for the
+ * earliest retry this instance scheduled.
+ */
+type TimerKind = "sleep" | "pace" | "flush" | "due";
 
 export class DeliveryWorker {
   private readonly clock: Clock;
   private readonly retry: RetryPolicy;
   private readonly sender: Sender;
   private readonly fanOutBatch: number;
-  private readonly inFlight = new Map<string, number>();
-  private inFlightTotal = 0;
-  /** Leased deliveries waiting for a slot, per endpoint, oldest first. */
-  private readonly waiting = new Map<string, Waiting[]>();
-  private waitingTotal = 0;
-  private running: Promise<void> | undefined;
-  private stopped = false;
-  private wakeUp: (() => void) | undefined;
-  private woken = false;
+  private readonly leaseMs: number;
+  private readonly slots: SlotTable<Leased>;
+  private readonly plan: RoundPlan;
+  private readonly timers = new Timers<TimerKind>();
+  private readonly secrets: SigningSecretCache;
   private readonly interrupt = new AbortController();
-  private readonly sends = new Set<Promise<void>>();
-  private readonly secretCache = new Map<string, { updatedAt: number; secrets: string[]; checkedAt: number }>();
-  /** Finished attempts waiting to be written, the write under way, and the timer of the next one. */
+  /** Attempts and give-backs under way (idle and stop wait for them). */
+  private readonly work = new Set<Promise<void>>();
+  /** Finished attempts waiting to be written, and the write under way. */
   private finished: CompletedAttempt[] = [];
   private flushing: Promise<void> | undefined;
-  private flushTimer: NodeJS.Timeout | undefined;
-  /** Lease what is due at the next round (a full lease left more, deliveries were given back). */
-  private leaseWanted = true;
-  private lastLeaseAt = 0;
-  /** The earliest retry this instance scheduled (a round leases then), and its wake-up. */
-  private nextDueAt = Infinity;
-  private dueTimer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private stopped = false;
+  private woken = false;
   private cursorReady = false;
-  /**
-   * The games with an enabled endpoint for reward.granted, as the last round read them; undefined
-   * when unknown (before the first round, after a change of endpoints here), when every claim wakes.
-   * Another instance's change is seen by the next round here, at most `pollMs` away, which is also
-   * the longest a claim waits for its round when this set is behind.
-   */
-  private subscribedGames: Set<string> | undefined;
-  /** Bumped by each change of endpoints here, so a round that read before it does not restore the old set. */
-  private endpointsVersion = 0;
-  /**
-   * A claim woke the worker and no round has fanned out an event since: the fan-out reads only events
-   * older than every transaction still running on the server, so an older transaction (of any
-   * database there) can hide a committed claim's event for a while. Rounds then come again after
-   * MIN_ROUND_MS, doubling up to `pollMs`, instead of after a whole poll.
-   */
-  private grantWaiting = false;
-  private grantRetryMs = 0;
 
   constructor(private readonly options: DeliveryWorkerOptions) {
     this.clock = options.clock ?? systemClock;
     this.retry = options.retry ?? DEFAULT_RETRY_POLICY;
     this.sender = options.sender ?? createSender({ policy: options.addressPolicy, timeoutMs: options.timeoutMs, maxSockets: options.concurrency });
     this.fanOutBatch = options.fanOutBatch ?? 500;
+    this.leaseMs = leaseMsFor(options.timeoutMs);
+    this.slots = new SlotTable({ concurrency: options.concurrency, perEndpoint: options.perEndpoint });
+    this.plan = new RoundPlan(options.pollMs);
+    this.secrets = new SigningSecretCache(options.box);
     // Every attempt in flight listens for the stop (up to `concurrency` at once): not a leak.
     setMaxListeners(0, this.interrupt.signal);
   }
@@ -139,20 +116,17 @@ export class DeliveryWorker {
   /** Something may be ready now (a slot freed, a retry due, stopping): poll without waiting. */
   wake(): void {
     this.woken = true;
-    this.wakeUp?.();
+    this.timers.fireNow("sleep");
   }
 
   /** A reward.granted event of the game committed on this instance: a round now if the game may have an endpoint for it. */
   granted(gameId: string): void {
-    if (this.subscribedGames && !this.subscribedGames.has(gameId)) return;
-    this.grantWaiting = true;
-    this.grantRetryMs = 0;
-    this.wake();
+    if (this.plan.granted(gameId)) this.wake();
   }
 
   /** Deliveries were made due now on this instance (a replay, a test event): lease them at once. */
   due(): void {
-    this.leaseWanted = true;
+    this.plan.wantLease();
     this.wake();
   }
 
@@ -162,9 +136,8 @@ export class DeliveryWorker {
    * was (its URL, whether it is enabled); the next round leases them with the endpoint as it is.
    */
   endpointsChanged(): void {
-    this.endpointsVersion += 1;
-    this.subscribedGames = undefined;
-    if (this.waitingTotal > 0 && !this.stopped) void this.giveBackWaiting();
+    this.plan.endpointsChanged();
+    if (this.slots.queued > 0 && !this.stopped) void this.giveBack(this.slots.drain());
   }
 
   /** Follows the claims of `engine` and the endpoint changes, replays and test events of `endpoints`; answers the unsubscribe. */
@@ -181,11 +154,12 @@ export class DeliveryWorker {
   async stop(): Promise<void> {
     if (this.stopped) return;
     this.stopped = true;
-    clearTimeout(this.dueTimer);
+    this.slots.stop();
+    this.timers.clear("due");
     this.wake();
     await this.running;
     this.interrupt.abort();
-    await this.giveBackWaiting();
+    await this.giveBack(this.slots.drain());
     await this.idle();
     this.sender.close();
   }
@@ -198,33 +172,23 @@ export class DeliveryWorker {
       await ensureFanOutCursor(db, now);
       this.cursorReady = true;
     }
-    const leaseMs = leaseMsFor(this.options.timeoutMs);
-    const endpointsVersion = this.endpointsVersion;
+    const readAt = this.plan.endpointsVersion;
     // New deliveries come leased to this instance as far as it has room: in the normal case nothing
     // but the outcome is written later. The rest are due now, for the next lease here or elsewhere.
-    const fresh = { token: randomUUID(), until: new Date(now.getTime() + leaseMs) };
-    const fanned = await fanOut(db, now, this.fanOutBatch, {
-      ...fresh,
-      total: this.roomTotal(),
-      perEndpoint: HELD_PER_SLOT * this.options.perEndpoint,
-      busy: this.held(),
-    });
-    if (endpointsVersion === this.endpointsVersion) this.subscribedGames = new Set(fanned.subscribedGames);
-    if (fanned.events > 0) this.grantWaiting = false;
-    const stale: Waiting[] = [];
-    for (const leased of fanned.leased) this.admit({ token: fresh.token, until: fresh.until.getTime(), leased }, endpointsVersion, stale);
-    if (fanned.queued > fanned.leased.length) this.leaseWanted = true;
+    const fresh = { token: randomUUID(), until: new Date(now.getTime() + this.leaseMs) };
+    const fanned = await fanOut(db, now, this.fanOutBatch, { ...fresh, ...this.slots.leaseLimits() });
+    this.plan.endpointsRead(readAt, fanned.subscribedGames);
+    this.plan.fannedOut(fanned.events);
+    const stale: Leased[] = [];
+    for (const leased of fanned.leased) this.admit(leasedStage(fresh.token, fresh.until, leased), readAt, stale);
+    if (fanned.queued > fanned.leased.length) this.plan.wantLease();
     // Other due deliveries (retries, replays, what was given back, another instance's that ran out):
     // when something is known to be due, after a full lease, else every pollMs.
-    const free = this.roomTotal();
-    const at = Date.now();
-    if (free > 0 && (this.leaseWanted || at >= this.nextDueAt || at - this.lastLeaseAt >= this.options.pollMs)) {
-      this.leaseWanted = false;
-      this.lastLeaseAt = at;
-      this.nextDueAt = Infinity;
-      const lease = await leaseDue(db, now, { total: free, perEndpoint: HELD_PER_SLOT * this.options.perEndpoint, busy: this.held(), leaseMs });
-      for (const leased of lease.deliveries) this.admit({ token: lease.token, until: lease.until.getTime(), leased }, endpointsVersion, stale);
-      if (lease.deliveries.length === free) this.leaseWanted = true;
+    const limits = this.slots.leaseLimits();
+    if (this.plan.startLease(Date.now(), limits.total)) {
+      const lease = await leaseDue(db, now, { ...limits, leaseMs: this.leaseMs });
+      for (const leased of lease.deliveries) this.admit(leasedStage(lease.token, lease.until, leased), readAt, stale);
+      this.plan.leased(lease.deliveries.length, limits.total);
     }
     if (stale.length > 0) await this.giveBack(stale);
     return fanned.events === this.fanOutBatch;
@@ -232,8 +196,8 @@ export class DeliveryWorker {
 
   /** Resolves when every delivery held has been attempted (or given back) and its outcome is written. */
   async idle(): Promise<void> {
-    while (this.sends.size > 0 || this.waitingTotal > 0 || this.finished.length > 0 || this.flushing) {
-      await Promise.allSettled([...this.sends]);
+    while (this.work.size > 0 || this.slots.queued > 0 || this.finished.length > 0 || this.flushing) {
+      await Promise.allSettled([...this.work]);
       await this.flush();
     }
   }
@@ -253,99 +217,31 @@ export class DeliveryWorker {
         if (failures === 1 || failures % 30 === 0) this.options.logger?.warn({ err: error, failures }, "webhook delivery round failed; retrying");
       }
       if (this.stopped) break;
-      if (!more && !this.woken) await this.sleep(failures > 0 ? Math.min(this.options.pollMs * 2 ** failures, 5_000) : this.idleMs());
+      if (!more && !this.woken) await this.timers.wait("sleep", failures > 0 ? failedRoundWaitMs(this.options.pollMs, failures) : this.plan.idleMs(), true);
       // At the claims rate every claim and every finished attempt wakes the worker: rounds at most every
       // MIN_ROUND_MS take what came meanwhile together, instead of two statements per event.
       const wait = MIN_ROUND_MS - (Date.now() - started);
-      if (wait > 0 && !this.stopped) await new Promise((r) => setTimeout(r, wait));
+      if (wait > 0 && !this.stopped) await this.timers.wait("pace", wait, false);
     }
   }
 
-  /** How long to sleep after a round with nothing more to do: a poll, or less while a claim's event is awaited. */
-  private idleMs(): number {
-    if (!this.grantWaiting) return this.options.pollMs;
-    this.grantRetryMs = this.grantRetryMs === 0 ? MIN_ROUND_MS : this.grantRetryMs * 2;
-    if (this.grantRetryMs < this.options.pollMs) return this.grantRetryMs;
-    this.grantWaiting = false;
-    return this.options.pollMs;
-  }
-
-  private sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      timer.unref?.();
-      function done() {
-        clearTimeout(timer);
-        resolve();
-      }
-      this.wakeUp = () => {
-        this.wakeUp = undefined;
-        done();
-      };
-    });
-  }
-
-  /** Deliveries this instance may still take, in all. */
-  private roomTotal(): number {
-    return HELD_PER_SLOT * this.options.concurrency - this.inFlightTotal - this.waitingTotal;
-  }
-
-  /** Deliveries held per endpoint (in flight and waiting), for the lease statements. */
-  private held(): Map<string, number> {
-    if (this.waitingTotal === 0) return this.inFlight;
-    const held = new Map(this.inFlight);
-    for (const [endpointId, queue] of this.waiting) held.set(endpointId, (held.get(endpointId) ?? 0) + queue.length);
-    return held;
-  }
-
-  private hasSlot(endpointId: string): boolean {
-    return this.inFlightTotal < this.options.concurrency && (this.inFlight.get(endpointId) ?? 0) < this.options.perEndpoint;
-  }
-
-  /**
-   * A leased delivery: sent now if a slot is free and nothing of its endpoint waits before it, else it
-   * waits; but one read before an endpoint changed here (`readAt` is behind) goes into `stale`, to be given back.
-   */
-  private admit(held: Waiting, readAt: number, stale: Waiting[]): void {
-    const endpointId = held.leased.delivery.endpointId;
-    const queue = this.waiting.get(endpointId);
-    if (!queue && this.hasSlot(endpointId)) return this.dispatch(held.token, held.leased);
-    if (readAt !== this.endpointsVersion) {
-      stale.push(held);
-      return;
-    }
-    if (queue) queue.push(held);
-    else this.waiting.set(endpointId, [held]);
-    this.waitingTotal += 1;
+  /** A leased delivery: in flight now, waiting here, or (read before an endpoint changed here: `readAt` is behind) into `stale`, to be given back. */
+  private admit(held: Leased, readAt: number, stale: Leased[]): void {
+    const admission = this.slots.admit(held, readAt !== this.plan.endpointsVersion);
+    if (admission === "started") this.dispatch(held);
+    else if (admission === "stale") stale.push(held);
   }
 
   /** Starts waiting deliveries while slots are free; those whose lease is too short for an attempt are given back. */
   private startWaiting(): void {
-    if (this.stopped || this.waitingTotal === 0) return;
-    const tooLate = this.clock.now().getTime() + this.options.timeoutMs + 1_000;
-    const expiring: Waiting[] = [];
-    for (const [endpointId, queue] of this.waiting) {
-      while (queue.length > 0 && this.hasSlot(endpointId)) {
-        const next = queue.shift()!;
-        this.waitingTotal -= 1;
-        if (next.until < tooLate) expiring.push(next);
-        else this.dispatch(next.token, next.leased);
-      }
-      if (queue.length === 0) this.waiting.delete(endpointId);
-      if (this.inFlightTotal >= this.options.concurrency) break;
-    }
-    if (expiring.length > 0) void this.giveBack(expiring);
+    let now: number | undefined;
+    const { start, expired } = this.slots.next((held) => mayStartOn(held.until, (now ??= this.clock.now().getTime()), this.options.timeoutMs));
+    for (const held of start) this.dispatch(held);
+    if (expired.length > 0) void this.giveBack(expired);
   }
 
-  /** Every waiting delivery due again at once, for any instance (stopping, or the endpoints changed here). */
-  private async giveBackWaiting(): Promise<void> {
-    const all = [...this.waiting.values()].flat();
-    this.waiting.clear();
-    this.waitingTotal = 0;
-    await this.giveBack(all);
-  }
-
-  private giveBack(held: Waiting[]): Promise<void> {
+  /** Gives deliveries held here back, due at once for any instance; a round leases what is due. */
+  private giveBack(held: Leased[]): Promise<void> {
     const byToken = new Map<string, number[]>();
     for (const { token, leased } of held) {
       const ids = byToken.get(token);
@@ -358,70 +254,58 @@ export class DeliveryWorker {
         this.options.logger?.error({ err: error, deliveries: ids }, "webhook deliveries could not be given back; due again when their leases end"),
       ),
     );
-    this.leaseWanted = true;
+    this.plan.wantLease();
     this.wake();
     const all = Promise.all(released).then(() => undefined);
-    this.sends.add(all);
-    return all.finally(() => this.sends.delete(all));
+    this.work.add(all);
+    return all.finally(() => this.work.delete(all));
   }
 
-  private dispatch(token: string, leased: LeasedDelivery): void {
-    const { delivery } = leased;
-    this.inFlightTotal += 1;
-    this.inFlight.set(delivery.endpointId, (this.inFlight.get(delivery.endpointId) ?? 0) + 1);
-    const send = this.attempt(token, leased)
-      .catch((error: unknown) => this.options.logger?.error({ err: error, deliveryId: delivery.id }, "webhook attempt failed unexpectedly; it is retried when its lease ends"))
+  /** Runs the attempt of a delivery whose slot the table has taken; its end frees the slot and starts what waits. */
+  private dispatch(held: Leased): void {
+    const attempt = this.attempt(held)
+      .catch((error: unknown) => this.options.logger?.error({ err: error, deliveryId: held.leased.delivery.id }, "webhook attempt failed unexpectedly; it is retried when its lease ends"))
       .finally(() => {
-        this.inFlightTotal -= 1;
-        const left = (this.inFlight.get(delivery.endpointId) ?? 1) - 1;
-        if (left <= 0) this.inFlight.delete(delivery.endpointId);
-        else this.inFlight.set(delivery.endpointId, left);
-        this.sends.delete(send);
+        this.slots.finished(held.endpointId);
+        this.work.delete(attempt);
         this.startWaiting();
         // A slot freed: worth a round only when more is waiting than the last lease took.
-        if (this.leaseWanted) this.wake();
+        if (this.plan.wantsLease) this.wake();
       });
-    this.sends.add(send);
+    this.work.add(attempt);
   }
 
-  private async attempt(token: string, { delivery, event, endpoint }: LeasedDelivery): Promise<void> {
+  /** leased → sending → sent → outcome (see ./attempt); the outcome is then recorded in the next batched write. */
+  private async attempt(held: Leased): Promise<void> {
     const attemptedAt = this.clock.now();
-    const body = messageBody(delivery, event);
-    if (!endpoint || body === null) {
-      // Deleted meanwhile (its deliveries go with it), or nothing to send: record why rather than loop.
-      const result = { ok: false, statusCode: null, error: endpoint ? "the event is missing" : "the endpoint was deleted", latencyMs: 0 };
-      this.record({ deliveryId: delivery.id, token, attemptedAt, result, outcome: { status: "failed", nextAttemptAt: null } });
+    const ready = prepare(held, attemptedAt, (endpoint) => this.secrets.of(endpoint, attemptedAt));
+    if (ready.stage === "outcome") {
+      this.record(ready);
       return;
     }
-    const result = await this.sender.send(endpoint.url, this.secretsOf(endpoint, attemptedAt), { id: delivery.messageId, body, timestamp: attemptedAt }, this.interrupt.signal);
-    if (this.interrupt.signal.aborted && !result.ok) {
+    const sent = await send(ready, this.sender, this.interrupt.signal);
+    if (sent.stage === "interrupted") {
       // Stopping: the attempt was cut short by us, not by the receiver. Due again at once elsewhere.
-      await releaseLease(this.options.db, token, [delivery.id], this.clock.now());
+      await releaseLease(this.options.db, sent.token, [sent.deliveryId], this.clock.now());
       return;
     }
-    this.record({ deliveryId: delivery.id, token, attemptedAt, result, outcome: outcomeOf(result, delivery.tries, this.clock.now(), this.retry, this.options.random) });
+    this.record(judge(sent, this.clock.now(), this.retry, this.options.random));
   }
 
-  /** Queues an outcome for the next batched write, at most FLUSH_MS away. */
-  private record(attempt: CompletedAttempt): void {
+  /** Queues an outcome for the next batched write, at most FLUSH_MS away; a retry it schedules here wakes a round then. */
+  private record({ attempt }: Judged): void {
     this.finished.push(attempt);
-    this.flushTimer ??= setTimeout(() => void this.flush(), FLUSH_MS);
+    if (!this.timers.isSet("flush")) this.timers.set("flush", FLUSH_MS, () => void this.flush(), false);
     const retryAt = attempt.outcome.status === "pending" ? attempt.outcome.nextAttemptAt : null;
-    if (retryAt) this.dueAt(retryAt.getTime() + FLUSH_MS);
+    if (retryAt) {
+      const at = retryAt.getTime() + FLUSH_MS;
+      if (this.plan.retryAt(at)) this.timers.set("due", Math.max(0, at - Date.now()), () => this.wake(), true);
+    }
   }
 
-  /** Makes a round lease at `at` (a retry this instance scheduled). */
-  private dueAt(at: number): void {
-    if (at >= this.nextDueAt) return;
-    this.nextDueAt = at;
-    clearTimeout(this.dueTimer);
-    this.dueTimer = setTimeout(() => this.wake(), Math.max(0, at - Date.now()));
-    this.dueTimer.unref?.();
-  }
-
+  /** The recorded stage: writes the finished attempts in one statement (those whose lease is still ours). */
   private flush(): Promise<void> {
-    clearTimeout(this.flushTimer);
-    this.flushTimer = undefined;
+    this.timers.clear("flush");
     if (this.flushing || this.finished.length === 0) return this.flushing ?? Promise.resolve();
     const batch = this.finished;
     this.finished = [];
@@ -437,15 +321,5 @@ export class DeliveryWorker {
         if (this.finished.length > 0) void this.flush();
       });
     return this.flushing;
-  }
-
-  /** Decrypted secrets, cached per endpoint version (a rotation changes updatedAt). */
-  private secretsOf(endpoint: EndpointRow, now: Date): string[] {
-    const cached = this.secretCache.get(endpoint.endpointId);
-    // Re-read once a minute too: the previous secret stops signing when it expires.
-    if (cached && cached.updatedAt === endpoint.updatedAt.getTime() && now.getTime() - cached.checkedAt < 60_000) return cached.secrets;
-    const secrets = signingSecrets(this.options.box, endpoint, now);
-    this.secretCache.set(endpoint.endpointId, { updatedAt: endpoint.updatedAt.getTime(), secrets, checkedAt: now.getTime() });
-    return secrets;
   }
 }

@@ -5,7 +5,7 @@
  */
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { deliveryStats, listDeliveries } from "../../delivery/queue";
+import { deliveryStats, listDeliveries } from "../../delivery/delivery-log";
 import { OffersError } from "../../errors";
 import * as S from "../../schemas";
 import { adminAuth, adminEnvironment } from "../plugins/auth";

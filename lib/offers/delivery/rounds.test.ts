@@ -1,0 +1,66 @@
+/** When the delivery worker runs a round and whether it leases, without a database or timers. */
+import { describe, expect, it } from "vitest";
+import { MIN_ROUND_MS, RoundPlan } from "./rounds";
+
+const POLL = 1_000;
+
+describe("delivery round plan", () => {
+  it("every claim wakes until a round has read the subscribed games; then only those games' claims", () => {
+    const plan = new RoundPlan(POLL);
+    expect(plan.granted("any")).toBe(true);
+    plan.endpointsRead(plan.endpointsVersion, ["hooked"]);
+    expect(plan.granted("plain")).toBe(false);
+    expect(plan.granted("hooked")).toBe(true);
+  });
+
+  it("an endpoint changed here: every claim wakes again, and a round that read before the change keeps nothing", () => {
+    const plan = new RoundPlan(POLL);
+    plan.endpointsRead(plan.endpointsVersion, ["hooked"]);
+    const readAt = plan.endpointsVersion;
+    plan.endpointsChanged();
+    plan.endpointsRead(readAt, ["hooked"]);
+    expect(plan.granted("plain")).toBe(true);
+    plan.endpointsRead(plan.endpointsVersion, ["hooked", "plain"]);
+    expect(plan.granted("plain")).toBe(true);
+    expect(plan.granted("other")).toBe(false);
+  });
+
+  it("after a claim whose event is not read yet, idle rounds come sooner: MIN_ROUND_MS, doubling, up to a poll", () => {
+    const plan = new RoundPlan(POLL);
+    expect(plan.idleMs()).toBe(POLL);
+    plan.granted("g");
+    const waits = Array.from({ length: 8 }, () => plan.idleMs());
+    expect(waits).toEqual([MIN_ROUND_MS, 50, 100, 200, 400, 800, POLL, POLL]);
+    plan.granted("g");
+    plan.fannedOut(0);
+    expect(plan.idleMs()).toBe(MIN_ROUND_MS);
+    plan.fannedOut(3);
+    expect(plan.idleMs()).toBe(POLL);
+  });
+
+  it("leases at the first round, when asked, after a full lease, when a retry is due, else once a poll", () => {
+    const plan = new RoundPlan(POLL);
+    expect(plan.startLease(5_000, 10)).toBe(true);
+    plan.leased(3, 10);
+    expect(plan.wantsLease).toBe(false);
+    expect(plan.startLease(5_100, 10)).toBe(false);
+    expect(plan.startLease(6_000, 10)).toBe(true);
+
+    plan.leased(10, 10);
+    expect(plan.wantsLease).toBe(true);
+    expect(plan.startLease(6_010, 0), "no room: no lease").toBe(false);
+    expect(plan.startLease(6_010, 4)).toBe(true);
+
+    plan.wantLease();
+    expect(plan.startLease(6_020, 4)).toBe(true);
+
+    expect(plan.retryAt(6_500)).toBe(true);
+    expect(plan.retryAt(6_700), "a later retry sets no earlier wake-up").toBe(false);
+    expect(plan.retryAt(6_400)).toBe(true);
+    expect(plan.startLease(6_300, 4)).toBe(false);
+    expect(plan.startLease(6_400, 4)).toBe(true);
+    // The lease took what was due: a retry is known due no more.
+    expect(plan.startLease(6_500, 4)).toBe(false);
+    expect(plan.retryAt(7_000)).toBe(true);
+  });
+});

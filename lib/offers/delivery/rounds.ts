@@ -1,0 +1,111 @@
+/**
+ * When the delivery worker runs a round and what the round does, as plain data (no database, timer or
+ * clock; the worker passes the time in):
+ * - whether a claim wakes it: only in a game with an enabled endpoint for reward.granted, as the last
+ *   round read them (decision of 2026-11-26); every claim while that is unknown;
+ * - how long it sleeps after a round with nothing more to do: a poll, or less while a claim's event
+ *   is awaited (an older transaction can hide it from the fan-out for a while);
+ * - whether a round also leases due deliveries (retries, replays, what was given back): when something
+ *   is known to be due, after a full lease, else every poll.
+ */
+
+/** Shortest time from one round's start to the next; also the first wait for a claim's hidden event. */
+export const MIN_ROUND_MS = 25;
+
+export class RoundPlan {
+  /** Lease what is due at the next round (a full lease left more, deliveries were given back, a replay). */
+  private leaseWanted = true;
+  private lastLeaseAt = 0;
+  /** The earliest retry this instance scheduled: a round leases then. */
+  private nextDueAt = Infinity;
+  /**
+   * The games with an enabled endpoint for reward.granted, as the last round read them; undefined
+   * when unknown (before the first round, after a change of endpoints here), when every claim wakes.
+   * Another instance's change is seen by the next round here, at most `pollMs` away, which is also
+   * the longest a claim waits for its round when this set is behind.
+   */
+  private subscribedGames: Set<string> | undefined;
+  /** Bumped by each change of endpoints here, so a round that read before it does not restore the old set. */
+  private version = 0;
+  /**
+   * A claim woke the worker and no round has fanned out an event since: the fan-out reads only events
+   * older than every transaction still running on the server, so an older transaction (of any
+   * database there) can hide a committed claim's event for a while. Rounds then come again after
+   * MIN_ROUND_MS, doubling up to `pollMs`, instead of after a whole poll.
+   */
+  private grantWaiting = false;
+  private grantRetryMs = 0;
+
+  constructor(private readonly pollMs: number) {}
+
+  /** A reward.granted event of the game committed on this instance: answers whether it is worth a round now. */
+  granted(gameId: string): boolean {
+    if (this.subscribedGames && !this.subscribedGames.has(gameId)) return false;
+    this.grantWaiting = true;
+    this.grantRetryMs = 0;
+    return true;
+  }
+
+  /** The version of the endpoints as changed here; a round notes it before it reads them. */
+  get endpointsVersion(): number {
+    return this.version;
+  }
+
+  /** An endpoint was created, changed or removed here: every claim wakes until a round has read them again. */
+  endpointsChanged(): void {
+    this.version += 1;
+    this.subscribedGames = undefined;
+  }
+
+  /** A round read the subscribed games, having noted `version` before: kept unless the endpoints changed here meanwhile. */
+  endpointsRead(version: number, subscribedGames: string[]): void {
+    if (version === this.version) this.subscribedGames = new Set(subscribedGames);
+  }
+
+  /** A round fanned out `events` events: a claim's event, if one was awaited, has been read. */
+  fannedOut(events: number): void {
+    if (events > 0) this.grantWaiting = false;
+  }
+
+  /** How long to sleep after a round with nothing more to do: a poll, or less while a claim's event is awaited. */
+  idleMs(): number {
+    if (!this.grantWaiting) return this.pollMs;
+    this.grantRetryMs = this.grantRetryMs === 0 ? MIN_ROUND_MS : this.grantRetryMs * 2;
+    if (this.grantRetryMs < this.pollMs) return this.grantRetryMs;
+    this.grantWaiting = false;
+    return this.pollMs;
+  }
+
+  /** More may be due than the worker took: the next round leases (a full lease, deliveries given back, a replay). */
+  wantLease(): void {
+    this.leaseWanted = true;
+  }
+
+  get wantsLease(): boolean {
+    return this.leaseWanted;
+  }
+
+  /**
+   * Whether a round at `now` (ms) with room for `free` deliveries leases due ones: when something is
+   * known to be due, else every poll. A yes counts as the lease made.
+   */
+  startLease(now: number, free: number): boolean {
+    if (free <= 0 || !(this.leaseWanted || now >= this.nextDueAt || now - this.lastLeaseAt >= this.pollMs)) return false;
+    this.leaseWanted = false;
+    this.lastLeaseAt = now;
+    this.nextDueAt = Infinity;
+    return true;
+  }
+
+  /** A lease asked for `asked` deliveries and got `got`: a full one likely left more. */
+  leased(got: number, asked: number): void {
+    if (got === asked) this.leaseWanted = true;
+  }
+
+  /** A retry this instance scheduled is due at `at` (ms): answers whether that is earlier than any known, so the worker sets its wake-up. */
+  retryAt(at: number): boolean {
+    if (at >= this.nextDueAt) return false;
+    this.nextDueAt = at;
+    return true;
+  }
+}
