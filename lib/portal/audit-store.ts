@@ -1,7 +1,8 @@
 /**
  * The audit log: every change made through the portal, with actor, action, target, a before/after
- * summary, time and request id. Plain TypeScript over a database handle (tests pass their own);
- * route handlers use lib/portal/audit-recorder.ts, which opens the portal database and reads the request.
+ * summary, time and request id. Plain TypeScript over a database handle (tests pass their own).
+ * Features write entries only through recordAudit (./audit.ts), in the transaction of their change or
+ * right after a remote one; writeAudit here is its storage.
  *
  * The before/after summary holds only what changed (changedFields), values cut to a readable length,
  * so the log stays small and never carries a whole file or a secret token.

@@ -11,6 +11,7 @@ import { and, asc, eq } from "drizzle-orm";
 import type { PortalDatabase } from "./db/database";
 import { componentFavorites } from "./db/schema/favorites";
 import { cachePerHandle, type CacheSettings } from "./ttl-cache";
+import { recordAudit, type AuditContext } from "./audit";
 
 type Db = PortalDatabase;
 
@@ -56,26 +57,49 @@ export async function favoriteSet(db: Db, userId: string): Promise<ReadonlySet<s
   return set;
 }
 
-/** Idempotent: answers true when the star was added now, false when it was already there. */
-export async function addFavorite(db: Db, userId: string, componentName: string): Promise<boolean> {
+/**
+ * Idempotent: answers true when the star was added now, false when it was already there. With `audit`
+ * (who asked), a star added now is audited in the same transaction.
+ */
+export async function addFavorite(db: Db, userId: string, componentName: string, audit?: AuditContext): Promise<boolean> {
   try {
-    const rows = await db.insert(componentFavorites).values({ userId, componentName }).onConflictDoNothing().returning({ name: componentFavorites.componentName });
-    return rows.length > 0;
+    return await db.transaction(async (tx) => {
+      const rows = await tx.insert(componentFavorites).values({ userId, componentName }).onConflictDoNothing().returning({ name: componentFavorites.componentName });
+      const added = rows.length > 0;
+      if (added && audit) await recordAudit(tx, audit, favoriteEntry(componentName, true), "in-transaction");
+      return added;
+    });
   } finally {
     // Also after a failure: the statement may have committed before its answer was lost.
     favoritesCacheOf(db).invalidate(userId);
   }
 }
 
-/** Idempotent: answers true when a star was removed. */
-export async function removeFavorite(db: Db, userId: string, componentName: string): Promise<boolean> {
+/** Idempotent: answers true when a star was removed. With `audit`, a removal is audited in the same transaction. */
+export async function removeFavorite(db: Db, userId: string, componentName: string, audit?: AuditContext): Promise<boolean> {
   try {
-    const rows = await db
-      .delete(componentFavorites)
-      .where(and(eq(componentFavorites.userId, userId), eq(componentFavorites.componentName, componentName)))
-      .returning({ name: componentFavorites.componentName });
-    return rows.length > 0;
+    return await db.transaction(async (tx) => {
+      const rows = await tx
+        .delete(componentFavorites)
+        .where(and(eq(componentFavorites.userId, userId), eq(componentFavorites.componentName, componentName)))
+        .returning({ name: componentFavorites.componentName });
+      const removed = rows.length > 0;
+      if (removed && audit) await recordAudit(tx, audit, favoriteEntry(componentName, false), "in-transaction");
+      return removed;
+    });
   } finally {
     favoritesCacheOf(db).invalidate(userId);
   }
+}
+
+function favoriteEntry(name: string, favorite: boolean) {
+  return {
+    action: favorite ? "favorite.add" : "favorite.remove",
+    targetType: "component",
+    target: name,
+    component: name,
+    summary: `${favorite ? "starred" : "unstarred"} ${name}`,
+    before: { favorite: !favorite },
+    after: { favorite },
+  } as const;
 }

@@ -7,6 +7,7 @@ import type { PortalDatabase } from "./db/database";
 import { portalApiTokens } from "./db/schema/tokens";
 import { normalizeRoles, type Role } from "./roles";
 import { cachePerHandle, type CacheSettings } from "./ttl-cache";
+import { recordAudit, type AuditContext } from "./audit";
 
 type Db = PortalDatabase;
 
@@ -90,22 +91,30 @@ function summary(row: Row): TokenSummary {
   };
 }
 
-/** Creates a token for the owner; the answer holds the token itself, which is never shown again. */
-export async function createToken(db: Db, owner: TokenOwner, name: string): Promise<TokenSummary & { token: string }> {
+/**
+ * Creates a token for the owner; the answer holds the token itself, which is never shown again. With
+ * `audit` (who asked), the creation is audited in the same transaction (never the token).
+ */
+export async function createToken(db: Db, owner: TokenOwner, name: string, audit?: AuditContext): Promise<TokenSummary & { token: string }> {
   const token = generateToken();
-  const [row] = await db
-    .insert(portalApiTokens)
-    .values({
-      userId: owner.id,
-      userName: owner.name,
-      email: owner.email ?? null,
-      groups: owner.groups,
-      name,
-      tokenHash: hashToken(token),
-      prefix: token.slice(0, tokenPrefix.length + 6),
-    })
-    .returning();
-  return { ...summary(row), token };
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(portalApiTokens)
+      .values({
+        userId: owner.id,
+        userName: owner.name,
+        email: owner.email ?? null,
+        groups: owner.groups,
+        name,
+        tokenHash: hashToken(token),
+        prefix: token.slice(0, tokenPrefix.length + 6),
+      })
+      .returning();
+    if (audit) {
+      await recordAudit(tx, audit, { action: "token.create", targetType: "token", target: row.id, summary: `created API token "${row.name}"`, after: { name: row.name, prefix: row.prefix } }, "in-transaction");
+    }
+    return { ...summary(row), token };
+  });
 }
 
 /** The owner's live tokens, newest first. */
@@ -121,15 +130,22 @@ export async function listTokens(db: Db, userId: string): Promise<TokenSummary[]
 /**
  * Revokes a live token. With `ownerId`, only that user's token; without, any (admins).
  * True when a token was revoked; false when there is no such live token (or it is someone else's).
+ * With `audit` (who asked), a revocation is audited in the same transaction.
  */
-export async function revokeToken(db: Db, id: string, ownerId?: string): Promise<boolean> {
+export async function revokeToken(db: Db, id: string, ownerId?: string, audit?: AuditContext): Promise<boolean> {
   const conditions = [eq(portalApiTokens.id, id), isNull(portalApiTokens.revokedAt)];
   if (ownerId !== undefined) conditions.push(eq(portalApiTokens.userId, ownerId));
-  const rows = await db
-    .update(portalApiTokens)
-    .set({ revokedAt: new Date() })
-    .where(and(...conditions))
-    .returning({ id: portalApiTokens.id, tokenHash: portalApiTokens.tokenHash });
+  const rows = await db.transaction(async (tx) => {
+    const revoked = await tx
+      .update(portalApiTokens)
+      .set({ revokedAt: new Date() })
+      .where(and(...conditions))
+      .returning({ id: portalApiTokens.id, tokenHash: portalApiTokens.tokenHash });
+    if (revoked.length > 0 && audit) {
+      await recordAudit(tx, audit, { action: "token.revoke", targetType: "token", target: id, summary: `revoked API token ${id}`, before: { revoked: false }, after: { revoked: true } }, "in-transaction");
+    }
+    return revoked;
+  });
   const cache = tokenCacheOf(db);
   for (const row of rows) cache.invalidate(row.tokenHash);
   return rows.length > 0;

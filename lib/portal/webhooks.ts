@@ -8,12 +8,14 @@
  * (If-Match, passed through): the offers service refuses a stale one with the current ETag.
  */
 import "server-only";
-import { recordAudit } from "./audit-recorder";
-import type { AuditActor } from "./audit-store";
+import { recordAudit, type AuditContext, type AuditEntryInput } from "./audit";
 import type { WebhookEndpointChange, WebhookEndpointSettings, WebhookLogQuery, WebhookReplayRange } from "./offers-admin";
 import type { PortalServices } from "./services";
 
-type Services = Pick<PortalServices, "offersAdmin" | "db" | "catalog">;
+type Services = Pick<PortalServices, "offersAdmin" | "db">;
+
+/** Every change here is made in the offers service: audited right after it answered. */
+const audited = (services: Services, by: AuditContext, entry: AuditEntryInput) => recordAudit(() => services.db(), by, entry, "after-remote-change");
 
 export function webhooksOverview(services: Services, gameId: string, signal?: AbortSignal) {
   return services.offersAdmin().webhooks(gameId, signal);
@@ -35,9 +37,9 @@ const settingsOf = (e: { url: string; description: string; eventTypes: string[];
   enabled: e.enabled,
 });
 
-export async function addEndpoint(services: Services, request: Request, user: AuditActor, gameId: string, input: WebhookEndpointSettings) {
+export async function addEndpoint(services: Services, by: AuditContext, gameId: string, input: WebhookEndpointSettings) {
   const created = await services.offersAdmin().createWebhookEndpoint(gameId, input);
-  await recordAudit(services, request, user, {
+  await audited(services, by, {
     action: "webhook.create",
     targetType: "webhook",
     target: `${gameId}/${created.endpointId}`,
@@ -47,13 +49,13 @@ export async function addEndpoint(services: Services, request: Request, user: Au
   return created;
 }
 
-export async function changeEndpoint(services: Services, request: Request, user: AuditActor, gameId: string, endpointId: string, change: WebhookEndpointChange, ifMatch: string) {
+export async function changeEndpoint(services: Services, by: AuditContext, gameId: string, endpointId: string, change: WebhookEndpointChange, ifMatch: string) {
   const admin = services.offersAdmin();
   const before = (await admin.webhooks(gameId)).endpoints.find((e) => e.endpointId === endpointId);
   const updated = await admin.updateWebhookEndpoint(gameId, endpointId, change, ifMatch);
   const what =
     change.enabled !== undefined && Object.keys(change).length === 1 ? (change.enabled ? "enabled" : "disabled") : `changed (${Object.keys(change).join(", ")})`;
-  await recordAudit(services, request, user, {
+  await audited(services, by, {
     action: "webhook.update",
     targetType: "webhook",
     target: `${gameId}/${endpointId}`,
@@ -65,11 +67,11 @@ export async function changeEndpoint(services: Services, request: Request, user:
 }
 
 /** Deletes an endpoint (its deliveries go with it); the audit entry keeps its settings as they were. */
-export async function deleteEndpoint(services: Services, request: Request, user: AuditActor, gameId: string, endpointId: string, ifMatch: string) {
+export async function deleteEndpoint(services: Services, by: AuditContext, gameId: string, endpointId: string, ifMatch: string) {
   const admin = services.offersAdmin();
   const before = (await admin.webhooks(gameId)).endpoints.find((e) => e.endpointId === endpointId);
   const deleted = await admin.deleteWebhookEndpoint(gameId, endpointId, ifMatch);
-  await recordAudit(services, request, user, {
+  await audited(services, by, {
     action: "webhook.delete",
     targetType: "webhook",
     target: `${gameId}/${endpointId}`,
@@ -80,9 +82,9 @@ export async function deleteEndpoint(services: Services, request: Request, user:
   return { endpointId, ...deleted };
 }
 
-export async function rotateSecret(services: Services, request: Request, user: AuditActor, gameId: string, endpointId: string, ifMatch: string) {
+export async function rotateSecret(services: Services, by: AuditContext, gameId: string, endpointId: string, ifMatch: string) {
   const rotated = await services.offersAdmin().rotateWebhookSecret(gameId, endpointId, ifMatch);
-  await recordAudit(services, request, user, {
+  await audited(services, by, {
     action: "webhook.rotate-secret",
     targetType: "webhook",
     target: `${gameId}/${endpointId}`,
@@ -92,9 +94,9 @@ export async function rotateSecret(services: Services, request: Request, user: A
   return rotated;
 }
 
-export async function sendTestEvent(services: Services, request: Request, user: AuditActor, gameId: string, endpointId: string) {
+export async function sendTestEvent(services: Services, by: AuditContext, gameId: string, endpointId: string) {
   const sent = await services.offersAdmin().sendWebhookTest(gameId, endpointId);
-  await recordAudit(services, request, user, {
+  await audited(services, by, {
     action: "webhook.test",
     targetType: "webhook",
     target: `${gameId}/${endpointId}`,
@@ -104,9 +106,9 @@ export async function sendTestEvent(services: Services, request: Request, user: 
   return sent;
 }
 
-export async function replayDelivery(services: Services, request: Request, user: AuditActor, gameId: string, deliveryId: number) {
+export async function replayDelivery(services: Services, by: AuditContext, gameId: string, deliveryId: number) {
   const replayed = await services.offersAdmin().replayWebhookDelivery(gameId, deliveryId);
-  await recordAudit(services, request, user, {
+  await audited(services, by, {
     action: "webhook.replay",
     targetType: "webhook",
     target: `${gameId}/delivery/${deliveryId}`,
@@ -116,9 +118,9 @@ export async function replayDelivery(services: Services, request: Request, user:
   return replayed;
 }
 
-export async function replayFailed(services: Services, request: Request, user: AuditActor, gameId: string, range: WebhookReplayRange) {
+export async function replayFailed(services: Services, by: AuditContext, gameId: string, range: WebhookReplayRange) {
   const replayed = await services.offersAdmin().replayFailedWebhooks(gameId, range);
-  await recordAudit(services, request, user, {
+  await audited(services, by, {
     action: "webhook.replay",
     targetType: "webhook",
     target: range.endpointId ? `${gameId}/${range.endpointId}` : gameId,

@@ -4,7 +4,8 @@
 import type { DefinitionAction } from "@/lib/offers-client/schemas";
 import { AdminDefinitionChange } from "@/lib/offers-client/schemas";
 import { json, OFFERS_ADMIN_FAILURES, route } from "@/lib/portal/http";
-import { auditDefinitionChange } from "@/lib/portal/audit-recorder";
+import { auditContextOf } from "@/lib/portal/audit";
+import { changeDefinitionStatus } from "@/lib/portal/offer-definitions";
 import { DefinitionIfMatch, DefinitionParams, LIVE_OPS } from "./params";
 
 export function definitionStatusRoute(action: DefinitionAction) {
@@ -18,8 +19,7 @@ export function definitionStatusRoute(action: DefinitionAction) {
     params: DefinitionParams,
     headers: DefinitionIfMatch,
     handler: async ({ request, user, params, headers, services }) => {
-      const change = await services.offersAdmin().changeDefinitionStatus(params.gameId, params.offerId, action, headers["if-match"], request.signal);
-      await auditDefinitionChange(services, request, user, params.gameId, action, change);
+      const change = await changeDefinitionStatus(services, auditContextOf(request, user), params.gameId, params.offerId, action, headers["if-match"], request.signal);
       return json(change, { headers: { ETag: change.definition.etag } });
     },
   });

@@ -2,7 +2,7 @@
 // POST /api/tokens {name}: creates one; the answer holds the token, shown this once.
 import { CreatedToken, TokenList, TokenRequest } from "@/lib/portal/contracts/tokens";
 import { createToken, listTokens } from "@/lib/portal/tokens";
-import { auditTokenCreated } from "@/lib/portal/audit-recorder";
+import { auditContextOf } from "@/lib/portal/audit";
 import { json, route } from "@/lib/portal/http";
 
 
@@ -22,8 +22,7 @@ export const POST = route({
   handler: async ({ request, user, body, services }) => {
     const db = await services.db();
     const { id, name, email, groups } = user;
-    const created = await createToken(db, { id, name, email, groups }, body.name);
-    await auditTokenCreated(services, request, user, created);
+    const created = await createToken(db, { id, name, email, groups }, body.name, auditContextOf(request, user));
     return json(created, { status: 201 });
   },
 });

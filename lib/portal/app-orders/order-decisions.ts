@@ -19,9 +19,9 @@ import type { PortalDatabase } from "../db/database";
 import { appOrders, type AppOrderRow } from "../db/schema/app-orders";
 import { ScmError, type ScmMergeRequest } from "../../scm/types";
 import { PortalError } from "../errors";
-import { writeAudit } from "../audit-store";
+import { recordAudit } from "../audit";
 import type { AppOrder, OrderStatus } from "./model";
-import { getRow, orderOf, type Actor, type AppOrderDeps } from "./orders";
+import { auditContextOfActor, getRow, orderOf, type Actor, type AppOrderDeps } from "./orders";
 
 type Db = PortalDatabase;
 
@@ -135,9 +135,8 @@ export async function approveOrder(deps: AppOrderDeps, id: string, actor: Actor)
   const inCatalog = await showInCatalog(deps, final.name);
   const order = orderOf(final);
   if (settled.won) {
-    await writeAudit(deps.db, {
-      actor,
-      requestId: actor.requestId,
+    // The merge is the change (source control): audited right after it, by the lead whose approval won.
+    await recordAudit(deps.db, auditContextOfActor(actor), {
       action: "order.approve",
       targetType: "order",
       target: id,
@@ -145,7 +144,7 @@ export async function approveOrder(deps: AppOrderDeps, id: string, actor: Actor)
       summary: `approved the order of ${final.name} (requested by ${final.requester}); merged !${claimed.mergeRequestIid ?? "?"}`,
       before: { status: "pending" },
       after: { status: order.status, mergeCommit: settled.mergeCommit },
-    });
+    }, "after-remote-change");
   }
   return { order, inCatalog };
 }
@@ -174,9 +173,7 @@ export async function recoverInterruptedApprovals(deps: AppOrderDeps): Promise<R
       const settled = await settleApproval(deps, row, null);
       if (settled.won) {
         const lead = row.decidedBy ?? "portal";
-        await writeAudit(deps.db, {
-          actor: { id: lead, name: lead },
-          requestId: `startup-recovery-${row.id}`,
+        await recordAudit(deps.db, { actor: { id: lead, name: lead }, requestId: `startup-recovery-${row.id}` }, {
           action: "order.approve",
           targetType: "order",
           target: row.id,
@@ -184,7 +181,7 @@ export async function recoverInterruptedApprovals(deps: AppOrderDeps): Promise<R
           summary: `approval of ${row.name} by ${lead} completed at start-up after an interruption; merged !${row.mergeRequestIid ?? "?"}`,
           before: { status: "approving" },
           after: { status: "approved", mergeCommit: settled.mergeCommit },
-        });
+        }, "after-remote-change");
       }
       out.push({ id: row.id, name: row.name, status: settled.row.status as OrderStatus, mergeCommit: settled.mergeCommit });
     } catch (e) {
@@ -228,9 +225,8 @@ export async function rejectOrder(deps: AppOrderDeps, id: string, reason: string
     }
   }
   const order = orderOf(claimed);
-  await writeAudit(deps.db, {
-    actor,
-    requestId: actor.requestId,
+  // The merge request's close is the last change (source control): audited right after it.
+  await recordAudit(deps.db, auditContextOfActor(actor), {
     action: "order.reject",
     targetType: "order",
     target: id,
@@ -238,7 +234,7 @@ export async function rejectOrder(deps: AppOrderDeps, id: string, reason: string
     summary: `rejected the order of ${claimed.name} (requested by ${claimed.requester}): ${why}`,
     before: { status: "pending" },
     after: { status: "rejected", reason: why },
-  });
+  }, "after-remote-change");
   return order;
 }
 

@@ -13,7 +13,7 @@ import { appOrders, type AppOrderRow } from "../db/schema/app-orders";
 import { componentFilePath, type ConfigRepository, type FileWrite } from "../gitops/config-repo";
 import { PortalError } from "../errors";
 import { issuesOfFields } from "../../catalog/errors";
-import { writeAudit } from "../audit-store";
+import { recordAudit, type AuditContext } from "../audit";
 import { DEFAULT_API_VERSION, ORDER_STATUSES, recordYaml, resourcesOf, resourcesYaml, validateOrder, type AppOrder, type OrderStatus } from "./model";
 
 type Db = PortalDatabase;
@@ -31,6 +31,11 @@ export interface Actor {
   name: string;
   email?: string;
   requestId: string;
+}
+
+/** The audit context of an actor's change. */
+export function auditContextOfActor(actor: Actor): AuditContext {
+  return { actor: { id: actor.id, name: actor.name }, requestId: actor.requestId };
 }
 
 export const RESOURCES_DIR = "resources";
@@ -139,9 +144,8 @@ export async function createOrder(deps: AppOrderDeps, input: unknown, actor: Act
     .where(eq(appOrders.id, row.id))
     .returning();
   const order = orderOf(row);
-  await writeAudit(deps.db, {
-    actor: actor,
-    requestId: actor.requestId,
+  // The merge request is the change (source control): audited right after it.
+  await recordAudit(deps.db, auditContextOfActor(actor), {
     action: "order.create",
     targetType: "order",
     target: order.id,
@@ -149,7 +153,7 @@ export async function createOrder(deps: AppOrderDeps, input: unknown, actor: Act
     summary: `ordered ${name} (${component.spec.kind}); merge request !${mr.iid}`,
     before: null,
     after: { name, kind: component.spec.kind, repo: component.spec.repo.path, environments: component.spec.environments, resources: order.resources, mergeRequest: mr.iid },
-  });
+  }, "after-remote-change");
   return order;
 }
 

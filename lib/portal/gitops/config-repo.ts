@@ -118,6 +118,18 @@ export class ConfigRepository {
   }
 }
 
+/**
+ * A YAML file of the config repository at a revision (`<commit>^`, `HEAD`) as data, null when it cannot be
+ * read: what an audit entry's "before" is made of after a commit.
+ */
+export async function yamlAt(catalog: Catalog, revision: string, file: string): Promise<unknown> {
+  try {
+    return parseDocument(await catalog.repo.git.show([`${revision}:${file}`])).toJS() as unknown;
+  } catch {
+    return null;
+  }
+}
+
 export function authorOf(a: Author): { name: string; email: string } {
   return identityOf(a);
 }

@@ -15,9 +15,10 @@ import type { Catalog, Author } from "../../catalog/catalog";
 import { componentConfigCurrent } from "../db/schema/scm";
 import { ScmError } from "../../scm/types";
 import { componentNotFound, PortalError, type PortalIssue } from "../errors";
-import { configFilePath, renderValues, type ConfigRepository, type FileWrite } from "./config-repo";
+import { configFilePath, renderValues, yamlAt, type ConfigRepository, type FileWrite } from "./config-repo";
 import { applyPatch, configPatchSchema, diffKeys, type ConfigPatch, type ConfigValues } from "./config-values";
 import type { Db } from "./releases";
+import { recordAudit, type AuditContext, type AuditEntryInput } from "../audit";
 
 export type { ConfigView } from "../contracts/gitops";
 
@@ -99,7 +100,7 @@ export async function writeConfig(
   deps: ConfigDeps,
   name: string,
   rawUpdates: Array<{ environment: unknown; values: unknown }>,
-  options: { view: ConfigView; user: Author; direct: boolean },
+  options: { view: ConfigView; user: Author; direct: boolean; audit?: AuditContext },
 ): Promise<ConfigWriteResult> {
   const envs = environmentsOf(deps.catalog, name);
   if (rawUpdates.length === 0) throw new PortalError("invalid-config", "name at least one update", { issues: [{ path: ["updates"], message: "name at least one update" }] });
@@ -110,6 +111,7 @@ export async function writeConfig(
     const next: Record<string, ConfigValues> = {};
     for (const u of updates) next[u.environment] = applyPatch(rows.get(u.environment) ?? {}, u.values);
     const changed = updates.some((u) => diffKeys(rows.get(u.environment) ?? {}, next[u.environment]).length > 0);
+    const result: ConfigWriteResult = { mode: "current", view: "current", changed, environments: next };
     await deps.db.transaction(async (tx) => {
       for (const u of updates) {
         await tx
@@ -125,8 +127,9 @@ export async function writeConfig(
         .select()
         .from(componentConfigCurrent)
         .where(and(eq(componentConfigCurrent.component, name), inArray(componentConfigCurrent.environment, updates.map((u) => u.environment))));
+      if (changed && options.audit) await recordAudit(tx, options.audit, configEntry(name, result, null), "in-transaction");
     });
-    return { mode: "current", view: "current", changed, environments: next };
+    return result;
   }
 
   const files: FileWrite[] = [];
@@ -140,21 +143,60 @@ export async function writeConfig(
   }
   const envList = updates.map((u) => u.environment).join(", ");
   const title = `Config of ${name}: ${envList}`;
+  let result: ConfigWriteResult;
   try {
     if (options.direct) {
       const commit = await deps.config.commit(files, `${title}\n\nChanged in the portal by ${options.user.id}.`, options.user);
-      return { mode: "commit", view: "persistent", commit, changed: commit !== null, environments: next };
+      result = { mode: "commit", view: "persistent", commit, changed: commit !== null, environments: next };
+    } else {
+      const mergeRequest = await deps.config.propose({
+        scope: name,
+        files,
+        title,
+        description: `Proposed in the portal by ${options.user.id}.\n\nComponent: ${name}\nEnvironments: ${envList}`,
+        author: options.user,
+      });
+      result = { mode: "merge_request", view: "persistent", mergeRequest, environments: next };
     }
-    const mergeRequest = await deps.config.propose({
-      scope: name,
-      files,
-      title,
-      description: `Proposed in the portal by ${options.user.id}.\n\nComponent: ${name}\nEnvironments: ${envList}`,
-      author: options.user,
-    });
-    return { mode: "merge_request", view: "persistent", mergeRequest, environments: next };
   } catch (e) {
     if (e instanceof ScmError) throw new PortalError(e.code === "conflict" ? "conflict" : "source-control-failed", e.message, { cause: e });
     throw e;
   }
+  if (options.audit && (result.mode === "merge_request" || result.changed)) {
+    await recordAudit(deps.db, options.audit, configEntry(name, result, await persistentBefore(deps, name, result)), "after-remote-change");
+  }
+  return result;
+}
+
+/**
+ * Each environment's persistent values before the write, for the audit log: before the commit, or for a
+ * merge request (which changes nothing yet) the default branch now; null when the commit is unknown.
+ */
+async function persistentBefore(deps: ConfigDeps, name: string, result: ConfigWriteResult): Promise<Record<string, unknown> | null> {
+  if (result.mode === "current") return null;
+  if (result.mode === "commit" && !result.commit) return null;
+  const revision = result.mode === "commit" ? `${result.commit}^` : "HEAD";
+  const out: Record<string, unknown> = {};
+  for (const env of Object.keys(result.environments)) out[env] = (await yamlAt(deps.catalog, revision, configFilePath(name, env))) ?? {};
+  return out;
+}
+
+function configEntry(name: string, result: ConfigWriteResult, before: Record<string, unknown> | null): AuditEntryInput {
+  const envs = Object.keys(result.environments).join(", ");
+  const how = result.mode === "commit" ? `committed ${result.commit?.slice(0, 8) ?? ""}` : result.mode === "merge_request" ? `proposed in merge request !${result.mergeRequest.iid}` : "set live (current)";
+  return {
+    action: "config.write",
+    targetType: "component",
+    target: name,
+    component: name,
+    summary: `config of ${name} (${result.view}: ${envs}) ${how}`.trim(),
+    before,
+    after: {
+      view: result.view,
+      mode: result.mode,
+      environments: result.environments,
+      ...(result.mode === "commit" ? { commit: result.commit } : {}),
+      ...(result.mode === "merge_request" ? { mergeRequest: result.mergeRequest.iid } : {}),
+    },
+  };
 }

@@ -18,6 +18,8 @@ import { componentFilePath, type ConfigRepository, type FileWrite } from "./conf
 import { PortalError } from "../errors";
 import { issuesOfFields } from "../../catalog/errors";
 import { inferRepository } from "./infer";
+import type { PortalDatabase } from "../db/database";
+import { recordAudit, type AuditContext } from "../audit";
 
 export interface ImportDeps {
   scm: ScmProvider;
@@ -93,11 +95,41 @@ export async function buildRecord(
   return { component: checked.component, reasons, inferredKind: inference.kind };
 }
 
+/**
+ * Imports (one commit) or proposes (one merge request) the repositories. With `options.audit` (who
+ * asked), every component written is audited right after the commit or the merge request: one entry each.
+ */
 export async function importRepositories(
-  deps: ImportDeps,
+  deps: ImportDeps & { db: PortalDatabase },
   repositories: Array<string | ImportRequest>,
-  options: { user: Author; direct: boolean; dryRun?: boolean },
-): Promise<{ results: ImportResult[]; commit: string | null; mergeRequest: ScmMergeRequest | null }> {
+  options: { user: Author; direct: boolean; dryRun?: boolean; audit?: AuditContext },
+): Promise<ImportOutcome> {
+  const outcome = await writeImport(deps, repositories, options);
+  if (options.audit && (outcome.commit !== null || outcome.mergeRequest !== null)) {
+    for (const r of outcome.results) {
+      if ((r.status !== "imported" && r.status !== "proposed") || !r.name) continue;
+      await recordAudit(
+        deps.db,
+        options.audit,
+        {
+          action: "import.components",
+          targetType: "component",
+          target: r.name,
+          component: r.name,
+          summary: `${r.status === "imported" ? "imported" : "proposed the import of"} ${r.repository} as ${r.name}`,
+          before: null,
+          after: { repository: r.repository, kind: r.kind, status: r.status, commit: outcome.commit, mergeRequest: outcome.mergeRequest?.iid ?? null },
+        },
+        "after-remote-change",
+      );
+    }
+  }
+  return outcome;
+}
+
+type ImportOutcome = { results: ImportResult[]; commit: string | null; mergeRequest: ScmMergeRequest | null };
+
+async function writeImport(deps: ImportDeps, repositories: Array<string | ImportRequest>, options: { user: Author; direct: boolean; dryRun?: boolean }): Promise<ImportOutcome> {
   const known = catalogByRepo(deps.catalog);
   const taken = new Set(deps.catalog.entries().map((e) => e.name));
   const results: ImportResult[] = [];

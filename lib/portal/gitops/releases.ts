@@ -20,6 +20,7 @@ import { componentNotFound, PortalError } from "../errors";
 import { nextVersion, parseVersion, formatVersion, sortVersionsDesc, tagOf, type ReleaseType } from "./semver";
 import type { ConfigRepository } from "./config-repo";
 import type { ConfigValues } from "./config-values";
+import { recordAudit, type AuditContext, type AuditEntryInput } from "../audit";
 
 export type Db = PortalDatabase;
 
@@ -83,17 +84,34 @@ async function setCurrent(db: Db, component: string, environment: string, values
     });
 }
 
+/**
+ * Releases `name` to an environment. With `audit` (who asked), the release is audited: a promotion (the
+ * portal database only) in its own transaction, a staging release (a tag in source control) right after it.
+ */
 export async function createRelease(
   deps: ReleaseDeps,
   name: string,
   request: { environment: ReleaseEnvironment; sourceRef?: string; releaseType?: ReleaseType },
   user: Author,
+  audit?: AuditContext,
 ): Promise<Release> {
   const component = componentOf(deps.catalog, name);
   if (!component.spec.environments.includes(request.environment)) {
     throw new PortalError("not-releasable", `${name} has no ${request.environment} environment (spec.environments: ${component.spec.environments.join(", ") || "none"})`);
   }
-  return locks.run(name, () => (request.environment === "staging" ? releaseToStaging(deps, name, component.spec.repo.path, request, user) : promote(deps, name, request, user)));
+  return locks.run(name, () => (request.environment === "staging" ? releaseToStaging(deps, name, component.spec.repo.path, request, user, audit) : promote(deps, name, request, user, audit)));
+}
+
+function releaseEntry(release: Release, previousVersion: string | null): AuditEntryInput {
+  return {
+    action: "release.create",
+    targetType: "component",
+    target: release.component,
+    component: release.component,
+    summary: `released ${release.component} ${release.version} to ${release.environment}`,
+    before: { version: previousVersion },
+    after: { environment: release.environment, version: release.version, tag: release.tag, commit: release.commitSha },
+  };
 }
 
 async function persistentConfig(deps: ReleaseDeps, name: string, environment: string): Promise<{ values: ConfigValues; commit: string | null }> {
@@ -104,7 +122,7 @@ async function persistentConfig(deps: ReleaseDeps, name: string, environment: st
   }
 }
 
-async function releaseToStaging(deps: ReleaseDeps, name: string, repo: string, request: { sourceRef?: string; releaseType?: ReleaseType }, user: Author): Promise<Release> {
+async function releaseToStaging(deps: ReleaseDeps, name: string, repo: string, request: { sourceRef?: string; releaseType?: ReleaseType }, user: Author, audit?: AuditContext): Promise<Release> {
   const type = request.releaseType ?? "minor";
   let sourceRef = request.sourceRef;
   try {
@@ -117,7 +135,8 @@ async function releaseToStaging(deps: ReleaseDeps, name: string, repo: string, r
     if (!sha) throw new PortalError("not-releasable", `"${sourceRef}" names no branch, tag or commit in ${repo}`);
     const config = await persistentConfig(deps, name, "staging");
     for (let attempt = 0; attempt < 10; attempt++) {
-      const recorded = (await listReleases(deps.db, name, "staging")).map((r) => r.version);
+      const earlier = await listReleases(deps.db, name, "staging");
+      const recorded = earlier.map((r) => r.version);
       const tags = (await deps.scm.listTags(repo)).map((t) => t.name);
       const version = nextVersion([...recorded, ...tags], type);
       let row: ComponentReleaseRow;
@@ -139,7 +158,9 @@ async function releaseToStaging(deps: ReleaseDeps, name: string, repo: string, r
       }
       await deps.scm.createRelease(repo, { tagName: tagOf(version), name: version, description: `Released to staging by ${user.id}` }).catch(() => undefined);
       await setCurrent(deps.db, name, "staging", config.values, user.id, row.id);
-      return releaseOf(row);
+      const release = releaseOf(row);
+      if (audit) await recordAudit(deps.db, audit, releaseEntry(release, earlier[0]?.version ?? null), "after-remote-change");
+      return release;
     }
     throw new PortalError("conflict", "could not settle on a new version; try again");
   } catch (e) {
@@ -148,7 +169,7 @@ async function releaseToStaging(deps: ReleaseDeps, name: string, repo: string, r
   }
 }
 
-async function promote(deps: ReleaseDeps, name: string, request: { sourceRef?: string }, user: Author): Promise<Release> {
+async function promote(deps: ReleaseDeps, name: string, request: { sourceRef?: string }, user: Author, audit?: AuditContext): Promise<Release> {
   const staging = await listReleases(deps.db, name, "staging");
   if (staging.length === 0) throw new PortalError("not-releasable", `${name} has no staging release to promote; release to staging first`);
   let chosen: Release | undefined;
@@ -165,21 +186,26 @@ async function promote(deps: ReleaseDeps, name: string, request: { sourceRef?: s
   const [current] = await listReleases(deps.db, name, "production");
   if (current?.version === chosen.version) throw new PortalError("already-released", `${chosen.version} is already in production`);
   const config = await persistentConfig(deps, name, "production");
-  const [row] = await deps.db
-    .insert(componentReleases)
-    .values({
-      component: name,
-      environment: "production",
-      version: chosen.version,
-      tag: chosen.tag,
-      commitSha: chosen.commitSha,
-      sourceRef: chosen.tag,
-      releaseType: "promote",
-      releasedBy: user.id,
-      config: config.values,
-      configCommit: config.commit,
-    })
-    .returning();
-  await setCurrent(deps.db, name, "production", config.values, user.id, row.id);
-  return releaseOf(row);
+  const promoted = chosen;
+  return deps.db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(componentReleases)
+      .values({
+        component: name,
+        environment: "production",
+        version: promoted.version,
+        tag: promoted.tag,
+        commitSha: promoted.commitSha,
+        sourceRef: promoted.tag,
+        releaseType: "promote",
+        releasedBy: user.id,
+        config: config.values,
+        configCommit: config.commit,
+      })
+      .returning();
+    await setCurrent(tx, name, "production", config.values, user.id, row.id);
+    const release = releaseOf(row);
+    if (audit) await recordAudit(tx, audit, releaseEntry(release, current?.version ?? null), "in-transaction");
+    return release;
+  });
 }

@@ -17,6 +17,7 @@ import { hasRole, type PortalUser } from "../roles";
 import { mayCommit } from "../ownership";
 import type { ConfigRepository } from "./config-repo";
 import type { Db } from "./releases";
+import { recordAudit, type AuditContext, type AuditEntryInput } from "../audit";
 
 export interface ReviewDeps {
   db: Db;
@@ -194,25 +195,49 @@ type Decision = keyof ReviewPermissions;
 
 /**
  * One decision: refused unless the caller may take it now, then `apply` (the provider's merge or close),
- * then recorded; answers the request as it is afterwards.
+ * then recorded; answers the request as it is afterwards. With `audit` (who asked), the decision is
+ * audited once it is recorded.
  */
-async function decide(deps: ReviewDeps, user: ReviewUser, id: number, action: Decision, options: { reason?: string; apply?: () => Promise<unknown> } = {}): Promise<Review> {
+async function decide(
+  deps: ReviewDeps,
+  user: ReviewUser,
+  id: number,
+  action: Decision,
+  options: { reason?: string; apply?: () => Promise<unknown>; audit?: AuditContext } = {},
+): Promise<Review> {
   refuse(deps, await requireReview(deps, user, id), action, user);
   await options.apply?.();
   await deps.db
     .insert(mergeRequestDecisions)
     .values({ repository: deps.config.target.repo, iid: id, action, actor: user.id, actorName: user.name || user.id, reason: options.reason ?? null })
     .onConflictDoNothing();
-  return requireReview(deps, user, id);
+  const review = await requireReview(deps, user, id);
+  if (options.audit) await recordAudit(deps.db, options.audit, decisionEntry(action, review), "after-remote-change");
+  return review;
 }
 
-export function approveReview(deps: ReviewDeps, user: ReviewUser, id: number): Promise<Review> {
-  return decide(deps, user, id, "approve");
+function decisionEntry(action: Decision, review: Review): AuditEntryInput {
+  const component = review.scope.kind === "component" ? review.scope.component : null;
+  const verb = action === "approve" ? "approved" : action === "merge" ? "merged" : "closed";
+  return {
+    action: `merge-request.${action}`,
+    targetType: "merge-request",
+    target: `!${review.iid}`,
+    component,
+    summary: `${verb} merge request !${review.iid} "${review.title}"${action === "close" && review.closeReason ? `: ${review.closeReason}` : ""}`,
+    before: { state: "opened" },
+    after: { state: review.state, author: review.author, sourceBranch: review.sourceBranch, approvals: review.approvals.map((a) => a.by), reason: review.closeReason },
+  };
 }
 
-export function mergeReview(deps: ReviewDeps, user: ReviewUser, id: number): Promise<Review> {
+export function approveReview(deps: ReviewDeps, user: ReviewUser, id: number, audit?: AuditContext): Promise<Review> {
+  return decide(deps, user, id, "approve", { audit });
+}
+
+export function mergeReview(deps: ReviewDeps, user: ReviewUser, id: number, audit?: AuditContext): Promise<Review> {
   const { provider, repo } = deps.config.target;
   return decide(deps, user, id, "merge", {
+    audit,
     apply: async () => {
       await provider.mergeMergeRequest(repo, id).catch((e: unknown) => sourceControl(e, `merge request !${id} could not be merged`));
       // The local provider refreshed the catalog as it merged; a remote config repository needs a pull.
@@ -221,10 +246,11 @@ export function mergeReview(deps: ReviewDeps, user: ReviewUser, id: number): Pro
   });
 }
 
-export function closeReview(deps: ReviewDeps, user: ReviewUser, id: number, reason: string): Promise<Review> {
+export function closeReview(deps: ReviewDeps, user: ReviewUser, id: number, reason: string, audit?: AuditContext): Promise<Review> {
   const { provider, repo } = deps.config.target;
   return decide(deps, user, id, "close", {
     reason,
+    audit,
     apply: () => provider.closeMergeRequest(repo, id).catch((e: unknown) => sourceControl(e, `merge request !${id} could not be closed`)),
   });
 }

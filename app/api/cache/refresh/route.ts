@@ -3,7 +3,8 @@
 // changed (`changes` for the whole catalog, `changed` for one record) so the UI can say it in a sentence.
 import { RefreshAnswer } from "@/lib/portal/contracts/portal";
 import { z } from "zod";
-import { auditCacheRefresh } from "@/lib/portal/audit-recorder";
+import { auditContextOf } from "@/lib/portal/audit";
+import { refreshCatalog, refreshComponent } from "@/lib/portal/catalog-refresh";
 import { componentName, componentNotFound, json, route, SOURCE_CONTROL_FAILURES } from "@/lib/portal/http";
 
 export const dynamic = "force-dynamic";
@@ -14,14 +15,13 @@ export const POST = route({
   query: z.object({ name: componentName.optional() }),
   handler: async ({ request, user, query: { name }, services }) => {
     const catalog = await services.catalog();
+    const deps = { catalog, db: () => services.db() };
     if (name !== undefined) {
-      const one = await catalog.refreshOne(name);
+      const one = await refreshComponent(deps, auditContextOf(request, user), name);
       if (!one) throw componentNotFound(name);
-      await auditCacheRefresh(services, request, user, { name, components: catalog.size, errorCount: catalog.errors.length });
       return json({ ...one, components: catalog.size, errorCount: catalog.errors.length });
     }
-    const summary = await catalog.refresh({ pull: true });
-    await auditCacheRefresh(services, request, user, { components: summary.components, errorCount: summary.errors.length, pull: summary.pull });
+    const summary = await refreshCatalog(deps, auditContextOf(request, user));
     return json({ ...summary, errorCount: summary.errors.length });
   },
 });

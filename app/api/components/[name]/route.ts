@@ -8,7 +8,7 @@ import { etagMatches, type UpdateResult } from "@/lib/catalog/catalog";
 import { favoriteSet } from "@/lib/portal/favorites";
 import { componentNotFound, componentParams, GITOPS_FAILURES, ifMatchRequired, json, nonJson, route, type Answer } from "@/lib/portal/http";
 import { CommittedAnswer, ComponentAnswer, ComponentMergePatch, ComponentReplace, ProposalAnswer } from "@/lib/portal/contracts/components";
-import { auditComponentProposal, auditComponentUpdate } from "@/lib/portal/audit-recorder";
+import { auditContextOf } from "@/lib/portal/audit";
 import { editComponent, type ComponentEditResult } from "@/lib/portal/component-edits";
 import { mayCommit } from "@/lib/portal/ownership";
 
@@ -61,12 +61,8 @@ function update(mode: "replace" | "merge") {
     // The record (PUT) or the merge patch (PATCH); the catalog validates it (throws invalid-record with issues).
     body: z.unknown(),
     handler: async ({ request, user, params: { name }, headers, body, services }) => {
-      const edit = await editComponent(await services.gitops(), user, name, { mode, body, ifMatch: headers["if-match"] });
-      if (edit.mode === "merge_request") {
-        await auditComponentProposal(services, request, user, name, edit);
-        return proposalResponse(edit);
-      }
-      await auditComponentUpdate(services, request, user, name, edit.result);
+      const edit = await editComponent(await services.gitops(), user, name, { mode, body, ifMatch: headers["if-match"] }, auditContextOf(request, user));
+      if (edit.mode === "merge_request") return proposalResponse(edit);
       const db = await services.db();
       const favorite = (await favoriteSet(db, user.id)).has(name);
       return updateResponse(edit.result, favorite);

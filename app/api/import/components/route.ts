@@ -6,7 +6,7 @@
 import { ImportAnswer, ImportRequest } from "@/lib/portal/contracts/gitops";
 import { hasRole } from "@/lib/portal/roles";
 import { importRepositories } from "@/lib/portal/gitops/import";
-import { auditImport } from "@/lib/portal/audit-recorder";
+import { auditContextOf } from "@/lib/portal/audit";
 import { GITOPS_FAILURES, json, route } from "@/lib/portal/http";
 
 export const dynamic = "force-dynamic";
@@ -24,9 +24,8 @@ export const POST = route({
   handler: async ({ request, user, body, services }) => {
     const direct = hasRole(user, "operator");
     const dryRun = body.dryRun === true;
-    const result = await importRepositories(await services.gitops(), body.repositories, { user: { id: user.id, name: user.name, email: user.email }, direct, dryRun });
+    const result = await importRepositories(await services.gitops(), body.repositories, { user: { id: user.id, name: user.name, email: user.email }, direct, dryRun, audit: auditContextOf(request, user) });
     const wrote = result.commit !== null || result.mergeRequest !== null;
-    if (wrote) await auditImport(services, request, user, result);
     return json(result, { status: wrote ? (direct ? 201 : 202) : 200 });
   },
 });

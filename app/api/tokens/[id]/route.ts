@@ -3,7 +3,7 @@ import { RevokedToken } from "@/lib/portal/contracts/tokens";
 import { z } from "zod";
 import { hasRole } from "@/lib/portal/roles";
 import { revokeToken } from "@/lib/portal/tokens";
-import { auditTokenRevoked } from "@/lib/portal/audit-recorder";
+import { auditContextOf } from "@/lib/portal/audit";
 import { json, PortalError, route } from "@/lib/portal/http";
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -15,9 +15,8 @@ export const DELETE = route({
   handler: async ({ request, user, params: { id }, services }) => {
     if (!uuidPattern.test(id)) throw tokenNotFound();
     const db = await services.db();
-    const revoked = await revokeToken(db, id, hasRole(user, "admin") ? undefined : user.id);
+    const revoked = await revokeToken(db, id, hasRole(user, "admin") ? undefined : user.id, auditContextOf(request, user));
     if (!revoked) throw tokenNotFound();
-    await auditTokenRevoked(services, request, user, id);
     return json({ id, revoked: true as const });
   },
 });

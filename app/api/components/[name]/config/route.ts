@@ -7,7 +7,7 @@ import { z } from "zod";
 import { getConfig, writeConfig } from "@/lib/portal/gitops/environment-config";
 import { mayCommitTo } from "@/lib/portal/ownership";
 import { componentParams, GITOPS_FAILURES, json, requireRole, route, SOURCE_CONTROL_FAILURES } from "@/lib/portal/http";
-import { auditConfigWrite } from "@/lib/portal/audit-recorder";
+import { auditContextOf } from "@/lib/portal/audit";
 
 export const dynamic = "force-dynamic";
 
@@ -39,8 +39,8 @@ export const POST = route({
       view,
       user: { id: user.id, name: user.name, email: user.email },
       direct: mayCommitTo(gitops.catalog, user, name),
+      audit: auditContextOf(request, user),
     });
-    await auditConfigWrite(services, request, user, name, result);
     return json(result, { status: result.mode === "merge_request" ? 202 : 200 });
   },
 });

@@ -2,7 +2,7 @@
 import { FavoriteAnswer } from "@/lib/portal/contracts/components";
 import { addFavorite, removeFavorite } from "@/lib/portal/favorites";
 import { componentNotFound, componentParams, json, route } from "@/lib/portal/http";
-import { auditFavorite } from "@/lib/portal/audit-recorder";
+import { auditContextOf } from "@/lib/portal/audit";
 
 export const dynamic = "force-dynamic";
 
@@ -13,8 +13,7 @@ export const POST = route({
   handler: async ({ request, user, params: { name }, services }) => {
     if (!(await services.catalog()).get(name)) throw componentNotFound(name);
     const db = await services.db();
-    const added = await addFavorite(db, user.id, name);
-    await auditFavorite(services, request, user, name, true, added);
+    const added = await addFavorite(db, user.id, name, auditContextOf(request, user));
     return json({ name, favorite: true, changed: added });
   },
 });
@@ -25,8 +24,7 @@ export const DELETE = route({
   params: componentParams,
   handler: async ({ request, user, params: { name }, services }) => {
     const db = await services.db();
-    const removed = await removeFavorite(db, user.id, name);
-    await auditFavorite(services, request, user, name, false, removed);
+    const removed = await removeFavorite(db, user.id, name, auditContextOf(request, user));
     // A star on a component that has since gone can still be removed; an unknown name with no star is 404.
     if (!removed && !(await services.catalog()).get(name)) throw componentNotFound(name);
     return json({ name, favorite: false, changed: removed });

@@ -4,7 +4,7 @@ import { Release, ReleaseEnvironment, ReleaseRequest, ReleasesAnswer } from "@/l
 import { z } from "zod";
 import { createRelease, listReleases } from "@/lib/portal/gitops/releases";
 import { componentNotFound, componentParams, GITOPS_FAILURES, json, route, SOURCE_CONTROL_FAILURES } from "@/lib/portal/http";
-import { auditRelease } from "@/lib/portal/audit-recorder";
+import { auditContextOf } from "@/lib/portal/audit";
 
 export const dynamic = "force-dynamic";
 
@@ -26,8 +26,7 @@ export const POST = route({
   params: componentParams,
   body: ReleaseRequest,
   handler: async ({ request, user, params: { name }, body, services }) => {
-    const release = await createRelease(await services.gitops(), name, body, { id: user.id, name: user.name, email: user.email });
-    await auditRelease(services, request, user, name, release);
+    const release = await createRelease(await services.gitops(), name, body, { id: user.id, name: user.name, email: user.email }, auditContextOf(request, user));
     return json(release, { status: 201 });
   },
 });

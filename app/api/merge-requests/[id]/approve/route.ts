@@ -2,7 +2,7 @@
 import { Review } from "@/lib/portal/contracts/reviews";
 import { approveReview } from "@/lib/portal/gitops/reviews";
 import { reviewParamsSchema } from "@/lib/portal/gitops/review-shapes";
-import { auditReviewDecision } from "@/lib/portal/audit-recorder";
+import { auditContextOf } from "@/lib/portal/audit";
 import { json, route, SOURCE_CONTROL_FAILURES } from "@/lib/portal/http";
 
 export const dynamic = "force-dynamic";
@@ -12,8 +12,7 @@ export const POST = route({
   role: "engineer",
   params: reviewParamsSchema,
   handler: async ({ request, user, params: { id }, services }) => {
-    const review = await approveReview(await services.gitops(), user, id);
-    await auditReviewDecision(services, request, user, "approve", review);
+    const review = await approveReview(await services.gitops(), user, id, auditContextOf(request, user));
     return json(review);
   },
 });

@@ -2,7 +2,7 @@
 import { Review } from "@/lib/portal/contracts/reviews";
 import { closeReview } from "@/lib/portal/gitops/reviews";
 import { closeReviewBodySchema, reviewParamsSchema } from "@/lib/portal/gitops/review-shapes";
-import { auditReviewDecision } from "@/lib/portal/audit-recorder";
+import { auditContextOf } from "@/lib/portal/audit";
 import { GITOPS_FAILURES, json, route } from "@/lib/portal/http";
 
 export const dynamic = "force-dynamic";
@@ -13,8 +13,7 @@ export const POST = route({
   params: reviewParamsSchema,
   body: closeReviewBodySchema,
   handler: async ({ request, user, params: { id }, body, services }) => {
-    const review = await closeReview(await services.gitops(), user, id, body.reason);
-    await auditReviewDecision(services, request, user, "close", review);
+    const review = await closeReview(await services.gitops(), user, id, body.reason, auditContextOf(request, user));
     return json(review);
   },
 });

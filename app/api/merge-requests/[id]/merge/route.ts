@@ -3,7 +3,7 @@
 import { Review } from "@/lib/portal/contracts/reviews";
 import { mergeReview } from "@/lib/portal/gitops/reviews";
 import { reviewParamsSchema } from "@/lib/portal/gitops/review-shapes";
-import { auditReviewDecision } from "@/lib/portal/audit-recorder";
+import { auditContextOf } from "@/lib/portal/audit";
 import { GITOPS_FAILURES, json, route } from "@/lib/portal/http";
 
 export const dynamic = "force-dynamic";
@@ -13,8 +13,7 @@ export const POST = route({
   role: "engineer",
   params: reviewParamsSchema,
   handler: async ({ request, user, params: { id }, services }) => {
-    const review = await mergeReview(await services.gitops(), user, id);
-    await auditReviewDecision(services, request, user, "merge", review);
+    const review = await mergeReview(await services.gitops(), user, id, auditContextOf(request, user));
     return json(review);
   },
 });

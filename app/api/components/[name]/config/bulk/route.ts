@@ -4,7 +4,7 @@
 import { ConfigBulkRequest, ConfigWriteResult } from "@/lib/portal/contracts/gitops";
 import { writeConfig } from "@/lib/portal/gitops/environment-config";
 import { componentParams, GITOPS_FAILURES, json, route } from "@/lib/portal/http";
-import { auditConfigWrite } from "@/lib/portal/audit-recorder";
+import { auditContextOf } from "@/lib/portal/audit";
 
 export const dynamic = "force-dynamic";
 
@@ -18,8 +18,8 @@ export const POST = route({
       view: body.view ?? "persistent",
       user: { id: user.id, name: user.name, email: user.email },
       direct: true,
+      audit: auditContextOf(request, user),
     });
-    await auditConfigWrite(services, request, user, name, result);
     return json(result);
   },
 });

@@ -2,7 +2,8 @@
 // funnel and claims per day (liveops). POST — create one (a draft unless it names a status); audited.
 import { AdminDefinitionChange, AdminDefinitionCreate, AdminDefinitionList } from "@/lib/offers-client/schemas";
 import { json, OFFERS_ADMIN_FAILURES, route } from "@/lib/portal/http";
-import { auditDefinitionChange } from "@/lib/portal/audit-recorder";
+import { auditContextOf } from "@/lib/portal/audit";
+import { createDefinition } from "@/lib/portal/offer-definitions";
 import { DaysQuery, GameParams, LIVE_OPS } from "../../../params";
 
 export const dynamic = "force-dynamic";
@@ -23,8 +24,7 @@ export const POST = route({
   params: GameParams,
   body: AdminDefinitionCreate,
   handler: async ({ request, user, params, body, services }) => {
-    const change = await services.offersAdmin().createDefinition(params.gameId, body, request.signal);
-    await auditDefinitionChange(services, request, user, params.gameId, "create", change);
+    const change = await createDefinition(services, auditContextOf(request, user), params.gameId, body, request.signal);
     return json(change, { status: 201, headers: { ETag: change.definition.etag } });
   },
 });

@@ -4,7 +4,8 @@
 // already given keep their copy. Audited.
 import { AdminDefinitionChange, AdminDefinitionDetail, OfferDefinitionInput } from "@/lib/offers-client/schemas";
 import { json, OFFERS_ADMIN_FAILURES, route } from "@/lib/portal/http";
-import { auditDefinitionChange } from "@/lib/portal/audit-recorder";
+import { auditContextOf } from "@/lib/portal/audit";
+import { updateDefinition } from "@/lib/portal/offer-definitions";
 import { DefinitionIfMatch, DefinitionParams, LIVE_OPS } from "../../../../params";
 
 export const dynamic = "force-dynamic";
@@ -31,8 +32,7 @@ export const PUT = route({
   headers: DefinitionIfMatch,
   body: OfferDefinitionInput,
   handler: async ({ request, user, params, headers, body, services }) => {
-    const change = await services.offersAdmin().updateDefinition(params.gameId, params.offerId, body, headers["if-match"], request.signal);
-    await auditDefinitionChange(services, request, user, params.gameId, "update", change);
+    const change = await updateDefinition(services, auditContextOf(request, user), params.gameId, params.offerId, body, headers["if-match"], request.signal);
     return json(change, { headers: { ETag: change.definition.etag } });
   },
 });

@@ -1,5 +1,6 @@
 // POST /api/offers/games/:gameId/webhooks/endpoints — add an endpoint; the answer shows its signing secret once (live ops, audited).
 import { WebhookEndpointCreated, WebhookEndpointInput } from "@/lib/offers-client/schemas";
+import { auditContextOf } from "@/lib/portal/audit";
 import { json, OFFERS_ADMIN_FAILURES, route } from "@/lib/portal/http";
 import { addEndpoint } from "@/lib/portal/webhooks";
 import { GameParams } from "../../../../params";
@@ -13,5 +14,5 @@ export const POST = route({
   role: "liveops",
   params: GameParams,
   body: WebhookEndpointInput,
-  handler: async ({ request, user, params, body, services }) => json(await addEndpoint(services, request, user, params.gameId, body), { status: 201 }),
+  handler: async ({ request, user, params, body, services }) => json(await addEndpoint(services, auditContextOf(request, user), params.gameId, body), { status: 201 }),
 });

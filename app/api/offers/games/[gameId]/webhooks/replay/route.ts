@@ -1,5 +1,6 @@
 // POST /api/offers/games/:gameId/webhooks/replay — send again every failed delivery whose event happened in [from, to) (live ops, audited).
 import { WebhookReplayed, WebhookReplayRequest } from "@/lib/offers-client/schemas";
+import { auditContextOf } from "@/lib/portal/audit";
 import { json, OFFERS_ADMIN_FAILURES, route } from "@/lib/portal/http";
 import { replayFailed } from "@/lib/portal/webhooks";
 import { GameParams } from "../../../../params";
@@ -10,5 +11,5 @@ export const POST = route({
   role: "liveops",
   params: GameParams,
   body: WebhookReplayRequest,
-  handler: async ({ request, user, params, body, services }) => json(await replayFailed(services, request, user, params.gameId, body), { status: 202 }),
+  handler: async ({ request, user, params, body, services }) => json(await replayFailed(services, auditContextOf(request, user), params.gameId, body), { status: 202 }),
 });

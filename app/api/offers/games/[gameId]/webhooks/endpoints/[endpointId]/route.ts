@@ -3,6 +3,7 @@
 // If-Match with the endpoint's ETag: 428 without, 412 with the current ETag when someone changed it since.
 import { z } from "zod";
 import { WebhookEndpoint, WebhookEndpointPatch } from "@/lib/offers-client/schemas";
+import { auditContextOf } from "@/lib/portal/audit";
 import { json, OFFERS_ADMIN_FAILURES, route } from "@/lib/portal/http";
 import { changeEndpoint, deleteEndpoint, webhookEndpoint } from "@/lib/portal/webhooks";
 import { EndpointIfMatch, EndpointParams } from "../../../../../params";
@@ -31,7 +32,7 @@ export const PATCH = route({
   headers: EndpointIfMatch,
   body: WebhookEndpointPatch,
   handler: async ({ request, user, params, headers, body, services }) => {
-    const updated = await changeEndpoint(services, request, user, params.gameId, params.endpointId, body, headers["if-match"]);
+    const updated = await changeEndpoint(services, auditContextOf(request, user), params.gameId, params.endpointId, body, headers["if-match"]);
     return json(updated, { headers: { ETag: updated.etag } });
   },
 });
@@ -46,5 +47,5 @@ export const DELETE = route({
   role: "liveops",
   params: EndpointParams,
   headers: EndpointIfMatch,
-  handler: async ({ request, user, params, headers, services }) => json(await deleteEndpoint(services, request, user, params.gameId, params.endpointId, headers["if-match"])),
+  handler: async ({ request, user, params, headers, services }) => json(await deleteEndpoint(services, auditContextOf(request, user), params.gameId, params.endpointId, headers["if-match"])),
 });

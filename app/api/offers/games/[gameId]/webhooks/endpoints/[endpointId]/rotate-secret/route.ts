@@ -1,6 +1,7 @@
 // POST /api/offers/games/:gameId/webhooks/endpoints/:endpointId/rotate-secret — a new signing secret, shown once
 // (live ops, audited). If-Match with the endpoint's ETag is required: 428 without, 412 with the current ETag when stale.
 import { WebhookSecretRotated } from "@/lib/offers-client/schemas";
+import { auditContextOf } from "@/lib/portal/audit";
 import { json, OFFERS_ADMIN_FAILURES, route } from "@/lib/portal/http";
 import { rotateSecret } from "@/lib/portal/webhooks";
 import { EndpointIfMatch, EndpointParams } from "../../../../../../params";
@@ -15,7 +16,7 @@ export const POST = route({
   params: EndpointParams,
   headers: EndpointIfMatch,
   handler: async ({ request, user, params, headers, services }) => {
-    const rotated = await rotateSecret(services, request, user, params.gameId, params.endpointId, headers["if-match"]);
+    const rotated = await rotateSecret(services, auditContextOf(request, user), params.gameId, params.endpointId, headers["if-match"]);
     return json(rotated, { headers: { ETag: rotated.etag } });
   },
 });
