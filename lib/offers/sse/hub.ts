@@ -20,8 +20,8 @@
 import { randomUUID } from "node:crypto";
 import type { EventBus, Unsubscribe } from "../../events";
 import type { Offer } from "../schemas";
-import { HeartbeatWheel } from "./heartbeat-wheel";
-import { StallSampler, type SampledSocket } from "./stall-sampler";
+import { HeartbeatWheel } from "./transport/heartbeat-wheel";
+import { StallSampler, type SampledSocket } from "./transport/stall-sampler";
 import { sseEventsPushedTotal } from "../metrics";
 
 export interface PlayerKey {

@@ -9,7 +9,7 @@ import { adminRoutes } from "../http/routes/admin";
 import { adminWebhookRoutes } from "../http/routes/admin-webhooks";
 import type { OffersServices } from "../http/services";
 import { loadSurfacedSince, publishEngineEvents } from "./bridge";
-import { closeStreamConnections } from "./http-stream";
+import { closeStreamConnections } from "./transport/http-stream";
 import { SseHub, type HubLogger } from "./hub";
 import { eventStreamRoutes } from "./routes";
 

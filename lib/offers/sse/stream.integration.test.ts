@@ -14,7 +14,7 @@ import { testDatabaseTargets } from "../../db/testing";
 import { buildOffersApp } from "../app";
 import { startOffersTestApp, type OffersTestContext } from "../testing";
 import { createEventStream, type EventStream } from "./index";
-import { collectSendQueues, readTcpTable, tcpRowOf, tcpTablesReadable } from "./tcp-send-queue";
+import { collectSendQueues, readTcpTable, tcpRowOf, tcpTablesReadable } from "./transport/tcp-send-queue";
 import { EventStreamParser, type StreamEvent } from "../../offers-client/sse";
 import { createGameClient } from "../../offers-client";
 import type { Offer } from "../schemas";

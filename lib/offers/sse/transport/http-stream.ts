@@ -15,7 +15,7 @@
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import type { FastifyReply } from "fastify";
-import type { SseSink } from "./hub";
+import type { SseSink } from "../hub";
 
 const streamHeaders = {
   // Exactly the MIME type (the stream is UTF-8 by definition): clients that compare it as a string,
