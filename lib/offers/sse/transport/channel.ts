@@ -14,7 +14,7 @@ const END_GRACE_MS = 5_000;
 /** A comment that keeps proxies from closing an idle stream. */
 const HEARTBEAT = ":heartbeat\n\n";
 
-export function formatMessage(message: SseMessage): string {
+function formatMessage(message: SseMessage): string {
   if ("comment" in message) return `${message.retryMs !== undefined ? `retry: ${message.retryMs}\n` : ""}:${message.comment}\n\n`;
   return `${message.id !== undefined ? `id: ${message.id}\n` : ""}event: ${message.event}\ndata: ${JSON.stringify(message.data)}\n\n`;
 }
