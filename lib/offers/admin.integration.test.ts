@@ -18,8 +18,8 @@ describe.each(testDatabaseTargets())("the admin read of a player on %s", (target
   const published: OfferEvent[] = [];
 
   beforeAll(async () => {
-    const stream = createEventStream({ bus: new MemoryEventBus(), adminToken: "test-admin-token-0123456789", heartbeatMs: 60_000, staleTimeoutMs: 60_000 });
-    t = await startOffersTestApp(target, { extend: stream.extend });
+    const stream = createEventStream({ bus: new MemoryEventBus(), heartbeatMs: 60_000, staleTimeoutMs: 60_000 });
+    t = await startOffersTestApp(target, { eventStream: stream });
     t.app.offers.engine.onOfferEvent((event) => published.push(event));
   });
   afterAll(async () => t?.close());

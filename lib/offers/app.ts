@@ -2,10 +2,10 @@
  * Fastify app of the offers service, composed of plugins: cross-cutting ones (./http/plugins: the
  * close of unused connections at shutdown, security headers, CORS, the input boundary, the one error handler, the
  * OpenAPI document) and one route plugin per audience (./http/routes: probes, game clients, game
- * servers, the player dashboard; the event stream and the portal's admin API come with the event
- * stream through `extend`, as they need its hub). Dependencies come in, so tests drive it with
- * inject() on a real database. The OpenAPI document is generated from the routes' zod schemas
- * (GET /v1/openapi.json, docs page at /v1/docs).
+ * servers, the player dashboard, the portal's admin API; ./sse/routes.ts: the players' event stream).
+ * Dependencies come in, the event stream too (`eventStream`, whose hub the stream and the admin API of
+ * players need), so tests drive it with inject() on a real database. The OpenAPI document is generated
+ * from the routes' zod schemas (GET /v1/openapi.json, docs page at /v1/docs).
  */
 import { randomUUID } from "node:crypto";
 import Fastify, { type FastifyInstance } from "fastify";
@@ -18,14 +18,18 @@ import { inputPlugin } from "./http/plugins/input";
 import { rateLimitPlugin } from "./http/plugins/rate-limit";
 import { securityHeadersPlugin } from "./http/plugins/security-headers";
 import { docsPagePlugin, openApiDocumentRoute, openApiPlugin } from "./http/plugins/swagger";
+import { adminRoutes } from "./http/routes/admin";
 import { adminLiveOpsRoutes } from "./http/routes/admin-live-ops";
 import { adminRateLimitRoutes } from "./http/routes/admin-rate-limits";
+import { adminWebhookRoutes } from "./http/routes/admin-webhooks";
 import { dashboardRoutes } from "./http/routes/dashboard";
 import { gameClientRoutes } from "./http/routes/game-clients";
 import { gameServerRoutes } from "./http/routes/game-servers";
 import { probeRoutes } from "./http/routes/probes";
 import { rewardDeliveryRoutes } from "./http/routes/reward-delivery";
 import { createOffersServices, type OffersAppDeps, type OffersServices } from "./http/services";
+import { eventStreamRoutes } from "./sse/routes";
+import { closeStreamConnections } from "./sse/transport/http-stream";
 
 export { ApiKeyRejected, type OffersAppDeps, type OffersServices } from "./http/services";
 
@@ -63,7 +67,18 @@ export async function buildOffersApp(deps: OffersAppDeps): Promise<FastifyInstan
       await v1.register(dashboardRoutes, { services, adminToken: deps.adminToken });
       await v1.register(adminLiveOpsRoutes, { engine: services.engine, adminToken: deps.adminToken });
       await v1.register(adminRateLimitRoutes, { settings: services.rateLimits, adminToken: deps.adminToken });
-      if (deps.extend) await deps.extend(v1, services);
+      // Without an event stream (tests of other parts) the app serves neither it nor the admin API of players.
+      const hub = deps.eventStream?.attach(services.engine);
+      if (hub) {
+        await v1.register(eventStreamRoutes, { hub, verifyJwt: (request) => services.authenticateJwt(request) });
+        await v1.register(adminRoutes, { engine: services.engine, hub, adminToken: deps.adminToken });
+        // Streams never end by themselves: close them when the server closes, or close() would wait.
+        v1.addHook("preClose", async () => {
+          closeStreamConnections(app.server);
+          await hub.closeAll("shutdown");
+        });
+      }
+      await v1.register(adminWebhookRoutes, { services, adminToken: deps.adminToken });
     },
     { prefix: "/v1" },
   );

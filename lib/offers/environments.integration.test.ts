@@ -82,8 +82,8 @@ describe.each(testDatabaseTargets())("live and test environments on %s", (target
 
   beforeAll(async () => {
     // JWT expiry of streams by the test's clock (created below).
-    const stream = createEventStream({ bus: new MemoryEventBus(), adminToken: ADMIN, heartbeatMs: 60_000, staleTimeoutMs: 60_000, now: () => t.clock.now().getTime() });
-    t = await startOffersTestApp(target, { extend: stream.extend, adminToken: ADMIN });
+    const stream = createEventStream({ bus: new MemoryEventBus(), heartbeatMs: 60_000, staleTimeoutMs: 60_000, now: () => t.clock.now().getTime() });
+    t = await startOffersTestApp(target, { eventStream: stream, adminToken: ADMIN });
     for (const env of ENVS) seeded[env] = await seed(env);
   });
   afterAll(async () => t?.close());

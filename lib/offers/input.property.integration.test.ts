@@ -139,8 +139,8 @@ describe.each(testDatabaseTargets())("every route's validation under generated s
   };
 
   beforeAll(async () => {
-    const stream = createEventStream({ bus: new MemoryEventBus(), adminToken: ADMIN, heartbeatMs: 60_000, staleTimeoutMs: 60_000 });
-    t = await startOffersTestApp(target, { extend: stream.extend, adminToken: ADMIN });
+    const stream = createEventStream({ bus: new MemoryEventBus(), heartbeatMs: 60_000, staleTimeoutMs: 60_000 });
+    t = await startOffersTestApp(target, { eventStream: stream, adminToken: ADMIN });
     now = Math.floor(t.clock.now().getTime() / 1000);
     const api = t.apiHeaders();
     // Enough state that valid-looking requests reach the engine: a player, offers, a claimable one.

@@ -29,11 +29,11 @@ describe.each(testDatabaseTargets())("offers /metrics on %s", (target) => {
   let base: string;
   let removeSource = () => {};
   // JWT expiry is judged on the test's manual clock.
-  const stream = createEventStream({ bus: new MemoryEventBus(), adminToken: ADMIN, heartbeatMs: 60_000, staleTimeoutMs: 60_000, now: () => t.clock.now().getTime() });
+  const stream = createEventStream({ bus: new MemoryEventBus(), heartbeatMs: 60_000, staleTimeoutMs: 60_000, now: () => t.clock.now().getTime() });
   const scrape = async (headers: Record<string, string> = { authorization: `Bearer ${METRICS_TOKEN}` }) => t.inject({ method: "GET", url: "/metrics", headers });
 
   beforeAll(async () => {
-    t = await startOffersTestApp(target, { metricsToken: METRICS_TOKEN, adminToken: ADMIN, extend: stream.extend });
+    t = await startOffersTestApp(target, { metricsToken: METRICS_TOKEN, adminToken: ADMIN, eventStream: stream });
     removeSource = addMetricsSource({ pool: t.database.poolStats, streams: () => ({ player: stream.hub.connectionCount, watcher: stream.hub.watcherCount }) });
     await t.app.listen({ port: 0, host: "127.0.0.1" });
     base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;

@@ -13,10 +13,10 @@ import { createEventStream } from "./sse";
 
 export async function buildOffersOpenApiDocument(): Promise<OpenAPIV3_1.Document> {
   const adminToken = randomBytes(16).toString("hex");
-  const stream = createEventStream({ bus: new MemoryEventBus(), adminToken, heartbeatMs: 30_000, staleTimeoutMs: 120_000 });
+  const stream = createEventStream({ bus: new MemoryEventBus(), heartbeatMs: 30_000, staleTimeoutMs: 120_000 });
   // Routes prepare their statements at registration; nothing is sent, so a mock is enough.
   const db = drizzle.mock({ schema }) as never;
-  const app = await buildOffersApp({ database: { db, ping: async () => {} }, secretKey: randomBytes(32), adminToken, extend: stream.extend });
+  const app = await buildOffersApp({ database: { db, ping: async () => {} }, secretKey: randomBytes(32), adminToken, eventStream: stream });
   try {
     await app.ready();
     return app.swagger() as OpenAPIV3_1.Document;

@@ -192,8 +192,8 @@ describe.each(testDatabaseTargets())("rate limits on %s", (target) => {
 
 describe("rate limits of the event stream", () => {
   it("counts a player's connects on the client budget", { timeout: 60_000 }, async () => {
-    const stream = createEventStream({ bus: new MemoryEventBus(), adminToken: "test-admin-token-0123456789", heartbeatMs: 30_000, staleTimeoutMs: 120_000 });
-    const t = await startOffersTestApp("pglite", { rateLimit: { clientPerMinute: 2, serverPerMinute: 0 }, extend: stream.extend });
+    const stream = createEventStream({ bus: new MemoryEventBus(), heartbeatMs: 30_000, staleTimeoutMs: 120_000 });
+    const t = await startOffersTestApp("pglite", { rateLimit: { clientPerMinute: 2, serverPerMinute: 0 }, eventStream: stream });
     try {
       // A displaced client's reconnect is answered at once (409), after the budget is spent.
       const connect = async () =>

@@ -1,7 +1,7 @@
 /**
  * Starts the offers service from settings: database (PostgreSQL or PGlite under DATA_DIR/offers)
  * with migrations, demo data, the app, the periodic expiry sweep, and graceful shutdown.
- * main.ts calls this. The event stream and admin API plug in through the app's `extend`.
+ * main.ts calls this. The app serves the event stream it is given (`eventStream`).
  */
 import path from "node:path";
 import type { Logger } from "pino";
@@ -103,7 +103,6 @@ export async function startOffersService(options: {
   logger.info({ bus: bus.kind }, "event bus ready");
   const stream = createEventStream({
     bus,
-    adminToken: settings.adminToken,
     heartbeatMs: env.SSE_HEARTBEAT_MS,
     staleTimeoutMs: env.SSE_IDLE_TIMEOUT_MS,
     logger,
@@ -138,7 +137,7 @@ export async function startOffersService(options: {
     maxBodyBytes: env.OFFERS_MAX_BODY_BYTES,
     corsOrigins: env.OFFERS_CORS_ORIGINS,
     trustProxy: env.OFFERS_TRUST_PROXY,
-    extend: stream.extend,
+    eventStream: stream,
     // Without Redis, offers still reach streams on this instance; /health says the bus is degraded.
     healthChecks: () => ({ bus: bus.state }),
     healthDetails: async () => ({ delivery: await deliveryHealth() }),

@@ -53,8 +53,8 @@ describe.each(testDatabaseTargets())("strict authoring bodies on %s", (target) =
   const headers = (auth: Case["auth"]) => (auth === "admin" ? { authorization: `Bearer ${ADMIN_TOKEN}` } : t.apiHeaders());
 
   beforeAll(async () => {
-    const stream = createEventStream({ bus: new MemoryEventBus(), adminToken: ADMIN_TOKEN, heartbeatMs: 60_000, staleTimeoutMs: 60_000 });
-    t = await startOffersTestApp(target, { extend: stream.extend });
+    const stream = createEventStream({ bus: new MemoryEventBus(), heartbeatMs: 60_000, staleTimeoutMs: 60_000 });
+    t = await startOffersTestApp(target, { eventStream: stream });
     expect((await t.inject({ method: "POST", url: "/v1/admin/games/game-a/definitions", headers: headers("admin"), payload: { ...definition, offerId: "strict-admin" } })).statusCode).toBe(200);
   });
   afterAll(async () => t?.close());

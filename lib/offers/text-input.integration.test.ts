@@ -34,8 +34,8 @@ describe.each(testDatabaseTargets())("text that cannot be stored, on %s", (targe
   };
 
   beforeAll(async () => {
-    const stream = createEventStream({ bus: new MemoryEventBus(), adminToken: ADMIN, heartbeatMs: 60_000, staleTimeoutMs: 60_000 });
-    t = await startOffersTestApp(target, { extend: stream.extend, adminToken: ADMIN });
+    const stream = createEventStream({ bus: new MemoryEventBus(), heartbeatMs: 60_000, staleTimeoutMs: 60_000 });
+    t = await startOffersTestApp(target, { eventStream: stream, adminToken: ADMIN });
     now = Math.floor(t.clock.now().getTime() / 1000);
     jwt = await t.jwt("p1");
     expect((await t.post("/v1/player/snapshot", { playerId: "p1", username: "one" }, t.apiHeaders())).status).toBe(200);
@@ -142,8 +142,8 @@ describe.each(testDatabaseTargets())("one rule for player ids, on %s", (target) 
   };
 
   beforeAll(async () => {
-    const stream = createEventStream({ bus: new MemoryEventBus(), adminToken: ADMIN, heartbeatMs: 60_000, staleTimeoutMs: 60_000 });
-    t = await startOffersTestApp(target, { extend: stream.extend, adminToken: ADMIN });
+    const stream = createEventStream({ bus: new MemoryEventBus(), heartbeatMs: 60_000, staleTimeoutMs: 60_000 });
+    t = await startOffersTestApp(target, { eventStream: stream, adminToken: ADMIN });
     now = Math.floor(t.clock.now().getTime() / 1000);
     expect((await t.inject({ method: "PUT", url: "/v1/offers/definitions/gift", headers: t.apiHeaders(), payload: { name: "Gift", rewards: [coins], durationSeconds: 3600 } })).statusCode).toBe(200);
   });

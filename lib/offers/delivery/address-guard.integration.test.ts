@@ -5,7 +5,6 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testDatabaseTargets } from "../../db/testing";
-import { adminWebhookRoutes } from "../http/routes/admin-webhooks";
 import { startOffersTestApp, type OffersTestContext } from "../testing";
 import { checkEndpointUrl, guardedLookup, isPrivateAddress } from "./address-guard";
 import { encodeCursor } from "./feed";
@@ -126,13 +125,7 @@ describe.each(testDatabaseTargets())("bad input to the delivery API on %s", (tar
   let h: Record<string, string>;
   beforeAll(async () => {
     // As in production: private addresses refused.
-    t = await startOffersTestApp(target, {
-      webhookAddressPolicy: { allowPrivate: false },
-      // The portal's webhook routes (the event-stream extension registers them in the service).
-      extend: async (v1, services) => {
-        await v1.register(adminWebhookRoutes, { services, adminToken: "test-admin-token-0123456789" });
-      },
-    });
+    t = await startOffersTestApp(target, { webhookAddressPolicy: { allowPrivate: false } });
     h = t.apiHeaders();
   });
   afterAll(async () => t?.close());

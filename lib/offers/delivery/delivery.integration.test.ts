@@ -32,8 +32,8 @@ describe.each(contractDatabaseTargets())("reward delivery on %s", (target) => {
   let games = 0;
 
   beforeAll(async () => {
-    const stream = createEventStream({ bus: new MemoryEventBus(), adminToken: ADMIN, heartbeatMs: 60_000, staleTimeoutMs: 60_000 });
-    t = await startOffersTestApp(target, { extend: stream.extend, adminToken: ADMIN });
+    const stream = createEventStream({ bus: new MemoryEventBus(), heartbeatMs: 60_000, staleTimeoutMs: 60_000 });
+    t = await startOffersTestApp(target, { eventStream: stream, adminToken: ADMIN });
   });
   afterEach(async () => {
     for (const stop of following.splice(0)) stop();

@@ -2,7 +2,7 @@
  * What the app is built from (its dependencies) and what its route plugins share (the services):
  * engine, game directory, one-time tokens, clock, and the two caller authentications.
  */
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyRequest } from "fastify";
 import type { Redis } from "ioredis";
 import type { Logger } from "pino";
 import type { Clock } from "../clock";
@@ -17,6 +17,7 @@ import { RateLimitSettings } from "../rate-limits";
 import { OneTimeTokens } from "../tokens";
 import type { AddressPolicy } from "../delivery/address-guard";
 import { WebhookEndpoints } from "../delivery/endpoints";
+import type { EventStream } from "../sse";
 
 export interface OffersAppDeps {
   database: Pick<OffersDatabaseHandle, "db" | "ping">;
@@ -40,8 +41,11 @@ export interface OffersAppDeps {
   trustProxy?: string[];
   /** An engine built elsewhere (e.g. with listeners already attached); default: one over database.db. */
   engine?: OffersEngine;
-  /** Extra routes registered under /v1 with the same services (event stream, admin API). */
-  extend?: (app: FastifyInstance, services: OffersServices) => void | Promise<void>;
+  /**
+   * The event stream (../sse): the app attaches it to its engine and serves, with its hub, the players'
+   * streams and the admin API of players (presence, the watch stream). Absent: neither is served.
+   */
+  eventStream?: EventStream;
   /**
    * Parts that can degrade without making the service unusable (the event bus), reported by /health
    * and /ready: a degraded one sets `status: "degraded"` and leaves the answer 200.

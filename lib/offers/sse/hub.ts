@@ -1,11 +1,13 @@
 /**
- * Longer than 400 lines on purpose: ordering, replay, displacement and stale detection all act on one
- * connection's state, and kept together their invariants can be read in one place.
+ * Longer than 400 lines on purpose: ordering, replay and displacement all act on one connection's
+ * state, and kept together their invariants can be read in one place.
  *
  * The event-stream hub: one live connection per player (a newer one replaces the older, on any
- * instance), heartbeats, replay after Last-Event-ID, close at JWT expiry, close of a client that has
- * read nothing for the stale timeout, and watchers (support staff) that observe a player's events
- * without taking the player's connection. Plain TypeScript: the HTTP layer hands it a sink.
+ * instance), replay after Last-Event-ID, close at JWT expiry, presence, and watchers (support staff)
+ * that observe a player's events without taking the player's connection. Plain TypeScript: the HTTP
+ * layer hands it a sink, and each stream writes through a channel of the transport (./transport:
+ * heartbeats, what the client has not taken, the close of a client that has read nothing for the
+ * stale timeout), which knows nothing of players or offers.
  *
  * Ordering: every offer transition is published on the player's bus channel with its per-player
  * sequence number (offers_events.seq). A connection applies messages in seq order; on a gap
@@ -20,9 +22,13 @@
 import { randomUUID } from "node:crypto";
 import type { EventBus, Unsubscribe } from "../../events";
 import type { Offer } from "../schemas";
-import { HeartbeatWheel } from "./heartbeat-wheel";
-import { StallSampler, type SampledSocket } from "./stall-sampler";
 import { sseEventsPushedTotal } from "../metrics";
+import { SseTransport } from "./transport/channel";
+import type { StallSampler } from "./transport/stall-sampler";
+import type { ChannelListener, SseMessage, SseSink, StallReport, StreamChannel } from "./transport/types";
+
+/** What connect() and watch() write to (the transport's sink). */
+export type { SseSink } from "./transport/types";
 
 export interface PlayerKey {
   gameId: string;
@@ -64,18 +70,6 @@ interface TakeoverMessage {
 }
 
 export type PlayerBusMessage = OfferEventMessage | ConnectionMessage | TakeoverMessage;
-
-/** Where a connection writes (the HTTP response; a fake in tests). */
-export interface SseSink {
-  /** Queues a chunk; `flushed` runs once the connection has taken it (handed it to the network). */
-  write(chunk: string, flushed: () => void): void;
-  /** Ends the response after what is queued; `finished` runs once the connection has taken all of it. */
-  end(finished: () => void): void;
-  /** Closes the connection at once, dropping whatever is still queued. */
-  destroy(): void;
-  /** The TCP socket underneath, if any: its kernel send queue shows a client that stopped reading. */
-  readonly socket?: SampledSocket;
-}
 
 export interface SurfacedSince {
   /** Real-time offers surfaced after the given seq, ascending. */
@@ -120,133 +114,44 @@ export type CloseReason = "client closed" | "replaced" | "jwt expired" | "stale"
 export const REPLACED_EVENT_ID = "replaced";
 
 const MAX_TIMEOUT = 2 ** 31 - 1;
-/** An ended stream whose client takes nothing for this long (at most the stale timeout) is dropped. */
-const END_GRACE_MS = 5_000;
 /** Connections reading what they missed at once after a bus outage (the rest wait their turn). */
 const RESYNC_CONCURRENCY = 4;
 /** Where each stream's chain of ordered steps starts: one settled promise for all. */
 const SETTLED: Promise<void> = Promise.resolve();
 
-export function formatEvent(type: string, data: unknown, id?: number | string): string {
-  return `${id !== undefined ? `id: ${id}\n` : ""}event: ${type}\ndata: ${JSON.stringify(data)}\n\n`;
-}
-
-abstract class Stream {
+/** What players and watchers share: a channel of the transport, a bus subscription, and one close. */
+abstract class Stream implements ChannelListener {
   protected closed = false;
   protected unsubscribe: Unsubscribe | undefined;
-  /** Chunks handed to the sink that the connection has not taken yet. */
-  private unflushed = 0;
-  /** When queued data last made progress (or started waiting), in performance.now() time. */
-  private waitingSince = 0;
-  /** Runs while data is queued: closes the stream (or drops an ended one) when nothing moves. */
-  private stallTimer: ReturnType<typeof setTimeout> | undefined;
-
-  /** Stops the hub's sampler watching this stream's socket. */
-  private unwatchSocket: () => void = () => {};
+  protected readonly channel: StreamChannel;
 
   constructor(
     protected readonly hub: SseHub,
-    protected readonly sink: SseSink,
+    sink: SseSink,
     readonly key: PlayerKey,
   ) {
-    hub.heartbeats.add(this);
-    if (sink.socket) {
-      this.unwatchSocket = hub.stallSampler.watch(sink.socket, (queued) => {
-        hub.logger.info({ player: key, ...queued }, "event stream client reads nothing: closing");
-        void this.close("stale");
-      });
+    this.channel = hub.transport.open(sink, this);
+  }
+
+  /** The transport found that the client has read nothing for the stale timeout. */
+  onStall(report: StallReport): void {
+    if (report.seenIn === "kernel") {
+      const { kernelQueuedBytes, nodeQueuedBytes } = report;
+      this.hub.logger.info({ player: this.key, kernelQueuedBytes, nodeQueuedBytes }, "event stream client reads nothing: closing");
     }
-  }
-
-  /** A comment that keeps proxies from closing an idle stream (the hub's heartbeat wheel calls it). */
-  heartbeat(): void {
-    this.write(":heartbeat\n\n");
-  }
-
-  protected write(chunk: string): void {
-    if (this.closed) return;
-    this.queued();
-    this.sink.write(chunk, this.flushed);
-  }
-
-  /**
-   * "The client has read nothing" is measured on what it takes: as long as any chunk is queued, the
-   * time since the connection last took one is the time it has read nothing. write()'s answer and
-   * drain events say only whether Node's own buffer is over its mark, so they are not used. The
-   * kernel's buffers hide a stopped reader from this rule until they fill (megabytes): the hub's
-   * StallSampler watches the kernel's send queue for that.
-   */
-  private queued(): void {
-    if (this.unflushed === 0) this.waitingSince = performance.now();
-    this.unflushed += 1;
-    this.stallTimer ??= setTimeout(this.checkStall, this.stallLimit());
-  }
-
-  private readonly flushed = (): void => {
-    this.unflushed = Math.max(0, this.unflushed - 1);
-    this.waitingSince = performance.now();
-    if (this.unflushed === 0 && this.stallTimer) {
-      clearTimeout(this.stallTimer);
-      this.stallTimer = undefined;
-    }
-  };
-
-  /** How long queued data may wait: the stale timeout while open, a short grace once ended. */
-  private stallLimit(): number {
-    const stale = this.hub.options.staleTimeoutMs;
-    return this.closed ? Math.min(stale, END_GRACE_MS) : stale;
-  }
-
-  private readonly checkStall = (): void => {
-    this.stallTimer = undefined;
-    if (this.unflushed === 0) return;
-    const left = this.stallLimit() - (performance.now() - this.waitingSince);
-    if (left > 0) {
-      this.stallTimer = setTimeout(this.checkStall, left);
-    } else if (this.closed) {
-      this.drop();
-    } else {
-      void this.close("stale");
-    }
-  };
-
-  /** Closes the connection at once; what the client has not taken is dropped. */
-  private drop(): void {
-    if (this.stallTimer) clearTimeout(this.stallTimer);
-    this.stallTimer = undefined;
-    this.unflushed = 0;
-    try {
-      this.sink.destroy();
-    } catch {
-      // Already gone.
-    }
+    void this.close("stale");
   }
 
   async close(reason: CloseReason): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    this.hub.heartbeats.remove(this);
-    this.unwatchSocket();
     this.cleanupTimers();
     this.forget();
     if (reason === "stale" || reason === "client closed") {
       // Nobody reads what would be written: free the socket and its buffers now.
-      this.drop();
+      this.channel.drop();
     } else {
-      try {
-        const farewell = this.farewell(reason);
-        if (farewell) {
-          this.queued();
-          this.sink.write(farewell, this.flushed);
-        }
-        this.queued();
-        this.sink.end(this.flushed);
-        // From now on the stall timer gives the client a short grace to take the last bytes.
-        if (this.stallTimer) clearTimeout(this.stallTimer);
-        this.stallTimer = setTimeout(this.checkStall, 0);
-      } catch {
-        this.drop();
-      }
+      this.channel.end(this.farewell(reason));
     }
     const unsubscribe = this.unsubscribe;
     this.unsubscribe = undefined;
@@ -255,7 +160,7 @@ abstract class Stream {
   }
 
   /** The last words of a stream closed for this reason, if any. */
-  protected farewell(_reason: CloseReason): string | undefined {
+  protected farewell(_reason: CloseReason): SseMessage[] | undefined {
     return undefined;
   }
 
@@ -299,10 +204,9 @@ export class PlayerConnection extends Stream {
     // Tell connections of this player on other instances to yield.
     await this.announce();
     // A comment first, so proxies and clients see the stream open at once.
-    const retry = this.hub.options.retryMs;
-    this.write(`${retry !== undefined ? `retry: ${retry}\n` : ""}:connected\n\n`);
+    this.channel.send({ comment: "connected", retryMs: this.hub.options.retryMs });
     const { events, lastSeq } = await this.hub.options.loadSurfacedSince(this.key, after);
-    for (const event of events) this.write(formatEvent("offer_surfaced", { offer: event.offer }, event.seq));
+    for (const event of events) this.channel.send({ event: "offer_surfaced", data: { offer: event.offer }, id: event.seq });
     this.lastSeq = Math.max(lastSeq, after, events.at(-1)?.seq ?? 0);
     this.ready = true;
     this.live = true;
@@ -379,7 +283,7 @@ export class PlayerConnection extends Stream {
     if (this.closed) return;
     for (const event of events) {
       if (event.seq > this.lastSeq) {
-        this.write(formatEvent("offer_surfaced", { offer: event.offer }, event.seq));
+        this.channel.send({ event: "offer_surfaced", data: { offer: event.offer }, id: event.seq });
         sseEventsPushedTotal.inc({ stream: "player", event: "offer_surfaced" });
       }
     }
@@ -391,7 +295,7 @@ export class PlayerConnection extends Stream {
     if (message.seq === this.lastSeq + 1) {
       this.lastSeq = message.seq;
       if (message.type === "surfaced" && message.realTime) {
-        this.write(formatEvent("offer_surfaced", { offer: message.offer }, message.seq));
+        this.channel.send({ event: "offer_surfaced", data: { offer: message.offer }, id: message.seq });
         sseEventsPushedTotal.inc({ stream: "player", event: "offer_surfaced" });
       }
       return;
@@ -400,10 +304,10 @@ export class PlayerConnection extends Stream {
     await this.readMissed(message.seq);
   }
 
-  protected farewell(reason: CloseReason): string | undefined {
+  protected farewell(reason: CloseReason): SseMessage[] | undefined {
     if (reason !== "replaced") return undefined;
     // The comment for SDKs of before the named event; the event for every standard client.
-    return ":replaced\n\n" + formatEvent("replaced", { message: "stream-replaced" }, REPLACED_EVENT_ID);
+    return [{ comment: "replaced" }, { event: "replaced", data: { message: "stream-replaced" }, id: REPLACED_EVENT_ID }];
   }
 
   protected cleanupTimers(): void {
@@ -435,20 +339,20 @@ export class PlayerWatcher extends Stream {
     this.unsubscribe = await this.hub.options.bus.subscribe(playerChannel(this.key), (raw) => {
       const message = JSON.parse(raw) as PlayerBusMessage;
       if (message.kind === "offer_event") {
-        this.write(formatEvent(message.type, message, message.seq));
+        this.channel.send({ event: message.type, data: message, id: message.seq });
         sseEventsPushedTotal.inc({ stream: "watcher", event: message.type });
       } else if (message.kind === "connection") {
-        this.write(formatEvent("connection", message));
+        this.channel.send({ event: "connection", data: message });
         sseEventsPushedTotal.inc({ stream: "watcher", event: "connection" });
       }
     });
     if (this.closed) await this.unsubscribe();
-    this.write(":watching\n\n");
+    this.channel.send({ comment: "watching" });
   }
 
   /** Writes an event of the watch stream (e.g. the player's presence when it opens). */
   send(type: string, data: unknown): void {
-    this.write(formatEvent(type, data));
+    this.channel.send({ event: type, data });
   }
 
   protected forget(): void {
@@ -466,10 +370,8 @@ export class SseHub {
   private stopListeningForReconnect: (() => void) | undefined;
   private resyncing: Promise<void> | undefined;
   private resyncAgain = false;
-  /** Watches every stream's socket for a client that reads nothing while the kernel holds its data. */
-  readonly stallSampler: StallSampler;
-  /** One timer beats every stream of this hub (a timer per stream would cost memory per stream). */
-  readonly heartbeats: HeartbeatWheel<{ heartbeat(): void }>;
+  /** Writes the streams: heartbeats, flush accounting, stall detection (one set of timers per hub). */
+  readonly transport: SseTransport;
   private readonly presenceTtlMs: number;
   /** Renews the presence marks of this hub's connections (runs while it has any). */
   private presenceTimer: ReturnType<typeof setInterval> | undefined;
@@ -478,21 +380,18 @@ export class SseHub {
     this.instance = options.instance ?? randomUUID().slice(0, 8);
     this.logger = options.logger ?? { info: () => {}, warn: () => {} };
     this.now = options.now ?? Date.now;
-    this.heartbeats = new HeartbeatWheel(options.heartbeatMs, (stream) => stream.heartbeat());
-    this.presenceTtlMs = options.presenceTtlMs ?? 60_000;
-    this.stallSampler = new StallSampler({
+    this.transport = new SseTransport({
+      heartbeatMs: options.heartbeatMs,
       staleTimeoutMs: options.staleTimeoutMs,
-      periodMs: options.sampleMs ?? Math.min(options.staleTimeoutMs / 4, 15_000),
+      sampleMs: options.sampleMs,
       logger: this.logger,
     });
-    if (this.stallSampler.available) {
-      this.logger.debug?.({ sampleMs: this.stallSampler.periodMs }, "stream clients that read nothing: kernel send queues sampled");
-    } else {
-      this.logger.debug?.(
-        {},
-        "kernel send queues not readable here (no /proc/net/tcp): a stream client that reads nothing is found only once Node buffers its data",
-      );
-    }
+    this.presenceTtlMs = options.presenceTtlMs ?? 60_000;
+  }
+
+  /** The transport's sampler of kernel send queues (it stops with the last stream). */
+  get stallSampler(): StallSampler {
+    return this.transport.stallSampler;
   }
 
   /** Opens a player's connection, replacing any older one of the same player. */
@@ -613,6 +512,6 @@ export class SseHub {
 
   async closeAll(reason: CloseReason = "shutdown"): Promise<void> {
     await Promise.all([...this.connections.values(), ...this.watchers].map((s) => s.close(reason)));
-    this.stallSampler.stop();
+    this.transport.stop();
   }
 }

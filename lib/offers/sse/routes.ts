@@ -10,7 +10,7 @@ import { OffersError } from "../errors";
 import { errorResponses } from "../http/route-docs";
 import * as S from "../schemas";
 import { REPLACED_EVENT_ID, type SseHub } from "./hub";
-import { openStream } from "./http-stream";
+import { openStream } from "./transport/http-stream";
 
 export interface StreamRoutesOptions {
   hub: SseHub;

@@ -124,8 +124,8 @@ describe.each([
   const saved = { window: globals.window, document: globals.document };
 
   beforeAll(async () => {
-    stream = createEventStream({ bus: new MemoryEventBus(), adminToken: "test-admin-token-0123456789", heartbeatMs: 5_000, staleTimeoutMs: 60_000, retryMs: RETRY_MS, now: () => ctx.clock.now().getTime() });
-    ctx = await startOffersTestApp("pglite", { extend: stream.extend });
+    stream = createEventStream({ bus: new MemoryEventBus(), heartbeatMs: 5_000, staleTimeoutMs: 60_000, retryMs: RETRY_MS, now: () => ctx.clock.now().getTime() });
+    ctx = await startOffersTestApp("pglite", { eventStream: stream });
     await ctx.app.listen({ port: 0, host: "127.0.0.1" });
     url = `http://127.0.0.1:${(ctx.app.server.address() as AddressInfo).port}/v1/sse/connect`;
     // fetch-event-source is written for browsers: it reaches setTimeout through `window` and listens

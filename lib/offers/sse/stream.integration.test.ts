@@ -8,13 +8,15 @@ import net from "node:net";
 import v8 from "node:v8";
 import vm from "node:vm";
 import { randomBytes } from "node:crypto";
+import diagnostics_channel from "node:diagnostics_channel";
 import type { AddressInfo } from "node:net";
+import type { FastifyInstance } from "fastify";
 import { MemoryEventBus, RedisEventBus, type EventBus } from "../../events";
 import { testDatabaseTargets } from "../../db/testing";
 import { buildOffersApp } from "../app";
 import { startOffersTestApp, type OffersTestContext } from "../testing";
 import { createEventStream, type EventStream } from "./index";
-import { collectSendQueues, readTcpTable, tcpRowOf, tcpTablesReadable } from "./tcp-send-queue";
+import { collectSendQueues, readTcpTable, tcpRowOf, tcpTablesReadable } from "./transport/tcp-send-queue";
 import { EventStreamParser, type StreamEvent } from "../../offers-client/sse";
 import { createGameClient } from "../../offers-client";
 import type { Offer } from "../schemas";
@@ -37,13 +39,12 @@ async function startServer(target: "pglite" | "postgres", bus: EventBus, opts: S
   let clockNow = () => Date.now();
   const stream = createEventStream({
     bus,
-    adminToken: ADMIN,
     heartbeatMs: 100,
     staleTimeoutMs: opts.staleTimeoutMs ?? 60_000,
     sampleMs: opts.sampleMs,
     now: () => clockNow(),
   });
-  const ctx = await startOffersTestApp(target, { extend: stream.extend });
+  const ctx = await startOffersTestApp(target, { eventStream: stream });
   clockNow = () => ctx.clock.now().getTime();
   await ctx.app.listen({ port: 0, host: "127.0.0.1" });
   return { ctx, stream, base: `http://127.0.0.1:${(ctx.app.server.address() as AddressInfo).port}/v1` };
@@ -498,16 +499,16 @@ describe.each(testDatabaseTargets())("event stream on %s", (target) => {
   it("open streams keep no request or response alive, Fastify's or node:http's (memory per stream)", async () => {
     const bus = new MemoryEventBus();
     let clockNow = () => Date.now();
-    const stream = createEventStream({ bus, adminToken: ADMIN, heartbeatMs: 100, staleTimeoutMs: 60_000, now: () => clockNow() });
+    const stream = createEventStream({ bus, heartbeatMs: 100, staleTimeoutMs: 60_000, now: () => clockNow() });
     const requests: Array<WeakRef<object>> = [];
-    const ctx = await startOffersTestApp(target, {
-      extend: async (app, services) => {
-        app.addHook("onRequest", async (request, reply) => {
-          if (request.url.startsWith("/v1/sse/")) requests.push(new WeakRef(request), new WeakRef(reply), new WeakRef(request.raw), new WeakRef(reply.raw));
-        });
-        await stream.extend(app, services);
-      },
-    });
+    // The hook goes on the app as Fastify creates it (its diagnostics channel), before any route.
+    const hookRequests = (message: unknown) => {
+      (message as { fastify: FastifyInstance }).fastify.addHook("onRequest", async (request, reply) => {
+        if (request.url.startsWith("/v1/sse/")) requests.push(new WeakRef(request), new WeakRef(reply), new WeakRef(request.raw), new WeakRef(reply.raw));
+      });
+    };
+    diagnostics_channel.subscribe("fastify.initialization", hookRequests);
+    const ctx = await startOffersTestApp(target, { eventStream: stream }).finally(() => diagnostics_channel.unsubscribe("fastify.initialization", hookRequests));
     clockNow = () => ctx.clock.now().getTime();
     cleanups.push(() => ctx.close());
     await ctx.app.listen({ port: 0, host: "127.0.0.1" });
@@ -543,7 +544,7 @@ describe.each(testDatabaseTargets())("event stream on %s", (target) => {
     const client = createGameClient({ baseUrl: first.base, getJwt: () => first.ctx.jwt("sdk") });
     const handle = client.connectStream({ onOffer: (offer) => received.push(offer), onStateChange: (s) => states.push(s.status) });
     let restarted: Awaited<ReturnType<typeof buildOffersApp>> | undefined;
-    const second = createEventStream({ bus, adminToken: ADMIN, heartbeatMs: 100, staleTimeoutMs: 60_000, now: () => first.ctx.clock.now().getTime() });
+    const second = createEventStream({ bus, heartbeatMs: 100, staleTimeoutMs: 60_000, now: () => first.ctx.clock.now().getTime() });
     cleanups.push(async () => {
       handle.close();
       await restarted?.close();
@@ -561,7 +562,7 @@ describe.each(testDatabaseTargets())("event stream on %s", (target) => {
         secretKey: first.ctx.secretKey,
         adminToken: ADMIN,
         clock: first.ctx.clock,
-        extend: second.extend,
+        eventStream: second,
       });
       await restarted.ready();
       const during = await restarted.inject({
@@ -600,8 +601,8 @@ describe.each(testDatabaseTargets())("two offers instances on %s", (target) => {
     const a = await startServer(target, buses[0]!);
     await defineOffers(a.ctx);
     // Instance B: its own process state (hub, engine, bus connection), the same database.
-    const streamB = createEventStream({ bus: buses[1] ?? buses[0]!, adminToken: ADMIN, heartbeatMs: 100, staleTimeoutMs: 60_000, now: () => a.ctx.clock.now().getTime() });
-    const b = await buildOffersApp({ database: a.ctx.database, secretKey: a.ctx.secretKey, adminToken: ADMIN, clock: a.ctx.clock, extend: streamB.extend, checkResponses: true });
+    const streamB = createEventStream({ bus: buses[1] ?? buses[0]!, heartbeatMs: 100, staleTimeoutMs: 60_000, now: () => a.ctx.clock.now().getTime() });
+    const b = await buildOffersApp({ database: a.ctx.database, secretKey: a.ctx.secretKey, adminToken: ADMIN, clock: a.ctx.clock, eventStream: streamB, checkResponses: true });
     await b.listen({ port: 0, host: "127.0.0.1" });
     try {
       const baseB = `http://127.0.0.1:${(b.server.address() as AddressInfo).port}/v1`;

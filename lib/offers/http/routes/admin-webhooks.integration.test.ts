@@ -6,7 +6,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testDatabaseTargets } from "../../../db/testing";
 import { startOffersTestApp, type OffersTestContext } from "../../testing";
-import { adminWebhookRoutes } from "./admin-webhooks";
 
 const ADMIN = { authorization: "Bearer test-admin-token-0123456789" };
 
@@ -25,11 +24,7 @@ describe.each(testDatabaseTargets())("webhook endpoints' ETags on %s", (target) 
   const stored = async (endpointId: string) => (await admin("GET", `/endpoints/${endpointId}`)).json();
 
   beforeAll(async () => {
-    t = await startOffersTestApp(target, {
-      extend: async (v1, services) => {
-        await v1.register(adminWebhookRoutes, { services, adminToken: "test-admin-token-0123456789" });
-      },
-    });
+    t = await startOffersTestApp(target);
   });
   afterAll(async () => t?.close());
 

@@ -7,7 +7,7 @@ import { OffersError } from "../../errors";
 import * as S from "../../schemas";
 import { AdminGame, AdminPlayerState, AdminPlayerSummary } from "../../schemas";
 import type { SseHub } from "../../sse/hub";
-import { openStream } from "../../sse/http-stream";
+import { openStream } from "../../sse/transport/http-stream";
 import { adminAuth, adminEnvironment } from "../plugins/auth";
 import { errorResponses, securityOf } from "../route-docs";
 

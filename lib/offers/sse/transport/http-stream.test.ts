@@ -2,7 +2,7 @@ import { connect, type Socket } from "node:net";
 import type { AddressInfo } from "node:net";
 import Fastify, { type FastifyInstance } from "fastify";
 import { afterEach, describe, expect, it } from "vitest";
-import type { SseSink } from "./hub";
+import type { SseSink } from "./types";
 import { closeStreamConnections, openStream } from "./http-stream";
 
 /** A server whose one route opens a stream and hands its sink to the test. */

@@ -15,7 +15,7 @@
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import type { FastifyReply } from "fastify";
-import type { SseSink } from "./hub";
+import type { SseSink } from "./types";
 
 const streamHeaders = {
   // Exactly the MIME type (the stream is UTF-8 by definition): clients that compare it as a string,
@@ -219,7 +219,7 @@ function takeOver(raw: ServerResponse, request: IncomingMessage, socket: Socket)
   socket.on("error", discard);
 }
 
-/** Takes over the raw response for a long-lived stream; the hub writes through the sink. */
+/** Takes over the raw response for a long-lived stream; a channel (channel.ts) writes through the sink. */
 export function openStream(reply: FastifyReply): { sink: SseSink; onClose(listener: () => void): void } {
   reply.hijack();
   const raw = reply.raw;

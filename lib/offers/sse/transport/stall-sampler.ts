@@ -11,7 +11,7 @@
  * whether or not the client reads it; only what is sent beyond that shows a client that stopped.
  *
  * Where the tables cannot be read (not Linux), nothing is watched: Node's own buffer is the only
- * sign (see Stream in hub.ts).
+ * sign (see SseChannel in channel.ts).
  */
 import { readTcpTable, collectSendQueues, tcpRowOf, tcpTablesReadable, type SocketAddresses, type TcpRow, type TcpTable } from "./tcp-send-queue";
 
