@@ -36,7 +36,7 @@ import { ensureConfigRepo, type ConfigRepo } from "../../lib/catalog/repo";
 import { Catalog } from "../../lib/catalog/catalog";
 import { listQuerySchema } from "../../lib/catalog/query";
 import { snapshotFileFor } from "../../lib/catalog/snapshot";
-import { commitAsOther } from "../../lib/catalog/testing";
+import { commitAsOther } from "../../test-support/catalog/temp-catalog";
 import { createBenchDatabase, processCpuMs } from "../lib/common";
 import { COMPONENT_KINDS, ENVIRONMENTS } from "../../lib/catalog/schema";
 

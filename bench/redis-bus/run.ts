@@ -16,7 +16,7 @@ import { fork, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { Redis } from "ioredis";
 import { RedisEventBus } from "../../lib/events";
-import { startThrowawayRedis } from "../../lib/testing/throwaway";
+import { startThrowawayRedis } from "../../test-support/throwaway";
 import { verdict } from "../lib/common";
 
 const STREAMS = Number(process.env.BENCH_STREAMS ?? 40_000);

@@ -16,7 +16,7 @@ import { offersBuildOptions } from "../../scripts/offers-build-options.mjs";
 
 /** The test programs bundled into dist/test (packages external, as the service's bundle). */
 export const testProgramEntryPoints = {
-  "crash-harness": "lib/portal/gitops/crash-harness.ts",
+  "crash-harness": "test-support/portal/crash-harness.ts",
 };
 
 const mtime = (file: string) => (existsSync(file) ? statSync(file).mtimeMs : Number.POSITIVE_INFINITY);

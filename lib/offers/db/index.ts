@@ -1,6 +1,6 @@
 import path from "node:path";
 import { openDatabase, type AppDatabase, type DatabaseHandle } from "../../db";
-import { openTestDatabase, type MigrationSet, type TestDatabase, type TestDatabaseTarget } from "../../db/testing";
+import { openTestDatabase, type MigrationSet, type TestDatabase, type TestDatabaseTarget } from "@/test-support/db/test-databases";
 import * as schema from "./schema";
 
 import { sql, type SQL } from "drizzle-orm";

@@ -7,11 +7,11 @@
  */
 import { randomUUID } from "node:crypto";
 import fc from "fast-check";
-import { fuzzParameters } from "../../testing/fuzz";
+import { fuzzParameters } from "@/test-support/fuzz";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rowsOf } from "../../db";
-import { testDatabaseTargets } from "../../db/testing";
+import { testDatabaseTargets } from "@/test-support/db/test-databases";
 import { openOffersTestDatabase } from "../db";
 import { offerInstances, players, rewardEvents } from "../db/schema";
 import { claimOfferIn } from "../engine/claims";

@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { and, asc, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { testDatabaseTargets } from "../../db/testing";
+import { testDatabaseTargets } from "@/test-support/db/test-databases";
 import { openOffersTestDatabase } from "../db";
 import { offerInstances, players } from "../db/schema";
 import { GameDirectory } from "../games";

@@ -8,7 +8,7 @@ import { randomBytes } from "node:crypto";
 import { and, asc, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rowsOf } from "../../db";
-import { testDatabaseTargets } from "../../db/testing";
+import { testDatabaseTargets } from "@/test-support/db/test-databases";
 import { ManualClock } from "../clock";
 import { openOffersTestDatabase } from "../db";
 import { offerEvents, offerInstances, surfacingJobs } from "../db/schema";

@@ -2,7 +2,7 @@
 // handle) so plain modules and tests name the types without opening anything.
 import path from "node:path";
 import type { AppDatabase, DatabaseHandle } from "../../db";
-import type { MigrationSet } from "../../db/testing";
+import type { MigrationSet } from "@/test-support/db/test-databases";
 import type * as schema from "./schema";
 
 export type PortalSchema = typeof schema;

@@ -5,11 +5,11 @@ import { promisify } from "node:util";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { stringify } from "yaml";
-import { Catalog, openCatalog, type CatalogOptions } from "./catalog";
-import { ensureConfigRepo } from "./repo";
-import { snapshotFileFor } from "./snapshot";
-import { RepoGit } from "../scm/git";
-import type { Component } from "./schema";
+import { Catalog, openCatalog, type CatalogOptions } from "../../lib/catalog/catalog";
+import { ensureConfigRepo } from "../../lib/catalog/repo";
+import { snapshotFileFor } from "../../lib/catalog/snapshot";
+import { RepoGit } from "../../lib/scm/git";
+import type { Component } from "../../lib/catalog/schema";
 
 export function validComponent(name = "checkout-api", overrides: Partial<Component["spec"]> = {}): Component {
   return {

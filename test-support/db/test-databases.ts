@@ -16,7 +16,7 @@ import { PGlite } from "@electric-sql/pglite";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
-import { openDatabase, type DatabaseHandle, type OpenDatabaseOptions } from "./index";
+import { openDatabase, type DatabaseHandle, type OpenDatabaseOptions } from "../../lib/db/index";
 
 export type TestDatabaseTarget = "pglite" | "postgres";
 
