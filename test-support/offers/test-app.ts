@@ -10,15 +10,16 @@ import path from "node:path";
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from "fastify";
 import { sql } from "drizzle-orm";
 import { SignJWT } from "jose";
-import { rowsOf } from "../../lib/db/index";
+import { rowsOf } from "../../lib/db";
 import { parseEnv, type Env } from "../../lib/env";
 import { createScratchPostgres, type TestDatabase, type TestDatabaseTarget } from "../db/test-databases";
 import { playerState } from "../../lib/offers/admin";
 import { buildOffersApp, type OffersAppDeps } from "../../lib/offers/app";
 import { ManualClock } from "../../lib/offers/clock";
 import { runOffersCli } from "../../lib/offers/cli-commands";
-import { offersMigrations, openOffersDatabase, openOffersTestDatabase, type OffersDatabase, type OffersDatabaseHandle, type OffersSchema } from "../../lib/offers/db/index";
+import { offersMigrations, openOffersDatabase, type OffersDatabase, type OffersDatabaseHandle, type OffersSchema } from "../../lib/offers/db";
 import { builtOffersServiceArgs } from "../built";
+import { openOffersTestDatabase } from "./test-database";
 import { freePort } from "../throwaway";
 
 export interface TestGame {

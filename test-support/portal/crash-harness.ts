@@ -12,9 +12,9 @@
  */
 import { readdir } from "node:fs/promises";
 import path from "node:path";
-import { openDatabase } from "../../lib/db/index";
+import { openDatabase } from "../../lib/db";
 import { RepoGit } from "../../lib/scm/git";
-import * as schema from "../../lib/portal/db/schema/index";
+import * as schema from "../../lib/portal/db/schema";
 import { appOrders } from "../../lib/portal/db/schema/app-orders";
 import { ensureConfigRepo } from "../../lib/catalog/repo";
 import { openCatalog } from "../../lib/catalog/catalog";

@@ -12,7 +12,7 @@ import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rowsOf } from "../../db";
 import { testDatabaseTargets } from "@/test-support/db/test-databases";
-import { openOffersTestDatabase } from "../db";
+import { openOffersTestDatabase } from "@/test-support/offers/test-database";
 import { offerInstances, players, rewardEvents } from "../db/schema";
 import { claimOfferIn } from "../engine/claims";
 import { OffersEngine } from "../engine";

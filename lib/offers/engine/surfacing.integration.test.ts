@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rowsOf } from "../../db";
 import { testDatabaseTargets } from "@/test-support/db/test-databases";
 import { ManualClock } from "../clock";
-import { openOffersTestDatabase } from "../db";
+import { openOffersTestDatabase } from "@/test-support/offers/test-database";
 import { offerEvents, offerInstances, surfacingJobs } from "../db/schema";
 import { GameDirectory } from "../games";
 import type { OfferDefinitionDraft } from "../schemas";

@@ -8,7 +8,7 @@ import { and, eq } from "drizzle-orm";
 import fc from "fast-check";
 import { fuzzParameters } from "@/test-support/fuzz";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openOffersTestDatabase } from "../db";
+import { openOffersTestDatabase } from "@/test-support/offers/test-database";
 import { players } from "../db/schema";
 import { GameDirectory } from "../games";
 import { SecretBox } from "../secret-box";
