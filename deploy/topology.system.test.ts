@@ -26,7 +26,7 @@ import { offerEvents, offerInstances, rewardLedger } from "../lib/offers/db/sche
 import { OffersEngine } from "../lib/offers/engine";
 import { GameDirectory } from "../lib/offers/games";
 import { SecretBox } from "../lib/offers/secret-box";
-import { createConfigRemote } from "../test-support/catalog/temp-catalog";
+import { createConfigRemote } from "../test-support/catalog/config-remote";
 import { postgresBinDir } from "../test-support/throwaway";
 import { startDelayRelay, type DelayRelay } from "./topology/delay-relay";
 import { netnsUnavailable, removeLeftovers, Topology } from "./topology/netns";

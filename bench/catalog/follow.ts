@@ -18,7 +18,7 @@ import { availableParallelism, loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { execFileSync } from "node:child_process";
 import { generateCatalog } from "./generate";
-import { createConfigRemote } from "../../test-support/catalog/temp-catalog";
+import { createConfigRemote } from "../../test-support/catalog/config-remote";
 import type { Catalog } from "../../lib/catalog/catalog";
 import { portalConfigSchema } from "../../lib/portal/portal-yaml";
 import { createPortalServices, type PortalServices } from "../../lib/portal/services";
