@@ -8,6 +8,7 @@
  * audit write is logged loudly (console.error, with the whole entry) and never turns a success into
  * an error answer. See docs/decisions.md.
  */
+import "server-only";
 import { parseDocument } from "yaml";
 import type { PortalServices } from "./services";
 import type { UpdateResult } from "../catalog/catalog";

@@ -1,5 +1,6 @@
 // Where the portal may listen: the development sign-in lets anyone who reaches the portal sign in as any
 // user, admin included, so it runs only on a loopback address unless the operator says otherwise.
+import "server-only";
 import { BlockList, isIP } from "node:net";
 import type { Env } from "../env";
 
