@@ -79,7 +79,7 @@ const config = [
   {
     // The offers service (its bundle, tsx in development, the CLI) and drizzle-kit load these under plain Node, where
     // "server-only" throws; the browser never gets them anyway (layers above).
-    files: ["lib/offers/**/*.ts", "lib/db/**/*.ts", "lib/events/**/*.ts", "lib/*.ts", "lib/portal/db/**/*.ts"],
+    files: ["lib/offers/**/*.ts", "lib/db/**/*.ts", "lib/events/**/*.ts", "lib/env/**/*.ts", "lib/*.ts", "lib/portal/db/**/*.ts"],
     ignores: ["**/*.test.ts"],
     rules: {
       "no-restricted-imports": [

@@ -10,7 +10,7 @@ import { startOffersTestApp, type OffersTestContext } from "@/test-support/offer
 import { checkEndpointUrl, guardedLookup, isPrivateAddress } from "./address-guard";
 import { encodeCursor } from "./feed";
 import { createSender } from "./sender";
-import { startReceiver } from "@/test-support/offers/webhook-receiver";
+import { startReceiver } from "@/test-support/offers/delivery";
 
 describe("private addresses", () => {
   /** Every address a webhook may not reach in production, with the range it falls in. */

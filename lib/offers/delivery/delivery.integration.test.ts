@@ -17,7 +17,7 @@ import { startOffersTestApp, type OffersTestContext, type TestGame } from "@/tes
 import { and, eq } from "drizzle-orm";
 import { webhookDeliveries } from "../db/schema";
 import { purgeDeliveries } from "./queue";
-import { eventually, startReceiver, type Receiver } from "@/test-support/offers/webhook-receiver";
+import { eventually, startReceiver, type Receiver } from "@/test-support/offers/delivery";
 import { DeliveryWorker, type DeliveryWorkerOptions } from "./worker";
 
 const ADMIN = "test-admin-token-0123456789";

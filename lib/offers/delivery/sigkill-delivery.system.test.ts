@@ -18,7 +18,7 @@ import { RewardFeedResponse } from "../schemas";
 import { SecretBox } from "../secret-box";
 import { exited, serviceProcessEnv, startServiceProcess as startService, waitHealthy } from "@/test-support/offers/test-app";
 import { WebhookEndpoints } from "./endpoints";
-import { eventually, startReceiver } from "@/test-support/offers/webhook-receiver";
+import { eventually, startReceiver } from "@/test-support/offers/delivery";
 
 const CLAIMS = 24;
 
