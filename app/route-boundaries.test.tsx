@@ -3,7 +3,7 @@
 // the portal's look, and the rewards page's own error and "not found" in the rewards look.
 import { describe, expect, it, vi } from "vitest";
 import { screen } from "@testing-library/react";
-import { renderInPortal } from "@/components/testing/render";
+import { renderInPortal } from "@/test-support/components/render";
 import RootNotFound from "@/app/not-found";
 import PortalNotFound from "@/app/(portal)/not-found";
 import ComponentNotFound from "@/app/(portal)/catalog/[name]/not-found";

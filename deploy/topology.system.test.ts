@@ -26,8 +26,8 @@ import { offerEvents, offerInstances, rewardLedger } from "../lib/offers/db/sche
 import { OffersEngine } from "../lib/offers/engine";
 import { GameDirectory } from "../lib/offers/games";
 import { SecretBox } from "../lib/offers/secret-box";
-import { createConfigRemote } from "../lib/catalog/testing";
-import { postgresBinDir } from "../lib/testing/throwaway";
+import { createConfigRemote } from "../test-support/catalog/config-remote";
+import { postgresBinDir } from "../test-support/throwaway";
 import { startDelayRelay, type DelayRelay } from "./topology/delay-relay";
 import { netnsUnavailable, removeLeftovers, Topology } from "./topology/netns";
 

@@ -2,7 +2,7 @@
 // loopback, verifying signatures with the standardwebhooks package), a player claims a reward on the
 // rewards page, the delivery log shows it delivered, and the game server got the rewards.
 import type { APIRequestContext } from "@playwright/test";
-import { startReceiver, type Receiver } from "../lib/offers/delivery/testing";
+import { startReceiver, type Receiver } from "../test-support/offers/delivery";
 import { API_KEY, GAME, gameJwt } from "./demo-game";
 import { expect, openPage, test } from "./fixtures";
 import { signInAs } from "./sign-in-as";

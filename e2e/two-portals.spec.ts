@@ -4,7 +4,7 @@ import { randomBytes } from "node:crypto";
 import path from "node:path";
 import pg from "pg";
 import type { Page } from "@playwright/test";
-import { createConfigRemote } from "../lib/catalog/testing";
+import { createConfigRemote } from "../test-support/catalog/config-remote";
 import { expect, hydrated, test, waitForHealth } from "./fixtures";
 
 // Two portal instances as deployed for availability (the same production build): one PostgreSQL database

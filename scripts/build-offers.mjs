@@ -5,4 +5,10 @@ import { rmSync } from "node:fs";
 import { offersBuildOptions } from "./offers-build-options.mjs";
 
 rmSync("dist/offers", { recursive: true, force: true });
-await build({ ...offersBuildOptions, outdir: "dist/offers", logLevel: "info" });
+const { metafile } = await build({ ...offersBuildOptions, outdir: "dist/offers", logLevel: "info", metafile: true });
+// Test support never ships: lint keeps production code from importing test-support/, and this refuses a bundle that does.
+const testSupport = Object.keys(metafile.inputs).filter((input) => input.startsWith("test-support/"));
+if (testSupport.length > 0) {
+  rmSync("dist/offers", { recursive: true, force: true });
+  throw new Error(`The offers bundle would ship test support: ${testSupport.join(", ")}`);
+}

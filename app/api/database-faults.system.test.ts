@@ -11,7 +11,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { encode } from "next-auth/jwt";
-import { canRunThrowawayPostgres, startThrowawayPostgres, type ThrowawayServer } from "@/lib/testing/throwaway";
+import { canRunThrowawayPostgres, startThrowawayPostgres, type ThrowawayServer } from "@/test-support/throwaway";
 import type { RouteHandler } from "@/lib/portal/http";
 import { createPortalServices, portalSettingsFromEnv, setPortalServicesForTests, type PortalServices } from "@/lib/portal/services";
 

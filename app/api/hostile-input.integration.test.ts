@@ -5,23 +5,23 @@
  * character, lone surrogates, long strings, path tricks) in every string position of every route's
  * input: no answer is a 5xx.
  *
- * The real route handlers run on a real portal (lib/portal/testing.ts): an admin signed in through the
+ * The real route handlers run on a real portal (test-support/portal/test-portal.ts): an admin signed in through the
  * real authorizer, the portal database on PGlite (PostgreSQL when TEST_DATABASE_URL is set), a catalog
  * in a temporary git repository, local source control, and the offers service's admin API answered by
  * a stub fetch given to the services.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import fc from "fast-check";
-import { fuzzParameters } from "@/lib/testing/fuzz";
+import { fuzzParameters } from "@/test-support/fuzz";
 import { readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { NextRequest } from "next/server";
-import { validComponent, yamlOf } from "@/lib/catalog/testing";
+import { validComponent, yamlOf } from "@/test-support/catalog/temp-catalog";
 import type { LocalScmProvider } from "@/lib/scm/local";
 import { DEMO_REPOSITORIES, ensureDemoRepositories } from "@/lib/scm/demo";
 import type { RouteHandler } from "@/lib/portal/http";
-import { startPortalTest, type PortalTest } from "@/lib/portal/testing";
-import { devSignInThroughNextAuth } from "@/lib/portal/auth/testing";
+import { startPortalTest, type PortalTest } from "@/test-support/portal/test-portal";
+import { devSignInThroughNextAuth } from "@/test-support/portal/next-auth-core";
 
 vi.stubEnv("NEXTAUTH_SECRET", "hostile-input-secret-0123456789");
 // The sign-in cases below sign in through next-auth with the development sign-in.

@@ -5,7 +5,7 @@ import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPortalRateLimiter, RateLimitedError } from "@/lib/portal/rate-limit";
 import { buildPortalOpenApiDocument } from "@/lib/portal/http/openapi";
-import { startPortalTest, type PortalTest } from "@/lib/portal/testing";
+import { startPortalTest, type PortalTest } from "@/test-support/portal/test-portal";
 import { portalRouteModules } from "./openapi.json/document";
 import { GET as favorites } from "./components/favorites/route";
 

@@ -16,7 +16,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { generateCatalog } from "./generate";
-import { createConfigRemote } from "../../lib/catalog/testing";
+import { createConfigRemote } from "../../test-support/catalog/config-remote";
 import type { Catalog } from "../../lib/catalog/catalog";
 import { portalConfigSchema } from "../../lib/portal/portal-yaml";
 import { createPortalServices, type PortalServices } from "../../lib/portal/services";

@@ -1,6 +1,6 @@
 /**
  * One portal start, as far as the catalog goes, in a process of its own (run by run.ts):
- *   node --expose-gc --import tsx bench/catalog/open.ts <dataDir> <shippedDir> [--no-snapshot]
+ *   node --expose-gc --conditions=react-server --import tsx bench/catalog/open.ts <dataDir> <shippedDir> [--no-snapshot]
  * Opens the catalog as openCatalog() does for lib/portal/services.ts (the snapshot read while the
  * repository is recovered, then the load, from the snapshot when there is one), writes the snapshot, and prints one line of JSON with the timings, how the
  * records were loaded and the heap they take; then one search of a word, the first after the start (it

@@ -1,5 +1,6 @@
 /**
- * Catalog benchmark: `npx tsx bench/catalog/run.ts [--count 10000] [--http] [--tti]`
+ * Catalog benchmark: `node --conditions=react-server --import tsx bench/catalog/run.ts [--count 10000] [--http] [--tti]`
+ * (react-server: the catalog's modules import "server-only", which refuses any other condition)
  *
  * 1. Generates N component files into a fresh config repository (git init + commit) in a temp dir.
  * 2. Cold load: a fresh process (bench/catalog/open.ts) opens the catalog with no state, as a portal
@@ -39,7 +40,7 @@ import { ensureConfigRepo, type ConfigRepo } from "../../lib/catalog/repo";
 import { Catalog } from "../../lib/catalog/catalog";
 import { listQuerySchema } from "../../lib/catalog/query";
 import { snapshotFileFor } from "../../lib/catalog/snapshot";
-import { commitAsOther } from "../../lib/catalog/testing";
+import { commitAsOther } from "../../test-support/catalog/temp-catalog";
 import { createBenchDatabase, processCpuMs } from "../lib/common";
 import { BenchResults } from "../lib/results";
 import { COMPONENT_KINDS, ENVIRONMENTS } from "../../lib/catalog/schema";
@@ -103,7 +104,7 @@ interface OpenResult {
 /** One portal start's catalog open in a process of its own (bench/catalog/open.ts). */
 async function openInProcess(dataDir: string, shippedDir: string): Promise<OpenResult> {
   const started = performance.now();
-  const { stdout } = await promisify(execFile)(process.execPath, ["--expose-gc", "--import", "tsx", "bench/catalog/open.ts", dataDir, shippedDir], { maxBuffer: 1 << 20 });
+  const { stdout } = await promisify(execFile)(process.execPath, ["--expose-gc", "--conditions=react-server", "--import", "tsx", "bench/catalog/open.ts", dataDir, shippedDir], { maxBuffer: 1 << 20 });
   const result = JSON.parse(stdout.trim().split("\n").pop()!) as Omit<OpenResult, "processMs">;
   if (result.components !== count || result.errors) throw new Error(`expected ${count} records, got ${result.components} and ${result.errors} errors`);
   return { ...result, processMs: performance.now() - started };

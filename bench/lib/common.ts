@@ -1,7 +1,7 @@
 /** Small helpers shared by the benchmarks. */
 import { execSync, type ChildProcess } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
-import { createScratchPostgres } from "../../lib/db/testing";
+import { createScratchPostgres } from "../../test-support/db/test-databases";
 
 const CLOCK_TICKS = Number(execSync("getconf CLK_TCK").toString().trim()) || 100;
 

@@ -18,7 +18,7 @@ import { fork, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { Redis } from "ioredis";
 import { RedisEventBus } from "../../lib/events";
-import { startThrowawayRedis } from "../../lib/testing/throwaway";
+import { startThrowawayRedis } from "../../test-support/throwaway";
 import { verdict } from "../lib/common";
 import { BenchResults } from "../lib/results";
 

@@ -1,11 +1,11 @@
 // @vitest-environment jsdom
 import { describe, expect, it } from "vitest";
 import { screen, within } from "@testing-library/react";
-import { fakeApi, renderInPortal } from "@/components/testing/render";
+import { fakeApi, renderInPortal } from "@/test-support/components/render";
 import { listQuerySchema } from "@/lib/catalog/query";
 import { SearchIndex } from "@/lib/catalog/search";
 import { COMPONENT_KINDS, DEPENDENCY_FLAGS, ENVIRONMENTS } from "@/lib/catalog/schema";
-import { validComponent } from "@/lib/catalog/testing";
+import { validComponent } from "@/test-support/catalog/temp-catalog";
 import { CatalogBrowser, type CatalogState } from "./catalog-browser";
 
 const index = new SearchIndex();

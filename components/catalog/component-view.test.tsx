@@ -1,8 +1,8 @@
 // @vitest-environment jsdom
 import { describe, expect, it } from "vitest";
 import { screen, within } from "@testing-library/react";
-import { fakeApi, renderInPortal } from "@/components/testing/render";
-import { validComponent } from "@/lib/catalog/testing";
+import { fakeApi, renderInPortal } from "@/test-support/components/render";
+import { validComponent } from "@/test-support/catalog/temp-catalog";
 import type { Component } from "@/lib/catalog/schema";
 import { ComponentView, type ComponentViewProps } from "./component-view";
 

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { describe, expect, it } from "vitest";
 import { screen } from "@testing-library/react";
-import { fakeApi, heldAnswer, renderInPortal } from "@/components/testing/render";
+import { fakeApi, heldAnswer, renderInPortal } from "@/test-support/components/render";
 import { describeRefresh, RefreshCatalogButton } from "./refresh-catalog-button";
 
 const changes = (c: Partial<{ changed: number; added: number; removed: number; errorsBefore: number; errorsAfter: number }>) => ({

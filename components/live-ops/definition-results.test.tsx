@@ -5,7 +5,7 @@
 // someone changed the offer first.
 import { describe, expect, it } from "vitest";
 import { screen, waitFor, within } from "@testing-library/react";
-import { fakeApi, renderInPortal } from "@/components/testing/render";
+import { fakeApi, renderInPortal } from "@/test-support/components/render";
 import type { DefinitionFunnel, OfferDefinition } from "@/lib/offers-client/schemas";
 import { FunnelSection } from "./funnel-section";
 import { LifecycleActions } from "./lifecycle-actions";

@@ -3,7 +3,7 @@
 // says test in words and colour, and every call and query key of the page is about that environment.
 import { describe, expect, it } from "vitest";
 import { screen, waitFor, within } from "@testing-library/react";
-import { fakeApi, renderInPortal, type FakeCall } from "@/components/testing/render";
+import { fakeApi, renderInPortal, type FakeCall } from "@/test-support/components/render";
 import { DefinitionList } from "@/components/live-ops/definition-list";
 import { LiveOpsHome } from "@/components/live-ops/live-ops-home";
 import { liveOpsKeys } from "@/components/live-ops/api";

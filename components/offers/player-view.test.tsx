@@ -3,7 +3,7 @@
 // environment's, and the way back keeps it.
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { screen, waitFor } from "@testing-library/react";
-import { fakeApi, renderInPortal } from "@/components/testing/render";
+import { fakeApi, renderInPortal } from "@/test-support/components/render";
 import { OffersEnvironmentProvider } from "@/components/offers-environment/offers-environment";
 import type { AdminPlayerState } from "./api";
 import { PlayerView } from "./player-view";

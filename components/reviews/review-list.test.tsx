@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { describe, expect, it } from "vitest";
 import { screen, within } from "@testing-library/react";
-import { fakeApi, renderInPortal } from "@/components/testing/render";
+import { fakeApi, renderInPortal } from "@/test-support/components/render";
 import type { Review } from "./api";
 import { ReviewList } from "./review-list";
 

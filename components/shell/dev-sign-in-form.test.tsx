@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { describe, expect, it } from "vitest";
 import { screen } from "@testing-library/react";
-import { fakeApi, heldAnswer, renderInPortal } from "@/components/testing/render";
+import { fakeApi, heldAnswer, renderInPortal } from "@/test-support/components/render";
 import { DevSignInForm } from "./dev-sign-in-form";
 
 // next-auth's client asks for the providers and a CSRF token, then posts the credentials.

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { describe, expect, it } from "vitest";
 import { screen, waitFor, within } from "@testing-library/react";
-import { fakeApi, heldAnswer, renderInPortal } from "@/components/testing/render";
+import { fakeApi, heldAnswer, renderInPortal } from "@/test-support/components/render";
 import { TokensPanel } from "./tokens-panel";
 
 const token = { id: "8d3c7d1e-0000-4000-8000-000000000001", name: "release script", prefix: "pat_ab12", createdAt: "2026-11-20T10:00:00Z", lastUsedAt: null };

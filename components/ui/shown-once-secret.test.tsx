@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { describe, expect, it, vi } from "vitest";
 import { screen } from "@testing-library/react";
-import { renderInPortal } from "@/components/testing/render";
+import { renderInPortal } from "@/test-support/components/render";
 import { ShownOnceSecret } from "./shown-once-secret";
 
 /** After the render: user-event's setup puts a clipboard of its own on navigator. */

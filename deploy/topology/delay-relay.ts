@@ -2,10 +2,10 @@
  * A TCP relay that adds a fixed delay to every byte in both directions, for a slow link where the
  * kernel has no netem (CONFIG_NET_SCH_NETEM is not built into this machine's kernel). Order is kept:
  * each direction is a queue released by one timer. The delay can change while connections are open.
- * The listening and the socket bookkeeping are the test proxy's (lib/testing/tcp-proxy.ts).
+ * The listening and the socket bookkeeping are the test proxy's (test-support/tcp-proxy.ts).
  */
 import type net from "node:net";
-import { startTcpProxy } from "../../lib/testing/tcp-proxy";
+import { startTcpProxy } from "../../test-support/tcp-proxy";
 
 export interface DelayRelay {
   port: number;

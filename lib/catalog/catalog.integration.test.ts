@@ -3,7 +3,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { simpleGit } from "simple-git";
 import { listQuerySchema } from "./query";
-import { tempCatalog, validComponent, yamlOf, type TempRepo } from "./testing";
+import { tempCatalog, validComponent, yamlOf, type TempRepo } from "@/test-support/catalog/temp-catalog";
 import { checkName } from "./names";
 import { CatalogWriteError } from "./errors";
 

@@ -16,6 +16,7 @@
  * branch that moved meanwhile) is never saved, so a saved state is always keyed by its true commit
  * and a crash before a save only costs re-reading the files changed since the last one.
  */
+import "server-only";
 import path from "node:path";
 import { DEFAULT_MAX_FILE_BYTES, etagOf, parseComponentText, type CatalogError, type ParseResult } from "./parse";
 import type { ConfigRepo } from "./repo";

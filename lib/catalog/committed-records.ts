@@ -5,6 +5,7 @@
  * only what changed; when the listing of an earlier commit is known, the listing of a later one comes
  * from the files `git diff` names between the two, not from listing the whole folder again.
  */
+import "server-only";
 import path from "node:path";
 import { etagOf, formatBytes, parseComponentText, type CatalogError, type ParseResult } from "./parse";
 import type { ConfigRepoStore } from "./store";

@@ -1,12 +1,12 @@
 import fc from "fast-check";
-import { fuzzParameters, fuzzRuns } from "../testing/fuzz";
+import { fuzzParameters, fuzzRuns } from "@/test-support/fuzz";
 import { describe, expect, it } from "vitest";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { parse, stringify } from "yaml";
 import { fastParseYaml } from "./fast-yaml";
 import { generateComponent } from "../../bench/catalog/generate";
-import { validComponent } from "./testing";
+import { validComponent } from "@/test-support/catalog/temp-catalog";
 
 function full(text: string): unknown {
   try {

@@ -3,6 +3,7 @@
  * Pure (no file system): the loader reads, this judges. Safe on hostile input: alias bombs are
  * stopped by yaml's maxAliasCount, size is checked by the caller before reading.
  */
+import "server-only";
 import { parseDocument, type Document } from "yaml";
 import { hash } from "node:crypto";
 import { validateComponent, type Component } from "./schema";

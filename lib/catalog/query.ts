@@ -45,7 +45,6 @@ export const listQuerySchema = z.object({
 });
 
 export type ListQuery = z.output<typeof listQuerySchema>;
-export type ListQueryInput = z.input<typeof listQuerySchema>;
 
 /** URLSearchParams → the object listQuerySchema expects (repeated keys become arrays). */
 export function searchParamsToObject(params: URLSearchParams): Record<string, string | string[]> {

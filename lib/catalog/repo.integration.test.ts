@@ -6,7 +6,8 @@ import { simpleGit } from "simple-git";
 import { ensureConfigRepo, authorString } from "./repo";
 import { openCatalog } from "./catalog";
 import { CatalogWriteError } from "./errors";
-import { commitAsOther, createConfigRemote, validComponent, yamlOf } from "./testing";
+import { createConfigRemote } from "@/test-support/catalog/config-remote";
+import { commitAsOther, validComponent, yamlOf } from "@/test-support/catalog/temp-catalog";
 
 let root: string | undefined;
 afterEach(async () => {

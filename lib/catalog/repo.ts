@@ -8,6 +8,7 @@
  * never leaves a half-made repository that later starts would take for a finished one.
  * Reading and writing go through store.ts (committed content only, one writer).
  */
+import "server-only";
 import { simpleGit, type SimpleGit } from "simple-git";
 import { createHash, randomBytes } from "node:crypto";
 import { cp, mkdir, readdir, rename, rm, stat } from "node:fs/promises";

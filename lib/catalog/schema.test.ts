@@ -3,7 +3,7 @@ import { readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { parse } from "yaml";
 import { componentSchema, validateComponent, COMPONENT_KINDS, DISPLAY_NAME_MAX, ENVIRONMENTS, DEPENDENCY_FLAGS, LIFECYCLES, MOBILE_PLATFORMS } from "./schema";
-import { validComponent } from "./testing";
+import { validComponent } from "@/test-support/catalog/temp-catalog";
 
 function clone<T>(v: T): T {
   return structuredClone(v);

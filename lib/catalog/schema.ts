@@ -172,7 +172,6 @@ export const componentSchema = z
 
 export type Component = z.infer<typeof componentSchema>;
 export type Owner = z.infer<typeof ownerSchema>;
-export type ComponentLink = z.infer<typeof linkSchema>;
 export type Lifecycle = (typeof LIFECYCLES)[number];
 
 export interface FieldIssue {

@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { fuzzParameters, fuzzRuns } from "../testing/fuzz";
+import { fuzzParameters, fuzzRuns } from "@/test-support/fuzz";
 import { describe, expect, it } from "vitest";
 import { generateComponent } from "../../bench/catalog/generate";
 import { SearchIndex, type CatalogEntry } from "./search";

@@ -5,7 +5,7 @@ import path from "node:path";
 import { Catalog } from "./catalog";
 import { ensureConfigRepo } from "./repo";
 import { LOADER_RULES, SNAPSHOT_VERSION, snapshotFileFor } from "./snapshot";
-import { tempCatalog, validComponent, yamlOf, type TempRepo } from "./testing";
+import { tempCatalog, validComponent, yamlOf, type TempRepo } from "@/test-support/catalog/temp-catalog";
 
 let repo: TempRepo | undefined;
 afterEach(async () => {

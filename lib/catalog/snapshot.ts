@@ -11,6 +11,7 @@
  * another folder or size limit) is refused with a reason, and the caller reads every file. Written to a
  * temporary file, flushed, then renamed over the old one, so a crash leaves the old snapshot or the new one.
  */
+import "server-only";
 import { createHash, randomBytes } from "node:crypto";
 import { mkdir, open, readFile, rename, rm } from "node:fs/promises";
 import path from "node:path";

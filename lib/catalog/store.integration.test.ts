@@ -11,7 +11,7 @@ import path from "node:path";
 import { simpleGit } from "simple-git";
 import { openCatalog } from "./catalog";
 import { ensureConfigRepo } from "./repo";
-import { commitAsOther, tempCatalog, validComponent, yamlOf, type TempRepo } from "./testing";
+import { commitAsOther, tempCatalog, validComponent, yamlOf, type TempRepo } from "@/test-support/catalog/temp-catalog";
 import { RefMovedError } from "../scm/git";
 import { CatalogWriteError } from "./errors";
 

@@ -17,6 +17,7 @@
  * is reset to the branch (and untracked files removed), and with a remote a branch left ahead of it by
  * a crash before the push is pushed or, when the remote refuses, dropped (it was never acknowledged).
  */
+import "server-only";
 import { readdir, readlink, readFile, rm, stat } from "node:fs/promises";
 import type { Dirent } from "node:fs";
 import path from "node:path";

@@ -3,10 +3,10 @@ import { fileURLToPath } from "node:url";
 import { sql } from "drizzle-orm";
 import * as schema from "./fixtures/schema";
 import pg from "pg";
-import { createScratchPostgres, openTestDatabase, contractDatabaseTargets, type TestDatabase } from "./testing";
+import { createScratchPostgres, openTestDatabase, contractDatabaseTargets, type TestDatabase } from "@/test-support/db/test-databases";
 import { CallerDeadlinePassed, callerDeadline, executeNamed, executeStatement, isDatabaseUnavailable, openDatabase, rowsOf } from "./index";
-import { startProxyFor } from "../testing/tcp-proxy";
-import { canRunThrowawayPgBouncer, canRunThrowawayPostgres, startThrowawayPgBouncer, startThrowawayPostgres } from "../testing/throwaway";
+import { startProxyFor } from "@/test-support/tcp-proxy";
+import { canRunThrowawayPgBouncer, canRunThrowawayPostgres, startThrowawayPgBouncer, startThrowawayPostgres } from "@/test-support/throwaway";
 
 const migrationsDir = fileURLToPath(new URL("./fixtures/migrations", import.meta.url));
 const options = { schema, migrationsDir, migrationsTable: "__fixture_migrations" };

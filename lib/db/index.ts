@@ -7,9 +7,9 @@
  *   statements.ts      named statements, the caller's deadline
  *   rows.ts            rows of raw statements
  *   errors.ts          timeouts, unavailable, unique violations
- * Importers use this index; lib/db/testing.ts holds the test databases.
+ * Importers use this index; test-support/db/test-databases.ts holds the test databases.
  */
-export type { AppDatabase, DatabaseHandle, OpenDatabaseOptions, PoolStats } from "./types";
+export type { AppDatabase, DatabaseHandle, MigrationSet, OpenDatabaseOptions, PoolStats } from "./types";
 export type { NotificationListener, Subscription } from "./listen";
 export { openDatabase } from "./open";
 export { callerDeadline, callerDeadlineAt, executeNamed, executeStatement, type NamedStatement } from "./statements";

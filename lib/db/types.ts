@@ -30,6 +30,12 @@ export interface PoolStats {
   max: number;
 }
 
+/** A folder of drizzle-kit migrations and the table that records them (a test database's template is built from it). */
+export interface MigrationSet {
+  migrationsDir: string;
+  migrationsTable: string;
+}
+
 export interface OpenDatabaseOptions<TSchema extends Record<string, unknown>> {
   /** postgres:// URL; when absent, PGlite is used. */
   url?: string;

@@ -20,11 +20,11 @@ const NOT_OURS: Record<string, string> = {
 /** Files that read variables by a computed name, with what they read and why. */
 const COMPUTED_READS: Record<string, string> = {
   "lib/scm/git.ts": "hands git the host's PATH, HOME, LANG, LC_ALL, TMPDIR, USER and SYSTEMROOT, and nothing else of the environment",
-  "lib/db/testing.ts": "TEST_DATABASE_RUN through its exported constant (declared in tooling.ts; the test setup sets it)",
+  "test-support/db/test-databases.ts": "TEST_DATABASE_RUN through its exported constant (declared in tooling.ts; the test setup sets it)",
 };
 
 const ROOT_FILES = ["instrumentation.ts", "proxy.ts", "next.config.mjs"];
-const SOURCE_DIRS = ["lib", "app", "components"];
+const SOURCE_DIRS = ["lib", "app", "components", "test-support"];
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {

@@ -1,7 +1,7 @@
 /**
  * Variables of the tests, the build and the start scripts: no service reads them, so no service parses them. They are
  * declared here so that the settings reference lists them and the source scan (declared-variables.test.ts) knows
- * them; the code that reads them keeps its own fallbacks (lib/db/testing.ts, lib/testing/fuzz.ts, scripts/, e2e/).
+ * them; the code that reads them keeps its own fallbacks (test-support/db/test-databases.ts, test-support/fuzz.ts, scripts/, e2e/).
  */
 import { z } from "zod";
 import { flag, integer, optionalUrl, port } from "./fields";
@@ -26,7 +26,7 @@ export const toolingSchema = z.object({
     .optional()
     .describe("Cases per property of the property and fuzz tests. Unset: each test's small budget, what CI runs. Example: `5000`."),
   FUZZ_SEED: z.coerce.number().int().optional().describe("Replays a property run from the seed fast-check printed. Example: `-1283712`."),
-  HARNESS_TIMING: flag().describe("Prints the stage timings of the config repository's crash harness (`lib/portal/gitops/crash-harness.ts`). Example: `1`."),
+  HARNESS_TIMING: flag().describe("Prints the stage timings of the config repository's crash harness (`test-support/portal/crash-harness.ts`). Example: `1`."),
   CHROMIUM_PATH: z
     .string()
     .optional()

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { randomBytes } from "node:crypto";
 import { MemoryEventBus, RedisEventBus, type EventBus } from "./index";
-import { startProxyFor } from "../testing/tcp-proxy";
-import { canRunThrowawayRedis, startThrowawayRedis } from "../testing/throwaway";
+import { startProxyFor } from "@/test-support/tcp-proxy";
+import { canRunThrowawayRedis, startThrowawayRedis } from "@/test-support/throwaway";
 
 const redisUrl = process.env.TEST_REDIS_URL;
 

@@ -5,9 +5,9 @@
  */
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { testDatabaseTargets } from "../db/testing";
+import { testDatabaseTargets } from "@/test-support/db/test-databases";
 import { rewardLedger } from "../offers/db/schema";
-import { startOffersTestApp, type OffersTestContext } from "../offers/testing";
+import { startOffersTestApp, type OffersTestContext } from "@/test-support/offers/test-app";
 import { createGameClient, createServerClient, OffersApiError } from "./index";
 
 const coins = { kind: "coins" as const, rewardId: "coins", name: "Coins", amount: 40 };

@@ -4,7 +4,7 @@
  * the other environment is refused when the client is made.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startOffersTestApp, type OffersTestContext } from "../offers/testing";
+import { startOffersTestApp, type OffersTestContext } from "@/test-support/offers/test-app";
 import { baseUrlOf, createServerClient } from "./index";
 
 describe("SDK environments", () => {

@@ -82,7 +82,7 @@ export interface EventStreamOptions {
 }
 
 /** The service's heartbeat period: a `:heartbeat` comment every 30 s (interface, Events). */
-export const HEARTBEAT_PERIOD_MS = 30_000;
+const HEARTBEAT_PERIOD_MS = 30_000;
 
 /**
  * 1.5 heartbeat periods. A healthy stream carries a byte at least once per period, and TCP delivers
@@ -91,7 +91,7 @@ export const HEARTBEAT_PERIOD_MS = 30_000;
  * instance, a slow link and a throttled timer; waiting for two or three missed heartbeats would only
  * make the failover that much slower.
  */
-export const DEFAULT_SILENCE_TIMEOUT_MS = 45_000;
+export const DEFAULT_SILENCE_TIMEOUT_MS = 1.5 * HEARTBEAT_PERIOD_MS;
 
 /** setTimeout's limit (2^31 − 1 ms); larger values fire at once. */
 const SilenceTimeoutMs = z.number().int().min(1).max(2 ** 31 - 1);

@@ -5,10 +5,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MemoryEventBus } from "../events";
-import { testDatabaseTargets } from "../db/testing";
+import { testDatabaseTargets } from "@/test-support/db/test-databases";
 import type { OfferEvent } from "./engine";
 import { createEventStream } from "./sse";
-import { startOffersTestApp, storedStateDigest, type OffersTestContext } from "./testing";
+import { startOffersTestApp, storedStateDigest, type OffersTestContext } from "@/test-support/offers/test-app";
 
 const ADMIN = { authorization: "Bearer test-admin-token-0123456789" };
 const reward = { kind: "coins", rewardId: "gold", name: "Gold", amount: 50 };

@@ -5,11 +5,11 @@
  */
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { testDatabaseTargets } from "../db/testing";
+import { testDatabaseTargets } from "@/test-support/db/test-databases";
 import { apiClients, oneTimeTokens, rewardLedger } from "./db/schema";
 import type { OfferEvent } from "./engine";
 import * as S from "./schemas";
-import { startOffersTestApp, type OffersTestContext } from "./testing";
+import { startOffersTestApp, type OffersTestContext } from "@/test-support/offers/test-app";
 
 const coins = (amount: number) => ({ kind: "coins" as const, rewardId: "coins", name: "Coins", amount });
 const spend = (id: string, amount: number) => ({ kind: "spendCurrency" as const, id, name: id, amount });

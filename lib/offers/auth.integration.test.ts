@@ -6,8 +6,8 @@ import { createHmac, generateKeyPairSync, createSign } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { testDatabaseTargets } from "../db/testing";
-import { startOffersTestApp, type OffersTestContext } from "./testing";
+import { testDatabaseTargets } from "@/test-support/db/test-databases";
+import { startOffersTestApp, type OffersTestContext } from "@/test-support/offers/test-app";
 
 const b64 = (value: unknown) => Buffer.from(typeof value === "string" ? value : JSON.stringify(value)).toString("base64url");
 

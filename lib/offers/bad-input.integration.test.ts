@@ -4,10 +4,10 @@
  * never a 5xx.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { testDatabaseTargets } from "../db/testing";
+import { testDatabaseTargets } from "@/test-support/db/test-databases";
 import { demoDefinitions, demoImages } from "./demo";
 import { ImageUrl, OfferDefinitionInput } from "./schemas";
-import { startOffersTestApp, type OffersTestContext } from "./testing";
+import { startOffersTestApp, type OffersTestContext } from "@/test-support/offers/test-app";
 
 type Auth = "jwt" | "apiKey" | "none";
 interface Endpoint {

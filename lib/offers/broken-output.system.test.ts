@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { exited, serviceProcessEnv, startServiceProcess, waitHealthy } from "./testing";
+import { exited, serviceProcessEnv, startServiceProcess, waitHealthy } from "@/test-support/offers/test-app";
 
 describe("the service whose log reader is gone", () => {
   it("goes on answering and stops cleanly on SIGTERM", { timeout: 120_000 }, async () => {

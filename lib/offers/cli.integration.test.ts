@@ -3,11 +3,11 @@
  * service refuses longer tokens with jwt-invalid. Bad settings and ids are refused with a message.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { testDatabaseTargets } from "../db/testing";
+import { testDatabaseTargets } from "@/test-support/db/test-databases";
 import { buildOffersApp } from "./app";
 import { parseDuration } from "./cli-commands";
 import { signGameJwt } from "./jwt";
-import { offersStorage, runCli } from "./testing";
+import { offersStorage, runCli } from "@/test-support/offers/test-app";
 
 const SECRET = "c".repeat(64);
 const HOUR = 3600;

@@ -5,9 +5,9 @@
  */
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { contractDatabaseTargets } from "../db/testing";
+import { contractDatabaseTargets } from "@/test-support/db/test-databases";
 import { rewardLedger } from "./db/schema";
-import { startOffersTestApp, type OffersTestContext } from "./testing";
+import { startOffersTestApp, type OffersTestContext } from "@/test-support/offers/test-app";
 
 describe.each(contractDatabaseTargets())("concurrency on %s", (target) => {
   let t: OffersTestContext;

@@ -6,8 +6,8 @@
 import { randomBytes } from "node:crypto";
 import { and, asc, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { testDatabaseTargets } from "../db/testing";
-import { openOffersTestDatabase } from "./db";
+import { testDatabaseTargets } from "@/test-support/db/test-databases";
+import { openOffersTestDatabase } from "@/test-support/offers/test-database";
 import { offerEvents, offerInstances, players, rewardLedger } from "./db/schema";
 import { OffersEngine, type OfferEvent } from "./engine";
 import { GameDirectory } from "./games";

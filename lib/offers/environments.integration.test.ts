@@ -10,7 +10,7 @@ import { sql } from "drizzle-orm";
 import type { InjectOptions, LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rowsOf } from "../db";
-import { testDatabaseTargets } from "../db/testing";
+import { testDatabaseTargets } from "@/test-support/db/test-databases";
 import { MemoryEventBus } from "../events";
 import { createGameClient } from "../offers-client";
 import type { OffersDatabase } from "./db";
@@ -18,7 +18,7 @@ import { encodeCursor, FEED_START } from "./delivery/feed";
 import { tenantOf, type Environment } from "./environments";
 import { signGameJwt } from "./jwt";
 import { createEventStream } from "./sse";
-import { startOffersTestApp, type OffersTestContext, type TestGame } from "./testing";
+import { startOffersTestApp, type OffersTestContext, type TestGame } from "@/test-support/offers/test-app";
 
 const ADMIN = "environments-admin-token-0123456789";
 const ENVS: Environment[] = ["live", "test"];

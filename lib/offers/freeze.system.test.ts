@@ -7,11 +7,11 @@ import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vites
 import { SignJWT } from "jose";
 import pg from "pg";
 import { openDatabase } from "../db";
-import { canRunThrowawayPostgres, startThrowawayPostgres, type ThrowawayServer } from "../testing/throwaway";
+import { canRunThrowawayPostgres, startThrowawayPostgres, type ThrowawayServer } from "@/test-support/throwaway";
 import { buildOffersApp } from "./app";
 import { ManualClock } from "./clock";
 import { OFFERS_MIGRATIONS_TABLE, offersMigrationsDir, schema } from "./db";
-import { claimableGift } from "./testing";
+import { claimableGift } from "@/test-support/offers/test-app";
 
 const timeoutMs = 1_000;
 // The client waits 1 s longer than the server's statement_timeout; the rest is slack for a busy machine.

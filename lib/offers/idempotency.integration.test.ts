@@ -6,10 +6,10 @@
 import { and, eq } from "drizzle-orm";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { contractDatabaseTargets } from "../db/testing";
+import { contractDatabaseTargets } from "@/test-support/db/test-databases";
 import { idempotencyKeys, rewardLedger } from "./db/schema";
 import { startOffersService } from "./service";
-import { offersStorage, startOffersTestApp, storedStateDigest, type OffersTestContext } from "./testing";
+import { offersStorage, startOffersTestApp, storedStateDigest, type OffersTestContext } from "@/test-support/offers/test-app";
 
 const coins = (amount: number) => ({ kind: "coins" as const, rewardId: "coins", name: "Coins", amount });
 

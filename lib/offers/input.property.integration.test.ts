@@ -9,11 +9,11 @@ import fc from "fast-check";
 import type { InjectOptions, LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MemoryEventBus } from "../events";
-import { testDatabaseTargets } from "../db/testing";
+import { testDatabaseTargets } from "@/test-support/db/test-databases";
 import { createEventStream } from "./sse";
 import { encodeCursor, FEED_START } from "./delivery/feed";
-import { startOffersTestApp, storedStateDigest, type OffersTestContext } from "./testing";
-import { fuzzRuns, fuzzSeed } from "../testing/fuzz";
+import { startOffersTestApp, storedStateDigest, type OffersTestContext } from "@/test-support/offers/test-app";
+import { fuzzRuns, fuzzSeed } from "@/test-support/fuzz";
 
 const ADMIN = "test-admin-token-0123456789";
 /** Generated cases per route (FUZZ_RUNS to search longer, FUZZ_SEED to replay a failure). */

@@ -21,7 +21,6 @@ import { isIdentifier, type JwtErrorCode } from "./schemas";
 
 /** Clock skew accepted on nbf and iat. exp gets none: a token whose exp equals now is expired. */
 export const CLOCK_TOLERANCE_SECONDS = 5;
-export const NBF_TOLERANCE_SECONDS = CLOCK_TOLERANCE_SECONDS;
 /** Used when the lookup does not name the game's maximum (DEFAULT of games.max_token_lifetime_seconds). */
 const DEFAULT_MAX_TOKEN_LIFETIME_SECONDS = 24 * 3600;
 /** Longer tokens are refused unread (a game JWT is a few hundred bytes). */

@@ -8,7 +8,7 @@ import { trace } from "@opentelemetry/api";
 import { NodeSDK } from "@opentelemetry/sdk-node";
 import { InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
 import { createOffersLogger } from "./logger";
-import { startOffersTestApp, type OffersTestContext } from "./testing";
+import { startOffersTestApp, type OffersTestContext } from "@/test-support/offers/test-app";
 
 interface Line {
   level: number;

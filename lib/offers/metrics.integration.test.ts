@@ -6,12 +6,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AddressInfo } from "node:net";
-import { testDatabaseTargets } from "../db/testing";
+import { testDatabaseTargets } from "@/test-support/db/test-databases";
 import { MemoryEventBus } from "../events";
 import { serveMetrics } from "./http/metrics-server";
 import { addMetricsSource } from "./metrics";
 import { createEventStream } from "./sse";
-import { startOffersTestApp, type OffersTestContext } from "./testing";
+import { startOffersTestApp, type OffersTestContext } from "@/test-support/offers/test-app";
 
 const METRICS_TOKEN = "scraper-token-0123456789";
 const ADMIN = "test-admin-token-0123456789";

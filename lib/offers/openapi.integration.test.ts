@@ -11,9 +11,9 @@ import openapiTS, { astToString, COMMENT_HEADER } from "openapi-typescript";
 import type { OpenAPIV3_1 } from "openapi-types";
 import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { describeProblems, redoclyLint } from "../testing/redocly";
+import { describeProblems, redoclyLint } from "@/test-support/redocly";
 import { buildOffersOpenApiDocument } from "./openapi";
-import { startOffersTestApp, type OffersTestContext } from "./testing";
+import { startOffersTestApp, type OffersTestContext } from "@/test-support/offers/test-app";
 
 const GENERATED = path.resolve("lib/offers-client/generated/offers-api.d.ts");
 const METHODS = ["get", "put", "post", "delete", "patch"] as const;

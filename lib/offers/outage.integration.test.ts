@@ -7,12 +7,12 @@ import { sql } from "drizzle-orm";
 import pg from "pg";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { openDatabase } from "../db";
-import { createScratchPostgres } from "../db/testing";
-import { startProxyFor } from "../testing/tcp-proxy";
+import { createScratchPostgres } from "@/test-support/db/test-databases";
+import { startProxyFor } from "@/test-support/tcp-proxy";
 import { buildOffersApp } from "./app";
 import { ManualClock } from "./clock";
 import { offersMigrations, openOffersDatabase, schema } from "./db";
-import { claimableGift } from "./testing";
+import { claimableGift } from "@/test-support/offers/test-app";
 
 /**
  * The service on a scratch database reached through a TCP proxy (cut and restored by the tests), with

@@ -10,13 +10,13 @@
 import { randomBytes } from "node:crypto";
 import { Redis } from "ioredis";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { testDatabaseTargets } from "../db/testing";
-import { freePort } from "../testing/throwaway";
+import { testDatabaseTargets } from "@/test-support/db/test-databases";
+import { freePort } from "@/test-support/throwaway";
 import { MemoryEventBus } from "../events";
 import { buildOffersApp } from "./app";
 import { buildOffersOpenApiDocument } from "./openapi";
 import { createEventStream } from "./sse";
-import { offersStorage, runCli, startOffersTestApp, type OffersTestContext, type TestGame } from "./testing";
+import { offersStorage, runCli, startOffersTestApp, type OffersTestContext, type TestGame } from "@/test-support/offers/test-app";
 
 const ADMIN = { authorization: "Bearer test-admin-token-0123456789" };
 const CLIENT_LIMIT = 3;

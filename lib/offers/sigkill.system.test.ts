@@ -10,13 +10,13 @@ import os from "node:os";
 import path from "node:path";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { createScratchPostgres, seedPgliteDataDir, contractDatabaseTargets } from "../db/testing";
+import { createScratchPostgres, seedPgliteDataDir, contractDatabaseTargets } from "@/test-support/db/test-databases";
 import { offersMigrations, openOffersDatabase } from "./db";
 import { offerInstances, rewardLedger } from "./db/schema";
 import { OffersEngine } from "./engine";
 import { GameDirectory } from "./games";
 import { SecretBox } from "./secret-box";
-import { exited, serviceProcessEnv, startServiceProcess as startService, waitHealthy } from "./testing";
+import { exited, serviceProcessEnv, startServiceProcess as startService, waitHealthy } from "@/test-support/offers/test-app";
 
 const INSTANCES = 120;
 

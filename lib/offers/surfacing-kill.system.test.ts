@@ -10,12 +10,12 @@ import os from "node:os";
 import path from "node:path";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { createScratchPostgres, seedPgliteDataDir, testDatabaseTargets } from "../db/testing";
+import { createScratchPostgres, seedPgliteDataDir, testDatabaseTargets } from "@/test-support/db/test-databases";
 import { offersMigrations, openOffersDatabase } from "./db";
 import { offerInstances, players } from "./db/schema";
 import { GameDirectory } from "./games";
 import { SecretBox } from "./secret-box";
-import { exited, serviceProcessEnv, startServiceProcess, waitHealthy } from "./testing";
+import { exited, serviceProcessEnv, startServiceProcess, waitHealthy } from "@/test-support/offers/test-app";
 
 const PLAYERS = 4_000;
 const ADMIN_TOKEN = "kill-admin-token-0123456789";

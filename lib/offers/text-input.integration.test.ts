@@ -6,9 +6,9 @@
 import { createHmac } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MemoryEventBus } from "../events";
-import { testDatabaseTargets } from "../db/testing";
+import { testDatabaseTargets } from "@/test-support/db/test-databases";
 import { createEventStream } from "./sse";
-import { startOffersTestApp, storedStateDigest, type OffersTestContext } from "./testing";
+import { startOffersTestApp, storedStateDigest, type OffersTestContext } from "@/test-support/offers/test-app";
 
 const ADMIN = "test-admin-token-0123456789";
 const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");

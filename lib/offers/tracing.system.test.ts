@@ -14,13 +14,13 @@ import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { trace } from "@opentelemetry/api";
-import { createScratchPostgres, seedPgliteDataDir } from "../db/testing";
+import { createScratchPostgres, seedPgliteDataDir } from "@/test-support/db/test-databases";
 import { offersMigrations } from "./db";
 import { createServerClient } from "../offers-client";
-import { builtOffersServiceArgs } from "../testing/built";
-import { freePort } from "../testing/throwaway";
+import { builtOffersServiceArgs } from "@/test-support/built";
+import { freePort } from "@/test-support/throwaway";
 import { startTracing, type Tracing } from "../tracing";
-import { exited, waitHealthy } from "./testing";
+import { exited, waitHealthy } from "@/test-support/offers/test-app";
 
 interface ReceivedSpan {
   service: string;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { contractDatabaseTargets } from "../db/testing";
+import { contractDatabaseTargets } from "@/test-support/db/test-databases";
 import { changedFields, compact, listAudit, requestIdOf, writeAudit } from "./audit-store";
-import { openPortalTestDatabase } from "./testing";
+import { openPortalTestDatabase } from "@/test-support/portal/test-portal";
 
 describe("audit helpers", () => {
   it("takes the request id from x-request-id when it is sane, else makes one", () => {

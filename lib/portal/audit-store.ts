@@ -7,6 +7,7 @@
  * The before/after summary holds only what changed (changedFields), values cut to a readable length,
  * so the log stays small and never carries a whole file or a secret token.
  */
+import "server-only";
 import { randomUUID } from "node:crypto";
 import { and, desc, eq, gte, inArray, lt, lte, type SQL } from "drizzle-orm";
 import type { PortalDatabase } from "./db/database";

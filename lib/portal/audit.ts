@@ -14,6 +14,7 @@
  * This module depends on no feature; the features depend on it. The log itself (the table, listing,
  * summaries) is ./audit-store.ts.
  */
+import "server-only";
 import type { PortalDatabase } from "./db/database";
 import { requestIdOf, writeAudit, type AuditActor, type AuditInput } from "./audit-store";
 

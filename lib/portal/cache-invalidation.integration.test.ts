@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import pg from "pg";
 import { openDatabase, type Subscription } from "../db";
-import { createScratchPostgres } from "../db/testing";
+import { createScratchPostgres } from "@/test-support/db/test-databases";
 import * as schema from "./db/schema";
 import type { PortalDbHandle } from "./db/database";
 import { followCacheInvalidations } from "./cache-invalidation";

@@ -10,6 +10,7 @@
  *
  * PGlite has one process only: its own changes already drop its entries, nothing to follow.
  */
+import "server-only";
 import type { Subscription } from "../db";
 import type { PortalDbHandle } from "./db/database";
 import { forgetFavorites, setFavoritesCacheActive } from "./favorites";

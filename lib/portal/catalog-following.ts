@@ -14,6 +14,7 @@
  *
  * PGlite has one process only: nothing to follow.
  */
+import "server-only";
 import { sql } from "drizzle-orm";
 import type { Catalog } from "../catalog/catalog";
 import type { PortalDbHandle } from "./db/database";

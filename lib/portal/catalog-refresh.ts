@@ -2,6 +2,7 @@
  * Cache refresh (operators): the whole catalog re-read, after a pull of the config repository when it has
  * a remote, or one record's file. Each refresh is audited right after it, with what it read.
  */
+import "server-only";
 import type { Catalog, RefreshOneResult, RefreshSummary } from "../catalog/catalog";
 import type { PortalDatabase } from "./db/database";
 import { recordAudit, type AuditContext } from "./audit";

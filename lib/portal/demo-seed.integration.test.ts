@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startPortalTest, type PortalTest } from "./testing";
+import { startPortalTest, type PortalTest } from "@/test-support/portal/test-portal";
 import { seedPortalDemo } from "./demo-seed";
 import { getConfig } from "./gitops/environment-config";
 import { deployedVersions } from "./gitops/releases";

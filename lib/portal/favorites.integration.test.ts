@@ -1,8 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import * as schema from "./db/schema";
-import { testDatabaseTargets, type TestDatabase } from "../db/testing";
+import { testDatabaseTargets, type TestDatabase } from "@/test-support/db/test-databases";
 import { addFavorite, configureFavoritesCache, defaultFavoritesCacheSettings, favoriteSet, listFavorites, removeFavorite } from "./favorites";
-import { openPortalTestDatabase } from "./testing";
+import { openPortalTestDatabase } from "@/test-support/portal/test-portal";
 
 
 describe.each(testDatabaseTargets())("favorites on %s", (target) => {

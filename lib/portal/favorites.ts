@@ -7,6 +7,7 @@
  * on PostgreSQL a change committed anywhere else drops it when its notification arrives
  * (./cache-invalidation.ts), and the cache is paused while those cannot be heard.
  */
+import "server-only";
 import { and, asc, eq } from "drizzle-orm";
 import type { PortalDatabase } from "./db/database";
 import { componentFavorites } from "./db/schema/favorites";

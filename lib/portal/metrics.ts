@@ -8,6 +8,7 @@
  * GET /metrics (app/metrics/route.ts) answers it to a scraper sending METRICS_TOKEN as a Bearer
  * token; PORTAL_METRICS_PORT serves it on a port of its own without one.
  */
+import "server-only";
 import { createHash, timingSafeEqual } from "node:crypto";
 import { subscribe } from "node:diagnostics_channel";
 import { readFileSync } from "node:fs";

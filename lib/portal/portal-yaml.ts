@@ -1,5 +1,6 @@
 // config/portal.yaml (PORTAL_CONFIG): roles by user and by group, and provider labels.
 // Read again whenever the file changes, so role edits apply without a restart or a new sign-in.
+import "server-only";
 import { readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { parse } from "yaml";

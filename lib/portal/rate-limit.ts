@@ -5,6 +5,7 @@
  * this process otherwise; while Redis is away each instance counts on its own (the insurance
  * limiter), so a Redis outage never refuses a request. lib/portal/http/route.ts spends and answers.
  */
+import "server-only";
 import { Redis } from "ioredis";
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
 import { PortalError } from "./errors";

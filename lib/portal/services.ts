@@ -14,6 +14,7 @@
  * only holder on globalThis: Next's dev server reloads modules, and a second instance would open a
  * second writer on the config repository and a second pool on the database.
  */
+import "server-only";
 import path from "node:path";
 import { getPortalEnv, type PortalEnv } from "../env/portal";
 import { openDatabase } from "../db";

@@ -1,9 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { eq } from "drizzle-orm";
 import * as schema from "./db/schema";
-import { testDatabaseTargets, type TestDatabase } from "@/lib/db/testing";
+import { testDatabaseTargets, type TestDatabase } from "@/test-support/db/test-databases";
 import { configureTokenCache, createToken, defaultTokenCacheSettings, hashToken, listTokens, revokeToken, seedDevToken, verifyToken } from "./tokens";
-import { openPortalTestDatabase } from "./testing";
+import { openPortalTestDatabase } from "@/test-support/portal/test-portal";
 
 const ann = { id: "ann", name: "Ann Example", email: "ann@example.com", groups: ["platform/operations"] };
 

@@ -1,5 +1,6 @@
 // Personal API tokens: `Authorization: Bearer <token>` for scripts and CI.
 // A token is "pat_" + 32 random bytes (base64url); only its SHA-256 is stored.
+import "server-only";
 import type { TokenSummary } from "./contracts/tokens";
 import { createHash, randomBytes } from "node:crypto";
 import { and, desc, eq, isNull, lt, or } from "drizzle-orm";

@@ -1,5 +1,5 @@
 /**
- * The provider contract (lib/scm/contract-suite.ts) against the local adapter (merge requests in
+ * The provider contract (test-support/scm/contract-suite.ts) against the local adapter (merge requests in
  * memory) and the gitlab adapter talking to the fake GitLab server (backed by real bare
  * repositories). The local adapter over the portal database runs it in
  * lib/portal/gitops/merge-request-store.integration.test.ts.
@@ -12,8 +12,8 @@ import { LocalScmProvider } from "./local";
 import { memoryMergeRequestStore } from "./merge-request-store";
 import { GitLabScmProvider } from "./gitlab";
 import { RepoGit } from "./git";
-import { startFakeGitLab, type FakeGitLab } from "./fake-gitlab";
-import { author, expectScmError, providerContract, type Harness } from "./contract-suite";
+import { startFakeGitLab, type FakeGitLab } from "@/test-support/scm/fake-gitlab";
+import { author, expectScmError, providerContract, type Harness } from "@/test-support/scm/contract-suite";
 
 providerContract([
   [

@@ -8,6 +8,7 @@
  * repository's one writer) so that moving its served branch also publishes it. Callers serialise
  * per repository.
  */
+import "server-only";
 import { spawn } from "node:child_process";
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";

@@ -10,6 +10,7 @@
  * - a refused request throws gitbeaker's GitbeakerRequestError, with the response, for the adapter to map.
  * The fetch and the sleep are injectable so tests drive the waits without waiting.
  */
+import "server-only";
 import { createRequesterFn, GitbeakerRequestError, type RequesterType, type ResourceOptions } from "@gitbeaker/requester-utils";
 import { ScmError } from "./types";
 

@@ -5,6 +5,7 @@
  * become ScmError in one place (scmErrorOf); merge answers 405 / 406 / 409 / 422 get messages a person
  * can act on. Responses are read as GitLab sends them (snake_case), with the fields below.
  */
+import "server-only";
 import { Gitlab } from "@gitbeaker/rest";
 import { GitbeakerRequestError, GitbeakerTimeoutError } from "@gitbeaker/requester-utils";
 import { gitlabRequester } from "./gitlab-requester";

@@ -3,6 +3,7 @@
  * createScmProvider() builds the provider the settings name; the portal wires it in
  * lib/portal/gitops/providers.ts (database store, config repository working copy, demo repositories).
  */
+import "server-only";
 import path from "node:path";
 import { GitLabScmProvider } from "./gitlab";
 import { LocalScmProvider, type WorkingCopy } from "./local";

@@ -15,6 +15,7 @@
  * record still "opened" although its branch is in the target (a merge whose record was never written,
  * e.g. the process died in between) is brought up to date when it is read.
  */
+import "server-only";
 import { mkdir, readdir, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { RepoGit, type RefUpdater } from "./git";

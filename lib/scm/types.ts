@@ -189,10 +189,6 @@ export class ScmError extends BrandedError {
   }
 }
 
-export function isScmError(e: unknown): e is ScmError {
-  return e instanceof ScmError;
-}
-
 export const REPO_PATH = /^[A-Za-z0-9_.-]+(\/[A-Za-z0-9_.-]+)+$/;
 export const BRANCH_NAME = /^(?!\/|.*\/\/|.*\.\.|.*\.lock$|.*\/$)[A-Za-z0-9._/-]{1,200}$/;
 

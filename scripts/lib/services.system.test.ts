@@ -8,7 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { freePort } from "../../lib/testing/throwaway";
+import { freePort } from "../../test-support/throwaway";
 
 const dir = mkdtempSync(path.join(os.tmpdir(), "services-runner-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -16,7 +16,7 @@ import { offersBuildOptions } from "../../scripts/offers-build-options.mjs";
 
 /** The test programs bundled into dist/test (packages external, as the service's bundle). */
 export const testProgramEntryPoints = {
-  "crash-harness": "lib/portal/gitops/crash-harness.ts",
+  "crash-harness": "test-support/portal/crash-harness.ts",
 };
 
 const mtime = (file: string) => (existsSync(file) ? statSync(file).mtimeMs : Number.POSITIVE_INFINITY);
@@ -54,6 +54,8 @@ export default async function setup(): Promise<void> {
   }
   const testSettings = ["tests/setup/built-service.ts", "tsconfig.json"];
   if (isStale("dist/test", Object.keys(testProgramEntryPoints), testSettings)) {
-    await buildInto("dist/test", { ...offersBuildOptions, entryPoints: testProgramEntryPoints });
+    // The portal's server modules import "server-only", which throws under plain Node: the harness bundles its empty
+    // module, as Next's server build and the tests' alias (vitest.config.ts) resolve it.
+    await buildInto("dist/test", { ...offersBuildOptions, entryPoints: testProgramEntryPoints, alias: { "server-only": "./node_modules/server-only/empty.js" } });
   }
 }

@@ -4,7 +4,7 @@
  * the TEST_DATABASE_URL server), so no test file migrates and no two workers race to build one.
  * It also tags the run: scratch PostgreSQL databases are dropped together at its end, not one by one.
  */
-import { dropRunDatabases, newTestDatabaseRun, prepareTestDatabaseTemplates, TEST_DATABASE_RUN } from "../../lib/db/testing";
+import { dropRunDatabases, newTestDatabaseRun, prepareTestDatabaseTemplates, TEST_DATABASE_RUN } from "../../test-support/db/test-databases";
 import { offersMigrations } from "../../lib/offers/db";
 import { portalMigrations } from "../../lib/portal/db/database";
 

@@ -1,7 +1,7 @@
 // The unit tier's guard (unit-tier.ts): a database or Redis opened by a unit test fails at once, naming the tier to move to.
 import { describe, expect, it } from "vitest";
-import { openOffersTestDatabase } from "../../lib/offers/db";
-import { createScratchPostgres } from "../../lib/db/testing";
+import { openOffersTestDatabase } from "../../test-support/offers/test-database";
+import { createScratchPostgres } from "../../test-support/db/test-databases";
 import { createEventBus } from "../../lib/events";
 
 describe("the unit tier", () => {

@@ -5,13 +5,13 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { validComponent, yamlOf } from "@/lib/catalog/testing";
+import { validComponent, yamlOf } from "@/test-support/catalog/temp-catalog";
 import type { LocalScmProvider } from "@/lib/scm/local";
 import { DEMO_REPOSITORIES, ensureDemoRepositories } from "@/lib/scm/demo";
 import { listAudit, type AuditAction } from "@/lib/portal/audit-store";
 import type { RouteHandler } from "@/lib/portal/http";
 import type { Role } from "@/lib/portal/roles";
-import { startPortalTest, type PortalTest } from "@/lib/portal/testing";
+import { startPortalTest, type PortalTest } from "@/test-support/portal/test-portal";
 import { portalRouteModules } from "../openapi.json/document";
 
 const MUTATING = ["POST", "PUT", "PATCH", "DELETE"] as const;

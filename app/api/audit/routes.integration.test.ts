@@ -1,13 +1,13 @@
-// Route handlers on a real portal (lib/portal/testing.ts): the portal database on PGlite (PostgreSQL
+// Route handlers on a real portal (test-support/portal/test-portal.ts): the portal database on PGlite (PostgreSQL
 // when TEST_DATABASE_URL is set), a catalog in a temp git repository, local source control, and users
 // signed in through the real authorizer: roles of the app-order routes, and an audit entry for every
 // kind of change (GET /api/audit, admin only).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { validComponent, yamlOf } from "@/lib/catalog/testing";
+import { validComponent, yamlOf } from "@/test-support/catalog/temp-catalog";
 import type { LocalScmProvider } from "@/lib/scm/local";
 import { DEMO_REPOSITORIES, ensureDemoRepositories } from "@/lib/scm/demo";
 import type { AuditEntry } from "@/lib/portal/audit-store";
-import { startPortalTest, type PortalTest } from "@/lib/portal/testing";
+import { startPortalTest, type PortalTest } from "@/test-support/portal/test-portal";
 import type { Role } from "@/lib/portal/roles";
 
 const orders = await import("@/app/api/app-order-requests/route");

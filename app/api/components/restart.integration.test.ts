@@ -2,9 +2,9 @@
 // it (services built from the same settings, same data directory) with its snapshot kept serves the
 // write, whether the snapshot was saved after it or the process died first.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { validComponent, yamlOf } from "@/lib/catalog/testing";
+import { validComponent, yamlOf } from "@/test-support/catalog/temp-catalog";
 import { createPortalServices, type PortalServices } from "@/lib/portal/services";
-import { startPortalTest, type PortalTest } from "@/lib/portal/testing";
+import { startPortalTest, type PortalTest } from "@/test-support/portal/test-portal";
 
 const one = await import("@/app/api/components/[name]/route");
 

@@ -1,12 +1,12 @@
-// Route handlers of the catalog API on a real portal (lib/portal/testing.ts): the portal database on
+// Route handlers of the catalog API on a real portal (test-support/portal/test-portal.ts): the portal database on
 // PGlite (PostgreSQL when TEST_DATABASE_URL is set), a catalog in a temp git repository, local source
 // control, and users signed in with personal API tokens through the real authorizer.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
-import { validComponent, yamlOf } from "@/lib/catalog/testing";
+import { validComponent, yamlOf } from "@/test-support/catalog/temp-catalog";
 import { componentReleases } from "@/lib/portal/db/schema";
 import type { LocalScmProvider } from "@/lib/scm/local";
-import { startPortalTest, type PortalTest } from "@/lib/portal/testing";
+import { startPortalTest, type PortalTest } from "@/test-support/portal/test-portal";
 
 const { GET: index } = await import("@/app/api/route");
 const { GET: list } = await import("@/app/api/components/route");

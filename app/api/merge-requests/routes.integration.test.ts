@@ -1,12 +1,12 @@
-// The review routes on a real portal (lib/portal/testing.ts): proposals are real branches in the config
+// The review routes on a real portal (test-support/portal/test-portal.ts): proposals are real branches in the config
 // repository (local source control), decisions go through the real authorizer, merges are real git.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
-import { validComponent, yamlOf } from "@/lib/catalog/testing";
+import { validComponent, yamlOf } from "@/test-support/catalog/temp-catalog";
 import { auditLog } from "@/lib/portal/db/schema";
 import { getConfig, writeConfig } from "@/lib/portal/gitops/environment-config";
 import { createOrder } from "@/lib/portal/app-orders/orders";
-import { startPortalTest, type PortalTest } from "@/lib/portal/testing";
+import { startPortalTest, type PortalTest } from "@/test-support/portal/test-portal";
 
 const { GET: list } = await import("@/app/api/merge-requests/route");
 const { GET: one } = await import("@/app/api/merge-requests/[id]/route");

@@ -1,12 +1,12 @@
-// The live-ops routes of the portal on a real portal (lib/portal/testing.ts) in front of a real offers
-// service process with its demo game (lib/portal/testing.ts: startOffersServiceForTests): roles (liveops
+// The live-ops routes of the portal on a real portal (test-support/portal/test-portal.ts) in front of a real offers
+// service process with its demo game (test-support/portal/test-portal.ts: startOffersServiceForTests): roles (liveops
 // may, support and engineers may read the games but get 403 naming the role on the console), the whole
 // lifecycle of a targeted definition with If-Match (the service's ETag, passed through untouched: 428
 // without, 412 with the current ETag when stale, one winner of two editors), the service's refusals passed
 // through with their codes, and an audit entry with before and after for every change.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listAudit } from "@/lib/portal/audit-store";
-import { startOffersServiceForTests, startPortalTest, type OffersServiceForTests, type PortalTest } from "@/lib/portal/testing";
+import { startOffersServiceForTests, startPortalTest, type OffersServiceForTests, type PortalTest } from "@/test-support/portal/test-portal";
 
 const { GET: games } = await import("@/app/api/offers/games/route");
 const { GET: players } = await import("@/app/api/offers/games/[gameId]/players/route");

@@ -3,10 +3,10 @@
 // and what comes back is what the types say. The route handlers answer in place of a server.
 import createClient from "openapi-fetch";
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from "vitest";
-import { validComponent, yamlOf } from "@/lib/catalog/testing";
+import { validComponent, yamlOf } from "@/test-support/catalog/temp-catalog";
 import type { operations, paths } from "@/lib/portal/contracts/generated/portal-api";
 import type { RouteContext } from "@/lib/portal/http";
-import { startPortalTest, type PortalTest } from "@/lib/portal/testing";
+import { startPortalTest, type PortalTest } from "@/test-support/portal/test-portal";
 import { portalRouteModules } from "./document";
 
 /** Serves a request with the route module its path names, as Next's router would. */

@@ -1,7 +1,7 @@
-// Personal API tokens through the routes on a real portal (lib/portal/testing.ts): a token answered from the
+// Personal API tokens through the routes on a real portal (test-support/portal/test-portal.ts): a token answered from the
 // authorizer's cache stops working as soon as it is revoked through this portal.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startPortalTest, type PortalTest } from "@/lib/portal/testing";
+import { startPortalTest, type PortalTest } from "@/test-support/portal/test-portal";
 
 const tokens = await import("@/app/api/tokens/route");
 const token = await import("@/app/api/tokens/[id]/route");

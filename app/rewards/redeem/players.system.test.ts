@@ -7,7 +7,7 @@
 import { randomBytes } from "node:crypto";
 import { SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startOffersServiceForTests, type OffersServiceForTests } from "@/lib/portal/testing";
+import { startOffersServiceForTests, type OffersServiceForTests } from "@/test-support/portal/test-portal";
 
 const LIMIT = 40;
 const HAMMER = "127.0.0.200";

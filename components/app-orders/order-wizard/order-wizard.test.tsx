@@ -1,8 +1,8 @@
 // @vitest-environment jsdom
 import { describe, expect, it } from "vitest";
 import { screen, waitFor } from "@testing-library/react";
-import { fakeApi, heldAnswer, renderInPortal } from "@/components/testing/render";
-import { appOrder } from "@/components/testing/fixtures";
+import { fakeApi, heldAnswer, renderInPortal } from "@/test-support/components/render";
+import { appOrder } from "@/test-support/components/fixtures";
 import { OrderWizard } from "./order-wizard";
 
 async function fillBasics(user: ReturnType<typeof renderInPortal>["user"], name = "ledger") {

@@ -2,7 +2,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { screen, waitFor } from "@testing-library/react";
 import { parse } from "yaml";
-import { fakeApi, heldAnswer, renderInPortal } from "@/components/testing/render";
+import { fakeApi, heldAnswer, renderInPortal } from "@/test-support/components/render";
 import type { Component } from "@/lib/catalog/schema";
 import { ComponentEditForm } from "./component-edit-form";
 

@@ -43,7 +43,6 @@ export const environmentFormSchema = z
   .pipe(configValuesSchema);
 
 export type EnvironmentForm = z.input<typeof environmentFormSchema>;
-export type EnvironmentValues = ConfigValues;
 
 /** The bulk editor (rows of keys, a column per environment) → one update per environment that changes. */
 export function bulkFormSchema(environments: string[], base: Record<string, ConfigValues>) {

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { describe, expect, it } from "vitest";
 import { screen, waitFor, within } from "@testing-library/react";
-import { fakeApi, heldAnswer, renderInPortal, type FakeCall } from "@/components/testing/render";
+import { fakeApi, heldAnswer, renderInPortal, type FakeCall } from "@/test-support/components/render";
 import { ImportWizard } from "./import-wizard";
 
 const repo = (path: string, inCatalog: string | null = null) => ({ path, name: path.split("/")[1], owner: "growth", description: "", defaultBranch: "main", webUrl: null, inCatalog });

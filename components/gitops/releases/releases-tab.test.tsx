@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { describe, expect, it } from "vitest";
 import { screen, waitFor, within } from "@testing-library/react";
-import { fakeApi, heldAnswer, renderInPortal } from "@/components/testing/render";
+import { fakeApi, heldAnswer, renderInPortal } from "@/test-support/components/render";
 import type { Release } from "@/lib/portal/gitops/releases";
 import { ReleasesTab } from "./releases-tab";
 

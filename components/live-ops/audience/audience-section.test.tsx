@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { useState } from "react";
 import { screen, waitFor, within } from "@testing-library/react";
-import { fakeApi, renderInPortal, type FakeCall } from "@/components/testing/render";
+import { fakeApi, renderInPortal, type FakeCall } from "@/test-support/components/render";
 import { AudienceSection } from "./audience-section";
 import { newGroup, type GroupDraft } from "./audience-model";
 

@@ -5,7 +5,7 @@
 // says so when someone else saved first, keeping what was typed.
 import { describe, expect, it, vi } from "vitest";
 import { screen, waitFor, within } from "@testing-library/react";
-import { fakeApi, renderInPortal } from "@/components/testing/render";
+import { fakeApi, renderInPortal } from "@/test-support/components/render";
 import type { OfferDefinition } from "@/lib/offers-client/schemas";
 import { DefinitionForm } from "./definition-form";
 import { draftOf, newDraft } from "./form-model";

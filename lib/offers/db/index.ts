@@ -1,6 +1,5 @@
 import path from "node:path";
-import { openDatabase, type AppDatabase, type DatabaseHandle } from "../../db";
-import { openTestDatabase, type MigrationSet, type TestDatabase, type TestDatabaseTarget } from "../../db/testing";
+import { openDatabase, type AppDatabase, type DatabaseHandle, type MigrationSet } from "../../db";
 import * as schema from "./schema";
 
 import { sql, type SQL } from "drizzle-orm";
@@ -26,10 +25,6 @@ export const offersMigrations: MigrationSet = { migrationsDir: offersMigrationsD
 
 export function openOffersDatabase(options: { url?: string; dataDir?: string; poolSize?: number; onPoolError?: (err: Error) => void; onQueryError?: (error: unknown) => void }): Promise<OffersDatabaseHandle> {
   return openDatabase({ ...options, schema, migrationsDir: offersMigrationsDir(), migrationsTable: OFFERS_MIGRATIONS_TABLE });
-}
-
-export function openOffersTestDatabase(target: TestDatabaseTarget): Promise<TestDatabase<OffersSchema>> {
-  return openTestDatabase(target, { schema, ...offersMigrations });
 }
 
 /**

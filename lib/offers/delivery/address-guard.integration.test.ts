@@ -4,12 +4,12 @@
  * every bad request answers a documented 4xx, never a 500.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { testDatabaseTargets } from "../../db/testing";
-import { startOffersTestApp, type OffersTestContext } from "../testing";
+import { testDatabaseTargets } from "@/test-support/db/test-databases";
+import { startOffersTestApp, type OffersTestContext } from "@/test-support/offers/test-app";
 import { checkEndpointUrl, guardedLookup, isPrivateAddress } from "./address-guard";
 import { encodeCursor } from "./feed";
 import { createSender } from "./sender";
-import { startReceiver } from "./testing";
+import { startReceiver } from "@/test-support/offers/delivery";
 
 describe("private addresses", () => {
   /** Every address a webhook may not reach in production, with the range it falls in. */

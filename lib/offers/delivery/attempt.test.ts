@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { judge, leasedStage, prepare, send, type Sending } from "./attempt";
 import type { LeasedDelivery } from "./rules";
 import type { AttemptResult, Sender, SignedMessage } from "./sender";
-import { deliveryRowFor, endpointRowFor, rewardEventRowFor } from "./testing";
+import { deliveryRowFor, endpointRowFor, rewardEventRowFor } from "@/test-support/offers/delivery";
 
 const NOW = new Date(Date.UTC(2026, 0, 1, 12));
 const UNTIL = new Date(NOW.getTime() + 31_000);

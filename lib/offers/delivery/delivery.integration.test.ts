@@ -9,15 +9,15 @@
 import pg from "pg";
 import { Webhook } from "standardwebhooks";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { contractDatabaseTargets } from "../../db/testing";
+import { contractDatabaseTargets } from "@/test-support/db/test-databases";
 import { MemoryEventBus } from "../../events";
 import { createEventStream } from "../sse";
 import * as S from "../schemas";
-import { startOffersTestApp, type OffersTestContext, type TestGame } from "../testing";
+import { startOffersTestApp, type OffersTestContext, type TestGame } from "@/test-support/offers/test-app";
 import { and, eq } from "drizzle-orm";
 import { webhookDeliveries } from "../db/schema";
 import { purgeDeliveries } from "./delivery-log";
-import { eventually, startReceiver, type Receiver } from "./testing";
+import { eventually, startReceiver, type Receiver } from "@/test-support/offers/delivery";
 import { DeliveryWorker, type DeliveryWorkerOptions } from "./worker";
 
 const ADMIN = "test-admin-token-0123456789";

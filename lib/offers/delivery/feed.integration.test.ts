@@ -5,11 +5,11 @@
  */
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { contractDatabaseTargets } from "../../db/testing";
+import { contractDatabaseTargets } from "@/test-support/db/test-databases";
 import { offerInstances, players } from "../db/schema";
 import { tenantOf } from "../environments";
 import * as S from "../schemas";
-import { startOffersTestApp, type OffersTestContext, type TestGame } from "../testing";
+import { startOffersTestApp, type OffersTestContext, type TestGame } from "@/test-support/offers/test-app";
 import { encodeCursor } from "./feed";
 
 const reward = { kind: "coins" as const, rewardId: "gold", name: "Gold", amount: 1 };

@@ -7,12 +7,12 @@
  */
 import { randomUUID } from "node:crypto";
 import fc from "fast-check";
-import { fuzzParameters } from "../../testing/fuzz";
+import { fuzzParameters } from "@/test-support/fuzz";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rowsOf } from "../../db";
-import { testDatabaseTargets } from "../../db/testing";
-import { openOffersTestDatabase } from "../db";
+import { testDatabaseTargets } from "@/test-support/db/test-databases";
+import { openOffersTestDatabase } from "@/test-support/offers/test-database";
 import { offerInstances, players, rewardEvents } from "../db/schema";
 import { claimOfferIn } from "../engine/claims";
 import { OffersEngine } from "../engine";

@@ -1,12 +1,12 @@
 /** The pure rules of delivery: what an attempt sends, what its result makes of the delivery, leases and their room. */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { fuzzParameters } from "../../testing/fuzz";
+import { fuzzParameters } from "@/test-support/fuzz";
 import { toRewardGrantedEvent } from "./events";
 import { failedRoundWaitMs, leaseMsFor, mayStartOn, messageBody, outcomeOf, whatToSend } from "./rules";
-import { DEFAULT_RETRY_POLICY, nextRetryDelay, retryWindowMs, type RetryPolicy } from "./schedule";
+import { DEFAULT_RETRY_POLICY, nextRetryDelay, type RetryPolicy } from "./schedule";
 import type { AttemptResult } from "./sender";
-import { deliveryRowFor, endpointRowFor, rewardEventRowFor } from "./testing";
+import { deliveryRowFor, endpointRowFor, rewardEventRowFor } from "@/test-support/offers/delivery";
 
 const NOW = new Date(Date.UTC(2026, 0, 1, 12));
 const ok: AttemptResult = { ok: true, statusCode: 204, error: null, latencyMs: 12 };
@@ -49,7 +49,7 @@ describe("the outcome of an attempt", () => {
 
   it("the documented schedule: 12 attempts over about 24 hours, then failed", () => {
     expect(DEFAULT_RETRY_POLICY.delaysMs).toHaveLength(11);
-    expect(retryWindowMs(DEFAULT_RETRY_POLICY)).toBe((5 + 30 + 120 + 600 + 1_800) * 1_000 + (1 + 2 + 3 + 4 + 6 + 7) * 3_600_000);
+    expect(DEFAULT_RETRY_POLICY.delaysMs.reduce((sum, wait) => sum + wait, 0)).toBe((5 + 30 + 120 + 600 + 1_800) * 1_000 + (1 + 2 + 3 + 4 + 6 + 7) * 3_600_000);
     const middle = () => 0.5;
     expect(outcomeOf(refused, 0, NOW, DEFAULT_RETRY_POLICY, middle).nextAttemptAt).toEqual(new Date(NOW.getTime() + 5_000));
     expect(outcomeOf(refused, 10, NOW, DEFAULT_RETRY_POLICY, middle).nextAttemptAt).toEqual(new Date(NOW.getTime() + 7 * 3_600_000));

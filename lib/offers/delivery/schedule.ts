@@ -30,8 +30,3 @@ export function nextRetryDelay(policy: RetryPolicy, tries: number, random: () =>
   if (base === undefined) return null;
   return Math.max(0, Math.round(base * (1 + policy.jitter * (2 * random() - 1))));
 }
-
-/** Sum of the waits without jitter: how long after the first attempt the last one is made. */
-export function retryWindowMs(policy: RetryPolicy): number {
-  return policy.delaysMs.reduce((sum, d) => sum + d, 0);
-}

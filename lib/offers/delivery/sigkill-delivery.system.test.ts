@@ -10,15 +10,15 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { createScratchPostgres, seedPgliteDataDir, testDatabaseTargets } from "../../db/testing";
+import { createScratchPostgres, seedPgliteDataDir, testDatabaseTargets } from "@/test-support/db/test-databases";
 import { offersMigrations, openOffersDatabase } from "../db";
 import { OffersEngine } from "../engine";
 import { GameDirectory } from "../games";
 import { RewardFeedResponse } from "../schemas";
 import { SecretBox } from "../secret-box";
-import { exited, serviceProcessEnv, startServiceProcess as startService, waitHealthy } from "../testing";
+import { exited, serviceProcessEnv, startServiceProcess as startService, waitHealthy } from "@/test-support/offers/test-app";
 import { WebhookEndpoints } from "./endpoints";
-import { eventually, startReceiver } from "./testing";
+import { eventually, startReceiver } from "@/test-support/offers/delivery";
 
 const CLAIMS = 24;
 

@@ -1,7 +1,7 @@
 /** The delivery worker's slot table, without a database: random runs of leases, finished attempts, give-backs and stops. */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { fuzzParameters } from "../../testing/fuzz";
+import { fuzzParameters } from "@/test-support/fuzz";
 import { HELD_PER_SLOT, SlotTable } from "./slots";
 
 interface Item {

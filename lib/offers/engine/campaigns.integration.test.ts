@@ -1,8 +1,8 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { and, asc, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { testDatabaseTargets } from "../../db/testing";
-import { openOffersTestDatabase } from "../db";
+import { testDatabaseTargets } from "@/test-support/db/test-databases";
+import { openOffersTestDatabase } from "@/test-support/offers/test-database";
 import { offerInstances, players } from "../db/schema";
 import { GameDirectory } from "../games";
 import { SecretBox } from "../secret-box";

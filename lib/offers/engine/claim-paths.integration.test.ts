@@ -7,9 +7,9 @@
 import { randomBytes } from "node:crypto";
 import { and, asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { contractDatabaseTargets } from "../../db/testing";
+import { contractDatabaseTargets } from "@/test-support/db/test-databases";
 import { ManualClock } from "../clock";
-import { openOffersTestDatabase } from "../db";
+import { openOffersTestDatabase } from "@/test-support/offers/test-database";
 import { idempotencyKeys, offerEvents, offerInstances, players, rewardEvents, rewardLedger } from "../db/schema";
 import { GameDirectory } from "../games";
 import { SecretBox } from "../secret-box";

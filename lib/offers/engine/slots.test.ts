@@ -1,6 +1,6 @@
 /** The slot and queue rules, without a database. */
 import fc from "fast-check";
-import { fuzzParameters } from "../../testing/fuzz";
+import { fuzzParameters } from "@/test-support/fuzz";
 import { describe, expect, it } from "vitest";
 import type { CompletionCondition, OfferStatus } from "../schemas";
 import {

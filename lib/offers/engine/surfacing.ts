@@ -22,8 +22,6 @@ export interface TargetingCandidates {
   reserved: Map<string, number>;
 }
 
-export const NO_CANDIDATES: TargetingCandidates = { definitions: [], reserved: new Map() };
-
 /**
  * The instances that hold (or used) a unit of a definition's stock at `now`: every one but those
  * expired, counted by their deadline rather than their stored status — an overdue offer is expired

@@ -12,11 +12,11 @@ import path from "node:path";
 import { SignJWT } from "jose";
 import { pino } from "pino";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createScratchPostgres, seedPgliteDataDir } from "../../db/testing";
+import { createScratchPostgres, seedPgliteDataDir } from "@/test-support/db/test-databases";
 import { offersMigrations } from "../db";
 import { parseOffersEnv } from "../../env/offers";
 import { connectEventStream, type EventStreamHandle } from "../../offers-client/sse";
-import { canRunThrowawayRedis, freePort, startThrowawayRedis, type ThrowawayServer } from "../../testing/throwaway";
+import { canRunThrowawayRedis, freePort, startThrowawayRedis, type ThrowawayServer } from "@/test-support/throwaway";
 import { startOffersService, type RunningOffersService } from "../service";
 import { loadSurfacedSince } from "./bridge";
 

@@ -9,7 +9,7 @@ import type { AddressInfo } from "node:net";
 import { EventSource } from "eventsource";
 import { EventStreamContentType, fetchEventSource, type EventSourceMessage } from "@microsoft/fetch-event-source";
 import { MemoryEventBus } from "../../events";
-import { startOffersTestApp, type OffersTestContext } from "../testing";
+import { startOffersTestApp, type OffersTestContext } from "@/test-support/offers/test-app";
 import { createEventStream, type EventStream } from "./index";
 
 const RETRY_MS = 150;

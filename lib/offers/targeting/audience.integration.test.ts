@@ -6,9 +6,9 @@
 import { randomBytes } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import fc from "fast-check";
-import { fuzzParameters } from "../../testing/fuzz";
+import { fuzzParameters } from "@/test-support/fuzz";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openOffersTestDatabase } from "../db";
+import { openOffersTestDatabase } from "@/test-support/offers/test-database";
 import { players } from "../db/schema";
 import { GameDirectory } from "../games";
 import { SecretBox } from "../secret-box";

@@ -7,8 +7,8 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import * as schema from "../db/schema";
-import { testDatabaseTargets, type TestDatabase } from "../../db/testing";
-import { tempCatalog, validComponent, yamlOf, type TempRepo } from "../../catalog/testing";
+import { testDatabaseTargets, type TestDatabase } from "@/test-support/db/test-databases";
+import { tempCatalog, validComponent, yamlOf, type TempRepo } from "@/test-support/catalog/temp-catalog";
 import { LocalScmProvider } from "../../scm/local";
 import { dbMergeRequestStore } from "../gitops/merge-request-store";
 import { ConfigRepository } from "../gitops/config-repo";
@@ -21,7 +21,7 @@ import { createOrder, getOrder, listOrders, openOrderMergeRequests, pendingCount
 import { approveOrder, recoverInterruptedApprovals, rejectOrder, STALE_APPROVING_MS } from "./order-decisions";
 import { listResourceRequests } from "./resource-requests";
 import { buildRecord, resourceRequestListSchema, validateOrder, type OrderInput } from "./model";
-import { openPortalTestDatabase, rejectsWithPortalError } from "../testing";
+import { openPortalTestDatabase, rejectsWithPortalError } from "@/test-support/portal/test-portal";
 
 const eddie: Actor = { id: "eddie", name: "Eddie Engineer", email: "eddie@example.com", requestId: "req-eddie" };
 const lee: Actor = { id: "lee", name: "Lee Lead", requestId: "req-lee" };

@@ -14,6 +14,7 @@
  * order goes back to pending when it cannot be merged); one left in approving for more than
  * STALE_APPROVING_MS by a live process may be taken over by the next approval, under the same rule.
  */
+import "server-only";
 import { and, eq, lt, or } from "drizzle-orm";
 import type { PortalDatabase } from "../db/database";
 import { appOrders, type AppOrderRow } from "../db/schema/app-orders";

@@ -4,6 +4,7 @@
  * components/<name>.yaml and, when it asks for any, resources/<name>.yaml. A lead then approves or
  * rejects it (order-decisions.ts); resource-requests.ts lists what the orders and the catalog ask for.
  */
+import "server-only";
 import { and, count, desc, eq, inArray } from "drizzle-orm";
 import { isUniqueViolation } from "../../db";
 import type { PortalDatabase } from "../db/database";

@@ -1,4 +1,5 @@
 /** Resource requests: what approved components carry in the catalog, and what pending or rejected orders asked for. */
+import "server-only";
 import { desc } from "drizzle-orm";
 import { appOrders } from "../db/schema/app-orders";
 import { RESOURCE_STATUSES, resourceFilterSchema, resourcesOf, type AppOrder, type ResourceFilter, type ResourceRequest, type ResourceRequestList } from "./model";

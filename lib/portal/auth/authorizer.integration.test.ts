@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { encode } from "next-auth/jwt";
 import * as schema from "../db/schema";
-import { testDatabaseTargets, type TestDatabase } from "@/lib/db/testing";
-import { openPortalTestDatabase } from "../testing";
+import { testDatabaseTargets, type TestDatabase } from "@/test-support/db/test-databases";
+import { openPortalTestDatabase } from "@/test-support/portal/test-portal";
 import { parsePortalConfig } from "../portal-yaml";
 import { createToken, seedDevToken, verifyToken } from "../tokens";
 import { createAuthorizer, isSameSiteRequest, type AuthorizeResult } from "./authorizer";

@@ -1,4 +1,5 @@
 // From a decoded session token to the PortalUser: roles are resolved from portal.yaml on every use.
+import "server-only";
 import { createHash } from "node:crypto";
 import type { JWT } from "next-auth/jwt";
 import { decode } from "next-auth/jwt";

@@ -1,4 +1,5 @@
 // Settings shared by the next-auth handler, the guard and the shell: secret, cookie names, providers.
+import "server-only";
 import { getPortalEnv, type PortalEnv } from "@/lib/env/portal";
 import { persistentSecret } from "@/lib/secrets";
 import { loadPortalConfig, type PortalConfig } from "../portal-yaml";

@@ -1,8 +1,7 @@
 // The portal database's types, typed by its Drizzle schema. A module of its own (no server-only, no
 // handle) so plain modules and tests name the types without opening anything.
 import path from "node:path";
-import type { AppDatabase, DatabaseHandle } from "../../db";
-import type { MigrationSet } from "../../db/testing";
+import type { AppDatabase, DatabaseHandle, MigrationSet } from "../../db";
 import type * as schema from "./schema";
 
 export type PortalSchema = typeof schema;

@@ -9,6 +9,7 @@
  * Layout of persistent config: config/<component>/<environment>.yaml at the repository root, a flat
  * YAML mapping (see values.ts). Edits go through the catalog's renderUpdate, so comments and key order stay.
  */
+import "server-only";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
 import { parseDocument } from "yaml";

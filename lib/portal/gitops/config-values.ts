@@ -47,7 +47,3 @@ export function diffKeys(a: ConfigValues, b: ConfigValues): string[] {
   const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
   return [...keys].filter((k) => a[k] !== b[k]).sort();
 }
-
-export function sameValues(a: ConfigValues, b: ConfigValues): boolean {
-  return diffKeys(a, b).length === 0;
-}

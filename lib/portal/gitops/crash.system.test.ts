@@ -1,7 +1,7 @@
 /**
  * Fault test: kill -9 of a portal process while it writes the config repository (catalog edits in
  * parallel, persistent-config commits) and approves app orders, at varied instants, eight times.
- * After each kill the next process opens everything as the portal does (crash-harness.ts) and must
+ * After each kill the next process opens everything as the portal does (test-support/portal/crash-harness.ts) and must
  * find: no git lock left, a working tree equal to HEAD, a catalog equal to HEAD's records, no order
  * in approving, no branch merged twice and no empty merge commit, and a write that succeeds.
  *
@@ -16,11 +16,11 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { simpleGit } from "simple-git";
-import { createScratchPostgres, seedPgliteDataDir } from "../../db/testing";
-import { builtTestProgram } from "../../testing/built";
+import { createScratchPostgres, seedPgliteDataDir } from "@/test-support/db/test-databases";
+import { builtTestProgram } from "@/test-support/built";
 import { portalMigrations } from "../db/database";
-import { validComponent, yamlOf } from "../../catalog/testing";
-import type { HarnessConfig, HarnessFacts } from "./crash-harness";
+import { validComponent, yamlOf } from "@/test-support/catalog/temp-catalog";
+import type { HarnessConfig, HarnessFacts } from "@/test-support/portal/crash-harness";
 
 const ROUNDS = 8;
 /**

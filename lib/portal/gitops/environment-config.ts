@@ -9,6 +9,7 @@
  * current → operators only (a live change). Bulk updates are all or nothing: every update is validated
  * first, then one commit (or one merge request, or one database transaction) carries all of them.
  */
+import "server-only";
 import type { ConfigAnswer, ConfigView, ConfigWriteResult } from "../contracts/gitops";
 import { and, eq, inArray } from "drizzle-orm";
 import type { Catalog, Author } from "../../catalog/catalog";

@@ -1,5 +1,5 @@
 /**
- * The provider contract (lib/scm/contract-suite.ts) against the local adapter whose merge requests
+ * The provider contract (test-support/scm/contract-suite.ts) against the local adapter whose merge requests
  * live in the portal database: PGlite, and PostgreSQL when TEST_DATABASE_URL is set.
  */
 import { describe, expect, it } from "vitest";
@@ -7,13 +7,13 @@ import { and, eq } from "drizzle-orm";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { contractDatabaseTargets } from "../../db/testing";
+import { contractDatabaseTargets } from "@/test-support/db/test-databases";
 import { LocalScmProvider } from "../../scm/local";
-import { author, providerContract } from "../../scm/contract-suite";
+import { author, providerContract } from "@/test-support/scm/contract-suite";
 import type { MergeRequestStore } from "../../scm/merge-request-store";
 import { scmMergeRequests } from "../db/schema/scm";
 import { dbMergeRequestStore } from "./merge-request-store";
-import { openPortalTestDatabase } from "../testing";
+import { openPortalTestDatabase } from "@/test-support/portal/test-portal";
 
 providerContract(
   contractDatabaseTargets().map((target) => [

@@ -4,6 +4,7 @@
  * repository lock, and the primary key (repository, iid) refuses a duplicate across processes (the
  * caller retries).
  */
+import "server-only";
 import { and, desc, eq, max } from "drizzle-orm";
 import type { MergeRequestRecord, MergeRequestStore } from "../../scm/merge-request-store";
 import type { MergeRequestState } from "../../scm/types";

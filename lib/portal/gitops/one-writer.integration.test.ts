@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { tempCatalog, validComponent, yamlOf, type TempRepo } from "../../catalog/testing";
+import { tempCatalog, validComponent, yamlOf, type TempRepo } from "@/test-support/catalog/temp-catalog";
 import { openCatalog } from "../../catalog/catalog";
 import { ensureConfigRepo } from "../../catalog/repo";
 import { memoryMergeRequestStore } from "../../scm/merge-request-store";

@@ -1,6 +1,6 @@
 /**
- * How the portal wires GitOps (plain TypeScript, no server-only import, so tests and the crash
- * harness build exactly what a portal process builds):
+ * How the portal wires GitOps (plain TypeScript, so tests and the crash harness build exactly what a
+ * portal process builds):
  * - the component provider from the settings (local: DATA_DIR/repos, merge requests in the portal DB,
  *   demo repositories created at first start; gitlab: GITLAB_URL + GITLAB_TOKEN);
  * - the config repository: the catalog's repository; its merge requests go to GitLab when the provider

@@ -8,6 +8,7 @@
  * processes the partial unique index (component, version) of staging rows refuses a duplicate — the
  * loser recomputes from what is now recorded and tagged, and tries again.
  */
+import "server-only";
 import type { Release, ReleaseEnvironment } from "../contracts/gitops";
 import { and, desc, eq } from "drizzle-orm";
 import { isUniqueViolation } from "../../db";

@@ -26,4 +26,3 @@ export const closeReviewBodySchema = z.strictObject({
     .min(1, "say why the request is closed: the author reads it")
     .max(CLOSE_REASON_MAX, `keep the reason under ${CLOSE_REASON_MAX} characters`),
 });
-export type CloseReviewBody = z.infer<typeof closeReviewBodySchema>;

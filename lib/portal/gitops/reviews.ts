@@ -7,6 +7,7 @@
  * catalog refresh, so the catalog and config views show the change at once; a close keeps its reason.
  * Decisions are stored in the portal database whatever the provider (mergeRequestDecisions).
  */
+import "server-only";
 import type { Review, ReviewDetail } from "@/lib/portal/contracts/reviews";
 import { and, eq, inArray } from "drizzle-orm";
 import type { Catalog } from "../../catalog/catalog";

@@ -6,6 +6,7 @@
  * that is the player's; straight to `next start`, the socket's. A portal reachable by clients other
  * than through that proxy would let a client name its own address (docs/operations/rate-limits.md).
  */
+import "server-only";
 import { isIP } from "node:net";
 
 export function clientAddressOf(request: Request): string | null {

@@ -9,6 +9,7 @@
  * translated (status.ts: scmCodeOf); the database out of reach or too slow is database-unavailable;
  * anything else is internal-error, logged whole.
  */
+import "server-only";
 import { isDatabaseUnavailable } from "@/lib/db";
 import { CatalogWriteError } from "@/lib/catalog/errors";
 import { ScmError } from "@/lib/scm/types";

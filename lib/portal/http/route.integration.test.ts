@@ -1,4 +1,4 @@
-// route(): the one preamble of the portal's API routes, on a real portal (lib/portal/testing.ts): the
+// route(): the one preamble of the portal's API routes, on a real portal (test-support/portal/test-portal.ts): the
 // user signs in through the real authorizer (a session, or a personal API token for "via token").
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
@@ -8,7 +8,7 @@ import { CatalogWriteError } from "@/lib/catalog/errors";
 import { PORTAL_ERROR_CODES } from "../errors";
 import { scmCodeOf, statusOf } from "./status";
 import { createPortalServices, setPortalServicesForTests } from "../services";
-import { startPortalTest, type PortalTest } from "../testing";
+import { startPortalTest, type PortalTest } from "@/test-support/portal/test-portal";
 
 let portal: PortalTest;
 let alice: Record<string, string> = {};

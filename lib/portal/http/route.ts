@@ -17,6 +17,7 @@
  * answers (doc.responses; the schemas live in lib/portal/contracts): json() is typed against them, and tests
  * check each answer against them.
  */
+import "server-only";
 import type { z } from "zod";
 import { authorize } from "@/lib/portal/authorize";
 import type { PortalUser, Role } from "@/lib/portal/roles";

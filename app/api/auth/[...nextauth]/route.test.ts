@@ -12,7 +12,7 @@ afterAll(() => vi.unstubAllEnvs());
 vi.resetModules();
 const { GET } = await import("./route");
 const { GET: portalCallback } = await import("@/app/auth/[provider]/callback/route");
-const { devSignInThroughNextAuth } = await import("@/lib/portal/auth/testing");
+const { devSignInThroughNextAuth } = await import("@/test-support/portal/next-auth-core");
 
 describe("next-auth's endpoints", () => {
   it("sends a GET of the development sign-in's callback (a form POST) to the sign-in page, directly and through /auth/dev/callback", async () => {

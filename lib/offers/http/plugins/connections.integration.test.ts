@@ -1,7 +1,7 @@
 import { connect, type Socket } from "node:net";
 import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
-import { startOffersTestApp } from "../../testing";
+import { startOffersTestApp } from "@/test-support/offers/test-app";
 
 /** A client connection and everything the server sends on it until it closes. */
 async function client(port: number): Promise<{ socket: Socket; closed: Promise<string> }> {

@@ -4,8 +4,8 @@
  * (swagger-ui) has a policy of its own that lets only its own files run, and may not be framed either.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { testDatabaseTargets } from "../../../db/testing";
-import { startOffersTestApp, type OffersTestContext } from "../../testing";
+import { testDatabaseTargets } from "@/test-support/db/test-databases";
+import { startOffersTestApp, type OffersTestContext } from "@/test-support/offers/test-app";
 
 const frameAncestors = (csp: unknown) => String(csp).split(";").map((d) => d.trim()).find((d) => d.startsWith("frame-ancestors"));
 const directive = (csp: unknown, name: string) => String(csp).split(";").map((d) => d.trim()).find((d) => d.split(" ")[0] === name);

@@ -6,9 +6,9 @@
  * ETag when stale; a game server's PUT may omit it.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { testDatabaseTargets } from "../../../db/testing";
+import { testDatabaseTargets } from "@/test-support/db/test-databases";
 import { SurfacingJobRunner } from "../../engine/surfacing-jobs";
-import { startOffersTestApp, type OffersTestContext } from "../../testing";
+import { startOffersTestApp, type OffersTestContext } from "@/test-support/offers/test-app";
 
 const ADMIN = { authorization: "Bearer test-admin-token-0123456789" };
 const reward = { kind: "coins", rewardId: "gold", name: "Gold", amount: 50 };

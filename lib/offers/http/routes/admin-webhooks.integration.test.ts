@@ -4,8 +4,8 @@
  * the current ETag, and of two editors on the same ETag exactly one wins. Game servers may omit If-Match.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { testDatabaseTargets } from "../../../db/testing";
-import { startOffersTestApp, type OffersTestContext } from "../../testing";
+import { testDatabaseTargets } from "@/test-support/db/test-databases";
+import { startOffersTestApp, type OffersTestContext } from "@/test-support/offers/test-app";
 
 const ADMIN = { authorization: "Bearer test-admin-token-0123456789" };
 

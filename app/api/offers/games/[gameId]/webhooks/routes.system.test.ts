@@ -1,4 +1,4 @@
-// The portal's webhook routes on a real portal (lib/portal/testing.ts) in front of the real offers
+// The portal's webhook routes on a real portal (test-support/portal/test-portal.ts) in front of the real offers
 // service (started as a process with its demo game, in production mode so private addresses are
 // refused, as the portal reaches it: over HTTP through its admin API): the liveops role
 // on every route, each change audited without its secret, every change on the endpoint's ETag (the
@@ -11,9 +11,9 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AuditEntry } from "@/lib/portal/audit-store";
-import { startPortalTest, type PortalTest } from "@/lib/portal/testing";
-import { builtOffersServiceArgs } from "@/lib/testing/built";
-import { freePort } from "@/lib/testing/throwaway";
+import { startPortalTest, type PortalTest } from "@/test-support/portal/test-portal";
+import { builtOffersServiceArgs } from "@/test-support/built";
+import { freePort } from "@/test-support/throwaway";
 const overview = await import("./route");
 const endpoints = await import("./endpoints/route");
 const endpoint = await import("./endpoints/[endpointId]/route");

@@ -4,8 +4,8 @@
  * against the local adapter with its database store (lib/portal/gitops/merge-request-store.integration.test.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { LocalScmProvider } from "./local";
-import { ScmError, type ScmProvider } from "./types";
+import type { LocalScmProvider } from "../../lib/scm/local";
+import { ScmError, type ScmProvider } from "../../lib/scm/types";
 
 export const author = { name: "Alice Martin", email: "alice.martin@example.com" };
 

@@ -10,16 +10,17 @@ import path from "node:path";
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from "fastify";
 import { sql } from "drizzle-orm";
 import { SignJWT } from "jose";
-import { rowsOf } from "../db";
-import { parseOffersEnv, type OffersEnv } from "../env/offers";
-import { createScratchPostgres, type TestDatabase, type TestDatabaseTarget } from "../db/testing";
-import { playerState } from "./admin";
-import { buildOffersApp, type OffersAppDeps } from "./app";
-import { ManualClock } from "./clock";
-import { runOffersCli } from "./cli-commands";
-import { offersMigrations, openOffersDatabase, openOffersTestDatabase, type OffersDatabase, type OffersDatabaseHandle, type OffersSchema } from "./db";
-import { builtOffersServiceArgs } from "../testing/built";
-import { freePort } from "../testing/throwaway";
+import { rowsOf } from "../../lib/db";
+import { parseOffersEnv, type OffersEnv } from "../../lib/env/offers";
+import { createScratchPostgres, type TestDatabase, type TestDatabaseTarget } from "../db/test-databases";
+import { playerState } from "../../lib/offers/admin";
+import { buildOffersApp, type OffersAppDeps } from "../../lib/offers/app";
+import { ManualClock } from "../../lib/offers/clock";
+import { runOffersCli } from "../../lib/offers/cli-commands";
+import { offersMigrations, openOffersDatabase, type OffersDatabase, type OffersDatabaseHandle, type OffersSchema } from "../../lib/offers/db";
+import { builtOffersServiceArgs } from "../built";
+import { openOffersTestDatabase } from "./test-database";
+import { freePort } from "../throwaway";
 
 export interface TestGame {
   gameId: string;

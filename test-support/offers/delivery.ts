@@ -5,9 +5,9 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
-import type { EndpointRow } from "./endpoints";
-import type { RewardEventRow } from "./events";
-import type { DeliveryRow } from "./rules";
+import type { EndpointRow } from "../../lib/offers/delivery/endpoints";
+import type { RewardEventRow } from "../../lib/offers/delivery/events";
+import type { DeliveryRow } from "../../lib/offers/delivery/rules";
 
 export interface Received {
   id: string;

@@ -16,7 +16,7 @@ import { PGlite } from "@electric-sql/pglite";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
-import { openDatabase, type DatabaseHandle, type OpenDatabaseOptions } from "./index";
+import { openDatabase, type DatabaseHandle, type MigrationSet, type OpenDatabaseOptions } from "../../lib/db";
 
 export type TestDatabaseTarget = "pglite" | "postgres";
 
@@ -39,12 +39,6 @@ export function testDatabaseTargets(): TestDatabaseTarget[] {
  */
 export function contractDatabaseTargets(): TestDatabaseTarget[] {
   return process.env.TEST_DATABASE_URL ? ["pglite", "postgres"] : ["pglite"];
-}
-
-/** A folder of drizzle-kit migrations and the table that records them: what a template is built from. */
-export interface MigrationSet {
-  migrationsDir: string;
-  migrationsTable: string;
 }
 
 function filesUnder(dir: string): string[] {

@@ -6,7 +6,7 @@
 import { createRequire } from "node:module";
 import path from "node:path";
 import type { NextAuthOptions } from "next-auth";
-import { getAuthOptions } from "./options";
+import { getAuthOptions } from "../../lib/portal/auth/options";
 
 /** What next-auth's core answers (next-auth/core/types: ResponseInternal). */
 interface NextAuthAnswer {

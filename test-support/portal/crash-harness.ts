@@ -1,5 +1,5 @@
 /**
- * A portal-like process for the kill -9 test (crash.system.test.ts), which starts its bundle (built into
+ * A portal-like process for the kill -9 test (lib/portal/gitops/crash.system.test.ts), which starts its bundle (built into
  * dist/test by tests/setup/built-service.ts): `node dist/test/crash-harness.mjs '<json>'`.
  *
  * It opens everything exactly as a portal process does (the portal database with its migrations,
@@ -12,17 +12,17 @@
  */
 import { readdir } from "node:fs/promises";
 import path from "node:path";
-import { openDatabase } from "../../db";
-import { RepoGit } from "../../scm/git";
-import * as schema from "../db/schema";
-import { appOrders } from "../db/schema/app-orders";
-import { ensureConfigRepo } from "../../catalog/repo";
-import { openCatalog } from "../../catalog/catalog";
-import { parseComponentText } from "../../catalog/parse";
-import { wireGitOps } from "./providers";
-import { configFilePath } from "./config-repo";
-import { createOrder, type AppOrderDeps } from "../app-orders/orders";
-import { approveOrder, recoverInterruptedApprovals } from "../app-orders/order-decisions";
+import { openDatabase } from "../../lib/db";
+import { RepoGit } from "../../lib/scm/git";
+import * as schema from "../../lib/portal/db/schema";
+import { appOrders } from "../../lib/portal/db/schema/app-orders";
+import { ensureConfigRepo } from "../../lib/catalog/repo";
+import { openCatalog } from "../../lib/catalog/catalog";
+import { parseComponentText } from "../../lib/catalog/parse";
+import { wireGitOps } from "../../lib/portal/gitops/providers";
+import { configFilePath } from "../../lib/portal/gitops/config-repo";
+import { createOrder, type AppOrderDeps } from "../../lib/portal/app-orders/orders";
+import { approveOrder, recoverInterruptedApprovals } from "../../lib/portal/app-orders/order-decisions";
 
 export interface HarnessConfig {
   /** DATA_DIR of this portal. */

@@ -1,15 +1,13 @@
 /** Test helpers: a valid record, its YAML, and a config repository in a temp folder. */
-import { execFile } from "node:child_process";
-import { cp, mkdtemp, mkdir, rm, writeFile } from "node:fs/promises";
-import { promisify } from "node:util";
+import { mkdtemp, mkdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { stringify } from "yaml";
-import { Catalog, openCatalog, type CatalogOptions } from "./catalog";
-import { ensureConfigRepo } from "./repo";
-import { snapshotFileFor } from "./snapshot";
-import { RepoGit } from "../scm/git";
-import type { Component } from "./schema";
+import { Catalog, openCatalog, type CatalogOptions } from "../../lib/catalog/catalog";
+import { ensureConfigRepo } from "../../lib/catalog/repo";
+import { snapshotFileFor } from "../../lib/catalog/snapshot";
+import { RepoGit } from "../../lib/scm/git";
+import type { Component } from "../../lib/catalog/schema";
 
 export function validComponent(name = "checkout-api", overrides: Partial<Component["spec"]> = {}): Component {
   return {
@@ -105,30 +103,4 @@ export async function commitAsOther(dir: string, files: Record<string, string | 
     message,
     author: { name: "Someone Else", email: "else@example.com" },
   });
-}
-
-/**
- * A config remote (what CONFIG_REPO_URL names) under `root`: a repository `upstream` whose `components` folder
- * holds `records` (file name → text) or a copy of the folder `records` names, committed on main, and its bare
- * clone `config.git`, which `upstream` has as origin (a test pushes "someone else's" change from there).
- */
-export async function createConfigRemote(root: string, records: Record<string, string> | string): Promise<{ bare: string; work: string }> {
-  const work = path.join(root, "upstream");
-  const bare = path.join(root, "config.git");
-  const git = (...args: string[]) => promisify(execFile)("git", args, { maxBuffer: 1 << 26 });
-  await git("init", "--quiet", "--initial-branch=main", work);
-  await git("-C", work, "config", "user.name", "Upstream");
-  await git("-C", work, "config", "user.email", "up@example.com");
-  await git("-C", work, "config", "commit.gpgsign", "false");
-  const components = path.join(work, "components");
-  if (typeof records === "string") await cp(records, components, { recursive: true });
-  else {
-    await mkdir(components, { recursive: true });
-    for (const [name, text] of Object.entries(records)) await writeFile(path.join(components, name), text);
-  }
-  await git("-C", work, "add", ".");
-  await git("-C", work, "commit", "--quiet", "-m", "seed");
-  await git("clone", "--quiet", "--bare", work, bare);
-  await git("-C", work, "remote", "add", "origin", bare);
-  return { bare, work };
 }

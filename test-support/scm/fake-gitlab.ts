@@ -9,9 +9,9 @@
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { LocalScmProvider } from "./local";
-import { memoryMergeRequestStore } from "./merge-request-store";
-import { ScmError, type ScmMergeRequest, type ScmRepository } from "./types";
+import { LocalScmProvider } from "../../lib/scm/local";
+import { memoryMergeRequestStore } from "../../lib/scm/merge-request-store";
+import { ScmError, type ScmMergeRequest, type ScmRepository } from "../../lib/scm/types";
 
 export interface FakeGitLabOptions {
   /** Folder of the backing bare repositories. */
