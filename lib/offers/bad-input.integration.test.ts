@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testDatabaseTargets } from "../db/testing";
 import { demoDefinitions, demoImages } from "./demo";
-import { ImageUrl, OfferDefinitionInput } from "./schemas";
+import { ImageUrl, OfferDefinitionInput } from "./contract";
 import { startOffersTestApp, type OffersTestContext } from "./testing";
 
 type Auth = "jwt" | "apiKey" | "none";

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { contractDatabaseTargets } from "../../db/testing";
 import { offerInstances, players } from "../db/schema";
 import { tenantOf } from "../environments";
-import * as S from "../schemas";
+import * as S from "../contract";
 import { startOffersTestApp, type OffersTestContext, type TestGame } from "../testing";
 import { encodeCursor } from "./feed";
 

@@ -14,8 +14,7 @@ import { fromDriverRow, rowsOf } from "../../db";
 import type { OffersDatabase } from "../db";
 import { rewardEvents, settings, webhookDeliveries, webhookEndpoints } from "../db/schema";
 import { OffersError } from "../errors";
-import type { DeliveryStats, WebhookDelivery, WebhookDeliveryPage, WebhookDeliveryQuery, WebhookReplayRequest } from "../schemas";
-import type { EndpointRow } from "./endpoints";
+import type { DeliveryStats, WebhookDelivery, WebhookDeliveryPage, WebhookDeliveryQuery, WebhookReplayRequest } from "../contract";
 import { toRewardGrantedEvent, type RewardEventRow } from "./events";
 import { nextRetryDelay, type RetryPolicy } from "./schedule";
 import type { AttemptResult } from "./sender";
@@ -147,7 +146,7 @@ function toLeased(raw: RawLeased): LeasedDelivery {
 export interface LeasedDelivery {
   delivery: DeliveryRow;
   event: RewardEventRow | null;
-  endpoint: EndpointRow | null;
+  endpoint: typeof webhookEndpoints.$inferSelect | null;
 }
 
 export interface Lease {

@@ -14,7 +14,7 @@ import { createScratchPostgres, seedPgliteDataDir, testDatabaseTargets } from ".
 import { offersMigrations, openOffersDatabase } from "../db";
 import { OffersEngine } from "../engine";
 import { GameDirectory } from "../games";
-import { RewardFeedResponse } from "../schemas";
+import { RewardFeedResponse } from "../contract";
 import { SecretBox } from "../secret-box";
 import { exited, serviceProcessEnv, startServiceProcess as startService, waitHealthy } from "../testing";
 import { WebhookEndpoints } from "./endpoints";

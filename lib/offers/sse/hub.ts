@@ -19,7 +19,7 @@
  */
 import { randomUUID } from "node:crypto";
 import type { EventBus, Unsubscribe } from "../../events";
-import type { Offer } from "../schemas";
+import type { Offer } from "../contract";
 import { HeartbeatWheel } from "./heartbeat-wheel";
 import { StallSampler, type SampledSocket } from "./stall-sampler";
 import { sseEventsPushedTotal } from "../metrics";
