@@ -256,3 +256,58 @@ export async function readSnapshot(file: string, expected: { componentsSubdir: s
     return { refused: `its body is not readable (${(e as Error).message})` };
   }
 }
+
+/**
+ * Writes the catalog's snapshot in the background: a request waits `delayMs` (so a burst of changes is
+ * written once), then the state is captured in one go and written; requests meanwhile start another
+ * write afterwards. A failure is logged and costs nothing but a slower next start.
+ */
+export class SnapshotWriter {
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+  private wanted = false;
+
+  constructor(
+    readonly file: string,
+    private readonly delayMs: number,
+    private readonly capture: () => CatalogState | null,
+  ) {}
+
+  request(): void {
+    this.wanted = true;
+    if (this.timer || this.running) return;
+    this.timer = setTimeout(() => void this.start(), this.delayMs);
+    // A pending write never keeps the process alive: losing it costs a re-read of the changes.
+    this.timer.unref();
+  }
+
+  async flush(): Promise<void> {
+    if (this.timer) {
+      clearTimeout(this.timer);
+      this.timer = null;
+    }
+    if (!this.running && this.wanted) void this.start();
+    while (this.running) await this.running;
+  }
+
+  private start(): Promise<void> {
+    this.timer = null;
+    this.running ??= this.drain().finally(() => {
+      this.running = null;
+    });
+    return this.running;
+  }
+
+  private async drain(): Promise<void> {
+    while (this.wanted) {
+      this.wanted = false;
+      const state = this.capture();
+      if (!state) continue;
+      try {
+        await writeSnapshot(this.file, state);
+      } catch (e) {
+        console.error(`[catalog] the snapshot ${this.file} could not be written: ${(e as Error).message}`);
+      }
+    }
+  }
+}
