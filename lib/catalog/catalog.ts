@@ -89,7 +89,6 @@ export interface LoadReport {
   snapshotRefused?: string;
 }
 
-
 export class Catalog {
   readonly repo: ConfigRepo;
   /** The config repository's one writer and reader of committed content. */
