@@ -3,7 +3,7 @@ import nextTs from "eslint-config-next/typescript";
 
 // The layers of docs/decisions/2026-11-23-portal-layers-and-services.md:
 //   app → components → lib/portal → lib/catalog → lib/scm → bottom (lib/db, lib/events, lib/env/, lib/mutex.ts, lib/secrets.ts)
-//   lib/portal → lib/offers-client → lib/offers/schemas.ts (the shared API contract only)
+//   lib/portal → lib/offers-client → lib/offers/contract/ (the shared API contract only)
 //   lib/offers stands alone (it may use the bottom layer).
 // import/no-restricted-paths matches the RESOLVED file (through the TypeScript resolver eslint-config-next
 // configures), so "@/lib/…" aliases and relative imports are caught alike.
@@ -19,7 +19,7 @@ const zones = [
   { target: "lib/scm", from: ["lib/catalog", "lib/portal", "lib/offers-client", "lib/offers"], message: "lib/scm sits below lib/catalog and lib/portal." },
   { target: "lib/catalog", from: ["lib/portal", "lib/offers-client", "lib/offers"], message: "lib/catalog sits below lib/portal (it may use lib/scm)." },
   { target: "lib/offers-client", from: ["lib/portal", "lib/catalog", "lib/scm"], message: "lib/offers-client sits below lib/portal." },
-  { target: "lib/offers-client", from: "lib/offers", except: ["./schemas.ts"], testsMay: true, message: "lib/offers-client uses only the API contract of lib/offers (schemas.ts)." },
+  { target: "lib/offers-client", from: "lib/offers", except: ["./contract"], testsMay: true, message: "lib/offers-client uses only the API contract of lib/offers (lib/offers/contract/)." },
   { target: "lib/offers", from: ["lib/portal", "lib/catalog", "lib/scm"], message: "lib/offers stands alone." },
   { target: "lib/offers", from: "lib/offers-client", testsMay: true, message: "lib/offers stands alone (its tests may drive it through the client)." },
   { target: ["app", "components", "lib/portal", "lib/catalog", "lib/scm"], from: "lib/offers", message: "The portal reaches the offers service's contract through lib/offers-client (lib/offers-client/schemas.ts)." },

@@ -310,7 +310,7 @@ describe("every portal API route", () => {
 });
 
 /**
- * Route folders whose bodies are the offers service's contract (lib/offers/schemas.ts, shared through
+ * Route folders whose bodies are the offers service's contract (lib/offers/contract/, shared through
  * lib/offers-client/schemas.ts): they refuse unknown keys when that contract does.
  */
 const OFFERS_CONTRACT_BODIES = /^offers\//;

@@ -26,7 +26,7 @@ import { openOffersDatabase } from "../../lib/offers/db";
 import { players } from "../../lib/offers/db/schema";
 import { GameDirectory } from "../../lib/offers/games";
 import { OffersEngine } from "../../lib/offers/engine";
-import type { AudienceRule } from "../../lib/offers/schemas";
+import type { AudienceRule } from "../../lib/offers/contract";
 import { SecretBox } from "../../lib/offers/secret-box";
 import { startBenchRun, verdict, waitForHealthy } from "../lib/common";
 import { BenchResults } from "../lib/results";

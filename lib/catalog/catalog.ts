@@ -18,17 +18,19 @@
  */
 import "server-only";
 import path from "node:path";
-import { DEFAULT_MAX_FILE_BYTES, etagOf, parseComponentText, type CatalogError, type ParseResult } from "./parse";
+import { DEFAULT_MAX_FILE_BYTES, etagOf, type CatalogError, type ParseResult } from "./parse";
 import type { ConfigRepo } from "./repo";
 import { ConfigRepoStore, type RecoveryReport } from "./store";
 import { CommittedRecords, type FileRead, type Listing } from "./committed-records";
-import { readSnapshot, writeSnapshot, type CatalogState, type SnapshotRead } from "./snapshot";
+import { readSnapshot, SnapshotWriter, type CatalogState, type SnapshotRead } from "./snapshot";
 import type { WorkingCopy } from "../scm/local";
 import { SearchIndex, type CatalogEntry, type ListResult } from "./search";
 import type { ListQuery } from "./query";
-import { COMPONENT_KINDS, DEPENDENCY_FLAGS, ENVIRONMENTS, LIBRARY_MODELS, MOBILE_PLATFORMS, isValidName, validateComponent, type Component, type FieldIssue } from "./schema";
-import { isPlainObject, mergePatch, renderUpdate } from "./writeback";
-import { CatalogWriteError, issuesOfFields } from "./errors";
+import type { Component } from "./schema";
+import { CatalogWriteError } from "./errors";
+import { reconcile, reconcileOne, type IndexChanges } from "./reconcile";
+import { buildRecordUpdate } from "./record-update";
+import { formOptions, type CatalogOptionsAnswer } from "./form-options";
 
 export type { CatalogEntry, ListResult } from "./search";
 export type { CatalogError } from "./parse";
@@ -51,11 +53,7 @@ export interface RefreshSummary {
   changes: RefreshChanges;
 }
 
-export interface RefreshChanges {
-  /** Records present before and after whose file (or staleness) changed. */
-  changed: number;
-  added: number;
-  removed: number;
+export interface RefreshChanges extends IndexChanges {
   errorsBefore: number;
   errorsAfter: number;
 }
@@ -90,20 +88,6 @@ export interface LoadReport {
   filesRead: number;
   /** Why a snapshot was not used, when there was one. */
   snapshotRefused?: string;
-}
-
-export interface CatalogOptionsAnswer {
-  kinds: readonly string[];
-  environments: readonly string[];
-  platforms: readonly string[];
-  dependencyFlags: readonly string[];
-  libraryModels: readonly string[];
-  owners: string[];
-  groups: string[];
-  registries: string[];
-  publishStrategies: string[];
-  visibilities: string[];
-  apiVersions: string[];
 }
 
 export class Catalog {
@@ -297,81 +281,26 @@ export class Catalog {
       ...(restored && !restored.ok && restored.reason ? { snapshotRefused: restored.reason } : {}),
     };
 
-    const previous = new Map(this.index.entries().map((e) => [e.name, e]));
-    const previousNameOfFile = new Map([...previous.values()].map((e) => [e.file, e.name]));
-    const fresh = new Map<string, CatalogEntry>();
-    const errors = new Map<string, CatalogError[]>();
-    const addError = (err: CatalogError) => {
-      const list = errors.get(err.file) ?? [];
-      list.push(err);
-      errors.set(err.file, list);
-    };
-    for (const err of folderErrors) addError(err);
-    const present = reads;
-    type Valid = FileRead & { result: { ok: true; component: Component } };
-    // A name keeps the file that held it before: a newly added duplicate is the one reported. The reads
-    // are in file order (the listing is sorted), so holders first, then the rest, both in file order.
-    const holders: Valid[] = [];
-    const others: Valid[] = [];
-    for (const r of present) {
-      if (!r.result.ok) continue;
-      (previousNameOfFile.get(r.file) === r.result.component.metadata.name ? holders : others).push(r as Valid);
-    }
-    for (const r of [...holders, ...others]) {
-      const name = r.result.component.metadata.name;
-      const holder = fresh.get(name);
-      if (holder) {
-        addError({ file: r.file, path: "metadata.name", message: `duplicate name "${name}": ${holder.file} already defines it; this file is ignored until one of the two is renamed` });
-        continue;
-      }
-      const before = previous.get(name);
-      // The same record as before keeps its entry object, so the index keeps what it built for it.
-      const same = before && !before.stale && before.file === r.file && before.etag === r.etag && before.component === r.result.component;
-      fresh.set(name, same ? before : { name, file: r.file, component: r.result.component, etag: r.etag, stale: false });
-    }
-    for (const r of present) {
-      if (r.result.ok) continue;
-      for (const err of r.result.errors) addError(err);
-      const name = previousNameOfFile.get(r.file) ?? r.result.name;
-      const before = name ? previous.get(name) : undefined;
-      if (name && before && before.file === r.file && !fresh.has(name)) {
-        const first = r.result.errors[0];
-        fresh.set(name, {
-          ...before,
-          etag: r.etag,
-          stale: true,
-          staleReason: first ? `${first.path ? `${first.path}: ` : ""}${first.message}` : "the file no longer loads",
-        });
-      }
-    }
+    const next = reconcile(new Map(this.index.entries().map((e) => [e.name, e])), reads, folderErrors);
     // Forget parse results of files that are gone.
     this.records.keepOnly(files);
 
-    this.index.replaceAll(fresh.values());
-    this.fileErrors = errors;
+    this.index.replaceAll(next.entries.values());
+    this.fileErrors = next.errors;
     this.loadedAt = new Date();
     this.loadedCommit = commit;
     this.loadedFiles = files.length;
     this.listing = listing;
     this.mixed = false;
     this.snapshots?.request();
-    let stale = 0;
-    for (const e of fresh.values()) if (e.stale) stale++;
-    const changes: RefreshChanges = { changed: 0, added: 0, removed: 0, errorsBefore, errorsAfter: this.errors.length };
-    for (const [name, now] of fresh) {
-      const before = previous.get(name);
-      if (!before) changes.added++;
-      else if (before.etag !== now.etag || before.stale !== now.stale || before.file !== now.file) changes.changed++;
-    }
-    for (const name of previous.keys()) if (!fresh.has(name)) changes.removed++;
     return {
-      components: fresh.size,
+      components: next.entries.size,
       errors: this.errors,
-      stale,
+      stale: next.stale,
       files: files.length,
       durationMs: Math.round(performance.now() - started),
       pull: pullOutcome,
-      changes,
+      changes: { ...next.changes, errorsBefore, errorsAfter: this.errors.length },
     };
   }
 
@@ -403,14 +332,10 @@ export class Catalog {
   }
 
   private applyRead(entry: CatalogEntry, r: FileRead): void {
-    if (r.result.ok) {
-      this.index.upsert({ name: entry.name, file: entry.file, component: r.result.component, etag: r.etag, stale: false });
-      this.fileErrors.delete(entry.file);
-    } else {
-      const first = r.result.errors[0];
-      this.index.upsert({ ...entry, etag: r.etag, stale: true, staleReason: first ? `${first.path ? `${first.path}: ` : ""}${first.message}` : "the file no longer loads" });
-      this.fileErrors.set(entry.file, r.result.errors);
-    }
+    const next = reconcileOne(entry, r);
+    this.index.upsert(next.entry);
+    if (next.errors) this.fileErrors.set(entry.file, next.errors);
+    else this.fileErrors.delete(entry.file);
   }
 
   /** The record's file as committed now (the branch's head), with its ETag. */
@@ -448,7 +373,7 @@ export class Catalog {
         outcome = await this.store.write<Built>(async (base) => {
           builtOn = base.head;
           const text = await this.committedText(entry.file, base.head);
-          const built = buildUpdate(entry, text, request);
+          const built = buildRecordUpdate(entry, text, request);
           if (!built.changed) return { plan: null, value: { done: { ok: true, entry: { ...entry, component: built.component }, text, changed: false } } };
           return {
             plan: { files: [{ path: entry.file, content: built.newText }], message: request.message ?? `Update component ${name}`, author: request.author },
@@ -489,7 +414,7 @@ export class Catalog {
     const entry = this.index.get(name);
     if (!entry) throw new CatalogWriteError("not-found", `no component named "${name}"`);
     const text = await this.committedText(entry.file);
-    const built = buildUpdate(entry, text, request);
+    const built = buildRecordUpdate(entry, text, request);
     return { entry, text, newText: built.changed ? built.newText : text, component: built.component, changed: built.changed };
   }
 
@@ -503,80 +428,12 @@ export class Catalog {
 
   /** Values the forms need. */
   options(): CatalogOptionsAnswer {
-    const owners = new Set<string>();
-    const groups = new Set<string>();
-    const registries = new Set<string>();
-    const strategies = new Set<string>();
-    const visibilities = new Set<string>();
-    const apiVersions = new Set<string>();
-    for (const { component: c } of this.index.entries()) {
-      apiVersions.add(c.apiVersion);
-      for (const o of c.spec.owners) {
-        owners.add(o.user);
-        if (o.group) groups.add(o.group);
-      }
-      if (c.spec.library) {
-        registries.add(c.spec.library.defaultRegistry);
-        if (c.spec.library.publish) {
-          strategies.add(c.spec.library.publish.strategy);
-          visibilities.add(c.spec.library.publish.visibilityPolicy.default);
-        }
-      }
-    }
-    const sorted = (s: Set<string>) => [...s].sort((a, b) => a.localeCompare(b));
-    return {
-      kinds: COMPONENT_KINDS,
-      environments: ENVIRONMENTS,
-      platforms: MOBILE_PLATFORMS,
-      dependencyFlags: DEPENDENCY_FLAGS,
-      libraryModels: LIBRARY_MODELS,
-      owners: sorted(owners),
-      groups: sorted(groups),
-      registries: sorted(registries),
-      publishStrategies: sorted(strategies),
-      visibilities: sorted(visibilities),
-      apiVersions: sorted(apiVersions),
-    };
+    return formOptions(this.index.entries());
   }
 }
 
-/** The new text of a record's file for an update, checked as update() checks it. Pure but for the errors it throws. */
-function buildUpdate(
-  entry: CatalogEntry,
-  text: string,
-  request: { mode: "replace" | "merge"; body: unknown; ifMatch: string },
-): { changed: false; component: Component } | { changed: true; newText: string; component: Component; reread: ParseResult & { ok: true } } {
-  const name = entry.name;
-  if (request.mode === "merge" && !isPlainObject(request.body)) {
-    throw new CatalogWriteError("invalid-record", "a PATCH body must be a JSON object (merge patch)", { issues: [{ path: [], message: "expected a mapping" }] });
-  }
-  const etag = etagOf(text);
-  if (!etagMatches(request.ifMatch, etag)) {
-    throw new CatalogWriteError("precondition-failed", "the component changed since you loaded it; reload and apply your change again", { fields: { etag } });
-  }
-  const committed = parseComponentText(entry.file, text);
-  const baseRecord = committed.ok ? committed.component : entry.component;
-  const candidate = request.mode === "merge" ? mergePatch(baseRecord, request.body) : request.body;
-  const checked = validateComponent(candidate);
-  if (!checked.ok) throw invalidRecord(checked.issues);
-  if (checked.component.metadata.name !== name) {
-    throw new CatalogWriteError("invalid-record", "metadata.name cannot be changed", { issues: [{ path: ["metadata", "name"], message: `must stay "${name}"` }] });
-  }
-  const newText = renderUpdate(text, checked.component as unknown as Record<string, unknown>);
-  if (newText === text) return { changed: false, component: checked.component };
-  // Validate what will be written exactly as the loader will read it back.
-  const reread = parseComponentText(entry.file, newText);
-  if (!reread.ok) throw invalidRecord(reread.errors.map((e) => ({ path: e.path, message: e.message })));
-  return { changed: true, newText, component: reread.component, reread };
-}
 
-/** If-Match: "*" or a list of (possibly weak) ETags. */
-export function etagMatches(ifMatch: string, etag: string): boolean {
-  const wanted = ifMatch.split(",").map((t) => t.trim().replace(/^W\//, ""));
-  return wanted.includes("*") || wanted.includes(etag);
-}
 
-export { isValidName };
 
 /** Opens the catalog as every portal process does: recovery of the repository first, then a load from the branch's commit. */
 export async function openCatalog(options: CatalogOptions): Promise<Catalog> {
@@ -585,65 +442,4 @@ export async function openCatalog(options: CatalogOptions): Promise<Catalog> {
   await catalog.recover();
   await catalog.refresh({ pull: false });
   return catalog;
-}
-
-function invalidRecord(issues: FieldIssue[]): CatalogWriteError {
-  const first = issues[0];
-  const where = first ? `: ${first.path ? `${first.path}: ` : ""}${first.message}${issues.length > 1 ? ` (and ${issues.length - 1} more)` : ""}` : "";
-  return new CatalogWriteError("invalid-record", `the record is not valid${where}`, { issues: issuesOfFields(issues) });
-}
-
-/**
- * Writes the catalog's snapshot in the background: a request waits `delayMs` (so a burst of changes is
- * written once), then the state is captured in one go and written; requests meanwhile start another
- * write afterwards. A failure is logged and costs nothing but a slower next start.
- */
-class SnapshotWriter {
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<void> | null = null;
-  private wanted = false;
-
-  constructor(
-    readonly file: string,
-    private readonly delayMs: number,
-    private readonly capture: () => CatalogState | null,
-  ) {}
-
-  request(): void {
-    this.wanted = true;
-    if (this.timer || this.running) return;
-    this.timer = setTimeout(() => void this.start(), this.delayMs);
-    // A pending write never keeps the process alive: losing it costs a re-read of the changes.
-    this.timer.unref();
-  }
-
-  async flush(): Promise<void> {
-    if (this.timer) {
-      clearTimeout(this.timer);
-      this.timer = null;
-    }
-    if (!this.running && this.wanted) void this.start();
-    while (this.running) await this.running;
-  }
-
-  private start(): Promise<void> {
-    this.timer = null;
-    this.running ??= this.drain().finally(() => {
-      this.running = null;
-    });
-    return this.running;
-  }
-
-  private async drain(): Promise<void> {
-    while (this.wanted) {
-      this.wanted = false;
-      const state = this.capture();
-      if (!state) continue;
-      try {
-        await writeSnapshot(this.file, state);
-      } catch (e) {
-        console.error(`[catalog] the snapshot ${this.file} could not be written: ${(e as Error).message}`);
-      }
-    }
-  }
 }

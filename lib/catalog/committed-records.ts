@@ -9,11 +9,17 @@ import "server-only";
 import path from "node:path";
 import { etagOf, formatBytes, parseComponentText, type CatalogError, type ParseResult } from "./parse";
 import type { ConfigRepoStore } from "./store";
-import type { ParsedFile } from "./snapshot";
 import type { TreeEntryLong } from "../scm/git";
 
 export interface FileRead {
   file: string;
+  etag: string;
+  result: ParseResult;
+}
+
+/** A parse result as the catalog caches it, by file and blob. */
+export interface ParsedFile {
+  sha: string;
   etag: string;
   result: ParseResult;
 }

@@ -15,8 +15,8 @@ import "server-only";
 import { createHash, randomBytes } from "node:crypto";
 import { mkdir, open, readFile, rename, rm } from "node:fs/promises";
 import path from "node:path";
-import type { CatalogError, ParseResult } from "./parse";
-import type { CommittedFile } from "./committed-records";
+import type { CatalogError } from "./parse";
+import type { CommittedFile, ParsedFile } from "./committed-records";
 import type { CatalogEntry } from "./search";
 import type { Component } from "./schema";
 
@@ -28,14 +28,7 @@ export const SNAPSHOT_VERSION = 1;
  * committed-records.ts). A snapshot made under other rules is read again in full. snapshot.integration.test.ts
  * recomputes it from those files and fails until it is updated here.
  */
-export const LOADER_RULES = "6652cfd72c68309f";
-
-/** A parse result as the catalog caches it, by file and blob. */
-export interface ParsedFile {
-  sha: string;
-  etag: string;
-  result: ParseResult;
-}
+export const LOADER_RULES = "c50eeee58e561498";
 
 /** The catalog's state at `commit`, as a snapshot holds it. */
 export interface CatalogState {
@@ -262,5 +255,60 @@ export async function readSnapshot(file: string, expected: { componentsSubdir: s
     return { state: decodeBody(JSON.parse(body.toString("utf8")) as Body, header) };
   } catch (e) {
     return { refused: `its body is not readable (${(e as Error).message})` };
+  }
+}
+
+/**
+ * Writes the catalog's snapshot in the background: a request waits `delayMs` (so a burst of changes is
+ * written once), then the state is captured in one go and written; requests meanwhile start another
+ * write afterwards. A failure is logged and costs nothing but a slower next start.
+ */
+export class SnapshotWriter {
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+  private wanted = false;
+
+  constructor(
+    readonly file: string,
+    private readonly delayMs: number,
+    private readonly capture: () => CatalogState | null,
+  ) {}
+
+  request(): void {
+    this.wanted = true;
+    if (this.timer || this.running) return;
+    this.timer = setTimeout(() => void this.start(), this.delayMs);
+    // A pending write never keeps the process alive: losing it costs a re-read of the changes.
+    this.timer.unref();
+  }
+
+  async flush(): Promise<void> {
+    if (this.timer) {
+      clearTimeout(this.timer);
+      this.timer = null;
+    }
+    if (!this.running && this.wanted) void this.start();
+    while (this.running) await this.running;
+  }
+
+  private start(): Promise<void> {
+    this.timer = null;
+    this.running ??= this.drain().finally(() => {
+      this.running = null;
+    });
+    return this.running;
+  }
+
+  private async drain(): Promise<void> {
+    while (this.wanted) {
+      this.wanted = false;
+      const state = this.capture();
+      if (!state) continue;
+      try {
+        await writeSnapshot(this.file, state);
+      } catch (e) {
+        console.error(`[catalog] the snapshot ${this.file} could not be written: ${(e as Error).message}`);
+      }
+    }
   }
 }

@@ -1,7 +1,6 @@
 // Where the portal may listen: the development sign-in lets anyone who reaches the portal sign in as any
 // user, admin included, so it runs only on a loopback address unless the operator says otherwise.
 import { BlockList, isIP } from "node:net";
-import type { PortalEnv } from "./portal";
 
 const loopback = new BlockList();
 loopback.addSubnet("127.0.0.0", 8, "ipv4");
@@ -17,7 +16,7 @@ export function isLoopbackHost(host: string): boolean {
 }
 
 /** Why the portal must not start with these settings (the development sign-in on a non-loopback address), or null. */
-export function devSignInListenProblem(env: Pick<PortalEnv, "PORTAL_HOST" | "PORTAL_DEV_LOGIN" | "PORTAL_DEV_LOGIN_ANY_HOST">): string | null {
+export function devSignInListenProblem(env: { PORTAL_HOST: string; PORTAL_DEV_LOGIN: boolean; PORTAL_DEV_LOGIN_ANY_HOST: boolean }): string | null {
   if (!env.PORTAL_DEV_LOGIN || env.PORTAL_DEV_LOGIN_ANY_HOST || isLoopbackHost(env.PORTAL_HOST)) return null;
   return [
     `PORTAL_DEV_LOGIN=1 with PORTAL_HOST=${env.PORTAL_HOST}: the development sign-in (any name, no password, admin included)`,

@@ -45,13 +45,13 @@ import {
   ServerClaimResponse,
   SnapshotPushRequest,
   type Environment,
-} from "../offers/schemas";
+} from "../offers/contract";
 import { connectEventStream, DEFAULT_SILENCE_TIMEOUT_MS, type EventStreamHandle, type StreamState } from "./sse";
 import { createJwtProvider, jwtExpiry, type JwtProvider } from "./jwt-provider";
 
 export { connectEventStream, createJwtProvider, DEFAULT_SILENCE_TIMEOUT_MS, jwtExpiry };
 export type { EventStreamHandle, JwtProvider, StreamState };
-export type { Environment, Offer } from "../offers/schemas";
+export type { Environment, Offer } from "../offers/contract";
 
 /** A non-2xx answer. `code` is the error code the interface documents (jwt-expired, invalid-api-key, offer-not-claimable…). */
 export class OffersApiError extends BrandedError {

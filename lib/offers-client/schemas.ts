@@ -1,5 +1,5 @@
 /**
- * The parts of the offers API contract (lib/offers/schemas.ts) the portal uses: its pages, components
+ * The parts of the offers API contract (lib/offers/contract/) the portal uses: its pages, components
  * and lib/portal reach the offers service's types only through here, never lib/offers itself, so the
  * two services stay apart except for the shared API contract.
  */
@@ -69,4 +69,4 @@ export {
   WebhookSecretRotated,
   WebhookTestSent,
   WebhookUrl,
-} from "../offers/schemas";
+} from "../offers/contract";

@@ -9,7 +9,7 @@ import type { OffersEngine } from "./engine";
 import { snapshotOf, toOffer } from "./engine";
 import { playerDataOf } from "./engine/views";
 import { environmentOf, publicGameId, type Environment } from "./environments";
-import type { AdminGame, AdminPlayerState } from "./schemas";
+import type { AdminGame, AdminPlayerState } from "./contract";
 
 /** Every game by its public id, with the players and currencies of one environment. */
 export async function listGames(db: OffersDatabase, environment: Environment = "live"): Promise<AdminGame[]> {

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testDatabaseTargets } from "@/test-support/db/test-databases";
 import { apiClients, oneTimeTokens, rewardLedger } from "./db/schema";
 import type { OfferEvent } from "./engine";
-import * as S from "./schemas";
+import * as S from "./contract";
 import { startOffersTestApp, type OffersTestContext } from "@/test-support/offers/test-app";
 
 const coins = (amount: number) => ({ kind: "coins" as const, rewardId: "coins", name: "Coins", amount });

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testDatabaseTargets } from "@/test-support/db/test-databases";
 import { demoDefinitions, demoImages } from "./demo";
-import { ImageUrl, OfferDefinitionInput } from "./schemas";
+import { ImageUrl, OfferDefinitionInput } from "./contract";
 import { startOffersTestApp, type OffersTestContext } from "@/test-support/offers/test-app";
 
 type Auth = "jwt" | "apiKey" | "none";

@@ -11,7 +11,7 @@ import { OffersEngine } from "./engine";
 import { ENVIRONMENTS, tenantOf } from "./environments";
 import type { GameDirectory } from "./games";
 import type { SecretBox } from "./secret-box";
-import type { OfferDefinitionDraft } from "./schemas";
+import type { OfferDefinitionDraft } from "./contract";
 
 export interface DemoSettings {
   gameId: string;

@@ -11,7 +11,7 @@ import { openOffersTestDatabase } from "@/test-support/offers/test-database";
 import { offerEvents, offerInstances, players, rewardLedger } from "./db/schema";
 import { OffersEngine, type OfferEvent } from "./engine";
 import { GameDirectory } from "./games";
-import type { Offer } from "./schemas";
+import type { Offer } from "./contract";
 import { SecretBox } from "./secret-box";
 
 const GAME = "engine-game";

@@ -4,7 +4,7 @@
  * table of every code this API answers with: the domain's, the JWT checks' and the HTTP boundary's.
  * The error handler answers from it and the OpenAPI document (http/responses.ts) is built from it.
  */
-import type { JwtErrorCode } from "./schemas";
+import type { JwtErrorCode } from "./contract";
 
 export type OffersErrorCode =
   | "offer-not-found"

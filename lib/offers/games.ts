@@ -12,7 +12,7 @@ import { constantTimeEqual, SecretKeyMismatchError, type SecretBox } from "./sec
 import type { OffersDatabase } from "./db";
 import { apiClients, currencies, games } from "./db/schema";
 import { CREDENTIAL_PREFIX, ENVIRONMENTS, environmentOf, publicGameId, tenantOf, type Environment } from "./environments";
-import { IDENTIFIER_RULE, isIdentifier } from "./schemas";
+import { IDENTIFIER_RULE, isIdentifier } from "./contract";
 
 /** During rotation a game holds two active keys; a third must wait for a revocation. */
 export const MAX_ACTIVE_KEYS = 2;

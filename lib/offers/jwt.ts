@@ -17,7 +17,7 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { SignJWT } from "jose";
 import { statusOf } from "./errors";
-import { isIdentifier, type JwtErrorCode } from "./schemas";
+import { isIdentifier, type JwtErrorCode } from "./contract";
 
 /** Clock skew accepted on nbf and iat. exp gets none: a token whose exp equals now is expired. */
 export const CLOCK_TOLERANCE_SECONDS = 5;

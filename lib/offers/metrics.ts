@@ -7,7 +7,7 @@
  */
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 import type { PoolStats } from "../db";
-import type { DeliveryStats } from "./schemas";
+import type { DeliveryStats } from "./contract";
 
 export const registry = new Registry();
 collectDefaultMetrics({ register: registry });

@@ -22,7 +22,7 @@ import { SurfacingJobRunner } from "./engine/surfacing-jobs";
 import type { AddressPolicy } from "./delivery/address-guard";
 import { deliveryStats, purgeDeliveries } from "./delivery/delivery-log";
 import { DeliveryWorker } from "./delivery/worker";
-import type { DeliveryStats } from "./schemas";
+import type { DeliveryStats } from "./contract";
 import { addMetricsSource, cachedFor, countQueryError } from "./metrics";
 import { serveMetrics } from "./http/metrics-server";
 import { surfacingBacklog } from "./engine/surfacing-jobs";

@@ -14,7 +14,7 @@ import { ENVIRONMENTS, tenantOf } from "./environments";
 import type { GameDirectory } from "./games";
 import { ACCESS_TOKEN_TTL_SECONDS, signGameJwt } from "./jwt";
 import { sha256Hex } from "./secret-box";
-import type { OneTimeTokenRedeemResponse } from "./schemas";
+import type { OneTimeTokenRedeemResponse } from "./contract";
 
 export const ONE_TIME_TOKEN_TTL_MS = 5 * 60 * 1000;
 

@@ -143,7 +143,7 @@ describe("request bodies in the portal OpenAPI document", () => {
     };
     let bodies = 0;
     for (const [p, item] of Object.entries(doc.paths ?? {})) {
-      // The offers service's contract (lib/offers/schemas.ts) decides its bodies; a component record is the catalog's.
+      // The offers service's contract (lib/offers/contract/) decides its bodies; a component record is the catalog's.
       if (p.startsWith("/api/offers/") || p === "/api/components/{name}") continue;
       for (const method of METHODS) {
         const body = (item?.[method]?.requestBody as OpenAPIV3_1.RequestBodyObject | undefined)?.content?.["application/json"]?.schema;

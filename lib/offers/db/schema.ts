@@ -28,7 +28,7 @@ import type {
   RewardSource,
   RewardVariant,
   WebhookEventType,
-} from "../schemas";
+} from "../contract";
 
 export type { RewardSource };
 

@@ -9,7 +9,7 @@ import { rowsOf } from "../../db";
 import type { OffersDatabase } from "../db";
 import { rewardEvents, webhookDeliveries, webhookEndpoints } from "../db/schema";
 import { OffersError } from "../errors";
-import type { DeliveryStats, WebhookDelivery, WebhookDeliveryPage, WebhookDeliveryQuery, WebhookReplayRequest } from "../schemas";
+import type { DeliveryStats, WebhookDelivery, WebhookDeliveryPage, WebhookDeliveryQuery, WebhookReplayRequest } from "../contract";
 import { FANOUT_CURSOR } from "./feed";
 
 /** Sends one delivery again (any status), with the same webhook-id; its schedule starts over. */

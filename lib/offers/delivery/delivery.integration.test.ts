@@ -12,7 +12,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 import { contractDatabaseTargets } from "@/test-support/db/test-databases";
 import { MemoryEventBus } from "../../events";
 import { createEventStream } from "../sse";
-import * as S from "../schemas";
+import * as S from "../contract";
 import { startOffersTestApp, type OffersTestContext, type TestGame } from "@/test-support/offers/test-app";
 import { and, eq } from "drizzle-orm";
 import { webhookDeliveries } from "../db/schema";

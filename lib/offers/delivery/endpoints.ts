@@ -23,8 +23,8 @@ import type {
   WebhookSecretRotated,
   WebhookTestEvent,
   WebhookTestSent,
-} from "../schemas";
-import { WebhookEndpointInput } from "../schemas";
+} from "../contract";
+import { WebhookEndpointInput } from "../contract";
 import { AddressNotAllowedError, checkEndpointUrl, type AddressPolicy } from "./address-guard";
 import { replayDelivery, replayFailed } from "./delivery-log";
 

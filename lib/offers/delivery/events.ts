@@ -1,7 +1,7 @@
 /** The public shape of stored reward events: the webhook body and the feed's items are the same object. */
 import type { rewardEvents } from "../db/schema";
 import { environmentOf, publicGameId } from "../environments";
-import type { RewardGrantedEvent } from "../schemas";
+import type { RewardGrantedEvent } from "../contract";
 
 export type RewardEventRow = typeof rewardEvents.$inferSelect;
 

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { contractDatabaseTargets } from "@/test-support/db/test-databases";
 import { offerInstances, players } from "../db/schema";
 import { tenantOf } from "../environments";
-import * as S from "../schemas";
+import * as S from "../contract";
 import { startOffersTestApp, type OffersTestContext, type TestGame } from "@/test-support/offers/test-app";
 import { encodeCursor } from "./feed";
 

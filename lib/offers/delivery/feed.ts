@@ -15,7 +15,7 @@ import { fromDriverRow, rowsOf } from "../../db";
 import type { OffersExecutor } from "../db";
 import { rewardEvents } from "../db/schema";
 import { OffersError } from "../errors";
-import type { RewardFeedResponse } from "../schemas";
+import type { RewardFeedResponse } from "../contract";
 import { toRewardGrantedEvent, type RewardEventRow } from "./events";
 
 /** A position in commit order: the (xid, id) of the last row read. */

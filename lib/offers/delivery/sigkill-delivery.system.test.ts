@@ -14,7 +14,7 @@ import { createScratchPostgres, seedPgliteDataDir, testDatabaseTargets } from "@
 import { offersMigrations, openOffersDatabase } from "../db";
 import { OffersEngine } from "../engine";
 import { GameDirectory } from "../games";
-import { RewardFeedResponse } from "../schemas";
+import { RewardFeedResponse } from "../contract";
 import { SecretBox } from "../secret-box";
 import { exited, serviceProcessEnv, startServiceProcess as startService, waitHealthy } from "@/test-support/offers/test-app";
 import { WebhookEndpoints } from "./endpoints";

@@ -2,7 +2,7 @@
 import { randomUUID } from "node:crypto";
 import { OffersError } from "../errors";
 import { offerInstances } from "../db/schema";
-import type { Offer } from "../schemas";
+import type { Offer } from "../contract";
 import { definitionRow } from "./definitions";
 import { settle } from "./settle";
 import { assignmentStatus } from "./slots";

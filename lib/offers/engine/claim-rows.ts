@@ -7,7 +7,7 @@
 import type { PgTable } from "drizzle-orm/pg-core";
 import type { NamedStatement } from "../../db";
 import { idempotencyKeys, offerEvents, offerInstances, referrals, rewardEvents, rewardLedger, type RewardSource } from "../db/schema";
-import type { Reward } from "../schemas";
+import type { Reward } from "../contract";
 import { IDEMPOTENCY_KEY_TTL_MS, type RememberedClaim } from "./types";
 
 /** What was claimed: the offer instance or referral, seen from the claiming player. */

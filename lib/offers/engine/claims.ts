@@ -10,7 +10,7 @@ import { callerDeadlineAt, CallerDeadlinePassed, executeStatement, fromDriverRow
 import { OffersError } from "../errors";
 import type { OffersExecutor } from "../db";
 import { idempotencyKeys, offerEvents, offerInstances, referrals, rewardEvents, rewardLedger, type RewardSource } from "../db/schema";
-import type { Reward } from "../schemas";
+import type { Reward } from "../contract";
 import { claimWrites, CLAIM_FROM, hotClaim, rowValues, type ClaimSource } from "./claim-rows";
 import { settle } from "./settle";
 import { nextSeq, withPlayerTransaction, type PlayerTx } from "./transaction";

@@ -9,7 +9,7 @@ import { OffersError } from "../errors";
 import type { OffersExecutor } from "../db";
 import { checkPrecondition, type Precondition } from "../preconditions";
 import { offerDefinitions } from "../db/schema";
-import type { DefinitionStatus, OfferDefinition, OfferDefinitionInput } from "../schemas";
+import type { DefinitionStatus, OfferDefinition, OfferDefinitionInput } from "../contract";
 import type { DefinitionRow } from "./types";
 import { definitionEtag, toDefinition } from "./views";
 

@@ -9,6 +9,7 @@ import { systemClock } from "../clock";
 import type { OffersDatabase } from "../db";
 import { currencies, games } from "../db/schema";
 import type {
+  AudienceRule,
   Offer,
   OfferDefinition,
   OfferDefinitionDraft,
@@ -19,10 +20,10 @@ import type {
   ReferralCreateRequest,
   Reward,
   SnapshotPushRequest,
-} from "../schemas";
+} from "../contract";
 import { OffersError } from "../errors";
 import type { Precondition } from "../preconditions";
-import { OfferDefinitionInput } from "../schemas";
+import { OfferDefinitionInput } from "../contract";
 import { assignOfferIn } from "./assignment";
 import { fetchCampaigns, preparedCampaignReads, type CampaignReads } from "./campaigns";
 import { claimOnce } from "./claims";
@@ -30,11 +31,10 @@ import { definitionRow, getDefinition, listDefinitions, setDefinitionStatus, wri
 import { definitionFunnel, gameFunnels, type DefinitionFunnel, type DefinitionSummary } from "./funnel";
 import { audienceSize, previewSurfacing, type AudienceSize, type SurfacingPreview } from "./preview";
 import { listSurfacingJobs, queueSurfacingJobIn, type SurfacingJobRow } from "./surfacing-jobs";
-import type { AudienceRule } from "../targeting/audience";
 import { eventsSince, ledgerOf } from "./history";
 import { createReferral, referralsOf } from "./referrals";
 import { pushSnapshotIn } from "./snapshots";
-import { loadTargetingCandidates, surfaceMatchingIn, type TargetingCandidates } from "./surfacing";
+import { loadTargetingCandidates, surfaceMatchingIn } from "./surfacing";
 import { purgeIdempotencyKeys, sweepExpired } from "./sweep";
 import { withPlayerTransaction, type PlayerTx } from "./transaction";
 import {
@@ -48,6 +48,7 @@ import {
   type OffersEngineOptions,
   type PlayerView,
   type DefinitionRow,
+  type TargetingCandidates,
 } from "./types";
 
 /** A definition write and the surfacing job it queued (null when none was needed). */

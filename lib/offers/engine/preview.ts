@@ -7,7 +7,7 @@ import { publicGameId } from "../environments";
 import { OffersError } from "../errors";
 import type { OffersExecutor } from "../db";
 import { offerInstances, players } from "../db/schema";
-import type { AudienceRule } from "../targeting/audience";
+import type { AudienceRule } from "../contract";
 import { audienceSql, rolloutSql } from "../targeting/audience-sql";
 import { surfacingChecks, type SurfacingCheck, type SurfacingCheckName } from "../targeting/eligibility";
 import { pickVariant } from "../targeting/rollout";

@@ -4,7 +4,7 @@ import { and, asc, desc, eq } from "drizzle-orm";
 import { OffersError } from "../errors";
 import type { OffersDatabase } from "../db";
 import { players, referrals } from "../db/schema";
-import type { PlayerReferral, Referral, ReferralCreateRequest } from "../schemas";
+import type { PlayerReferral, Referral, ReferralCreateRequest } from "../contract";
 import type { PlayerTx } from "./transaction";
 import { toReferral } from "./views";
 

@@ -2,7 +2,7 @@
 import fc from "fast-check";
 import { fuzzParameters } from "@/test-support/fuzz";
 import { describe, expect, it } from "vitest";
-import type { CompletionCondition, OfferStatus } from "../schemas";
+import type { CompletionCondition, OfferStatus } from "../contract";
 import {
   assignmentStatus,
   campaignsNeedWrite,

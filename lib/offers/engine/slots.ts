@@ -3,7 +3,7 @@
  * player's open offers, where a new assignment goes, whether a campaigns read must write, what
  * viewing does. The transactional modules apply these decisions.
  */
-import type { CompletionCondition, OfferStatus } from "../schemas";
+import type { CompletionCondition, OfferStatus } from "../contract";
 
 /** `surfaced`, `viewed` and `claimable` hold a slot; `inQueue` waits for one. */
 export const SLOT_HOLDING: readonly OfferStatus[] = ["surfaced", "viewed", "claimable"];

@@ -1,7 +1,7 @@
 /** A player's snapshot push, inside the player's transaction: upsert, trackers, pending referrals. */
 import { and, eq } from "drizzle-orm";
 import { players } from "../db/schema";
-import type { PlayerSnapshot, SnapshotPushRequest } from "../schemas";
+import type { PlayerSnapshot, SnapshotPushRequest } from "../contract";
 import { referralsClaimableOnArrival } from "./referrals";
 import { settle } from "./settle";
 import { OPEN } from "./slots";

@@ -20,10 +20,10 @@ import { offerDefinitions, offerInstances, players, surfacingJobs } from "../db/
 import { audienceSql, rolloutSql } from "../targeting/audience-sql";
 import { definitionRow } from "./definitions";
 import { settle } from "./settle";
-import { surfaceMatchingIn, type TargetingCandidates } from "./surfacing";
+import { surfaceMatchingIn } from "./surfacing";
 import { withPlayersTransaction } from "./transaction";
 import { OPEN } from "./slots";
-import type { DefinitionRow, EngineCore } from "./types";
+import type { DefinitionRow, EngineCore, TargetingCandidates } from "./types";
 
 export type SurfacingJobRow = typeof surfacingJobs.$inferSelect;
 export type SurfacingJobReason = SurfacingJobRow["reason"];

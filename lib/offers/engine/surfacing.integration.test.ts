@@ -13,7 +13,7 @@ import { ManualClock } from "../clock";
 import { openOffersTestDatabase } from "@/test-support/offers/test-database";
 import { offerEvents, offerInstances, surfacingJobs } from "../db/schema";
 import { GameDirectory } from "../games";
-import type { OfferDefinitionDraft } from "../schemas";
+import type { OfferDefinitionDraft } from "../contract";
 import { SecretBox } from "../secret-box";
 import { inRollout, pickVariant } from "../targeting/rollout";
 import { OffersEngine } from "./engine";

@@ -13,14 +13,7 @@ import { isEligible, type EligibilityInput } from "../targeting/eligibility";
 import { insertInstances } from "./assignment";
 import { EXPIRABLE, OPEN } from "./slots";
 import { allInstances, type PlayerTx } from "./transaction";
-import type { DefinitionRow, InstanceRow, PlayerRow } from "./types";
-
-/** A game's definitions that may surface by themselves, highest priority first, with the stock given out of limited ones. */
-export interface TargetingCandidates {
-  definitions: DefinitionRow[];
-  /** Instances not expired, per offerId, for definitions with maxClaimsTotal (as of loading). */
-  reserved: Map<string, number>;
-}
+import type { DefinitionRow, InstanceRow, PlayerRow, TargetingCandidates } from "./types";
 
 /**
  * The instances that hold (or used) a unit of a definition's stock at `now`: every one but those

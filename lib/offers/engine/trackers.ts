@@ -1,5 +1,5 @@
 /** Completion trackers: pure arithmetic over a snapshot's currency `out` counters. */
-import type { CompletionCondition, CompletionTrackers } from "../schemas";
+import type { CompletionCondition, CompletionTrackers } from "../contract";
 import type { PlayerRow } from "./types";
 
 /** Tracker key of each condition: its kind, or `kind:id` when the offer has two of that kind. */

@@ -9,7 +9,7 @@ import { and, asc, eq, inArray, or, sql, type WithSubquery } from "drizzle-orm";
 import { OffersError } from "../errors";
 import { inTextList, type OffersTx } from "../db";
 import { offerEvents, offerInstances, players } from "../db/schema";
-import type { OfferStatus } from "../schemas";
+import type { OfferStatus } from "../contract";
 import { OPEN } from "./slots";
 import type { EngineCore, InstanceRow, OfferEvent, OfferEventType, PlayerRow } from "./types";
 import { iso, offerEvent } from "./views";

@@ -2,8 +2,7 @@
 import type { currencies, offerDefinitions, offerInstances, players, RewardSource } from "../db/schema";
 import type { Clock } from "../clock";
 import type { OffersDatabase } from "../db";
-import type { Offer, OfferStatus, PlayerData, PlayerSnapshot, Reward } from "../schemas";
-import type { TargetingCandidates } from "./surfacing";
+import type { Offer, OfferStatus, PlayerData, PlayerSnapshot, Reward } from "../contract";
 
 export type OfferEventType = "queued" | "surfaced" | "viewed" | "claimable" | "claimed" | "expired";
 
@@ -70,6 +69,13 @@ export interface GameSettings {
 export type InstanceRow = typeof offerInstances.$inferSelect;
 export type PlayerRow = typeof players.$inferSelect;
 export type DefinitionRow = typeof offerDefinitions.$inferSelect;
+
+/** A game's definitions that may surface by themselves, highest priority first, with the stock given out of limited ones. */
+export interface TargetingCandidates {
+  definitions: DefinitionRow[];
+  /** Instances not expired, per offerId, for definitions with maxClaimsTotal (as of loading). */
+  reserved: Map<string, number>;
+}
 
 export interface OffersEngineOptions {
   db: OffersDatabase;

@@ -3,7 +3,7 @@
  * carry the tenant (a game's environment, ../environments); the shapes name the game by its public id.
  */
 import type { currencies, offerDefinitions, referrals } from "../db/schema";
-import type { Offer, OfferDefinition, OfferStatus, PlayerData, PlayerSnapshot, PlayerSnapshotCore, Referral } from "../schemas";
+import type { Offer, OfferDefinition, OfferStatus, PlayerData, PlayerSnapshot, PlayerSnapshotCore, Referral } from "../contract";
 import { environmentOf, publicGameId } from "../environments";
 import { opaqueEtag } from "../preconditions";
 import type { InstanceRow, OfferEvent, OfferEventType, PlayerRow } from "./types";

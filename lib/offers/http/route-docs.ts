@@ -12,7 +12,7 @@
  */
 import { z } from "zod";
 import { statusOf, type ApiErrorCode, type OffersErrorCode, type StatusOf } from "../errors";
-import * as S from "../schemas";
+import * as S from "../contract";
 
 export type Audience = "game-client" | "game-server" | "admin" | "public";
 

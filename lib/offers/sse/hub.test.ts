@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { MemoryEventBus, type EventBus } from "../../events";
 import { SseHub, type OfferEventMessage, type PlayerKey, type SseSink, type SurfacedSince } from "./hub";
-import type { Offer } from "../schemas";
+import type { Offer } from "../contract";
 
 /** A connection that takes what is written at once (accepting) or holds it until drain(). */
 class FakeSink implements SseSink {

@@ -21,7 +21,7 @@
  */
 import { randomUUID } from "node:crypto";
 import type { EventBus, Unsubscribe } from "../../events";
-import type { Offer } from "../schemas";
+import type { Offer } from "../contract";
 import { sseEventsPushedTotal } from "../metrics";
 import { SseTransport } from "./transport/channel";
 import type { StallSampler } from "./transport/stall-sampler";

@@ -8,7 +8,7 @@ import { z } from "zod";
 import type { VerifiedJwt } from "../jwt";
 import { OffersError } from "../errors";
 import { errorResponses } from "../http/route-docs";
-import * as S from "../schemas";
+import * as S from "../contract";
 import { REPLACED_EVENT_ID, type SseHub } from "./hub";
 import { openStream } from "./transport/http-stream";
 

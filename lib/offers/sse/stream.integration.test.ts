@@ -19,7 +19,7 @@ import { createEventStream, type EventStream } from "./index";
 import { collectSendQueues, readTcpTable, tcpRowOf, tcpTablesReadable } from "./transport/tcp-send-queue";
 import { EventStreamParser, type StreamEvent } from "../../offers-client/sse";
 import { createGameClient } from "../../offers-client";
-import type { Offer } from "../schemas";
+import type { Offer } from "../contract";
 
 const ADMIN = "test-admin-token-0123456789";
 const redisUrl = process.env.TEST_REDIS_URL;

@@ -8,7 +8,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import { players } from "../db/schema";
 import { publicGameId } from "../environments";
-import { parseAudienceField, type AudienceComparison, type AudienceField, type AudienceRule } from "./audience";
+import { parseAudienceField, type AudienceComparison, type AudienceField, type AudienceRule } from "../contract";
 
 function fieldSql(field: AudienceField): SQL {
   switch (field.kind) {

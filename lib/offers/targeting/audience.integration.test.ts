@@ -12,7 +12,8 @@ import { openOffersTestDatabase } from "@/test-support/offers/test-database";
 import { players } from "../db/schema";
 import { GameDirectory } from "../games";
 import { SecretBox } from "../secret-box";
-import { audienceIssues, audienceMisses, describeAudience, matchesAudience, type AudienceRule, type AudienceSnapshot } from "./audience";
+import { audienceIssues, describeAudience, type AudienceRule } from "../contract";
+import { audienceMisses, matchesAudience, type AudienceSnapshot } from "./audience";
 import { audienceSql, rolloutSql } from "./audience-sql";
 import { inRollout } from "./rollout";
 

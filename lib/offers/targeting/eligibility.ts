@@ -4,8 +4,8 @@
  * stock. The engine runs `isEligible` under the player's lock; the preview shows every check with
  * `surfacingChecks`, so a person sees which condition failed and why.
  */
-import type { OfferStatus } from "../schemas";
-import { audienceMisses, matchesAudience, type AudienceRule, type AudienceSnapshot } from "./audience";
+import type { AudienceRule, OfferStatus } from "../contract";
+import { audienceMisses, matchesAudience, type AudienceSnapshot } from "./audience";
 import { inRollout } from "./rollout";
 
 export interface TargetedDefinition {

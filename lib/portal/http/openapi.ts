@@ -12,7 +12,7 @@ import type { OpenAPIV3_1 } from "openapi-types";
 import { PORTAL_ENDPOINTS } from "@/lib/catalog/endpoints";
 import type { PortalErrorCode } from "../errors";
 import { ErrorBodySchema } from "./respond";
-import type { DocumentedSpec, Part, RouteHandler, SuccessDoc, SuccessDocs } from "./route";
+import { documentedCodes, type DocumentedSpec, type Part, type RouteHandler, type SuccessDoc, type SuccessDocs } from "./route";
 import { statusOf } from "./status";
 
 /** One route module of app/api: its path in OpenAPI form (`/api/components/{name}`) and its exports. */
@@ -76,26 +76,7 @@ const HEADERS_OF_429 = {
   "RateLimit-Reset": ref("headers", "RateLimitReset"),
 };
 
-/** Every code the document lists for a route: what its spec implies, and its own table. */
-export function documentedCodes(method: string, spec: DocumentedSpec): Set<PortalErrorCode> {
-  return new Set([...derivedCodes(method as Method, spec), ...(spec.doc?.errors ?? [])]);
-}
-
 const OffersEnvironmentQuery = z.object({ environment: Environment.optional().describe("live (default) or test: the environment of the offers service's game this call reaches") });
-
-/** Codes any route can answer by what its spec says (who may call it, which parts it reads). */
-function derivedCodes(method: Method, spec: DocumentedSpec): PortalErrorCode[] {
-  // Path and query are checked on every route (well-formed text); a bug is a 500.
-  const codes: PortalErrorCode[] = ["invalid-request", "internal-error"];
-  if (spec.body) codes.push("payload-too-large");
-  if (spec.public) return codes;
-  // Sessions and tokens are checked against the portal database; each user has a request budget.
-  codes.push("unauthenticated", "database-unavailable", "rate-limited");
-  if (spec.role) codes.push("forbidden");
-  if (spec.sessionOnly) codes.push("session-required");
-  if (method !== "GET") codes.push("cross-site-request");
-  return codes;
-}
 
 const schemaOf = (part: Part): z.ZodType => ("safeParse" in part ? part : part.schema);
 

@@ -28,7 +28,6 @@ import { RateLimitedError, rateLimitHeaders, type RateLimitState } from "@/lib/p
 import { PortalError, requireAnyRole, type PortalErrorCode } from "../errors";
 import { assertWellFormed, issuesOf, readJsonBody, type BodyProblem } from "./input";
 import { CLIENT_CLOSED_REQUEST } from "./status";
-import { documentedCodes } from "./openapi";
 import { errorResponse, portalErrorOf, type Answer } from "./respond";
 
 export type RequestPart = "path" | "query" | "headers" | "body";
@@ -119,6 +118,28 @@ export interface PublicRouteSpec<P, Q, H, B, R extends SuccessDocs = SuccessDocs
 export type DocumentedSpec = Omit<PartsSpec<Part, Part, Part, Part>, "doc"> & { doc?: RouteDoc } & ({ public: true } | { public?: false; role?: Role | readonly Role[]; sessionOnly?: boolean; offersEnvironment?: boolean });
 
 export type RouteHandler = ((request: Request, context?: RouteContext) => Promise<Response>) & { readonly spec?: DocumentedSpec };
+
+/**
+ * Every error code a route documents (the OpenAPI document, ./openapi.ts, lists them; with checkErrorDocs an answer
+ * outside them is a bug): what its spec implies, and its own table.
+ */
+export function documentedCodes(method: string, spec: DocumentedSpec): Set<PortalErrorCode> {
+  return new Set([...derivedCodes(method, spec), ...(spec.doc?.errors ?? [])]);
+}
+
+/** Codes any route can answer by what its spec says (who may call it, which parts it reads). */
+function derivedCodes(method: string, spec: DocumentedSpec): PortalErrorCode[] {
+  // Path and query are checked on every route (well-formed text); a bug is a 500.
+  const codes: PortalErrorCode[] = ["invalid-request", "internal-error"];
+  if (spec.body) codes.push("payload-too-large");
+  if (spec.public) return codes;
+  // Sessions and tokens are checked against the portal database; each user has a request budget.
+  codes.push("unauthenticated", "database-unavailable", "rate-limited");
+  if (spec.role) codes.push("forbidden");
+  if (spec.sessionOnly) codes.push("session-required");
+  if (method !== "GET") codes.push("cross-site-request");
+  return codes;
+}
 
 /** A route for signed-in callers (browser session or personal API token). */
 export function route<

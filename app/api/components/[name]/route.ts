@@ -4,7 +4,8 @@
 // Operators and the component's owners commit (200); anyone else's valid edit is proposed as a merge
 // request of the config repository (202 {mergeRequest, reviewUrl}), the record unchanged until it is merged.
 import { z } from "zod";
-import { etagMatches, type UpdateResult } from "@/lib/catalog/catalog";
+import type { UpdateResult } from "@/lib/catalog/catalog";
+import { etagMatches } from "@/lib/catalog/record-update";
 import { favoriteSet } from "@/lib/portal/favorites";
 import { componentNotFound, componentParams, GITOPS_FAILURES, ifMatchRequired, json, nonJson, route, type Answer } from "@/lib/portal/http";
 import { CommittedAnswer, ComponentAnswer, ComponentMergePatch, ComponentReplace, ProposalAnswer } from "@/lib/portal/contracts/components";

@@ -6,7 +6,7 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { FastifyRequest, onRequestAsyncHookHandler, preHandlerAsyncHookHandler } from "fastify";
 import { Environment, tenantOf } from "../../environments";
-import { CLIENT_ADDRESS_HEADER } from "../../schemas";
+import { CLIENT_ADDRESS_HEADER } from "../../contract";
 import { OffersError } from "../../errors";
 import { AdminTokenRejected, type OffersServices } from "../services";
 

@@ -7,7 +7,7 @@ import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
 import { isDatabaseUnavailable } from "../../../db";
 import { OffersError, statusOf } from "../../errors";
 import { JwtError } from "../../jwt";
-import type * as S from "../../schemas";
+import type * as S from "../../contract";
 import { AdminTokenRejected, ApiKeyRejected, MetricsTokenRejected } from "../services";
 import { RateLimited } from "./rate-limit";
 import fastifyPlugin from "fastify-plugin";

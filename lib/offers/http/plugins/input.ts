@@ -4,7 +4,8 @@ import fastJson from "fast-json-stringify";
 import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { statusOf } from "../../errors";
-import * as S from "../../schemas";
+import * as S from "../../contract";
+import { findUnstorableText, type ValidationIssue } from "../storable-text";
 import fastifyPlugin from "fastify-plugin";
 
 export interface InputPluginOptions {
@@ -93,13 +94,13 @@ export const inputPlugin = fastifyPlugin<InputPluginOptions>(async (app, options
   // storage only under rules of their own: the client id and the JWT's iss and sub are identifiers,
   // an Idempotency-Key is printable ASCII (its route schema).
   app.addHook("preValidation", (request, reply, done) => {
-    const issues: S.ValidationIssue[] = [];
+    const issues: ValidationIssue[] = [];
     const params = (request.params ?? {}) as Record<string, unknown>;
     for (const [name, value] of Object.entries(params)) {
       // "*" is the wildcard of the docs page's static files, not a name.
       if (name !== "*" && typeof value === "string" && !S.isIdentifier(value)) issues.push({ path: [name], message: S.IDENTIFIER_RULE });
     }
-    issues.push(...S.findUnstorableText(request.query), ...S.findUnstorableText(request.body));
+    issues.push(...findUnstorableText(request.query), ...findUnstorableText(request.body));
     if (issues.length > 0) {
       reply.code(statusOf["invalid-request"]).send({ message: "invalid-request", issues });
       return;

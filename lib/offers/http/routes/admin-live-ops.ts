@@ -10,8 +10,7 @@ import { OffersError } from "../../errors";
 import { toDefinition } from "../../engine/views";
 import type { DefinitionChange } from "../../engine/engine";
 import type { SurfacingJobRow } from "../../engine/surfacing-jobs";
-import * as S from "../../schemas";
-import { describeAudience } from "../../targeting/audience";
+import * as S from "../../contract";
 import { adminAuth, adminEnvironment } from "../plugins/auth";
 import { errorResponses, securityOf } from "../route-docs";
 import type { Precondition } from "../../preconditions";
@@ -82,7 +81,7 @@ export const adminLiveOpsRoutes: FastifyPluginAsyncZod<{ engine: OffersEngine; a
           const summary = funnels.get(row.offerId);
           return {
             ...toDefinition(row),
-            audienceSummary: describeAudience(row.audience),
+            audienceSummary: S.describeAudience(row.audience),
             funnel: summary?.total ?? emptyFunnel,
             claimsPerDay: summary?.claimsPerDay ?? new Array<number>(days).fill(0),
           };
@@ -131,7 +130,7 @@ export const adminLiveOpsRoutes: FastifyPluginAsyncZod<{ engine: OffersEngine; a
       const jobs = await engine.surfacingJobs(gameId, offerId);
       const definition = toDefinition(row);
       reply.header("etag", definition.etag);
-      return { definition, audienceSummary: describeAudience(row.audience), jobs: jobs.map(toSurfacingJob) };
+      return { definition, audienceSummary: S.describeAudience(row.audience), jobs: jobs.map(toSurfacingJob) };
     },
   );
 

@@ -6,7 +6,7 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { EffectiveRateLimits, RateLimitSettings } from "../../rate-limits";
-import * as S from "../../schemas";
+import * as S from "../../contract";
 import { adminAuth, adminEnvironment } from "../plugins/auth";
 import { errorResponses, securityOf } from "../route-docs";
 

@@ -7,7 +7,7 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { deliveryStats, listDeliveries } from "../../delivery/delivery-log";
 import { OffersError } from "../../errors";
-import * as S from "../../schemas";
+import * as S from "../../contract";
 import { adminAuth, adminEnvironment } from "../plugins/auth";
 import { errorResponses, securityOf } from "../route-docs";
 import type { Precondition } from "../../preconditions";

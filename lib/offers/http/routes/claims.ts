@@ -2,7 +2,7 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { RewardSource } from "../../db/schema";
 import type { OffersEngine } from "../../engine";
-import type * as S from "../../schemas";
+import type * as S from "../../contract";
 import { OffersError } from "../../errors";
 import { claimConflictsTotal, claimsTotal } from "../../metrics";
 

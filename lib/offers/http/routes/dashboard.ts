@@ -4,7 +4,7 @@
  * address (../plugins/auth relayedClientAddress), so each player's address has its own budget.
  */
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import * as S from "../../schemas";
+import * as S from "../../contract";
 import { relayedClientAddress } from "../plugins/auth";
 import { errorResponses, securityOf } from "../route-docs";
 import type { OffersServices } from "../services";

@@ -1,7 +1,7 @@
 /** Routes of game clients (a player's game JWT, checked by this plugin's onRequest hook). */
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { coreOf } from "../../engine";
-import * as S from "../../schemas";
+import * as S from "../../contract";
 import { caller, jwtAuth } from "../plugins/auth";
 import { errorResponses, securityOf } from "../route-docs";
 import type { OffersServices } from "../services";

@@ -2,7 +2,7 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { coreOf } from "../../engine";
 import { publicGameId } from "../../environments";
-import * as S from "../../schemas";
+import * as S from "../../contract";
 import { apiKeyAuth, caller } from "../plugins/auth";
 import { errorResponses, securityOf } from "../route-docs";
 import type { OffersServices } from "../services";

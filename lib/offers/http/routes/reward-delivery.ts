@@ -9,7 +9,7 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { readFeed } from "../../delivery/feed";
 import { deliveryStats, listDeliveries } from "../../delivery/delivery-log";
-import * as S from "../../schemas";
+import * as S from "../../contract";
 import { apiKeyAuth, caller } from "../plugins/auth";
 import { errorResponses, securityOf } from "../route-docs";
 import type { Precondition } from "../../preconditions";
