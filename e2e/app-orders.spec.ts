@@ -1,5 +1,5 @@
 import type { Browser, Page } from "@playwright/test";
-import { expect, openPage, test } from "./fixtures";
+import { expect, expectAccessible, openPage, test } from "./fixtures";
 import { signInAs } from "./sign-in-as";
 
 // An engineer orders an app; a lead (lee) sees the badge in the navigation turn to 1 without a reload,
@@ -62,7 +62,10 @@ test("app orders: order, badge, approve into the catalog; reject with a reason t
   await expect(lead).toHaveURL(/\/app-orders\/queue$/);
   const item = lead.getByTestId(`queue-order-${approved}`);
   await expect(item).toContainText(engineer);
+  await expectAccessible(lead, "the leads' queue");
   await item.getByRole("button", { name: "Approve" }).click();
+  await expect(lead.getByRole("dialog")).toBeVisible();
+  await expectAccessible(lead, "the approve dialog");
   await lead.getByRole("dialog").getByRole("button", { name: "Approve and merge" }).click();
   await expect(lead.getByTestId("queue-result")).toContainText(`Approved ${approved}`);
   await expect(lead.getByTestId("pending-orders-badge")).toHaveCount(0, { timeout: 30_000 });

@@ -1,5 +1,6 @@
-// What every journey imports instead of @playwright/test: `test` with each worker's own servers, and
-// the wait for a page's hydration.
+// What every journey imports instead of @playwright/test: `test` with each worker's own servers, the
+// wait for a page's hydration, and the accessibility check (axe, WCAG 2.0 and 2.1 A and AA) that runs at
+// every hydration, every tab a journey opens and, after each passing test, on every page still open.
 //
 // A worker starts scripts/e2e-server.mjs (production builds of the portal and the offers service, a
 // fresh data directory, its own Redis prefix) on ports of its own: the base ports (E2E_PORTAL_PORT,
@@ -8,7 +9,8 @@
 // worker's portal, so `page.goto("/catalog")` and `request.get("/api")` reach it.
 import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { test as base, expect, type Page, type Response } from "@playwright/test";
+import { AxeBuilder } from "@axe-core/playwright";
+import { test as base, expect, type BrowserContext, type Page, type Response } from "@playwright/test";
 
 export { expect };
 
@@ -91,7 +93,66 @@ async function startServers(parallelIndex: number): Promise<{ servers: E2eServer
   }
 }
 
-export const test = base.extend<{ portalUrl: string; offersUrl: string }, { servers: E2eServers }>({
+/** The rules every page state meets: WCAG 2.0 and 2.1, levels A and AA. */
+export const AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"];
+
+/** A region axe leaves out: only a third party's, never the portal's own markup, each with why. */
+export interface AxeExclusion {
+  selector: string;
+  reason: string;
+}
+
+// The current test's exclusions (a worker runs one test at a time), set by the axeCheck fixture so that
+// hydrated() and expectAccessible() need no fixture argument.
+let currentExclusions: readonly AxeExclusion[] = [];
+
+/** What axe found, one violation a paragraph: the rule, its help, and each node's selector and why. */
+export function describeViolations(violations: Awaited<ReturnType<AxeBuilder["analyze"]>>["violations"]): string {
+  return violations
+    .map((v) =>
+      [
+        `${v.id} (${v.impact ?? "no impact"}): ${v.help} <${v.helpUrl}>`,
+        ...v.nodes.map((n) => `  ${n.target.join(" ")}\n    ${(n.failureSummary ?? "").replaceAll("\n", "\n    ")}`),
+      ].join("\n"),
+    )
+    .join("\n");
+}
+
+/**
+ * Asserts that axe finds no violation of AXE_TAGS on the page as it is now. Journeys call it at a state
+ * no hydration reaches (a dialog open, a chart drawn, a stream's log filled); `what` names that state.
+ */
+export async function expectAccessible(page: Page, what?: string): Promise<void> {
+  if (page.isClosed() || !(await isPortalDocument(page))) return;
+  const analyze = () => {
+    // Legacy mode runs axe in the page itself: the default opens a blank page in the journey's context.
+    let builder = new AxeBuilder({ page }).withTags(AXE_TAGS).setLegacyMode(true);
+    for (const { selector } of currentExclusions) builder = builder.exclude(selector);
+    return builder.analyze();
+  };
+  // A page that navigates meanwhile (a redirect, a form that posts) is checked again once it has loaded.
+  const { violations } = await analyze().catch(async (error: unknown) => {
+    if (!String(error).includes("Execution context was destroyed")) throw error;
+    await page.waitForLoadState("load");
+    return analyze();
+  });
+  const state = `${what ? `${what}: ` : ""}${new URL(page.url()).pathname}`;
+  // The rule ids are compared, the message carries the rest (a deep diff of axe's results is hundreds of lines).
+  expect(violations.map((v) => v.id), `axe (${AXE_TAGS.join(", ")}) on ${state}\n${describeViolations(violations)}`).toEqual([]);
+}
+
+// A JSON answer or a blank tab is no page of ours: only the portal's HTML documents are checked.
+async function isPortalDocument(page: Page): Promise<boolean> {
+  if (!/^https?:/.test(page.url())) return false;
+  return page.evaluate(() => document.contentType === "text/html").catch(() => false);
+}
+
+async function openPortalPages(context: BrowserContext): Promise<Page[]> {
+  const pages = context.browser()?.contexts().flatMap((c) => c.pages()) ?? context.pages();
+  return pages.filter((p) => !p.isClosed());
+}
+
+export const test = base.extend<{ portalUrl: string; offersUrl: string; axeExclusions: AxeExclusion[]; axeCheck: void }, { servers: E2eServers }>({
   servers: [
     async ({}, provide, workerInfo) => {
       const { servers, stop } = await startServers(workerInfo.parallelIndex);
@@ -106,16 +167,34 @@ export const test = base.extend<{ portalUrl: string; offersUrl: string }, { serv
   portalUrl: async ({ servers }, provide) => provide(servers.portalUrl),
   offersUrl: async ({ servers }, provide) => provide(servers.offersUrl),
   baseURL: async ({ servers }, provide) => provide(servers.portalUrl),
+  /** `test.use({ axeExclusions: [{ selector, reason }] })`: a third party's region axe leaves out. */
+  axeExclusions: [[], { option: true }],
+  // After a passing test, every page it left open (of any context) is checked as it ends; a failing test
+  // keeps its own error.
+  axeCheck: [
+    async ({ context, axeExclusions }, provide, testInfo) => {
+      currentExclusions = axeExclusions;
+      try {
+        await provide();
+        if (testInfo.status !== "passed") return;
+        for (const page of await openPortalPages(context)) await expectAccessible(page, "as the test ended");
+      } finally {
+        currentExclusions = [];
+      }
+    },
+    { auto: true },
+  ],
 });
 
 /**
  * Waits until React has hydrated the page (app/hydration-mark.tsx marks <html>): a production page
  * shows before that, and a click or a keystroke before it is lost. Needed after every full page
  * load (goto, reload, a redirect, a form that posts) that a click or typing follows; a client-side
- * navigation keeps the hydrated document.
+ * navigation keeps the hydrated document. Then checks the page with axe (expectAccessible).
  */
 export async function hydrated(page: Page): Promise<void> {
   await expect(page.locator("html"), "the page hydrated").toHaveAttribute("data-hydrated", "true", { timeout: 30_000 });
+  await expectAccessible(page, "hydrated");
 }
 
 /** Opens a portal page and waits until it has hydrated. */

@@ -1,4 +1,4 @@
-import { expect, openPage, test } from "./fixtures";
+import { expect, expectAccessible, openPage, test } from "./fixtures";
 import { signInAs } from "./sign-in-as";
 
 // An operator imports a repository with the wizard (owner → repositories → review → import) and finds
@@ -18,6 +18,7 @@ test("operator: import a repository and find it in the catalog", async ({ page }
   await expect(known).toContainText("in catalog");
   await expect(known.getByRole("checkbox")).toBeDisabled();
   await expect(known.getByRole("link", { name: "rewards-dashboard" })).toBeVisible();
+  await expectAccessible(page, "the repositories step");
   await page.getByTestId("repository-search").fill("quest");
   await expect(page.getByTestId("repo-growth/rewards-dashboard")).toHaveCount(0);
   await page.getByRole("checkbox", { name: "growth/quest-engine" }).check();

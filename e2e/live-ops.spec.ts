@@ -6,7 +6,7 @@
 import type { Page } from "@playwright/test";
 import { createParser } from "eventsource-parser";
 import { API_KEY, GAME, gameJwt } from "./demo-game";
-import { expect, hydrated, openPage, test } from "./fixtures";
+import { expect, expectAccessible, hydrated, openPage, test } from "./fixtures";
 import { signInAs } from "./sign-in-as";
 
 const serverHeaders = { "x-api-key": API_KEY, "x-client-id": "demo-client" };
@@ -155,6 +155,7 @@ test("live ops creates and activates a real-time offer for streaks ≥ 3; a play
   // Drawn as charts too: the stages as bars, the days as lines.
   await expect(funnel.getByTestId("funnel-stages-chart").locator(".recharts-bar-rectangle").first()).toBeVisible();
   await expect(funnel.getByTestId("funnel-days-chart").locator(".recharts-line").first()).toBeVisible();
+  await expectAccessible(page, "the funnel drawn");
 
   // Cleo opens her offers (no conditions: claimable once seen) and claims it through the API.
   const jwt = await gameJwt(CLEO);

@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { expect, openPage, test } from "./fixtures";
+import { expect, expectAccessible, openPage, test } from "./fixtures";
 import { signInAs } from "./sign-in-as";
 
 // An engineer who owns nothing proposes two config changes to rewards-dashboard; its owner
@@ -51,6 +51,7 @@ test("an owner reviews the diff and merges one proposal, closes another with a r
   const diff = owner.getByTestId("review-diff");
   await expect(diff).toContainText("config/rewards-dashboard/staging.yaml");
   await expect(diff.locator('[data-kind="add"]').filter({ hasText: key })).toContainText("merged-value");
+  await expectAccessible(owner, "a merge request's diff");
   await expect(owner.getByTestId("review-status")).toHaveText("open, merges cleanly");
   await owner.getByRole("button", { name: "Approve" }).click();
   await expect(owner.getByTestId("review-approvals")).toContainText("carla.rossi");

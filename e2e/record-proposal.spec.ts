@@ -1,4 +1,4 @@
-import { expect, openPage, test } from "./fixtures";
+import { expect, expectAccessible, openPage, test } from "./fixtures";
 import { signInAs } from "./sign-in-as";
 
 // Record edits follow the rule of config edits: an engineer who does not own design-system gets
@@ -26,6 +26,7 @@ test("a non-owner proposes a record change; an owner merges it, sees the stale t
   const reviewPath = (await link.getAttribute("href")) ?? "";
   await link.click();
   await expect(page.getByTestId("review-diff")).toContainText("(proposed)");
+  await expectAccessible(page, "a proposal's diff");
   // Still unchanged in the catalog after a reload.
   await page.goto("/catalog/design-system");
   await expect(title).toHaveText(before);

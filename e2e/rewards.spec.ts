@@ -5,7 +5,7 @@ import { request as httpRequest } from "node:http";
 // as a game client would get it from its game server.
 import type { APIRequestContext } from "@playwright/test";
 import { API_KEY, GAME, gameJwt } from "./demo-game";
-import { expect, hydrated, openPage, test } from "./fixtures";
+import { expect, expectAccessible, hydrated, openPage, test } from "./fixtures";
 
 const CLIENT_ID = "demo-client";
 const PLAYER = "demo-player-2"; // Bram in the demo data
@@ -59,6 +59,7 @@ test("a player opens the rewards link, claims an offer and sees it claimed; the 
   await expect(claimed.getByTestId("offer-status")).toHaveText("Claimed");
   await expect(claimed).toContainText("Rewards claimed");
   await expect(claimed.getByRole("button", { name: /Claim/ })).toHaveCount(0);
+  await expectAccessible(page, "an offer claimed");
   // Confirmed in a live region (announced by screen readers), naming what was granted.
   await expect(page.getByRole("status").filter({ hasText: "Claimed Fair play" })).toHaveText("Claimed Fair play: 10 Trust points. It is on its way to your game.");
 

@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { expect, hydrated, openPage } from "./fixtures";
+import { expect, expectAccessible, hydrated, openPage } from "./fixtures";
 
 /** Signs in with the development sign-in and waits to land on `next`, hydrated. */
 export async function signInAs(page: Page, user: string, next: string): Promise<void> {
@@ -16,9 +16,10 @@ export async function signInAs(page: Page, user: string, next: string): Promise<
   await expect(page.getByTestId("user-name")).toHaveText(user);
 }
 
-/** Opens a tab of the component page. */
+/** Opens a tab of the component page, and checks it with axe. */
 export async function openTab(page: Page, testId: string): Promise<void> {
   const tab = page.getByTestId(testId);
   await tab.click();
   await expect(tab).toHaveAttribute("aria-selected", "true");
+  await expectAccessible(page, `tab ${testId}`);
 }

@@ -1,7 +1,7 @@
 // Journey: a support user finds a demo player and opens the live view; an offer assigned through the
 // API appears in the log within 2 s without a reload, and the player's presence follows their stream.
 import { API_KEY, GAME, gameJwt } from "./demo-game";
-import { expect, test } from "./fixtures";
+import { expect, expectAccessible, test } from "./fixtures";
 import { signInAs } from "./sign-in-as";
 
 const serverHeaders = { "x-api-key": API_KEY, "x-client-id": "demo-client" };
@@ -41,6 +41,7 @@ test("a support user opens a player's live view; an assigned offer appears withi
   // from the player's history (Cleo's welcome pack surfaced when the demo was seeded).
   const live = page.getByTestId("live-view");
   await expect(live.getByTestId("live-log").locator('li[data-type="surfaced"]').filter({ hasText: "Welcome pack" })).toHaveCount(1);
+  await expectAccessible(page, "the live view's log filled");
   await expect(live.getByTestId("stream-state")).toHaveAttribute("data-status", "open");
   await expect(live.getByTestId("player-presence")).toHaveAttribute("data-online", "false");
 

@@ -42,12 +42,13 @@ export function LeadQueue({ userId }: { userId: string }) {
                   <summary>The record</summary>
                   <pre className={s.preview}>{recordYaml(order.component as unknown as Component)}</pre>
                 </details>
+                {/* Each button names its order (hidden text after the visible word): a list of "Approve" buttons tells a screen reader nothing. */}
                 <div className={s.actions}>
                   <Button variant="primary" size="small" disabled={own} title={own ? "You cannot approve your own order; another lead has to." : undefined} onClick={() => setToApprove(order)}>
-                    Approve
+                    Approve<span className="visually-hidden"> order {order.name}</span>
                   </Button>
                   <Button variant="danger" size="small" onClick={() => setToReject(order)}>
-                    Reject
+                    Reject<span className="visually-hidden"> order {order.name}</span>
                   </Button>
                   {own ? <span className="muted">Your own order: another lead approves it.</span> : null}
                 </div>

@@ -56,6 +56,10 @@ describe("the definition page's results", () => {
     expect((await screen.findByTestId("funnel-surfaced")).textContent).toBe("400");
     expect(screen.getByTestId("funnel-claimed").textContent).toBe("120");
     expect(screen.getByTestId("funnel-conversion").textContent).toBe("30.0%");
+    // The charts repeat the figures: hidden from assistive technology, and inert so no part of them takes focus.
+    for (const chart of [await screen.findByTestId("funnel-stages-chart"), await screen.findByTestId("funnel-days-chart")]) {
+      expect([chart.getAttribute("aria-hidden"), chart.hasAttribute("inert")]).toEqual(["true", true]);
+    }
 
     const results = screen.getAllByTestId("variant-result");
     expect(results.map((r) => within(r).getByRole("heading").textContent)).toEqual(["Variant a (baseline)", "Variant b", "Variant c", "Variant d"]);

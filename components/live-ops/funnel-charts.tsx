@@ -1,6 +1,7 @@
 "use client";
 // The funnel as charts (recharts): the stages as bars, and per UTC day the surfacings and claims as lines.
-// The figures are in a table beside them, which is what screen readers and tests read.
+// The figures are in a table beside them, which is what screen readers and tests read; the charts are
+// hidden from assistive technology and inert, so none of recharts' focusable parts is reachable by keyboard.
 import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import type { DefinitionFunnel } from "./api";
 import { STAGES } from "./funnel-stages";
@@ -9,7 +10,7 @@ import styles from "./live-ops.module.css";
 export function FunnelStagesChart({ funnel }: { funnel: DefinitionFunnel }) {
   const data = STAGES.map(([key, label]) => ({ stage: label, players: funnel.total[key] }));
   return (
-    <div className={styles.chart} aria-hidden="true" data-testid="funnel-stages-chart">
+    <div className={styles.chart} aria-hidden="true" inert data-testid="funnel-stages-chart">
       <ResponsiveContainer width="100%" height="100%" minWidth={0}>
         <BarChart data={data} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
           <CartesianGrid strokeDasharray="3 3" vertical={false} />
@@ -27,7 +28,7 @@ export function FunnelStagesChart({ funnel }: { funnel: DefinitionFunnel }) {
 export function FunnelDaysChart({ funnel }: { funnel: DefinitionFunnel }) {
   const data = funnel.byDay.map((d) => ({ day: d.day.slice(5), surfaced: d.surfaced, claimed: d.claimed, assigned: d.assigned }));
   return (
-    <div className={styles.chart} aria-hidden="true" data-testid="funnel-days-chart">
+    <div className={styles.chart} aria-hidden="true" inert data-testid="funnel-days-chart">
       <ResponsiveContainer width="100%" height="100%" minWidth={0}>
         <LineChart data={data} margin={{ top: 8, right: 8, bottom: 8, left: 0 }}>
           <CartesianGrid strokeDasharray="3 3" vertical={false} />

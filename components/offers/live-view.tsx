@@ -53,7 +53,8 @@ export function LiveView({ state }: { state: LiveState }) {
           {state.status === "open" ? "Waiting for events…" : "No events yet."}
         </p>
       ) : null}
-      <ol className={styles.liveLog} ref={listRef} aria-label="Live events" aria-live="polite" data-testid="live-log">
+      {/* Focusable: the log scrolls, and a keyboard must reach what scrolled out of sight. */}
+      <ol className={styles.liveLog} ref={listRef} tabIndex={0} aria-label="Live events" aria-live="polite" data-testid="live-log">
         {state.entries.map((entry) => (
           <li key={entry.key} className={styles.liveEntry} data-type={entry.type}>
             <time dateTime={entry.at} className={styles.liveTime}>

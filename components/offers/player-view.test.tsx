@@ -49,6 +49,8 @@ describe("a player's page in the test environment", () => {
       { url: "/offers/demo-game/tester-1?env=test" },
     );
     await waitFor(() => expect(screen.getByTestId("player-title").textContent).toBe("Tess tester-1"));
+    // The live log scrolls: the keyboard reaches it.
+    expect(screen.getByRole("list", { name: "Live events" }).tabIndex).toBe(0);
     expect(api.callsTo("GET", "/api/offers/games/demo-game/players/tester-1")[0]!.url).toContain("environment=test");
     expect(RecordingEventSource.urls).toEqual(["/api/offers/games/demo-game/players/tester-1/watch?environment=test"]);
     expect(screen.getByRole("link", { name: "Offers" }).getAttribute("href")).toBe("/offers?game=demo-game&env=test");

@@ -22,7 +22,8 @@ export function DiffView({ files }: { files: ScmFileDiff[] }) {
           {f.diff === "" ? (
             <p className="muted">No text changes to show (a binary file, or only its mode changed).</p>
           ) : (
-            <div className={styles.diffScroll}>
+            // Focusable and named: a keyboard scrolls a long line into view (WCAG 2.1.1).
+            <div className={styles.diffScroll} tabIndex={0} role="region" aria-label={`Changes of ${fileLabel(f)}`}>
               <table className={styles.diff}>
                 <tbody>
                   {diffLines(f.diff).map((l, i) => (

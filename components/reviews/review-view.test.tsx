@@ -39,6 +39,8 @@ describe("a merge request's page", () => {
     expect(within(diff).getByText("# Limits of the basket")).toBeTruthy();
     expect(diff.querySelector('[data-kind="del"]')?.textContent).toContain("MAX_BASKET_ITEMS: 50");
     expect(diff.querySelector('[data-kind="add"]')?.textContent).toContain("MAX_BASKET_ITEMS: 80");
+    // A long line scrolls sideways: the keyboard reaches the scrolling region, named by its file.
+    expect(within(diff).getByRole("region", { name: "Changes of config/checkout-api/staging.yaml" }).tabIndex).toBe(0);
     expect(screen.getByTestId("review-status").textContent).toBe("open, merges cleanly");
     await user.click(screen.getByRole("button", { name: "Merge" }));
     expect((await screen.findByTestId("review-outcome")).textContent).toContain("Merged !3");
