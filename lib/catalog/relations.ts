@@ -23,6 +23,9 @@ export interface RelationRecord {
   component: Component;
 }
 
+/** The relations of a record the index no longer holds (removed while its page was being answered). */
+export const NO_RELATIONS: ComponentRelations = { system: null, dependsOn: [], usedBy: { names: [], total: 0 }, providesApis: [], consumesApis: [], blastRadius: 0, warnings: [] };
+
 /** Every name reachable from `start` through `next`, `start` itself left out (a cycle back to it included). */
 export function reachable(start: string, next: (name: string) => Iterable<string>): Set<string> {
   const seen = new Set<string>([start]);

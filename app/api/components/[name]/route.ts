@@ -5,6 +5,7 @@
 // request of the config repository (202 {mergeRequest, reviewUrl}), the record unchanged until it is merged.
 import { z } from "zod";
 import { etagMatches, type UpdateResult } from "@/lib/catalog/catalog";
+import { NO_RELATIONS } from "@/lib/catalog/relations";
 import { favoriteSet } from "@/lib/portal/favorites";
 import { componentNotFound, componentParams, GITOPS_FAILURES, ifMatchRequired, json, nonJson, route, type Answer } from "@/lib/portal/http";
 import { CommittedAnswer, ComponentAnswer, ComponentMergePatch, ComponentReplace, ProposalAnswer } from "@/lib/portal/contracts/components";
@@ -38,6 +39,7 @@ export const GET = route({
         yaml: source.text,
         favorite,
         canCommit: mayCommit(user, entry.component),
+        relations: catalog.relations.view(entry.name) ?? NO_RELATIONS,
       },
       { headers: { ETag: source.etag } },
     );
