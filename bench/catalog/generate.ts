@@ -1,4 +1,4 @@
-/** Writes N realistic component files (with comments) into a folder. Deterministic (seeded). */
+/** Writes N realistic component files (with comments and relations) into a folder. Deterministic (seeded). */
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { stringify } from "yaml";
@@ -14,6 +14,44 @@ function rng(seed: number) {
 
 const words = ["checkout", "offers", "player", "match", "leader", "inventory", "payments", "store", "notify", "analytics", "search", "chat", "guild", "quest", "reward", "profile", "session", "billing", "audit", "flags"];
 const suffixes = ["api", "service", "web", "worker", "sdk", "docs", "cli", "app", "gateway", "ingest"];
+
+/** The name record i gets (its first two draws), so another record can refer to it. */
+export function generatedName(i: number): string {
+  const random = rng(i + 1);
+  const pick = <T,>(xs: readonly T[]) => xs[Math.floor(random() * xs.length)];
+  return `${pick(words)}-${pick(suffixes)}-${String(i).padStart(5, "0")}`;
+}
+
+/** Record i provides an API (a fifth of them do), named api-<i>. */
+function providesApi(i: number): boolean {
+  return rng(i * 7919 + 13)() < 0.2;
+}
+
+/**
+ * Relations, drawn from a generator of their own (the other fields stay as they were): a system of about 20
+ * records for four in five; up to 3 dependencies on records shortly before (a few after: cycles, and at the
+ * end of the catalog names that no record has); an API for a fifth; up to 2 APIs consumed from records before.
+ */
+function relationsOf(i: number): Pick<Component["spec"], "system" | "dependsOn" | "providesApis" | "consumesApis"> {
+  const random = rng(i * 7919 + 13);
+  const provides = random() < 0.2;
+  const out: ReturnType<typeof relationsOf> = {};
+  if (random() < 0.8) out.system = `system-${Math.floor(i / 20)}`;
+  const dependsOn = new Set<string>();
+  const deps = Math.floor(random() * 4);
+  for (let k = 0; k < deps; k++) {
+    const forward = random() < 0.03;
+    const j = forward ? i + 1 + Math.floor(random() * 50) : i - 1 - Math.floor(random() * Math.min(i, 500));
+    if (j >= 0 && j !== i) dependsOn.add(generatedName(j));
+  }
+  if (dependsOn.size) out.dependsOn = [...dependsOn];
+  if (provides) out.providesApis = [{ name: `api-${i}`, type: (["openapi", "asyncapi", "grpc"] as const)[i % 3], path: "api/definition.yaml" }];
+  const consumes = new Set<string>();
+  const wanted = Math.floor(random() * 3);
+  for (let j = i - 1 - Math.floor(random() * 200); j >= 0 && j >= i - 400 && consumes.size < wanted; j--) if (providesApi(j)) consumes.add(`api-${j}`);
+  if (consumes.size) out.consumesApis = [...consumes];
+  return out;
+}
 
 export function generateComponent(i: number, random = rng(i + 1)): Component {
   const pick = <T,>(xs: readonly T[]) => xs[Math.floor(random() * xs.length)];
@@ -37,6 +75,7 @@ export function generateComponent(i: number, random = rng(i + 1)): Component {
   const deps = Object.fromEntries(DEPENDENCY_FLAGS.filter(() => random() < 0.3).map((d) => [d, true]));
   if (Object.keys(deps).length) c.spec.dependencies = deps;
   if (kind === "library") c.spec.library = { model: random() < 0.5 ? "single" : "monorepo", defaultRegistry: "npm.example.com", publish: { strategy: "tag", visibilityPolicy: { default: "internal", allowPublic: false } } };
+  Object.assign(c.spec, relationsOf(i));
   return c;
 }
 
