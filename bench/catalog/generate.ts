@@ -27,22 +27,29 @@ function providesApi(i: number): boolean {
   return rng(i * 7919 + 13)() < 0.2;
 }
 
+/** One record in 50 is a platform service (auth, storage…) that many others depend on. */
+const PLATFORM_EVERY = 50;
+/** Systems are runs of this many consecutive records. */
+const SYSTEM_SIZE = 20;
+
 /**
- * Relations, drawn from a generator of their own (the other fields stay as they were): a system of about 20
- * records for four in five; up to 3 dependencies on records shortly before (a few after: cycles, and at the
- * end of the catalog names that no record has); an API for a fifth; up to 2 APIs consumed from records before.
+ * Relations, drawn from a generator of their own (the other fields stay as they were), shaped like a real
+ * catalog: four in five records belong to a system (a run of 20); up to 3 dependencies, most on a platform
+ * service at or before the record (platform services depend on earlier ones, so their blast radius is most of the
+ * catalog), the others on a record of the same system (cycles, and past the catalog's end names that no record
+ * has); an API for a fifth; up to 2 APIs consumed from records shortly before.
  */
 function relationsOf(i: number): Pick<Component["spec"], "system" | "dependsOn" | "providesApis" | "consumesApis"> {
   const random = rng(i * 7919 + 13);
   const provides = random() < 0.2;
   const out: ReturnType<typeof relationsOf> = {};
-  if (random() < 0.8) out.system = `system-${Math.floor(i / 20)}`;
+  const block = Math.floor(i / SYSTEM_SIZE);
+  if (random() < 0.8) out.system = `system-${block}`;
   const dependsOn = new Set<string>();
   const deps = Math.floor(random() * 4);
   for (let k = 0; k < deps; k++) {
-    const forward = random() < 0.03;
-    const j = forward ? i + 1 + Math.floor(random() * 50) : i - 1 - Math.floor(random() * Math.min(i, 500));
-    if (j >= 0 && j !== i) dependsOn.add(generatedName(j));
+    const j = random() < 0.6 ? PLATFORM_EVERY * Math.floor(random() * (Math.floor(i / PLATFORM_EVERY) + 1)) : block * SYSTEM_SIZE + Math.floor(random() * SYSTEM_SIZE);
+    if (j !== i) dependsOn.add(generatedName(j));
   }
   if (dependsOn.size) out.dependsOn = [...dependsOn];
   if (provides) out.providesApis = [{ name: `api-${i}`, type: (["openapi", "asyncapi", "grpc"] as const)[i % 3], path: "api/definition.yaml" }];

@@ -26,17 +26,19 @@ export interface RelationRecord {
 /** The relations of a record the index no longer holds (removed while its page was being answered). */
 export const NO_RELATIONS: ComponentRelations = { system: null, dependsOn: [], usedBy: { names: [], total: 0 }, providesApis: [], consumesApis: [], blastRadius: 0, warnings: [] };
 
-/** Every name reachable from `start` through `next`, `start` itself left out (a cycle back to it included). */
-export function reachable(start: string, next: (name: string) => Iterable<string>): Set<string> {
+/**
+ * Every name reachable from `start`, `start` itself left out (a cycle back to it included). `neighbours` calls
+ * `visit` for each neighbour of a name: no array or iterator per name, as a walk may cover the whole catalog.
+ */
+export function reachable(start: string, neighbours: (name: string, visit: (next: string) => void) => void): Set<string> {
   const seen = new Set<string>([start]);
   const stack = [start];
-  while (stack.length) {
-    for (const n of next(stack.pop()!)) {
-      if (seen.has(n)) continue;
-      seen.add(n);
-      stack.push(n);
-    }
-  }
+  const visit = (n: string) => {
+    if (seen.has(n)) return;
+    seen.add(n);
+    stack.push(n);
+  };
+  while (stack.length) neighbours(stack.pop()!, visit);
   seen.delete(start);
   return seen;
 }
@@ -218,17 +220,23 @@ export class RelationIndex {
     return out;
   }
 
-  /** The records that depend on `name` directly (declared, or consuming an API it provides). */
-  private *dependents(name: string): Iterable<string> {
-    yield* this.usedBy.get(name) ?? NO_NAMES;
-    for (const api of this.held.get(name)?.declared.providesApis ?? []) yield* this.consumers.get(api.name) ?? NO_NAMES;
-  }
+  /** Visits the records that depend on `name` directly (declared, or consuming an API it provides). */
+  private readonly dependents = (name: string, visit: (next: string) => void): void => {
+    const users = this.usedBy.get(name);
+    if (users) for (const n of users) visit(n);
+    const provided = this.held.get(name)?.declared.providesApis;
+    if (!provided?.length) return;
+    for (const api of provided) {
+      const consumers = this.consumers.get(api.name);
+      if (consumers) for (const n of consumers) visit(n);
+    }
+  };
 
   /** How many components depend on `name`, directly or transitively; 0 for a name no record holds. */
   blastRadius(name: string): number {
     if (!this.held.has(name)) return 0;
     let n = this.radius.get(name);
-    if (n === undefined) this.radius.set(name, (n = reachable(name, (x) => this.dependents(x)).size));
+    if (n === undefined) this.radius.set(name, (n = reachable(name, this.dependents).size));
     return n;
   }
 
