@@ -10,7 +10,7 @@ export class CatalogIndex extends SearchIndex {
   readonly relations = new RelationIndex();
 
   override replaceAll(entries: Iterable<CatalogEntry>): void {
-    const all = Array.isArray(entries) ? (entries as CatalogEntry[]) : [...entries];
+    const all: readonly CatalogEntry[] = Array.isArray(entries) ? entries : [...entries];
     super.replaceAll(all);
     this.relations.sync(all);
   }

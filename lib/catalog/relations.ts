@@ -145,13 +145,11 @@ export class RelationIndex {
   }
 
   /** The catalog's records after a refresh: only those whose component changed move their edges. */
-  sync(records: Iterable<RelationRecord>): void {
-    const present = new Set<string>();
-    for (const r of records) {
-      present.add(r.name);
-      this.set(r);
-    }
-    if (present.size === this.held.size) return;
+  sync(records: readonly RelationRecord[]): void {
+    for (const r of records) this.set(r);
+    // Every record handed is held now: more held means some are gone (the names are a set only then).
+    if (records.length === this.held.size) return;
+    const present = new Set(records.map((r) => r.name));
     for (const name of [...this.held.keys()]) if (!present.has(name)) this.delete(name);
   }
 
