@@ -16,7 +16,7 @@ import { mayCommit } from "@/lib/portal/ownership";
 export const dynamic = "force-dynamic";
 
 export const GET = route({
-  doc: { responses: { 200: { description: "The record, its YAML and ETag", schema: ComponentAnswer }, 304: { description: "Not modified (If-None-Match matched the ETag)", noBody: true } }, errors: ["not-found"] },
+  doc: { responses: { 200: { description: "The record, its YAML and ETag", schema: ComponentAnswer }, 304: { description: "Not modified: the record's file is unchanged (If-None-Match matched the ETag). Its relations come from other records too and may have moved: a page that shows them asks without If-None-Match", noBody: true } }, errors: ["not-found"] },
   params: componentParams,
   headers: z.object({ "if-none-match": z.string().optional() }),
   handler: async ({ user, params: { name }, headers, services }) => {

@@ -2917,7 +2917,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not modified (If-None-Match matched the ETag) */
+            /** @description Not modified: the record's file is unchanged (If-None-Match matched the ETag). Its relations come from other records too and may have moved: a page that shows them asks without If-None-Match */
             304: {
                 headers: {
                     [name: string]: unknown;
