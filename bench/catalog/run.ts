@@ -9,11 +9,16 @@
  * 3. Restart: fresh processes open it again with the snapshot in place (target < 1 s at 10,000,
  *    < 3 s at 100,000); then once more after 100 records changed in a new commit (only those re-read).
  *    Heap per 10,000 records, measured in those processes after a forced collection.
- * 4. In-process list queries (q, filters, paging) p50/p99 — what GET /api/components spends in lib.
+ * 4. In-process list queries (q, filters, paging) p50/p99 — what GET /api/components spends in lib; then, over
+ *    200 records drawn over the catalog (the generated records carry relations: systems, platform services
+ *    most depend on, cycles and missing names, APIs), the graph of depth 3 in both directions (target < 100 ms) and the
+ *    component page's catalog part: the record's text from git and its relations with the blast radius,
+ *    uncached (target p50 < 50 ms at 100,000).
  * 5. --http: starts the built portal (`next start`, needs `npm run build:portal` first) on that data
  *    directory and runs autocannon on GET /api/components: a different query on every request, more
  *    than the portal's query cache holds, so every answer is computed (target p50 < 20 ms at 10
- *    connections on 10,000); then one repeated (cached) query for comparison.
+ *    connections on 10,000); then one repeated (cached) query for comparison; then GET /api/components/:name
+ *    (the record with its relations) over 200 records (target p50 < 50 ms).
  * 6. --tti (with --http): Chromium time until the catalog page answers "/" (target < 1 s).
  *
  * Before the HTTP figures, each way of signing in gets WARM_UP_SECONDS of the uncached search, not counted.
@@ -35,7 +40,7 @@ import path from "node:path";
 import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { promisify } from "node:util";
 import { stringify } from "yaml";
-import { generateCatalog, generateComponent } from "./generate";
+import { generateCatalog, generateComponent, generatedName } from "./generate";
 import { ensureConfigRepo, type ConfigRepo } from "../../lib/catalog/repo";
 import { Catalog } from "../../lib/catalog/catalog";
 import { listQuerySchema } from "../../lib/catalog/query";
@@ -213,6 +218,57 @@ async function loadAndQueryFigures(repo: ConfigRepo, snapshotFile: string, dataD
     .record("list_query_p50", pct(times, 50), "ms")
     .record("list_query_p99", pct(times, 99), "ms")
     .record("list_query_next_page_cached_p50", pct(cachedTimes, 50), "ms");
+
+  // Relations, at records drawn over the catalog; what was computed for one read is forgotten before the next.
+  const graphTimes: number[] = [];
+  const pageTimes: number[] = [];
+  const relationTimes: number[] = [];
+  let graphNodes = 0;
+  let graphEdges = 0;
+  let truncated = 0;
+  for (const name of sampleNames()) {
+    catalog.relations.forgetDerived();
+    let s = performance.now();
+    const graph = catalog.relations.graph(name, 3, "both");
+    graphTimes.push(performance.now() - s);
+    if (!graph) throw new Error(`no record ${name}`);
+    graphNodes += graph.nodes.length;
+    graphEdges += graph.edges.length;
+    if (graph.truncated) truncated++;
+    catalog.relations.forgetDerived();
+    s = performance.now();
+    const source = await catalog.source(name);
+    const r = performance.now();
+    const relations = catalog.relations.view(name);
+    const done = performance.now();
+    pageTimes.push(done - s);
+    relationTimes.push(done - r);
+    if (!source || !relations) throw new Error(`no record ${name}`);
+  }
+  for (const times of [graphTimes, pageTimes, relationTimes]) times.sort((a, b) => a - b);
+  const samples = graphTimes.length;
+  line(`graph of depth 3, both directions p50`, `${pct(graphTimes, 50).toFixed(2)} ms`, "< 100 ms", pct(graphTimes, 50) < 100);
+  line(`graph of depth 3, both directions p99`, `${pct(graphTimes, 99).toFixed(2)} ms`, "", null);
+  note(`${(graphNodes / samples).toFixed(0)} nodes and ${(graphEdges / samples).toFixed(0)} edges on average; ${truncated} of ${samples} truncated at the node bound`);
+  line(`component page, catalog part (text + relations) p50`, `${pct(pageTimes, 50).toFixed(2)} ms`, "< 50 ms", pct(pageTimes, 50) < 50);
+  line(`component page, catalog part (text + relations) p99`, `${pct(pageTimes, 99).toFixed(2)} ms`, "", null);
+  line(`  of which relations with the blast radius p50`, `${pct(relationTimes, 50).toFixed(2)} ms`, "", null);
+  line(`  of which relations with the blast radius p99`, `${pct(relationTimes, 99).toFixed(2)} ms`, "", null);
+  note(`the record's text read from git, its relations with the blast radius computed (uncached: a platform service's walks most of the catalog)`);
+  results
+    .record("graph_depth3_p50", pct(graphTimes, 50), "ms", { text: "< 100", met: pct(graphTimes, 50) < 100 })
+    .record("graph_depth3_p99", pct(graphTimes, 99), "ms")
+    .record("component_page_catalog_p50", pct(pageTimes, 50), "ms", { text: "< 50", met: pct(pageTimes, 50) < 50 })
+    .record("component_page_catalog_p99", pct(pageTimes, 99), "ms")
+    .record("component_relations_uncached_p50", pct(relationTimes, 50), "ms")
+    .record("component_relations_uncached_p99", pct(relationTimes, 99), "ms");
+}
+
+/** 200 record names drawn uniformly (seeded): about 2% are platform services, as in the catalog. */
+function sampleNames(): string[] {
+  let seed = 42;
+  const random = () => (seed = (seed * 1664525 + 1013904223) >>> 0) / 2 ** 32;
+  return Array.from({ length: 200 }, () => generatedName(Math.floor(random() * count)));
 }
 
 async function main() {
@@ -365,6 +421,17 @@ async function main() {
         .record(`${figure}.portal_cpu_per_request`, answered ? cpuMs / answered : Number.NaN, "ms");
       note(`${cpuMs.toFixed(0)} ms CPU over ${answered} requests; load average at the end of the run ${loadDuring.toFixed(1)}`);
       if (result.non2xx || result.errors) line(`HTTP non-2xx or errors (${label})`, `${result.non2xx + result.errors}`, "0", false);
+    }
+    if (!onlySearch) {
+      // The component answer (record, YAML, relations) over records spread over the catalog.
+      const names = sampleNames();
+      let at = 0;
+      const headers = { Authorization: `Bearer ${TOKEN}` };
+      const result = await autocannon({ url: `${base}/api/components/${names[0]}`, connections: 10, duration: 8, headers, requests: [{ setupRequest: (request: { path?: string }) => ({ ...request, path: `/api/components/${names[at++ % names.length]}` }) }] });
+      line(`HTTP component answer p50 (bearer token, 10 conn.)`, `${result.latency.p50} ms`, "< 50 ms", result.latency.p50 < 50);
+      line(`HTTP component answer p99 (bearer token, 10 conn.)`, `${result.latency.p99} ms`, "", null);
+      results.record("http.component.token.10_connections.p50", result.latency.p50, "ms", { text: "< 50", met: result.latency.p50 < 50 }).record("http.component.token.10_connections.p99", result.latency.p99, "ms");
+      if (result.non2xx || result.errors) line(`HTTP non-2xx or errors (component answer)`, `${result.non2xx + result.errors}`, "0", false);
     }
     const [load1] = (await import("node:os")).loadavg();
     console.log(`\nload average during the run: ${load1.toFixed(1)} on ${(await import("node:os")).availableParallelism()} cores (shared machine)`);

@@ -6,8 +6,10 @@ import { useState } from "react";
 import { Alert, Badge, Button, Card } from "@/components/ui";
 import { DEPENDENCY_FLAGS, type Component } from "@/lib/catalog/schema";
 import type { ComponentStatus } from "@/lib/catalog/status";
+import type { ComponentRelations } from "@/lib/catalog/relation-schema";
 import { ComponentEditForm } from "./edit/component-edit-form";
 import { StarButton } from "./star-button";
+import { RelationsCard, RelationWarnings } from "./relations-card";
 import type { ProposalAnswer } from "./api";
 import styles from "./catalog.module.css";
 
@@ -26,6 +28,8 @@ export interface ComponentViewProps {
   /** The repository's page in the configured source control; null when it has none (local repositories). */
   repositoryUrl: string | null;
   status: ComponentStatus;
+  /** Its relations in the catalog as the page was answered (the page is answered again after a save). */
+  relations: ComponentRelations;
 }
 
 export function ComponentView(props: ComponentViewProps) {
@@ -73,6 +77,7 @@ export function ComponentView(props: ComponentViewProps) {
         <code>{props.name}</code> · <code>{props.file}</code>
       </p>
       {current.stale ? <Alert tone="warning">The file no longer loads ({props.staleReason}); this is its last valid version. Saving writes a valid record over it.</Alert> : null}
+      <RelationWarnings relations={props.relations} />
       {saved ? <Alert tone="success">Saved and committed.</Alert> : null}
       {proposed ? (
         <Alert tone="success" data-testid="proposed">
@@ -170,6 +175,7 @@ export function ComponentView(props: ComponentViewProps) {
             </dd>
           </dl>
         </Card>
+        <RelationsCard relations={props.relations} />
         {spec.library ? (
           <Card title="Library">
             <dl className={styles.dl}>

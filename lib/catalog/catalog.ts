@@ -24,7 +24,9 @@ import { ConfigRepoStore, type RecoveryReport } from "./store";
 import { CommittedRecords, type FileRead, type Listing } from "./committed-records";
 import { readSnapshot, SnapshotWriter, type CatalogState, type SnapshotRead } from "./snapshot";
 import type { WorkingCopy } from "../scm/local";
-import { SearchIndex, type CatalogEntry, type ListResult } from "./search";
+import type { CatalogEntry, ListResult } from "./search";
+import { CatalogIndex } from "./catalog-index";
+import type { RelationIndex } from "./relations";
 import type { ListQuery } from "./query";
 import type { Component } from "./schema";
 import { CatalogWriteError } from "./errors";
@@ -95,7 +97,7 @@ export class Catalog {
   /** The config repository's one writer and reader of committed content. */
   readonly store: ConfigRepoStore;
   readonly maxFileBytes: number;
-  private readonly index = new SearchIndex();
+  private readonly index = new CatalogIndex();
   private fileErrors = new Map<string, CatalogError[]>();
   /** The records files of a commit, read and parsed (cached by blob). */
   private readonly records: CommittedRecords;
@@ -222,6 +224,11 @@ export class Catalog {
 
   get(name: string): CatalogEntry | undefined {
     return this.index.get(name);
+  }
+
+  /** Relations of the records on show (relations.ts): each one's, the graph, the warnings. */
+  get relations(): RelationIndex {
+    return this.index.relations;
   }
 
   list(query: ListQuery, favorites?: ReadonlySet<string>): ListResult {

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { parse } from "yaml";
-import { componentSchema, validateComponent, COMPONENT_KINDS, DISPLAY_NAME_MAX, ENVIRONMENTS, DEPENDENCY_FLAGS, LIFECYCLES, MOBILE_PLATFORMS } from "./schema";
+import { componentSchema, validateComponent, API_TYPES, RELATIONS_MAX, COMPONENT_KINDS, DISPLAY_NAME_MAX, ENVIRONMENTS, DEPENDENCY_FLAGS, LIFECYCLES, MOBILE_PLATFORMS } from "./schema";
 import { validComponent } from "@/test-support/catalog/temp-catalog";
 
 function clone<T>(v: T): T {
@@ -79,6 +79,16 @@ describe("Component schema: every field accepted", () => {
     expect(records.some((r) => r.spec.runtime?.k8s && !r.spec.runtime.k8s.namespaces)).toBe(true);
     expect(new Set(records.map((r) => r.spec.lifecycle).filter(Boolean))).toEqual(new Set(LIFECYCLES));
     expect(records.some((r) => r.metadata.description && r.metadata.tags?.length && r.metadata.links?.some((l) => l.icon))).toBe(true);
+    // Relations: at least two systems, and every reference names a shipped record or API (no warning on show).
+    expect(new Set(records.map((r) => r.spec.system).filter(Boolean)).size).toBeGreaterThanOrEqual(2);
+    const names = new Set(records.map((r) => r.metadata.name));
+    const apis = new Set(records.flatMap((r) => r.spec.providesApis ?? []).map((a) => a.name));
+    expect([...apis.values()].length).toBeGreaterThanOrEqual(2);
+    expect(new Set(records.flatMap((r) => r.spec.providesApis ?? []).map((a) => a.type))).toEqual(new Set(API_TYPES));
+    expect(records.flatMap((r) => r.spec.dependsOn ?? []).filter((n) => !names.has(n))).toEqual([]);
+    expect(records.flatMap((r) => r.spec.consumesApis ?? []).filter((n) => !apis.has(n))).toEqual([]);
+    expect(records.some((r) => r.spec.dependsOn?.length)).toBe(true);
+    expect(records.some((r) => r.spec.consumesApis?.length)).toBe(true);
   });
 });
 
@@ -134,6 +144,17 @@ const wrong: Array<[string, unknown, string]> = [
   ["spec.library.publish.visibilityPolicy.default", 0, "spec.library.publish.visibilityPolicy.default"],
   ["spec.library.publish.visibilityPolicy.allowPublic", "yes", "spec.library.publish.visibilityPolicy.allowPublic"],
   ["spec.extra", 1, "spec.extra"],
+  ["spec.system", "Payments Platform", "spec.system"],
+  ["spec.system", 3, "spec.system"],
+  ["spec.dependsOn", "payments", "spec.dependsOn"],
+  ["spec.dependsOn", ["Payments"], "spec.dependsOn[0]"],
+  ["spec.dependsOn", ["a", "a"], "spec.dependsOn"],
+  ["spec.providesApis", { name: "x" }, "spec.providesApis"],
+  ["spec.providesApis", [{ name: "x", type: "soap", path: "api.wsdl" }], "spec.providesApis[0].type"],
+  ["spec.providesApis", [{ name: "x", type: "grpc" }], "spec.providesApis[0].path"],
+  ["spec.providesApis", [{ name: "x", type: "grpc", path: "../secrets" }], "spec.providesApis[0].path"],
+  ["spec.providesApis", [{ name: "x", type: "grpc", path: "a.proto", version: 2 }], "spec.providesApis[0].version"],
+  ["spec.consumesApis", [7], "spec.consumesApis[0]"],
 ];
 
 describe("Component schema: every wrong type is reported at its field", () => {
@@ -190,6 +211,26 @@ describe("Component schema: every wrong type is reported at its field", () => {
     expect(messages(withMeta({ links: [{ url: "https://x.example", title: "" }] }))[0]).toMatch(/^metadata\.links\[0\]\.title: /);
     expect(messages(withMeta({ links: [{ url: "https://x.example", title: "x", target: "_blank" }] }))[0]).toMatch(/^metadata\.links\[0\]/);
     expect(messages(withMeta({}, "retired"))[0]).toBe('spec.lifecycle: must be one of experimental, production, deprecated; found text "retired"');
+  });
+
+  it("takes relations, checked: system, dependsOn, providesApis, consumesApis", () => {
+    const withSpec = (spec: Record<string, unknown>, name = "checkout-api") => {
+      const c = clone(validComponent(name)) as unknown as { spec: Record<string, unknown> };
+      Object.assign(c.spec, spec);
+      return validateComponent(c);
+    };
+    const messages = (r: ReturnType<typeof validateComponent>) => (r.ok ? [] : r.issues.map((i) => `${i.path}: ${i.message}`));
+    const every = withSpec({ system: "payments", dependsOn: ["payments-gateway"], providesApis: [{ name: "checkout", type: "openapi", path: "api/openapi.yaml" }], consumesApis: ["payments"] });
+    expect(every.ok).toBe(true);
+    // Names that no record holds are not the schema's business: the catalog warns about them.
+    expect(withSpec({ dependsOn: ["nowhere"], consumesApis: ["nothing"] }).ok).toBe(true);
+    expect(messages(withSpec({ dependsOn: ["checkout-api"] }))).toEqual(["spec.dependsOn[0]: a component does not depend on itself"]);
+    expect(messages(withSpec({ dependsOn: ["a", "a"] }))).toEqual(["spec.dependsOn: a name is listed twice in dependsOn"]);
+    expect(messages(withSpec({ providesApis: [{ name: "x", type: "grpc", path: "a.proto" }, { name: "x", type: "openapi", path: "b.yaml" }] }))).toEqual(["spec.providesApis: an API is listed twice in providesApis"]);
+    expect(messages(withSpec({ providesApis: [{ name: "x", type: "soap", path: "a.wsdl" }] }))).toEqual(['spec.providesApis[0].type: must be one of openapi, asyncapi, grpc; found text "soap"']);
+    expect(messages(withSpec({ providesApis: [{ name: "x", type: "grpc", path: "/etc/a.proto" }] }))[0]).toMatch(/^spec\.providesApis\[0\]\.path: an API's path is relative to the component's repository/);
+    expect(messages(withSpec({ system: "Payments" }))[0]).toMatch(/^spec\.system: system must be lowercase letters/);
+    expect(messages(withSpec({ consumesApis: Array.from({ length: RELATIONS_MAX + 1 }, (_, i) => `api-${i}`) }))).toEqual([`spec.consumesApis: consumesApis lists at most ${RELATIONS_MAX} names`]);
   });
 
   it("refuses a namespace for an environment the component does not list", () => {

@@ -14,6 +14,10 @@
  * - Backstage's optional fields, bounded for the same reason: metadata.description, metadata.tags
  *   (lowercase, unique), metadata.links (http and https only: a link is opened from the portal) and
  *   spec.lifecycle (experimental, production, deprecated).
+ * - Relations, optional (docs/component-records.md): spec.system (a name), spec.dependsOn (component names),
+ *   spec.providesApis ({name, type, path}) and spec.consumesApis (API names). Names follow metadata.name's
+ *   rule; no list repeats a name; a component does not depend on itself. A name that no record holds is
+ *   not an error here: the catalog shows it as a warning (relations.ts), so records load in any order.
  */
 import { z } from "zod";
 
@@ -32,10 +36,15 @@ export const LINKS_MAX = 20;
 export const LINK_TITLE_MAX = 100;
 export const LIFECYCLES = ["experimental", "production", "deprecated"] as const;
 export const TAG_PATTERN = /^[a-z0-9][a-z0-9-]{0,62}$/;
+export const API_TYPES = ["openapi", "asyncapi", "grpc"] as const;
+/** Longest list of spec.dependsOn, spec.providesApis or spec.consumesApis: a page lists each whole. */
+export const RELATIONS_MAX = 100;
+export const API_PATH_MAX = 300;
 
 export type ComponentKind = (typeof COMPONENT_KINDS)[number];
 export type Environment = (typeof ENVIRONMENTS)[number];
 export type DependencyFlag = (typeof DEPENDENCY_FLAGS)[number];
+export type ApiType = (typeof API_TYPES)[number];
 
 /** A record name: what may appear as :name in /api/components/:name. */
 export const NAME_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
@@ -120,6 +129,29 @@ export const linkSchema = z.strictObject({
     .optional(),
 });
 
+/** A name another field refers to (a component, a system, an API): the rule of metadata.name, said for that field. */
+const referenceName = (what: string) =>
+  z.string({ error: `${what} must be text` }).regex(NAME_PATTERN, `${what} must be lowercase letters, digits and hyphens (1–63, no leading or trailing hyphen)`);
+
+/** A list of names, each once. */
+const nameList = (what: string, field: string) =>
+  z
+    .array(referenceName(what), { error: `${field} must be a list` })
+    .max(RELATIONS_MAX, `${field} lists at most ${RELATIONS_MAX} names`)
+    .refine((names) => new Set(names).size === names.length, { message: `a name is listed twice in ${field}` });
+
+export const providedApiSchema = z.strictObject({
+  name: referenceName("an API's name"),
+  type: z.enum(API_TYPES, { error: `must be one of ${API_TYPES.join(", ")}` }),
+  path: z
+    .string({ error: "an API's path must be text" })
+    .trim()
+    .min(1, "an API's path must not be empty")
+    .max(API_PATH_MAX, `an API's path must be at most ${API_PATH_MAX} characters`)
+    .refine((p) => !p.startsWith("/") && !p.split("/").includes("..") && !p.includes("\\"), "an API's path is relative to the component's repository, e.g. api/openapi.yaml (no leading /, no ..)")
+    .describe("Where the definition lives in the component's repository, e.g. api/openapi.yaml"),
+});
+
 export const componentSchema = z
   .strictObject({
     apiVersion: z.string().regex(API_VERSION_PATTERN, "apiVersion must have the form <group>/v1alpha1, e.g. platform.example.com/v1alpha1"),
@@ -155,9 +187,20 @@ export const componentSchema = z
         .optional(),
       dependencies: dependenciesSchema.optional(),
       library: librarySchema.optional(),
+      system: referenceName("system").optional().describe("The system (a group of components) this component belongs to"),
+      dependsOn: nameList("a component's name", "dependsOn").optional().describe("Names of the components this one depends on"),
+      providesApis: z
+        .array(providedApiSchema, { error: "providesApis must be a list" })
+        .max(RELATIONS_MAX, `providesApis lists at most ${RELATIONS_MAX} APIs`)
+        .refine((apis) => new Set(apis.map((a) => a.name)).size === apis.length, { message: "an API is listed twice in providesApis" })
+        .optional()
+        .describe("The APIs this component serves"),
+      consumesApis: nameList("an API's name", "consumesApis").optional().describe("Names of the APIs this component calls"),
     }),
   })
   .superRefine((c, ctx) => {
+    const self = c.spec.dependsOn?.indexOf(c.metadata.name) ?? -1;
+    if (self >= 0) ctx.addIssue({ code: "custom", path: ["spec", "dependsOn", self], message: "a component does not depend on itself" });
     const namespaces = c.spec.runtime?.k8s?.namespaces ?? {};
     for (const env of Object.keys(namespaces)) {
       if (!c.spec.environments.includes(env as Environment)) {
@@ -173,6 +216,7 @@ export const componentSchema = z
 export type Component = z.infer<typeof componentSchema>;
 export type Owner = z.infer<typeof ownerSchema>;
 export type Lifecycle = (typeof LIFECYCLES)[number];
+export type ProvidedApi = z.infer<typeof providedApiSchema>;
 
 export interface FieldIssue {
   /** Dotted field path, e.g. spec.owners[0].user; "" for the whole record. */

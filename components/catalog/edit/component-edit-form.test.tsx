@@ -152,4 +152,32 @@ describe("the component record editor", () => {
     expect(sent.spec.lifecycle).toBe("production");
     expect(sent.metadata.links).toBeUndefined();
   });
+
+  it("edits relations: names checked as typed, an API added with its type and path, empty ones left out of the record", async () => {
+    const held = heldAnswer({ body: {} });
+    const api = fakeApi({ "PUT /api/components/admin-console": held.handler });
+    const { user } = render();
+    await user.type(screen.getByTestId("field-dependsOn"), "checkout-api, Payments");
+    await waitFor(() => expect(screen.getByTestId("edit-issues").textContent).toBe("1 problem: Depends on: a component's name must be lowercase letters, digits and hyphens (1–63, no leading or trailing hyphen)"));
+    await user.clear(screen.getByTestId("field-dependsOn"));
+    await user.type(screen.getByTestId("field-dependsOn"), "checkout-api, payments-gateway");
+    await user.type(screen.getByTestId("field-system"), "support");
+    await user.click(screen.getByRole("button", { name: "Add API" }));
+    await user.type(screen.getByLabelText("API 1 name"), "admin");
+    await user.selectOptions(screen.getByLabelText("API 1 type"), "grpc");
+    await user.type(screen.getByLabelText("API 1 definition path"), "/abs.proto");
+    await waitFor(() => expect(screen.getByTestId("edit-issues").textContent).toContain("API 1 definition path: an API's path is relative"));
+    await user.clear(screen.getByLabelText("API 1 definition path"));
+    await user.type(screen.getByLabelText("API 1 definition path"), "proto/admin.proto");
+    await user.click(screen.getByTestId("review-changes"));
+    const diff = (await screen.findByTestId("yaml-diff")).textContent ?? "";
+    expect(diff).toContain("+   system: support");
+    expect(diff).toContain("+     - payments-gateway");
+    expect(diff).not.toContain("consumesApis");
+    await user.click(screen.getByTestId("save-component"));
+    await waitFor(() => expect(api.callsTo("PUT", "/api/components/admin-console")).toHaveLength(1));
+    const sent = api.callsTo("PUT", "/api/components/admin-console")[0].json as Component;
+    expect(sent.spec).toMatchObject({ system: "support", dependsOn: ["checkout-api", "payments-gateway"], providesApis: [{ name: "admin", type: "grpc", path: "proto/admin.proto" }] });
+    expect("consumesApis" in sent.spec).toBe(false);
+  });
 });

@@ -22,6 +22,7 @@ import { EnvironmentsFieldset } from "./environments-fieldset";
 import { RuntimeFieldset } from "./runtime-fieldset";
 import { LibraryFieldset } from "./library-fieldset";
 import { DependenciesFieldset } from "./dependencies-fieldset";
+import { RelationsFieldset } from "./relations-fieldset";
 import styles from "../catalog.module.css";
 
 const checkRecord = zodResolver(componentSchema);
@@ -109,6 +110,7 @@ export function ComponentEditForm({ name, component, yaml, etag, canCommit, onCa
           <RuntimeFieldset />
           <LibraryFieldset />
           <DependenciesFieldset />
+          <RelationsFieldset />
 
           {!valid ? (
             <Alert tone="error" data-testid="edit-issues">

@@ -58,10 +58,22 @@ function cleanMetadata(metadata: Component["metadata"]): Component["metadata"] {
   return out;
 }
 
+/** Relations as the record holds them: an empty system or list is not set. */
+function cleanRelations(spec: Spec): Spec {
+  // Deleted from a copy, so the keys that stay keep their order (the diff shows only the edit).
+  const out: Spec = { ...spec };
+  if (!out.system?.trim()) delete out.system;
+  if (!out.dependsOn?.length) delete out.dependsOn;
+  if (!out.providesApis?.length) delete out.providesApis;
+  if (!out.consumesApis?.length) delete out.consumesApis;
+  return out;
+}
+
 /** The draft as the record it stands for: an empty group or namespace is not set, and unset keys are left out. */
 export function cleanDraft(draft: Component): Component {
-  const { lifecycle, ...specRest } = draft.spec;
-  const spec = lifecycle ? draft.spec : specRest;
+  const relations = cleanRelations(draft.spec);
+  const { lifecycle, ...specRest } = relations;
+  const spec = lifecycle ? relations : specRest;
   const owners = spec.owners.map(({ user, group }) => (group ? { user, group } : { user }));
   let runtime = spec.runtime;
   const namespaces = runtime?.k8s?.namespaces;

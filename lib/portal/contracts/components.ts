@@ -2,6 +2,7 @@
 // it), the OpenAPI document and the catalog UI (components/catalog/api.ts). zod only: browser code imports it.
 import { z } from "zod";
 import { componentSchema } from "@/lib/catalog/schema";
+import { ComponentGraph, ComponentRelations, GRAPH_DEPTH_MAX, GRAPH_DIRECTIONS } from "@/lib/catalog/relation-schema";
 import { MergeRequest } from "./shared";
 
 /** GET /api/components/{name}: the record on show, its YAML and ETag, and what the caller may do. */
@@ -15,6 +16,7 @@ export const ComponentAnswer = z.object({
   yaml: z.string(),
   favorite: z.boolean(),
   canCommit: z.boolean().describe("An edit by the caller commits (operators, the component's owners); otherwise it is proposed as a merge request"),
+  relations: ComponentRelations.describe("Its system, what it depends on and what uses it, its APIs, its blast radius, and the references that do not resolve (warnings)"),
 });
 export type ComponentAnswer = z.infer<typeof ComponentAnswer>;
 
@@ -81,3 +83,12 @@ export type ComponentList = z.infer<typeof ComponentList>;
 /** GET /api/components/favorites: the caller's favorite names, and the records that still exist. */
 export const FavoriteList = z.object({ names: z.array(z.string()), items: z.array(ListItem), total: z.number().int() });
 export type FavoriteList = z.infer<typeof FavoriteList>;
+
+/** GET /api/components/{name}/graph: how far and which way from the component. */
+export const ComponentGraphQuery = z.object({
+  depth: z.coerce.number().int().min(1).max(GRAPH_DEPTH_MAX).default(1).describe(`Hops from the component, 1 to ${GRAPH_DEPTH_MAX}`),
+  direction: z.enum(GRAPH_DIRECTIONS).default("both").describe("down: what it depends on; up: what depends on it; both"),
+});
+/** GET /api/components/{name}/graph: the nodes and edges of its neighbourhood (bounded). */
+export const ComponentGraphAnswer = ComponentGraph;
+export type ComponentGraphAnswer = z.infer<typeof ComponentGraphAnswer>;

@@ -8,6 +8,7 @@ import { getPortalServices } from "@/lib/portal/services";
 import { favoriteSet } from "@/lib/portal/favorites";
 import { checkName } from "@/lib/catalog/names";
 import { componentStatus } from "@/lib/catalog/status";
+import { NO_RELATIONS } from "@/lib/catalog/relations";
 import { gitopsStatusExtra } from "@/lib/portal/gitops/status";
 import { ComponentView } from "@/components/catalog/component-view";
 import { RefreshCatalogButton } from "@/components/catalog/refresh-catalog-button";
@@ -73,6 +74,7 @@ export default async function ComponentPage({ params, searchParams }: { params: 
         canCommit={mayCommit(user, entry.component)}
         repositoryUrl={repositoryUrlOf(services.settings.gitops, entry.component.spec.repo.path)}
         status={componentStatus(entry, gitops)}
+        relations={catalog.relations.view(entry.name) ?? NO_RELATIONS}
       />
       {/* Re-reads this record's file from the config repository; the API is operator-only. */}
       {hasRole(user, "operator") ? <RefreshCatalogButton name={entry.name} /> : null}

@@ -6,6 +6,7 @@
 import { z } from "zod";
 import type { UpdateResult } from "@/lib/catalog/catalog";
 import { etagMatches } from "@/lib/catalog/record-update";
+import { NO_RELATIONS } from "@/lib/catalog/relations";
 import { favoriteSet } from "@/lib/portal/favorites";
 import { componentNotFound, componentParams, GITOPS_FAILURES, ifMatchRequired, json, nonJson, route, type Answer } from "@/lib/portal/http";
 import { CommittedAnswer, ComponentAnswer, ComponentMergePatch, ComponentReplace, ProposalAnswer } from "@/lib/portal/contracts/components";
@@ -16,7 +17,7 @@ import { mayCommit } from "@/lib/portal/ownership";
 export const dynamic = "force-dynamic";
 
 export const GET = route({
-  doc: { responses: { 200: { description: "The record, its YAML and ETag", schema: ComponentAnswer }, 304: { description: "Not modified (If-None-Match matched the ETag)", noBody: true } }, errors: ["not-found"] },
+  doc: { responses: { 200: { description: "The record, its YAML and ETag", schema: ComponentAnswer }, 304: { description: "Not modified: the record's file is unchanged (If-None-Match matched the ETag). Its relations come from other records too and may have moved: a page that shows them asks without If-None-Match", noBody: true } }, errors: ["not-found"] },
   params: componentParams,
   headers: z.object({ "if-none-match": z.string().optional() }),
   handler: async ({ user, params: { name }, headers, services }) => {
@@ -39,6 +40,7 @@ export const GET = route({
         yaml: source.text,
         favorite,
         canCommit: mayCommit(user, entry.component),
+        relations: catalog.relations.view(entry.name) ?? NO_RELATIONS,
       },
       { headers: { ETag: source.etag } },
     );

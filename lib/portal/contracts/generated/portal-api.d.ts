@@ -194,6 +194,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/components/{name}/graph": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Nodes and edges around a component: depth 1..3, direction both, down (what it depends on) or up (what depends on it) */
+        get: operations["componentGraph"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/components/{name}/favorite": {
         parameters: {
             query?: never;
@@ -2437,6 +2454,67 @@ export interface operations {
             503: components["responses"]["Error503.database-unavailable.source-control-busy"];
         };
     };
+    componentGraph: {
+        parameters: {
+            query?: {
+                /** @description Hops from the component, 1 to 3 */
+                depth?: number;
+                /** @description down: what it depends on; up: what depends on it; both */
+                direction?: "both" | "down" | "up";
+            };
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The component's neighbourhood: nodes (missing records marked) and the edges between them */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        root: string;
+                        depth: number;
+                        /** @enum {string} */
+                        direction: "both" | "down" | "up";
+                        nodes: {
+                            name: string;
+                            /** @description Null for a name no record holds */
+                            displayName: string | null;
+                            kind: string | null;
+                            system: string | null;
+                            /** @description No record has this name: a dependsOn target that does not exist */
+                            missing: boolean;
+                            /** @description Hops from the root */
+                            distance: number;
+                        }[];
+                        edges: {
+                            /** @description The component that depends */
+                            from: string;
+                            /** @description The component depended on */
+                            to: string;
+                            /** @enum {string} */
+                            kind: "dependsOn" | "consumesApi";
+                            /** @description The API consumed, for consumesApi */
+                            api: string | null;
+                        }[];
+                        /** @description True when the neighbourhood holds more than 500 nodes: the nearest are answered */
+                        truncated: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["Error400.invalid-request"];
+            401: components["responses"]["Error401.unauthenticated"];
+            404: components["responses"]["Error404.not-found"];
+            429: components["responses"]["Error429.rate-limited"];
+            500: components["responses"]["Error500.internal-error"];
+            503: components["responses"]["Error503.database-unavailable"];
+        };
+    };
     favoriteAdd: {
         parameters: {
             query?: never;
@@ -2757,6 +2835,20 @@ export interface operations {
                                         };
                                     };
                                 };
+                                /** @description The system (a group of components) this component belongs to */
+                                system?: string;
+                                /** @description Names of the components this one depends on */
+                                dependsOn?: string[];
+                                /** @description The APIs this component serves */
+                                providesApis?: {
+                                    name: string;
+                                    /** @enum {string} */
+                                    type: "openapi" | "asyncapi" | "grpc";
+                                    /** @description Where the definition lives in the component's repository, e.g. api/openapi.yaml */
+                                    path: string;
+                                }[];
+                                /** @description Names of the APIs this component calls */
+                                consumesApis?: string[];
                             };
                         };
                         etag: string;
@@ -2767,10 +2859,65 @@ export interface operations {
                         favorite: boolean;
                         /** @description An edit by the caller commits (operators, the component's owners); otherwise it is proposed as a merge request */
                         canCommit: boolean;
+                        /** @description Its system, what it depends on and what uses it, its APIs, its blast radius, and the references that do not resolve (warnings) */
+                        relations: {
+                            system: {
+                                name: string;
+                                /** @description The components of the system, this one included */
+                                members: {
+                                    /** @description In name order, at most 100 */
+                                    names: string[];
+                                    /** @description How many there are in all */
+                                    total: number;
+                                };
+                            } | null;
+                            dependsOn: {
+                                name: string;
+                                /** @description False: no record has this name (a warning) */
+                                exists: boolean;
+                            }[];
+                            /** @description Components whose spec.dependsOn names this one */
+                            usedBy: {
+                                /** @description In name order, at most 100 */
+                                names: string[];
+                                /** @description How many there are in all */
+                                total: number;
+                            };
+                            providesApis: {
+                                name: string;
+                                /** @enum {string} */
+                                type: "openapi" | "asyncapi" | "grpc";
+                                path: string;
+                                /** @description Components whose spec.consumesApis names this API */
+                                consumers: {
+                                    /** @description In name order, at most 100 */
+                                    names: string[];
+                                    /** @description How many there are in all */
+                                    total: number;
+                                };
+                                /** @description Other components that say they provide an API of this name (a warning) */
+                                otherProviders: string[];
+                            }[];
+                            consumesApis: {
+                                name: string;
+                                /** @description Empty: no component provides it (a warning) */
+                                providers: string[];
+                            }[];
+                            /** @description How many components depend on this one, directly or transitively (spec.dependsOn, or consuming an API it provides) */
+                            blastRadius: number;
+                            warnings: {
+                                /** @description The component whose record holds the reference */
+                                name: string;
+                                file: string;
+                                /** @description The field, e.g. spec.dependsOn[1] */
+                                path: string;
+                                message: string;
+                            }[];
+                        };
                     };
                 };
             };
-            /** @description Not modified (If-None-Match matched the ETag) */
+            /** @description Not modified: the record's file is unchanged (If-None-Match matched the ETag). Its relations come from other records too and may have moved: a page that shows them asks without If-None-Match */
             304: {
                 headers: {
                     [name: string]: unknown;
@@ -2856,6 +3003,20 @@ export interface operations {
                                 };
                             };
                         };
+                        /** @description The system (a group of components) this component belongs to */
+                        system?: string;
+                        /** @description Names of the components this one depends on */
+                        dependsOn?: string[];
+                        /** @description The APIs this component serves */
+                        providesApis?: {
+                            name: string;
+                            /** @enum {string} */
+                            type: "openapi" | "asyncapi" | "grpc";
+                            /** @description Where the definition lives in the component's repository, e.g. api/openapi.yaml */
+                            path: string;
+                        }[];
+                        /** @description Names of the APIs this component calls */
+                        consumesApis?: string[];
                     };
                 };
             };
@@ -2927,6 +3088,20 @@ export interface operations {
                                         };
                                     };
                                 };
+                                /** @description The system (a group of components) this component belongs to */
+                                system?: string;
+                                /** @description Names of the components this one depends on */
+                                dependsOn?: string[];
+                                /** @description The APIs this component serves */
+                                providesApis?: {
+                                    name: string;
+                                    /** @enum {string} */
+                                    type: "openapi" | "asyncapi" | "grpc";
+                                    /** @description Where the definition lives in the component's repository, e.g. api/openapi.yaml */
+                                    path: string;
+                                }[];
+                                /** @description Names of the APIs this component calls */
+                                consumesApis?: string[];
                             };
                         };
                         etag: string;
@@ -3028,6 +3203,20 @@ export interface operations {
                                         };
                                     };
                                 };
+                                /** @description The system (a group of components) this component belongs to */
+                                system?: string;
+                                /** @description Names of the components this one depends on */
+                                dependsOn?: string[];
+                                /** @description The APIs this component serves */
+                                providesApis?: {
+                                    name: string;
+                                    /** @enum {string} */
+                                    type: "openapi" | "asyncapi" | "grpc";
+                                    /** @description Where the definition lives in the component's repository, e.g. api/openapi.yaml */
+                                    path: string;
+                                }[];
+                                /** @description Names of the APIs this component calls */
+                                consumesApis?: string[];
                             };
                         };
                         etag: string;
@@ -3089,6 +3278,20 @@ export interface operations {
                                         };
                                     };
                                 };
+                                /** @description The system (a group of components) this component belongs to */
+                                system?: string;
+                                /** @description Names of the components this one depends on */
+                                dependsOn?: string[];
+                                /** @description The APIs this component serves */
+                                providesApis?: {
+                                    name: string;
+                                    /** @enum {string} */
+                                    type: "openapi" | "asyncapi" | "grpc";
+                                    /** @description Where the definition lives in the component's repository, e.g. api/openapi.yaml */
+                                    path: string;
+                                }[];
+                                /** @description Names of the APIs this component calls */
+                                consumesApis?: string[];
                             };
                         };
                         proposedYaml: string;
@@ -3196,6 +3399,20 @@ export interface operations {
                                         };
                                     };
                                 };
+                                /** @description The system (a group of components) this component belongs to */
+                                system?: string;
+                                /** @description Names of the components this one depends on */
+                                dependsOn?: string[];
+                                /** @description The APIs this component serves */
+                                providesApis?: {
+                                    name: string;
+                                    /** @enum {string} */
+                                    type: "openapi" | "asyncapi" | "grpc";
+                                    /** @description Where the definition lives in the component's repository, e.g. api/openapi.yaml */
+                                    path: string;
+                                }[];
+                                /** @description Names of the APIs this component calls */
+                                consumesApis?: string[];
                             };
                         };
                         etag: string;
@@ -3297,6 +3514,20 @@ export interface operations {
                                         };
                                     };
                                 };
+                                /** @description The system (a group of components) this component belongs to */
+                                system?: string;
+                                /** @description Names of the components this one depends on */
+                                dependsOn?: string[];
+                                /** @description The APIs this component serves */
+                                providesApis?: {
+                                    name: string;
+                                    /** @enum {string} */
+                                    type: "openapi" | "asyncapi" | "grpc";
+                                    /** @description Where the definition lives in the component's repository, e.g. api/openapi.yaml */
+                                    path: string;
+                                }[];
+                                /** @description Names of the APIs this component calls */
+                                consumesApis?: string[];
                             };
                         };
                         etag: string;
@@ -3358,6 +3589,20 @@ export interface operations {
                                         };
                                     };
                                 };
+                                /** @description The system (a group of components) this component belongs to */
+                                system?: string;
+                                /** @description Names of the components this one depends on */
+                                dependsOn?: string[];
+                                /** @description The APIs this component serves */
+                                providesApis?: {
+                                    name: string;
+                                    /** @enum {string} */
+                                    type: "openapi" | "asyncapi" | "grpc";
+                                    /** @description Where the definition lives in the component's repository, e.g. api/openapi.yaml */
+                                    path: string;
+                                }[];
+                                /** @description Names of the APIs this component calls */
+                                consumesApis?: string[];
                             };
                         };
                         proposedYaml: string;
@@ -3498,6 +3743,20 @@ export interface operations {
                                             };
                                         };
                                     };
+                                    /** @description The system (a group of components) this component belongs to */
+                                    system?: string;
+                                    /** @description Names of the components this one depends on */
+                                    dependsOn?: string[];
+                                    /** @description The APIs this component serves */
+                                    providesApis?: {
+                                        name: string;
+                                        /** @enum {string} */
+                                        type: "openapi" | "asyncapi" | "grpc";
+                                        /** @description Where the definition lives in the component's repository, e.g. api/openapi.yaml */
+                                        path: string;
+                                    }[];
+                                    /** @description Names of the APIs this component calls */
+                                    consumesApis?: string[];
                                 };
                             };
                         }[];
@@ -3603,6 +3862,20 @@ export interface operations {
                                             };
                                         };
                                     };
+                                    /** @description The system (a group of components) this component belongs to */
+                                    system?: string;
+                                    /** @description Names of the components this one depends on */
+                                    dependsOn?: string[];
+                                    /** @description The APIs this component serves */
+                                    providesApis?: {
+                                        name: string;
+                                        /** @enum {string} */
+                                        type: "openapi" | "asyncapi" | "grpc";
+                                        /** @description Where the definition lives in the component's repository, e.g. api/openapi.yaml */
+                                        path: string;
+                                    }[];
+                                    /** @description Names of the APIs this component calls */
+                                    consumesApis?: string[];
                                 };
                             };
                         }[];
@@ -3743,6 +4016,20 @@ export interface operations {
                                             };
                                         };
                                     };
+                                    /** @description The system (a group of components) this component belongs to */
+                                    system?: string;
+                                    /** @description Names of the components this one depends on */
+                                    dependsOn?: string[];
+                                    /** @description The APIs this component serves */
+                                    providesApis?: {
+                                        name: string;
+                                        /** @enum {string} */
+                                        type: "openapi" | "asyncapi" | "grpc";
+                                        /** @description Where the definition lives in the component's repository, e.g. api/openapi.yaml */
+                                        path: string;
+                                    }[];
+                                    /** @description Names of the APIs this component calls */
+                                    consumesApis?: string[];
                                 };
                             };
                         }[];
@@ -3846,6 +4133,20 @@ export interface operations {
                                             };
                                         };
                                     };
+                                    /** @description The system (a group of components) this component belongs to */
+                                    system?: string;
+                                    /** @description Names of the components this one depends on */
+                                    dependsOn?: string[];
+                                    /** @description The APIs this component serves */
+                                    providesApis?: {
+                                        name: string;
+                                        /** @enum {string} */
+                                        type: "openapi" | "asyncapi" | "grpc";
+                                        /** @description Where the definition lives in the component's repository, e.g. api/openapi.yaml */
+                                        path: string;
+                                    }[];
+                                    /** @description Names of the APIs this component calls */
+                                    consumesApis?: string[];
                                 };
                             };
                         }[];
@@ -3949,6 +4250,20 @@ export interface operations {
                                             };
                                         };
                                     };
+                                    /** @description The system (a group of components) this component belongs to */
+                                    system?: string;
+                                    /** @description Names of the components this one depends on */
+                                    dependsOn?: string[];
+                                    /** @description The APIs this component serves */
+                                    providesApis?: {
+                                        name: string;
+                                        /** @enum {string} */
+                                        type: "openapi" | "asyncapi" | "grpc";
+                                        /** @description Where the definition lives in the component's repository, e.g. api/openapi.yaml */
+                                        path: string;
+                                    }[];
+                                    /** @description Names of the APIs this component calls */
+                                    consumesApis?: string[];
                                 };
                             };
                         }[];
@@ -7402,6 +7717,20 @@ export interface operations {
                                         };
                                     };
                                 };
+                                /** @description The system (a group of components) this component belongs to */
+                                system?: string;
+                                /** @description Names of the components this one depends on */
+                                dependsOn?: string[];
+                                /** @description The APIs this component serves */
+                                providesApis?: {
+                                    name: string;
+                                    /** @enum {string} */
+                                    type: "openapi" | "asyncapi" | "grpc";
+                                    /** @description Where the definition lives in the component's repository, e.g. api/openapi.yaml */
+                                    path: string;
+                                }[];
+                                /** @description Names of the APIs this component calls */
+                                consumesApis?: string[];
                             };
                         }[];
                         errors: {

@@ -1,10 +1,12 @@
-// Records that failed to load: file, field and message for each, and the stale records they affect.
+// Records that failed to load: file, field and message for each, the relations that do not resolve (warnings),
+// and the stale records.
 import type { Metadata } from "next";
 import { Link } from "@/components/ui/link";
 import { currentUser, hasRole } from "@/lib/portal/authorize";
 import { getPortalServices } from "@/lib/portal/services";
 import { Alert } from "@/components/ui";
 import { RefreshCatalogButton } from "@/components/catalog/refresh-catalog-button";
+import { CatalogRelationWarnings } from "@/components/catalog/relations-card";
 import { SignInNeeded } from "@/components/shell/sign-in-needed";
 import styles from "@/components/catalog/catalog.module.css";
 
@@ -52,6 +54,7 @@ export default async function CatalogErrorsPage() {
           </tbody>
         </table>
       )}
+      <CatalogRelationWarnings warnings={catalog.relations.warnings()} />
       {stale.length ? (
         <>
           <h2>Shown from their last valid version</h2>

@@ -1,0 +1,323 @@
+/**
+ * The catalog's relations: what each record declares (spec.system, spec.dependsOn, spec.providesApis,
+ * spec.consumesApis) and the reverse edges kept beside it (used by, system members, API providers and
+ * consumers), so a component's page reads its relations without a pass over the catalog.
+ *
+ * Incremental: a record that changes moves only its own edges (unlink what it declared, link what it
+ * declares now); a refresh hands every record, and those whose parsed component is the same object as
+ * before cost a map lookup. A reference to a name no record holds is kept like any other edge: it
+ * resolves by itself when that record appears, and until then it is a warning, never a load error.
+ * What depends on the whole graph (blast radius, the list of warnings) is computed on read from the
+ * edges and kept until the next change.
+ *
+ * The graph walks are pure functions (reachable, neighbourhood) over a function giving a node's
+ * neighbours: cycles and self-references end because a node is visited once.
+ */
+import type { Component, ProvidedApi } from "./schema";
+import { GRAPH_NODES_MAX, NAME_LIST_MAX, type ComponentGraph, type ComponentRelations, type GraphDirection, type GraphEdge, type GraphNode, type NameList, type RelationWarning } from "./relation-schema";
+
+/** What the relations need of a catalog entry. */
+export interface RelationRecord {
+  name: string;
+  file: string;
+  component: Component;
+}
+
+/** The relations of a record the index no longer holds (removed while its page was being answered). */
+export const NO_RELATIONS: ComponentRelations = { system: null, dependsOn: [], usedBy: { names: [], total: 0 }, providesApis: [], consumesApis: [], blastRadius: 0, warnings: [] };
+
+/**
+ * Every name reachable from `start`, `start` itself left out (a cycle back to it included). `neighbours` calls
+ * `visit` for each neighbour of a name: no array or iterator per name, as a walk may cover the whole catalog.
+ */
+export function reachable(start: string, neighbours: (name: string, visit: (next: string) => void) => void): Set<string> {
+  const seen = new Set<string>([start]);
+  const stack = [start];
+  const visit = (n: string) => {
+    if (seen.has(n)) return;
+    seen.add(n);
+    stack.push(n);
+  };
+  while (stack.length) neighbours(stack.pop()!, visit);
+  seen.delete(start);
+  return seen;
+}
+
+/**
+ * The names within `depth` hops of `start` through `next`, each with its distance (breadth first, so the
+ * shortest), at most `maxNodes` of them: the nearest first, neighbours in the order `next` gives them.
+ * `expand` says whether a name's neighbours are followed (a missing record has none).
+ */
+export function neighbourhood(
+  start: string,
+  depth: number,
+  next: (name: string) => Iterable<string>,
+  maxNodes: number,
+  expand: (name: string) => boolean = () => true,
+): { distances: Map<string, number>; truncated: boolean } {
+  const distances = new Map<string, number>([[start, 0]]);
+  let frontier = [start];
+  let truncated = false;
+  for (let d = 1; d <= depth && frontier.length; d++) {
+    const following: string[] = [];
+    for (const n of frontier) {
+      if (!expand(n)) continue;
+      for (const m of next(n)) {
+        if (distances.has(m)) continue;
+        if (distances.size >= maxNodes) {
+          truncated = true;
+          break;
+        }
+        distances.set(m, d);
+        following.push(m);
+      }
+    }
+    frontier = following;
+  }
+  return { distances, truncated };
+}
+
+/** What one record declares, as the index keeps it. */
+interface Declared {
+  system: string | null;
+  dependsOn: readonly string[];
+  providesApis: readonly ProvidedApi[];
+  consumesApis: readonly string[];
+}
+
+const NOTHING: Declared = { system: null, dependsOn: [], providesApis: [], consumesApis: [] };
+const NO_NAMES: ReadonlySet<string> = new Set();
+
+function declaredBy(component: Component): Declared {
+  const { system, dependsOn, providesApis, consumesApis } = component.spec;
+  if (!system && !dependsOn?.length && !providesApis?.length && !consumesApis?.length) return NOTHING;
+  return { system: system ?? null, dependsOn: dependsOn ?? [], providesApis: providesApis ?? [], consumesApis: consumesApis ?? [] };
+}
+
+function link(map: Map<string, Set<string>>, key: string, name: string): void {
+  let set = map.get(key);
+  if (!set) map.set(key, (set = new Set()));
+  set.add(name);
+}
+
+function unlink(map: Map<string, Set<string>>, key: string, name: string): void {
+  const set = map.get(key);
+  if (!set) return;
+  set.delete(name);
+  if (!set.size) map.delete(key);
+}
+
+const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+function sortedNames(names: Iterable<string>, without?: string): string[] {
+  const out: string[] = [];
+  for (const n of names) if (n !== without) out.push(n);
+  return out.sort(byName);
+}
+
+function nameList(names: ReadonlySet<string> | undefined): NameList {
+  if (!names?.size) return { names: [], total: 0 };
+  return { names: sortedNames(names).slice(0, NAME_LIST_MAX), total: names.size };
+}
+
+interface Held {
+  record: RelationRecord;
+  declared: Declared;
+}
+
+export class RelationIndex {
+  private held = new Map<string, Held>();
+  /** Component name → the records whose spec.dependsOn names it (whether or not a record has that name). */
+  private usedBy = new Map<string, Set<string>>();
+  private members = new Map<string, Set<string>>();
+  private providers = new Map<string, Set<string>>();
+  private consumers = new Map<string, Set<string>>();
+  /** Read-side results of the current edges, dropped on any change. */
+  private radius = new Map<string, number>();
+  private warningList: RelationWarning[] | null = null;
+
+  get size(): number {
+    return this.held.size;
+  }
+
+  has(name: string): boolean {
+    return this.held.has(name);
+  }
+
+  /** The catalog's records after a refresh: only those whose component changed move their edges. */
+  sync(records: readonly RelationRecord[]): void {
+    for (const r of records) this.set(r);
+    // Every record handed is held now: more held means some are gone (the names are a set only then).
+    if (records.length === this.held.size) return;
+    const present = new Set(records.map((r) => r.name));
+    for (const name of [...this.held.keys()]) if (!present.has(name)) this.delete(name);
+  }
+
+  /** Adds a record, or moves its edges to what it declares now. */
+  set(record: RelationRecord): void {
+    const before = this.held.get(record.name);
+    if (before && before.record.component === record.component) {
+      if (before.record.file !== record.file) this.warningList = null;
+      before.record = record;
+      return;
+    }
+    if (before) this.unlinkDeclared(record.name, before.declared);
+    const declared = declaredBy(record.component);
+    this.held.set(record.name, { record, declared });
+    this.linkDeclared(record.name, declared);
+    this.changed();
+  }
+
+  delete(name: string): void {
+    const before = this.held.get(name);
+    if (!before) return;
+    this.unlinkDeclared(name, before.declared);
+    this.held.delete(name);
+    this.changed();
+  }
+
+  private changed(): void {
+    this.radius.clear();
+    this.warningList = null;
+  }
+
+  /** Forgets the blast radii and the warning list computed since the last change (benchmarks measure uncached reads). */
+  forgetDerived(): void {
+    this.changed();
+  }
+
+  private linkDeclared(name: string, d: Declared): void {
+    if (d === NOTHING) return;
+    if (d.system) link(this.members, d.system, name);
+    for (const target of d.dependsOn) link(this.usedBy, target, name);
+    for (const api of d.providesApis) link(this.providers, api.name, name);
+    for (const api of d.consumesApis) link(this.consumers, api, name);
+  }
+
+  private unlinkDeclared(name: string, d: Declared): void {
+    if (d === NOTHING) return;
+    if (d.system) unlink(this.members, d.system, name);
+    for (const target of d.dependsOn) unlink(this.usedBy, target, name);
+    for (const api of d.providesApis) unlink(this.providers, api.name, name);
+    for (const api of d.consumesApis) unlink(this.consumers, api, name);
+  }
+
+  /** Edges out of a record: what it depends on, declared or through an API it consumes (its provider). */
+  private edgesOut(name: string): GraphEdge[] {
+    const d = this.held.get(name)?.declared ?? NOTHING;
+    const out: GraphEdge[] = d.dependsOn.map((to) => ({ from: name, to, kind: "dependsOn", api: null }));
+    for (const api of d.consumesApis) for (const to of sortedNames(this.providers.get(api) ?? NO_NAMES, name)) out.push({ from: name, to, kind: "consumesApi", api });
+    return out;
+  }
+
+  /** Edges into a record: who depends on it, declared or by consuming an API it provides. */
+  private edgesIn(name: string): GraphEdge[] {
+    const d = this.held.get(name)?.declared ?? NOTHING;
+    const out: GraphEdge[] = sortedNames(this.usedBy.get(name) ?? NO_NAMES).map((from) => ({ from, to: name, kind: "dependsOn", api: null }));
+    for (const api of d.providesApis) for (const from of sortedNames(this.consumers.get(api.name) ?? NO_NAMES, name)) out.push({ from, to: name, kind: "consumesApi", api: api.name });
+    return out;
+  }
+
+  /** Visits the records that depend on `name` directly (declared, or consuming an API it provides). */
+  private readonly dependents = (name: string, visit: (next: string) => void): void => {
+    const users = this.usedBy.get(name);
+    if (users) for (const n of users) visit(n);
+    const provided = this.held.get(name)?.declared.providesApis;
+    if (!provided?.length) return;
+    for (const api of provided) {
+      const consumers = this.consumers.get(api.name);
+      if (consumers) for (const n of consumers) visit(n);
+    }
+  };
+
+  /** How many components depend on `name`, directly or transitively; 0 for a name no record holds. */
+  blastRadius(name: string): number {
+    if (!this.held.has(name)) return 0;
+    let n = this.radius.get(name);
+    if (n === undefined) this.radius.set(name, (n = reachable(name, this.dependents).size));
+    return n;
+  }
+
+  /** A record's relations as its page shows them; null when no record has the name. */
+  view(name: string): ComponentRelations | null {
+    const held = this.held.get(name);
+    if (!held) return null;
+    const d = held.declared;
+    return {
+      system: d.system ? { name: d.system, members: nameList(this.members.get(d.system)) } : null,
+      dependsOn: d.dependsOn.map((n) => ({ name: n, exists: this.held.has(n) })),
+      usedBy: nameList(this.usedBy.get(name)),
+      providesApis: d.providesApis.map((api) => ({
+        name: api.name,
+        type: api.type,
+        path: api.path,
+        consumers: nameList(this.consumers.get(api.name)),
+        otherProviders: sortedNames(this.providers.get(api.name) ?? NO_NAMES, name),
+      })),
+      consumesApis: d.consumesApis.map((api) => ({ name: api, providers: sortedNames(this.providers.get(api) ?? NO_NAMES) })),
+      blastRadius: this.blastRadius(name),
+      warnings: this.warningsOfHeld(held),
+    };
+  }
+
+  private warningsOfHeld({ record, declared: d }: Held): RelationWarning[] {
+    if (d === NOTHING) return [];
+    const out: RelationWarning[] = [];
+    const warn = (path: string, message: string) => out.push({ name: record.name, file: record.file, path, message });
+    d.dependsOn.forEach((target, i) => {
+      if (!this.held.has(target)) warn(`spec.dependsOn[${i}]`, `depends on "${target}", which no record of the catalog has as its name`);
+    });
+    d.providesApis.forEach((api, i) => {
+      const others = sortedNames(this.providers.get(api.name) ?? NO_NAMES, record.name);
+      if (others.length) warn(`spec.providesApis[${i}].name`, `the API "${api.name}" is also provided by ${others.join(", ")}: an API has one provider`);
+    });
+    d.consumesApis.forEach((api, i) => {
+      if (!this.providers.get(api)?.size) warn(`spec.consumesApis[${i}]`, `consumes the API "${api}", which no component provides`);
+    });
+    return out;
+  }
+
+  /** Every warning of the catalog, by component name (what /catalog/errors lists). */
+  warnings(): RelationWarning[] {
+    if (this.warningList) return this.warningList;
+    const out: RelationWarning[] = [];
+    for (const name of sortedNames(this.held.keys())) {
+      const held = this.held.get(name)!;
+      if (held.declared !== NOTHING) out.push(...this.warningsOfHeld(held));
+    }
+    return (this.warningList = out);
+  }
+
+  /**
+   * The neighbourhood of a record within `depth` hops: down (what it depends on), up (what depends on it)
+   * or both; the nodes (a missing record included, marked) and every edge between two of them. Null when
+   * no record has the name.
+   */
+  graph(root: string, depth: number, direction: GraphDirection, maxNodes = GRAPH_NODES_MAX): ComponentGraph | null {
+    if (!this.held.has(root)) return null;
+    const down = direction !== "up";
+    const up = direction !== "down";
+    const next = (n: string) => {
+      const names: string[] = [];
+      if (down) for (const e of this.edgesOut(n)) names.push(e.to);
+      if (up) for (const e of this.edgesIn(n)) names.push(e.from);
+      return names;
+    };
+    const { distances, truncated } = neighbourhood(root, depth, next, maxNodes, (n) => this.held.has(n));
+    const nodes: GraphNode[] = [];
+    const edges: GraphEdge[] = [];
+    for (const [name, distance] of distances) {
+      const component = this.held.get(name)?.record.component;
+      nodes.push({
+        name,
+        displayName: component?.metadata.displayName ?? null,
+        kind: component?.spec.kind ?? null,
+        system: component?.spec.system ?? null,
+        missing: !component,
+        distance,
+      });
+      if (component) for (const e of this.edgesOut(name)) if (distances.has(e.to)) edges.push(e);
+    }
+    return { root, depth, direction, nodes, edges, truncated };
+  }
+}
