@@ -56,7 +56,7 @@ export async function replayFailed(db: OffersDatabase, gameId: string, request: 
   if (request.endpointId) conditions.push(eq(webhookDeliveries.endpointId, request.endpointId));
   const replayed = await db
     .update(webhookDeliveries)
-    .set({ status: "pending", tries: 0, nextAttemptAt: now, failedAt: null, replayedAt: now, updatedAt: now })
+    .set({ status: "pending", tries: 0, nextAttemptAt: now, failedAt: null, updatedAt: now })
     .where(and(...conditions))
     .returning({ id: webhookDeliveries.id });
   return replayed.length;
