@@ -14,13 +14,13 @@ export function useSingleFlightMutation<TData = unknown, TError = DefaultError, 
 ): UseMutationResult<TData, TError, TVariables, TContext> {
   const mutation = useMutation(options);
   const inFlight = useRef(false);
-  const mutate: UseMutationResult<TData, TError, TVariables, TContext>["mutate"] = (variables, callbacks) => {
+  const mutate = (...args: Parameters<typeof mutation.mutateAsync>) => {
     if (inFlight.current) return;
     inFlight.current = true;
     // The promise settles even when the mutation was reset meanwhile (its callbacks then never run); its
     // failure is the mutation's `error`.
     void mutation
-      .mutateAsync(variables, callbacks)
+      .mutateAsync(...args)
       .catch(() => undefined)
       .finally(() => {
         inFlight.current = false;
