@@ -79,10 +79,17 @@ test("a double-click on a bulk config commit says Committed, not Nothing changed
   await page.getByTestId("preview-bulk").click();
   await expect(page.getByTestId("bulk-preview")).toContainText(`+ ${key}: "twice"`);
   const commits = countRequests(page, "POST", "/api/components/inventory/config/bulk");
+  const answers: unknown[] = [];
+  page.on("response", (r) => {
+    if (r.request().method() === "POST" && new URL(r.url()).pathname.endsWith("/config/bulk")) void r.json().then((body: { changed?: boolean }) => answers.push(body.changed));
+  });
 
   await page.getByTestId("save-bulk").dblclick();
   await expect(page.getByTestId("config-outcome")).toContainText("Committed");
   await expect.poll(() => commits.answered).toBe(commits.started);
+  // Whichever answer the page shows last, none says "nothing changed".
+  await expect.poll(() => answers.length).toBe(commits.started);
+  expect(answers).not.toContain(false);
   await expect(page.getByTestId("config-outcome")).toContainText("Committed");
   await expect(page.getByTestId("config-outcome")).not.toContainText("Nothing changed");
   await expect(page.getByTestId(`config-row-${key}`)).toBeVisible();
