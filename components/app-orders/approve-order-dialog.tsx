@@ -1,5 +1,5 @@
 "use client";
-import { useMutation } from "@tanstack/react-query";
+import { useSingleFlightMutation } from "@/components/forms/use-single-flight-mutation";
 import { Alert, Button, Dialog } from "@/components/ui";
 import { describeApiError } from "@/components/http/api-client";
 import type { AppOrder } from "@/lib/portal/app-orders/model";
@@ -7,7 +7,7 @@ import { approveOrder } from "./api";
 
 /** Asks a lead before approving an order: its merge request is merged and the component joins the catalog. */
 export function ApproveOrderDialog({ order, onClose, onApproved }: { order: AppOrder | null; onClose: () => void; onApproved: (answer: { order: AppOrder; inCatalog: boolean }) => void }) {
-  const approve = useMutation({ mutationFn: approveOrder, onSuccess: onApproved });
+  const approve = useSingleFlightMutation({ mutationFn: approveOrder, onSuccess: onApproved });
   const close = () => {
     approve.reset();
     onClose();

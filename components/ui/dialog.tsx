@@ -25,7 +25,9 @@ export function Dialog({ open, onClose, title, children, actions }: DialogProps)
       className="ui-dialog"
       onClose={onClose}
       onClick={(event) => {
-        if (event.target === ref.current) onClose();
+        // A click on the backdrop closes, but not the second click of a double-click: that is the
+        // click which opened the dialog, landing on the backdrop once the dialog covers the page.
+        if (event.target === ref.current && event.detail < 2) onClose();
       }}
     >
       {open ? (

@@ -2,6 +2,7 @@
 // The delivery log: each event sent to each endpoint, its attempts (status codes, latency), the next
 // retry, and a replay of one delivery. Newest first, filtered by status, older pages on demand.
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useSingleFlightMutation } from "@/components/forms/use-single-flight-mutation";
 import { useState } from "react";
 import { Alert, Badge, Button, Card, Field, Select, type BadgeTone } from "@/components/ui";
 import { retryWhileUnavailable } from "@/components/http/api-client";
@@ -40,7 +41,8 @@ export function DeliveryLog({ gameId, refreshMs }: { gameId: string; refreshMs: 
     mutationFn: (before: number) => api.deliveries(gameId, { status: status || undefined, before }),
     onSuccess: (page) => setOlder((rows) => [...rows, ...page.deliveries]),
   });
-  const replay = useMutation({
+  // One replay at a time: a double-click on Replay sends it once.
+  const replay = useSingleFlightMutation({
     mutationFn: (deliveryId: number) => api.replay(gameId, deliveryId),
     onSettled: () => void queryClient.invalidateQueries({ queryKey: keys.all(gameId) }),
   });
@@ -121,7 +123,7 @@ export function DeliveryLog({ gameId, refreshMs }: { gameId: string; refreshMs: 
                   <td data-testid="delivery-answer">{lastAnswer(d)}</td>
                   <td>{d.status === "pending" ? formatTime(d.nextAttemptAt) : "—"}</td>
                   <td>
-                    <Button size="small" disabled={replay.isPending && replay.variables === d.deliveryId} onClick={() => replay.mutate(d.deliveryId)}>
+                    <Button size="small" disabled={replay.isPending} onClick={() => replay.mutate(d.deliveryId)}>
                       Replay
                     </Button>
                   </td>

@@ -120,6 +120,7 @@ export function deliveryRowFor(fields: Partial<DeliveryRow> = {}): DeliveryRow {
     lastStatusCode: null,
     lastError: null,
     lastLatencyMs: null,
+    replayedAt: null,
     attemptLog: [],
     eventAt: at,
     createdAt: at,

@@ -4,7 +4,8 @@
 // with the ETag it was loaded with).
 import { useMemo, useState } from "react";
 import { useRouter } from "next/navigation";
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useQueryClient } from "@tanstack/react-query";
+import { useSingleFlightMutation } from "@/components/forms/use-single-flight-mutation";
 import { FormProvider, useForm, useWatch, type Resolver } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { Alert, Button, Card, Field, Input, Select } from "@/components/ui";
@@ -53,7 +54,7 @@ export function ComponentEditForm({ name, component, yaml, etag, canCommit, onCa
   const queryClient = useQueryClient();
   const form = useForm<Component>({ resolver: recordResolver, defaultValues: structuredClone(component) });
   const [reviewed, setReviewed] = useState<Component | null>(null);
-  const save = useMutation({
+  const save = useSingleFlightMutation({
     mutationFn: (record: Component) => saveComponent(name, record, etag),
     onSuccess: async (answer) => {
       if (isProposal(answer)) {

@@ -1,8 +1,8 @@
 "use client";
 import { useState } from "react";
-import { useMutation } from "@tanstack/react-query";
 import type { FieldValues, UseFormReturn } from "react-hook-form";
 import { useLiveValidation } from "@/components/forms/use-live-validation";
+import { useSingleFlightMutation } from "@/components/forms/use-single-flight-mutation";
 import type { ConfigWriteResult } from "../api";
 
 /**
@@ -11,7 +11,7 @@ import type { ConfigWriteResult } from "../api";
  */
 export function usePreviewedSave<T extends FieldValues, O, Preview, Body>(form: UseFormReturn<T, unknown, O>, send: (body: Body) => Promise<ConfigWriteResult>, onSaved: (r: ConfigWriteResult) => void) {
   const [preview, setPreview] = useState<Preview | null>(null);
-  const save = useMutation({ mutationFn: send, onSuccess: onSaved });
+  const save = useSingleFlightMutation({ mutationFn: send, onSuccess: onSaved });
   useLiveValidation(form, () => {
     setPreview(null);
     save.reset();

@@ -442,6 +442,8 @@ export const webhookDeliveries = pgTable(
     createdAt: ts("created_at").notNull(),
     deliveredAt: ts("delivered_at"),
     failedAt: ts("failed_at"),
+    /** When a person last replayed it: a second replay inside the repeat window is the same replay (a double-click). */
+    replayedAt: ts("replayed_at"),
     updatedAt: ts("updated_at").notNull(),
   },
   (t) => [

@@ -12,14 +12,37 @@ import { OffersError } from "../errors";
 import type { DeliveryStats, WebhookDelivery, WebhookDeliveryPage, WebhookDeliveryQuery, WebhookReplayRequest } from "../contract";
 import { FANOUT_CURSOR } from "./feed";
 
-/** Sends one delivery again (any status), with the same webhook-id; its schedule starts over. */
+/**
+ * A replay of a delivery this soon after the last replay of it is the same replay repeated (a
+ * double-click, a client's retry), not a new one: it sends nothing more.
+ */
+export const REPLAY_REPEAT_WINDOW_MS = 5_000;
+
+/**
+ * Sends one delivery again (any status), with the same webhook-id; its schedule starts over. A second
+ * replay within REPLAY_REPEAT_WINDOW_MS of the last one changes nothing and answers as the first did;
+ * the window is kept on the row (replayed_at), so it holds across instances, and one conditional update
+ * decides it, so concurrent replays make one send.
+ */
 export async function replayDelivery(db: OffersDatabase, gameId: string, deliveryId: number, now: Date): Promise<void> {
+  const repeatUntil = new Date(now.getTime() - REPLAY_REPEAT_WINDOW_MS).toISOString();
   const replayed = await db
     .update(webhookDeliveries)
-    .set({ status: "pending", tries: 0, nextAttemptAt: now, leaseToken: null, leasedUntil: null, failedAt: null, updatedAt: now })
-    .where(and(eq(webhookDeliveries.gameId, gameId), eq(webhookDeliveries.id, deliveryId)))
+    .set({ status: "pending", tries: 0, nextAttemptAt: now, leaseToken: null, leasedUntil: null, failedAt: null, replayedAt: now, updatedAt: now })
+    .where(
+      and(
+        eq(webhookDeliveries.gameId, gameId),
+        eq(webhookDeliveries.id, deliveryId),
+        sql`(${webhookDeliveries.replayedAt} is null or ${webhookDeliveries.replayedAt} <= ${repeatUntil}::timestamptz)`,
+      ),
+    )
     .returning({ id: webhookDeliveries.id });
-  if (replayed.length === 0) throw new OffersError("webhook-delivery-not-found", String(deliveryId));
+  if (replayed.length > 0) return;
+  const [exists] = await db
+    .select({ id: webhookDeliveries.id })
+    .from(webhookDeliveries)
+    .where(and(eq(webhookDeliveries.gameId, gameId), eq(webhookDeliveries.id, deliveryId)));
+  if (!exists) throw new OffersError("webhook-delivery-not-found", String(deliveryId));
 }
 
 /** Sends again every failed delivery of the game whose event happened in [from, to) (of one endpoint, if named). */

@@ -16,7 +16,7 @@ import * as S from "../contract";
 import { startOffersTestApp, type OffersTestContext, type TestGame } from "@/test-support/offers/test-app";
 import { and, eq } from "drizzle-orm";
 import { webhookDeliveries } from "../db/schema";
-import { purgeDeliveries } from "./delivery-log";
+import { purgeDeliveries, REPLAY_REPEAT_WINDOW_MS } from "./delivery-log";
 import { eventually, startReceiver, type Receiver } from "@/test-support/offers/delivery";
 import { DeliveryWorker, type DeliveryWorkerOptions } from "./worker";
 
@@ -354,6 +354,33 @@ describe.each(contractDatabaseTargets())("reward delivery on %s", (target) => {
     await eventually(() => expect(receiver.received).toHaveLength(2));
     expect(receiver.received.map((r) => r.id)).toEqual([delivery.messageId, delivery.messageId]);
     expect(receiver.received[1]!.verified).toEqual(receiver.received[0]!.verified);
+  });
+
+  it("two replays of one delivery at once, or within the repeat window, are one send; a replay after the window sends again", async () => {
+    const game = await newGame();
+    const { receiver } = await receiverEndpoint(game);
+    startWorker();
+    await clientClaim(game, "p1", await claimable(game, "p1"));
+    const delivery = await eventually(async () => {
+      const [d] = S.WebhookDeliveryPage.parse((await log(game.gameId)).json()).deliveries;
+      expect(d!.status).toBe("delivered");
+      return d!;
+    });
+    const replay = () => t.inject({ method: "POST", url: `/v1/admin/games/${game.gameId}/webhooks/deliveries/${delivery.deliveryId}/replay`, headers: { authorization: `Bearer ${ADMIN}` } });
+    // A double-click: two replays at once, both answered as a replay.
+    const twice = await Promise.all([replay(), replay()]);
+    for (const r of twice) expect([r.statusCode, r.json()], r.body).toEqual([200, { replayed: 1 }]);
+    await eventually(() => expect(receiver.received).toHaveLength(2));
+    // Still inside the window once sent: nothing more goes out.
+    t.clock.advance(REPLAY_REPEAT_WINDOW_MS - 1_000);
+    expect((await replay()).json()).toEqual({ replayed: 1 });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(receiver.received).toHaveLength(2);
+    // Past the window, a replay is a new one.
+    t.clock.advance(1_000);
+    expect((await replay()).json()).toEqual({ replayed: 1 });
+    await eventually(() => expect(receiver.received).toHaveLength(3));
+    expect(new Set(receiver.received.map((r) => r.id))).toEqual(new Set([delivery.messageId]));
   });
 
   it("purges deliveries that ended before the retention cutoff; pending ones and the feed stay", async () => {

@@ -11,7 +11,7 @@
  */
 import "server-only";
 import path from "node:path";
-import { randomBytes } from "node:crypto";
+import { createHash } from "node:crypto";
 import { parseDocument } from "yaml";
 import type { Catalog, Author } from "../../catalog/catalog";
 import { identityOf } from "../../catalog/store";
@@ -41,9 +41,24 @@ export function componentFilePath(catalog: Catalog, name: string): string {
   return path.posix.join(catalog.repo.componentsSubdir.split(path.sep).join("/"), `${name}.yaml`);
 }
 
-/** Branch of a proposal: portal/<scope>/<slug>-<random>; <scope> is the component name or "import". */
-export function proposalBranch(scope: string, slug: string): string {
-  return `portal/${scope}/${slug.replace(/[^a-z0-9-]/gi, "-").toLowerCase().slice(0, 40)}-${randomBytes(3).toString("hex")}`;
+/**
+ * Branch of a proposal: portal/<scope>/<slug>-<key>; <scope> is the component name or "import", <key> the
+ * first 12 hex digits of the proposal's key (proposalKey), so one proposal always names one branch.
+ */
+export function proposalBranch(scope: string, slug: string, key: string): string {
+  return `portal/${scope}/${slug.replace(/[^a-z0-9-]/gi, "-").toLowerCase().slice(0, 40)}-${key.slice(0, 12)}`;
+}
+
+/**
+ * What makes two proposals the same one: the same author, the same base commit of the config repository,
+ * the same scope and title, the same files with the same content. A person who sends a proposal twice
+ * (a double-click, a retry) sends the same key.
+ */
+export function proposalKey(proposal: { author: string; base: string | null; scope: string; title: string; files: FileWrite[] }): string {
+  const files = [...proposal.files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)).map((f) => [f.path, f.content]);
+  return createHash("sha256")
+    .update(JSON.stringify([proposal.author, proposal.base, proposal.scope, proposal.title, files]))
+    .digest("hex");
 }
 
 export class ConfigRepository {
@@ -99,17 +114,60 @@ export class ConfigRepository {
     return result;
   }
 
-  /** One branch with one commit of every file, and a merge request into the default branch. */
+  /**
+   * The commit that last changed `files`, when `author` made it with `message` within the last `withinMs`:
+   * the same change sent twice (a double-click, a retry) finds the commit the first one made. Null otherwise.
+   */
+  async recentCommitOf(files: string[], message: string, author: Author, withinMs: number, now = Date.now()): Promise<string | null> {
+    const head = await this.head();
+    if (head === null || files.length === 0) return null;
+    for (const f of files) this.abs(f);
+    const out = await this.catalog.store.git.raw(["log", "-1", "--format=%H%x00%ae%x00%ct%x00%B", head, "--", ...files]);
+    const [sha, email, seconds, body] = out.split("\0");
+    if (!sha || !seconds || body === undefined) return null;
+    const recent = now - Number(seconds) * 1000 <= withinMs;
+    return recent && email === authorOf(author).email && body.trim() === message.trim() ? sha.trim() : null;
+  }
+
+  /**
+   * One branch with one commit of every file, and a merge request into the default branch. The same
+   * proposal again (proposalKey: same author, base commit and change) while its merge request is open
+   * answers that merge request and opens no other. The branch is named by the key, so the rule holds
+   * across instances: the provider opens one merge request per source branch (GitLab refuses a second
+   * with 409, as the local provider does), and the one refused answers the one opened.
+   */
   async propose(options: { scope: string; files: FileWrite[]; title: string; description: string; author: Author }): Promise<ScmMergeRequest> {
     const { provider, repo } = this.target;
-    const branch = proposalBranch(options.scope, options.title);
-    await provider.commitFiles(repo, {
-      branch,
-      message: options.title,
-      author: authorOf(options.author),
-      files: options.files.map((f) => ({ path: f.path, content: f.content })),
-    });
-    return provider.openMergeRequest(repo, { sourceBranch: branch, title: options.title, description: options.description, author: options.author.id });
+    const key = proposalKey({ author: options.author.id, base: await this.head(), scope: options.scope, title: options.title, files: options.files });
+    const branch = proposalBranch(options.scope, options.title, key);
+    const open = await this.openMergeRequestOf(branch);
+    if (open) return open;
+    // The branch may be there already: the same proposal at the same instant, or one whose merge request
+    // was closed (it holds exactly this change on this base, so it is reused).
+    if ((await provider.resolveRef(repo, branch)) === null) {
+      try {
+        await provider.commitFiles(repo, {
+          branch,
+          message: options.title,
+          author: authorOf(options.author),
+          files: options.files.map((f) => ({ path: f.path, content: f.content })),
+        });
+      } catch (e) {
+        if (!(e instanceof ScmError) || (await provider.resolveRef(repo, branch)) === null) throw e;
+      }
+    }
+    try {
+      return await provider.openMergeRequest(repo, { sourceBranch: branch, title: options.title, description: options.description, author: options.author.id });
+    } catch (e) {
+      const opened = e instanceof ScmError && e.code === "conflict" ? await this.openMergeRequestOf(branch) : null;
+      if (opened) return opened;
+      throw e;
+    }
+  }
+
+  private async openMergeRequestOf(branch: string): Promise<ScmMergeRequest | null> {
+    const list = await this.target.provider.listMergeRequests(this.target.repo, { state: "opened" });
+    return list.find((m) => m.sourceBranch === branch) ?? null;
   }
 
   /** Open merge requests of the config repository whose branch is scoped to `scope` (a component name). */

@@ -97,6 +97,9 @@ export function validateUpdates(envs: string[], updates: Array<{ environment: un
   return out;
 }
 
+/** How long after a commit the same person's same change answers that commit (a double-click, a retry). */
+export const REPEATED_COMMIT_WINDOW_MS = 60_000;
+
 export async function writeConfig(
   deps: ConfigDeps,
   name: string,
@@ -147,8 +150,15 @@ export async function writeConfig(
   let result: ConfigWriteResult;
   try {
     if (options.direct) {
-      const commit = await deps.config.commit(files, `${title}\n\nChanged in the portal by ${options.user.id}.`, options.user);
-      result = { mode: "commit", view: "persistent", commit, changed: commit !== null, environments: next };
+      const message = `${title}\n\nChanged in the portal by ${options.user.id}.`;
+      const commit = await deps.config.commit(files, message, options.user);
+      if (commit === null) {
+        // Nothing to write because this person has just committed these very values: the same change sent
+        // twice answers the first one's commit (audited once, by the first), rather than "nothing changed".
+        const earlier = await deps.config.recentCommitOf(files.map((f) => f.path), message, options.user, REPEATED_COMMIT_WINDOW_MS);
+        return { mode: "commit", view: "persistent", commit: earlier, changed: earlier !== null, environments: next };
+      }
+      result = { mode: "commit", view: "persistent", commit, changed: true, environments: next };
     } else {
       const mergeRequest = await deps.config.propose({
         scope: name,

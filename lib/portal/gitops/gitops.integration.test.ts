@@ -253,4 +253,47 @@ describe.each(testDatabaseTargets())("gitops on %s", (target) => {
       expect(entry?.component.spec).toMatchObject({ kind: "service", repo: { path: "growth/quest-engine" }, owners: [{ user: "bob.nguyen", group: "growth" }] });
     });
   });
+
+  describe("the same change sent twice (a double-click)", () => {
+    const other = { id: "oscar", name: "Oscar Operator", email: "oscar@example.com" };
+
+    it("a commit sent twice at once, or again just after, answers the first commit; another person's same values change nothing", async () => {
+      const updates = [
+        { environment: "dev", values: { TWICE_LEVEL: "debug" } },
+        { environment: "staging", values: { TWICE_LEVEL: "info" } },
+      ];
+      const commits = (await repo.catalog.repo.git.log()).total;
+      const both = await Promise.all([0, 1].map(() => writeConfig(deps, "checkout-api", updates, { view: "persistent", user: operator, direct: true })));
+      expect((await repo.catalog.repo.git.log()).total).toBe(commits + 1);
+      const head = await deps.config.head();
+      for (const r of both) expect(r).toMatchObject({ mode: "commit", commit: head, changed: true });
+      expect(await writeConfig(deps, "checkout-api", updates, { view: "persistent", user: operator, direct: true })).toMatchObject({ commit: head, changed: true });
+      // Someone else sending the values already there: nothing to commit, and no commit of theirs to answer.
+      expect(await writeConfig(deps, "checkout-api", updates, { view: "persistent", user: other, direct: true })).toMatchObject({ mode: "commit", commit: null, changed: false });
+      // Long after the commit, the same values are "nothing changed" again.
+      expect(await deps.config.recentCommitOf([configFilePath("checkout-api", "dev"), configFilePath("checkout-api", "staging")], `Config of checkout-api: dev, staging\n\nChanged in the portal by olga.`, operator, 60_000, Date.now() + 61_000)).toBeNull();
+      expect(await deps.config.head()).toBe(head);
+    });
+
+    it("a proposal sent twice at once, or again while open, answers one merge request; another author's, or a new one after closing, is its own", async () => {
+      const updates = [{ environment: "sandbox", values: { TWICE_PROPOSED: 1 } }];
+      const propose = (user: typeof engineer) => writeConfig(deps, "checkout-api", updates, { view: "persistent", user, direct: false });
+      const both = await Promise.all([propose(engineer), propose(engineer)]);
+      const iids = both.map((r) => (r.mode === "merge_request" ? r.mergeRequest.iid : null));
+      expect(iids[0]).not.toBeNull();
+      expect(iids[1]).toBe(iids[0]);
+      const again = await propose(engineer);
+      expect(again.mode === "merge_request" && again.mergeRequest).toMatchObject({ iid: iids[0], state: "opened" });
+      const open = (await deps.config.openMergeRequests("checkout-api")).filter((m) => m.title === "Config of checkout-api: sandbox" && m.author === engineer.id);
+      expect(open.map((m) => m.iid)).toEqual([iids[0]]);
+
+      const someoneElse = await propose({ id: "erin", name: "Erin Engineer", email: "erin@example.com" });
+      expect(someoneElse.mode === "merge_request" && someoneElse.mergeRequest.iid).not.toBe(iids[0]);
+
+      await configProvider.closeMergeRequest("portal/config", iids[0]!);
+      const reopened = await propose(engineer);
+      expect(reopened.mode === "merge_request" && reopened.mergeRequest).toMatchObject({ state: "opened" });
+      expect(reopened.mode === "merge_request" && reopened.mergeRequest.iid).not.toBe(iids[0]);
+    });
+  });
 });

@@ -1,0 +1,1 @@
+ALTER TABLE "offers_webhook_deliveries" ADD COLUMN "replayed_at" timestamp with time zone;
