@@ -575,7 +575,7 @@ describe.skipIf(skipReason !== null)("the topology as deployed (nginx, two offer
     expect(await asScript(a)).toBe(401);
   });
 
-  it.skipIf(portalReason !== null)("two portal instances on one config repository: a record edited through one is served by the other within a second", { timeout: 30_000 }, async () => {
+  it.skipIf(portalReason !== null)("two portal instances on one config repository: a record edited through one is served by the other without a refresh", { timeout: 60_000 }, async () => {
     const auth = { authorization: `Bearer ${portalToken}` };
     const [a, b] = PORTALS.map(portalUrl) as [string, string];
     const record = async (base: string, name: string) => {
@@ -595,7 +595,9 @@ describe.skipIf(skipReason !== null)("the topology as deployed (nginx, two offer
       });
       expect(edited.status, await edited.clone().text()).toBe(200);
       const answeredAt = Date.now();
-      await waitUntil(async () => (await record(reader, name)).body.component.metadata.description === description, 1_000, `the edit of ${name} made through ${writer} served by ${reader}`);
+      // Well inside the 60 s safety-net pull, so only the announcement can pass it; the 1 s target is the bench's
+      // (bench/catalog/follow.ts), which a machine loaded by other work must not turn into a failure here.
+      await waitUntil(async () => (await record(reader, name)).body.component.metadata.description === description, 10_000, `the edit of ${name} made through ${writer} served by ${reader}`);
       lags.push(Date.now() - answeredAt);
     }
     report.push(`two portal instances on one config repository: an edit through one was served by the other ${lags.join(", ")} ms after it answered`);
