@@ -3,7 +3,7 @@
 // delete (after a confirmation that says what goes with it).
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { Alert, Badge, Button, Card, Dialog } from "@/components/ui";
+import { Alert, Badge, Button, Card, FormDialog } from "@/components/ui";
 import { describeWebhookError, useWebhooksApi, type Endpoint, type RotatedSecret } from "./api";
 import { formatTime } from "./format";
 import styles from "./webhooks.module.css";
@@ -117,32 +117,25 @@ export function EndpointsCard({ gameId, endpoints, onRotated, children }: { game
         {act.isError && !deleting ? <Alert tone="error">{describeWebhookError(act.error)}</Alert> : null}
         {children}
       </div>
-      <Dialog
+      <FormDialog
         open={deleting !== null}
         onClose={closeDelete}
         title="Delete this endpoint?"
-        actions={
-          deleting ? (
-            <>
-              <Button variant="ghost" onClick={closeDelete} disabled={deletePending}>
-                Cancel
-              </Button>
-              <Button variant="danger" onClick={() => act.mutate({ kind: "delete", endpoint: toDelete! })} disabled={deletePending} data-testid="confirm-delete-endpoint" autoFocus>
-                {deletePending ? "Deleting…" : "Delete endpoint"}
-              </Button>
-            </>
-          ) : null
-        }
+        submitLabel="Delete endpoint"
+        pendingLabel="Deleting…"
+        submitVariant="danger"
+        submitTestId="confirm-delete-endpoint"
+        focusSubmit
+        pending={deletePending}
+        error={deleting && act.isError ? describeWebhookError(act.error) : null}
+        onSubmit={() => toDelete && act.mutateAsync({ kind: "delete", endpoint: toDelete })}
       >
-        {deleting ? (
-          <div className="stack">
-            <p>
-              <span className={styles.url}>{toDelete!.url}</span> stops receiving events, and its delivery log goes with it: deliveries still pending are not sent.
-            </p>
-            {act.isError ? <Alert tone="error">{describeWebhookError(act.error)}</Alert> : null}
-          </div>
+        {toDelete ? (
+          <p>
+            <span className={styles.url}>{toDelete.url}</span> stops receiving events, and its delivery log goes with it: deliveries still pending are not sent.
+          </p>
         ) : null}
-      </Dialog>
+      </FormDialog>
     </Card>
   );
 }
