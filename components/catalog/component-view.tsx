@@ -3,7 +3,7 @@
 // the favorite star, and for engineers the edit form (edit/component-edit-form.tsx).
 import { Link } from "@/components/ui/link";
 import { useState } from "react";
-import { Alert, Badge, Button, Card } from "@/components/ui";
+import { Alert, Badge, Button, Card, Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui";
 import { DEPENDENCY_FLAGS, type Component } from "@/lib/catalog/schema";
 import type { ComponentStatus } from "@/lib/catalog/status";
 import { ComponentEditForm } from "./edit/component-edit-form";
@@ -121,24 +121,24 @@ export function ComponentView(props: ComponentViewProps) {
           {props.status.environments.length === 0 ? (
             <p className="muted">Not deployed to any environment.</p>
           ) : (
-            <table className="ui-table" style={{ width: "100%" }}>
-              <thead>
-                <tr>
-                  <th>Environment</th>
-                  <th>Namespace</th>
-                  <th>Deployed</th>
-                </tr>
-              </thead>
-              <tbody>
+            <Table label="Environments">
+              <TableHeader>
+                <TableRow>
+                  <TableHead>Environment</TableHead>
+                  <TableHead>Namespace</TableHead>
+                  <TableHead>Deployed</TableHead>
+                </TableRow>
+              </TableHeader>
+              <TableBody>
                 {props.status.environments.map((e) => (
-                  <tr key={e.environment}>
-                    <td>{e.environment}</td>
-                    <td>{e.namespace ? <code>{e.namespace}</code> : <span className="muted">—</span>}</td>
-                    <td>{e.deployedVersion ?? <span className="muted">—</span>}</td>
-                  </tr>
+                  <TableRow key={e.environment}>
+                    <TableCell>{e.environment}</TableCell>
+                    <TableCell>{e.namespace ? <code>{e.namespace}</code> : <span className="muted">—</span>}</TableCell>
+                    <TableCell>{e.deployedVersion ?? <span className="muted">—</span>}</TableCell>
+                  </TableRow>
                 ))}
-              </tbody>
-            </table>
+              </TableBody>
+            </Table>
           )}
           <p className="muted">Open merge requests: {props.status.openMergeRequests}</p>
         </Card>

@@ -3,7 +3,7 @@
 // delete (after a confirmation that says what goes with it).
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { Alert, Badge, Button, Card, FormDialog } from "@/components/ui";
+import { Alert, Badge, Button, Card, FormDialog, Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui";
 import { describeWebhookError, useWebhooksApi, type Endpoint, type RotatedSecret } from "./api";
 import { formatTime } from "./format";
 import styles from "./webhooks.module.css";
@@ -57,34 +57,34 @@ export function EndpointsCard({ gameId, endpoints, onRotated, children }: { game
       <div className="stack">
         {endpoints.length === 0 ? <p className="muted">No endpoints yet: add your game server&apos;s webhook URL below.</p> : null}
         {endpoints.length > 0 ? (
-          <table className="ui-table" data-testid="webhook-endpoints">
-            <thead>
-              <tr>
-                <th>URL</th>
-                <th>Events</th>
-                <th>Status</th>
-                <th>Added</th>
-                <th />
-              </tr>
-            </thead>
-            <tbody>
+          <Table label="Endpoints" data-testid="webhook-endpoints">
+            <TableHeader>
+              <TableRow>
+                <TableHead>URL</TableHead>
+                <TableHead>Events</TableHead>
+                <TableHead>Status</TableHead>
+                <TableHead>Added</TableHead>
+                <TableHead />
+              </TableRow>
+            </TableHeader>
+            <TableBody>
               {endpoints.map((endpoint) => (
-                <tr key={endpoint.endpointId} data-testid="webhook-endpoint" data-endpoint-id={endpoint.endpointId}>
-                  <td>
+                <TableRow key={endpoint.endpointId} data-testid="webhook-endpoint" data-endpoint-id={endpoint.endpointId}>
+                  <TableCell>
                     <span className={styles.url}>{endpoint.url}</span>
                     {endpoint.description ? <div className="muted">{endpoint.description}</div> : null}
                     {endpoint.previousSecretExpiresAt && Date.parse(endpoint.previousSecretExpiresAt) > now ? (
                       <div className="muted">previous secret signs too until {formatTime(endpoint.previousSecretExpiresAt)}</div>
                     ) : null}
-                  </td>
-                  <td>{endpoint.eventTypes.join(", ")}</td>
-                  <td>
+                  </TableCell>
+                  <TableCell>{endpoint.eventTypes.join(", ")}</TableCell>
+                  <TableCell>
                     <Badge tone={endpoint.enabled ? "success" : "warning"} data-testid="endpoint-status">
                       {endpoint.enabled ? "Enabled" : "Disabled"}
                     </Badge>
-                  </td>
-                  <td>{formatTime(endpoint.createdAt)}</td>
-                  <td>
+                  </TableCell>
+                  <TableCell>{formatTime(endpoint.createdAt)}</TableCell>
+                  <TableCell>
                     <div className={styles.actions}>
                       <Button size="small" disabled={busy(endpoint)} onClick={() => act.mutate({ kind: endpoint.enabled ? "disable" : "enable", endpoint })}>
                         {endpoint.enabled ? "Disable" : "Enable"}
@@ -107,11 +107,11 @@ export function EndpointsCard({ gameId, endpoints, onRotated, children }: { game
                         Delete
                       </Button>
                     </div>
-                  </td>
-                </tr>
+                  </TableCell>
+                </TableRow>
               ))}
-            </tbody>
-          </table>
+            </TableBody>
+          </Table>
         ) : null}
         {notice ? <Alert tone="success">{notice}</Alert> : null}
         {act.isError && !deleting ? <Alert tone="error">{describeWebhookError(act.error)}</Alert> : null}
