@@ -42,7 +42,7 @@ export function ComponentView(props: ComponentViewProps) {
       </p>
       <div className="row">
         <StarButton name={props.name} initial={props.favorite} />
-        <h1 style={{ margin: 0 }} data-testid="component-title">
+        <h1 className={styles.flush} data-testid="component-title">
           {c.metadata.displayName}
         </h1>
         <Badge tone="accent">{spec.kind}</Badge>
@@ -69,7 +69,7 @@ export function ComponentView(props: ComponentViewProps) {
           ))}
         </ul>
       ) : null}
-      <p className="muted" style={{ margin: 0 }}>
+      <p className={`muted ${styles.flush}`}>
         <code>{props.name}</code> · <code>{props.file}</code>
       </p>
       {current.stale ? <Alert tone="warning">The file no longer loads ({props.staleReason}); this is its last valid version. Saving writes a valid record over it.</Alert> : null}

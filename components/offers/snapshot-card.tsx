@@ -36,7 +36,7 @@ export function SnapshotCard({ state }: { state: AdminPlayerState }) {
           </div>
         ))}
       </dl>
-      <h3 style={{ margin: "16px 0 4px" }}>Currencies</h3>
+      <h3 className={styles.sectionTitle}>Currencies</h3>
       {currencyIds.length === 0 ? (
         <p className="muted">No currencies.</p>
       ) : (
@@ -56,7 +56,7 @@ export function SnapshotCard({ state }: { state: AdminPlayerState }) {
               return (
                 <TableRow key={id}>
                   <TableCell>
-                    <span className="row" style={{ gap: 8 }}>
+                    <span className="row">
                       <OfferImage src={data?.image || undefined} size={20} />
                       {data?.name ?? id} <span className="muted">{id}</span>
                     </span>

@@ -101,7 +101,7 @@ export function SupportHome({ initialGame, initialQuery }: { initialGame: string
           </div>
         </form>
         {game ? (
-          <p className="muted" style={{ marginBottom: 0 }}>
+          <p className={`muted ${styles.gameFacts}`}>
             {game.players} players · {game.maxOfferSlots} offer slots · currencies: {game.currencies.map((c) => c.name).join(", ") || "none"}
           </p>
         ) : null}

@@ -8,6 +8,7 @@ import { fetchTokens, tokenKeys, type CreatedToken, type TokenSummary } from "./
 import { NewTokenForm } from "./new-token-form";
 import { CreatedTokenDialog } from "./created-token-dialog";
 import { RevokeTokenDialog } from "./revoke-token-dialog";
+import styles from "./tokens.module.css";
 
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : "never");
 
@@ -46,7 +47,7 @@ export function TokensPanel() {
                   </TableCell>
                   <TableCell>{when(t.createdAt)}</TableCell>
                   <TableCell>{when(t.lastUsedAt)}</TableCell>
-                  <TableCell style={{ textAlign: "right" }}>
+                  <TableCell className={styles.revokeCell}>
                     <Button size="small" variant="danger" onClick={() => setToRevoke(t)}>
                       Revoke
                     </Button>

@@ -50,7 +50,7 @@ export function DeliveryLog({ gameId, refreshMs }: { gameId: string; refreshMs: 
   return (
     <Card title="Delivery log">
       <div className="stack">
-        <div style={{ maxWidth: 240 }}>
+        <div className={styles.statusFilter}>
           <Field label="Status">
             {(id) => (
               <Select

@@ -63,7 +63,7 @@ export function BulkEditor(props: BulkEditorProps) {
             form.reset({ rows: rowsOf(props.environments, t === "current" ? props.current : props.persistent) });
           }}
         />
-        <p className="muted" style={{ margin: 0 }}>
+        <p className={`muted ${styles.flush}`}>
           One row per key, one column per environment. All changes are saved together {target === "persistent" ? "as one commit" : "at once"}, or none is.
         </p>
         <Table label="Values by environment" className={styles.bulkTable} data-testid="bulk-table">
@@ -132,7 +132,7 @@ export function BulkEditor(props: BulkEditorProps) {
           <div className="stack" data-testid="bulk-preview">
             {preview.map((u) => (
               <div key={u.environment}>
-                <h3 style={{ margin: "0 0 4px" }}>{u.environment}</h3>
+                <h3 className={styles.environmentTitle}>{u.environment}</h3>
                 <ChangeList changes={u.changes} />
               </div>
             ))}

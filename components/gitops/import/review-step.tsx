@@ -16,7 +16,7 @@ function RecordSummary({ result }: { result: ImportResult }) {
   const spec = result.component?.spec;
   if (!spec) return null;
   return (
-    <div className="stack" style={{ gap: 2 }}>
+    <div className={styles.lines}>
       <span>Owners: {spec.owners.map((o) => (o.group ? `${o.user} (${o.group})` : o.user)).join(", ")}</span>
       <span>Environments: {spec.environments.length ? spec.environments.join(", ") : <span className="muted">none</span>}</span>
       {result.reasons.length ? (
@@ -46,7 +46,7 @@ export function ReviewStep({ onBack, onImport }: { onBack: () => void; onImport:
   return (
     <Card title="Review the inferred records">
       <form className="stack" onSubmit={onImport} noValidate>
-        <p className="muted" style={{ margin: 0 }}>
+        <p className={`muted ${styles.flush}`}>
           {done < repositories.length ? `Inferring ${done + 1} of ${repositories.length}…` : `${ready} of ${repositories.length} ready to import.`} Pick another kind where the inference is wrong.
         </p>
         <Table label="Inferred records" data-testid="import-review">
