@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { describe, expect, it, vi } from "vitest";
-import { fireEvent, render, screen, waitFor, within } from "@testing-library/react";
+import { act, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { useState } from "react";
 import { renderInPortal } from "@/components/testing/render";
@@ -87,8 +87,10 @@ describe("a form dialog", () => {
     const dialog = screen.getByRole("dialog");
     const form = dialog.querySelector("form")!;
     // Two submits in the same moment, before React renders the disabled button.
-    fireEvent.submit(form);
-    fireEvent.submit(form);
+    act(() => {
+      fireEvent.submit(form);
+      fireEvent.submit(form);
+    });
     const pending = await within(dialog).findByRole("button", { name: "Renaming…" });
     expect((pending as HTMLButtonElement).disabled).toBe(true);
     expect((within(dialog).getByRole("button", { name: "Cancel" }) as HTMLButtonElement).disabled).toBe(true);
