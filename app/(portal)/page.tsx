@@ -2,6 +2,7 @@ import { Link } from "@/components/ui/link";
 import { Alert, Card, Badge, ButtonLink } from "@/components/ui";
 import { currentUser } from "@/lib/portal/authorize";
 import { navItemsFor } from "@/components/shell/nav-items";
+import styles from "@/components/shell/shell.module.css";
 
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
@@ -10,7 +11,7 @@ export default async function HomePage({ searchParams }: Props) {
   const { signedOut } = await searchParams;
   if (!user) {
     return (
-      <div className="stack" style={{ maxWidth: 560 }}>
+      <div className={`stack ${styles.notice}`}>
         {signedOut ? <Alert tone="success">You are signed out.</Alert> : null}
         <h1>Platform portal</h1>
         <p className="muted" data-testid="signed-out">

@@ -1,6 +1,6 @@
 "use client";
 import { useSingleFlightMutation } from "@/components/forms/use-single-flight-mutation";
-import { Alert, Button, Dialog } from "@/components/ui";
+import { FormDialog } from "@/components/ui";
 import { describeApiError } from "@/components/http/api-client";
 import type { AppOrder } from "@/lib/portal/app-orders/model";
 import { approveOrder } from "./api";
@@ -13,24 +13,20 @@ export function ApproveOrderDialog({ order, onClose, onApproved }: { order: AppO
     onClose();
   };
   return (
-    <Dialog
+    <FormDialog
       open={order !== null}
       onClose={close}
       title={`Approve ${order?.name ?? ""}?`}
-      actions={
-        <>
-          <Button onClick={close}>Cancel</Button>
-          <Button variant="primary" disabled={approve.isPending} onClick={() => order && approve.mutate(order.id)}>
-            {approve.isPending ? "Merging…" : "Approve and merge"}
-          </Button>
-        </>
-      }
+      submitLabel="Approve and merge"
+      pendingLabel="Merging…"
+      pending={approve.isPending}
+      error={approve.isError ? describeApiError(approve.error) : null}
+      onSubmit={() => order && approve.mutateAsync(order.id)}
     >
       <p>
         This merges merge request !{order?.mergeRequest?.iid} in the config repository: <strong>{order?.name}</strong> joins the catalog and its resource requests are
         provisioned.
       </p>
-      {approve.isError ? <Alert tone="error">{describeApiError(approve.error)}</Alert> : null}
-    </Dialog>
+    </FormDialog>
   );
 }

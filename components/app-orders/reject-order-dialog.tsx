@@ -4,7 +4,7 @@ import { useMutation } from "@tanstack/react-query";
 import { useForm } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
 import type { z } from "zod";
-import { Alert, Button, Dialog, Field, Textarea } from "@/components/ui";
+import { Field, FormDialog, Textarea } from "@/components/ui";
 import { describeApiError } from "@/components/http/api-client";
 import { rejectBodySchema, type AppOrder } from "@/lib/portal/app-orders/model";
 import { rejectOrder } from "./api";
@@ -25,24 +25,21 @@ export function RejectOrderDialog({ order, onClose, onRejected }: { order: AppOr
 
   const reasonError = form.formState.errors.reason;
   return (
-    <Dialog
+    <FormDialog
       open={order !== null}
       onClose={onClose}
       title={`Reject ${order?.name ?? ""}?`}
-      actions={
-        <>
-          <Button onClick={onClose}>Cancel</Button>
-          <Button variant="danger" disabled={reject.isPending} onClick={form.handleSubmit(({ reason }) => order && reject.mutate({ id: order.id, reason }))}>
-            {reject.isPending ? "Rejecting…" : "Reject the order"}
-          </Button>
-        </>
-      }
+      submitLabel="Reject the order"
+      pendingLabel="Rejecting…"
+      submitVariant="danger"
+      pending={reject.isPending}
+      error={reject.isError ? describeApiError(reject.error) : null}
+      onSubmit={form.handleSubmit(({ reason }) => order && reject.mutateAsync({ id: order.id, reason }))}
     >
       <p>The merge request is closed. {order?.requesterName} sees your reason with the order.</p>
       <Field label="Reason" hint="Required: tell the requester why." error={reasonError ? (reasonError.type === "too_small" ? "A reason is required." : reasonError.message) : undefined}>
         {(id) => <Textarea id={id} rows={3} {...form.register("reason")} />}
       </Field>
-      {reject.isError ? <Alert tone="error">{describeApiError(reject.error)}</Alert> : null}
-    </Dialog>
+    </FormDialog>
   );
 }

@@ -10,6 +10,7 @@ import { AUDIT_ACTIONS } from "@/lib/portal/audit-shapes";
 import { fetchAuditPage } from "./api";
 import { AuditEntryView } from "./audit-entry";
 import { NO_FILTERS, auditFilterFormSchema, auditQuery, type AuditFilterForm, type AuditFilters } from "./audit-filters";
+import styles from "./audit.module.css";
 
 const GROUPS = [...new Set(AUDIT_ACTIONS.map((a) => a.split(".")[0]))];
 const ALL: AuditFilters = auditFilterFormSchema.parse(NO_FILTERS);
@@ -28,7 +29,7 @@ export function AuditBrowser() {
   const entries = log.data?.pages.flatMap((p) => p.entries) ?? [];
   return (
     <div className="stack">
-      <form onSubmit={form.handleSubmit(setFilters)} className="row" style={{ flexWrap: "wrap", alignItems: "end", gap: "0.75rem" }} data-testid="audit-filters" noValidate>
+      <form onSubmit={form.handleSubmit(setFilters)} className={styles.filters} data-testid="audit-filters" noValidate>
         <Field label="Actor" error={errors.actor?.message}>
           {(id) => <Input id={id} placeholder="user id" {...form.register("actor")} />}
         </Field>
@@ -76,7 +77,7 @@ export function AuditBrowser() {
       {log.isError ? <Alert tone="error">{describeApiError(log.error)}</Alert> : null}
       {log.isPending ? <p className="muted">Loading…</p> : null}
       {!log.isPending && entries.length === 0 ? <p className="muted">No entries match.</p> : null}
-      <ol style={{ listStyle: "none", padding: 0, margin: 0, display: "grid", gap: "0.9rem" }} data-testid="audit-list">
+      <ol className={styles.log} data-testid="audit-list">
         {entries.map((e) => (
           <li key={e.id}>
             <AuditEntryView entry={e} />

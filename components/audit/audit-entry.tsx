@@ -1,14 +1,15 @@
 // One audit entry: when, who, what, and (folded) the before/after summary. No hooks: server and client both render it.
 import type { AuditEntry } from "@/lib/portal/audit-shapes";
+import styles from "./audit.module.css";
 
 function Json({ value }: { value: unknown }) {
-  return <pre style={{ margin: 0, fontSize: "0.8rem", whiteSpace: "pre-wrap", wordBreak: "break-word" }}>{JSON.stringify(value, null, 2)}</pre>;
+  return <pre className={styles.json}>{JSON.stringify(value, null, 2)}</pre>;
 }
 
 export function AuditEntryView({ entry, showTarget = true }: { entry: AuditEntry; showTarget?: boolean }) {
   const hasDetail = entry.before !== null || entry.after !== null;
   return (
-    <div style={{ display: "grid", gap: "0.2rem" }} data-testid={`audit-entry-${entry.id}`}>
+    <div className={styles.entry} data-testid={`audit-entry-${entry.id}`}>
       <div>
         <time dateTime={entry.at} className="muted">
           {new Date(entry.at).toLocaleString()}
@@ -25,7 +26,7 @@ export function AuditEntryView({ entry, showTarget = true }: { entry: AuditEntry
       {hasDetail ? (
         <details>
           <summary className="muted">Before and after · request {entry.requestId}</summary>
-          <div style={{ display: "grid", gridTemplateColumns: "1fr 1fr", gap: "0.75rem" }}>
+          <div className={styles.beforeAfter}>
             <div>
               <div className="muted">Before</div>
               <Json value={entry.before} />

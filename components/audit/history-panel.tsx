@@ -4,6 +4,7 @@
 import { Card } from "@/components/ui";
 import type { AuditEntry } from "@/lib/portal/audit-shapes";
 import { AuditEntryView } from "./audit-entry";
+import styles from "./audit.module.css";
 
 export function HistoryPanel({ entries, limit }: { entries: AuditEntry[] | null; limit: number }) {
   return (
@@ -11,7 +12,7 @@ export function HistoryPanel({ entries, limit }: { entries: AuditEntry[] | null;
       {entries === null ? <p className="muted">The history cannot be shown right now.</p> : null}
       {entries && entries.length === 0 ? <p className="muted">No change recorded through the portal yet.</p> : null}
       {entries && entries.length > 0 ? (
-        <ol style={{ listStyle: "none", padding: 0, margin: 0, display: "grid", gap: "0.75rem" }}>
+        <ol className={styles.entries}>
           {entries.map((e) => (
             <li key={e.id}>
               <AuditEntryView entry={e} showTarget={e.targetType !== "component"} />

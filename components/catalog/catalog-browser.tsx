@@ -111,8 +111,8 @@ export function CatalogBrowser({ initialState, initialData, options }: { initial
 
   return (
     <div className="stack">
-      <div className="row" style={{ justifyContent: "space-between" }}>
-        <h1 style={{ margin: 0 }}>Catalog</h1>
+      <div className={`row ${styles.pageHead}`}>
+        <h1 className={styles.flush}>Catalog</h1>
         <span className="muted" data-testid="catalog-counts">
           {counts.matching === counts.all ? `${counts.all} components` : `${counts.matching} of ${counts.all} components`}
           {counts.stale ? ` · ${counts.stale} stale` : ""}
@@ -142,7 +142,7 @@ export function CatalogBrowser({ initialState, initialData, options }: { initial
         </Button>
         <label className="row">
           <span className="muted">Sort</span>
-          <Select style={{ width: "auto" }} value={state.sort} onChange={(e) => update({ sort: e.target.value })} aria-label="Sort by">
+          <Select className={styles.inlineSelect} value={state.sort} onChange={(e) => update({ sort: e.target.value })} aria-label="Sort by">
             <option value="name">Name</option>
             <option value="displayName">Display name</option>
             <option value="kind">Kind</option>
@@ -166,13 +166,13 @@ export function CatalogBrowser({ initialState, initialData, options }: { initial
         ) : null}
       </div>
 
-      <div className="stack" style={{ gap: 6 }}>
+      <div className={styles.filters}>
         <ChipRow label="Kind" name="kind" values={options.kinds} selected={state.kind} counts={counts.kind} onToggle={(v) => update({ kind: toggle(state.kind, v) })} />
         <ChipRow label="Environment" name="environment" values={[...options.environments, "none"]} selected={state.environment} counts={counts.environment} onToggle={(v) => update({ environment: toggle(state.environment, v) })} />
         <ChipRow label="Dependency" name="dependency" values={options.dependencyFlags} selected={state.dependency} counts={counts.dependency} onToggle={(v) => update({ dependency: toggle(state.dependency, v) })} />
         <div className={styles.chips}>
           <span className={styles.chipLabel}>Owner</span>
-          <Select style={{ width: "auto" }} value={state.group} onChange={(e) => update({ group: e.target.value })} aria-label="Group">
+          <Select className={styles.inlineSelect} value={state.group} onChange={(e) => update({ group: e.target.value })} aria-label="Group">
             <option value="">Any group</option>
             {options.groups.map((g) => (
               <option key={g} value={g}>
@@ -180,7 +180,7 @@ export function CatalogBrowser({ initialState, initialData, options }: { initial
               </option>
             ))}
           </Select>
-          <Select style={{ width: "auto" }} value={state.owner} onChange={(e) => update({ owner: e.target.value })} aria-label="Owner">
+          <Select className={styles.inlineSelect} value={state.owner} onChange={(e) => update({ owner: e.target.value })} aria-label="Owner">
             <option value="">Any owner</option>
             {options.owners.map((o) => (
               <option key={o} value={o}>
@@ -241,7 +241,7 @@ export function CatalogBrowser({ initialState, initialData, options }: { initial
                     <div>{c.spec.owners.map((o) => o.user).join(", ")}</div>
                   </td>
                   <td>
-                    <div className="row" style={{ gap: 4 }}>
+                    <div className={styles.environmentBadges}>
                       {c.spec.environments.length ? c.spec.environments.map((e) => <Badge key={e}>{e}</Badge>) : <span className={styles.sub}>no environments</span>}
                     </div>
                   </td>

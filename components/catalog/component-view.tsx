@@ -3,7 +3,7 @@
 // the favorite star, and for engineers the edit form (edit/component-edit-form.tsx).
 import { Link } from "@/components/ui/link";
 import { useState } from "react";
-import { Alert, Badge, Button, Card } from "@/components/ui";
+import { Alert, Badge, Button, Card, Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui";
 import { DEPENDENCY_FLAGS, type Component } from "@/lib/catalog/schema";
 import type { ComponentStatus } from "@/lib/catalog/status";
 import type { ComponentRelations } from "@/lib/catalog/relation-schema";
@@ -46,7 +46,7 @@ export function ComponentView(props: ComponentViewProps) {
       </p>
       <div className="row">
         <StarButton name={props.name} initial={props.favorite} />
-        <h1 style={{ margin: 0 }} data-testid="component-title">
+        <h1 className={styles.flush} data-testid="component-title">
           {c.metadata.displayName}
         </h1>
         <Badge tone="accent">{spec.kind}</Badge>
@@ -73,7 +73,7 @@ export function ComponentView(props: ComponentViewProps) {
           ))}
         </ul>
       ) : null}
-      <p className="muted" style={{ margin: 0 }}>
+      <p className={`muted ${styles.flush}`}>
         <code>{props.name}</code> · <code>{props.file}</code>
       </p>
       {current.stale ? <Alert tone="warning">The file no longer loads ({props.staleReason}); this is its last valid version. Saving writes a valid record over it.</Alert> : null}
@@ -126,24 +126,24 @@ export function ComponentView(props: ComponentViewProps) {
           {props.status.environments.length === 0 ? (
             <p className="muted">Not deployed to any environment.</p>
           ) : (
-            <table className="ui-table" style={{ width: "100%" }}>
-              <thead>
-                <tr>
-                  <th>Environment</th>
-                  <th>Namespace</th>
-                  <th>Deployed</th>
-                </tr>
-              </thead>
-              <tbody>
+            <Table label="Environments">
+              <TableHeader>
+                <TableRow>
+                  <TableHead>Environment</TableHead>
+                  <TableHead>Namespace</TableHead>
+                  <TableHead>Deployed</TableHead>
+                </TableRow>
+              </TableHeader>
+              <TableBody>
                 {props.status.environments.map((e) => (
-                  <tr key={e.environment}>
-                    <td>{e.environment}</td>
-                    <td>{e.namespace ? <code>{e.namespace}</code> : <span className="muted">—</span>}</td>
-                    <td>{e.deployedVersion ?? <span className="muted">—</span>}</td>
-                  </tr>
+                  <TableRow key={e.environment}>
+                    <TableCell>{e.environment}</TableCell>
+                    <TableCell>{e.namespace ? <code>{e.namespace}</code> : <span className="muted">—</span>}</TableCell>
+                    <TableCell>{e.deployedVersion ?? <span className="muted">—</span>}</TableCell>
+                  </TableRow>
                 ))}
-              </tbody>
-            </table>
+              </TableBody>
+            </Table>
           )}
           <p className="muted">Open merge requests: {props.status.openMergeRequests}</p>
         </Card>

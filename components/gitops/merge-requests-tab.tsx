@@ -4,7 +4,7 @@
 // open their review page; the repository's own open in source control when it has a web page.
 import { Link } from "@/components/ui/link";
 import { useQuery } from "@tanstack/react-query";
-import { Alert, Card, Badge, Button } from "@/components/ui";
+import { Alert, Card, Badge, Button, Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui";
 import { describeApiError } from "@/components/http/api-client";
 import { fetchMergeRequests, gitopsKeys } from "./api";
 import { when } from "./relative-time";
@@ -27,20 +27,20 @@ export function MergeRequestsTab({ name, repository }: { name: string; repositor
             No open merge requests in <code>{repository}</code> or for {name} in the config repository.
           </p>
         ) : (
-          <table className="ui-table" data-testid="merge-requests">
-            <thead>
-              <tr>
-                <th>Merge request</th>
-                <th>Repository</th>
-                <th>Branch</th>
-                <th>Author</th>
-                <th>Opened</th>
-              </tr>
-            </thead>
-            <tbody>
+          <Table label="Open merge requests" data-testid="merge-requests">
+            <TableHeader>
+              <TableRow>
+                <TableHead>Merge request</TableHead>
+                <TableHead>Repository</TableHead>
+                <TableHead>Branch</TableHead>
+                <TableHead>Author</TableHead>
+                <TableHead>Opened</TableHead>
+              </TableRow>
+            </TableHeader>
+            <TableBody>
               {list.map((m) => (
-                <tr key={`${m.repository}!${m.iid}`} data-testid={`merge-request-${m.source}-${m.iid}`}>
-                  <td>
+                <TableRow key={`${m.repository}!${m.iid}`} data-testid={`merge-request-${m.source}-${m.iid}`}>
+                  <TableCell>
                     {m.source === "config" ? (
                       <Link href={`/reviews/${m.iid}`}>
                         !{m.iid} {m.title}
@@ -54,19 +54,19 @@ export function MergeRequestsTab({ name, repository }: { name: string; repositor
                         <strong>!{m.iid}</strong> {m.title}
                       </>
                     )}
-                  </td>
-                  <td>
+                  </TableCell>
+                  <TableCell>
                     <Badge tone={m.source === "config" ? "accent" : "neutral"}>{m.source === "config" ? "config" : "component"}</Badge> <code>{m.repository}</code>
-                  </td>
-                  <td>
+                  </TableCell>
+                  <TableCell>
                     <code>{m.sourceBranch}</code> → <code>{m.targetBranch}</code>
-                  </td>
-                  <td>{m.author}</td>
-                  <td title={m.createdAt}>{when(m.createdAt)}</td>
-                </tr>
+                  </TableCell>
+                  <TableCell>{m.author}</TableCell>
+                  <TableCell title={m.createdAt}>{when(m.createdAt)}</TableCell>
+                </TableRow>
               ))}
-            </tbody>
-          </table>
+            </TableBody>
+          </Table>
         )}
         <div>
           <Button size="small" variant="ghost" onClick={() => void mrs.refetch()} disabled={mrs.isFetching}>

@@ -30,11 +30,11 @@ export function DefinitionEditor({ gameId, offerId }: { gameId: string; offerId:
   return (
     <div className="stack">
       <div className={styles.pageHead}>
-        <div style={{ minWidth: 0 }}>
+        <div className={styles.headText}>
           <p className={styles.crumbs}>
             <Link href={href("/live-ops")}>Live ops</Link> / <Link href={href(`/live-ops/${encodeURIComponent(gameId)}`)}>{gameId}</Link> / <Link href={href(page)}>{offerId}</Link>
           </p>
-          <h1 style={{ margin: 0, overflowWrap: "anywhere" }}>Edit {definition?.name ?? offerId}</h1>
+          <h1 className={styles.longTitle}>Edit {definition?.name ?? offerId}</h1>
         </div>
         {definition ? (
           <div className="row">
@@ -67,7 +67,7 @@ export function DefinitionCreator({ gameId }: { gameId: string }) {
         <p className={styles.crumbs}>
           <Link href={href("/live-ops")}>Live ops</Link> / <Link href={href(`/live-ops/${encodeURIComponent(gameId)}`)}>{gameId}</Link>
         </p>
-        <h1 style={{ margin: 0 }}>New offer</h1>
+        <h1 className={styles.flush}>New offer</h1>
       </div>
       {games.isError ? <Alert tone="error">{describeLiveOpsError(games.error)}</Alert> : null}
       {games.data && !game ? (

@@ -36,11 +36,11 @@ export function DefinitionView({ gameId, offerId }: { gameId: string; offerId: s
   return (
     <div className="stack">
       <div className={styles.pageHead}>
-        <div style={{ minWidth: 0 }}>
+        <div className={styles.headText}>
           <p className={styles.crumbs}>
             <Link href={href("/live-ops")}>Live ops</Link> / <Link href={href(game)}>{gameId}</Link> / offers
           </p>
-          <h1 style={{ margin: 0, overflowWrap: "anywhere" }} data-testid="definition-title">
+          <h1 className={styles.longTitle} data-testid="definition-title">
             {data?.definition.name ?? offerId} <span className={styles.offerId}>{offerId}</span>
           </h1>
         </div>
@@ -95,9 +95,9 @@ function DefinitionCard({ detail }: { detail: AdminDefinitionDetail }) {
   return (
     <Card title="Definition" data-testid="definition-facts">
       <div className="stack">
-        <div className="row" style={{ alignItems: "flex-start", flexWrap: "nowrap" }}>
+        <div className={styles.imageAndText}>
           <OfferImage src={d.image} size={56} />
-          <p style={{ margin: 0, overflowWrap: "anywhere" }}>{d.description || <span className="muted">No description.</span>}</p>
+          <p className={styles.longText}>{d.description || <span className="muted">No description.</span>}</p>
         </div>
         <dl className={styles.facts}>
           <div className={styles.wide}>
@@ -145,9 +145,9 @@ function DefinitionCard({ detail }: { detail: AdminDefinitionDetail }) {
         </dl>
         {d.variants?.length ? (
           <div className="stack">
-            <h3 style={{ margin: 0 }}>Variants</h3>
+            <h3 className={styles.flush}>Variants</h3>
             {d.variants.map((v) => (
-              <div key={v.variantId} className="stack" style={{ gap: 4 }}>
+              <div key={v.variantId} className={styles.compactStack}>
                 <span>
                   <strong>{v.variantId}</strong>
                   {v.name ? ` · ${v.name}` : ""} <span className="muted">weight {v.weight}</span>
@@ -157,8 +157,8 @@ function DefinitionCard({ detail }: { detail: AdminDefinitionDetail }) {
             ))}
           </div>
         ) : (
-          <div className="stack" style={{ gap: 4 }}>
-            <h3 style={{ margin: 0 }}>Rewards</h3>
+          <div className={styles.compactStack}>
+            <h3 className={styles.flush}>Rewards</h3>
             <RewardList rewards={d.rewards} size={28} />
           </div>
         )}

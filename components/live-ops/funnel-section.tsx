@@ -23,7 +23,7 @@ export function FunnelSection({ gameId, offerId, hasVariants }: { gameId: string
       <Card title="Funnel" data-testid="funnel">
         {funnel.isError ? <Alert tone="error">{describeLiveOpsError(funnel.error)}</Alert> : null}
         {funnel.data ? <FunnelFigures funnel={funnel.data} /> : <p className="muted">Loading the funnel…</p>}
-        <div className="row" style={{ marginTop: 8 }}>
+        <div className={`row ${styles.refreshRow}`}>
           <Button size="small" onClick={() => void funnel.refetch()} disabled={funnel.isFetching}>
             {funnel.isFetching ? "Refreshing…" : "Refresh"}
           </Button>
@@ -52,7 +52,7 @@ export function FunnelFigures({ funnel }: { funnel: DefinitionFunnel }) {
           <dd data-testid="funnel-conversion">{formatRate(total.conversion)}</dd>
         </div>
       </dl>
-      <p className="muted" style={{ margin: 0 }}>
+      <p className={`muted ${styles.flush}`}>
         Conversion is claimed ÷ surfaced. Below: the stages, then the last {funnel.days} days (UTC).
       </p>
       <FunnelStagesChart funnel={funnel} />

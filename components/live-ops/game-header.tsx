@@ -11,13 +11,13 @@ export function GameHeader({ gameId, section, actions }: { gameId: string; secti
   const { href } = useOffersEnvironment();
   const base = `/live-ops/${encodeURIComponent(gameId)}`;
   return (
-    <div className="stack" style={{ gap: 8 }}>
+    <div className={styles.gameHeader}>
       <div className={styles.pageHead}>
         <div>
           <p className={styles.crumbs}>
             <Link href={href("/live-ops")}>Live ops</Link> / {gameId}
           </p>
-          <h1 style={{ margin: 0 }}>{game?.name ?? gameId}</h1>
+          <h1 className={styles.flush}>{game?.name ?? gameId}</h1>
         </div>
         {actions ? <div className="row">{actions}</div> : null}
       </div>

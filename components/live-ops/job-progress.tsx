@@ -50,11 +50,11 @@ export function JobProgress({ gameId, offerId, initial }: { gameId: string; offe
       >
         <div className={styles.progressBar} style={{ width: `${percent}%` }} />
       </div>
-      <p style={{ margin: 0 }} aria-live="polite" data-testid="job-figures">
+      <p className={styles.flush} aria-live="polite" data-testid="job-figures">
         {total === null ? "Counting players…" : `${formatCount(job.playersEvaluated)} of ${formatCount(total)} players evaluated`} · {formatCount(job.activations)}{" "}
         {job.activations === 1 ? "activation" : "activations"}
       </p>
-      <p className="muted" style={{ margin: 0 }}>
+      <p className={`muted ${styles.flush}`}>
         Queued {formatUtc(job.createdAt)}
         {job.finishedAt ? ` · finished ${formatUtc(job.finishedAt)}` : ""}
         {job.attempts > 1 ? ` · attempt ${job.attempts}` : ""}

@@ -4,7 +4,7 @@
 // shown (its ETag as If-Match); someone else's change in between is said, with a reload.
 import { useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { Alert, Button, Dialog } from "@/components/ui";
+import { Alert, Button, FormDialog } from "@/components/ui";
 import type { DefinitionAction } from "@/lib/offers-client/schemas";
 import { describeLiveOpsError, isStale, useLiveOpsApi, type Definition } from "./api";
 import { formatCount, formatUtc } from "./format";
@@ -76,43 +76,38 @@ export function LifecycleActions({ gameId, definition, onChanged }: { gameId: st
           </Button>
         ))}
       </div>
-      <Dialog
+      <FormDialog
         open={action !== null}
         onClose={close}
         title={action ? `${LABELS[action]} ${definition.name}?` : ""}
-        actions={
-          action ? (
+        submitLabel={action ? LABELS[action] : ""}
+        pendingLabel="Working…"
+        submitVariant={action === "archive" ? "danger" : "primary"}
+        submitTestId="confirm-action"
+        focusSubmit
+        pending={change.isPending}
+        error={
+          change.isError ? (
             <>
-              <Button variant="ghost" onClick={close}>
-                Cancel
-              </Button>
-              <Button variant={action === "archive" ? "danger" : "primary"} onClick={() => change.mutate(action)} disabled={change.isPending} data-testid="confirm-action" autoFocus>
-                {change.isPending ? "Working…" : LABELS[action]}
-              </Button>
+              {stale ? "Someone changed this offer since you opened it; reload to see their change." : describeLiveOpsError(change.error)}{" "}
+              {stale ? (
+                <Button size="small" onClick={() => window.location.reload()}>
+                  Reload
+                </Button>
+              ) : null}
             </>
           ) : null
         }
+        onSubmit={() => action && change.mutateAsync(action)}
       >
         {action ? (
-          <div className="stack">
-            <p data-testid="action-consequence" style={{ margin: 0 }}>
-              {consequence(action, definition, definition.audience === null ? 0 : (count.data?.matching ?? null))}
-            </p>
-            {definition.audience && definition.rollout < 100 ? <p className="muted" style={{ margin: 0 }}>Counted within its {definition.rollout}% rollout.</p> : null}
+          <>
+            <p data-testid="action-consequence">{consequence(action, definition, definition.audience === null ? 0 : (count.data?.matching ?? null))}</p>
+            {definition.audience && definition.rollout < 100 ? <p className="muted">Counted within its {definition.rollout}% rollout.</p> : null}
             {count.isError ? <Alert tone="warning">The audience could not be counted: {describeLiveOpsError(count.error)}</Alert> : null}
-            {change.isError ? (
-              <Alert tone="error">
-                {stale ? "Someone changed this offer since you opened it; reload to see their change." : describeLiveOpsError(change.error)}{" "}
-                {stale ? (
-                  <Button size="small" onClick={() => window.location.reload()}>
-                    Reload
-                  </Button>
-                ) : null}
-              </Alert>
-            ) : null}
-          </div>
+          </>
         ) : null}
-      </Dialog>
+      </FormDialog>
     </>
   );
 }

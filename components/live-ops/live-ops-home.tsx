@@ -29,10 +29,10 @@ export function LiveOpsHome() {
             {games.data.map((game) => (
               <li key={game.gameId}>
                 <Card className={styles.definition}>
-                  <h2 className={styles.summary} style={{ fontSize: "1.05rem" }}>
+                  <h2 className={`${styles.summary} ${styles.gameName}`}>
                     <Link href={href(`/live-ops/${encodeURIComponent(game.gameId)}`)}>{game.name}</Link> <span className={styles.offerId}>{game.gameId}</span>
                   </h2>
-                  <p className="muted" style={{ margin: 0 }}>
+                  <p className={`muted ${styles.flush}`}>
                     {game.players} players · {game.maxOfferSlots} offer slots · currencies: {game.currencies.map((c) => c.name).join(", ") || "none"}
                   </p>
                 </Card>

@@ -43,7 +43,7 @@ export function PlayerPreview({ gameId, offerId, version }: { gameId: string; of
       {players.isError ? <Alert tone="error">{describeLiveOpsError(players.error)}</Alert> : null}
       {q && players.data ? (
         players.data.length === 0 ? (
-          <p className="muted" style={{ margin: 0 }}>
+          <p className={`muted ${styles.flush}`}>
             No player matches.
           </p>
         ) : (
@@ -70,7 +70,7 @@ export function PreviewResult({ player, preview }: { player: PlayerSummary; prev
   const failed = preview.checks.find((c) => c.check === preview.failed);
   return (
     <div className="stack" data-testid="preview-result" data-would-surface={preview.wouldSurface}>
-      <p style={{ margin: 0 }} role="status">
+      <p className={styles.flush} role="status">
         {preview.wouldSurface ? (
           <>
             <strong>Would surface for {who} now</strong>,{" "}

@@ -14,8 +14,8 @@ export function VariantResults({ funnel }: { funnel: DefinitionFunnel }) {
         const c = funnel.comparisons.find((x) => x.variantId === v.variantId);
         const difference = c ? differenceText(c) : null;
         return (
-          <li key={v.variantId} className="stack" style={{ gap: 4, paddingBottom: 8, borderBottom: "1px solid var(--border)" }} data-testid="variant-result" data-variant={v.variantId}>
-            <h3 style={{ margin: 0 }}>
+          <li key={v.variantId} className={styles.variantResult} data-testid="variant-result" data-variant={v.variantId}>
+            <h3 className={styles.flush}>
               Variant {v.variantId}
               {v.variantId === baseline ? <span className="muted"> (baseline)</span> : null}
             </h3>

@@ -1,6 +1,6 @@
 "use client";
 // What a player was granted, newest first, with the offer or referral it came from.
-import { Card } from "@/components/ui";
+import { Card, Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui";
 import type { AdminPlayerState } from "./api";
 import { formatTime } from "./format";
 import { RewardList } from "@/components/offer-parts/reward-list";
@@ -12,28 +12,28 @@ export function LedgerCard({ state }: { state: AdminPlayerState }) {
       {state.ledger.length === 0 ? (
         <p className="muted">Nothing granted yet.</p>
       ) : (
-        <table className="ui-table">
-          <thead>
-            <tr>
-              <th>Granted</th>
-              <th>Source</th>
-              <th>Rewards</th>
-            </tr>
-          </thead>
-          <tbody>
+        <Table label="Ledger">
+          <TableHeader>
+            <TableRow>
+              <TableHead>Granted</TableHead>
+              <TableHead>Source</TableHead>
+              <TableHead>Rewards</TableHead>
+            </TableRow>
+          </TableHeader>
+          <TableBody>
             {state.ledger.map((entry) => (
-              <tr key={`${entry.sourceKind}:${entry.sourceId}`}>
-                <td>{formatTime(entry.grantedAt)}</td>
-                <td>
+              <TableRow key={`${entry.sourceKind}:${entry.sourceId}`}>
+                <TableCell>{formatTime(entry.grantedAt)}</TableCell>
+                <TableCell>
                   {entry.sourceKind === "offer" ? (names.get(entry.sourceId) ?? "Offer") : "Referral"} <code className="muted">{entry.sourceId}</code>
-                </td>
-                <td>
+                </TableCell>
+                <TableCell>
                   <RewardList rewards={entry.rewards} size={20} />
-                </td>
-              </tr>
+                </TableCell>
+              </TableRow>
             ))}
-          </tbody>
-        </table>
+          </TableBody>
+        </Table>
       )}
     </Card>
   );

@@ -32,7 +32,7 @@ export function LiveView({ state }: { state: LiveState }) {
   return (
     <section className={["ui-card", styles.live].join(" ")} aria-labelledby="live-view-title" data-testid="live-view">
       <div className={styles.liveHead}>
-        <h2 className="ui-card__title" id="live-view-title" style={{ margin: 0 }}>
+        <h2 className={styles.flush} id="live-view-title">
           Live view
         </h2>
         <span data-testid="stream-state" data-status={state.status} data-attempt={state.attempt}>
@@ -49,7 +49,7 @@ export function LiveView({ state }: { state: LiveState }) {
         </p>
       ) : null}
       {count === 0 ? (
-        <p className="muted" style={{ margin: 0 }}>
+        <p className={`muted ${styles.flush}`}>
           {state.status === "open" ? "Waiting for events…" : "No events yet."}
         </p>
       ) : null}

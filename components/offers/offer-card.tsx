@@ -18,7 +18,7 @@ export function OfferCard({ offer }: { offer: AdminOffer }) {
       <header className={styles.offerHead}>
         <OfferImage src={offer.image} />
         <div className={styles.offerTitle}>
-          <h3 style={{ margin: 0 }}>{offer.name}</h3>
+          <h3 className={styles.flush}>{offer.name}</h3>
           <span className="muted">
             {offer.offerId} · <code>{offer.instanceId}</code>
           </span>

@@ -11,7 +11,7 @@ export function OffersCard({ offers }: { offers: AdminOffer[] }) {
   return (
     <Card title={`Offers (${offers.length})`} data-testid="offers">
       {offers.length > 0 ? (
-        <p className="muted" style={{ marginTop: 0 }}>
+        <p className={`muted ${styles.statusCounts}`}>
           {Object.entries(counts)
             .map(([status, n]) => `${n} ${statusLabel(status).toLowerCase()}`)
             .join(" · ")}

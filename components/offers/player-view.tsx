@@ -58,7 +58,7 @@ export function PlayerView({ gameId, playerId }: { gameId: string; playerId: str
           <p className={styles.crumbs}>
             <Link href={href(`/offers?game=${encodeURIComponent(gameId)}`)}>Offers</Link> / {gameId}
           </p>
-          <h1 style={{ margin: 0 }} data-testid="player-title">
+          <h1 className={styles.flush} data-testid="player-title">
             {data?.snapshot.username || playerId} <span className={styles.playerId}>{playerId}</span>
           </h1>
         </div>

@@ -1,7 +1,7 @@
 "use client";
 // A player's referrals, as referrer or referee, with a link to the other player.
 import { Link } from "@/components/ui/link";
-import { Card } from "@/components/ui";
+import { Card, Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui";
 import type { AdminPlayerState } from "./api";
 import { RewardList } from "@/components/offer-parts/reward-list";
 import { StatusBadge } from "@/components/offer-parts/status-badge";
@@ -11,36 +11,36 @@ export function ReferralsCard({ state }: { state: AdminPlayerState }) {
   const { href } = useOffersEnvironment();
   return (
     <Card title="Referrals">
-      <table className="ui-table">
-        <thead>
-          <tr>
-            <th>Role</th>
-            <th>Other player</th>
-            <th>Status</th>
-            <th>Rewards</th>
-          </tr>
-        </thead>
-        <tbody>
+      <Table label="Referrals">
+        <TableHeader>
+          <TableRow>
+            <TableHead>Role</TableHead>
+            <TableHead>Other player</TableHead>
+            <TableHead>Status</TableHead>
+            <TableHead>Rewards</TableHead>
+          </TableRow>
+        </TableHeader>
+        <TableBody>
           {state.referrals.map((r) => {
             const referrer = r.referrerId === state.playerId;
             const other = referrer ? r.refereeId : r.referrerId;
             return (
-              <tr key={r.instanceId}>
-                <td>{referrer ? "Referrer" : "Referee"}</td>
-                <td>
+              <TableRow key={r.instanceId}>
+                <TableCell>{referrer ? "Referrer" : "Referee"}</TableCell>
+                <TableCell>
                   <Link href={href(`/offers/${encodeURIComponent(state.gameId)}/${encodeURIComponent(other)}`)}>{other}</Link>
-                </td>
-                <td>
+                </TableCell>
+                <TableCell>
                   <StatusBadge status={r.status} />
-                </td>
-                <td>
+                </TableCell>
+                <TableCell>
                   <RewardList rewards={r.rewards} size={20} />
-                </td>
-              </tr>
+                </TableCell>
+              </TableRow>
             );
           })}
-        </tbody>
-      </table>
+        </TableBody>
+      </Table>
     </Card>
   );
 }

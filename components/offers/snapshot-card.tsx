@@ -1,6 +1,6 @@
 "use client";
 // A player's snapshot: profile numbers, levels, and currencies (balance, in, out).
-import { Card } from "@/components/ui";
+import { Card, Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui";
 import type { AdminPlayerState } from "./api";
 import { formatAmount } from "@/components/offer-parts/offer-math";
 import { OfferImage } from "@/components/offer-parts/offer-image";
@@ -36,39 +36,39 @@ export function SnapshotCard({ state }: { state: AdminPlayerState }) {
           </div>
         ))}
       </dl>
-      <h3 style={{ margin: "16px 0 4px" }}>Currencies</h3>
+      <h3 className={styles.sectionTitle}>Currencies</h3>
       {currencyIds.length === 0 ? (
         <p className="muted">No currencies.</p>
       ) : (
-        <table className="ui-table" data-testid="currencies">
-          <thead>
-            <tr>
-              <th>Currency</th>
-              <th className={styles.num}>Balance</th>
-              <th className={styles.num}>In</th>
-              <th className={styles.num}>Out</th>
-            </tr>
-          </thead>
-          <tbody>
+        <Table label="Currencies" data-testid="currencies">
+          <TableHeader>
+            <TableRow>
+              <TableHead>Currency</TableHead>
+              <TableHead className={styles.num}>Balance</TableHead>
+              <TableHead className={styles.num}>In</TableHead>
+              <TableHead className={styles.num}>Out</TableHead>
+            </TableRow>
+          </TableHeader>
+          <TableBody>
             {currencyIds.map((id) => {
               const data = playerData.currencies[id];
               const flow = snapshot.currencies[id];
               return (
-                <tr key={id}>
-                  <td>
-                    <span className="row" style={{ gap: 8 }}>
+                <TableRow key={id}>
+                  <TableCell>
+                    <span className="row">
                       <OfferImage src={data?.image || undefined} size={20} />
                       {data?.name ?? id} <span className="muted">{id}</span>
                     </span>
-                  </td>
-                  <td className={styles.num}>{formatAmount(data?.balance ?? flow?.balance ?? 0)}</td>
-                  <td className={styles.num}>{flow ? formatAmount(flow.in) : "—"}</td>
-                  <td className={styles.num}>{flow ? formatAmount(flow.out) : "—"}</td>
-                </tr>
+                  </TableCell>
+                  <TableCell className={styles.num}>{formatAmount(data?.balance ?? flow?.balance ?? 0)}</TableCell>
+                  <TableCell className={styles.num}>{flow ? formatAmount(flow.in) : "—"}</TableCell>
+                  <TableCell className={styles.num}>{flow ? formatAmount(flow.out) : "—"}</TableCell>
+                </TableRow>
               );
             })}
-          </tbody>
-        </table>
+          </TableBody>
+        </Table>
       )}
     </Card>
   );

@@ -7,7 +7,7 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useForm, useWatch } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { z } from "zod";
-import { Alert, Card, Button, Field, Input, Select } from "@/components/ui";
+import { Alert, Card, Button, Field, Input, Select, Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui";
 import { retryWhileUnavailable } from "@/components/http/api-client";
 import { useDebounced } from "@/components/hooks/use-debounced";
 import { useOffersEnvironment } from "@/components/offers-environment/environment-context";
@@ -101,7 +101,7 @@ export function SupportHome({ initialGame, initialQuery }: { initialGame: string
           </div>
         </form>
         {game ? (
-          <p className="muted" style={{ marginBottom: 0 }}>
+          <p className={`muted ${styles.gameFacts}`}>
             {game.players} players · {game.maxOfferSlots} offer slots · currencies: {game.currencies.map((c) => c.name).join(", ") || "none"}
           </p>
         ) : null}
@@ -116,26 +116,26 @@ export function SupportHome({ initialGame, initialQuery }: { initialGame: string
         {players.isPending && selected ? <p className="muted">Loading…</p> : null}
         {players.data && players.data.length === 0 ? <p className="muted">No player matches.</p> : null}
         {players.data && players.data.length > 0 ? (
-          <table className="ui-table" data-testid="player-results">
-            <thead>
-              <tr>
-                <th>Player id</th>
-                <th>Username</th>
-                <th>Last update</th>
-              </tr>
-            </thead>
-            <tbody>
+          <Table label={query ? `Players matching “${query}”` : "Players"} data-testid="player-results">
+            <TableHeader>
+              <TableRow>
+                <TableHead>Player id</TableHead>
+                <TableHead>Username</TableHead>
+                <TableHead>Last update</TableHead>
+              </TableRow>
+            </TableHeader>
+            <TableBody>
               {players.data.map((p) => (
-                <tr key={p.playerId}>
-                  <td>
+                <TableRow key={p.playerId}>
+                  <TableCell>
                     <Link href={playerHref(p.playerId)}>{p.playerId}</Link>
-                  </td>
-                  <td>{p.username || <span className="muted">—</span>}</td>
-                  <td>{formatTime(p.updatedAt)}</td>
-                </tr>
+                  </TableCell>
+                  <TableCell>{p.username || <span className="muted">—</span>}</TableCell>
+                  <TableCell>{formatTime(p.updatedAt)}</TableCell>
+                </TableRow>
               ))}
-            </tbody>
-          </table>
+            </TableBody>
+          </Table>
         ) : null}
       </Card>
     </div>

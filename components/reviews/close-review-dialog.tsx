@@ -4,7 +4,7 @@ import { useMutation } from "@tanstack/react-query";
 import { useForm } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
 import type { z } from "zod";
-import { Alert, Button, Dialog, Field, Textarea } from "@/components/ui";
+import { Field, FormDialog, Textarea } from "@/components/ui";
 import { describeApiError } from "@/components/http/api-client";
 import { closeReviewBodySchema } from "@/lib/portal/gitops/review-shapes";
 import { closeReview, type Review } from "./api";
@@ -26,24 +26,21 @@ export function CloseReviewDialog({ review, open, onClose, onClosed }: { review:
   const reasonError = form.formState.errors.reason;
   const own = review.can.close && !review.can.merge;
   return (
-    <Dialog
+    <FormDialog
       open={open}
       onClose={onClose}
       title={`Close !${review.iid}?`}
-      actions={
-        <>
-          <Button onClick={onClose}>Cancel</Button>
-          <Button variant="danger" disabled={close.isPending} onClick={form.handleSubmit(({ reason }) => close.mutate(reason))}>
-            {close.isPending ? "Closing…" : "Close the merge request"}
-          </Button>
-        </>
-      }
+      submitLabel="Close the merge request"
+      pendingLabel="Closing…"
+      submitVariant="danger"
+      pending={close.isPending}
+      error={close.isError ? describeApiError(close.error) : null}
+      onSubmit={form.handleSubmit(({ reason }) => close.mutateAsync(reason))}
     >
       <p>{own ? "Your proposal is withdrawn; nothing is merged." : `Nothing is merged. ${review.author} sees your reason on the request's page.`}</p>
       <Field label="Reason" hint="Required: say why." error={reasonError?.message}>
         {(id) => <Textarea id={id} rows={3} aria-invalid={reasonError ? true : undefined} {...form.register("reason")} />}
       </Field>
-      {close.isError ? <Alert tone="error">{describeApiError(close.error)}</Alert> : null}
-    </Dialog>
+    </FormDialog>
   );
 }

@@ -37,7 +37,7 @@ export function ReviewView({ initial }: { initial: ReviewDetail }) {
   return (
     <div className="stack">
       <div>
-        <h1 className={styles.itemTitle} style={{ fontSize: "1.5rem", overflowWrap: "anywhere" }}>
+        <h1 className={`${styles.itemTitle} ${styles.pageTitle}`}>
           !{r.iid} {r.title} <ReviewStateBadge review={r} />
         </h1>
       </div>

@@ -3,6 +3,7 @@
 import { Badge } from "@/components/ui";
 import { usePolledCount } from "@/components/hooks/use-polled-count";
 import { fetchReviews, reviewKeys } from "./api";
+import styles from "./reviews.module.css";
 
 export const REVIEWS_POLL_MS = 15_000;
 
@@ -10,7 +11,7 @@ export function ReviewsBadge() {
   const n = usePolledCount(reviewKeys.count, (signal) => fetchReviews("mine-to-review=true", signal).then((a) => a.count), REVIEWS_POLL_MS);
   if (n <= 0) return null;
   return (
-    <Badge tone="warning" data-testid="reviews-badge" aria-label={`${n} merge request${n === 1 ? "" : "s"} waiting for your review`} style={{ marginLeft: "0.35rem" }}>
+    <Badge tone="warning" data-testid="reviews-badge" aria-label={`${n} merge request${n === 1 ? "" : "s"} waiting for your review`} className={styles.badge}>
       {n}
     </Badge>
   );

@@ -6,6 +6,7 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { z } from "zod";
 import { Alert, Badge, Button, Checkbox, Field, Input } from "@/components/ui";
 import { devUserNamePattern } from "@/lib/portal/auth/dev-credentials";
+import styles from "./shell.module.css";
 
 export interface DevSignInFormProps {
   callbackUrl: string;
@@ -67,7 +68,7 @@ export function DevSignInForm({ callbackUrl, users, groups }: DevSignInFormProps
         </div>
       ) : null}
       {groups.length ? (
-        <fieldset className="stack" style={{ border: 0, padding: 0, margin: 0, gap: 6 }}>
+        <fieldset className={styles.groups}>
           <legend className="ui-field__label">Groups</legend>
           {groups.map((g) => (
             <Checkbox

@@ -2,6 +2,7 @@
 // and the sections' own): what was not found, and where to go instead.
 import type { ReactNode } from "react";
 import { ButtonLink, Card } from "@/components/ui";
+import styles from "./shell.module.css";
 
 export function NotFoundPage({
   title = "Page not found",
@@ -13,10 +14,10 @@ export function NotFoundPage({
   back?: { href: string; label: string };
 }) {
   return (
-    <div className="stack" style={{ maxWidth: 640 }} data-testid="not-found-page">
+    <div className={`stack ${styles.messagePage}`} data-testid="not-found-page">
       <Card className="stack">
         <h1>{title}</h1>
-        <p className="muted" style={{ margin: 0 }}>
+        <p className={`muted ${styles.flush}`}>
           {children}
         </p>
         <div className="row">

@@ -4,6 +4,7 @@
 import { useEffect, useState } from "react";
 import { Alert, Card, Button, ButtonLink } from "@/components/ui";
 import { apiFetch } from "@/components/http/api-client";
+import styles from "./shell.module.css";
 
 type Cause = "checking" | "database" | "other";
 
@@ -42,7 +43,7 @@ export function UnavailablePage({ error, retry }: { error: Error & { digest?: st
   }, [cause, retry]);
 
   return (
-    <div className="stack" style={{ maxWidth: 640 }} data-testid="unavailable-page">
+    <div className={`stack ${styles.messagePage}`} data-testid="unavailable-page">
       <Card className="stack">
         <h1>Temporarily unavailable</h1>
         {cause === "database" ? (

@@ -7,6 +7,7 @@ import { z } from "zod";
 import { Alert, Button, Field, Input } from "@/components/ui";
 import { describeApiError } from "@/components/http/api-client";
 import { createToken, tokenKeys, type CreatedToken } from "./api";
+import styles from "./tokens.module.css";
 
 // The body of POST /api/tokens (its route holds the same rule).
 const newTokenSchema = z.object({ name: z.string().trim().min(1, "a name is required").max(100, "at most 100 characters") });
@@ -26,8 +27,8 @@ export function NewTokenForm({ onCreated }: { onCreated: (token: CreatedToken) =
   const named = useWatch({ control: form.control, name: "name" }).trim() !== "";
   return (
     <>
-      <form className="row" onSubmit={form.handleSubmit(({ name }) => create.mutate(name))} style={{ alignItems: "flex-end" }} noValidate>
-        <div style={{ flex: 1, minWidth: 220 }}>
+      <form className={styles.newToken} onSubmit={form.handleSubmit(({ name }) => create.mutate(name))} noValidate>
+        <div className={styles.nameField}>
           <Field label="Name" hint="What the token is for, e.g. “release script”." error={form.formState.errors.name?.message}>
             {(id) => <Input id={id} maxLength={100} {...form.register("name")} />}
           </Field>

@@ -1,6 +1,6 @@
 "use client";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { Alert, Button, Dialog } from "@/components/ui";
+import { FormDialog } from "@/components/ui";
 import { describeApiError } from "@/components/http/api-client";
 import { revokeToken, tokenKeys, type TokenSummary } from "./api";
 
@@ -19,23 +19,20 @@ export function RevokeTokenDialog({ token, onClose }: { token: TokenSummary | nu
     onClose();
   };
   return (
-    <Dialog
+    <FormDialog
       open={token !== null}
       onClose={close}
       title="Revoke token?"
-      actions={
-        <>
-          <Button onClick={close}>Cancel</Button>
-          <Button variant="danger" disabled={revoke.isPending} onClick={() => token && revoke.mutate(token.id)}>
-            {revoke.isPending ? "Revoking…" : "Revoke"}
-          </Button>
-        </>
-      }
+      submitLabel="Revoke"
+      pendingLabel="Revoking…"
+      submitVariant="danger"
+      pending={revoke.isPending}
+      error={revoke.isError ? describeApiError(revoke.error) : null}
+      onSubmit={() => token && revoke.mutateAsync(token.id)}
     >
       <p>
         Scripts using <strong>{token?.name}</strong> will stop working at once.
       </p>
-      {revoke.isError ? <Alert tone="error">{describeApiError(revoke.error)}</Alert> : null}
-    </Dialog>
+    </FormDialog>
   );
 }

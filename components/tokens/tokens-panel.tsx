@@ -2,12 +2,13 @@
 // Lists, creates (shown once) and revokes the signed-in user's personal API tokens.
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import { Alert, Button, Card } from "@/components/ui";
+import { Alert, Button, Card, Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui";
 import { describeApiError } from "@/components/http/api-client";
 import { fetchTokens, tokenKeys, type CreatedToken, type TokenSummary } from "./api";
 import { NewTokenForm } from "./new-token-form";
 import { CreatedTokenDialog } from "./created-token-dialog";
 import { RevokeTokenDialog } from "./revoke-token-dialog";
+import styles from "./tokens.module.css";
 
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : "never");
 
@@ -27,34 +28,34 @@ export function TokensPanel() {
         {tokens.isError ? <Alert tone="error">{describeApiError(tokens.error)}</Alert> : null}
         {tokens.data && tokens.data.tokens.length === 0 ? <p className="muted">No tokens yet.</p> : null}
         {tokens.data && tokens.data.tokens.length > 0 ? (
-          <table className="ui-table" data-testid="tokens">
-            <thead>
-              <tr>
-                <th>Name</th>
-                <th>Token</th>
-                <th>Created</th>
-                <th>Last used</th>
-                <th />
-              </tr>
-            </thead>
-            <tbody>
+          <Table label="Your tokens" data-testid="tokens">
+            <TableHeader>
+              <TableRow>
+                <TableHead>Name</TableHead>
+                <TableHead>Token</TableHead>
+                <TableHead>Created</TableHead>
+                <TableHead>Last used</TableHead>
+                <TableHead />
+              </TableRow>
+            </TableHeader>
+            <TableBody>
               {tokens.data.tokens.map((t) => (
-                <tr key={t.id}>
-                  <td>{t.name}</td>
-                  <td>
+                <TableRow key={t.id}>
+                  <TableCell>{t.name}</TableCell>
+                  <TableCell>
                     <code>{t.prefix}…</code>
-                  </td>
-                  <td>{when(t.createdAt)}</td>
-                  <td>{when(t.lastUsedAt)}</td>
-                  <td style={{ textAlign: "right" }}>
+                  </TableCell>
+                  <TableCell>{when(t.createdAt)}</TableCell>
+                  <TableCell>{when(t.lastUsedAt)}</TableCell>
+                  <TableCell className={styles.revokeCell}>
                     <Button size="small" variant="danger" onClick={() => setToRevoke(t)}>
                       Revoke
                     </Button>
-                  </td>
-                </tr>
+                  </TableCell>
+                </TableRow>
               ))}
-            </tbody>
-          </table>
+            </TableBody>
+          </Table>
         ) : null}
       </Card>
 

@@ -1,5 +1,6 @@
 "use client";
-import { useEffect, useRef, type ReactNode } from "react";
+import type { ReactNode } from "react";
+import { ModalFrame } from "./modal-frame";
 
 export interface DialogProps {
   open: boolean;
@@ -10,33 +11,12 @@ export interface DialogProps {
   actions?: ReactNode;
 }
 
-/** A modal dialog over the native <dialog> element (Escape and the backdrop close it). */
+/** A modal dialog that shows something (Escape and the backdrop close it); a dialog that sends a form is a FormDialog. */
 export function Dialog({ open, onClose, title, children, actions }: DialogProps) {
-  const ref = useRef<HTMLDialogElement>(null);
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    if (open && !dialog.open) dialog.showModal();
-    if (!open && dialog.open) dialog.close();
-  }, [open]);
   return (
-    <dialog
-      ref={ref}
-      className="ui-dialog"
-      onClose={onClose}
-      onClick={(event) => {
-        // A click on the backdrop closes, but not the second click of a double-click: that is the
-        // click which opened the dialog, landing on the backdrop once the dialog covers the page.
-        if (event.target === ref.current && event.detail < 2) onClose();
-      }}
-    >
-      {open ? (
-        <div className="ui-dialog__body">
-          <h2>{title}</h2>
-          {children}
-          {actions ? <div className="ui-dialog__actions">{actions}</div> : null}
-        </div>
-      ) : null}
-    </dialog>
+    <ModalFrame open={open} onClose={onClose} title={title}>
+      {children}
+      {actions ? <div className="ui-dialog__actions">{actions}</div> : null}
+    </ModalFrame>
   );
 }

@@ -13,4 +13,6 @@ export { Badge, type BadgeTone } from "./badge";
 export { Card } from "./card";
 export { Alert, type AlertTone } from "./alert";
 export { Dialog, type DialogProps } from "./dialog";
+export { FormDialog, type FormDialogProps } from "./form-dialog";
+export { Table, TableBody, TableCell, TableHead, TableHeader, TableRow, type TableProps } from "./table";
 export { ShownOnceSecret } from "./shown-once-secret";

@@ -4,7 +4,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useSingleFlightMutation } from "@/components/forms/use-single-flight-mutation";
 import { useState } from "react";
-import { Alert, Badge, Button, Card, Field, Select, type BadgeTone } from "@/components/ui";
+import { Alert, Badge, Button, Card, Field, Select, type BadgeTone, Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui";
 import { retryWhileUnavailable } from "@/components/http/api-client";
 import { describeWebhookError, useWebhooksApi, type Delivery, type Status } from "./api";
 import { formatTime } from "./format";
@@ -52,7 +52,7 @@ export function DeliveryLog({ gameId, refreshMs }: { gameId: string; refreshMs: 
   return (
     <Card title="Delivery log">
       <div className="stack">
-        <div style={{ maxWidth: 240 }}>
+        <div className={styles.statusFilter}>
           <Field label="Status">
             {(id) => (
               <Select
@@ -77,34 +77,34 @@ export function DeliveryLog({ gameId, refreshMs }: { gameId: string; refreshMs: 
         {replay.isSuccess ? <Alert tone="success">Delivery {replay.variables} queued again with the same webhook-id.</Alert> : null}
         {log.data && rows.length === 0 ? <p className="muted">No deliveries{status ? ` with status ${LABEL[status].toLowerCase()}` : ""} yet.</p> : null}
         {rows.length > 0 ? (
-          <table className="ui-table" data-testid="delivery-log">
-            <thead>
-              <tr>
-                <th>Event</th>
-                <th>Endpoint</th>
-                <th>Status</th>
-                <th>Attempts</th>
-                <th>Last answer</th>
-                <th>Next retry</th>
-                <th />
-              </tr>
-            </thead>
-            <tbody>
+          <Table label="Deliveries" data-testid="delivery-log">
+            <TableHeader>
+              <TableRow>
+                <TableHead>Event</TableHead>
+                <TableHead>Endpoint</TableHead>
+                <TableHead>Status</TableHead>
+                <TableHead>Attempts</TableHead>
+                <TableHead>Last answer</TableHead>
+                <TableHead>Next retry</TableHead>
+                <TableHead />
+              </TableRow>
+            </TableHeader>
+            <TableBody>
               {rows.map((d) => (
-                <tr key={d.deliveryId} data-testid="delivery" data-status={d.status} data-message-id={d.messageId}>
-                  <td>
+                <TableRow key={d.deliveryId} data-testid="delivery" data-status={d.status} data-message-id={d.messageId}>
+                  <TableCell>
                     <div>{what(d)}</div>
                     <div className={styles.messageId}>
                       {d.messageId} · {formatTime(d.eventAt)}
                     </div>
-                  </td>
-                  <td className={styles.url}>{d.url}</td>
-                  <td>
+                  </TableCell>
+                  <TableCell className={styles.url}>{d.url}</TableCell>
+                  <TableCell>
                     <Badge tone={TONE[d.status]} data-testid="delivery-status">
                       {LABEL[d.status]}
                     </Badge>
-                  </td>
-                  <td>
+                  </TableCell>
+                  <TableCell>
                     {d.attemptLog.length > 0 ? (
                       <details>
                         <summary data-testid="delivery-attempts">{d.attempts}</summary>
@@ -119,18 +119,18 @@ export function DeliveryLog({ gameId, refreshMs }: { gameId: string; refreshMs: 
                     ) : (
                       <span data-testid="delivery-attempts">{d.attempts}</span>
                     )}
-                  </td>
-                  <td data-testid="delivery-answer">{lastAnswer(d)}</td>
-                  <td>{d.status === "pending" ? formatTime(d.nextAttemptAt) : "—"}</td>
-                  <td>
+                  </TableCell>
+                  <TableCell data-testid="delivery-answer">{lastAnswer(d)}</TableCell>
+                  <TableCell>{d.status === "pending" ? formatTime(d.nextAttemptAt) : "—"}</TableCell>
+                  <TableCell>
                     <Button size="small" disabled={replay.isPending} onClick={() => replay.mutate(d.deliveryId)}>
                       Replay
                     </Button>
-                  </td>
-                </tr>
+                  </TableCell>
+                </TableRow>
               ))}
-            </tbody>
-          </table>
+            </TableBody>
+          </Table>
         ) : null}
         {nextBefore !== null && rows.length > 0 ? (
           <div>

@@ -3,7 +3,7 @@
 // delete (after a confirmation that says what goes with it).
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { Alert, Badge, Button, Card, Dialog } from "@/components/ui";
+import { Alert, Badge, Button, Card, FormDialog, Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui";
 import { describeWebhookError, useWebhooksApi, type Endpoint, type RotatedSecret } from "./api";
 import { formatTime } from "./format";
 import styles from "./webhooks.module.css";
@@ -57,34 +57,34 @@ export function EndpointsCard({ gameId, endpoints, onRotated, children }: { game
       <div className="stack">
         {endpoints.length === 0 ? <p className="muted">No endpoints yet: add your game server&apos;s webhook URL below.</p> : null}
         {endpoints.length > 0 ? (
-          <table className="ui-table" data-testid="webhook-endpoints">
-            <thead>
-              <tr>
-                <th>URL</th>
-                <th>Events</th>
-                <th>Status</th>
-                <th>Added</th>
-                <th />
-              </tr>
-            </thead>
-            <tbody>
+          <Table label="Endpoints" data-testid="webhook-endpoints">
+            <TableHeader>
+              <TableRow>
+                <TableHead>URL</TableHead>
+                <TableHead>Events</TableHead>
+                <TableHead>Status</TableHead>
+                <TableHead>Added</TableHead>
+                <TableHead />
+              </TableRow>
+            </TableHeader>
+            <TableBody>
               {endpoints.map((endpoint) => (
-                <tr key={endpoint.endpointId} data-testid="webhook-endpoint" data-endpoint-id={endpoint.endpointId}>
-                  <td>
+                <TableRow key={endpoint.endpointId} data-testid="webhook-endpoint" data-endpoint-id={endpoint.endpointId}>
+                  <TableCell>
                     <span className={styles.url}>{endpoint.url}</span>
                     {endpoint.description ? <div className="muted">{endpoint.description}</div> : null}
                     {endpoint.previousSecretExpiresAt && Date.parse(endpoint.previousSecretExpiresAt) > now ? (
                       <div className="muted">previous secret signs too until {formatTime(endpoint.previousSecretExpiresAt)}</div>
                     ) : null}
-                  </td>
-                  <td>{endpoint.eventTypes.join(", ")}</td>
-                  <td>
+                  </TableCell>
+                  <TableCell>{endpoint.eventTypes.join(", ")}</TableCell>
+                  <TableCell>
                     <Badge tone={endpoint.enabled ? "success" : "warning"} data-testid="endpoint-status">
                       {endpoint.enabled ? "Enabled" : "Disabled"}
                     </Badge>
-                  </td>
-                  <td>{formatTime(endpoint.createdAt)}</td>
-                  <td>
+                  </TableCell>
+                  <TableCell>{formatTime(endpoint.createdAt)}</TableCell>
+                  <TableCell>
                     <div className={styles.actions}>
                       <Button size="small" disabled={busy(endpoint)} onClick={() => act.mutate({ kind: endpoint.enabled ? "disable" : "enable", endpoint })}>
                         {endpoint.enabled ? "Disable" : "Enable"}
@@ -107,42 +107,35 @@ export function EndpointsCard({ gameId, endpoints, onRotated, children }: { game
                         Delete
                       </Button>
                     </div>
-                  </td>
-                </tr>
+                  </TableCell>
+                </TableRow>
               ))}
-            </tbody>
-          </table>
+            </TableBody>
+          </Table>
         ) : null}
         {notice ? <Alert tone="success">{notice}</Alert> : null}
         {act.isError && !deleting ? <Alert tone="error">{describeWebhookError(act.error)}</Alert> : null}
         {children}
       </div>
-      <Dialog
+      <FormDialog
         open={deleting !== null}
         onClose={closeDelete}
         title="Delete this endpoint?"
-        actions={
-          deleting ? (
-            <>
-              <Button variant="ghost" onClick={closeDelete} disabled={deletePending}>
-                Cancel
-              </Button>
-              <Button variant="danger" onClick={() => act.mutate({ kind: "delete", endpoint: toDelete! })} disabled={deletePending} data-testid="confirm-delete-endpoint" autoFocus>
-                {deletePending ? "Deleting…" : "Delete endpoint"}
-              </Button>
-            </>
-          ) : null
-        }
+        submitLabel="Delete endpoint"
+        pendingLabel="Deleting…"
+        submitVariant="danger"
+        submitTestId="confirm-delete-endpoint"
+        focusSubmit
+        pending={deletePending}
+        error={deleting && act.isError ? describeWebhookError(act.error) : null}
+        onSubmit={() => toDelete && act.mutateAsync({ kind: "delete", endpoint: toDelete })}
       >
-        {deleting ? (
-          <div className="stack">
-            <p>
-              <span className={styles.url}>{toDelete!.url}</span> stops receiving events, and its delivery log goes with it: deliveries still pending are not sent.
-            </p>
-            {act.isError ? <Alert tone="error">{describeWebhookError(act.error)}</Alert> : null}
-          </div>
+        {toDelete ? (
+          <p>
+            <span className={styles.url}>{toDelete.url}</span> stops receiving events, and its delivery log goes with it: deliveries still pending are not sent.
+          </p>
         ) : null}
-      </Dialog>
+      </FormDialog>
     </Card>
   );
 }

@@ -15,6 +15,7 @@ import { EndpointsCard } from "./endpoints-card";
 import { formatTime } from "./format";
 import { ReplayFailedForm } from "./replay-failed-form";
 import { SecretDialog } from "./secret-dialog";
+import styles from "./webhooks.module.css";
 
 export function WebhooksConsole({ gameId, refreshMs = 3_000 }: { gameId: string; refreshMs?: number | false }) {
   const [secret, setSecret] = useState<{ title: string; secret: string; note?: string } | null>(null);
@@ -30,7 +31,7 @@ export function WebhooksConsole({ gameId, refreshMs = 3_000 }: { gameId: string;
   return (
     <div className="stack">
       <div>
-        <p className="muted" style={{ margin: 0 }}>
+        <p className={`muted ${styles.flush}`}>
           <Link href={href(`/live-ops/${encodeURIComponent(gameId)}`)}>Live ops · {gameId}</Link>
         </p>
         <h1>Reward webhooks</h1>

@@ -4,6 +4,7 @@ import type { Metadata } from "next";
 import { hasRole } from "@/lib/portal/authorize";
 import { requireUser } from "@/lib/portal/session";
 import { ImportWizard } from "@/components/gitops/import/import-wizard";
+import styles from "@/components/gitops/gitops.module.css";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Import repositories" };
@@ -12,7 +13,7 @@ export default async function ImportPage() {
   const user = await requireUser("/import");
   return (
     <div className="stack">
-      <h1 style={{ margin: 0 }}>Import repositories</h1>
+      <h1 className={styles.flush}>Import repositories</h1>
       <ImportWizard canOperate={hasRole(user, "operator")} />
     </div>
   );

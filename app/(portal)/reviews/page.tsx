@@ -2,6 +2,7 @@
 import type { Metadata } from "next";
 import { requireUser } from "@/lib/portal/session";
 import { ReviewList } from "@/components/reviews/review-list";
+import styles from "@/components/reviews/reviews.module.css";
 
 export const metadata: Metadata = { title: "Reviews" };
 export const dynamic = "force-dynamic";
@@ -9,7 +10,7 @@ export const dynamic = "force-dynamic";
 export default async function ReviewsPage() {
   const user = await requireUser("/reviews");
   return (
-    <div className="stack" style={{ maxWidth: 960 }}>
+    <div className={`stack ${styles.page}`}>
       <h1>Reviews</h1>
       <p className="muted">
         Changes proposed in the portal wait here as merge requests of the config repository. A component&apos;s owners and operators approve, merge or close

@@ -36,7 +36,7 @@ export function AboutFieldset() {
   const links = useFieldArray({ control: form.control, name: "metadata.links" });
   const tagIssue = issueAt(issues, "metadata.tags");
   return (
-    <fieldset className="stack" style={{ border: "none", padding: 0, margin: 0 }}>
+    <fieldset className={`stack ${styles.fieldset}`}>
       <legend>About</legend>
       <Field label="Description" hint="Optional: what it does, in a sentence or two." error={issueAt(issues, "metadata.description")}>
         {(id) => <Textarea id={id} rows={2} data-testid="field-description" {...form.register("metadata.description")} />}

@@ -133,7 +133,7 @@ export function ComponentEditForm({ name, component, yaml, etag, canCommit, onCa
       </FormProvider>
 
       {reviewed && valid ? (
-        <div className="stack" style={{ marginTop: 12 }}>
+        <div className={`stack ${styles.reviewPanel}`}>
           <h3>The change to {name}.yaml</h3>
           {!canCommit ? (
             <p className="muted" data-testid="proposal-note">

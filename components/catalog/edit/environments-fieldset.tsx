@@ -11,7 +11,7 @@ export function EnvironmentsFieldset() {
   const { form, spec, reshape, issues } = useRecordDraft();
   return (
     <>
-      <fieldset className="row" style={{ border: "none", padding: 0, margin: 0 }}>
+      <fieldset className={`row ${styles.fieldset}`}>
         <legend>Environments</legend>
         {ENVIRONMENTS.map((env) => (
           <Checkbox key={env} label={env} checked={spec.environments.includes(env)} onChange={(e) => reshape((s) => withEnvironment(s, env, e.target.checked))} />

@@ -11,7 +11,7 @@ export function LibraryFieldset() {
   const { form, spec, reshape, issues } = useRecordDraft();
   const library = spec.library;
   return (
-    <fieldset className="stack" style={{ border: "none", padding: 0, margin: 0 }}>
+    <fieldset className={`stack ${styles.fieldset}`}>
       <legend>Library</legend>
       <Checkbox label="This component is a library" checked={!!library} onChange={(e) => reshape((s) => withLibrary(s, e.target.checked))} />
       {library ? (

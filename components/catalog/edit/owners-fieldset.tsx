@@ -10,7 +10,7 @@ export function OwnersFieldset() {
   const { form, issues } = useRecordDraft();
   const owners = useFieldArray({ control: form.control, name: "spec.owners" });
   return (
-    <fieldset className="stack" style={{ border: "none", padding: 0, margin: 0 }}>
+    <fieldset className={`stack ${styles.fieldset}`}>
       <legend>Owners</legend>
       {owners.fields.map((owner, i) => (
         <div key={owner.id} className={styles.ownerRow}>

@@ -4,12 +4,13 @@ import { issueAt } from "@/components/forms/error-messages";
 import { MOBILE_PLATFORMS } from "@/lib/catalog/schema";
 import { withKubernetes, withPlatform } from "./record-draft";
 import { useRecordDraft } from "./use-record-draft";
+import styles from "../catalog.module.css";
 
 /** Where the component runs: Kubernetes (with its deployment contract) and mobile platforms. */
 export function RuntimeFieldset() {
   const { form, spec, reshape, issues } = useRecordDraft();
   return (
-    <fieldset className="stack" style={{ border: "none", padding: 0, margin: 0 }}>
+    <fieldset className={`stack ${styles.fieldset}`}>
       <legend>Runtime</legend>
       <div className="row">
         <Checkbox label="Kubernetes" checked={!!spec.runtime?.k8s} onChange={(e) => reshape((s) => withKubernetes(s, e.target.checked))} />

@@ -5,7 +5,7 @@
 import { useMemo, useState } from "react";
 import { useFieldArray, useForm, useWatch } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
-import { Button, Card, Input, Select } from "@/components/ui";
+import { Button, Card, Input, Select, Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui";
 import { errorMessages } from "@/components/forms/error-messages";
 import type { ConfigValues } from "@/lib/portal/gitops/config-values";
 import { saveConfigBulk, type ConfigView, type ConfigWriteResult } from "../api";
@@ -63,65 +63,63 @@ export function BulkEditor(props: BulkEditorProps) {
             form.reset({ rows: rowsOf(props.environments, t === "current" ? props.current : props.persistent) });
           }}
         />
-        <p className="muted" style={{ margin: 0 }}>
+        <p className={`muted ${styles.flush}`}>
           One row per key, one column per environment. All changes are saved together {target === "persistent" ? "as one commit" : "at once"}, or none is.
         </p>
-        <div style={{ overflowX: "auto" }}>
-          <table className={`ui-table ${styles.bulkTable}`} data-testid="bulk-table">
-            <thead>
-              <tr>
-                <th>Key</th>
-                <th>Type</th>
-                {props.environments.map((env) => (
-                  <th key={env}>{env}</th>
-                ))}
-                <th aria-label="Remove" />
-              </tr>
-            </thead>
-            <tbody>
-              {rows.fields.map((row, i) => (
-                <tr key={row.id}>
-                  <td>
-                    <Input aria-label={`Bulk key ${i + 1}`} placeholder="KEY" {...form.register(`rows.${i}.key`)} />
-                  </td>
-                  <td>
-                    <Select aria-label={`Bulk type ${i + 1}`} {...form.register(`rows.${i}.type`)}>
-                      {VALUE_TYPES.map((t) => (
-                        <option key={t}>{t}</option>
-                      ))}
-                    </Select>
-                  </td>
-                  {props.environments.map((env) => {
-                    const cell = values[i]?.cells[env] ?? null;
-                    const type = values[i]?.type ?? row.type;
-                    const set = (text: string | null) => form.setValue(`rows.${i}.cells.${env}`, text, { shouldDirty: true });
-                    return (
-                      <td key={env}>
-                        {cell === null ? (
-                          <Button size="small" variant="ghost" onClick={() => set(blank(type))} aria-label={`Set ${keyOf(i)} in ${env}`}>
-                            not set · set
-                          </Button>
-                        ) : (
-                          <div className={styles.cell}>
-                            <ValueInput type={type} label={`${keyOf(i)} in ${env}`} field={form.register(`rows.${i}.cells.${env}`)} />
-                            <Button size="small" variant="ghost" onClick={() => set(null)} aria-label={`Unset ${keyOf(i)} in ${env}`}>
-                              ✕
-                            </Button>
-                          </div>
-                        )}
-                      </td>
-                    );
-                  })}
-                  <td>
-                    <Button size="small" variant="ghost" onClick={() => rows.remove(i)} aria-label={`Remove ${keyOf(i)} everywhere`}>
-                      Remove
-                    </Button>
-                  </td>
-                </tr>
+        <Table label="Values by environment" className={styles.bulkTable} data-testid="bulk-table">
+          <TableHeader>
+            <TableRow>
+              <TableHead>Key</TableHead>
+              <TableHead>Type</TableHead>
+              {props.environments.map((env) => (
+                <TableHead key={env}>{env}</TableHead>
               ))}
-            </tbody>
-          </table>
-        </div>
+              <TableHead aria-label="Remove" />
+            </TableRow>
+          </TableHeader>
+          <TableBody>
+            {rows.fields.map((row, i) => (
+              <TableRow key={row.id}>
+                <TableCell>
+                  <Input aria-label={`Bulk key ${i + 1}`} placeholder="KEY" {...form.register(`rows.${i}.key`)} />
+                </TableCell>
+                <TableCell>
+                  <Select aria-label={`Bulk type ${i + 1}`} {...form.register(`rows.${i}.type`)}>
+                    {VALUE_TYPES.map((t) => (
+                      <option key={t}>{t}</option>
+                    ))}
+                  </Select>
+                </TableCell>
+                {props.environments.map((env) => {
+                  const cell = values[i]?.cells[env] ?? null;
+                  const type = values[i]?.type ?? row.type;
+                  const set = (text: string | null) => form.setValue(`rows.${i}.cells.${env}`, text, { shouldDirty: true });
+                  return (
+                    <TableCell key={env}>
+                      {cell === null ? (
+                        <Button size="small" variant="ghost" onClick={() => set(blank(type))} aria-label={`Set ${keyOf(i)} in ${env}`}>
+                          not set · set
+                        </Button>
+                      ) : (
+                        <div className={styles.cell}>
+                          <ValueInput type={type} label={`${keyOf(i)} in ${env}`} field={form.register(`rows.${i}.cells.${env}`)} />
+                          <Button size="small" variant="ghost" onClick={() => set(null)} aria-label={`Unset ${keyOf(i)} in ${env}`}>
+                            ✕
+                          </Button>
+                        </div>
+                      )}
+                    </TableCell>
+                  );
+                })}
+                <TableCell>
+                  <Button size="small" variant="ghost" onClick={() => rows.remove(i)} aria-label={`Remove ${keyOf(i)} everywhere`}>
+                    Remove
+                  </Button>
+                </TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
         <EditorActions
           testIds={{ add: "bulk-add-key", issues: "bulk-issues", preview: "preview-bulk" }}
           previewLabel="Preview changes"
@@ -134,7 +132,7 @@ export function BulkEditor(props: BulkEditorProps) {
           <div className="stack" data-testid="bulk-preview">
             {preview.map((u) => (
               <div key={u.environment}>
-                <h3 style={{ margin: "0 0 4px" }}>{u.environment}</h3>
+                <h3 className={styles.environmentTitle}>{u.environment}</h3>
                 <ChangeList changes={u.changes} />
               </div>
             ))}

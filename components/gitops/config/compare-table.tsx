@@ -1,5 +1,5 @@
 // Current (live) and persistent values of one environment side by side, drift marked.
-import { Badge } from "@/components/ui";
+import { Badge, Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui";
 import type { ConfigValues } from "@/lib/portal/gitops/config-values";
 import { compareViews, formatValue } from "./config-edit";
 import styles from "../gitops.module.css";
@@ -10,26 +10,26 @@ export function CompareTable({ current, persistent }: { current: ConfigValues; p
   const drift = rows.filter((r) => r.drift).length;
   return (
     <>
-      <table className="ui-table" data-testid="config-compare">
-        <thead>
-          <tr>
-            <th>Key</th>
-            <th>Current (live)</th>
-            <th>Persistent (config repository)</th>
-            <th aria-label="Difference" />
-          </tr>
-        </thead>
-        <tbody>
+      <Table label="Current and persistent values" data-testid="config-compare">
+        <TableHeader>
+          <TableRow>
+            <TableHead>Key</TableHead>
+            <TableHead>Current (live)</TableHead>
+            <TableHead>Persistent (config repository)</TableHead>
+            <TableHead aria-label="Difference" />
+          </TableRow>
+        </TableHeader>
+        <TableBody>
           {rows.map((r) => (
-            <tr key={r.key} className={r.drift ? styles.drift : undefined} data-testid={`config-row-${r.key}`} data-drift={r.drift ? "true" : "false"}>
-              <td className={styles.mono}>{r.key}</td>
-              <td className={r.current === undefined ? styles.missing : styles.mono}>{r.current === undefined ? "not set" : formatValue(r.current)}</td>
-              <td className={r.persistent === undefined ? styles.missing : styles.mono}>{r.persistent === undefined ? "not set" : formatValue(r.persistent)}</td>
-              <td>{r.drift ? <Badge tone="warning">drift</Badge> : null}</td>
-            </tr>
+            <TableRow key={r.key} className={r.drift ? styles.drift : undefined} data-testid={`config-row-${r.key}`} data-drift={r.drift ? "true" : "false"}>
+              <TableCell className={styles.mono}>{r.key}</TableCell>
+              <TableCell className={r.current === undefined ? styles.missing : styles.mono}>{r.current === undefined ? "not set" : formatValue(r.current)}</TableCell>
+              <TableCell className={r.persistent === undefined ? styles.missing : styles.mono}>{r.persistent === undefined ? "not set" : formatValue(r.persistent)}</TableCell>
+              <TableCell>{r.drift ? <Badge tone="warning">drift</Badge> : null}</TableCell>
+            </TableRow>
           ))}
-        </tbody>
-      </table>
+        </TableBody>
+      </Table>
       <p className="muted">{drift === 0 ? "Current and persistent values match." : `${drift} key${drift === 1 ? " differs" : "s differ"}: the next release makes the persistent values current.`}</p>
     </>
   );

@@ -120,7 +120,7 @@ export function ConfigTab({ name, environments, canOperate, canCommit, onShowMer
         />
       ) : (
         <Card title={`${env}: current and persistent`}>
-          <p className="muted" style={{ marginTop: 0 }}>
+          <p className={`muted ${styles.lead}`}>
             Persistent values live in <code>{file}</code> in the config repository; the next release to {env} makes them current.{" "}
             {info?.source ? (
               <>
@@ -132,7 +132,7 @@ export function ConfigTab({ name, environments, canOperate, canCommit, onShowMer
             )}
           </p>
           <CompareTable current={currentValues[env] ?? {}} persistent={persistentValues[env] ?? {}} />
-          <div className="row" style={{ marginTop: 12 }}>
+          <div className={`row ${styles.actionsRow}`}>
             <Button variant="primary" onClick={() => edit("persistent")} data-testid="edit-config">
               Edit values
             </Button>

@@ -106,11 +106,11 @@ export function EnvironmentEditor(props: EnvironmentEditorProps) {
         />
         {patch && issues.length === 0 && previewChanges.length > 0 ? (
           <div className="stack" data-testid="config-preview-panel">
-            <h3 style={{ margin: 0 }}>
+            <h3 className={styles.flush}>
               The change to {target === "current" ? `the live values of ${props.environment}` : <code>{props.file}</code>}
             </h3>
             <ChangeList changes={previewChanges} testId="config-preview" />
-            <p className="muted" style={{ margin: 0 }}>
+            <p className={`muted ${styles.flush}`}>
               {!props.canCommit
                 ? "This will open a merge request; reviewers merge it into the config repository."
                 : target === "current"

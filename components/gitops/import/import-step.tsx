@@ -1,7 +1,7 @@
 "use client";
 // Step 4 of the import wizard: one result per repository, with a link to the entry or the merge request.
 import { Link } from "@/components/ui/link";
-import { Alert, Badge, Button, Card } from "@/components/ui";
+import { Alert, Badge, Button, Card, Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui";
 import { describeApiError } from "@/components/http/api-client";
 import type { ImportAnswer, ImportResult } from "../api";
 import { Working } from "./working";
@@ -84,27 +84,27 @@ export function ImportStep({
             )}
           </Alert>
         ) : null}
-        <table className="ui-table" data-testid="import-results">
-          <thead>
-            <tr>
-              <th>Repository</th>
-              <th>Result</th>
-            </tr>
-          </thead>
-          <tbody>
+        <Table label="Import results" data-testid="import-results">
+          <TableHeader>
+            <TableRow>
+              <TableHead>Repository</TableHead>
+              <TableHead>Result</TableHead>
+            </TableRow>
+          </TableHeader>
+          <TableBody>
             {repositories.map((path) => {
               const r = byRepo.get(path);
               return (
-                <tr key={path} data-testid={`result-${path}`}>
-                  <td>
+                <TableRow key={path} data-testid={`result-${path}`}>
+                  <TableCell>
                     <code>{path}</code>
-                  </td>
-                  <td>{r && answer ? <ResultCell result={r} answer={answer} /> : running ? <Working text="importing…" /> : <span className="muted">—</span>}</td>
-                </tr>
+                  </TableCell>
+                  <TableCell>{r && answer ? <ResultCell result={r} answer={answer} /> : running ? <Working text="importing…" /> : <span className="muted">—</span>}</TableCell>
+                </TableRow>
               );
             })}
-          </tbody>
-        </table>
+          </TableBody>
+        </Table>
         <div className="row">
           <Button onClick={onRestart} disabled={running}>
             Import more

@@ -50,7 +50,7 @@ export function ImportWizard({ canOperate }: { canOperate: boolean }) {
             </li>
           ))}
         </ol>
-        <p className="muted" style={{ margin: 0 }}>
+        <p className={`muted ${styles.flush}`}>
           {canOperate
             ? "As an operator, the imported records are committed to the config repository and show in the catalog at once."
             : "The imported records are proposed as one merge request in the config repository; they show in the catalog once it is merged."}

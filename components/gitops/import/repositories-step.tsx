@@ -60,7 +60,7 @@ export function RepositoriesStep({ owner, onBack, onNext }: { owner: string; onB
                       onChange={(e) => pick(e.target.checked ? [...paths, r.path] : paths.filter((p) => p !== r.path))}
                       aria-label={r.path}
                     />
-                    <span className="stack" style={{ gap: 2 }}>
+                    <span className={styles.lines}>
                       <span>
                         <code>{r.path}</code>{" "}
                         {r.inCatalog ? (

@@ -4,7 +4,7 @@
 import type { FormEvent } from "react";
 import { useQueries } from "@tanstack/react-query";
 import { useFormContext, useWatch } from "react-hook-form";
-import { Alert, Badge, Button, Card, Select } from "@/components/ui";
+import { Alert, Badge, Button, Card, Select, Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui";
 import { describeApiError } from "@/components/http/api-client";
 import { COMPONENT_KINDS, type ComponentKind } from "@/lib/catalog/schema";
 import { importComponents, type ImportResult } from "../api";
@@ -16,7 +16,7 @@ function RecordSummary({ result }: { result: ImportResult }) {
   const spec = result.component?.spec;
   if (!spec) return null;
   return (
-    <div className="stack" style={{ gap: 2 }}>
+    <div className={styles.lines}>
       <span>Owners: {spec.owners.map((o) => (o.group ? `${o.user} (${o.group})` : o.user)).join(", ")}</span>
       <span>Environments: {spec.environments.length ? spec.environments.join(", ") : <span className="muted">none</span>}</span>
       {result.reasons.length ? (
@@ -46,39 +46,39 @@ export function ReviewStep({ onBack, onImport }: { onBack: () => void; onImport:
   return (
     <Card title="Review the inferred records">
       <form className="stack" onSubmit={onImport} noValidate>
-        <p className="muted" style={{ margin: 0 }}>
+        <p className={`muted ${styles.flush}`}>
           {done < repositories.length ? `Inferring ${done + 1} of ${repositories.length}…` : `${ready} of ${repositories.length} ready to import.`} Pick another kind where the inference is wrong.
         </p>
-        <table className="ui-table" data-testid="import-review">
-          <thead>
-            <tr>
-              <th>Repository</th>
-              <th>Component</th>
-              <th>Kind</th>
-              <th>Record</th>
-            </tr>
-          </thead>
-          <tbody>
+        <Table label="Inferred records" data-testid="import-review">
+          <TableHeader>
+            <TableRow>
+              <TableHead>Repository</TableHead>
+              <TableHead>Component</TableHead>
+              <TableHead>Kind</TableHead>
+              <TableHead>Record</TableHead>
+            </TableRow>
+          </TableHeader>
+          <TableBody>
             {repositories.map(({ path }, i) => {
               const p = previews[i];
               const r = p.data;
               return (
-                <tr key={path} data-testid={`review-${path}`}>
-                  <td>
+                <TableRow key={path} data-testid={`review-${path}`}>
+                  <TableCell>
                     <code>{path}</code>
-                  </td>
+                  </TableCell>
                   {p.isPending ? (
-                    <td colSpan={3}>
+                    <TableCell colSpan={3}>
                       <Working text="inferring…" />
-                    </td>
+                    </TableCell>
                   ) : p.isError ? (
-                    <td colSpan={3}>
+                    <TableCell colSpan={3}>
                       <Alert tone="error">{describeApiError(p.error)}</Alert>
-                    </td>
+                    </TableCell>
                   ) : r && r.status === "ready" ? (
                     <>
-                      <td>{r.name}</td>
-                      <td>
+                      <TableCell>{r.name}</TableCell>
+                      <TableCell>
                         <Select aria-label={`Kind of ${path}`} value={r.kind ?? ""} onChange={(e) => setValue(`repositories.${i}.kind`, e.target.value as ComponentKind)} data-testid={`kind-${path}`}>
                           {COMPONENT_KINDS.map((k) => (
                             <option key={k} value={k}>
@@ -87,21 +87,21 @@ export function ReviewStep({ onBack, onImport }: { onBack: () => void; onImport:
                             </option>
                           ))}
                         </Select>
-                      </td>
-                      <td>
+                      </TableCell>
+                      <TableCell>
                         <RecordSummary result={r} />
-                      </td>
+                      </TableCell>
                     </>
                   ) : r ? (
-                    <td colSpan={3}>
+                    <TableCell colSpan={3}>
                       {r.status === "exists" ? <Badge tone="success">in catalog</Badge> : <Badge tone="danger">{r.status}</Badge>} {r.message}
-                    </td>
+                    </TableCell>
                   ) : null}
-                </tr>
+                </TableRow>
               );
             })}
-          </tbody>
-        </table>
+          </TableBody>
+        </Table>
         <div className="row">
           <Button variant="ghost" onClick={onBack}>
             Back

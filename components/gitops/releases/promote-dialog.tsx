@@ -1,10 +1,10 @@
 "use client";
 // Promote to production: a staging version (the latest by default), never the one production runs.
-import { useId, useMemo } from "react";
+import { useMemo } from "react";
 import { useForm, useWatch } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { z } from "zod";
-import { Button, Dialog, Field, Select } from "@/components/ui";
+import { Field, FormDialog, Select } from "@/components/ui";
 import type { ReleaseRequest } from "../api";
 
 function promoteSchema(versions: string[], inProduction: string | null) {
@@ -19,41 +19,32 @@ function promoteSchema(versions: string[], inProduction: string | null) {
 }
 
 export function PromoteDialog({ name, versions, inProduction, onClose, onConfirm }: { name: string; versions: string[]; inProduction: string | null; onClose: () => void; onConfirm: (r: ReleaseRequest) => void }) {
-  const formId = useId();
   const schema = useMemo(() => promoteSchema(versions, inProduction), [versions, inProduction]);
   const form = useForm<{ version: string }, unknown, ReleaseRequest>({ resolver: zodResolver(schema), defaultValues: { version: versions[0] ?? "" } });
   const version = useWatch({ control: form.control, name: "version" });
   return (
-    <Dialog
+    <FormDialog
       open
       onClose={onClose}
       title={`Promote ${name} to production`}
-      actions={
-        <>
-          <Button variant="ghost" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" form={formId} variant="primary" disabled={!version || version === inProduction} data-testid="confirm-promote">
-            Promote {version}
-          </Button>
-        </>
-      }
+      submitLabel={`Promote ${version}`}
+      submitDisabled={!version || version === inProduction}
+      submitTestId="confirm-promote"
+      onSubmit={form.handleSubmit(onConfirm)}
     >
-      <form id={formId} className="stack" onSubmit={form.handleSubmit(onConfirm)} noValidate>
-        <Field label="Staging version" hint={inProduction ? `Production runs ${inProduction}.` : "Nothing is in production yet."} error={form.formState.errors.version?.message}>
-          {(id) => (
-            <Select id={id} data-testid="promote-version" {...form.register("version")}>
-              {versions.map((v) => (
-                <option key={v} value={v}>
-                  {v}
-                  {v === inProduction ? " (in production)" : ""}
-                </option>
-              ))}
-            </Select>
-          )}
-        </Field>
-        <p style={{ margin: 0 }}>This deploys the commit of that staging release to production and makes the persistent production config current.</p>
-      </form>
-    </Dialog>
+      <Field label="Staging version" hint={inProduction ? `Production runs ${inProduction}.` : "Nothing is in production yet."} error={form.formState.errors.version?.message}>
+        {(id) => (
+          <Select id={id} data-testid="promote-version" {...form.register("version")}>
+            {versions.map((v) => (
+              <option key={v} value={v}>
+                {v}
+                {v === inProduction ? " (in production)" : ""}
+              </option>
+            ))}
+          </Select>
+        )}
+      </Field>
+      <p>This deploys the commit of that staging release to production and makes the persistent production config current.</p>
+    </FormDialog>
   );
 }

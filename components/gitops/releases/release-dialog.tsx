@@ -1,11 +1,10 @@
 "use client";
 // Release to staging: minor or major, from a source (the default branch when empty), with the
 // version it will tag; confirmed here, run by the Releases tab.
-import { useId } from "react";
 import { useForm, useWatch } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { z } from "zod";
-import { Button, Dialog, Field, Input, Select } from "@/components/ui";
+import { Field, FormDialog, Input, Select } from "@/components/ui";
 import { nextVersion } from "@/lib/portal/gitops/semver";
 import type { ReleaseRequest } from "../api";
 
@@ -18,41 +17,24 @@ const releaseSchema = z
   .transform(({ releaseType, sourceRef }): ReleaseRequest => ({ environment: "staging", releaseType, ...(sourceRef ? { sourceRef } : {}) }));
 
 export function ReleaseDialog({ name, known, onClose, onConfirm }: { name: string; known: string[]; onClose: () => void; onConfirm: (r: ReleaseRequest) => void }) {
-  const formId = useId();
   const form = useForm<z.input<typeof releaseSchema>, unknown, ReleaseRequest>({ resolver: zodResolver(releaseSchema), defaultValues: { releaseType: "minor", sourceRef: "" } });
   const version = nextVersion(known, useWatch({ control: form.control, name: "releaseType" }));
   return (
-    <Dialog
-      open
-      onClose={onClose}
-      title={`Release ${name} to staging`}
-      actions={
-        <>
-          <Button variant="ghost" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" form={formId} variant="primary" data-testid="confirm-release">
-            Release {version}
-          </Button>
-        </>
-      }
-    >
-      <form id={formId} className="stack" onSubmit={form.handleSubmit(onConfirm)} noValidate>
-        <Field label="Release type">
-          {(id) => (
-            <Select id={id} data-testid="release-type" {...form.register("releaseType")}>
-              <option value="minor">minor (new features, compatible)</option>
-              <option value="major">major (breaking changes)</option>
-            </Select>
-          )}
-        </Field>
-        <Field label="Source" hint="A branch, tag or commit; empty = the default branch." error={form.formState.errors.sourceRef?.message}>
-          {(id) => <Input id={id} placeholder="default branch" {...form.register("sourceRef")} />}
-        </Field>
-        <p style={{ margin: 0 }}>
-          This tags <strong data-testid="next-version">v{version}</strong> in the component&apos;s repository and makes the persistent staging config current. A newer tag already in the repository raises the version.
-        </p>
-      </form>
-    </Dialog>
+    <FormDialog open onClose={onClose} title={`Release ${name} to staging`} submitLabel={`Release ${version}`} submitTestId="confirm-release" onSubmit={form.handleSubmit(onConfirm)}>
+      <Field label="Release type">
+        {(id) => (
+          <Select id={id} data-testid="release-type" {...form.register("releaseType")}>
+            <option value="minor">minor (new features, compatible)</option>
+            <option value="major">major (breaking changes)</option>
+          </Select>
+        )}
+      </Field>
+      <Field label="Source" hint="A branch, tag or commit; empty = the default branch." error={form.formState.errors.sourceRef?.message}>
+        {(id) => <Input id={id} placeholder="default branch" {...form.register("sourceRef")} />}
+      </Field>
+      <p>
+        This tags <strong data-testid="next-version">v{version}</strong> in the component&apos;s repository and makes the persistent staging config current. A newer tag already in the repository raises the version.
+      </p>
+    </FormDialog>
   );
 }

@@ -1,5 +1,5 @@
 // The releases of one environment, newest first, with the version it runs now.
-import { Badge, Card } from "@/components/ui";
+import { Badge, Card, Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui";
 import type { Release, ReleaseEnvironment } from "../api";
 import { when } from "../relative-time";
 
@@ -23,35 +23,35 @@ export function ReleaseHistory({ environment, releases }: { environment: Release
       {releases.length === 0 ? (
         <p className="muted">No releases to {environment} yet.</p>
       ) : (
-        <table className="ui-table" data-testid={`history-${environment}`}>
-          <thead>
-            <tr>
-              <th>Version</th>
-              <th>By</th>
-              <th>When</th>
-              <th>Commit</th>
-            </tr>
-          </thead>
-          <tbody>
+        <Table label={`Releases to ${environment}`} data-testid={`history-${environment}`}>
+          <TableHeader>
+            <TableRow>
+              <TableHead>Version</TableHead>
+              <TableHead>By</TableHead>
+              <TableHead>When</TableHead>
+              <TableHead>Commit</TableHead>
+            </TableRow>
+          </TableHeader>
+          <TableBody>
             {releases.map((r) => (
-              <tr key={r.id}>
-                <td>
+              <TableRow key={r.id}>
+                <TableCell>
                   {r.version}{" "}
                   {r.releaseType !== "promote" ? (
                     <span className="muted" title={`from ${r.sourceRef}`}>
                       {r.releaseType}
                     </span>
                   ) : null}
-                </td>
-                <td>{r.releasedBy}</td>
-                <td title={r.releasedAt}>{when(r.releasedAt)}</td>
-                <td>
+                </TableCell>
+                <TableCell>{r.releasedBy}</TableCell>
+                <TableCell title={r.releasedAt}>{when(r.releasedAt)}</TableCell>
+                <TableCell>
                   <code title={`${r.commitSha} (tag ${r.tag})`}>{r.commitSha.slice(0, 8)}</code>
-                </td>
-              </tr>
+                </TableCell>
+              </TableRow>
             ))}
-          </tbody>
-        </table>
+          </TableBody>
+        </Table>
       )}
     </Card>
   );

@@ -74,7 +74,7 @@ export function ReleasesTab({ name, repository, environments, canOperate }: Rele
           ) : null}
         </div>
       ) : (
-        <p className="muted" style={{ margin: 0 }}>
+        <p className={`muted ${styles.flush}`}>
           Operators release and promote.
         </p>
       )}

@@ -73,7 +73,7 @@ function GroupEditor({ group, number, context }: { group: GroupDraft; number: st
         )}
       </div>
       {group.members.length === 0 ? (
-        <p className="muted" style={{ margin: 0 }}>
+        <p className={`muted ${styles.flush}`}>
           {group.join === "all" ? "No conditions yet: every player matches." : "No conditions yet: no player matches."}
         </p>
       ) : (

@@ -129,10 +129,10 @@ export function DefinitionForm({ gameId, currencies, initial, existing, onSaved 
 
       {review && existing ? (
         <Card className="stack" data-testid="change-review">
-          <h2 ref={reviewHeading} tabIndex={-1} style={{ margin: 0 }}>
+          <h2 ref={reviewHeading} tabIndex={-1} className={styles.flush}>
             Changes to a live offer
           </h2>
-          <p className="muted" style={{ margin: 0 }}>
+          <p className={`muted ${styles.flush}`}>
             {existing.name} is active: new players who match get the changed offer; offers already given keep what they were given.
           </p>
           {diff.length ? <DiffTable rows={diff} /> : <p>Nothing changes.</p>}

@@ -84,7 +84,7 @@ export function ConditionsFieldset({ currencies }: { currencies: Currency[] }) {
   return (
     <fieldset className={styles.fieldset}>
       <legend>Completion conditions</legend>
-      <p className="muted" style={{ margin: 0 }}>
+      <p className={`muted ${styles.flush}`}>
         Without a condition the offer is claimable once the player has seen it. With one, the player spends a currency of the game first.
       </p>
       {conditions.fields.map((condition, i) => (
@@ -181,7 +181,7 @@ export function ScheduleFieldset() {
   return (
     <fieldset className={styles.fieldset}>
       <legend>Schedule</legend>
-      <p className="muted" style={{ margin: 0 }}>
+      <p className={`muted ${styles.flush}`}>
         Times are UTC. Empty: from now, with no end.
       </p>
       <div className={styles.grid}>

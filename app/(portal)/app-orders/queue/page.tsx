@@ -3,13 +3,14 @@ import { Link } from "@/components/ui/link";
 import { Alert } from "@/components/ui";
 import { LeadQueue } from "@/components/app-orders/lead-queue";
 import { requireRole } from "@/lib/portal/session";
+import styles from "@/components/app-orders/app-orders.module.css";
 
 export const metadata: Metadata = { title: "Leads' queue" };
 
 export default async function LeadQueuePage() {
   const user = await requireRole("lead", "/app-orders/queue");
   return (
-    <div className="stack" style={{ maxWidth: 960 }}>
+    <div className={`stack ${styles.page}`}>
       <p>
         <Link href="/app-orders">← App orders</Link>
       </p>

@@ -8,6 +8,7 @@ import { getReview } from "@/lib/portal/gitops/reviews";
 import { reviewParamsSchema } from "@/lib/portal/gitops/review-shapes";
 import { PortalError } from "@/lib/portal/errors";
 import { ReviewView } from "@/components/reviews/review-view";
+import styles from "@/components/reviews/reviews.module.css";
 
 export const dynamic = "force-dynamic";
 
@@ -27,7 +28,7 @@ export default async function ReviewPage({ params }: { params: Params }) {
   });
   if (!review) notFound();
   return (
-    <div className="stack" style={{ maxWidth: 1100 }}>
+    <div className={`stack ${styles.reviewPage}`}>
       <p>
         <Link href="/reviews">← Reviews</Link>
       </p>

@@ -4,7 +4,7 @@ import type { Metadata } from "next";
 import { Link } from "@/components/ui/link";
 import { currentUser, hasRole } from "@/lib/portal/authorize";
 import { getPortalServices } from "@/lib/portal/services";
-import { Alert } from "@/components/ui";
+import { Alert, Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui";
 import { RefreshCatalogButton } from "@/components/catalog/refresh-catalog-button";
 import { CatalogRelationWarnings } from "@/components/catalog/relations-card";
 import { SignInNeeded } from "@/components/shell/sign-in-needed";
@@ -33,26 +33,26 @@ export default async function CatalogErrorsPage() {
       {errors.length === 0 ? (
         <Alert tone="success">Every record loads.</Alert>
       ) : (
-        <table className={`ui-table ${styles.errorsTable}`} data-testid="catalog-errors">
-          <thead>
-            <tr>
-              <th>File</th>
-              <th>Field</th>
-              <th>Message</th>
-            </tr>
-          </thead>
-          <tbody>
+        <Table label="Records that failed to load" className={styles.errorsTable} data-testid="catalog-errors">
+          <TableHeader>
+            <TableRow>
+              <TableHead>File</TableHead>
+              <TableHead>Field</TableHead>
+              <TableHead>Message</TableHead>
+            </TableRow>
+          </TableHeader>
+          <TableBody>
             {errors.map((e, i) => (
-              <tr key={`${e.file}-${e.path}-${i}`}>
-                <td>
+              <TableRow key={`${e.file}-${e.path}-${i}`}>
+                <TableCell>
                   <code>{e.file}</code>
-                </td>
-                <td>{e.path ? <code>{e.path}</code> : <span className="muted">whole file</span>}</td>
-                <td>{e.message}</td>
-              </tr>
+                </TableCell>
+                <TableCell>{e.path ? <code>{e.path}</code> : <span className="muted">whole file</span>}</TableCell>
+                <TableCell>{e.message}</TableCell>
+              </TableRow>
             ))}
-          </tbody>
-        </table>
+          </TableBody>
+        </Table>
       )}
       <CatalogRelationWarnings warnings={catalog.relations.warnings()} />
       {stale.length ? (
