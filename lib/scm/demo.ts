@@ -12,6 +12,71 @@ const chen: ScmAuthor = { name: "Chen Li", email: "chen.li@example.com" };
 
 const pkg = (value: Record<string, unknown>) => `${JSON.stringify(value, null, 2)}\n`;
 
+/** A small valid OpenAPI definition (checkout-api's spec.providesApis "checkout"): the portal renders it at /catalog/checkout-api/apis/checkout. */
+export const DEMO_CHECKOUT_OPENAPI = `openapi: 3.1.0
+info:
+  title: Checkout API
+  version: 1.0.0
+  description: Carts and orders of the store.
+servers:
+  - url: https://checkout.example.com
+paths:
+  /carts/{cartId}:
+    get:
+      operationId: getCart
+      summary: Get a cart
+      parameters:
+        - name: cartId
+          in: path
+          required: true
+          schema:
+            type: string
+      responses:
+        "200":
+          description: The cart
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Cart"
+        "404":
+          description: No such cart
+  /orders:
+    post:
+      operationId: placeOrder
+      summary: Place an order from a cart
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              type: object
+              required: [cartId]
+              properties:
+                cartId:
+                  type: string
+      responses:
+        "201":
+          description: The order, placed
+components:
+  schemas:
+    Cart:
+      type: object
+      required: [id, items]
+      properties:
+        id:
+          type: string
+        items:
+          type: array
+          items:
+            type: object
+            properties:
+              sku:
+                type: string
+              quantity:
+                type: integer
+                minimum: 1
+`;
+
 export interface DemoRepository {
   path: string;
   description: string;
@@ -36,6 +101,7 @@ export const DEMO_REPOSITORIES: DemoRepository[] = [
       { message: "Service skeleton", author: alice, files: [{ path: "package.json", content: pkg({ name: "checkout-api", private: true, main: "dist/server.js", dependencies: { fastify: "5.0.0" } }) }, { path: "src/server.ts", content: 'import Fastify from "fastify";\nFastify().listen({ port: 8080 });\n' }] },
       { message: "Add Dockerfile", author: bob, files: [{ path: "Dockerfile", content: "FROM node:20-slim\nCOPY . .\nCMD [\"node\", \"dist/server.js\"]\n" }] },
       { message: "Deployment contract", author: alice, files: [{ path: "deploy/contract.yaml", content: "port: 8080\nhealth: /health\n" }] },
+      { message: "OpenAPI definition", author: bob, files: [{ path: "api/openapi.yaml", content: DEMO_CHECKOUT_OPENAPI }] },
     ],
   },
   {
