@@ -31,10 +31,10 @@ export default async function ApiDocsPage({ params, searchParams }: { params: Pa
   const entry = (await services.catalog()).get(name);
   if (!entry) notFound();
   const { scm } = await services.gitops();
-  try {
-    return <ApiDocsView answer={await readApiDocs(scm, entry.name, entry.component, api, query.data.ref)} />;
-  } catch (error) {
+  const answer = await readApiDocs(scm, entry.name, entry.component, api, query.data.ref).catch((error: unknown) => {
+    // An API the record does not list, or a ref that is neither the default branch nor a tag.
     if (error instanceof PortalError && error.code === "not-found") notFound();
     throw error;
-  }
+  });
+  return <ApiDocsView answer={answer} />;
 }
