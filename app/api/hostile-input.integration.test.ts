@@ -91,6 +91,7 @@ const examples: Record<string, Partial<Record<Method, Example>>> = {
     PUT: { params: { name: component }, headers: { "if-match": "*" }, body: validComponent(component) as unknown as Json },
     PATCH: { params: { name: component }, headers: { "if-match": "*" }, body: { metadata: { displayName: "Checkout" } } },
   },
+  "components/[name]/apis/[api]": { GET: { params: { name: component, api: "checkout" }, query: { ref: "main" } } },
   "components/[name]/config": {
     GET: { params: { name: component }, query: { view: "persistent" } },
     POST: { params: { name: component }, body: { environment: "dev", values: { LOG_LEVEL: "info" }, view: "persistent" } },

@@ -76,7 +76,8 @@ describe("a component's page", () => {
     expect(hrefs("relation-depends-on")).toEqual(["/catalog/payments-gateway"]);
     expect(screen.getByTestId("relation-depends-on").textContent).toContain("ghost not in the catalog");
     expect(hrefs("relation-used-by")).toEqual(["/catalog/store-web"]);
-    expect(hrefs("relation-provides")).toEqual(["/catalog/companion-app"]);
+    // Each provided API links to its docs, then to its consumers.
+    expect(hrefs("relation-provides")).toEqual(["/catalog/checkout-api/apis/checkout", "/catalog/companion-app"]);
     expect(screen.getByTestId("relation-consumes").textContent).toContain("nowhere: no provider");
     expect(screen.getByTestId("relation-blast-radius").textContent).toBe("3 components depend on it, directly or transitively");
     expect(screen.getByTestId("relation-warnings").textContent).toContain('spec.dependsOn[1]: depends on "ghost"');

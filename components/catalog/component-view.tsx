@@ -175,7 +175,7 @@ export function ComponentView(props: ComponentViewProps) {
             </dd>
           </dl>
         </Card>
-        <RelationsCard relations={props.relations} />
+        <RelationsCard name={props.name} relations={props.relations} />
         {spec.library ? (
           <Card title="Library">
             <dl className={styles.dl}>

@@ -39,7 +39,7 @@ export function RelationWarnings({ relations }: { relations: ComponentRelations 
   );
 }
 
-export function RelationsCard({ relations: r }: { relations: ComponentRelations }) {
+export function RelationsCard({ name, relations: r }: { name: string; relations: ComponentRelations }) {
   return (
     <Card title="Relations">
       <dl className={styles.dl} data-testid="component-relations">
@@ -80,7 +80,10 @@ export function RelationsCard({ relations: r }: { relations: ComponentRelations 
             <ul className={styles.links}>
               {r.providesApis.map((api) => (
                 <li key={api.name}>
-                  <code>{api.name}</code> ({api.type}, <code>{api.path}</code>): consumed by {listed(api.consumers)}
+                  <Link href={`/catalog/${name}/apis/${api.name}`} data-testid="relation-api-docs">
+                    <code>{api.name}</code>
+                  </Link>{" "}
+                  ({api.type}, <code>{api.path}</code>): consumed by {listed(api.consumers)}
                 </li>
               ))}
             </ul>

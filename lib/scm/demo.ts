@@ -1,6 +1,6 @@
 /**
  * Demo component repositories for the embedded default: created once (a repository that exists is
- * left alone), a few commits each by different authors. Six match demo catalog records
+ * left alone), a few commits each by different authors. Seven match demo catalog records
  * (spec.repo.path in config/components/*.yaml); two are not in the catalog yet (for import).
  */
 import type { LocalScmProvider } from "./local";
@@ -12,11 +12,101 @@ const chen: ScmAuthor = { name: "Chen Li", email: "chen.li@example.com" };
 
 const pkg = (value: Record<string, unknown>) => `${JSON.stringify(value, null, 2)}\n`;
 
+/** A small valid OpenAPI definition (checkout-api's spec.providesApis "checkout"): the portal renders it at /catalog/checkout-api/apis/checkout. */
+export const DEMO_CHECKOUT_OPENAPI = `openapi: 3.1.0
+info:
+  title: Checkout API
+  version: 1.0.0
+  description: Carts and orders of the store.
+servers:
+  - url: https://checkout.example.com
+paths:
+  /carts/{cartId}:
+    get:
+      operationId: getCart
+      summary: Get a cart
+      parameters:
+        - name: cartId
+          in: path
+          required: true
+          schema:
+            type: string
+      responses:
+        "200":
+          description: The cart
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Cart"
+        "404":
+          description: No such cart
+  /orders:
+    post:
+      operationId: placeOrder
+      summary: Place an order from a cart
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              type: object
+              required: [cartId]
+              properties:
+                cartId:
+                  type: string
+      responses:
+        "201":
+          description: The order, placed
+components:
+  schemas:
+    Cart:
+      type: object
+      required: [id, items]
+      properties:
+        id:
+          type: string
+        items:
+          type: array
+          items:
+            type: object
+            properties:
+              sku:
+                type: string
+              quantity:
+                type: integer
+                minimum: 1
+`;
+
+/** offers-service's "offers" API (openapi/offers.json) as released in v1.0.0, then as on main (one more operation). */
+function demoOffersOpenApi(version: "1.0.0" | "1.1.0"): string {
+  const offer = { type: "object", required: ["offerId", "status"], properties: { offerId: { type: "string" }, status: { type: "string", enum: ["surfaced", "viewed", "claimable", "claimed", "expired"] } } };
+  const paths: Record<string, unknown> = {
+    "/v1/client/campaigns": {
+      post: {
+        operationId: "fetchCampaigns",
+        summary: "The player's offers",
+        responses: { "200": { description: "The offers", content: { "application/json": { schema: { type: "array", items: { $ref: "#/components/schemas/Offer" } } } } } },
+      },
+    },
+  };
+  if (version === "1.1.0") {
+    paths["/v1/client/offers/{offerId}/claim"] = {
+      post: {
+        operationId: "claimOffer",
+        summary: "Claim a claimable offer",
+        parameters: [{ name: "offerId", in: "path", required: true, schema: { type: "string" } }],
+        responses: { "200": { description: "Claimed" }, "409": { description: "The offer is not claimable" } },
+      },
+    };
+  }
+  return pkg({ openapi: "3.1.0", info: { title: "Offers API", version }, servers: [{ url: "https://offers.example.com" }], paths, components: { schemas: { Offer: offer } } });
+}
+
 export interface DemoRepository {
   path: string;
   description: string;
-  /** Commits in order: each a message, an author and files. */
-  commits: Array<{ message: string; author: ScmAuthor; files: ScmFileChange[] }>;
+  /** Commits in order: each a message, an author and files, and the tag that marks it (a release). */
+  commits: Array<{ message: string; author: ScmAuthor; files: ScmFileChange[]; tag?: string }>;
 }
 
 export const DEMO_REPOSITORIES: DemoRepository[] = [
@@ -36,6 +126,7 @@ export const DEMO_REPOSITORIES: DemoRepository[] = [
       { message: "Service skeleton", author: alice, files: [{ path: "package.json", content: pkg({ name: "checkout-api", private: true, main: "dist/server.js", dependencies: { fastify: "5.0.0" } }) }, { path: "src/server.ts", content: 'import Fastify from "fastify";\nFastify().listen({ port: 8080 });\n' }] },
       { message: "Add Dockerfile", author: bob, files: [{ path: "Dockerfile", content: "FROM node:20-slim\nCOPY . .\nCMD [\"node\", \"dist/server.js\"]\n" }] },
       { message: "Deployment contract", author: alice, files: [{ path: "deploy/contract.yaml", content: "port: 8080\nhealth: /health\n" }] },
+      { message: "OpenAPI definition", author: bob, files: [{ path: "api/openapi.yaml", content: DEMO_CHECKOUT_OPENAPI }] },
     ],
   },
   {
@@ -71,6 +162,14 @@ export const DEMO_REPOSITORIES: DemoRepository[] = [
       { message: "Help text", author: alice, files: [{ path: "README.md", content: "# deploy\n\nUsage: deploy <component>\n" }] },
     ],
   },
+  {
+    path: "growth/offers-service",
+    description: "Offers service (its OpenAPI definition, released as v1.0.0)",
+    commits: [
+      { message: "Offers API definition", author: alice, files: [{ path: "openapi/offers.json", content: demoOffersOpenApi("1.0.0") }], tag: "v1.0.0" },
+      { message: "Claim endpoint", author: chen, files: [{ path: "openapi/offers.json", content: demoOffersOpenApi("1.1.0") }] },
+    ],
+  },
   // Not in the demo catalog: for the import wizard.
   {
     path: "growth/quest-engine",
@@ -96,7 +195,10 @@ export async function ensureDemoRepositories(provider: LocalScmProvider, repos: 
   for (const repo of repos) {
     if (await provider.getRepository(repo.path)) continue;
     await provider.createRepository(repo.path, { description: repo.description });
-    for (const c of repo.commits) await provider.commitFiles(repo.path, { branch: "main", message: c.message, author: c.author, files: c.files });
+    for (const c of repo.commits) {
+      await provider.commitFiles(repo.path, { branch: "main", message: c.message, author: c.author, files: c.files });
+      if (c.tag) await provider.createTag(repo.path, { name: c.tag, ref: "main", message: c.message });
+    }
     created.push(repo.path);
   }
   return created;

@@ -20,6 +20,7 @@ export async function portalRouteModules(): Promise<PortalRouteModule[]> {
     { path: "/api/cache/refresh", module: await import("@/app/api/cache/refresh/route") },
     { path: "/api/components/{name}/config/bulk", module: await import("@/app/api/components/[name]/config/bulk/route") },
     { path: "/api/components/{name}/config", module: await import("@/app/api/components/[name]/config/route") },
+    { path: "/api/components/{name}/apis/{api}", module: await import("@/app/api/components/[name]/apis/[api]/route") },
     { path: "/api/components/{name}/graph", module: await import("@/app/api/components/[name]/graph/route") },
     { path: "/api/components/{name}/favorite", module: await import("@/app/api/components/[name]/favorite/route") },
     { path: "/api/components/{name}/open-merge-requests", module: await import("@/app/api/components/[name]/open-merge-requests/route") },

@@ -194,6 +194,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/components/{name}/apis/{api}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One API the component provides: its definition at ref (default branch or a tag), linted; state valid, invalid, raw, missing or too-large */
+        get: operations["componentApiDocs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/components/{name}/graph": {
         parameters: {
             query?: never;
@@ -2452,6 +2469,77 @@ export interface operations {
             500: components["responses"]["Error500.internal-error"];
             502: components["responses"]["Error502.source-control-failed.source-control-refused"];
             503: components["responses"]["Error503.database-unavailable.source-control-busy"];
+        };
+    };
+    componentApiDocs: {
+        parameters: {
+            query?: {
+                ref?: string;
+            };
+            header?: never;
+            path: {
+                name: string;
+                api: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The API's definition at the ref and its state: valid (with the parsed document), invalid (lint errors with their paths), raw (AsyncAPI, gRPC), missing or too-large */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        component: string;
+                        api: {
+                            name: string;
+                            /** @enum {string} */
+                            type: "openapi" | "asyncapi" | "grpc";
+                            path: string;
+                        };
+                        /** @description <group>/<project> of the component's repository */
+                        repository: string;
+                        /** @description The ref read: the default branch or a tag */
+                        ref: string;
+                        /** @description What ?ref= may name: the default branch first, then the tags, newest first */
+                        refs: {
+                            name: string;
+                            /** @enum {string} */
+                            kind: "branch" | "tag";
+                        }[];
+                        /** @enum {string} */
+                        state: "valid" | "invalid" | "raw" | "missing" | "too-large";
+                        /** @description A sentence for people when the definition is missing, too large or invalid */
+                        detail: string | null;
+                        /** @description Bytes of the file, when it exists */
+                        size: number | null;
+                        /** @description The size limit */
+                        maxBytes: number;
+                        /** @description The file's text (null when missing or too large) */
+                        definition: string | null;
+                        /** @description The parsed OpenAPI definition, when valid */
+                        document: {
+                            [key: string]: unknown;
+                        } | null;
+                        /** @description Lint errors of an invalid definition */
+                        problems: {
+                            /** @description JSON pointer into the definition, e.g. #/paths/~1pets/get */
+                            path: string;
+                            message: string;
+                            /** @description The Redocly rule that found it (struct, no-unresolved-refs, …) */
+                            rule: string;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["Error400.invalid-request"];
+            401: components["responses"]["Error401.unauthenticated"];
+            404: components["responses"]["Error404.not-found"];
+            429: components["responses"]["Error429.rate-limited"];
+            500: components["responses"]["Error500.internal-error"];
+            503: components["responses"]["Error503.database-unavailable"];
         };
     };
     componentGraph: {
