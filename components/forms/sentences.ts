@@ -29,6 +29,8 @@ export function issueSentence(issue: z.core.$ZodIssue, label: string, value?: un
   if (issue.code === "too_big" && issue.origin === "string") {
     return typeof value === "string" ? tooLongSentence(label, Number(issue.maximum), value.length) : `${label} can be at most ${count(issue.maximum)} characters.`;
   }
+  // A message the schema wrote as a sentence for people stands as written.
+  if (/^[A-Z].*[.!?]$/s.test(issue.message)) return issue.message;
   if (issue.code === "too_small" && issue.origin === "string") {
     return Number(issue.minimum) <= 1 ? `${label} cannot be empty.` : `${label} needs at least ${count(issue.minimum)} characters.`;
   }

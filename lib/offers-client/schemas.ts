@@ -73,4 +73,5 @@ export {
   WebhookSecretRotated,
   WebhookTestSent,
   WebhookUrl,
+  WebhookDescription,
 } from "../offers/contract";
