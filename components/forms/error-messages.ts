@@ -93,9 +93,12 @@ export function recordFieldLabel(path: string): string {
  * field's label instead ("Display name must not be empty."); undefined for any other message.
  */
 export function labelledIssue(path: string, message: string): string | undefined {
+  const label = recordFieldLabel(path);
   const key = /([A-Za-z]+)(?:\[\d+\])*$/.exec(path)?.[1];
-  if (!key || !message.startsWith(`${key} `)) return undefined;
-  const text = `${recordFieldLabel(path)} ${message.slice(key.length + 1).trim()}`;
+  let text: string;
+  if (key && message.startsWith(`${key} `)) text = `${label} ${message.slice(key.length + 1).trim()}`;
+  else if (message.toLowerCase().startsWith(`${label.toLowerCase()} `)) text = `${label}${message.slice(label.length)}`;
+  else return undefined;
   return /[.!?]$/.test(text) ? text : `${text}.`;
 }
 

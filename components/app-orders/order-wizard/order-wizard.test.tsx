@@ -23,7 +23,7 @@ describe("the order wizard", () => {
     await user.type(screen.getByTestId("order-name"), "ledger");
     await waitFor(() => expect(screen.queryByText(/Name must be lowercase letters/)).toBeNull());
     await user.type(screen.getByTestId("order-repoPath"), "nogroup");
-    expect(await screen.findByText(/repository path must have the form <group>\/<project>/)).toBeTruthy();
+    expect(await screen.findByText(/Repository path must have the form <group>\/<project>/)).toBeTruthy();
 
     // Next checks every field of the step, touched or not.
     await user.click(screen.getByTestId("order-next"));
