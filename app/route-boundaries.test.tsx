@@ -19,7 +19,7 @@ describe("route boundaries", () => {
       [RootNotFound, "Page not found", "/"],
       [PortalNotFound, "Page not found", "/"],
       [ComponentNotFound, "No such component", "/catalog"],
-      [PlayerNotFound, "No such player", "/offers"],
+      [PlayerNotFound, "Not a valid player id", "/offers"],
     ] as const) {
       const { unmount, container } = renderInPortal(<Page />);
       expect(screen.getByRole("heading", { level: 1 }).textContent).toBe(title);

@@ -62,6 +62,17 @@ describe("the audit log's filters", () => {
     expect(api.calls).toHaveLength(1);
   });
 
+  it("says the actor filter's limit as a sentence, with how long the text is, and asks nothing", async () => {
+    const api = fakeApi({ "GET /api/audit": { body: { entries: [], nextBefore: null } } });
+    const { user } = renderInPortal(<AuditBrowser />);
+    await screen.findByText("No entries match.");
+    await user.click(screen.getByLabelText("Actor"));
+    await user.paste("a".repeat(10_000));
+    await user.click(screen.getByRole("button", { name: "Filter" }));
+    expect((await screen.findByRole("alert")).textContent).toBe("Actor can be at most 200 characters; this one has 10,000.");
+    expect(api.calls).toHaveLength(1);
+  });
+
   it("shows the server's detail when the log cannot be read", async () => {
     fakeApi({ "GET /api/audit": { status: 403, body: { message: "forbidden", detail: "The audit log needs the admin role." } } });
     renderInPortal(<AuditBrowser />);

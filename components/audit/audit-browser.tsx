@@ -3,7 +3,7 @@
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
-import { zodResolver } from "@hookform/resolvers/zod";
+import { sentenceResolver } from "@/components/forms/sentences";
 import { Alert, Button, Field, Input, Select } from "@/components/ui";
 import { describeApiError } from "@/components/http/api-client";
 import { AUDIT_ACTIONS } from "@/lib/portal/audit-shapes";
@@ -14,9 +14,10 @@ import styles from "./audit.module.css";
 
 const GROUPS = [...new Set(AUDIT_ACTIONS.map((a) => a.split(".")[0]))];
 const ALL: AuditFilters = auditFilterFormSchema.parse(NO_FILTERS);
+const resolver = sentenceResolver(auditFilterFormSchema, { actor: "Actor", action: "Action", component: "Component", target: "Target", from: "From", to: "To" });
 
 export function AuditBrowser() {
-  const form = useForm<AuditFilterForm, unknown, AuditFilters>({ resolver: zodResolver(auditFilterFormSchema), defaultValues: NO_FILTERS });
+  const form = useForm<AuditFilterForm, unknown, AuditFilters>({ resolver, defaultValues: NO_FILTERS });
   const [filters, setFilters] = useState<AuditFilters>(ALL);
   const log = useInfiniteQuery({
     queryKey: ["audit", filters],

@@ -25,4 +25,17 @@ describe("catalog browser", () => {
     // Each row has one cell per header.
     for (const row of rows) expect(within(row).getAllByRole("cell")).toHaveLength(5);
   });
+
+  it("says the search's limit where it is typed, keeps the list as it was and asks nothing", async () => {
+    const api = fakeApi({});
+    const { user } = renderInPortal(<CatalogBrowser initialState={initialState} initialData={initialData} options={options} />);
+    const search = screen.getByTestId("catalog-search");
+    await user.click(search);
+    await user.paste("x".repeat(10_000));
+    expect((await screen.findByRole("alert")).textContent).toBe("The search can be at most 200 characters; this one has 10,000.");
+    expect(search.getAttribute("aria-invalid")).toBe("true");
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(api.calls).toHaveLength(0);
+    expect(within(screen.getByRole("table")).getAllByRole("row").slice(1).map((r) => r.dataset.testid)).toEqual(["row-alpha", "row-beta"]);
+  });
 });

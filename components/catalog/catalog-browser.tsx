@@ -12,6 +12,8 @@ import { describeApiError } from "@/components/http/api-client";
 import { fetchList } from "./api";
 import { ChipRow } from "./chip-row";
 import { StarButton } from "./star-button";
+import { maxLengthOf, tooLongSentence } from "@/components/forms/sentences";
+import { CatalogSearchText } from "@/lib/catalog/query";
 
 export interface CatalogState {
   q: string;
@@ -55,6 +57,8 @@ function toggle(list: string[], value: string): string[] {
   return list.includes(value) ? list.filter((v) => v !== value) : [...list, value];
 }
 
+const SEARCH_MAX = maxLengthOf(CatalogSearchText);
+
 export function CatalogBrowser({ initialState, initialData, options }: { initialState: CatalogState; initialData: ListResult; options: CatalogOptionsProps }) {
   const [state, setState] = useState<CatalogState>(initialState);
   const [typed, setTyped] = useState(initialState.q);
@@ -73,13 +77,16 @@ export function CatalogBrowser({ initialState, initialData, options }: { initial
   });
   const data = query.data ?? initialData;
 
-  // Debounce typing into the search: one request per pause, not per key.
+  // Debounce typing into the search: one request per pause, not per key. A search past the limit the
+  // server enforces is not sent: the field says the limit, and the list stays as it was.
+  const searchTooLong = typed.trim().length > SEARCH_MAX ? tooLongSentence("The search", SEARCH_MAX, typed.trim().length) : undefined;
   useEffect(() => {
+    if (searchTooLong) return;
     const t = setTimeout(() => {
       setState((s) => (s.q === typed.trim() ? s : { ...s, q: typed.trim(), page: 1 }));
     }, 150);
     return () => clearTimeout(t);
-  }, [typed]);
+  }, [typed, searchTooLong]);
 
   // The address holds the search and filters, through Next's router (not history.replaceState behind its
   // back): Back from a component then returns to this list as it was left. replace, not push: typing and
@@ -136,6 +143,8 @@ export function CatalogBrowser({ initialState, initialData, options }: { initial
           value={typed}
           onChange={(e) => setTyped(e.target.value)}
           data-testid="catalog-search"
+          aria-invalid={searchTooLong ? true : undefined}
+          aria-describedby={searchTooLong ? "catalog-search-error" : undefined}
         />
         <Button aria-pressed={state.favorites} variant={state.favorites ? "primary" : "default"} onClick={() => update({ favorites: !state.favorites })} data-testid="favorites-toggle">
           ★ Favorites <span className={styles.count}>{counts.favorites}</span>
@@ -165,6 +174,11 @@ export function CatalogBrowser({ initialState, initialData, options }: { initial
           </Button>
         ) : null}
       </div>
+      {searchTooLong ? (
+        <p className="ui-field__error" role="alert" id="catalog-search-error" data-testid="catalog-search-error">
+          {searchTooLong}
+        </p>
+      ) : null}
 
       <div className={styles.filters}>
         <ChipRow label="Kind" name="kind" values={options.kinds} selected={state.kind} counts={counts.kind} onToggle={(v) => update({ kind: toggle(state.kind, v) })} />

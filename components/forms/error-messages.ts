@@ -49,6 +49,7 @@ const ordinal = (index: string) => Number(index) + 1;
 
 /** Labels of a component record's fields, as the edit form names them; a record path it does not know reads as itself. */
 const RECORD_LABELS: Array<[RegExp, (m: RegExpExecArray) => string]> = [
+  [/^metadata\.name$/, () => "Name"],
   [/^metadata\.displayName$/, () => "Display name"],
   [/^metadata\.description$/, () => "Description"],
   [/^metadata\.tags\[(\d+)\]$/, (m) => `Tag ${ordinal(m[1])}`],
@@ -85,4 +86,23 @@ export function recordFieldLabel(path: string): string {
     if (m) return label(m);
   }
   return path || "The record";
+}
+
+/**
+ * A schema message that names its field by its key ("displayName must not be empty"), said with the
+ * field's label instead ("Display name must not be empty."); undefined for any other message.
+ */
+export function labelledIssue(path: string, message: string): string | undefined {
+  const label = recordFieldLabel(path);
+  const key = /([A-Za-z]+)(?:\[\d+\])*$/.exec(path)?.[1];
+  let text: string;
+  if (key && message.startsWith(`${key} `)) text = `${label} ${message.slice(key.length + 1).trim()}`;
+  else if (message.toLowerCase().startsWith(`${label.toLowerCase()} `)) text = `${label}${message.slice(label.length)}`;
+  else return undefined;
+  return /[.!?]$/.test(text) ? text : `${text}.`;
+}
+
+/** A record issue for a list of problems: led by its field's label, never by the schema's key name. */
+export function recordIssueSentence(path: string, message: string): string {
+  return labelledIssue(path, message) ?? `${recordFieldLabel(path)}: ${message}`;
 }

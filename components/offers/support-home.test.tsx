@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { screen, waitFor } from "@testing-library/react";
 import { fakeApi, renderInPortal } from "@/test-support/components/render";
 import { OffersEnvironmentProvider } from "@/components/offers-environment/offers-environment";
-import { SupportHome } from "./support-home";
+import { PLAYER_ID_RULE, SupportHome } from "./support-home";
 
 const games = { body: { games: [{ gameId: "demo-game", name: "Demo", players: 3, maxOfferSlots: 3, currencies: [{ id: "gold", name: "Gold", image: "" }] }] } };
 const cleo = { playerId: "demo-player-3", username: "Cleo", updatedAt: "2026-11-20T10:00:00Z" };
@@ -25,14 +25,36 @@ describe("the support dashboard's player finder", () => {
     expect(router.push).toHaveBeenCalledWith("/offers/demo-game/demo-player-3");
   });
 
-  it("refuses a player id longer than ids are", async () => {
+  it("says the search's limit as soon as the text is past it, and asks the server nothing of it", async () => {
+    const api = fakeApi({ "GET /api/offers/games": games, "GET /api/offers/games/demo-game/players": { body: { players: [] } } });
+    const { user, router } = renderInPortal(<SupportHome initialGame="demo-game" initialQuery="" />);
+    await user.click(screen.getByTestId("player-search"));
+    await user.paste("p".repeat(10_000));
+    expect((await screen.findByRole("alert")).textContent).toBe("A player id or username can be at most 200 characters; this one has 10,000.");
+    await user.click(screen.getByRole("button", { name: "Open player" }));
+    expect(router.push).not.toHaveBeenCalled();
+    expect(api.callsTo("GET", "/api/offers/games/demo-game/players").every((call) => !call.url.includes("ppp"))).toBe(true);
+  });
+
+  it.each(["player one", "🎮 gamer", "<script>alert(1)</script>"])("says the player-id rule in words instead of opening %s", async (typed) => {
     fakeApi({ "GET /api/offers/games": games, "GET /api/offers/games/demo-game/players": { body: { players: [] } } });
     const { user, router } = renderInPortal(<SupportHome initialGame="demo-game" initialQuery="" />);
     await user.click(screen.getByTestId("player-search"));
-    await user.paste("p".repeat(201));
+    await user.paste(typed);
     await user.click(screen.getByRole("button", { name: "Open player" }));
-    expect((await screen.findByRole("alert")).textContent).toBe("a player id is at most 200 characters");
+    expect((await screen.findByRole("alert")).textContent).toBe(PLAYER_ID_RULE);
+    expect(PLAYER_ID_RULE).toMatch(/^A player id is 1 to 200 characters: letters A to Z/);
     expect(router.push).not.toHaveBeenCalled();
+  });
+
+  it("opens a player found by a username that is no id", async () => {
+    const aria = { playerId: "demo-player-1", username: "Aria Stone", updatedAt: "2026-11-20T10:00:00Z" };
+    fakeApi({ "GET /api/offers/games": games, "GET /api/offers/games/demo-game/players": (call) => ({ body: { players: call.url.includes("Aria") ? [aria] : [] } }) });
+    const { user, router } = renderInPortal(<SupportHome initialGame="demo-game" initialQuery="" />);
+    await user.type(screen.getByTestId("player-search"), "Aria Stone");
+    expect(await screen.findByRole("link", { name: "demo-player-1" })).toBeTruthy();
+    await user.click(screen.getByRole("button", { name: "Open player" }));
+    expect(router.push).toHaveBeenCalledWith("/offers/demo-game/demo-player-1");
   });
 
   it("says what the proxy answered when the games cannot be listed", async () => {

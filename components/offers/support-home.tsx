@@ -5,28 +5,34 @@ import { useRouter } from "next/navigation";
 import { useEffect } from "react";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useForm, useWatch } from "react-hook-form";
-import { zodResolver } from "@hookform/resolvers/zod";
 import { z } from "zod";
 import { Alert, Card, Button, Field, Input, Select, Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui";
 import { retryWhileUnavailable } from "@/components/http/api-client";
 import { useDebounced } from "@/components/hooks/use-debounced";
 import { useOffersEnvironment } from "@/components/offers-environment/environment-context";
+import { maxLengthOf, sentenceResolver, tooLongSentence } from "@/components/forms/sentences";
+import { IDENTIFIER_RULE_IN_WORDS, PlayerSearchText, isIdentifier } from "@/lib/offers-client/schemas";
 import { describeOffersError, useOffersApi } from "./api";
 import { formatTime } from "./format";
 import styles from "./offers.module.css";
 
-// Ids and usernames are 1–200 characters (the player page refuses longer ones).
-const finderSchema = z.object({ game: z.string(), player: z.string().trim().min(1, "name a player").max(200, "a player id is at most 200 characters") });
+const SEARCH_MAX = maxLengthOf(PlayerSearchText);
+const finderSchema = z.object({ game: z.string(), player: z.string().trim().min(1, "Name a player by id or username.").max(SEARCH_MAX) });
 type Finder = z.input<typeof finderSchema>;
+const resolver = sentenceResolver(finderSchema, { player: "A player id or username" });
+/** What the finder says of an id it cannot open: the offers contract's rule, in words. */
+export const PLAYER_ID_RULE = `A player id is ${IDENTIFIER_RULE_IN_WORDS}. To find a player by username, pick them from the list below.`;
 
 export function SupportHome({ initialGame, initialQuery }: { initialGame: string; initialQuery: string }) {
   const router = useRouter();
   const { href } = useOffersEnvironment();
   const { api, keys } = useOffersApi();
-  const form = useForm<Finder, unknown, z.output<typeof finderSchema>>({ resolver: zodResolver(finderSchema), defaultValues: { game: initialGame, player: initialQuery } });
+  const form = useForm<Finder, unknown, z.output<typeof finderSchema>>({ resolver, defaultValues: { game: initialGame, player: initialQuery } });
   const [gameId, typed] = useWatch({ control: form.control, name: ["game", "player"] });
   const typedQuery = typed.trim();
-  const query = useDebounced(typedQuery, 250);
+  // Past the search's limit nothing is asked (the server would refuse it): the field says the limit instead.
+  const tooLong = typedQuery.length > SEARCH_MAX ? tooLongSentence("A player id or username", SEARCH_MAX, typedQuery.length) : undefined;
+  const query = useDebounced(tooLong ? "" : typedQuery, 250);
 
   const games = useQuery({ queryKey: keys.games, queryFn: ({ signal }) => api.games(signal), ...retryWhileUnavailable });
   const selected = gameId || games.data?.[0]?.gameId || "";
@@ -45,7 +51,7 @@ export function SupportHome({ initialGame, initialQuery }: { initialGame: string
   const players = useQuery({
     queryKey: keys.players(selected, query),
     queryFn: ({ signal }) => api.players(selected, query, signal),
-    enabled: Boolean(selected),
+    enabled: Boolean(selected) && !tooLong,
     placeholderData: keepPreviousData,
     ...retryWhileUnavailable,
   });
@@ -74,7 +80,12 @@ export function SupportHome({ initialGame, initialQuery }: { initialGame: string
             // An exact id (or the only match) opens the player directly.
             const exact = players.data?.find((p) => p.playerId === id || p.username.toLowerCase() === id.toLowerCase());
             const only = players.data?.length === 1 && query === id ? players.data[0] : undefined;
-            router.push(playerHref((exact ?? only)?.playerId ?? id));
+            const playerId = (exact ?? only)?.playerId ?? id;
+            if (!isIdentifier(playerId)) {
+              form.setError("player", { type: "validate", message: PLAYER_ID_RULE });
+              return;
+            }
+            router.push(playerHref(playerId));
           })}
         >
           <Field label="Game">
@@ -90,7 +101,7 @@ export function SupportHome({ initialGame, initialQuery }: { initialGame: string
             )}
           </Field>
           <div className={styles.finderSearch}>
-            <Field label="Player" hint="Player id or username; Enter opens an exact id." error={form.formState.errors.player?.message}>
+            <Field label="Player" hint="Player id or username; Enter opens an exact id." error={tooLong ?? form.formState.errors.player?.message}>
               {(id) => <Input id={id} type="search" placeholder="e.g. demo-player-1 or Aria" autoComplete="off" data-testid="player-search" {...form.register("player")} />}
             </Field>
           </div>

@@ -2,20 +2,21 @@
 // Creates a personal API token: its name, then the token itself in a dialog (shown once).
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useForm, useWatch } from "react-hook-form";
-import { zodResolver } from "@hookform/resolvers/zod";
+import { sentenceResolver } from "@/components/forms/sentences";
+import { TokenRequest } from "@/lib/portal/contracts/tokens";
 import { z } from "zod";
 import { Alert, Button, Field, Input } from "@/components/ui";
 import { describeApiError } from "@/components/http/api-client";
 import { createToken, tokenKeys, type CreatedToken } from "./api";
 import styles from "./tokens.module.css";
 
-// The body of POST /api/tokens (its route holds the same rule).
-const newTokenSchema = z.object({ name: z.string().trim().min(1, "a name is required").max(100, "at most 100 characters") });
-type NewToken = z.input<typeof newTokenSchema>;
+// The body of POST /api/tokens, its route's own schema: no maxLength on the input (it would cut a paste silently).
+type NewToken = z.input<typeof TokenRequest>;
+const resolver = sentenceResolver(TokenRequest, { name: "The token's name" });
 
 export function NewTokenForm({ onCreated }: { onCreated: (token: CreatedToken) => void }) {
   const queryClient = useQueryClient();
-  const form = useForm<NewToken, unknown, z.output<typeof newTokenSchema>>({ resolver: zodResolver(newTokenSchema), defaultValues: { name: "" } });
+  const form = useForm<NewToken, unknown, z.output<typeof TokenRequest>>({ resolver, defaultValues: { name: "" } });
   const create = useMutation({
     mutationFn: createToken,
     onSuccess: (token) => {
@@ -30,7 +31,7 @@ export function NewTokenForm({ onCreated }: { onCreated: (token: CreatedToken) =
       <form className={styles.newToken} onSubmit={form.handleSubmit(({ name }) => create.mutate(name))} noValidate>
         <div className={styles.nameField}>
           <Field label="Name" hint="What the token is for, e.g. “release script”." error={form.formState.errors.name?.message}>
-            {(id) => <Input id={id} maxLength={100} {...form.register("name")} />}
+            {(id) => <Input id={id} {...form.register("name")} />}
           </Field>
         </div>
         <Button type="submit" variant="primary" disabled={!named || create.isPending}>

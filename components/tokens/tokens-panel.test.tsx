@@ -25,6 +25,19 @@ describe("personal API tokens", () => {
     expect((screen.getByLabelText("Name") as HTMLInputElement).value).toBe("");
   });
 
+  it("says the name's limit, the route's own, where it is typed and keeps all that was pasted, sending nothing", async () => {
+    const api = fakeApi({ "GET /api/tokens": { body: { tokens: [] } } });
+    const { user } = renderInPortal(<TokensPanel />);
+    await screen.findByText("No tokens yet.");
+    const name = screen.getByLabelText("Name") as HTMLInputElement;
+    await user.click(name);
+    await user.paste("n".repeat(150));
+    expect(name.value).toHaveLength(150);
+    await user.click(screen.getByRole("button", { name: "Create token" }));
+    expect((await screen.findByRole("alert")).textContent).toBe("The token's name can be at most 100 characters; this one has 150.");
+    expect(api.callsTo("POST", "/api/tokens")).toHaveLength(0);
+  });
+
   it("shows the server's detail when creating fails, and the pending state while it runs", async () => {
     const held = heldAnswer({ status: 403, body: { message: "session-required", detail: "Creating a token needs a signed-in browser session." } });
     fakeApi({ "GET /api/tokens": { body: { tokens: [] } }, "POST /api/tokens": held.handler });

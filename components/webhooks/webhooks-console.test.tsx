@@ -73,6 +73,21 @@ describe("reward webhooks console", () => {
     expect(within(second!).getByTestId("delivery-answer").textContent).toBe("connection refused in 1 ms");
   });
 
+  it("says the endpoint URL's limit where it is typed and keeps the whole URL (no silent cut), asking nothing", async () => {
+    const calls = api();
+    const { user } = renderInPortal(<WebhooksConsole gameId="demo-game" refreshMs={false} />);
+    const url = (await screen.findByLabelText("Endpoint URL")) as HTMLInputElement;
+    expect(screen.getByText(/At most 2,048 characters\./)).toBeTruthy();
+    const long = `https://game.example.com/${"a".repeat(9_997)}`;
+    expect(long).toHaveLength(10_022);
+    await user.click(url);
+    await user.paste(long);
+    expect(url.value).toHaveLength(10_022);
+    await user.click(screen.getByRole("button", { name: "Add endpoint" }));
+    expect((await screen.findAllByRole("alert")).map((a) => a.textContent)).toContain("The endpoint URL can be at most 2,048 characters; this one has 10,022.");
+    expect(calls.callsTo("POST", `${BASE}/endpoints`)).toHaveLength(0);
+  });
+
   it("adds an endpoint and shows its signing secret once; a refused URL says why", async () => {
     const calls = api({
       [`POST ${BASE}/endpoints`]: (call) =>
@@ -83,10 +98,10 @@ describe("reward webhooks console", () => {
     const { user } = renderInPortal(<WebhooksConsole gameId="demo-game" refreshMs={false} />);
     const url = await screen.findByLabelText("Endpoint URL");
     await user.click(screen.getByRole("button", { name: "Add endpoint" }));
-    expect((await screen.findAllByRole("alert")).map((a) => a.textContent)).toContain("enter the URL of your game server's webhook");
+    expect((await screen.findAllByRole("alert")).map((a) => a.textContent)).toContain("Enter the URL of your game server's webhook.");
     await user.type(url, "ftp://x.example.com");
     await user.click(screen.getByRole("button", { name: "Add endpoint" }));
-    expect(await screen.findByText("must be an http:// or https:// URL")).toBeTruthy();
+    expect(await screen.findByText("The endpoint URL must be an http:// or https:// URL.")).toBeTruthy();
     expect(calls.callsTo("POST", `${BASE}/endpoints`)).toHaveLength(0);
 
     await user.clear(url);

@@ -22,9 +22,11 @@ const bool = z
   .optional()
   .transform((v) => v === "1" || v === "true");
 
+/** Words, all of which must appear in name, display name, repository path or an owner (user or group). */
+export const CatalogSearchText = z.string().max(200);
+
 export const listQuerySchema = z.object({
-  /** Words, all of which must appear in name, display name, repository path or an owner (user or group). */
-  q: z.string().max(200).optional().transform((v) => v?.trim() ?? ""),
+  q: CatalogSearchText.optional().transform((v) => v?.trim() ?? ""),
   kind: list(z.enum(COMPONENT_KINDS)),
   /** Owner user names (any of). */
   owner: list(z.string().max(100)),

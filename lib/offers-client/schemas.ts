@@ -42,6 +42,8 @@ export {
   AdminGame,
   AdminPlayerState,
   AdminPlayerSummary,
+  PlayerSearchQuery,
+  PlayerSearchText,
   AdminWebhooks,
   DeliveryId,
   DeliveryStats,
@@ -50,6 +52,8 @@ export {
   Identifier,
   IDENTIFIER_PATTERN,
   IDENTIFIER_RULE,
+  IDENTIFIER_RULE_IN_WORDS,
+  isIdentifier,
   Offer,
   OfferStatus,
   OneTimeTokenRedeemRequest,
@@ -69,4 +73,5 @@ export {
   WebhookSecretRotated,
   WebhookTestSent,
   WebhookUrl,
+  WebhookDescription,
 } from "../offers/contract";

@@ -1,16 +1,13 @@
 // Shared by the offers proxy routes: path and query parameters, checked before they reach the offers service.
 import { z } from "zod";
-import { DeliveryId, Identifier } from "@/lib/offers-client/schemas";
+import { DeliveryId, Identifier, PlayerSearchQuery } from "@/lib/offers-client/schemas";
 import { ifMatchRequired } from "@/lib/portal/http";
 
 // The offers service's one rule for ids, so an id it would refuse is refused here with the same words.
 export const GameParams = z.object({ gameId: Identifier });
 export const PlayerParams = z.object({ gameId: Identifier, playerId: Identifier });
 export const DefinitionParams = z.object({ gameId: Identifier, offerId: Identifier });
-export const PlayerQuery = z.object({
-  q: z.string().max(200).default(""),
-  limit: z.coerce.number().int().min(1).max(100).default(20),
-});
+export const PlayerQuery = PlayerSearchQuery;
 /** The window of per-day funnel figures, in UTC days ending today. */
 export const DaysQuery = z.object({ days: z.coerce.number().int().min(1).max(90).default(14) });
 

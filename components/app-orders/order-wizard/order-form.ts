@@ -5,6 +5,7 @@ import type { FieldError, Resolver } from "react-hook-form";
 import { toNestErrors } from "@hookform/resolvers";
 import type { DependencyFlag, FieldIssue } from "@/lib/catalog/schema";
 import { formFieldOf, validateOrder, type OrderInput } from "@/lib/portal/app-orders/model";
+import { labelledIssue } from "@/components/forms/error-messages";
 
 export interface OrderFormValues {
   name: string;
@@ -81,7 +82,8 @@ export function errorsOf(issues: FieldIssue[], type = "validate"): Record<string
   for (const issue of issues) {
     const field = fieldOfIssue(issue.path);
     const before = errors[field]?.message;
-    errors[field] = { type, message: before ? `${before}; ${issue.message}` : issue.message };
+    const message = labelledIssue(issue.path, issue.message) ?? issue.message;
+    errors[field] = { type, message: before ? `${before}; ${message}` : message };
   }
   return errors;
 }

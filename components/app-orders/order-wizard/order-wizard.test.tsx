@@ -18,16 +18,16 @@ describe("the order wizard", () => {
     fakeApi({});
     const { user } = renderInPortal(<OrderWizard userId="eng1" />);
     await user.type(screen.getByTestId("order-name"), "Not Valid");
-    expect(await screen.findByText(/name must be lowercase letters, digits and hyphens/)).toBeTruthy();
+    expect(await screen.findByText(/^Name must be lowercase letters, digits and hyphens/)).toBeTruthy();
     await user.clear(screen.getByTestId("order-name"));
     await user.type(screen.getByTestId("order-name"), "ledger");
-    await waitFor(() => expect(screen.queryByText(/name must be lowercase letters/)).toBeNull());
+    await waitFor(() => expect(screen.queryByText(/Name must be lowercase letters/)).toBeNull());
     await user.type(screen.getByTestId("order-repoPath"), "nogroup");
-    expect(await screen.findByText(/repository path must have the form <group>\/<project>/)).toBeTruthy();
+    expect(await screen.findByText(/Repository path must have the form <group>\/<project>/)).toBeTruthy();
 
     // Next checks every field of the step, touched or not.
     await user.click(screen.getByTestId("order-next"));
-    expect(await screen.findByText("displayName must not be empty")).toBeTruthy();
+    expect(await screen.findByText("Display name must not be empty.")).toBeTruthy();
     expect(heading()).toBe("Basics");
   });
 
@@ -75,7 +75,7 @@ describe("the order wizard", () => {
     await user.selectOptions(screen.getByTestId("order-kind"), "library");
     await user.click(screen.getByTestId("order-next"));
     await user.click(screen.getByTestId("order-next"));
-    expect(await screen.findByText("defaultRegistry must not be empty")).toBeTruthy();
+    expect(await screen.findByText("Default registry must not be empty.")).toBeTruthy();
     await user.type(screen.getByLabelText("Default registry"), "npm.example.com");
     await user.click(screen.getByTestId("order-next"));
     expect(heading()).toBe("Review");

@@ -48,7 +48,7 @@ describe("the component record editor", () => {
     expect(review.disabled).toBe(true);
     expect(screen.getByText("No changes yet.")).toBeTruthy();
     await user.clear(screen.getByTestId("field-displayName"));
-    expect((await screen.findByTestId("edit-issues")).textContent).toBe("1 problem: Display name: displayName must not be empty");
+    expect((await screen.findByTestId("edit-issues")).textContent).toBe("1 problem: Display name must not be empty.");
     await user.clear(screen.getByTestId("field-repo"));
     await user.type(screen.getByTestId("field-repo"), "nogroup");
     await waitFor(() => expect(screen.getByTestId("edit-issues").textContent).toContain("2 problems"));

@@ -10,7 +10,7 @@ import { FormProvider, useForm, useWatch, type Resolver } from "react-hook-form"
 import { zodResolver } from "@hookform/resolvers/zod";
 import { Alert, Button, Card, Field, Input, Select } from "@/components/ui";
 import { ApiError, describeApiError } from "@/components/http/api-client";
-import { errorEntries, issueAt, recordFieldLabel } from "@/components/forms/error-messages";
+import { errorEntries, issueAt, recordIssueSentence } from "@/components/forms/error-messages";
 import { useLiveValidation } from "@/components/forms/use-live-validation";
 import { COMPONENT_KINDS, componentSchema, type Component } from "@/lib/catalog/schema";
 import { renderUpdate } from "@/lib/catalog/writeback";
@@ -115,7 +115,7 @@ export function ComponentEditForm({ name, component, yaml, etag, canCommit, onCa
 
           {!valid ? (
             <Alert tone="error" data-testid="edit-issues">
-              {issues.length === 1 ? "1 problem" : `${issues.length} problems`}: {issues.map((i) => `${recordFieldLabel(i.path)}: ${i.message}`).join("; ")}
+              {issues.length === 1 ? "1 problem" : `${issues.length} problems`}: {issues.map((i) => recordIssueSentence(i.path, i.message)).join("; ")}
             </Alert>
           ) : null}
 

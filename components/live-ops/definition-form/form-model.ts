@@ -4,7 +4,7 @@
 import { z } from "zod";
 import {
   IDENTIFIER_PATTERN,
-  IDENTIFIER_RULE,
+  IDENTIFIER_RULE_IN_WORDS,
   OfferDefinitionInput,
   RewardKind,
   type OfferDefinition,
@@ -143,7 +143,7 @@ const rewardSchema = z.object({
 const identifier = (what: string) =>
   z.string().superRefine((value, ctx) => {
     if (!value) ctx.addIssue({ code: "custom", message: `enter ${what}` });
-    else if (!IDENTIFIER_PATTERN.test(value)) ctx.addIssue({ code: "custom", message: IDENTIFIER_RULE });
+    else if (!IDENTIFIER_PATTERN.test(value)) ctx.addIssue({ code: "custom", message: `must be ${IDENTIFIER_RULE_IN_WORDS}` });
   });
 
 const utcInstant = z.string().superRefine((value, ctx) => {

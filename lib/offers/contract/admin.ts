@@ -14,6 +14,10 @@ export const AdminGame = z.object({
 });
 export type AdminGame = z.infer<typeof AdminGame>;
 
+/** What support types to find a player: part of an id or a username. */
+export const PlayerSearchText = z.string().max(200);
+export const PlayerSearchQuery = z.object({ q: PlayerSearchText.default(""), limit: z.coerce.number().int().min(1).max(100).default(20) });
+
 export const AdminPlayerSummary = z.object({
   playerId: z.string(),
   username: z.string(),

@@ -11,6 +11,9 @@ import { z } from "zod";
  */
 export const IDENTIFIER_PATTERN = /^[A-Za-z0-9_][A-Za-z0-9_.@+=|~-]{0,199}$/;
 export const IDENTIFIER_RULE = "1–200 of A–Z a–z 0–9 _ . @ + = | ~ -, starting with a letter, digit or _";
+/** The same rule as people read it, for forms and pages: "A player id is " + this. */
+export const IDENTIFIER_RULE_IN_WORDS =
+  "1 to 200 characters: letters A to Z in either case, digits, and _ . @ + = | ~ -, starting with a letter, digit or underscore (no spaces, accents or emoji)";
 export const isIdentifier = (value: unknown): value is string => typeof value === "string" && IDENTIFIER_PATTERN.test(value);
 export const Identifier = z.string().regex(IDENTIFIER_PATTERN, IDENTIFIER_RULE);
 /** Ids chosen by game servers (gameId, playerId, offerId, currency id). */

@@ -16,9 +16,12 @@ export const WebhookUrl = z
     "http(s) URL that receives the events, at most 2,048 characters, without user name or password. In production, loopback, private and other non-public addresses are refused (OFFERS_WEBHOOK_ALLOW_PRIVATE).",
   );
 
+/** What an endpoint is for, as people read it in lists. */
+export const WebhookDescription = z.string().max(500);
+
 export const WebhookEndpointInput = z.strictObject({
   url: WebhookUrl,
-  description: z.string().max(500).default(""),
+  description: WebhookDescription.default(""),
   eventTypes: z.array(WebhookEventType).min(1).max(10).default(["reward.granted"]),
   enabled: z.boolean().default(true),
 });
@@ -28,7 +31,7 @@ export type WebhookEndpointDraft = z.input<typeof WebhookEndpointInput>;
 export const WebhookEndpointPatch = z
   .strictObject({
     url: WebhookUrl.optional(),
-    description: z.string().max(500).optional(),
+    description: WebhookDescription.optional(),
     eventTypes: z.array(WebhookEventType).min(1).max(10).optional(),
     /** false: nothing is sent to it (its pending deliveries wait); true again: they resume. */
     enabled: z.boolean().optional(),

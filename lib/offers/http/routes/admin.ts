@@ -40,7 +40,7 @@ export const adminRoutes: FastifyPluginAsyncZod<AdminRoutesOptions> = async (app
         operationId: "adminFindPlayers",
         summary: "Find players by id or username",
         params: z.object({ gameId: z.string().min(1).max(200) }),
-        querystring: z.object({ q: z.string().max(200).default(""), limit: z.coerce.number().int().min(1).max(100).default(20) }),
+        querystring: S.PlayerSearchQuery,
         response: { 200: z.object({ players: z.array(AdminPlayerSummary) }), ...errorResponses("admin", { body: false }) },
       },
     },
