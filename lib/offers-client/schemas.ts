@@ -46,6 +46,7 @@ export {
   DeliveryId,
   DeliveryStats,
   DeliveryStatus,
+  ClientBalancesResponse,
   ClientCampaignsResponse,
   Identifier,
   IDENTIFIER_PATTERN,
