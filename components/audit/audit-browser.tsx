@@ -23,9 +23,13 @@ export function AuditBrowser() {
   const addressed = useMemo(() => filtersOfAddress(new URLSearchParams(search)), [search]);
   const form = useForm<AuditFilterForm, unknown, AuditFilters>({ resolver: zodResolver(auditFilterFormSchema), defaultValues: formOfFilters(addressed) });
   const [filters, setFilters] = useState<AuditFilters>(addressed);
-  // Back, forward or a followed link: the page shows the filters its address holds.
-  useEffect(() => {
+  // Back, forward or a followed link: the page shows the filters its address holds (the list at once, the form after).
+  const [shownAddress, setShownAddress] = useState(search);
+  if (shownAddress !== search) {
+    setShownAddress(search);
     setFilters(addressed);
+  }
+  useEffect(() => {
     form.reset(formOfFilters(addressed));
   }, [addressed, form]);
   // Each filtering is a step of history (pushed, so back returns to the previous filters).
