@@ -84,3 +84,32 @@ test("an owner reviews the diff and merges one proposal, closes another with a r
   await mine.getByTestId(`review-${closed}`).getByRole("link").click();
   await expect(page.getByTestId("review-close-reason")).toHaveText("Staging reads this from the shared settings; no per-app key needed.");
 });
+
+test("a request closed elsewhere: the tab left open says so when its Merge is refused, and shows it closed", async ({ page, browser }) => {
+  test.setTimeout(240_000);
+  const author = `eng${Date.now().toString(36)}`;
+  const key = `STALE_${Date.now().toString(36).toUpperCase()}`;
+  await signInAs(page, author, "/catalog/rewards-dashboard");
+  const id = await proposeStaging(page, key, "stale-value");
+
+  // The owner opens it and leaves the tab open.
+  const owner = await browser.newPage();
+  await signInAs(owner, "carla.rossi", `/reviews/${id}`);
+  await expect(owner.getByTestId("review-status")).toHaveText("open, merges cleanly");
+
+  // Meanwhile the author withdraws it in their own tab.
+  await openPage(page, `/reviews/${id}`);
+  await page.getByRole("button", { name: "Close…" }).click();
+  const dialog = page.getByRole("dialog");
+  await dialog.getByLabel("Reason").fill("not needed after all");
+  await dialog.getByRole("button", { name: "Close the merge request" }).click();
+  await expect(page.getByTestId("review-status")).toHaveText("closed");
+
+  // The owner's tab still offers Merge; the server refuses it, and the page shows the request as it is now.
+  await owner.getByRole("button", { name: "Merge" }).click();
+  await expect(owner.getByTestId("review-changed")).toContainText("It changed since you opened this page");
+  await expect(owner.getByTestId("review-status")).toHaveText("closed");
+  await expect(owner.getByTestId("review-closed")).toContainText("not needed after all");
+  await expect(owner.getByTestId("review-actions")).toHaveCount(0);
+  await owner.close();
+});

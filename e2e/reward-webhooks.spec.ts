@@ -82,6 +82,41 @@ test("a live-ops user adds an endpoint; a reward claimed on the rewards page rea
   await expect(endpoint).toHaveCount(0);
 });
 
+test("the delivery log follows a failing delivery, and after a replay shows the receiver's new answer, latest attempt first", async ({ page, request, offersUrl }) => {
+  const hooks = await startReceiver();
+  try {
+    hooks.behave(() => 500);
+    const created = await request.post(`${offersUrl}/v1/webhooks/endpoints`, { headers: serverHeaders, data: { url: hooks.url, description: "flaky game server" } });
+    expect(created.status()).toBe(200);
+    const { endpointId } = (await created.json()) as { endpointId: string };
+
+    await signInAs(page, "lina", `/live-ops/${GAME}/webhooks`);
+    const endpoint = page.locator(`[data-testid="webhook-endpoint"][data-endpoint-id="${endpointId}"]`);
+    await endpoint.getByRole("button", { name: "Send test event" }).click();
+    const queued = page.getByText(/^Test event \S+ queued for/);
+    await expect(queued).toBeVisible();
+    const messageId = /^Test event (\S+) queued/.exec((await queued.textContent()) ?? "")![1]!;
+    const row = page.locator(`[data-testid="delivery"][data-message-id="${messageId}"]`);
+
+    // The receiver answers 500 at once and at the retry 5 s later: the log shows each answer as it lands.
+    await expect(row.getByTestId("delivery-attempts")).toHaveText("2", { timeout: 30_000 });
+    await expect(row.getByTestId("delivery-answer")).toHaveText(/^HTTP 500 in \d+ ms/);
+
+    // Fixed on the game server's side; the replay is followed until the new answer shows.
+    hooks.behave(() => 200);
+    await row.getByRole("button", { name: "Replay" }).click();
+    await expect(row.getByTestId("delivery-status")).toHaveText("Delivered");
+    await expect(row.getByTestId("delivery-answer")).toHaveText(/^HTTP 200 in \d+ ms$/);
+    await row.getByTestId("delivery-attempts").click();
+    const attempts = row.locator("details ol li");
+    await expect(attempts).toHaveCount(3);
+    await expect(attempts.first()).toContainText("HTTP 200");
+    expect((await request.delete(`${offersUrl}/v1/webhooks/endpoints/${endpointId}`, { headers: serverHeaders })).status()).toBe(200);
+  } finally {
+    await hooks.close();
+  }
+});
+
 test("someone else changed the endpoint first: the page says so, shows their change, and the retry goes through", async ({ page, request, offersUrl }) => {
   const url = `https://hooks.example.com/race-${Date.now().toString(36)}`;
   const created = await request.post(`${offersUrl}/v1/webhooks/endpoints`, { headers: serverHeaders, data: { url, description: "as added" } });

@@ -110,9 +110,18 @@ test("a player sees the friends they invited, and claims the reward once a frien
   await card.getByRole("button", { name: "Claim Invited Friend" }).click();
   await expect(card).toHaveAttribute("data-status", "claimed");
   await expect(card).toContainText("Rewards claimed");
-  // Confirmed, and the balance shows the claimed Gold.
+  // Confirmed; the balance is still the game's last report, with the claimed Gold beside it.
   await expect(page.getByTestId("claim-confirmation")).toHaveText("Claimed Invited Friend: 50 Gold. It is on its way to your game.");
-  await expect(page.getByTestId("balance-gold")).toHaveText("170 Gold (+50 just claimed)");
+  await expect(page.getByTestId("balance-gold")).toHaveText("120 Gold (+50 claimed, on its way)");
+  await expect(page.getByTestId("balances-as-of")).toContainText("As your game last reported them");
+  // The claimed amount comes from the ledger, not the page's memory: a reload keeps it until the game reports again.
+  await page.reload();
+  await hydrated(page);
+  await expect(page.getByTestId("balance-gold")).toHaveText("120 Gold (+50 claimed, on its way)");
+  expect((await request.post(`${offersUrl}/v1/player/snapshot`, { headers: serverHeaders, data: { ...snapshot, currencies: { gold: { balance: 170, in: 170, out: 0 } } } })).status()).toBe(200);
+  await page.reload();
+  await hydrated(page);
+  await expect(page.getByTestId("balance-gold")).toHaveText("170 Gold");
 
   // Granted once: the game server's claim of the same referral is refused.
   const again = await request.post(`${offersUrl}/v1/reward/sdk/claim`, { headers: serverHeaders, data: { kind: "referral", instanceId, playerId: inviter } });

@@ -6,7 +6,7 @@ import { Link } from "@/components/ui/link";
 import { Suspense, type ReactNode } from "react";
 import { redirect } from "next/navigation";
 import { createGameClient, OffersApiError } from "@/lib/offers-client";
-import type { ClientCampaignsResponse, PlayerReferral } from "@/lib/offers-client/schemas";
+import type { ClientBalancesResponse, ClientCampaignsResponse, PlayerReferral } from "@/lib/offers-client/schemas";
 import { RewardsMessage } from "@/components/rewards/rewards-message";
 import { RewardsView } from "@/components/rewards/rewards-view";
 import { hasPendingRedeem, offersApiBase, readRewardsSession, type RewardsSession } from "./session";
@@ -107,9 +107,10 @@ export default async function RewardsPage({ searchParams }: { searchParams: Sear
 async function SessionRewards({ session, expired }: { session: RewardsSession; expired: ReactNode }) {
   let campaigns: ClientCampaignsResponse;
   let referrals: PlayerReferral[];
+  let balances: ClientBalancesResponse;
   try {
     const game = createGameClient({ baseUrl: offersApiBase(), getJwt: async () => session.token });
-    [campaigns, { referrals }] = await Promise.all([game.campaigns({ viewingCampaigns: true }), game.referrals()]);
+    [campaigns, { referrals }, balances] = await Promise.all([game.campaigns({ viewingCampaigns: true }), game.referrals(), game.balances()]);
   } catch (error) {
     if (error instanceof OffersApiError && (error.code.startsWith("jwt-") || error.code === "unknown-gameId")) return expired;
     console.error("rewards: campaigns failed:", error instanceof Error ? error.message : error);
@@ -122,5 +123,5 @@ async function SessionRewards({ session, expired }: { session: RewardsSession; e
       </RewardsMessage>
     );
   }
-  return <RewardsView campaigns={campaigns} referrals={referrals} sessionEndsAt={session.expiresAt} />;
+  return <RewardsView campaigns={campaigns} referrals={referrals} balances={balances} sessionEndsAt={session.expiresAt} />;
 }

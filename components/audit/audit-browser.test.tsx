@@ -79,3 +79,32 @@ describe("the audit log's filters", () => {
     expect((await screen.findByRole("alert")).textContent).toBe("The audit log needs the admin role.");
   });
 });
+
+describe("the audit log's address", () => {
+  it("keeps the filters in the address: a shared link opens filtered, back and forward follow", async () => {
+    const api = fakeApi({ "GET /api/audit": (call) => ({ body: { entries: [entry(2, query(call.url).actor ? `by ${query(call.url).actor}` : "newest")], nextBefore: null } }) });
+    const from = new Date("2026-11-20T09:30").toISOString();
+    const { user, router, location } = renderInPortal(<AuditBrowser />, { url: `/audit?actor=olga&action=order&from=${encodeURIComponent(from)}` });
+    // A shared link: the form and the first request hold its filters.
+    expect(await screen.findByText("by olga")).toBeTruthy();
+    expect(query(api.calls[0]!.url)).toEqual({ actor: "olga", action: "order", from, limit: "50" });
+    expect((screen.getByLabelText("Actor") as HTMLInputElement).value).toBe("olga");
+    expect((screen.getByLabelText("From") as HTMLInputElement).value).toBe("2026-11-20T09:30");
+
+    await user.clear(screen.getByLabelText("Actor"));
+    await user.type(screen.getByLabelText("Actor"), "ivan");
+    await user.click(screen.getByRole("button", { name: "Filter" }));
+    expect(await screen.findByText("by ivan")).toBeTruthy();
+    expect(router.push).toHaveBeenLastCalledWith(`/audit?actor=ivan&action=order&from=${encodeURIComponent(from)}`, { scroll: false });
+    expect(location()).toBe(`/audit?actor=ivan&action=order&from=${encodeURIComponent(from)}`);
+
+    // Back: the address the page was at before, and its filters.
+    router.push("/audit?actor=olga");
+    await waitFor(() => expect((screen.getByLabelText("Actor") as HTMLInputElement).value).toBe("olga"));
+    expect(await screen.findByText("by olga")).toBeTruthy();
+    expect((screen.getByLabelText("Action") as HTMLSelectElement).value).toBe("");
+
+    await user.click(screen.getByRole("button", { name: "Clear" }));
+    await waitFor(() => expect(location()).toBe("/audit"));
+  });
+});

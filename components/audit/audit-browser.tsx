@@ -1,7 +1,9 @@
 "use client";
-// The admin's audit page: filters (actor, action, component, target, time) and older pages on demand.
+// The admin's audit page: filters (actor, action, component, target, time), kept in the address, and older
+// pages on demand.
 import { useInfiniteQuery } from "@tanstack/react-query";
-import { useState } from "react";
+import { useEffect, useMemo, useState } from "react";
+import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useForm } from "react-hook-form";
 import { sentenceResolver } from "@/components/forms/sentences";
 import { Alert, Button, Field, Input, Select } from "@/components/ui";
@@ -9,7 +11,7 @@ import { describeApiError } from "@/components/http/api-client";
 import { AUDIT_ACTIONS } from "@/lib/portal/audit-shapes";
 import { fetchAuditPage } from "./api";
 import { AuditEntryView } from "./audit-entry";
-import { NO_FILTERS, auditFilterFormSchema, auditQuery, type AuditFilterForm, type AuditFilters } from "./audit-filters";
+import { NO_FILTERS, addressOfFilters, auditFilterFormSchema, auditQuery, filtersOfAddress, formOfFilters, type AuditFilterForm, type AuditFilters } from "./audit-filters";
 import styles from "./audit.module.css";
 
 const GROUPS = [...new Set(AUDIT_ACTIONS.map((a) => a.split(".")[0]))];
@@ -17,8 +19,27 @@ const ALL: AuditFilters = auditFilterFormSchema.parse(NO_FILTERS);
 const resolver = sentenceResolver(auditFilterFormSchema, { actor: "Actor", action: "Action", component: "Component", target: "Target", from: "From", to: "To" });
 
 export function AuditBrowser() {
-  const form = useForm<AuditFilterForm, unknown, AuditFilters>({ resolver, defaultValues: NO_FILTERS });
-  const [filters, setFilters] = useState<AuditFilters>(ALL);
+  const router = useRouter();
+  const pathname = usePathname();
+  const search = useSearchParams()?.toString() ?? "";
+  const addressed = useMemo(() => filtersOfAddress(new URLSearchParams(search)), [search]);
+  const form = useForm<AuditFilterForm, unknown, AuditFilters>({ resolver, defaultValues: formOfFilters(addressed) });
+  const [filters, setFilters] = useState<AuditFilters>(addressed);
+  // Back, forward or a followed link: the page shows the filters its address holds (the list at once, the form after).
+  const [shownAddress, setShownAddress] = useState(search);
+  if (shownAddress !== search) {
+    setShownAddress(search);
+    setFilters(addressed);
+  }
+  useEffect(() => {
+    form.reset(formOfFilters(addressed));
+  }, [addressed, form]);
+  // Each filtering is a step of history (pushed, so back returns to the previous filters).
+  const apply = (next: AuditFilters) => {
+    setFilters(next);
+    const qs = addressOfFilters(next);
+    router.push(qs ? `${pathname}?${qs}` : pathname, { scroll: false });
+  };
   const log = useInfiniteQuery({
     queryKey: ["audit", filters],
     queryFn: ({ pageParam }) => fetchAuditPage(auditQuery(filters, pageParam)),
@@ -30,7 +51,7 @@ export function AuditBrowser() {
   const entries = log.data?.pages.flatMap((p) => p.entries) ?? [];
   return (
     <div className="stack">
-      <form onSubmit={form.handleSubmit(setFilters)} className={styles.filters} data-testid="audit-filters" noValidate>
+      <form onSubmit={form.handleSubmit(apply)} className={styles.filters} data-testid="audit-filters" noValidate>
         <Field label="Actor" error={errors.actor?.message}>
           {(id) => <Input id={id} placeholder="user id" {...form.register("actor")} />}
         </Field>
@@ -69,7 +90,7 @@ export function AuditBrowser() {
         <Button
           onClick={() => {
             form.reset(NO_FILTERS);
-            setFilters(ALL);
+            apply(ALL);
           }}
         >
           Clear

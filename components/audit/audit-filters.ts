@@ -1,5 +1,6 @@
 // The audit page's filter form: its fields as typed, parsed into GET /api/audit's own filter schema
-// (auditFilterSchema), and the query string of a page of entries.
+// (auditFilterSchema), the query string of a page of entries, and the filters as the page's address keeps
+// them (so back, forward and a shared link show the same entries).
 import { z } from "zod";
 import { auditFilterSchema } from "@/lib/portal/audit-shapes";
 
@@ -36,4 +37,39 @@ export function auditQuery(filters: AuditFilters, before: number | null): string
   const q = new URLSearchParams();
   for (const [key, value] of Object.entries({ ...filters, ...(before ? { before } : {}) })) if (value !== undefined) q.set(key, String(value));
   return q.toString();
+}
+
+const FIELDS = ["actor", "action", "component", "target", "from", "to"] as const;
+
+/** The filters an address holds (what the schema refuses there is dropped whole: the page shows every entry). */
+export function filtersOfAddress(params: URLSearchParams): AuditFilters {
+  const given = Object.fromEntries(FIELDS.flatMap((key) => (params.get(key) ? [[key, params.get(key)!]] : [])));
+  const parsed = auditFilterSchema.safeParse(given);
+  return parsed.success ? parsed.data : auditFilterSchema.parse({});
+}
+
+/** The address's query string of the filters (instants as ISO, so a shared link means the same time everywhere). */
+export function addressOfFilters(filters: AuditFilters): string {
+  const q = new URLSearchParams();
+  for (const key of FIELDS) if (filters[key] !== undefined) q.set(key, String(filters[key]));
+  return q.toString();
+}
+
+/** A datetime-local value (the browser's local time) of an ISO instant. */
+function localInput(iso: string): string {
+  const t = new Date(iso);
+  const pad = (n: number) => String(n).padStart(2, "0");
+  return `${t.getFullYear()}-${pad(t.getMonth() + 1)}-${pad(t.getDate())}T${pad(t.getHours())}:${pad(t.getMinutes())}`;
+}
+
+/** The form's fields showing the given filters. */
+export function formOfFilters(filters: AuditFilters): AuditFilterForm {
+  return {
+    actor: filters.actor ?? "",
+    action: filters.action ?? "",
+    component: filters.component ?? "",
+    target: filters.target ?? "",
+    from: filters.from ? localInput(filters.from) : "",
+    to: filters.to ? localInput(filters.to) : "",
+  };
 }

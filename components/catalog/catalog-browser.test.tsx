@@ -39,3 +39,24 @@ describe("catalog browser", () => {
     expect(within(screen.getByRole("table")).getAllByRole("row").slice(1).map((r) => r.dataset.testid)).toEqual(["row-alpha", "row-beta"]);
   });
 });
+
+describe("catalog browser, when nothing matches", () => {
+  const none = index.list({ ...listQuerySchema.parse({ q: "zzz" }), pageSize: 25 });
+
+  it("suggests fewer filters only when filters are set, not for a plain search", () => {
+    fakeApi({ "GET /api/components": { body: none } });
+    const { unmount } = renderInPortal(<CatalogBrowser initialState={{ ...initialState, q: "zzz" }} initialData={none} options={options} />);
+    expect(screen.getByTestId("catalog-empty").textContent).toBe("No component matches “zzz”. Try another search.");
+    unmount();
+    renderInPortal(<CatalogBrowser initialState={{ ...initialState, q: "zzz", kind: ["service"] }} initialData={none} options={options} />);
+    expect(screen.getByTestId("catalog-empty").textContent).toBe("No component matches “zzz”. Try fewer filters.");
+  });
+
+  it("puts the page's actions after its heading", () => {
+    fakeApi({});
+    renderInPortal(<CatalogBrowser initialState={initialState} initialData={initialData} options={options} actions={<button type="button">Refresh catalog</button>} />);
+    const heading = screen.getByRole("heading", { level: 1, name: "Catalog" });
+    const refresh = screen.getByRole("button", { name: "Refresh catalog" });
+    expect(heading.compareDocumentPosition(refresh) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+  });
+});

@@ -2,7 +2,7 @@
 // The catalog list: search (`/` focuses it), filter chips with counts, sort, favorites toggle, and
 // server-side paging, so the browser only ever holds one page even at 10,000 records.
 import { Link } from "@/components/ui/link";
-import { useEffect, useMemo, useRef, useState } from "react";
+import { useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { useRouter } from "next/navigation";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { Alert, Badge, Button, Select } from "@/components/ui";
@@ -59,7 +59,8 @@ function toggle(list: string[], value: string): string[] {
 
 const SEARCH_MAX = maxLengthOf(CatalogSearchText);
 
-export function CatalogBrowser({ initialState, initialData, options }: { initialState: CatalogState; initialData: ListResult; options: CatalogOptionsProps }) {
+/** `actions`: what the page offers on the whole catalog (an operator's refresh), shown under the heading. */
+export function CatalogBrowser({ initialState, initialData, options, actions }: { initialState: CatalogState; initialData: ListResult; options: CatalogOptionsProps; actions?: ReactNode }) {
   const [state, setState] = useState<CatalogState>(initialState);
   const [typed, setTyped] = useState(initialState.q);
   const searchRef = useRef<HTMLInputElement>(null);
@@ -114,7 +115,9 @@ export function CatalogBrowser({ initialState, initialData, options }: { initial
 
   const update = (patch: Partial<CatalogState>) => setState((s) => ({ ...s, page: 1, ...patch }));
   const counts = data.counts;
-  const anyFilter = state.q || state.kind.length || state.environment.length || state.dependency.length || state.group || state.owner || state.favorites;
+  // A search is not a filter: "try fewer filters" is said only when some are set.
+  const filtered = Boolean(state.kind.length || state.environment.length || state.dependency.length || state.group || state.owner || state.favorites);
+  const anyFilter = Boolean(state.q) || filtered;
 
   return (
     <div className="stack">
@@ -125,6 +128,7 @@ export function CatalogBrowser({ initialState, initialData, options }: { initial
           {counts.stale ? ` · ${counts.stale} stale` : ""}
         </span>
       </div>
+      {actions}
 
       {counts.errors > 0 ? (
         <Alert tone="warning" data-testid="catalog-error-banner">
@@ -207,7 +211,7 @@ export function CatalogBrowser({ initialState, initialData, options }: { initial
 
       {data.items.length === 0 ? (
         <p className="muted" data-testid="catalog-empty">
-          No component matches. {anyFilter ? "Try fewer filters." : ""}
+          No component matches{state.q ? ` “${state.q}”` : ""}. {filtered ? "Try fewer filters." : state.q ? "Try another search." : ""}
         </p>
       ) : (
         // A table with column headers, so screen readers announce what each cell is.

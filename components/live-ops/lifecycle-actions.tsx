@@ -25,22 +25,25 @@ export function actionsFor(status: Definition["status"]): DefinitionAction[] {
   }
 }
 
-/** What the confirmation says will happen, given how many players match now (null while counting). */
+/** What the confirmation says will happen, given how many players match now (null while counting: it says so, no number yet). */
 export function consequence(action: DefinitionAction, definition: Definition, matching: number | null, now = Date.now()): string {
-  const players = matching === null ? "… players" : `${formatCount(matching)} ${matching === 1 ? "player" : "players"}`;
+  const players = matching === null ? null : `${formatCount(matching)} ${matching === 1 ? "player" : "players"}`;
+  const matchNow = players === null ? "counting who matches now…" : `${players} ${matching === 1 ? "matches" : "match"} now`;
   const targeted = definition.audience !== null;
   const opens = definition.schedule.startsAt && Date.parse(definition.schedule.startsAt) > now ? definition.schedule.startsAt : null;
   switch (action) {
     case "activate":
       if (!targeted) return "It has no audience, so it surfaces for nobody by itself: game servers assign it.";
-      if (opens) return `Its window opens at ${formatUtc(opens)}; from then it surfaces for the players who match (${players} now).`;
-      return `This will surface for ${players} now, and for every player who matches later.`;
+      if (opens) return `Its window opens at ${formatUtc(opens)}; from then it surfaces for the players who match (${players === null ? "counting…" : `${players} now`}).`;
+      return players === null
+        ? "This will surface for the players who match now (counting…), and for every player who matches later."
+        : `This will surface for ${players} now, and for every player who matches later.`;
     case "pause":
-      return `It stops surfacing by itself (${players} match now). Offers already given stay with their players.`;
+      return `It stops surfacing by itself (${matchNow}). Offers already given stay with their players.`;
     case "archive":
-      return `It is never assigned again, by itself or by a game server, until restored (${players} match now). Offers already given stay.`;
+      return `It is never assigned again, by itself or by a game server, until restored (${matchNow}). Offers already given stay.`;
     case "restore":
-      return `Back to draft: it does not surface by itself until activated again (${players} match now).`;
+      return `Back to draft: it does not surface by itself until activated again (${matchNow}).`;
   }
 }
 

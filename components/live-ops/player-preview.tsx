@@ -30,6 +30,11 @@ export function PlayerPreview({ gameId, offerId, version }: { gameId: string; of
     enabled: q.length > 0,
     placeholderData: keepPreviousData,
   });
+  // A new search drops the verdict: it spoke of the player picked before, not of what is typed now.
+  const pick = (text: string) => {
+    setTyped(text);
+    setPlayer(null);
+  };
   const preview = useQuery({
     queryKey: keys.preview(gameId, offerId, player?.playerId, version),
     queryFn: ({ signal }) => api.preview(gameId, offerId, player!.playerId, signal),
@@ -38,14 +43,16 @@ export function PlayerPreview({ gameId, offerId, version }: { gameId: string; of
   return (
     <div className="stack" data-testid="player-preview">
       <Field label="Player" hint="id or username">
-        {(id) => <Input id={id} type="search" autoComplete="off" placeholder="e.g. demo-player-3 or Cleo" value={typed} onChange={(e) => setTyped(e.target.value)} />}
+        {(id) => <Input id={id} type="search" autoComplete="off" placeholder="e.g. demo-player-3 or Cleo" value={typed} onChange={(e) => pick(e.target.value)} />}
       </Field>
       {players.isError ? <Alert tone="error">{describeLiveOpsError(players.error)}</Alert> : null}
       {q && players.data ? (
         players.data.length === 0 ? (
-          <p className={`muted ${styles.flush}`}>
-            No player matches.
+          players.isPlaceholderData ? null : (
+          <p className={`muted ${styles.flush}`} role="status" data-testid="no-such-player">
+            No such player: no id or username of this game matches “{q}”.
           </p>
+          )
         ) : (
           <ul className={styles.playerPick} aria-label="Players found">
             {players.data.map((p) => (

@@ -36,12 +36,7 @@ export function OfferCard({ offer }: { offer: AdminOffer }) {
           <dt>Created</dt>
           <dd>{formatTime(offer.createdAt)}</dd>
         </div>
-        <div>
-          <dt>Expires</dt>
-          <dd>
-            {formatTime(offer.expiresAt)} <span className="muted">({timeLeftLabel(offer, now)})</span>
-          </dd>
-        </div>
+        <OfferEnd offer={offer} now={now} />
       </dl>
       <details className={styles.timeline}>
         <summary>Timeline ({offer.events.length})</summary>
@@ -57,5 +52,27 @@ export function OfferCard({ offer }: { offer: AdminOffer }) {
         </ol>
       </details>
     </article>
+  );
+}
+
+/** When the offer ends, as its status has it: earned (claimable) and claimed offers no longer expire. */
+function OfferEnd({ offer, now }: { offer: AdminOffer; now: number }) {
+  if (offer.status === "claimable") {
+    return (
+      <div>
+        <dt>Expires</dt>
+        <dd>never: earned rewards stay claimable</dd>
+      </div>
+    );
+  }
+  if (offer.status === "claimed") return null;
+  return (
+    <div>
+      <dt>{offer.status === "expired" ? "Expired" : "Expires"}</dt>
+      <dd>
+        {formatTime(offer.expiresAt)}
+        {offer.status === "expired" ? null : <span className="muted"> ({timeLeftLabel(offer, now)})</span>}
+      </dd>
+    </div>
   );
 }

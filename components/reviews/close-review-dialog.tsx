@@ -5,16 +5,35 @@ import { useForm } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
 import type { z } from "zod";
 import { Field, FormDialog, Textarea } from "@/components/ui";
-import { describeApiError } from "@/components/http/api-client";
+import { ApiError, describeApiError } from "@/components/http/api-client";
 import { closeReviewBodySchema } from "@/lib/portal/gitops/review-shapes";
 import { closeReview, type Review } from "./api";
 
 type CloseForm = z.input<typeof closeReviewBodySchema>;
 
 /** Closes a merge request with a reason (required: the author reads it on the request's page). */
-export function CloseReviewDialog({ review, open, onClose, onClosed }: { review: Review; open: boolean; onClose: () => void; onClosed: (review: Review) => void }) {
+/** `onChangedElsewhere`: the server refused because the request was decided or moved since the page loaded (the page says so). */
+export function CloseReviewDialog({
+  review,
+  open,
+  onClose,
+  onClosed,
+  onChangedElsewhere,
+}: {
+  review: Review;
+  open: boolean;
+  onClose: () => void;
+  onClosed: (review: Review) => void;
+  onChangedElsewhere?: (error: ApiError) => void;
+}) {
   const form = useForm<CloseForm, unknown, z.output<typeof closeReviewBodySchema>>({ resolver: zodResolver(closeReviewBodySchema), mode: "onTouched", defaultValues: { reason: "" } });
-  const close = useMutation({ mutationFn: (reason: string) => closeReview(review.iid, reason), onSuccess: onClosed });
+  const close = useMutation({
+    mutationFn: (reason: string) => closeReview(review.iid, reason),
+    onSuccess: onClosed,
+    onError: (error) => {
+      if (onChangedElsewhere && error instanceof ApiError && error.code === "merge-request-decided") onChangedElsewhere(error);
+    },
+  });
   const { reset } = form;
   const resetMutation = close.reset;
   useEffect(() => {

@@ -71,6 +71,37 @@ describe("a merge request's page", () => {
     expect(api.callsTo("POST", "/api/merge-requests/3/close")[0].json).toEqual({ reason: "80 breaks the payment provider's limit" });
   });
 
+  it("closed elsewhere while the page was open: a refused merge reloads the request, says so, and leaves no decision to take", async () => {
+    const closed = review({ state: "closed", closedBy: "olga", closeReason: "superseded", can: { approve: false, merge: false, close: false } });
+    fakeApi({
+      "GET /api/merge-requests/3": { body: closed },
+      "POST /api/merge-requests/3/merge": { status: 409, body: { message: "merge-request-decided", detail: "merge request !3 is already closed" } },
+    });
+    const { user } = renderInPortal(<ReviewView initial={review()} />);
+    await user.click(screen.getByRole("button", { name: "Merge" }));
+    expect((await screen.findByTestId("review-changed")).textContent).toContain("It changed since you opened this page: it now shows the request as it is.");
+    expect((await screen.findByTestId("review-status")).textContent).toBe("closed");
+    expect(screen.getByTestId("review-closed").textContent).toContain("Closed by olga");
+    expect(screen.queryByTestId("review-actions")).toBeNull();
+  });
+
+  it("closed elsewhere: a refused close shuts the dialog and shows the request as it is", async () => {
+    const closed = review({ state: "closed", closedBy: "olga", closeReason: "superseded", can: { approve: false, merge: false, close: false } });
+    fakeApi({
+      "GET /api/merge-requests/3": { body: closed },
+      "POST /api/merge-requests/3/close": { status: 409, body: { message: "merge-request-decided", detail: "merge request !3 is already closed" } },
+    });
+    const { user } = renderInPortal(<ReviewView initial={review()} />);
+    await user.click(screen.getByRole("button", { name: "Close…" }));
+    const dialog = screen.getByRole("dialog");
+    await user.type(within(dialog).getByLabelText("Reason"), "not needed");
+    await user.click(within(dialog).getByRole("button", { name: "Close the merge request" }));
+    expect((await screen.findByTestId("review-changed")).textContent).toContain("merge request !3 is already closed");
+    expect(screen.queryByRole("dialog")).toBeNull();
+    expect((await screen.findByTestId("review-status")).textContent).toBe("closed");
+    expect(screen.queryByTestId("review-actions")).toBeNull();
+  });
+
   it("shows no decision to someone who may not take one", () => {
     fakeApi({ "GET /api/merge-requests/3": { body: review({ can: { approve: false, merge: false, close: false } }) } });
     renderInPortal(<ReviewView initial={review({ can: { approve: false, merge: false, close: false } })} />);

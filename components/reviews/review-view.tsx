@@ -4,7 +4,7 @@ import { useState } from "react";
 import { Link } from "@/components/ui/link";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Alert, Button, Card } from "@/components/ui";
-import { describeApiError } from "@/components/http/api-client";
+import { ApiError, describeApiError } from "@/components/http/api-client";
 import { when } from "@/components/gitops/relative-time";
 import { decideReview, fetchReview, reviewKeys, type Review, type ReviewDetail } from "./api";
 import { CloseReviewDialog } from "./close-review-dialog";
@@ -19,6 +19,10 @@ function scopeLink(review: Review) {
   return scopeLabel(review);
 }
 
+/** Refusals that mean the request changed since the page loaded (decided elsewhere, or its target moved). */
+const CHANGED_ELSEWHERE = new Set(["merge-request-decided", "merge-conflict"]);
+const changedElsewhere = (error: unknown): error is ApiError => error instanceof ApiError && CHANGED_ELSEWHERE.has(error.code);
+
 export function ReviewView({ initial }: { initial: ReviewDetail }) {
   const queryClient = useQueryClient();
   const review = useQuery({ queryKey: reviewKeys.one(initial.iid), queryFn: ({ signal }) => fetchReview(initial.iid, signal), initialData: initial });
@@ -29,9 +33,20 @@ export function ReviewView({ initial }: { initial: ReviewDetail }) {
     // The request, the lists, the badge and the component's config views all change with a decision.
     await Promise.all([queryClient.invalidateQueries({ queryKey: reviewKeys.all }), queryClient.invalidateQueries({ queryKey: ["gitops"] })]);
   };
+  // A refusal because the request changed elsewhere: the page reloads it and says why its buttons changed.
+  const [changed, setChanged] = useState<string | null>(null);
+  const refreshAfterRefusal = (error: ApiError) => {
+    setDone(null);
+    setChanged(`${describeApiError(error)} It changed since you opened this page: it now shows the request as it is.`);
+    void Promise.all([queryClient.invalidateQueries({ queryKey: reviewKeys.all }), queryClient.invalidateQueries({ queryKey: ["gitops"] })]);
+  };
   const decide = useMutation({
     mutationFn: (action: "approve" | "merge") => decideReview(initial.iid, action),
+    onMutate: () => setChanged(null),
     onSuccess: (r, action) => settle(action === "merge" ? `Merged !${r.iid}: the change is in ${r.targetBranch}.` : `You approved !${r.iid}.`),
+    onError: (error) => {
+      if (changedElsewhere(error)) refreshAfterRefusal(error);
+    },
   });
   const r = review.data;
   return (
@@ -41,6 +56,11 @@ export function ReviewView({ initial }: { initial: ReviewDetail }) {
           !{r.iid} {r.title} <ReviewStateBadge review={r} />
         </h1>
       </div>
+      {changed ? (
+        <Alert tone="warning" data-testid="review-changed">
+          {changed}
+        </Alert>
+      ) : null}
       {done ? (
         <Alert tone="success" data-testid="review-outcome">
           {done}
@@ -115,7 +135,7 @@ export function ReviewView({ initial }: { initial: ReviewDetail }) {
           ) : null}
         </div>
       ) : null}
-      {decide.isError ? <Alert tone="error">{describeApiError(decide.error)}</Alert> : null}
+      {decide.isError && !changedElsewhere(decide.error) ? <Alert tone="error">{describeApiError(decide.error)}</Alert> : null}
       <Card title="Changes">
         <DiffView files={r.files} />
       </Card>
@@ -126,6 +146,10 @@ export function ReviewView({ initial }: { initial: ReviewDetail }) {
         onClosed={(c) => {
           setClosing(false);
           void settle(`Closed !${c.iid}.`);
+        }}
+        onChangedElsewhere={(error) => {
+          setClosing(false);
+          refreshAfterRefusal(error);
         }}
       />
     </div>

@@ -1,13 +1,14 @@
 "use client";
 // The claims of one visit to the rewards page: every Claim button posts its form to /rewards/claim (a
 // route handler: app/rewards/claim/route.ts; without scripts the form posts itself and comes back to
-// the page), a confirmation announced to screen readers, and the balances with what was just claimed
-// added. The page re-renders after a claim (the claimed offer moves to "Claimed"), so what must
+// the page), a confirmation announced to screen readers, and the balances as the game last reported
+// them with what was claimed since. The page re-renders after a claim (the claimed offer moves to "Claimed"), so what must
 // survive it lives here, above the cards, not in a button.
 import { createContext, startTransition, useActionState, useContext, useEffect, useRef, useState, type FormEvent, type ReactNode } from "react";
 import { useRouter } from "next/navigation";
 import type { Reward } from "@/lib/offers-client/schemas";
-import { formatAmount } from "@/components/offer-parts/offer-math";
+import { formatAmount, formatDuration } from "@/components/offer-parts/offer-math";
+import { useNow } from "@/components/offer-parts/use-now";
 import { OfferImage } from "@/components/offer-parts/offer-image";
 import styles from "./rewards.module.css";
 
@@ -100,26 +101,48 @@ export function ClaimAnnouncement() {
   );
 }
 
-/** The player's balances, with the currency rewards claimed on this visit added (the game confirms them on its next update). */
-export function Balances({ currencies }: { currencies: Array<{ id: string; name: string; image?: string | null; balance: number }> }) {
-  const { claimed } = useClaims();
+/**
+ * The player's balances as the game last reported them (its snapshot), each with what was claimed since
+ * beside it (from the reward ledger, so a reload keeps it) until the game reports again.
+ */
+export function Balances({
+  currencies,
+  snapshotAt,
+  claimedSinceSnapshot,
+}: {
+  currencies: Array<{ id: string; name: string; image?: string | null; balance: number }>;
+  snapshotAt: string;
+  claimedSinceSnapshot: Record<string, number>;
+}) {
   if (currencies.length === 0) return null;
-  const added = new Map<string, number>();
-  for (const c of claimed) for (const r of c.rewards) added.set(r.rewardId, (added.get(r.rewardId) ?? 0) + r.amount);
   return (
-    <ul className={styles.balances} aria-label="Your balances" data-testid="balances">
-      {currencies.map((c) => {
-        const plus = added.get(c.id) ?? 0;
-        return (
-          <li key={c.id} data-testid={`balance-${c.id}`}>
-            <OfferImage src={c.image || undefined} size={24} />
-            <span>
-              <strong>{formatAmount(c.balance + plus)}</strong> {c.name}
-              {plus > 0 ? <span className={styles.balanceAdded}> (+{formatAmount(plus)} just claimed)</span> : null}
-            </span>
-          </li>
-        );
-      })}
-    </ul>
+    <div className={styles.balancesBlock}>
+      <ul className={styles.balances} aria-label="Your balances" data-testid="balances">
+        {currencies.map((c) => {
+          const since = claimedSinceSnapshot[c.id] ?? 0;
+          return (
+            <li key={c.id} data-testid={`balance-${c.id}`}>
+              <OfferImage src={c.image || undefined} size={24} />
+              <span>
+                <strong>{formatAmount(c.balance)}</strong> {c.name}
+                {since > 0 ? <span className={styles.balanceAdded}> (+{formatAmount(since)} claimed, on its way)</span> : null}
+              </span>
+            </li>
+          );
+        })}
+      </ul>
+      <p className={styles.muted} data-testid="balances-as-of">
+        As your game last reported them, <SnapshotAge at={snapshotAt} />. Rewards claimed since show beside them until it reports again.
+      </p>
+    </div>
+  );
+}
+
+/** "5 minutes ago", ticking in the browser. */
+function SnapshotAge({ at }: { at: string }) {
+  const now = useNow(30_000);
+  const age = formatDuration(now - Date.parse(at));
+  return (
+    <span suppressHydrationWarning>{age === null ? "just now" : age === "less than a minute" ? "less than a minute ago" : `${age} ago`}</span>
   );
 }

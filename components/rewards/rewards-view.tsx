@@ -1,6 +1,6 @@
 // The players' rewards page body (server component): balances, then offers ready to claim, active
 // offers with their progress and time left, the friends the player invited, and past offers.
-import type { ClientCampaignsResponse, PlayerReferral } from "@/lib/offers-client/schemas";
+import type { ClientBalancesResponse, ClientCampaignsResponse, PlayerReferral } from "@/lib/offers-client/schemas";
 import { Balances, ClaimAnnouncement, ClaimsProvider, type ClaimableRewards } from "./claims";
 import { ReferralCard } from "./referral-card";
 import { RewardOfferCard } from "./reward-offer-card";
@@ -13,10 +13,13 @@ const referralOrder: Record<PlayerReferral["status"], number> = { claimable: 0, 
 export function RewardsView({
   campaigns,
   referrals,
+  balances,
   sessionEndsAt,
 }: {
   campaigns: ClientCampaignsResponse;
   referrals: PlayerReferral[];
+  /** When the game last reported the balances, and what was claimed since. */
+  balances: ClientBalancesResponse;
   sessionEndsAt: number;
 }) {
   const offers = [...campaigns.offers].sort((a, b) => (order[a.status] ?? 9) - (order[b.status] ?? 9) || a.expiresAt.localeCompare(b.expiresAt));
@@ -42,7 +45,7 @@ export function RewardsView({
               : "No offers right now. Check back soon!"}
         </p>
         <ClaimAnnouncement />
-        <Balances currencies={currencies} />
+        <Balances currencies={currencies} snapshotAt={balances.snapshotAt} claimedSinceSnapshot={balances.claimedSinceSnapshot} />
       </section>
 
       <section aria-labelledby="offers-title">

@@ -13,10 +13,22 @@ import styles from "./webhooks.module.css";
 const TONE: Record<Status, BadgeTone> = { pending: "accent", delivered: "success", failed: "danger" };
 const LABEL: Record<Status, string> = { pending: "Pending", delivered: "Delivered", failed: "Failed" };
 
-function lastAnswer(d: Delivery): string {
-  if (d.attempts === 0) return "not tried yet";
+/** A pending delivery the worker is sending now (due within a second, and not due for long: a stalled worker is not polled for). */
+const SETTLING_POLL_MS = 1_000;
+const SETTLING_FOR_MS = 30_000;
+function settling(d: Delivery, now: number): boolean {
+  if (d.status !== "pending" || d.nextAttemptAt === null) return false;
+  const due = Date.parse(d.nextAttemptAt);
+  return due <= now + SETTLING_POLL_MS && now - due < SETTLING_FOR_MS;
+}
+
+function lastAnswer(d: Delivery, now: number): string {
+  const sending = settling(d, now) && Date.parse(d.nextAttemptAt!) <= now;
+  if (d.attempts === 0) return sending ? "sending…" : "not tried yet";
   const answer = d.lastStatusCode !== null ? `HTTP ${d.lastStatusCode}` : (d.lastError ?? "no answer");
-  return d.lastLatencyMs !== null ? `${answer} in ${d.lastLatencyMs} ms` : answer;
+  const timed = d.lastLatencyMs !== null ? `${answer} in ${d.lastLatencyMs} ms` : answer;
+  // After a replay the last answer is the earlier round's: said as such until the new attempt lands.
+  return sending ? `${timed} before; sending again…` : timed;
 }
 
 function what(d: Delivery): string {
@@ -33,7 +45,8 @@ export function DeliveryLog({ gameId, refreshMs }: { gameId: string; refreshMs: 
   const log = useQuery({
     queryKey: keys.deliveries(gameId, status),
     queryFn: ({ signal }) => api.deliveries(gameId, { status: status || undefined }, signal),
-    refetchInterval: refreshMs,
+    // While a delivery is being sent, the log follows it each second until it settles; otherwise refreshMs.
+    refetchInterval: (query) => ((query.state.data?.deliveries ?? []).some((d) => settling(d, Date.now())) ? SETTLING_POLL_MS : refreshMs),
     placeholderData: keepPreviousData,
     ...retryWhileUnavailable,
   });
@@ -47,6 +60,8 @@ export function DeliveryLog({ gameId, refreshMs }: { gameId: string; refreshMs: 
     onSettled: () => void queryClient.invalidateQueries({ queryKey: keys.all(gameId) }),
   });
   const rows = [...(log.data?.deliveries ?? []), ...older];
+  // The rows are as the service had them when fetched: "sending" is judged at that time.
+  const now = log.dataUpdatedAt;
   const nextBefore = more.data ? more.data.nextBefore : (log.data?.nextBefore ?? null);
 
   return (
@@ -109,7 +124,8 @@ export function DeliveryLog({ gameId, refreshMs }: { gameId: string; refreshMs: 
                       <details>
                         <summary data-testid="delivery-attempts">{d.attempts}</summary>
                         <ol className={styles.attempts}>
-                          {[...d.attemptLog].reverse().map((a, i) => (
+                          {/* Newest first, as the service lists them: the latest attempt on top. */}
+                          {d.attemptLog.map((a, i) => (
                             <li key={i}>
                               {formatTime(a.at)}: {a.statusCode !== null ? `HTTP ${a.statusCode}` : a.error} · {a.latencyMs} ms
                             </li>
@@ -120,7 +136,7 @@ export function DeliveryLog({ gameId, refreshMs }: { gameId: string; refreshMs: 
                       <span data-testid="delivery-attempts">{d.attempts}</span>
                     )}
                   </TableCell>
-                  <TableCell data-testid="delivery-answer">{lastAnswer(d)}</TableCell>
+                  <TableCell data-testid="delivery-answer">{lastAnswer(d, now)}</TableCell>
                   <TableCell>{d.status === "pending" ? formatTime(d.nextAttemptAt) : "—"}</TableCell>
                   <TableCell>
                     <Button size="small" disabled={replay.isPending} onClick={() => replay.mutate(d.deliveryId)}>

@@ -25,6 +25,7 @@ import { BrandedError } from "../errors";
 import {
   AssignOfferRequest,
   CLIENT_ADDRESS_HEADER,
+  ClientBalancesResponse,
   ClientCampaignsRequest,
   ClientCampaignsResponse,
   ClientClaimRequest,
@@ -207,6 +208,8 @@ export function createGameClient(options: GameClientOptions) {
     generateOneTimeToken: () => withJwt("/auth/one_time_token/generate", {}, OneTimeTokenGenerateResponse),
     /** The player's referrals (as referrer), newest first. */
     referrals: () => withJwt("/client/player/referrals", {}, ClientReferralsResponse),
+    /** When the game last reported the player's balances, and what was claimed since (ours). */
+    balances: () => withJwt("/client/player/balances", {}, ClientBalancesResponse),
 
     /**
      * Opens the player's event stream: offers surfaced in real time, with reconnection (exponential

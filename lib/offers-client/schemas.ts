@@ -48,6 +48,7 @@ export {
   DeliveryId,
   DeliveryStats,
   DeliveryStatus,
+  ClientBalancesResponse,
   ClientCampaignsResponse,
   Identifier,
   IDENTIFIER_PATTERN,

@@ -159,6 +159,7 @@ describe.each(testDatabaseTargets())("every route's validation under generated s
       "POST /v1/auth/one_time_token/generate": { auth: "jwt", body: {} },
       "POST /v1/auth/one_time_token/redeem": { auth: "none", body: { token: "not-a-token", gameId: "game-a" } },
       "POST /v1/client/player/referrals": { auth: "jwt", body: {} },
+      "POST /v1/client/player/balances": { auth: "jwt", body: {} },
       "POST /v1/client/player/campaigns": { auth: "jwt", body: { viewingCampaigns: true } },
       "POST /v1/player/campaigns/refresh": { auth: "apiKey", body: { playerId: "p1", viewingCampaigns: false } },
       "POST /v1/client/reward/claim": { auth: "jwt", headers: { "idempotency-key": "key-1" }, body: { kind: "offer", instanceId } },

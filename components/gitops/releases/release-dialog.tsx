@@ -1,5 +1,5 @@
 "use client";
-// Release to staging: minor or major, from a source (the default branch when empty), with the
+// Release to staging: minor or major (the interface's release model has no patch; the dialog says so), from a source (the default branch when empty), with the
 // version it will tag; confirmed here, run by the Releases tab.
 import { useForm, useWatch } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
@@ -21,7 +21,7 @@ export function ReleaseDialog({ name, known, onClose, onConfirm }: { name: strin
   const version = nextVersion(known, useWatch({ control: form.control, name: "releaseType" }));
   return (
     <FormDialog open onClose={onClose} title={`Release ${name} to staging`} submitLabel={`Release ${version}`} submitTestId="confirm-release" onSubmit={form.handleSubmit(onConfirm)}>
-      <Field label="Release type">
+      <Field label="Release type" hint="No patch releases: the release API cuts minor or major versions only, so a fix ships as the next minor.">
         {(id) => (
           <Select id={id} data-testid="release-type" {...form.register("releaseType")}>
             <option value="minor">minor (new features, compatible)</option>

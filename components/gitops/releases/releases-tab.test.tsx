@@ -31,6 +31,9 @@ describe("the release dialogs", () => {
     await user.click(await screen.findByTestId("release-staging"));
     const dialog = screen.getByRole("dialog");
     expect(screen.getByTestId("next-version").textContent).toBe("v0.2.0");
+    // The release model cuts minor or major versions only; the dialog says there is no patch release.
+    expect(screen.getAllByRole("option").map((o) => o.getAttribute("value"))).toEqual(["minor", "major"]);
+    expect(screen.getByRole("dialog").textContent).toContain("No patch releases: the release API cuts minor or major versions only, so a fix ships as the next minor.");
     await user.selectOptions(screen.getByTestId("release-type"), "major");
     expect(screen.getByTestId("next-version").textContent).toBe("v1.0.0");
     await user.type(within(dialog).getByLabelText("Source"), "  release/1.x ");

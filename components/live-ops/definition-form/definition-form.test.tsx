@@ -87,6 +87,33 @@ describe("the definition form", () => {
     });
   });
 
+  it("with variants on, leaves the offer's own reward out when it is left blank (the contract then takes the first variant's)", async () => {
+    const api = fakeApi({ [COUNT]: { body: { matching: 1, players: 3 } }, "POST /api/offers/games/demo-game/definitions": { status: 201, ...change({ ...stored, status: "draft", version: 1, etag: '"d0"' }) } });
+    const onSaved = vi.fn();
+    const { user } = renderInPortal(<DefinitionForm gameId="demo-game" currencies={currencies} initial={newDraft()} onSaved={onSaved} />);
+    await user.type(screen.getByRole("textbox", { name: "Offer id" }), "split-bonus");
+    await user.type(screen.getByRole("textbox", { name: "Name" }), "Split bonus");
+    await user.click(screen.getByRole("button", { name: "Add condition" }));
+    await user.type(screen.getByRole("textbox", { name: "Condition 1 value" }), "3");
+    await user.click(screen.getByRole("checkbox", { name: /Split players between 2–4 reward variants/ }));
+    expect(screen.getByTestId("own-rewards-hint").textContent).toContain("optional with variants");
+    for (const [n, amount] of [[1, "50"], [2, "80"]] as const) {
+      await user.type(screen.getByRole("textbox", { name: `Variant ${n} reward 1 Id` }), "gold");
+      await user.type(screen.getByRole("textbox", { name: `Variant ${n} reward 1 Name` }), "Gold");
+      await user.type(screen.getByRole("textbox", { name: `Variant ${n} reward 1 Amount` }), amount);
+    }
+
+    await user.click(screen.getByRole("button", { name: "Create draft" }));
+    await waitFor(() => expect(onSaved).toHaveBeenCalled());
+    expect(screen.queryByText(/Reward 1 Id: enter the reward id/)).toBeNull();
+    const body = api.callsTo("POST", "/api/offers/games/demo-game/definitions")[0]!.json as Record<string, unknown>;
+    expect(body).not.toHaveProperty("rewards");
+    expect(body.variants).toEqual([
+      { variantId: "a", weight: 1, rewards: [{ kind: "coins", rewardId: "gold", name: "Gold", amount: 50 }] },
+      { variantId: "b", weight: 1, rewards: [{ kind: "coins", rewardId: "gold", name: "Gold", amount: 80 }] },
+    ]);
+  });
+
   it("shows what an edit of an active offer changes, field by field, and saves it over the ETag loaded", async () => {
     const saved = { ...stored, name: "Streak bonus+", version: 4, etag: '"e4"' };
     const api = fakeApi({ [COUNT]: { body: { matching: 1, players: 3 } }, "PUT /api/offers/games/demo-game/definitions/streak-bonus": change(saved) });

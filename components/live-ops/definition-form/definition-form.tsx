@@ -96,6 +96,7 @@ export function DefinitionForm({ gameId, currencies, initial, existing, onSaved 
         <OfferFieldset creating={creating} />
         <fieldset className={styles.fieldset}>
           <legend>Rewards</legend>
+          <OwnRewardsHint />
           <RewardRows name="rewards" owner="" />
         </fieldset>
         <VariantsFieldset />
@@ -214,4 +215,16 @@ function ImagePreview({ url }: { url: string }) {
     );
   // eslint-disable-next-line @next/next/no-img-element -- the preview shows the game's own URL as players will load it
   return <img src={url} alt="Preview of the offer image" className={styles.previewImage} onError={() => setFailed(url)} data-testid="image-preview" />;
+}
+
+/** With variants on, the offer's own rewards may stay empty: the contract then takes the first variant's. */
+function OwnRewardsHint() {
+  const { form } = useDraftForm();
+  const variantsOn = useWatch({ control: form.control, name: "variantsOn" });
+  if (!variantsOn) return null;
+  return (
+    <p className="muted" data-testid="own-rewards-hint">
+      These are optional with variants: leave them blank and the offer takes the first variant&apos;s rewards.
+    </p>
+  );
 }

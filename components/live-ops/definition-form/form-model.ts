@@ -131,6 +131,9 @@ const text = (max: number, required: string | null) =>
     else if (value.length > max) ctx.addIssue({ code: "custom", message: `at most ${max} characters` });
   });
 
+/** A reward row nothing was typed into. */
+export const isBlankReward = (r: RewardDraft) => !r.rewardId.trim() && !r.name.trim() && !r.amount.trim() && !r.image.trim();
+
 const rewardSchema = z.object({
   kind: RewardKind,
   rewardId: text(200, "enter the reward id"),
@@ -158,7 +161,8 @@ export function draftSchema(creating: boolean) {
       name: text(200, "enter a name"),
       description: text(2000, null),
       image: url,
-      rewards: z.array(rewardSchema).max(50, "at most 50 rewards"),
+      // Checked below: with variants on, a row left blank is no reward (the contract lets rewards be omitted then).
+      rewards: z.array(z.custom<RewardDraft>()).max(50, "at most 50 rewards"),
       variantsOn: z.boolean(),
       variants: z.array(
         z.object({ variantId: identifier("a variant id"), name: text(200, null), weight: numberText({ min: 0.000001, max: 1_000_000 }), rewards: z.array(rewardSchema).min(1, "add a reward").max(50) }),
@@ -180,6 +184,10 @@ export function draftSchema(creating: boolean) {
     })
     .superRefine((draft, ctx) => {
       if (!draft.variantsOn && draft.rewards.length === 0) ctx.addIssue({ code: "custom", path: ["rewards"], message: "add a reward (or use variants)" });
+      draft.rewards.forEach((reward, i) => {
+        if (draft.variantsOn && isBlankReward(reward)) return;
+        for (const issue of rewardSchema.safeParse(reward).error?.issues ?? []) ctx.addIssue({ code: "custom", path: ["rewards", i, ...issue.path], message: issue.message });
+      });
       if (draft.variantsOn) {
         if (draft.variants.length < 2 || draft.variants.length > 4) ctx.addIssue({ code: "custom", path: ["variants"], message: "2 to 4 variants" });
         const ids = draft.variants.map((v) => v.variantId);
@@ -271,7 +279,7 @@ export function toDefinitionInput(draft: DefinitionDraft): OfferDefinitionDraft 
   const variants = draft.variantsOn
     ? draft.variants.map((v) => ({ variantId: v.variantId.trim(), ...(v.name.trim() ? { name: v.name.trim() } : {}), weight: num(v.weight), rewards: v.rewards.map(rewardOf) }))
     : null;
-  const rewards = draft.rewards.map(rewardOf);
+  const rewards = draft.rewards.filter((r) => !(variants && isBlankReward(r))).map(rewardOf);
   const startsAt = toIso(draft.startsAt);
   const endsAt = toIso(draft.endsAt);
   return {

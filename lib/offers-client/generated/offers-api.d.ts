@@ -38,6 +38,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/client/player/balances": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ours: when the player's balances were last reported by the game, and what was claimed since
+         * @description The balances of `playerData` are the game's last snapshot; rewards claimed after it are not in them until the game pushes the next one.
+         */
+        post: operations["getBalances"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/client/player/campaigns": {
         parameters: {
             query?: never;
@@ -1116,6 +1136,138 @@ export interface operations {
                             createdAt: string;
                             refereeUsername?: string;
                         }[];
+                    };
+                };
+            };
+            /** @description Bad request: `jwt-missing-gameId`, `jwt-missing-playerId`, `invalid-request`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "invalid-request";
+                        issues: {
+                            path: (string | number)[];
+                            message: string;
+                        }[];
+                    } | {
+                        /** @enum {string} */
+                        message: "jwt-missing-gameId" | "jwt-missing-playerId";
+                    };
+                };
+            };
+            /** @description Unauthenticated: `jwt-expired`, `jwt-invalid`, `jwt-not-yet-valid`, `unknown-gameId`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "jwt-expired" | "jwt-invalid" | "jwt-not-yet-valid" | "unknown-gameId";
+                    };
+                };
+            };
+            /** @description Payload too large: `payload-too-large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "payload-too-large";
+                    };
+                };
+            };
+            /** @description Unsupported media type: `unsupported-media-type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "unsupported-media-type";
+                    };
+                };
+            };
+            /** @description Too many requests: `rate-limited`. */
+            429: {
+                headers: {
+                    /** @description Seconds until the budget is renewed. */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window (one minute) of this caller's budget. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "rate-limited";
+                    };
+                };
+            };
+            /** @description Internal error: `internal-error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "internal-error";
+                    };
+                };
+            };
+            /** @description Unavailable (retry after Retry-After): `secret-key-mismatch`, `database-unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "secret-key-mismatch" | "database-unavailable";
+                    };
+                };
+            };
+        };
+    };
+    getBalances: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC timestamp
+                         */
+                        snapshotAt: string;
+                        claimedSinceSnapshot: {
+                            [key: string]: number;
+                        };
                     };
                 };
             };

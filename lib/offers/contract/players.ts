@@ -1,6 +1,6 @@
 /** Players: their snapshot (what game servers push) and their data. */
 import { z } from "zod";
-import { ExternalId } from "./scalars";
+import { ExternalId, Timestamp } from "./scalars";
 
 export const PlayerSnapshotCore = z.object({
   _id: z.string().describe("Unique per game, environment and player: `<gameId>:<playerId>` live, `<gameId>:test:<playerId>` in the test environment (identifiers hold no `:`)."),
@@ -62,3 +62,13 @@ export const SnapshotPushRequest = z.object({
 export type SnapshotPushRequest = z.infer<typeof SnapshotPushRequest>;
 /** The stored snapshot after the push. */
 export const SnapshotPushResponse = PlayerSnapshot;
+
+/** Ours: what the player's balances mean, for the rewards page. */
+export const ClientBalancesRequest = z.strictObject({}).optional();
+export const ClientBalancesResponse = z.object({
+  /** When the game last pushed the player's snapshot: `playerData` balances are the game's as of then. */
+  snapshotAt: Timestamp,
+  /** Amounts per reward id claimed since that snapshot (from the reward ledger): on their way, not yet in a balance. */
+  claimedSinceSnapshot: z.record(z.string(), z.number()),
+});
+export type ClientBalancesResponse = z.infer<typeof ClientBalancesResponse>;

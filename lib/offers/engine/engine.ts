@@ -32,6 +32,7 @@ import { definitionFunnel, gameFunnels, type DefinitionFunnel, type DefinitionSu
 import { audienceSize, previewSurfacing, type AudienceSize, type SurfacingPreview } from "./preview";
 import { listSurfacingJobs, queueSurfacingJobIn, type SurfacingJobRow } from "./surfacing-jobs";
 import { eventsSince, ledgerOf } from "./history";
+import { balancesOf } from "./balances";
 import { createReferral, referralsOf } from "./referrals";
 import { pushSnapshotIn } from "./snapshots";
 import { loadTargetingCandidates, surfaceMatchingIn } from "./surfacing";
@@ -299,6 +300,11 @@ export class OffersEngine implements EngineCore {
 
   referralsOf(gameId: string, referrerId: string, limit = 200): Promise<PlayerReferral[]> {
     return referralsOf(this.db, gameId, referrerId, limit);
+  }
+
+  /** The player's last snapshot time and what was claimed since (the rewards page's balances). */
+  balancesOf(gameId: string, playerId: string) {
+    return balancesOf(this.db, gameId, playerId, this.clock.now());
   }
 
   /** Expires overdue offers of every player (and promotes their queues). Answers how many players were settled. */

@@ -38,14 +38,12 @@ export default async function CatalogPage({ searchParams }: { searchParams: Sear
     page: query.page,
   };
   return (
-    <div className="stack">
-      {/* The API refuses others; the button is shown to operators only. */}
-      {hasRole(user, "operator") ? <RefreshCatalogButton /> : null}
-      <CatalogBrowser
+    <CatalogBrowser
       initialState={initialState}
       initialData={initialData}
-        options={{ kinds: options.kinds, environments: options.environments, dependencyFlags: options.dependencyFlags, groups: options.groups, owners: options.owners }}
-      />
-    </div>
+      options={{ kinds: options.kinds, environments: options.environments, dependencyFlags: options.dependencyFlags, groups: options.groups, owners: options.owners }}
+      // After the heading; the API refuses others, the button is shown to operators only.
+      actions={hasRole(user, "operator") ? <RefreshCatalogButton /> : null}
+    />
   );
 }

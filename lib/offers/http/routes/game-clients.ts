@@ -50,6 +50,25 @@ export const gameClientRoutes: FastifyPluginAsyncZod<{ services: OffersServices 
   );
 
   app.post(
+    "/client/player/balances",
+    {
+      schema: {
+        tags,
+        security,
+        operationId: "getBalances",
+        summary: "Ours: when the player's balances were last reported by the game, and what was claimed since",
+        description: "The balances of `playerData` are the game's last snapshot; rewards claimed after it are not in them until the game pushes the next one.",
+        body: S.ClientBalancesRequest,
+        response: { 200: S.ClientBalancesResponse, ...errorResponses("game-client", { body: true }) },
+      },
+    },
+    async (request) => {
+      const { gameId, playerId } = caller(request);
+      return engine.balancesOf(gameId, playerId!);
+    },
+  );
+
+  app.post(
     "/client/player/campaigns",
     {
       schema: {
