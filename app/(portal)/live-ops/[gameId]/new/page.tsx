@@ -6,7 +6,7 @@ import { SignInNeeded } from "@/components/shell/sign-in-needed";
 import { LiveOpsRoleNeeded } from "@/components/live-ops/live-ops-role-needed";
 import { DefinitionCreator } from "@/components/live-ops/definition-editor";
 import { pageEnvironment, pageHref, titleIn, type PageSearchParams } from "@/components/offers-environment/environment";
-import { checkId } from "../../ids";
+import { checkId } from "../../../address-ids";
 
 export const dynamic = "force-dynamic";
 

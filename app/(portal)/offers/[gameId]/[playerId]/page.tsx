@@ -1,7 +1,7 @@
 // A player's offers, snapshot, ledger and live view (support role; admin implied), in the environment the URL names.
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import { isIdentifier } from "@/lib/offers-client/schemas";
+import { checkId } from "../../../address-ids";
 import { currentUser, hasRole } from "@/lib/portal/authorize";
 import { SignInNeeded } from "@/components/shell/sign-in-needed";
 import { SupportRoleNeeded } from "@/components/offers/support-role-needed";
@@ -12,21 +12,6 @@ export const dynamic = "force-dynamic";
 
 type Params = Promise<{ gameId: string; playerId: string }>;
 type SearchParams = Promise<PageSearchParams>;
-
-/**
- * An id of the address, or null when it cannot be one (the offers contract's identifier rule). Next
- * passes a segment percent-encoded when it holds characters outside that rule, so it is decoded first;
- * an identifier holds no `%`, so decoding an already decoded one changes nothing.
- */
-function checkId(value: string): string | null {
-  let decoded = value;
-  try {
-    decoded = decodeURIComponent(value);
-  } catch {
-    return null;
-  }
-  return isIdentifier(decoded) ? decoded : null;
-}
 
 export async function generateMetadata({ params, searchParams }: { params: Params; searchParams: SearchParams }): Promise<Metadata> {
   const { playerId } = await params;
