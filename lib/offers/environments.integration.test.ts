@@ -95,6 +95,7 @@ describe.each(testDatabaseTargets())("live and test environments on %s", (target
     "POST /v1/auth/one_time_token/generate": async (env) => ({ method: "POST", url: "/v1/auth/one_time_token/generate", headers: { "x-game-jwt": await jwt(env) }, payload: {} }),
     "POST /v1/auth/one_time_token/redeem": async (env) => ({ method: "POST", url: "/v1/auth/one_time_token/redeem", payload: { token: seeded[env].token, gameId: "game-a" } }),
     "POST /v1/client/player/campaigns": async (env) => ({ method: "POST", url: "/v1/client/player/campaigns", headers: { "x-game-jwt": await jwt(env) }, payload: { viewingCampaigns: true } }),
+    "POST /v1/client/player/balances": async (env) => ({ method: "POST", url: "/v1/client/player/balances", headers: { "x-game-jwt": await jwt(env) }, payload: {} }),
     "POST /v1/client/player/referrals": async (env) => ({ method: "POST", url: "/v1/client/player/referrals", headers: { "x-game-jwt": await jwt(env) }, payload: {} }),
     "POST /v1/client/reward/claim": async (env) => ({ method: "POST", url: "/v1/client/reward/claim", headers: { "x-game-jwt": await jwt(env, "p1", "dashboard") }, payload: { kind: "referral", instanceId: seeded[env].referralId } }),
     "POST /v1/player/campaigns/refresh": async (env) => ({ method: "POST", url: "/v1/player/campaigns/refresh", headers: apiHeaders(env), payload: { playerId: "p1" } }),
