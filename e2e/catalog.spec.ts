@@ -43,7 +43,7 @@ test("catalog: search, filter, star, open, edit display name, see it in the list
   await page.getByTestId("edit-component").click();
   await expect(field).toBeVisible();
   await field.fill("");
-  await expect(page.getByTestId("edit-issues")).toContainText("Display name:");
+  await expect(page.getByTestId("edit-issues")).toContainText("Display name must not be empty");
   // Reviewing with a problem left moves focus to the field that has it.
   await page.getByTestId("review-changes").click();
   await expect(field).toBeFocused();

@@ -124,6 +124,10 @@ export function describeViolations(violations: Awaited<ReturnType<AxeBuilder["an
  */
 export async function expectAccessible(page: Page, what?: string): Promise<void> {
   if (page.isClosed() || !(await isPortalDocument(page))) return;
+  // A state this worker has already checked (the same path, as many elements and as much text: the sign-in page
+  // of every journey, a list shown again) is not analysed again: axe is the costliest step of a journey.
+  const seen = await checkedBefore(page);
+  if (seen) return;
   const analyze = () => {
     // Legacy mode runs axe in the page itself: the default opens a blank page in the journey's context.
     let builder = new AxeBuilder({ page }).withTags(AXE_TAGS).setLegacyMode(true);
@@ -139,6 +143,20 @@ export async function expectAccessible(page: Page, what?: string): Promise<void>
   const state = `${what ? `${what}: ` : ""}${new URL(page.url()).pathname}`;
   // The rule ids are compared, the message carries the rest (a deep diff of axe's results is hundreds of lines).
   expect(violations.map((v) => v.id), `axe (${AXE_TAGS.join(", ")}) on ${state}\n${describeViolations(violations)}`).toEqual([]);
+}
+
+// The states this worker's pages were checked in, with the exclusions they were checked under.
+const checkedStates = new Set<string>();
+
+async function checkedBefore(page: Page): Promise<boolean> {
+  const shape = await page
+    .evaluate(() => `${location.pathname}|${document.querySelectorAll("*").length}|${document.body?.innerText.length ?? 0}`)
+    .catch(() => null);
+  if (shape === null) return false;
+  const key = `${shape}|${currentExclusions.map((e) => e.selector).join(",")}`;
+  if (checkedStates.has(key)) return true;
+  checkedStates.add(key);
+  return false;
 }
 
 // A JSON answer or a blank tab is no page of ours: only the portal's HTML documents are checked.
