@@ -124,6 +124,9 @@ export function describeViolations(violations: Awaited<ReturnType<AxeBuilder["an
  */
 export async function expectAccessible(page: Page, what?: string): Promise<void> {
   if (page.isClosed() || !(await isPortalDocument(page))) return;
+  // Next streams the <title> into the head after the body: a check in between (a refresh that re-renders the
+  // page as a test ends) would read a document without one. Wait for it; a page that never gets one still fails.
+  await page.waitForFunction(() => document.title.trim() !== "", null, { timeout: 5_000 }).catch(() => undefined);
   // A state this worker has already checked (the same path, as many elements and as much text: the sign-in page
   // of every journey, a list shown again) is not analysed again: axe is the costliest step of a journey.
   const seen = await checkedBefore(page);
