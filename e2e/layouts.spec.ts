@@ -13,6 +13,11 @@ async function pageOverflow(page: Page): Promise<number> {
   return page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
 }
 
+/** How far an element's content runs past its own box sideways (a dialog, a table's scroll region). */
+async function boxOverflow(page: Page, selector: string): Promise<number> {
+  return page.locator(selector).first().evaluate((element) => element.scrollWidth - element.clientWidth);
+}
+
 test("catalog, component, reviews, orders and a player fit 390 px and 1440 px", async ({ page }) => {
   // Sixteen page loads with full-page screenshots: 3.2 min on a 2-core machine at load 25.
   test.setTimeout(360_000);
@@ -63,4 +68,93 @@ test("unknown component, merge request, player and path show the portal's not-fo
     await expect(notFound.getByRole("link", { name: back, exact: true })).toBeVisible();
     await expect(page.getByText("This page could not be found")).toHaveCount(0);
   }
+});
+
+test("audit log, webhooks, live ops, support player and a long config key error fit 390 px and 1440 px", async ({ page }) => {
+  // Fourteen page loads with full-page screenshots.
+  test.setTimeout(360_000);
+  // An endpoint URL of 1,500 characters without a break: the webhooks page, its dialogs and the audit log show it.
+  const url = `https://game-server.example.com/hooks/${"a1b2c3d4e5".repeat(150)}`;
+  await signInAs(page, "admin", "/catalog");
+  for (const width of WIDTHS) {
+    await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
+    const shot = (name: string) => page.screenshot({ path: test.info().outputPath(`${name}-${width}.png`), fullPage: true });
+    const fits = async (name: string) => {
+      await shot(name);
+      expect.soft(await pageOverflow(page), `${name} at ${width} px is wider than the screen`).toBeLessThanOrEqual(1);
+    };
+
+    // Webhooks: the secret shown once (on adding the endpoint, then on rotating its secret) wraps the URL inside the dialog.
+    await page.goto("/live-ops/demo-game/webhooks");
+    await expect(page.getByRole("heading", { name: "Reward webhooks" })).toBeVisible();
+    const endpoint = page.getByTestId("webhook-endpoint").filter({ hasText: url.slice(0, 60) });
+    if (width === WIDTHS[0]) {
+      await page.getByLabel("Endpoint URL").fill(url);
+      await page.getByRole("button", { name: "Add endpoint" }).click();
+    } else {
+      await endpoint.getByRole("button", { name: "Rotate secret" }).click();
+    }
+    const dialog = page.getByRole("dialog");
+    await expect(dialog.getByTestId("signing-secret")).toHaveText(/^whsec_/);
+    await fits("webhooks-secret");
+    expect.soft(await boxOverflow(page, "dialog[open]"), `the secret dialog at ${width} px is wider than itself`).toBeLessThanOrEqual(1);
+    await dialog.getByRole("button", { name: "Done" }).click();
+    await expect(endpoint.getByTestId("endpoint-status")).toHaveText("Enabled");
+    await fits("webhooks");
+    // The endpoints table fits without scrolling sideways (on a phone its cells stack).
+    expect.soft(await boxOverflow(page, ".ui-table-scroll:has([data-testid=webhook-endpoints])"), `the endpoints table at ${width} px scrolls sideways`).toBeLessThanOrEqual(1);
+
+    // The audit log, whose newest entries name the endpoint's URL.
+    await page.goto("/audit");
+    await expect(page.locator("h1")).toBeVisible();
+    await expect(page.getByText(url.slice(0, 60)).first()).toBeVisible();
+    await fits("audit");
+
+    // Live ops: the game's offers and one offer's page.
+    await page.goto("/live-ops/demo-game");
+    await expect(page.locator("h1")).toBeVisible();
+    await fits("live-ops");
+    await page.goto("/live-ops/demo-game/offers/welcome-pack");
+    await expect(page.getByTestId("definition-title")).toBeVisible();
+    await fits("live-ops-offer");
+
+    // The support player page puts the live view and current offers before the history.
+    await page.goto("/offers/demo-game/demo-player-1");
+    await expect(page.getByTestId("player-title")).toBeVisible();
+    await expect(page.getByTestId("live-view")).toBeVisible();
+    await fits("support-player");
+
+    // A config key of 3,000 characters: the message about it wraps.
+    await page.goto("/catalog/leaderboards");
+    await page.getByTestId("edit-config").click();
+    await page.getByTestId("add-key").click();
+    await page.getByLabel("Key 1", { exact: true }).fill(`9${"k".repeat(2999)}`);
+    await page.getByLabel("Value 1", { exact: true }).fill("on");
+    await expect(page.getByTestId("config-issues")).toBeVisible();
+    await fits("config-key-error");
+  }
+});
+
+test("on a phone the main navigation is a menu that names the current section", async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await signInAs(page, "admin", "/live-ops");
+  const menu = page.getByRole("button", { name: /Menu/ });
+  await expect(menu).toHaveAttribute("aria-expanded", "false");
+  // The current section is named while the menu is closed.
+  await expect(menu).toContainText("Live ops");
+  const sections = page.getByRole("navigation", { name: "Main" });
+  await expect(sections.getByRole("link", { name: "Audit" })).toBeHidden();
+  await menu.click();
+  await expect(menu).toHaveAttribute("aria-expanded", "true");
+  await expect(sections.getByRole("link", { name: "Live ops" })).toHaveAttribute("aria-current", "page");
+  await sections.getByRole("link", { name: "Audit" }).click();
+  await expect(page).toHaveURL(/\/audit$/);
+  await expect(menu).toHaveAttribute("aria-expanded", "false");
+  await expect(menu).toContainText("Audit");
+  expect(await pageOverflow(page)).toBeLessThanOrEqual(1);
+
+  // On a desktop the sections are links in the header, no menu.
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await expect(menu).toBeHidden();
+  await expect(sections.getByRole("link", { name: "Catalog" })).toBeVisible();
 });

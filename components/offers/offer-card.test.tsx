@@ -6,6 +6,7 @@ import { screen } from "@testing-library/react";
 import { renderInPortal } from "@/test-support/components/render";
 import type { AdminOffer } from "./api";
 import { OfferCard } from "./offer-card";
+import { OffersCard } from "./offers-card";
 
 const offer = (status: AdminOffer["status"]): AdminOffer => ({
   offerId: "welcome",
@@ -38,5 +39,20 @@ describe("an offer's end on a player's page", () => {
     const times = screen.getByTestId("offer").querySelector("dl")!.textContent!;
     expect(times).toContain("Expired");
     expect(times).not.toContain("Expires");
+  });
+});
+
+describe("a player's offers", () => {
+  it("shows those in play first and folds the claimed and expired ones below", () => {
+    const offers = [{ ...offer("claimed"), name: "Old pack" }, offer("claimable"), { ...offer("expired"), name: "Lapsed pack" }];
+    renderInPortal(<OffersCard offers={offers} />);
+    const past = screen.getByTestId("past-offers") as HTMLDetailsElement;
+    expect(past.open).toBe(false);
+    expect(past.querySelector("summary")!.textContent).toBe("2 past offers (claimed or expired)");
+    const all = screen.getAllByTestId("offer");
+    // In play first, outside the fold; the past ones inside it.
+    expect(all[0]!.textContent).toContain("Welcome pack");
+    expect(past.contains(all[0]!)).toBe(false);
+    expect(all.slice(1).every((o) => past.contains(o))).toBe(true);
   });
 });

@@ -82,7 +82,9 @@ export function PlayerView({ gameId, playerId }: { gameId: string; playerId: str
           {data ? (
             <>
               <SnapshotCard state={data} />
-              <OffersCard offers={data.offers} />
+              <div className={styles.offersSlot}>
+                <OffersCard offers={data.offers} />
+              </div>
               <LedgerCard state={data} />
               {data.referrals.length > 0 ? <ReferralsCard state={data} /> : null}
             </>

@@ -124,8 +124,8 @@ export function Balances({
             <li key={c.id} data-testid={`balance-${c.id}`}>
               <OfferImage src={c.image || undefined} size={24} />
               <span>
-                <strong>{formatAmount(c.balance)}</strong> {c.name}
-                {since > 0 ? <span className={styles.balanceAdded}> (+{formatAmount(since)} claimed, on its way)</span> : null}
+                <strong className="amount">{formatAmount(c.balance)}</strong> {c.name}
+                {since > 0 ? <span className={styles.balanceAdded}> (<span className="amount">+{formatAmount(since)}</span> claimed, on its way)</span> : null}
               </span>
             </li>
           );

@@ -52,4 +52,20 @@ describe("a table", () => {
     const row = screen.getByTestId("token-row");
     expect(within(row).getAllByRole("cell").map((c) => c.textContent)).toEqual(["release script", "yesterday"]);
   });
+
+  it("stacks on a phone when asked: each cell carries its column's name to show before it", () => {
+    renderInPortal(
+      <Table label="Endpoints" stackOnNarrow>
+        <TableBody>
+          <TableRow>
+            <TableCell label="URL">https://example.com/hook</TableCell>
+            <TableCell>actions</TableCell>
+          </TableRow>
+        </TableBody>
+      </Table>,
+    );
+    const table = screen.getByRole("table", { name: "Endpoints" });
+    expect(table.className).toBe("ui-table ui-table--stack");
+    expect(screen.getAllByRole("cell").map((c) => c.getAttribute("data-label"))).toEqual(["URL", null]);
+  });
 });

@@ -5,19 +5,23 @@ const classes = (...names: (string | false | undefined)[]) => names.filter(Boole
 /** A table is named once: by a label (read by assistive technology only) or by a visible caption. */
 type TableName = { label: string; caption?: undefined } | { caption: ReactNode; label?: undefined };
 
-export type TableProps = Omit<TableHTMLAttributes<HTMLTableElement>, "aria-label" | "aria-labelledby"> & TableName;
+export type TableProps = Omit<TableHTMLAttributes<HTMLTableElement>, "aria-label" | "aria-labelledby"> &
+  TableName & {
+    /** On a phone each row becomes a block and each cell a line led by its `label`: the table never scrolls sideways. */
+    stackOnNarrow?: boolean;
+  };
 
 /**
  * A data table inside a region that scrolls sideways by itself, so a wide table never makes the page
  * wider than the screen. The region is focusable (a keyboard user scrolls it with the arrow keys) and
  * carries the table's name.
  */
-export function Table({ label, caption, className, children, ...props }: TableProps) {
+export function Table({ label, caption, className, stackOnNarrow = false, children, ...props }: TableProps) {
   const captionId = useId();
   const name = caption === undefined ? { "aria-label": label } : { "aria-labelledby": captionId };
   return (
     <div className="ui-table-scroll" role="region" tabIndex={0} {...name}>
-      <table className={classes("ui-table", className)} {...name} {...props}>
+      <table className={classes("ui-table", stackOnNarrow && "ui-table--stack", className)} {...name} {...props}>
         {caption === undefined ? null : (
           <caption id={captionId} className="ui-table__caption">
             {caption}
@@ -46,6 +50,11 @@ export function TableHead({ scope = "col", ...props }: ThHTMLAttributes<HTMLTabl
   return <th scope={scope} {...props} />;
 }
 
-export function TableCell(props: TdHTMLAttributes<HTMLTableCellElement>) {
-  return <td {...props} />;
+export type TableCellProps = TdHTMLAttributes<HTMLTableCellElement> & {
+  /** The column's name, shown before the cell where a stacking table stacks (the heading is read already). */
+  label?: string;
+};
+
+export function TableCell({ label, ...props }: TableCellProps) {
+  return <td data-label={label} {...props} />;
 }

@@ -92,7 +92,7 @@ export function DeliveryLog({ gameId, refreshMs }: { gameId: string; refreshMs: 
         {replay.isSuccess ? <Alert tone="success">Delivery {replay.variables} queued again with the same webhook-id.</Alert> : null}
         {log.data && rows.length === 0 ? <p className="muted">No deliveries{status ? ` with status ${LABEL[status].toLowerCase()}` : ""} yet.</p> : null}
         {rows.length > 0 ? (
-          <Table label="Deliveries" data-testid="delivery-log">
+          <Table label="Deliveries" data-testid="delivery-log" stackOnNarrow>
             <TableHeader>
               <TableRow>
                 <TableHead>Event</TableHead>
@@ -101,25 +101,29 @@ export function DeliveryLog({ gameId, refreshMs }: { gameId: string; refreshMs: 
                 <TableHead>Attempts</TableHead>
                 <TableHead>Last answer</TableHead>
                 <TableHead>Next retry</TableHead>
-                <TableHead />
+                <TableHead>
+                  <span className="visually-hidden">Actions</span>
+                </TableHead>
               </TableRow>
             </TableHeader>
             <TableBody>
               {rows.map((d) => (
                 <TableRow key={d.deliveryId} data-testid="delivery" data-status={d.status} data-message-id={d.messageId}>
-                  <TableCell>
+                  <TableCell label="Event">
                     <div>{what(d)}</div>
                     <div className={styles.messageId}>
                       {d.messageId} · {formatTime(d.eventAt)}
                     </div>
                   </TableCell>
-                  <TableCell className={styles.url}>{d.url}</TableCell>
-                  <TableCell>
+                  <TableCell label="Endpoint" className={styles.url}>
+                    {d.url}
+                  </TableCell>
+                  <TableCell label="Status">
                     <Badge tone={TONE[d.status]} data-testid="delivery-status">
                       {LABEL[d.status]}
                     </Badge>
                   </TableCell>
-                  <TableCell>
+                  <TableCell label="Attempts">
                     {d.attemptLog.length > 0 ? (
                       <details>
                         <summary data-testid="delivery-attempts">{d.attempts}</summary>
@@ -136,8 +140,8 @@ export function DeliveryLog({ gameId, refreshMs }: { gameId: string; refreshMs: 
                       <span data-testid="delivery-attempts">{d.attempts}</span>
                     )}
                   </TableCell>
-                  <TableCell data-testid="delivery-answer">{lastAnswer(d, now)}</TableCell>
-                  <TableCell>{d.status === "pending" ? formatTime(d.nextAttemptAt) : "—"}</TableCell>
+                  <TableCell label="Last answer" data-testid="delivery-answer">{lastAnswer(d, now)}</TableCell>
+                  <TableCell label="Next retry">{d.status === "pending" ? formatTime(d.nextAttemptAt) : "—"}</TableCell>
                   <TableCell>
                     <Button size="small" disabled={replay.isPending} onClick={() => replay.mutate(d.deliveryId)}>
                       Replay

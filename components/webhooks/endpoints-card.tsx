@@ -57,33 +57,35 @@ export function EndpointsCard({ gameId, endpoints, onRotated, children }: { game
       <div className="stack">
         {endpoints.length === 0 ? <p className="muted">No endpoints yet: add your game server&apos;s webhook URL below.</p> : null}
         {endpoints.length > 0 ? (
-          <Table label="Endpoints" data-testid="webhook-endpoints">
+          <Table label="Endpoints" data-testid="webhook-endpoints" stackOnNarrow>
             <TableHeader>
               <TableRow>
                 <TableHead>URL</TableHead>
                 <TableHead>Events</TableHead>
                 <TableHead>Status</TableHead>
                 <TableHead>Added</TableHead>
-                <TableHead />
+                <TableHead>
+                  <span className="visually-hidden">Actions</span>
+                </TableHead>
               </TableRow>
             </TableHeader>
             <TableBody>
               {endpoints.map((endpoint) => (
                 <TableRow key={endpoint.endpointId} data-testid="webhook-endpoint" data-endpoint-id={endpoint.endpointId}>
-                  <TableCell>
+                  <TableCell label="URL">
                     <span className={styles.url}>{endpoint.url}</span>
                     {endpoint.description ? <div className="muted">{endpoint.description}</div> : null}
                     {endpoint.previousSecretExpiresAt && Date.parse(endpoint.previousSecretExpiresAt) > now ? (
                       <div className="muted">previous secret signs too until {formatTime(endpoint.previousSecretExpiresAt)}</div>
                     ) : null}
                   </TableCell>
-                  <TableCell>{endpoint.eventTypes.join(", ")}</TableCell>
-                  <TableCell>
+                  <TableCell label="Events">{endpoint.eventTypes.join(", ")}</TableCell>
+                  <TableCell label="Status">
                     <Badge tone={endpoint.enabled ? "success" : "warning"} data-testid="endpoint-status">
                       {endpoint.enabled ? "Enabled" : "Disabled"}
                     </Badge>
                   </TableCell>
-                  <TableCell>{formatTime(endpoint.createdAt)}</TableCell>
+                  <TableCell label="Added">{formatTime(endpoint.createdAt)}</TableCell>
                   <TableCell>
                     <div className={styles.actions}>
                       <Button size="small" disabled={busy(endpoint)} onClick={() => act.mutate({ kind: endpoint.enabled ? "disable" : "enable", endpoint })}>
