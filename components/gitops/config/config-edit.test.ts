@@ -16,13 +16,13 @@ describe("config editing", () => {
   it("refuses numbers that would not be saved as written, and keeps them as text when the type is text", () => {
     expect(parseValue("number", "99999999999999999999999")).toEqual({
       ok: false,
-      message: "99999999999999999999999 cannot be kept exactly as a number (it would be saved as 1e+23); choose type text to keep it as written",
+      message: 'cannot be kept exactly as a number: "99999999999999999999999" would be saved as 1e+23. Choose type text to keep it as written',
     });
     expect(parseValue("number", "9007199254740993")).toMatchObject({ ok: false });
     expect(parseValue("number", "0.12345678901234567890")).toMatchObject({ ok: false });
     // The bulk editor names the field (and the environment) with the refusal.
     const { issues } = bulkUpdates(["dev"], { dev: {} }, [{ id: "r1", key: "BIG", type: "number", cells: { dev: "99999999999999999999999" } }]);
-    expect(issues.map((i) => i.message)).toEqual([expect.stringMatching(/^dev · BIG: 99999999999999999999999 cannot be kept exactly/)]);
+    expect(issues.map((i) => i.message)).toEqual([expect.stringMatching(/^In dev, the value of "BIG" cannot be kept exactly/)]);
     expect(parseValue("text", "99999999999999999999999")).toEqual({ ok: true, value: "99999999999999999999999" });
     // Exact values pass however they are written: zeros, signs, exponents, the largest safe integer.
     for (const [text, value] of [
@@ -74,9 +74,9 @@ describe("config editing", () => {
     expect(values).toEqual({ OK2: "a" });
     expect(issues).toEqual([
       { id: a.id, field: "key", message: expect.stringContaining('"1BAD"') },
-      { id: b.id, field: "value", message: "OK: not a number" },
-      { id: d.id, field: "key", message: '"OK2" is named twice' },
-      { id: e.id, field: "key", message: "a key is needed" },
+      { id: b.id, field: "value", message: 'The value of "OK" is not a number.' },
+      { id: d.id, field: "key", message: 'The key "OK2" appears twice; each key can be set once.' },
+      { id: e.id, field: "key", message: "Every value needs a key: type one, or remove the row." },
     ]);
   });
 
@@ -170,6 +170,6 @@ describe("bulk editing", () => {
     rows[1].cells.production = "lots";
     rows.push({ id: "x", key: "9lives", type: "text", cells: { dev: "a", staging: "b", production: null } });
     const { issues } = bulkUpdates(envs, byEnv, rows);
-    expect(issues.map((i) => i.message)).toEqual([expect.stringContaining('"9lives"'), "production · WORKERS: not a number"]);
+    expect(issues.map((i) => i.message)).toEqual([expect.stringContaining('"9lives"'), 'In production, the value of "WORKERS" is not a number.']);
   });
 });

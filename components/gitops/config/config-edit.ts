@@ -52,21 +52,31 @@ export function formatValue(value: ConfigValue | undefined): string {
   return typeof value === "string" ? JSON.stringify(value) : String(value);
 }
 
+const count = (n: number) => n.toLocaleString("en-US");
+/** The longest key CONFIG_KEY accepts. */
+const MAX_KEY_LENGTH = 128;
+
+/** A key or value as a message quotes it: a long one cut to its start, so the message stays readable. */
+export function quoted(text: string, max = 40): string {
+  return `"${text.length > max ? `${text.slice(0, max)}…` : text}"`;
+}
+
+/** The typed value, or what is wrong with it said after "The value of KEY" (a predicate: "is not a number"). */
 export function parseValue(type: ValueType, text: string): { ok: true; value: ConfigValue } | { ok: false; message: string } {
   if (type === "boolean") {
     if (text === "true" || text === "false") return { ok: true, value: text === "true" };
-    return { ok: false, message: "choose true or false" };
+    return { ok: false, message: "must be true or false" };
   }
   if (type === "number") {
     const t = text.trim();
     const n = Number(t);
-    if (t === "" || !Number.isFinite(n)) return { ok: false, message: "not a number" };
+    if (t === "" || !Number.isFinite(n)) return { ok: false, message: "is not a number" };
     if (losesDigits(t, n)) {
-      return { ok: false, message: `${t} cannot be kept exactly as a number (it would be saved as ${String(n)}); choose type text to keep it as written` };
+      return { ok: false, message: `cannot be kept exactly as a number: ${quoted(t)} would be saved as ${String(n)}. Choose type text to keep it as written` };
     }
     return { ok: true, value: n };
   }
-  if (text.length > MAX_STRING) return { ok: false, message: `at most ${MAX_STRING} characters` };
+  if (text.length > MAX_STRING) return { ok: false, message: `can be at most ${count(MAX_STRING)} characters; this one has ${count(text.length)}` };
   return { ok: true, value: text };
 }
 
@@ -112,6 +122,13 @@ export function emptyEntry(): DraftEntry {
   return { id: newId(), key: "", type: "text", text: "" };
 }
 
+/** Why a key cannot be used, as a sentence (the rule in words, not as a pattern). */
+function keyProblem(key: string): string {
+  if (key === "") return "Every value needs a key: type one, or remove the row.";
+  if (key.length > MAX_KEY_LENGTH) return `The key ${quoted(key)} has ${count(key.length)} characters; a key can have at most ${MAX_KEY_LENGTH}.`;
+  return `The key ${quoted(key)} cannot be used: a key begins with a letter or an underscore, and holds only letters, digits, underscores, dots and hyphens.`;
+}
+
 /** The draft's values, or the problems that keep it from being saved (each naming the entry). A blank row (no key, no text) is ignored. */
 export function valuesOf(entries: DraftEntry[]): { values: ConfigValues; issues: DraftIssue[] } {
   const values: ConfigValues = {};
@@ -121,19 +138,19 @@ export function valuesOf(entries: DraftEntry[]): { values: ConfigValues; issues:
     const key = e.key.trim();
     if (key === "" && e.text === "") continue;
     if (!CONFIG_KEY.test(key)) {
-      issues.push({ id: e.id, field: "key", message: key ? `"${key}": a key starts with a letter or _ and holds letters, digits, _ . - (at most 128)` : "a key is needed" });
+      issues.push({ id: e.id, field: "key", message: keyProblem(key) });
       continue;
     }
     if (seen.has(key)) {
-      issues.push({ id: e.id, field: "key", message: `"${key}" is named twice` });
+      issues.push({ id: e.id, field: "key", message: `The key ${quoted(key)} appears twice; each key can be set once.` });
       continue;
     }
     seen.add(key);
     const parsed = parseValue(e.type, e.text);
-    if (!parsed.ok) issues.push({ id: e.id, field: "value", message: `${key}: ${parsed.message}` });
+    if (!parsed.ok) issues.push({ id: e.id, field: "value", message: `The value of ${quoted(key)} ${parsed.message}.` });
     else values[key] = parsed.value;
   }
-  if (seen.size > MAX_KEYS) issues.push({ id: "", field: "draft", message: `at most ${MAX_KEYS} keys` });
+  if (seen.size > MAX_KEYS) issues.push({ id: "", field: "draft", message: `A config file can hold at most ${count(MAX_KEYS)} keys; this one has ${count(seen.size)}.` });
   return { values, issues };
 }
 
@@ -209,7 +226,7 @@ export function bulkUpdates(
     const { values, issues: envIssues } = valuesOf(entries);
     // Value problems name the environment; key problems are the same in every environment and show once.
     for (const i of envIssues) {
-      const message = i.field === "value" ? `${env} · ${i.message}` : i.message;
+      const message = i.field === "value" ? `In ${env}, ${i.message.charAt(0).toLowerCase()}${i.message.slice(1)}` : i.message;
       if (!seenIssue.has(message)) {
         seenIssue.add(message);
         issues.push({ ...i, message });

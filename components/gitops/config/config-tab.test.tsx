@@ -36,7 +36,7 @@ describe("the config editor of one environment", () => {
     await user.click(screen.getByTestId("add-key"));
     await user.type(screen.getByLabelText("Key 3"), "WORKERS");
     await user.type(screen.getByLabelText("Value 3"), "x");
-    expect((await screen.findByTestId("config-issues")).textContent).toBe('"WORKERS" is named twice');
+    expect((await screen.findByTestId("config-issues")).textContent).toBe('The key "WORKERS" appears twice; each key can be set once.');
     expect(screen.getByLabelText("Key 3").getAttribute("aria-invalid")).toBe("true");
     // Renaming the first row clears the problem of the other one.
     await user.clear(screen.getByLabelText("Key 2"));
@@ -45,13 +45,33 @@ describe("the config editor of one environment", () => {
     expect(screen.getByLabelText("Key 3").getAttribute("aria-invalid")).toBeNull();
 
     await user.selectOptions(screen.getByLabelText("Type 3"), "number");
-    expect((await screen.findByTestId("config-issues")).textContent).toBe("WORKERS: not a number");
+    expect((await screen.findByTestId("config-issues")).textContent).toBe('The value of "WORKERS" is not a number.');
     expect(preview.disabled).toBe(true);
     await user.clear(screen.getByLabelText("Value 3"));
     await user.type(screen.getByLabelText("Value 3"), "1x");
     await user.clear(screen.getByLabelText("Key 3"));
     await user.type(screen.getByLabelText("Key 3"), "1x");
-    expect((await screen.findByTestId("config-issues")).textContent).toContain('"1x": a key starts with a letter');
+    expect((await screen.findByTestId("config-issues")).textContent).toBe(
+      'The key "1x" cannot be used: a key begins with a letter or an underscore, and holds only letters, digits, underscores, dots and hyphens.',
+    );
+  });
+
+  it("says a key too long in words, quoting only its start, and each problem on a line of its own", async () => {
+    api();
+    const { user } = render();
+    await user.click(await screen.findByTestId("edit-config"));
+    await user.click(screen.getByTestId("add-key"));
+    await user.click(screen.getByLabelText("Key 3"));
+    await user.paste(`K${"k".repeat(2999)}`);
+    await user.type(screen.getByLabelText("Value 3"), "on");
+    const issues = await screen.findByTestId("config-issues");
+    expect(issues.textContent).toBe(`The key "K${"k".repeat(39)}…" has 3,000 characters; a key can have at most 128.`);
+    // A second problem: both show, one a line.
+    await user.clear(screen.getByLabelText("Key 2"));
+    await user.type(screen.getByLabelText("Value 2"), "!");
+    await waitFor(() => expect(within(screen.getByTestId("config-issues")).getAllByRole("listitem").map((li) => li.textContent)).toEqual(["Every value needs a key: type one, or remove the row.", expect.stringMatching(/^The key "Kkk/)]));
+    // No message names a field by its code name or shows a pattern.
+    expect(screen.getByTestId("config-issues").textContent).not.toMatch(/entries|\[|\^|\$/);
   });
 
   it("previews the change, then opens a merge request with exactly that patch", async () => {
@@ -140,7 +160,7 @@ describe("the bulk config editor", () => {
     await user.type(screen.getByLabelText("REGION in dev"), "eu-west");
     await user.type(screen.getByLabelText("REGION in staging"), "eu-west");
     await user.type(screen.getByLabelText("WORKERS in dev"), "x");
-    expect((await screen.findByTestId("bulk-issues")).textContent).toBe("dev · WORKERS: not a number");
+    expect((await screen.findByTestId("bulk-issues")).textContent).toBe('In dev, the value of "WORKERS" is not a number.');
     expect((screen.getByTestId("preview-bulk") as HTMLButtonElement).disabled).toBe(true);
     await user.clear(screen.getByLabelText("WORKERS in dev"));
     await user.type(screen.getByLabelText("WORKERS in dev"), "3");

@@ -1,5 +1,6 @@
 // Below both config editors: add a key, what is wrong, and preview or cancel.
 import { Alert, Button } from "@/components/ui";
+import styles from "../gitops.module.css";
 
 export function EditorActions(props: {
   testIds: { add: string; issues: string; preview: string };
@@ -19,7 +20,15 @@ export function EditorActions(props: {
       </div>
       {valid ? null : (
         <Alert tone="error" data-testid={props.testIds.issues}>
-          {props.issues.join("; ")}
+          {props.issues.length === 1 ? (
+            props.issues[0]
+          ) : (
+            <ul className={styles.issues}>
+              {props.issues.map((issue) => (
+                <li key={issue}>{issue}</li>
+              ))}
+            </ul>
+          )}
         </Alert>
       )}
       <div className="row">

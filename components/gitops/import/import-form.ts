@@ -11,8 +11,13 @@ export interface ImportForm {
 export const importFormSchema = z
   .object({
     repositories: z
-      .array(z.object({ path: z.string().regex(REPO_PATH_PATTERN, "a repository is <group>/<project>"), kind: z.union([z.enum(COMPONENT_KINDS), z.literal("")]) }))
-      .min(1, "pick at least one repository")
-      .max(50, "at most 50 repositories at once"),
+      .array(
+        z.object({
+          path: z.string().regex(REPO_PATH_PATTERN, "A repository is named by its group and its project, such as games/leaderboards."),
+          kind: z.union([z.enum(COMPONENT_KINDS), z.literal("")]),
+        }),
+      )
+      .min(1, "Pick at least one repository to import.")
+      .max(50, "You can import at most 50 repositories at once: import the rest in a second round."),
   })
   .transform(({ repositories }): Array<string | ImportRequest> => repositories.map(({ path, kind }) => (kind ? { path, kind } : path)));

@@ -12,8 +12,8 @@ function promoteSchema(versions: string[], inProduction: string | null) {
     .object({
       version: z
         .string()
-        .refine((v) => versions.includes(v), "pick a version released to staging")
-        .refine((v) => v !== inProduction, "production already runs this version"),
+        .refine((v) => versions.includes(v), "Pick a version that was released to staging.")
+        .refine((v) => v !== inProduction, "Production already runs this version: pick a newer one."),
     })
     .transform(({ version }): ReleaseRequest => ({ environment: "production", sourceRef: version }));
 }

@@ -2,8 +2,8 @@
 // Release to staging: minor or major (the interface's release model has no patch; the dialog says so), from a source (the default branch when empty), with the
 // version it will tag; confirmed here, run by the Releases tab.
 import { useForm, useWatch } from "react-hook-form";
-import { zodResolver } from "@hookform/resolvers/zod";
 import { z } from "zod";
+import { sentenceResolver } from "@/components/forms/sentences";
 import { Field, FormDialog, Input, Select } from "@/components/ui";
 import { nextVersion } from "@/lib/portal/gitops/semver";
 import type { ReleaseRequest } from "../api";
@@ -12,12 +12,12 @@ import type { ReleaseRequest } from "../api";
 const releaseSchema = z
   .object({
     releaseType: z.enum(["minor", "major"]),
-    sourceRef: z.string().trim().max(200, "a source is at most 200 characters"),
+    sourceRef: z.string().trim().max(200),
   })
   .transform(({ releaseType, sourceRef }): ReleaseRequest => ({ environment: "staging", releaseType, ...(sourceRef ? { sourceRef } : {}) }));
 
 export function ReleaseDialog({ name, known, onClose, onConfirm }: { name: string; known: string[]; onClose: () => void; onConfirm: (r: ReleaseRequest) => void }) {
-  const form = useForm<z.input<typeof releaseSchema>, unknown, ReleaseRequest>({ resolver: zodResolver(releaseSchema), defaultValues: { releaseType: "minor", sourceRef: "" } });
+  const form = useForm<z.input<typeof releaseSchema>, unknown, ReleaseRequest>({ resolver: sentenceResolver(releaseSchema, { sourceRef: "The source" }), defaultValues: { releaseType: "minor", sourceRef: "" } });
   const version = nextVersion(known, useWatch({ control: form.control, name: "releaseType" }));
   return (
     <FormDialog open onClose={onClose} title={`Release ${name} to staging`} submitLabel={`Release ${version}`} submitTestId="confirm-release" onSubmit={form.handleSubmit(onConfirm)}>

@@ -52,7 +52,7 @@ describe("the release dialogs", () => {
     await user.click(within(screen.getByRole("dialog")).getByLabelText("Source"));
     await user.paste("b".repeat(201));
     await user.click(screen.getByTestId("confirm-release"));
-    expect(await screen.findByText("a source is at most 200 characters")).toBeTruthy();
+    expect(await screen.findByText("The source can be at most 200 characters; this one has 201.")).toBeTruthy();
     expect(api.callsTo("POST", "/api/components/checkout-api/releases")).toHaveLength(0);
   });
 
