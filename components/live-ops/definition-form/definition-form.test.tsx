@@ -54,7 +54,13 @@ describe("the definition form", () => {
     await user.type(screen.getByRole("textbox", { name: "Reward 1 Id" }), "gold");
     await user.type(screen.getByRole("textbox", { name: "Reward 1 Name" }), "Gold");
     await user.type(screen.getByRole("textbox", { name: "Reward 1 Amount" }), "lots");
-    expect(screen.getByTestId("form-problems").textContent).toContain("Reward 1 Amount: not a number");
+    // A reward's problem reads as a sentence, at the field and in the summary.
+    const amountProblem = "Enter the amount as a number of 0 or more, such as 100.";
+    expect(screen.getByTestId("form-problems").textContent).toContain(`Reward 1 Amount: ${amountProblem}`);
+    expect(screen.getByText(amountProblem, { selector: ".ui-field__error" })).toBeTruthy();
+    await user.clear(screen.getByRole("textbox", { name: "Reward 1 Id" }));
+    expect(screen.getByText("Enter the reward's id, as the game knows it (such as gold).", { selector: ".ui-field__error" })).toBeTruthy();
+    await user.type(screen.getByRole("textbox", { name: "Reward 1 Id" }), "gold");
     await user.clear(screen.getByRole("textbox", { name: "Reward 1 Amount" }));
     await user.type(screen.getByRole("textbox", { name: "Reward 1 Amount" }), "50");
 
@@ -105,7 +111,7 @@ describe("the definition form", () => {
 
     await user.click(screen.getByRole("button", { name: "Create draft" }));
     await waitFor(() => expect(onSaved).toHaveBeenCalled());
-    expect(screen.queryByText(/Reward 1 Id: enter the reward id/)).toBeNull();
+    expect(screen.queryByText(/Reward 1 Id: Enter the reward's id/)).toBeNull();
     const body = api.callsTo("POST", "/api/offers/games/demo-game/definitions")[0]!.json as Record<string, unknown>;
     expect(body).not.toHaveProperty("rewards");
     expect(body.variants).toEqual([

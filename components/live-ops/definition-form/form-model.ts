@@ -134,12 +134,28 @@ const text = (max: number, required: string | null) =>
 /** A reward row nothing was typed into. */
 export const isBlankReward = (r: RewardDraft) => !r.rewardId.trim() && !r.name.trim() && !r.amount.trim() && !r.image.trim();
 
+/** A reward's amount: a number of 0 or more, said as one sentence whatever is wrong with it. */
+const rewardAmount = z.string().superRefine((value, ctx) => {
+  if (numberFault(value, { min: 0 })) ctx.addIssue({ code: "custom", message: "Enter the amount as a number of 0 or more, such as 100." });
+});
+
+// A reward's messages are sentences: they show under the field and, after its label, in the form's summary.
 const rewardSchema = z.object({
   kind: RewardKind,
-  rewardId: text(200, "enter the reward id"),
-  name: text(200, "enter a name"),
-  amount: numberText({ min: 0 }),
-  image: url,
+  rewardId: z.string().superRefine((value, ctx) => {
+    if (!value.trim()) ctx.addIssue({ code: "custom", message: "Enter the reward's id, as the game knows it (such as gold)." });
+    else if (value.length > 200) ctx.addIssue({ code: "custom", message: `The reward's id can be at most 200 characters; this one has ${value.length.toLocaleString("en-US")}.` });
+  }),
+  name: z.string().superRefine((value, ctx) => {
+    if (!value.trim()) ctx.addIssue({ code: "custom", message: "Enter the reward's name as players see it." });
+    else if (value.length > 200) ctx.addIssue({ code: "custom", message: `The reward's name can be at most 200 characters; this one has ${value.length.toLocaleString("en-US")}.` });
+  }),
+  amount: rewardAmount,
+  image: z.string().superRefine((value, ctx) => {
+    if (value.trim() && !z.url().max(2048).safeParse(value.trim()).success) {
+      ctx.addIssue({ code: "custom", message: "Enter the image's web address (starting with https://) or a data: image, or leave it empty." });
+    }
+  }),
 });
 
 /** An identifier of the offers API, said in its own words. */
@@ -162,10 +178,10 @@ export function draftSchema(creating: boolean) {
       description: text(2000, null),
       image: url,
       // Checked below: with variants on, a row left blank is no reward (the contract lets rewards be omitted then).
-      rewards: z.array(z.custom<RewardDraft>()).max(50, "at most 50 rewards"),
+      rewards: z.array(z.custom<RewardDraft>()).max(50, "An offer can give at most 50 rewards."),
       variantsOn: z.boolean(),
       variants: z.array(
-        z.object({ variantId: identifier("a variant id"), name: text(200, null), weight: numberText({ min: 0.000001, max: 1_000_000 }), rewards: z.array(rewardSchema).min(1, "add a reward").max(50) }),
+        z.object({ variantId: identifier("a variant id"), name: text(200, null), weight: numberText({ min: 0.000001, max: 1_000_000 }), rewards: z.array(rewardSchema).min(1, "Each variant needs at least one reward.").max(50, "A variant can give at most 50 rewards.") }),
       ),
       conditions: z.array(z.object({ id: z.string().min(1, "choose a currency"), name: text(200, "enter a name"), amount: numberText({ min: 0.000001 }) })).max(20, "at most 20 conditions"),
       realTime: z.boolean(),
@@ -183,7 +199,7 @@ export function draftSchema(creating: boolean) {
       maxClaimsTotal: numberText({ min: 1, max: 1_000_000_000, integer: true, optional: true }),
     })
     .superRefine((draft, ctx) => {
-      if (!draft.variantsOn && draft.rewards.length === 0) ctx.addIssue({ code: "custom", path: ["rewards"], message: "add a reward (or use variants)" });
+      if (!draft.variantsOn && draft.rewards.length === 0) ctx.addIssue({ code: "custom", path: ["rewards"], message: "Add a reward, or split players between reward variants." });
       draft.rewards.forEach((reward, i) => {
         if (draft.variantsOn && isBlankReward(reward)) return;
         for (const issue of rewardSchema.safeParse(reward).error?.issues ?? []) ctx.addIssue({ code: "custom", path: ["rewards", i, ...issue.path], message: issue.message });
