@@ -121,7 +121,15 @@ test("audit log, webhooks, live ops, support player and a long config key error 
     // The support player page puts the live view and current offers before the history.
     await page.goto("/offers/demo-game/demo-player-1");
     await expect(page.getByTestId("player-title")).toBeVisible();
-    await expect(page.getByTestId("live-view")).toBeVisible();
+    await expect(page.getByTestId("offers")).toBeVisible();
+    await expect(page.getByTestId("ledger")).toBeVisible();
+    // On a phone the live view and the offers in play come before the snapshot and the history.
+    const top = async (testId: string) => (await page.getByTestId(testId).boundingBox())!.y;
+    if (width === 390) {
+      expect(await top("live-view")).toBeLessThan(await top("offers"));
+      expect(await top("offers")).toBeLessThan(await top("snapshot"));
+      expect(await top("snapshot")).toBeLessThan(await top("ledger"));
+    }
     await fits("support-player");
 
     // A config key of 3,000 characters: the message about it wraps.
