@@ -31,7 +31,7 @@ test("engineer: propose a config change and see its merge request", async ({ pag
   await page.getByLabel("Type 2", { exact: true }).selectOption("number");
   // A value that is not a number keeps the change from being previewed.
   await page.getByLabel("Value 2", { exact: true }).fill("four");
-  await expect(page.getByTestId("config-issues")).toContainText("WORKERS: not a number");
+  await expect(page.getByTestId("config-issues")).toHaveText('The value of "WORKERS" is not a number.');
   await expect(page.getByTestId("preview-config")).toBeDisabled();
   await page.getByLabel("Value 2", { exact: true }).fill("4");
   await expect(page.getByTestId("config-issues")).toHaveCount(0);
