@@ -71,7 +71,7 @@ test("unknown component, merge request, player and path show the portal's not-fo
 });
 
 test("audit log, webhooks, live ops, support player and a long config key error fit 390 px and 1440 px", async ({ page }) => {
-  // Fourteen page loads with full-page screenshots.
+  // Sixteen page loads with full-page screenshots.
   test.setTimeout(360_000);
   // An endpoint URL of 1,500 characters without a break: the webhooks page, its dialogs and the audit log show it.
   const url = `https://game-server.example.com/hooks/${"a1b2c3d4e5".repeat(150)}`;
@@ -117,6 +117,9 @@ test("audit log, webhooks, live ops, support player and a long config key error 
     await page.goto("/live-ops/demo-game/offers/welcome-pack");
     await expect(page.getByTestId("definition-title")).toBeVisible();
     await fits("live-ops-offer");
+    await page.goto("/live-ops/demo-game/offers/streak-champion");
+    await expect(page.getByTestId("definition-title")).toBeVisible();
+    await fits("live-ops-variants");
 
     // The support player page puts the live view and current offers before the history.
     await page.goto("/offers/demo-game/demo-player-1");

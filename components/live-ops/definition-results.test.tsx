@@ -70,7 +70,11 @@ describe("the definition page's results", () => {
     expect(within(results[2]!).getByTestId("variant-verdict").textContent).toBe(
       "Claim rate against a: +2.0 points (95% interval −10.4 points to +14.4 points). Likely noise: the 95% interval includes zero, so c and a cannot be told apart yet.",
     );
-    expect(within(results[3]!).getByTestId("variant-verdict").textContent).toBe("Not enough data yet: d or a has not surfaced for anyone.");
+    // Only the variant that has not surfaced is named.
+    expect(within(results[3]!).getByTestId("variant-verdict").textContent).toBe("Not enough data yet: d has not surfaced for anyone.");
+    // Each variant has its chart too, repeating its figures: hidden from assistive technology and inert.
+    await waitFor(() => expect(results.map((r) => within(r).queryByTestId("variant-chart") !== null)).toEqual([true, true, true, true]));
+    for (const chart of screen.getAllByTestId("variant-chart")) expect([chart.getAttribute("aria-hidden"), chart.hasAttribute("inert")]).toEqual(["true", true]);
   });
 
   it("confirms an activation with how many players it will surface for now, within the rollout, on the definition shown (its ETag)", async () => {

@@ -1,8 +1,9 @@
 "use client";
-// The funnel as charts (recharts): the stages as bars, and per UTC day the surfacings and claims as lines.
+// The funnel as charts (recharts): the stages as bars, per UTC day the surfacings and claims as lines, and
+// per variant its surfaced and claimed players as two bars on a scale every variant shares.
 // The figures are in a table beside them, which is what screen readers and tests read; the charts are
 // hidden from assistive technology and inert, so none of recharts' focusable parts is reachable by keyboard.
-import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { Bar, BarChart, CartesianGrid, Cell, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import type { DefinitionFunnel } from "./api";
 import { STAGES } from "./funnel-stages";
 import styles from "./live-ops.module.css";
@@ -40,6 +41,29 @@ export function FunnelDaysChart({ funnel }: { funnel: DefinitionFunnel }) {
           <Line type="monotone" dataKey="surfaced" name="Surfaced" stroke="var(--accent)" dot={false} isAnimationActive={false} />
           <Line type="monotone" dataKey="claimed" name="Claimed" stroke="var(--success)" dot={false} isAnimationActive={false} />
         </LineChart>
+      </ResponsiveContainer>
+    </div>
+  );
+}
+
+/** One variant's surfaced and claimed players as two bars; `max` is the scale's end, the same for every variant so their charts compare at a glance. */
+export function VariantChart({ surfaced, claimed, max }: { surfaced: number; claimed: number; max: number }) {
+  const data = [
+    { stage: "Surfaced", players: surfaced },
+    { stage: "Claimed", players: claimed },
+  ];
+  return (
+    <div className={styles.variantChart} aria-hidden="true" inert data-testid="variant-chart">
+      <ResponsiveContainer width="100%" height="100%" minWidth={0}>
+        <BarChart data={data} layout="vertical" margin={{ top: 0, right: 12, bottom: 0, left: 0 }} barCategoryGap={6}>
+          <CartesianGrid strokeDasharray="3 3" horizontal={false} />
+          <XAxis type="number" domain={[0, Math.max(1, max)]} allowDecimals={false} tick={{ fontSize: 11 }} />
+          <YAxis type="category" dataKey="stage" tick={{ fontSize: 11 }} width={64} />
+          <Bar dataKey="players" radius={[0, 4, 4, 0]} isAnimationActive={false}>
+            <Cell fill="var(--accent)" />
+            <Cell fill="var(--success)" />
+          </Bar>
+        </BarChart>
       </ResponsiveContainer>
     </div>
   );

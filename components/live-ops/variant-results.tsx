@@ -1,13 +1,21 @@
-// Per-variant results: surfaced, claimed and claim rate per variant, and each variant's difference in
-// claim rate against the first one with its 95% interval and what it likely means.
+"use client";
+// Per-variant results: surfaced, claimed and claim rate per variant (as figures, and as a small chart on a
+// scale all variants share, hidden from assistive technology like the funnel's), and each variant's
+// difference in claim rate against the first one with its 95% interval and what it likely means.
+import dynamic from "next/dynamic";
 import type { DefinitionFunnel } from "./api";
 import { formatCount, formatRate } from "./format";
 import { differenceText, verdict } from "./variant-words";
 import styles from "./live-ops.module.css";
 
+// Charts measure the page: drawn in the browser only.
+const VariantChart = dynamic(() => import("./funnel-charts").then((m) => m.VariantChart), { ssr: false });
+
 export function VariantResults({ funnel }: { funnel: DefinitionFunnel }) {
   if (funnel.variants.length === 0) return <p className="muted">No player has been given a variant yet.</p>;
   const baseline = funnel.variants[0]!.variantId;
+  const max = Math.max(...funnel.variants.map((v) => v.surfaced));
+  const unseen = new Set(funnel.variants.filter((v) => v.surfaced === 0).map((v) => v.variantId));
   return (
     <ul className={styles.checks} data-testid="variant-results" aria-label="Results per variant">
       {funnel.variants.map((v) => {
@@ -33,6 +41,7 @@ export function VariantResults({ funnel }: { funnel: DefinitionFunnel }) {
                 <dd>{formatRate(v.conversion)}</dd>
               </div>
             </dl>
+            <VariantChart surfaced={v.surfaced} claimed={v.claimed} max={max} />
             {c ? (
               <p className={styles.verdict} data-testid="variant-verdict">
                 {difference ? (
@@ -40,7 +49,7 @@ export function VariantResults({ funnel }: { funnel: DefinitionFunnel }) {
                     Claim rate against {baseline}: <strong>{difference}</strong>.{" "}
                   </>
                 ) : null}
-                {verdict(c)}
+                {verdict(c, unseen)}
               </p>
             ) : null}
           </li>

@@ -11,9 +11,17 @@ export function differenceText(c: Comparison): string | null {
   return `${formatPoints(c.difference)} (95% interval ${formatPoints(c.low)} to ${formatPoints(c.high)})`;
 }
 
-/** Whether a variant's difference is likely real, in one sentence. */
-export function verdict(c: Comparison): string {
-  if (c.difference === null || c.low === null || c.high === null) return `Not enough data yet: ${c.variantId} or ${c.baselineId} has not surfaced for anyone.`;
+/**
+ * Whether a variant's difference is likely real, in one sentence. `unseen` names the variants that have
+ * not surfaced for anyone (when known), so the sentence names only those.
+ */
+export function verdict(c: Comparison, unseen?: ReadonlySet<string>): string {
+  if (c.difference === null || c.low === null || c.high === null) {
+    const missing = unseen ? [c.variantId, c.baselineId].filter((id) => unseen.has(id)) : [];
+    if (missing.length === 1) return `Not enough data yet: ${missing[0]} has not surfaced for anyone.`;
+    if (missing.length === 2) return `Not enough data yet: neither ${c.variantId} nor ${c.baselineId} has surfaced for anyone.`;
+    return `Not enough data yet: ${c.variantId} or ${c.baselineId} has not surfaced for anyone.`;
+  }
   if (c.significant) {
     const direction = c.difference > 0 ? "higher" : "lower";
     return `Likely a real difference: ${c.variantId} is claimed at a ${direction} rate than ${c.baselineId}, and the 95% interval does not include zero.`;
