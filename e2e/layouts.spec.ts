@@ -112,13 +112,15 @@ test("audit log, webhooks, live ops, support player and a long config key error 
 
     // Live ops: the game's offers and one offer's page.
     await page.goto("/live-ops/demo-game");
-    await expect(page.locator("h1")).toBeVisible();
+    await expect(page.getByTestId("definition-card").first()).toBeVisible();
     await fits("live-ops");
     await page.goto("/live-ops/demo-game/offers/welcome-pack");
-    await expect(page.getByTestId("definition-title")).toBeVisible();
+    await expect(page.getByTestId("definition-status")).toBeVisible();
+    await expect(page.getByTestId("funnel-figures")).toBeVisible();
     await fits("live-ops-offer");
     await page.goto("/live-ops/demo-game/offers/streak-champion");
-    await expect(page.getByTestId("definition-title")).toBeVisible();
+    await expect(page.getByTestId("definition-status")).toBeVisible();
+    await expect(page.getByRole("heading", { name: "Variants", exact: true }).first()).toBeVisible();
     await fits("live-ops-variants");
 
     // The support player page puts the live view and current offers before the history.
