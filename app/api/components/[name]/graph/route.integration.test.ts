@@ -68,6 +68,9 @@ describe("relations through the API", () => {
     expect(ComponentGraphAnswer.parse(await (await get("payments-gateway")).json())).toMatchObject({ depth: 1, direction: "both" });
 
     for (const bad of ["?depth=0", "?depth=4", "?depth=two", "?direction=sideways"]) expect((await get("checkout-api", bad)).status, bad).toBe(400);
+    const tooDeep = await (await get("checkout-api", "?depth=4")).json();
+    expect(tooDeep).toMatchObject({ message: "invalid-request", issues: [{ path: ["depth"], message: "depth is at most 3 hops: a deeper graph is too large to draw or read" }] });
+    expect((await (await get("checkout-api", "?direction=sideways")).json()).issues[0].message).toBe("direction is one of both, down, up");
     expect((await get("nowhere")).status).toBe(404);
     expect((await graph(req("/api/components/checkout-api/graph"), ctx("checkout-api"))).status).toBe(401);
   });
