@@ -50,6 +50,7 @@ function ComponentNode({ data }: NodeProps<Node<NodeData>>) {
 }
 
 const nodeTypes = { component: ComponentNode };
+const ignoreNodeClick = () => {};
 
 export function GraphCanvas({ graph }: { graph: ComponentGraph }) {
   const { nodes, edges } = useMemo(() => {
@@ -84,7 +85,12 @@ export function GraphCanvas({ graph }: { graph: ComponentGraph }) {
         edges={edges}
         nodeTypes={nodeTypes}
         fitView
+        fitViewOptions={{ maxZoom: 1 }}
         minZoom={0.2}
+        maxZoom={2}
+        // React Flow gives nodes no pointer events when nothing handles them (not selectable, draggable or clickable):
+        // a handler, even an empty one, lets a click reach the link each node holds, which navigates.
+        onNodeClick={ignoreNodeClick}
         nodesDraggable={false}
         nodesConnectable={false}
         nodesFocusable={false}
