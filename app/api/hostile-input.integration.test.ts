@@ -98,6 +98,7 @@ const examples: Record<string, Partial<Record<Method, Example>>> = {
   },
   "components/[name]/config/bulk": { POST: { params: { name: component }, body: { updates: [{ environment: "dev", values: { LOG_LEVEL: "debug" } }], view: "persistent" } } },
   "components/[name]/graph": { GET: { params: { name: component }, query: { depth: "3", direction: "both" } } },
+  "owners/[owner]": { GET: { params: { owner: "commerce/backend" } } },
   "components/[name]/favorite": { POST: { params: { name: component } }, DELETE: { params: { name: component } } },
   "components/[name]/open-merge-requests": { GET: { params: { name: component } } },
   "components/[name]/releases": {

@@ -12,6 +12,7 @@ import { describeApiError } from "@/components/http/api-client";
 import { fetchList } from "./api";
 import { ChipRow } from "./chip-row";
 import { StarButton } from "./star-button";
+import { ownerHref } from "@/components/owners/owner-href";
 import { maxLengthOf, tooLongSentence } from "@/components/forms/sentences";
 import { CatalogSearchText } from "@/lib/catalog/query";
 
@@ -256,7 +257,14 @@ export function CatalogBrowser({ initialState, initialData, options, actions }: 
                   </td>
                   <td className={styles.sub}>
                     <div>{c.spec.repo.path}</div>
-                    <div>{c.spec.owners.map((o) => o.user).join(", ")}</div>
+                    <div>
+                      {c.spec.owners.map((o, i) => (
+                        <span key={`${o.user}-${i}`}>
+                          {i ? ", " : null}
+                          <Link href={ownerHref(o.user)}>{o.user}</Link>
+                        </span>
+                      ))}
+                    </div>
                   </td>
                   <td>
                     <div className={styles.environmentBadges}>

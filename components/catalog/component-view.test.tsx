@@ -37,6 +37,12 @@ describe("a component's page", () => {
       ["tier-1", "/catalog?q=tier-1"],
     ]);
     expect(screen.getByTestId("component-lifecycle").textContent).toBe("deprecated");
+    // Each owner, user and group, links to its owner page (a group's path keeps its slash).
+    expect(screen.getAllByTestId("component-owner").flatMap((dd) => within(dd).getAllByRole("link").map((a) => a.getAttribute("href")))).toEqual([
+      "/owners/alice",
+      "/owners/commerce/backend",
+      "/owners/bob",
+    ]);
     const runbook = within(screen.getByTestId("component-links")).getByRole("link", { name: "Runbook" });
     expect([runbook.getAttribute("href"), runbook.getAttribute("target"), runbook.getAttribute("rel")]).toEqual(["https://runbooks.example.com/checkout", "_blank", "noopener noreferrer"]);
     expect(within(screen.getByTestId("component-repository")).getByRole("link").getAttribute("href")).toBe("https://gitlab.example.com/commerce/checkout-api");

@@ -9,6 +9,7 @@ import type { ComponentStatus } from "@/lib/catalog/status";
 import type { ComponentRelations } from "@/lib/catalog/relation-schema";
 import { ComponentEditForm } from "./edit/component-edit-form";
 import { StarButton } from "./star-button";
+import { ownerHref } from "@/components/owners/owner-href";
 import { RelationsCard, RelationWarnings } from "./relations-card";
 import type { ProposalAnswer } from "./api";
 import styles from "./catalog.module.css";
@@ -249,9 +250,14 @@ function OwnerLine({ user, group, first }: { user: string; group?: string; first
   return (
     <>
       <dt>{first ? "Owners" : ""}</dt>
-      <dd>
-        {user}
-        {group ? <span className="muted"> · {group}</span> : null}
+      <dd data-testid="component-owner">
+        <Link href={ownerHref(user)}>{user}</Link>
+        {group ? (
+          <span className="muted">
+            {" "}
+            · <Link href={ownerHref(group)}>{group}</Link>
+          </span>
+        ) : null}
       </dd>
     </>
   );

@@ -109,6 +109,13 @@ export function RelationsCard({ name, relations: r }: { name: string; relations:
         <dd data-testid="relation-blast-radius" title="Components that depend on this one, directly or through others (spec.dependsOn, or consuming an API it provides)">
           {r.blastRadius === 1 ? "1 component depends on it" : `${r.blastRadius} components depend on it`}, directly or transitively
         </dd>
+        <dt>Graph</dt>
+        <dd>
+          <Link href={`/catalog/${name}/graph`} data-testid="relation-graph-link">
+            Dependency graph of {name}
+          </Link>{" "}
+          <span className="muted">(both ways, 1 to 3 hops)</span>
+        </dd>
       </dl>
     </Card>
   );

@@ -24,6 +24,7 @@ export const PORTAL_ENDPOINTS: Record<string, EndpointDescription> = {
   favoriteAdd: { method: "POST", path: "/api/components/:name/favorite", description: "Mark favorite" },
   favoriteRemove: { method: "DELETE", path: "/api/components/:name/favorite", description: "Remove favorite" },
   componentGraph: { method: "GET", path: "/api/components/:name/graph", description: "Nodes and edges around a component: depth 1..3, direction both, down (what it depends on) or up (what depends on it)" },
+  owner: { method: "GET", path: "/api/owners/:owner", description: "What a user or group owns, the open merge requests on those components, the app orders waiting for a lead (a group's slashes encoded as %2F)" },
   componentApiDocs: { method: "GET", path: "/api/components/:name/apis/:api", description: "One API the component provides: its definition at ref (default branch or a tag), linted; state valid, invalid, raw, missing or too-large" },
   componentStatus: { method: "GET", path: "/api/components/:name/status", description: "Per environment: namespace and deployed version; open merge requests" },
   componentOpenMergeRequests: { method: "GET", path: "/api/components/:name/open-merge-requests", description: "Open merge requests of the component" },

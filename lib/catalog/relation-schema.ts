@@ -69,6 +69,10 @@ export const ComponentGraph = z.object({
   nodes: z.array(GraphNode),
   edges: z.array(GraphEdge),
   truncated: z.boolean().describe(`True when the neighbourhood holds more than ${GRAPH_NODES_MAX} nodes: the nearest are answered`),
+  blastRadius: z
+    .number()
+    .int()
+    .describe("How many components depend on the root, directly or transitively, at any depth (not bounded by depth or truncated)"),
 });
 export type GraphNode = z.infer<typeof GraphNode>;
 export type GraphEdge = z.infer<typeof GraphEdge>;

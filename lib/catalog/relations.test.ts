@@ -207,6 +207,13 @@ describe("the relation index, property-tested", () => {
             expect(nodes.get(e.from)!.missing).toBe(false);
           }
           if (direction === "up") expect(graph.nodes.every((n) => !n.missing)).toBe(true);
+          // Each distance is the shortest: a node at d > 0 has a neighbour at d - 1 along the direction.
+          const sources = (name: string) =>
+            graph.edges.flatMap((e) => [...(direction !== "up" && e.to === name ? [e.from] : []), ...(direction !== "down" && e.from === name ? [e.to] : [])]);
+          for (const n of graph.nodes) if (n.distance > 0) expect(sources(n.name).some((s) => nodes.get(s)!.distance === n.distance - 1), n.name).toBe(true);
+          // The graph carries the root's blast radius: every node of its whole "up" graph, however deep.
+          expect(graph.blastRadius).toBe(index.blastRadius(root));
+          expect(index.graph(root, NAMES.length, "up")!.nodes.length - 1).toBe(graph.blastRadius);
         }
       }),
       fuzzParameters(100),

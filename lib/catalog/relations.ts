@@ -318,6 +318,6 @@ export class RelationIndex {
       });
       if (component) for (const e of this.edgesOut(name)) if (distances.has(e.to)) edges.push(e);
     }
-    return { root, depth, direction, nodes, edges, truncated };
+    return { root, depth, direction, nodes, edges, truncated, blastRadius: this.blastRadius(root) };
   }
 }

@@ -54,6 +54,8 @@ export interface TestUser {
   name?: string;
   roles: Role[];
   email?: string;
+  /** The groups the sign-in reports (default none). */
+  groups?: string[];
 }
 
 export interface PortalTest {
@@ -115,10 +117,10 @@ export async function startPortalTest(options: PortalTestOptions = {}): Promise<
         config.roles.users[user.id] = user.roles;
         const name = user.name ?? user.id;
         if (via === "token") {
-          const created = await createToken(db, { id: user.id, name, email: user.email, groups: [] }, `test token of ${user.id}`);
+          const created = await createToken(db, { id: user.id, name, email: user.email, groups: user.groups ?? [] }, `test token of ${user.id}`);
           return { authorization: `Bearer ${created.token}` };
         }
-        const token = await encode({ token: { username: user.id, name, email: user.email, provider: devProviderId, groups: [] }, secret: testSecret });
+        const token = await encode({ token: { username: user.id, name, email: user.email, provider: devProviderId, groups: user.groups ?? [] }, secret: testSecret });
         // What a browser sends with the cookie on a write from the portal's own pages.
         return { cookie: `${testSessionCookieName}=${token}`, "sec-fetch-site": "same-origin" };
       },

@@ -59,6 +59,7 @@ export async function portalRouteModules(): Promise<PortalRouteModule[]> {
     { path: "/api/offers/games/{gameId}/webhooks/replay", module: await import("@/app/api/offers/games/[gameId]/webhooks/replay/route") },
     { path: "/api/offers/games/{gameId}/webhooks", module: await import("@/app/api/offers/games/[gameId]/webhooks/route") },
     { path: "/api/offers/games", module: await import("@/app/api/offers/games/route") },
+    { path: "/api/owners/{owner}", module: await import("@/app/api/owners/[owner]/route") },
     { path: "/api/options", module: await import("@/app/api/options/route") },
     { path: "/api/resource-requests", module: await import("@/app/api/resource-requests/route") },
     { path: "/api", module: await import("@/app/api/route") },

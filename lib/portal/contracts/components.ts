@@ -86,8 +86,14 @@ export type FavoriteList = z.infer<typeof FavoriteList>;
 
 /** GET /api/components/{name}/graph: how far and which way from the component. */
 export const ComponentGraphQuery = z.object({
-  depth: z.coerce.number().int().min(1).max(GRAPH_DEPTH_MAX).default(1).describe(`Hops from the component, 1 to ${GRAPH_DEPTH_MAX}`),
-  direction: z.enum(GRAPH_DIRECTIONS).default("both").describe("down: what it depends on; up: what depends on it; both"),
+  depth: z.coerce
+    .number({ error: `depth is a number of hops, 1 to ${GRAPH_DEPTH_MAX}` })
+    .int(`depth is a whole number of hops, 1 to ${GRAPH_DEPTH_MAX}`)
+    .min(1, `depth is at least 1 hop`)
+    .max(GRAPH_DEPTH_MAX, `depth is at most ${GRAPH_DEPTH_MAX} hops: a deeper graph is too large to draw or read`)
+    .default(1)
+    .describe(`Hops from the component, 1 to ${GRAPH_DEPTH_MAX}`),
+  direction: z.enum(GRAPH_DIRECTIONS, { error: `direction is one of ${GRAPH_DIRECTIONS.join(", ")}` }).default("both").describe("down: what it depends on; up: what depends on it; both"),
 });
 /** GET /api/components/{name}/graph: the nodes and edges of its neighbourhood (bounded). */
 export const ComponentGraphAnswer = ComponentGraph;

@@ -967,6 +967,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/owners/{owner}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What a user or group owns, the open merge requests on those components, the app orders waiting for a lead (a group's slashes encoded as %2F) */
+        get: operations["owner"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/options": {
         parameters: {
             query?: never;
@@ -2592,6 +2609,8 @@ export interface operations {
                         }[];
                         /** @description True when the neighbourhood holds more than 500 nodes: the nearest are answered */
                         truncated: boolean;
+                        /** @description How many components depend on the root, directly or transitively, at any depth (not bounded by depth or truncated) */
+                        blastRadius: number;
                     };
                 };
             };
@@ -7627,6 +7646,174 @@ export interface operations {
             500: components["responses"]["Error500.internal-error"];
             502: components["responses"]["Error502.offers-admin-token-rejected.offers-bad-response.offers-request-refused"];
             503: components["responses"]["Error503.database-unavailable.offers-service-unavailable"];
+        };
+    };
+    owner: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                owner: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The owner's components, the open reviews on them and the app orders to decide */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        owner: string;
+                        /** @description Some record names it as a user in spec.owners, or it is the caller */
+                        asUser: boolean;
+                        /** @description Some record names it as a group in spec.owners */
+                        asGroup: boolean;
+                        /** @description The user's groups, on the caller's own page; null where the portal does not know them (another user, or a group) */
+                        groups: string[] | null;
+                        components: {
+                            /** @description In name order, at most 500 */
+                            items: {
+                                name: string;
+                                displayName: string;
+                                /** @enum {string} */
+                                kind: "frontend" | "service" | "docs" | "tooling" | "mobile" | "library";
+                                lifecycle: ("experimental" | "production" | "deprecated") | null;
+                                /** @description The owner is named as a user in spec.owners (for a group: the group is named) */
+                                direct: boolean;
+                                /** @description Groups of the user that own it (known on the caller's own page only) */
+                                viaGroups: string[];
+                            }[];
+                            total: number;
+                        };
+                        /** @description Open merge requests on its components: its owners decide them (can: what the caller may do) */
+                        reviews: {
+                            /** @description The merge request's number in the config repository (!iid): the {id} of /api/merge-requests/{id} */
+                            iid: number;
+                            title: string;
+                            description: string;
+                            /** @description Who proposed it (the portal user) */
+                            author: string;
+                            sourceBranch: string;
+                            targetBranch: string;
+                            /** @enum {string} */
+                            state: "opened" | "merged" | "closed";
+                            createdAt: string;
+                            updatedAt: string;
+                            mergedAt: string | null;
+                            webUrl: string | null;
+                            scope: {
+                                /** @constant */
+                                kind: "component";
+                                component: string;
+                            } | {
+                                /** @constant */
+                                kind: "import";
+                            } | {
+                                /** @constant */
+                                kind: "order";
+                                component: string;
+                                orderId: string;
+                            } | {
+                                /** @constant */
+                                kind: "other";
+                            };
+                            approvals: {
+                                by: string;
+                                name: string;
+                                at: string;
+                            }[];
+                            mergedBy: string | null;
+                            closedBy: string | null;
+                            closeReason: string | null;
+                            /** @description The request no longer merges cleanly into its target (false once merged or closed) */
+                            hasConflicts: boolean;
+                            /** @description What the server would accept from the caller now (merge is false while the request conflicts with its target) */
+                            can: {
+                                approve: boolean;
+                                merge: boolean;
+                                close: boolean;
+                            };
+                        }[];
+                        orders: {
+                            /** @description The owner holds the lead role (from the portal config: its user name or group; a user's groups on their own page) */
+                            mayDecide: boolean;
+                            /** @description Pending app orders the owner may approve or reject (not their own); empty unless mayDecide */
+                            toDecide: {
+                                id: string;
+                                name: string;
+                                displayName: string;
+                                kind: string;
+                                /** @enum {string} */
+                                status: "pending" | "approving" | "approved" | "rejected";
+                                requester: string;
+                                requesterName: string;
+                                component: {
+                                    [key: string]: unknown;
+                                };
+                                resources: {
+                                    environment: string | null;
+                                    /** @enum {string} */
+                                    resource: "mongo" | "redis" | "pubsub" | "gcpSecrets";
+                                }[];
+                                mergeRequest: {
+                                    repository: string;
+                                    iid: number;
+                                    webUrl: string | null;
+                                    sourceBranch: string | null;
+                                    mergeCommitSha: string | null;
+                                } | null;
+                                decidedBy: string | null;
+                                decidedAt: string | null;
+                                reason: string | null;
+                                createdAt: string;
+                                updatedAt: string;
+                            }[];
+                            /** @description The user's own app orders waiting for a lead */
+                            requested: {
+                                id: string;
+                                name: string;
+                                displayName: string;
+                                kind: string;
+                                /** @enum {string} */
+                                status: "pending" | "approving" | "approved" | "rejected";
+                                requester: string;
+                                requesterName: string;
+                                component: {
+                                    [key: string]: unknown;
+                                };
+                                resources: {
+                                    environment: string | null;
+                                    /** @enum {string} */
+                                    resource: "mongo" | "redis" | "pubsub" | "gcpSecrets";
+                                }[];
+                                mergeRequest: {
+                                    repository: string;
+                                    iid: number;
+                                    webUrl: string | null;
+                                    sourceBranch: string | null;
+                                    mergeCommitSha: string | null;
+                                } | null;
+                                decidedBy: string | null;
+                                decidedAt: string | null;
+                                reason: string | null;
+                                createdAt: string;
+                                updatedAt: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["Error400.invalid-request"];
+            401: components["responses"]["Error401.unauthenticated"];
+            404: components["responses"]["Error404.not-found"];
+            422: components["responses"]["Error422.source-control-invalid"];
+            429: components["responses"]["Error429.rate-limited"];
+            500: components["responses"]["Error500.internal-error"];
+            502: components["responses"]["Error502.source-control-failed.source-control-refused"];
+            503: components["responses"]["Error503.database-unavailable.source-control-busy"];
         };
     };
     options: {

@@ -1,5 +1,5 @@
 // Relations through the API on a real portal (lib/portal/testing.ts): the component answer carries them, an
-// edit moves them at once, and the graph route answers the neighbourhood within its bounds.
+// edit moves them at once, and the graph route answers the neighbourhood within its bounds, with the root's blast radius.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { validComponent, yamlOf } from "@/test-support/catalog/temp-catalog";
 import { startPortalTest, type PortalTest } from "@/test-support/portal/test-portal";
@@ -63,11 +63,14 @@ describe("relations through the API", () => {
       { from: "checkout-api", to: "payments-gateway", kind: "consumesApi", api: "payments" },
     ]);
     const up = ComponentGraphAnswer.parse(await (await get("payments-gateway", "?depth=3&direction=up")).json());
-    expect(up).toMatchObject({ root: "payments-gateway", depth: 3, direction: "up", truncated: false });
+    expect(up).toMatchObject({ root: "payments-gateway", depth: 3, direction: "up", truncated: false, blastRadius: 1 });
     expect(up.nodes.map((n) => n.name)).toEqual(["payments-gateway", "checkout-api"]);
     expect(ComponentGraphAnswer.parse(await (await get("payments-gateway")).json())).toMatchObject({ depth: 1, direction: "both" });
 
     for (const bad of ["?depth=0", "?depth=4", "?depth=two", "?direction=sideways"]) expect((await get("checkout-api", bad)).status, bad).toBe(400);
+    const tooDeep = await (await get("checkout-api", "?depth=4")).json();
+    expect(tooDeep).toMatchObject({ message: "invalid-request", issues: [{ path: ["depth"], message: "depth is at most 3 hops: a deeper graph is too large to draw or read" }] });
+    expect((await (await get("checkout-api", "?direction=sideways")).json()).issues[0].message).toBe("direction is one of both, down, up");
     expect((await get("nowhere")).status).toBe(404);
     expect((await graph(req("/api/components/checkout-api/graph"), ctx("checkout-api"))).status).toBe(401);
   });

@@ -1,0 +1,36 @@
+// An owner's page: /owners/<user> or /owners/<group path> (lib/portal/owners.ts, as GET /api/owners/{owner} answers it).
+import type { Metadata } from "next";
+import { notFound } from "next/navigation";
+import { currentUser } from "@/lib/portal/authorize";
+import { getPortalServices } from "@/lib/portal/services";
+import { ownerView } from "@/lib/portal/owners";
+import { OwnerParams } from "@/lib/portal/contracts/owners";
+import { PortalError } from "@/lib/portal/errors";
+import { OwnerView } from "@/components/owners/owner-view";
+import { ownerHref } from "@/components/owners/owner-href";
+import { SignInNeeded } from "@/components/shell/sign-in-needed";
+
+export const dynamic = "force-dynamic";
+
+type Params = Promise<{ owner: string[] }>;
+
+const ownerOf = async (params: Params) => OwnerParams.safeParse({ owner: (await params).owner.join("/") });
+
+export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
+  const parsed = await ownerOf(params);
+  return { title: parsed.success ? parsed.data.owner : "Owner" };
+}
+
+export default async function OwnerPage({ params }: { params: Params }) {
+  const parsed = await ownerOf(params);
+  if (!parsed.success) notFound();
+  const { owner } = parsed.data;
+  const user = await currentUser();
+  if (!user) return <SignInNeeded title="Owners" reason="Sign in to see what an owner holds." next={ownerHref(owner)} />;
+  const services = getPortalServices();
+  const answer = await ownerView({ ...(await services.gitops()), portalConfig: services.settings.auth.config }, user, owner).catch((error: unknown) => {
+    if (error instanceof PortalError && error.code === "not-found") notFound();
+    throw error;
+  });
+  return <OwnerView answer={answer} self={user.id === owner} />;
+}
