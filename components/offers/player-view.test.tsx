@@ -16,6 +16,7 @@ const state: AdminPlayerState = {
   offers: [],
   ledger: [],
   referrals: [],
+  supportGrants: [],
   connected: false,
 };
 

@@ -1094,6 +1094,30 @@ export interface components {
             /** @description forbidden: who may call: a role ("operator"), or several ways in ("support or liveops", "owner or operator", "owner or operator or author") */
             requiredRole?: string;
         };
+        SupportGrant: {
+            grantId: string;
+            gameId: string;
+            playerId: string;
+            /** @enum {string} */
+            kind: "item" | "coins" | "exp" | "trust_points" | "loyalty_currency";
+            rewardId: string;
+            name: string;
+            amount: number;
+            reason: string;
+            requestedBy: string;
+            /** @enum {string} */
+            status: "pending" | "granted" | "rejected" | "expired";
+            approvalRequired: boolean;
+            decidedBy: string | null;
+            decisionReason: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp
+             */
+            requestedAt: string;
+            decidedAt: string | null;
+            expiresAt: string | null;
+        };
     };
     responses: {
         /** @description Bad request: `invalid-request`. */
@@ -6917,6 +6941,7 @@ export interface operations {
                             }[];
                             grantedAt: string;
                         }[];
+                        supportGrants: components["schemas"]["SupportGrant"][];
                         referrals: {
                             instanceId: string;
                             referrerId: string;
