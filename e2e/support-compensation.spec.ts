@@ -3,6 +3,7 @@
 // the standardwebhooks package) gets a reward.granted event with source support and who granted it.
 // Above the threshold it waits; the requester cannot decide it, a lead approves it from the approvals
 // queue, and only then does the game server receive it, with who approved it.
+import type { Page } from "@playwright/test";
 import { startReceiver, type Receiver } from "../test-support/offers/delivery";
 import { API_KEY, GAME } from "./demo-game";
 import { expect, test } from "./fixtures";
@@ -16,6 +17,15 @@ interface GrantedEvent {
   id: string;
   type: string;
   data: { playerId: string; kind: string; instanceId: string; source: string; actor?: string; approvedBy?: string; reason?: string; rewards: Array<{ rewardId: string; amount: number }> };
+}
+
+/** How much wider than the screen the page is, at a 390 px phone's width (then back to the default). */
+async function overflowAtPhoneWidth(page: Page): Promise<number> {
+  const before = page.viewportSize();
+  await page.setViewportSize({ width: 390, height: 844 });
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  if (before) await page.setViewportSize(before);
+  return overflow;
 }
 
 let receiver: Receiver;
@@ -63,6 +73,7 @@ test("support grants below the threshold at once; above it a lead approves, and 
     await expect(mine).toContainText("Waits for approval");
     await expect(mine).toContainText("Someone else decides");
     await expect(mine.getByTestId("grant-approve")).toHaveCount(0);
+    expect(await overflowAtPhoneWidth(page), "the player page with its support grants at 390 px").toBeLessThanOrEqual(1);
 
     // A lead approves it from the queue.
     const lead = await (await browser.newContext()).newPage();
@@ -71,6 +82,7 @@ test("support grants below the threshold at once; above it a lead approves, and 
     const row = queue.locator("tr", { hasText: player });
     await expect(row).toContainText("Charged twice for the gold pack");
     await expect(queue.getByTestId("pending-grants-badge")).toBeVisible();
+    expect(await overflowAtPhoneWidth(lead), "the approvals queue at 390 px").toBeLessThanOrEqual(1);
     await row.getByTestId("grant-approve").click();
     const approve = lead.getByRole("dialog");
     await expect(approve).toContainText("sam asks to grant 5,000 Gold");
