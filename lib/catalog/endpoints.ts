@@ -54,7 +54,7 @@ export const PORTAL_ENDPOINTS: Record<string, EndpointDescription> = {
   tokens: { method: "GET", path: "/api/tokens", description: "The signed-in user's personal API tokens" },
   tokenCreate: { method: "POST", path: "/api/tokens", description: "Create a personal API token (shown once)" },
   tokenRevoke: { method: "DELETE", path: "/api/tokens/:id", description: "Revoke a personal API token" },
-  offersGames: { method: "GET", path: "/api/offers/games", description: "Games of the offers service (support or liveops)" },
+  offersGames: { method: "GET", path: "/api/offers/games", description: "Games of the offers service (support, liveops or lead)" },
   offersPlayers: { method: "GET", path: "/api/offers/games/:gameId/players", description: "Find players by id or username (support or liveops)" },
   offersPlayer: { method: "GET", path: "/api/offers/games/:gameId/players/:playerId", description: "A player's offers, history, snapshot and ledger (support)" },
   offersPlayerWatch: { method: "GET", path: "/api/offers/games/:gameId/players/:playerId/watch", description: "Live event stream of a player (support; text/event-stream)" },

@@ -1035,8 +1035,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Games of the offers service (support or liveops)
-         * @description Needs the support or liveops role (admin holds every role).
+         * Games of the offers service (support, liveops or lead)
+         * @description Needs the support or liveops or lead role (admin holds every role).
          */
         get: operations["offersGames"];
         put?: never;
