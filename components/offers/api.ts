@@ -2,12 +2,13 @@
 // Types only come from the offers schemas: nothing of the admin client reaches the browser.
 import { useMemo } from "react";
 import type { z } from "zod";
-import type { AdminGame, AdminPlayerState, AdminPlayerSummary, Environment } from "@/lib/offers-client/schemas";
+import type { AdminGame, AdminPlayerState, AdminPlayerSummary, Environment, SupportGrant, SupportGrantList, SupportGrantStatus } from "@/lib/offers-client/schemas";
+import type { CompensationBody } from "@/lib/portal/support-shapes";
 import { apiFetch, ApiError, describeApiError } from "@/components/http/api-client";
 import { apiUrl } from "@/components/offers-environment/environment";
 import { useOffersEnvironment } from "@/components/offers-environment/environment-context";
 
-export type { AdminGame, AdminPlayerState };
+export type { AdminGame, AdminPlayerState, SupportGrant };
 export type AdminOffer = AdminPlayerState["offers"][number];
 /** One player of a search, as the players route declares it. */
 export type PlayerSummary = z.infer<typeof AdminPlayerSummary>;
@@ -23,6 +24,16 @@ export function offersApi(environment: Environment) {
     players: (gameId: string, q: string, signal?: AbortSignal) =>
       get<{ players: PlayerSummary[] }>(`/api/offers/games/${seg(gameId)}/players`, signal, { q, limit: "25" }).then((a) => a.players),
     player: (gameId: string, playerId: string, signal?: AbortSignal) => get<AdminPlayerState>(player(gameId, playerId), signal),
+    /** Grants a compensation (or asks for approval); `key` is the dialog's Idempotency-Key, so a repeated submit answers the first grant. */
+    grant: (gameId: string, playerId: string, body: CompensationBody, key: string) =>
+      apiFetch<{ grant: SupportGrant }>(apiUrl(`${player(gameId, playerId)}/support-grants`, environment), { method: "POST", json: body, headers: { "Idempotency-Key": key } }).then((a) => a.grant),
+    supportGrants: (gameId: string, query: { status?: SupportGrantStatus; playerId?: string }, signal?: AbortSignal) =>
+      get<SupportGrantList>(`/api/offers/games/${seg(gameId)}/support-grants`, signal, Object.fromEntries(Object.entries(query).filter(([, v]) => v !== undefined)) as Record<string, string>),
+    decide: (gameId: string, grantId: string, decision: "approve" | "reject", reason: string | undefined) =>
+      apiFetch<{ grant: SupportGrant }>(apiUrl(`/api/offers/games/${seg(gameId)}/support-grants/${seg(grantId)}/${decision}`, environment), {
+        method: "POST",
+        json: reason ? { reason } : {},
+      }).then((a) => a.grant),
     /** The live view's EventSource address (same origin, so the browser's native EventSource works). */
     watchUrl: (gameId: string, playerId: string) => apiUrl(`${player(gameId, playerId)}/watch`, environment),
   };
@@ -34,6 +45,7 @@ export function offersKeys(environment: Environment) {
     games: ["offers", environment, "games"] as const,
     players: (gameId: string, q: string) => ["offers", environment, "players", gameId, q] as const,
     player: (gameId: string, playerId: string) => ["offers", environment, "player", gameId, playerId] as const,
+    pendingGrants: (gameId: string) => ["offers", environment, "support-grants", gameId, "pending"] as const,
   };
 }
 
@@ -50,6 +62,10 @@ const OFFERS_CODES: Record<string, string> = {
   "player-not-found": "No such player in this game.",
   "offers-admin-token-rejected": "The offers service refused the portal's admin token. Ask an administrator to check OFFERS_ADMIN_TOKEN.",
   "offers-bad-response": "The offers service answered something unexpected.",
+  "four-eyes-same-person": "You asked for this grant: someone else approves or rejects it.",
+  "support-grant-decided": "Someone already decided this grant. The list is up to date now.",
+  "support-grant-expired": "This grant waited too long for a decision and expired. Ask again if it is still due.",
+  "unknown-reward": "The game knows no such reward. Use one of its currency ids, or a reward id of one of its offers.",
 };
 
 /** A sentence for the UI of a failed call; the queries retry while the offers service is away, so it says so. */

@@ -25,7 +25,7 @@ export function LedgerCard({ state }: { state: AdminPlayerState }) {
               <TableRow key={`${entry.sourceKind}:${entry.sourceId}`}>
                 <TableCell>{formatTime(entry.grantedAt)}</TableCell>
                 <TableCell>
-                  {entry.sourceKind === "offer" ? (names.get(entry.sourceId) ?? "Offer") : "Referral"} <code className="muted">{entry.sourceId}</code>
+                  {entry.sourceKind === "offer" ? (names.get(entry.sourceId) ?? "Offer") : entry.sourceKind === "support" ? "Support grant" : "Referral"} <code className="muted">{entry.sourceId}</code>
                 </TableCell>
                 <TableCell>
                   <RewardList rewards={entry.rewards} size={20} />

@@ -3,12 +3,14 @@
 // progress, times, event timeline), ledger and referrals, with the live view beside them. Live
 // offer events refresh the player's state, so the offers and ledger follow without a reload.
 import { Link } from "@/components/ui/link";
-import { useCallback, useMemo } from "react";
+import { useCallback, useMemo, useState } from "react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { Alert, Badge, Button } from "@/components/ui";
+import { Alert, Badge, Button, Card } from "@/components/ui";
 import { retryWhileUnavailable } from "@/components/http/api-client";
 import { useOffersEnvironment } from "@/components/offers-environment/environment-context";
-import { describeOffersError, isPlayerNotFound, useOffersApi } from "./api";
+import { describeOffersError, isPlayerNotFound, useOffersApi, type SupportGrant } from "./api";
+import { GrantCompensationDialog } from "./grant-compensation-dialog";
+import { SupportGrantsTable } from "./support-grants-table";
 import { LiveView } from "./live-view";
 import { NotFoundPage } from "@/components/shell/not-found-page";
 import { SnapshotCard } from "./snapshot-card";
@@ -18,7 +20,10 @@ import { ReferralsCard } from "./referrals-card";
 import { historyEntries, mergeEntries, useWatchStream } from "./use-watch-stream";
 import styles from "./offers.module.css";
 
-export function PlayerView({ gameId, playerId }: { gameId: string; playerId: string }) {
+/** `me`: the signed-in user's id (a grant they asked for is decided by someone else). */
+export function PlayerView({ gameId, playerId, me = null }: { gameId: string; playerId: string; me?: string | null }) {
+  const [granting, setGranting] = useState(false);
+  const [granted, setGranted] = useState<SupportGrant | null>(null);
   const queryClient = useQueryClient();
   const { href } = useOffersEnvironment();
   const { api, keys } = useOffersApi();
@@ -64,6 +69,9 @@ export function PlayerView({ gameId, playerId }: { gameId: string; playerId: str
         </div>
         <div className="row">
           {online === null ? null : <Badge tone={online ? "success" : "neutral"}>{online ? "Online" : "Offline"}</Badge>}
+          <Button size="small" variant="primary" onClick={() => setGranting(true)} disabled={!data} data-testid="grant-compensation">
+            Grant compensation
+          </Button>
           <Button size="small" onClick={() => void player.refetch()} disabled={player.isFetching}>
             {player.isFetching ? "Refreshing…" : "Refresh"}
           </Button>
@@ -76,6 +84,26 @@ export function PlayerView({ gameId, playerId }: { gameId: string; playerId: str
         <Alert tone="warning">{describeOffersError(player.failureReason)}</Alert>
       ) : null}
 
+      {granted ? (
+        <Alert tone={granted.status === "granted" ? "success" : "info"} data-testid="grant-outcome">
+          {granted.status === "granted"
+            ? `Granted ${granted.amount.toLocaleString("en-US")} ${granted.name}. The game server receives it by webhook.`
+            : `${granted.amount.toLocaleString("en-US")} ${granted.name} waits for approval by a second person (a lead or another support person).`}
+        </Alert>
+      ) : null}
+
+      <GrantCompensationDialog
+        gameId={gameId}
+        playerId={playerId}
+        open={granting}
+        onClose={() => setGranting(false)}
+        onGranted={(grant) => {
+          setGranting(false);
+          setGranted(grant);
+          void queryClient.invalidateQueries({ queryKey: ["offers"] });
+        }}
+      />
+
       <div className={styles.layout}>
         <div className={styles.main}>
           {player.isPending ? <p className="muted">Loading player…</p> : null}
@@ -86,6 +114,11 @@ export function PlayerView({ gameId, playerId }: { gameId: string; playerId: str
                 <OffersCard offers={data.offers} />
               </div>
               <LedgerCard state={data} />
+              {data.supportGrants.length > 0 ? (
+                <Card title={`Support grants (${data.supportGrants.length})`} data-testid="support-grants">
+                  <SupportGrantsTable grants={data.supportGrants} me={me} label="Support grants" onDecided={() => void queryClient.invalidateQueries({ queryKey: ["offers"] })} />
+                </Card>
+              ) : null}
               {data.referrals.length > 0 ? <ReferralsCard state={data} /> : null}
             </>
           ) : null}

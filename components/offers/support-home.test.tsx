@@ -11,7 +11,7 @@ const cleo = { playerId: "demo-player-3", username: "Cleo", updatedAt: "2026-11-
 describe("the support dashboard's player finder", () => {
   it("searches as you type and opens the exact match", async () => {
     const api = fakeApi({
-      "GET /api/offers/games": games,
+      "GET /api/offers/games": games, "GET /api/offers/games/demo-game/support-grants": { body: { grants: [], pending: 0 } },
       "GET /api/offers/games/demo-game/players": (call) => ({ body: { players: call.url.includes("q=cleo") ? [cleo] : [] } }),
     });
     const { user, router } = renderInPortal(<SupportHome initialGame="" initialQuery="" />);
@@ -26,7 +26,7 @@ describe("the support dashboard's player finder", () => {
   });
 
   it("says the search's limit as soon as the text is past it, and asks the server nothing of it", async () => {
-    const api = fakeApi({ "GET /api/offers/games": games, "GET /api/offers/games/demo-game/players": { body: { players: [] } } });
+    const api = fakeApi({ "GET /api/offers/games": games, "GET /api/offers/games/demo-game/support-grants": { body: { grants: [], pending: 0 } }, "GET /api/offers/games/demo-game/players": { body: { players: [] } } });
     const { user, router } = renderInPortal(<SupportHome initialGame="demo-game" initialQuery="" />);
     await user.click(screen.getByTestId("player-search"));
     await user.paste("p".repeat(10_000));
@@ -37,7 +37,7 @@ describe("the support dashboard's player finder", () => {
   });
 
   it.each(["player one", "🎮 gamer", "<script>alert(1)</script>"])("says the player-id rule in words instead of opening %s", async (typed) => {
-    fakeApi({ "GET /api/offers/games": games, "GET /api/offers/games/demo-game/players": { body: { players: [] } } });
+    fakeApi({ "GET /api/offers/games": games, "GET /api/offers/games/demo-game/support-grants": { body: { grants: [], pending: 0 } }, "GET /api/offers/games/demo-game/players": { body: { players: [] } } });
     const { user, router } = renderInPortal(<SupportHome initialGame="demo-game" initialQuery="" />);
     await user.click(screen.getByTestId("player-search"));
     await user.paste(typed);
@@ -49,7 +49,7 @@ describe("the support dashboard's player finder", () => {
 
   it("opens a player found by a username that is no id", async () => {
     const aria = { playerId: "demo-player-1", username: "Aria Stone", updatedAt: "2026-11-20T10:00:00Z" };
-    fakeApi({ "GET /api/offers/games": games, "GET /api/offers/games/demo-game/players": (call) => ({ body: { players: call.url.includes("Aria") ? [aria] : [] } }) });
+    fakeApi({ "GET /api/offers/games": games, "GET /api/offers/games/demo-game/support-grants": { body: { grants: [], pending: 0 } }, "GET /api/offers/games/demo-game/players": (call) => ({ body: { players: call.url.includes("Aria") ? [aria] : [] } }) });
     const { user, router } = renderInPortal(<SupportHome initialGame="demo-game" initialQuery="" />);
     await user.type(screen.getByTestId("player-search"), "Aria Stone");
     expect(await screen.findByRole("link", { name: "demo-player-1" })).toBeTruthy();
@@ -66,7 +66,7 @@ describe("the support dashboard's player finder", () => {
   it("in the test environment, asks about test players and keeps env=test in its address and its links", async () => {
     window.history.replaceState(null, "", "/offers?env=test");
     const api = fakeApi({
-      "GET /api/offers/games": games,
+      "GET /api/offers/games": games, "GET /api/offers/games/demo-game/support-grants": { body: { grants: [], pending: 0 } },
       "GET /api/offers/games/demo-game/players": (call) => ({ body: { players: call.url.includes("environment=test") ? [cleo] : [] } }),
     });
     const { user, router } = renderInPortal(

@@ -15,6 +15,7 @@ import { IDENTIFIER_RULE_IN_WORDS, PlayerSearchText, isIdentifier } from "@/lib/
 import { describeOffersError, useOffersApi } from "./api";
 import { formatTime } from "./format";
 import styles from "./offers.module.css";
+import { PendingApprovals } from "./pending-approvals";
 
 const SEARCH_MAX = maxLengthOf(PlayerSearchText);
 const finderSchema = z.object({ game: z.string(), player: z.string().trim().min(1, "Name a player by id or username.").max(SEARCH_MAX) });
@@ -23,7 +24,7 @@ const resolver = sentenceResolver(finderSchema, { player: "A player id or userna
 /** What the finder says of an id it cannot open: the offers contract's rule, in words. */
 export const PLAYER_ID_RULE = `A player id is ${IDENTIFIER_RULE_IN_WORDS}. To find a player by username, pick them from the list below.`;
 
-export function SupportHome({ initialGame, initialQuery }: { initialGame: string; initialQuery: string }) {
+export function SupportHome({ initialGame, initialQuery, me = null }: { initialGame: string; initialQuery: string; me?: string | null }) {
   const router = useRouter();
   const { href } = useOffersEnvironment();
   const { api, keys } = useOffersApi();
@@ -117,6 +118,8 @@ export function SupportHome({ initialGame, initialQuery }: { initialGame: string
           </p>
         ) : null}
       </Card>
+
+      {selected ? <PendingApprovals gameId={selected} me={me} /> : null}
 
       <Card title={query ? `Players matching “${query}”` : "Players"}>
         {players.isError ? (

@@ -8,6 +8,7 @@ import { currencies, games, offerEvents, offerInstances, players, referrals, rew
 import type { OffersEngine } from "./engine";
 import { snapshotOf, toOffer } from "./engine";
 import { playerDataOf } from "./engine/views";
+import { listSupportGrants, toSupportGrant } from "./engine/support-grants";
 import { environmentOf, publicGameId, type Environment } from "./environments";
 import type { AdminGame, AdminPlayerState } from "./contract";
 
@@ -77,6 +78,8 @@ export async function playerState(
     .from(referrals)
     .where(and(eq(referrals.gameId, gameId), or(eq(referrals.referrerId, playerId), eq(referrals.refereeId, playerId))))
     .orderBy(asc(referrals.createdAt));
+  const now = engine.clock.now();
+  const { grants } = await listSupportGrants(db, gameId, now, { playerId, limit: 50 });
   return {
     gameId: publicGameId(gameId),
     playerId,
@@ -96,6 +99,7 @@ export async function playerState(
       status: r.status,
       rewards: r.rewards,
     })),
+    supportGrants: grants.map((row) => toSupportGrant(row, now)),
     connected,
   };
 }

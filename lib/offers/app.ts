@@ -21,6 +21,7 @@ import { docsPagePlugin, openApiDocumentRoute, openApiPlugin } from "./http/plug
 import { adminRoutes } from "./http/routes/admin";
 import { adminLiveOpsRoutes } from "./http/routes/admin-live-ops";
 import { adminRateLimitRoutes } from "./http/routes/admin-rate-limits";
+import { adminSupportRoutes } from "./http/routes/admin-support";
 import { adminWebhookRoutes } from "./http/routes/admin-webhooks";
 import { dashboardRoutes } from "./http/routes/dashboard";
 import { gameClientRoutes } from "./http/routes/game-clients";
@@ -67,6 +68,7 @@ export async function buildOffersApp(deps: OffersAppDeps): Promise<FastifyInstan
       await v1.register(dashboardRoutes, { services, adminToken: deps.adminToken });
       await v1.register(adminLiveOpsRoutes, { engine: services.engine, adminToken: deps.adminToken });
       await v1.register(adminRateLimitRoutes, { settings: services.rateLimits, adminToken: deps.adminToken });
+      await v1.register(adminSupportRoutes, { engine: services.engine, adminToken: deps.adminToken });
       // Without an event stream (tests of other parts) the app serves neither it nor the admin API of players.
       const hub = deps.eventStream?.attach(services.engine);
       if (hub) {

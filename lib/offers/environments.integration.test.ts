@@ -44,6 +44,8 @@ interface Seeded {
   endpointId: string;
   deliveryId: number;
   token: string;
+  /** A support grant waiting for approval. */
+  grantId: string;
 }
 
 describe.each(testDatabaseTargets())("live and test environments on %s", (target) => {
@@ -77,7 +79,10 @@ describe.each(testDatabaseTargets())("live and test environments on %s", (target
     const endpointId = endpoint.endpointId ?? endpoint.endpoint?.endpointId;
     // A delivery of the environment's own (a test event), so the replay routes name one that exists.
     const delivery = await ok(send({ method: "POST", url: `/v1/webhooks/endpoints/${endpointId}/test`, headers: api, payload: {} }));
-    return { instanceId: offer.instanceId, claimedInstanceId: claimed.instanceId, referralId: referral.instanceId, endpointId, deliveryId: delivery.deliveryId, token };
+    const admin = { authorization: `Bearer ${ADMIN}`, "x-offers-environment": env };
+    await ok(send({ method: "PUT", url: "/v1/admin/games/game-a/support-thresholds", headers: admin, payload: { rules: [{ kind: "coins", approvalAbove: 10 }] } }));
+    const grant = await ok(send({ method: "POST", url: "/v1/admin/games/game-a/players/p1/support-grants", headers: admin, payload: { kind: "coins", rewardId: "gold", amount: 50, reason: `${env} refund`, actor: "sam" } }));
+    return { instanceId: offer.instanceId, claimedInstanceId: claimed.instanceId, referralId: referral.instanceId, endpointId, deliveryId: delivery.deliveryId, token, grantId: grant.grant.grantId };
   }
 
   beforeAll(async () => {
@@ -134,6 +139,12 @@ describe.each(testDatabaseTargets())("live and test environments on %s", (target
     "POST /v1/admin/games/{gameId}/audience/count": async (env) => ({ method: "POST", url: "/v1/admin/games/game-a/audience/count", headers: adminHeaders(env), payload: { audience: { field: "loginStreak", op: "gte", value: 5 } } }),
     "GET /v1/admin/games/{gameId}/rate-limits": async (env) => ({ method: "GET", url: "/v1/admin/games/game-a/rate-limits", headers: adminHeaders(env) }),
     "PUT /v1/admin/games/{gameId}/rate-limits": async (env) => ({ method: "PUT", url: "/v1/admin/games/game-a/rate-limits", headers: adminHeaders(env), payload: { serverPerMinute: env === "live" ? 5_000 : 6_000 } }),
+    "POST /v1/admin/games/{gameId}/players/{playerId}/support-grants": async (env) => ({ method: "POST", url: "/v1/admin/games/game-a/players/p1/support-grants", headers: { ...adminHeaders(env), "idempotency-key": "k1" }, payload: { kind: "coins", rewardId: "gold", amount: 5, reason: `${env} goodwill`, actor: "sam" } }),
+    "GET /v1/admin/games/{gameId}/support-grants": async (env) => ({ method: "GET", url: "/v1/admin/games/game-a/support-grants?status=pending", headers: adminHeaders(env) }),
+    "POST /v1/admin/games/{gameId}/support-grants/{grantId}/approve": async (env) => ({ method: "POST", url: `/v1/admin/games/game-a/support-grants/${seeded[env].grantId}/approve`, headers: adminHeaders(env), payload: { actor: "lee" } }),
+    "POST /v1/admin/games/{gameId}/support-grants/{grantId}/reject": async (env) => ({ method: "POST", url: `/v1/admin/games/game-a/support-grants/${seeded[env === "live" ? "test" : "live"].grantId}/reject`, headers: adminHeaders(env), payload: { actor: "lee", reason: "the other environment's grant" } }),
+    "GET /v1/admin/games/{gameId}/support-thresholds": async (env) => ({ method: "GET", url: "/v1/admin/games/game-a/support-thresholds", headers: adminHeaders(env) }),
+    "PUT /v1/admin/games/{gameId}/support-thresholds": async (env) => ({ method: "PUT", url: "/v1/admin/games/game-a/support-thresholds", headers: adminHeaders(env), payload: { rules: [{ kind: "loyalty_currency", approvalAbove: "always" }] } }),
     "GET /v1/admin/games/{gameId}/webhooks": async (env) => ({ method: "GET", url: "/v1/admin/games/game-a/webhooks", headers: adminHeaders(env) }),
     "POST /v1/admin/games/{gameId}/webhooks/endpoints": async (env) => ({ method: "POST", url: "/v1/admin/games/game-a/webhooks/endpoints", headers: adminHeaders(env), payload: { url: `https://hooks.example.com/${env}/admin` } }),
     "GET /v1/admin/games/{gameId}/webhooks/endpoints/{endpointId}": async (env) => ({ method: "GET", url: `/v1/admin/games/game-a/webhooks/endpoints/${seeded[env].endpointId}`, headers: adminHeaders(env) }),
@@ -192,6 +203,9 @@ describe.each(testDatabaseTargets())("live and test environments on %s", (target
       // An instance of one environment is unknown to the other.
       const foreign = await send({ method: "POST", url: "/v1/reward/sdk/claim", headers: apiHeaders(env), payload: { kind: "offer", instanceId: seeded[other(env)].claimedInstanceId, playerId: "p1" } });
       expect(foreign.json()).toEqual({ message: "offer-not-found" });
+      // A support grant of one environment is unknown to the other.
+      const foreignGrant = await send({ method: "POST", url: `/v1/admin/games/game-a/support-grants/${seeded[other(env)].grantId}/approve`, headers: adminHeaders(env), payload: { actor: "kim" } });
+      expect(foreignGrant.json()).toMatchObject({ message: "support-grant-not-found" });
       // A one-time token redeems into its own environment: the access token reads that player.
       const token = (await send({ method: "POST", url: "/v1/auth/one_time_token/generate", headers: { "x-game-jwt": await jwt(env) }, payload: {} })).json().token;
       const redeemed = (await send({ method: "POST", url: "/v1/auth/one_time_token/redeem", payload: { token, gameId: "game-a" } })).json();

@@ -35,7 +35,12 @@ export type OffersErrorCode =
   | "webhook-endpoint-not-found"
   | "webhook-delivery-not-found"
   | "webhook-url-not-allowed"
-  | "too-many-webhook-endpoints";
+  | "too-many-webhook-endpoints"
+  | "unknown-reward"
+  | "support-grant-not-found"
+  | "support-grant-decided"
+  | "support-grant-expired"
+  | "four-eyes-same-person";
 
 /**
  * Codes the HTTP layer answers by itself, before or around the domain: credentials, request
@@ -97,6 +102,15 @@ export const statusOf = {
   // An endpoint on a loopback, private or link-local address while the service refuses them (production).
   "webhook-url-not-allowed": 400,
   "too-many-webhook-endpoints": 409,
+  // A support grant of a reward the game does not know (none of its currencies, no reward of its offer definitions).
+  "unknown-reward": 400,
+  "support-grant-not-found": 404,
+  // Approve or reject of a support grant that was already approved, rejected or expired.
+  "support-grant-decided": 409,
+  // Approve or reject of a pending support grant past its time to be decided.
+  "support-grant-expired": 409,
+  // Four eyes: the person who asked for a support grant may not approve or reject it.
+  "four-eyes-same-person": 403,
   // The JWT checks (DESIGN): 400 for the two missing claims, 401 for the rest.
   "jwt-missing-gameId": 400,
   "jwt-missing-playerId": 400,

@@ -173,6 +173,7 @@ export async function startOffersService(options: {
         await app.offers.engine.sweepExpired();
         await app.offers.tokens.purge();
         await app.offers.engine.purgeIdempotencyKeys();
+        await app.offers.engine.expireSupportGrants();
         if (env.OFFERS_DELIVERY_RETENTION_DAYS > 0) {
           const endedBefore = new Date(clock.now().getTime() - env.OFFERS_DELIVERY_RETENTION_DAYS * 86_400_000);
           // Bounded per sweep, so a first purge of a large log does not hold one long statement.

@@ -33,10 +33,13 @@ export const AUDIT_ACTIONS = [
   "webhook.rotate-secret",
   "webhook.test",
   "webhook.replay",
+  "support-grant.request",
+  "support-grant.approve",
+  "support-grant.reject",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-export const AUDIT_TARGET_TYPES = ["component", "order", "token", "catalog", "import", "merge-request", "offer-definition", "webhook"] as const;
+export const AUDIT_TARGET_TYPES = ["component", "order", "token", "catalog", "import", "merge-request", "offer-definition", "webhook", "support-grant"] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 
 export interface AuditActor {

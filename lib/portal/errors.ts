@@ -28,6 +28,13 @@ export const OFFERS_ADMIN_ERROR_CODES = [
   "webhook-delivery-not-found",
   "webhook-url-not-allowed",
   "too-many-webhook-endpoints",
+  // Support grants: passed through the same way.
+  "unknown-reward",
+  "support-grant-not-found",
+  "support-grant-decided",
+  "support-grant-expired",
+  "four-eyes-same-person",
+  "idempotency-key-reused",
 ] as const;
 
 export const PORTAL_ERROR_CODES = [

@@ -42,6 +42,11 @@ import {
   WebhookReplayRequest,
   WebhookSecretRotated,
   WebhookTestSent,
+  SupportGrantList,
+  SupportGrantResponse,
+  SupportThresholds,
+  type SupportGrantRequest,
+  type SupportGrantStatus,
   type Environment,
 } from "../offers-client/schemas";
 import { PortalError, type PortalIssue } from "./errors";
@@ -103,6 +108,12 @@ const PASSED_THROUGH = {
   "webhook-delivery-not-found": "no such delivery in this game",
   "webhook-url-not-allowed": "the offers service refuses this URL: it reaches a loopback or private address",
   "too-many-webhook-endpoints": "this game has as many webhook endpoints as allowed (20); delete one first",
+  "unknown-reward": "the game knows no such reward: pick one of its currencies or a reward of one of its offers",
+  "support-grant-not-found": "no such support grant in this game",
+  "support-grant-decided": "this grant was already approved, rejected or expired; reload to see who decided",
+  "support-grant-expired": "this grant waited too long for a decision and expired; ask again if it is still due",
+  "four-eyes-same-person": "a grant is approved or rejected by someone other than the person who asked for it",
+  "idempotency-key-reused": "this request's key was already used for another grant; reload and send it again",
 } as const;
 
 const ServiceEtag = z.object({ etag: z.string() });
@@ -111,9 +122,6 @@ const ServiceIssues = z.array(z.object({ path: z.array(z.union([z.string(), z.nu
 /** Maps a non-2xx answer of the service (its upstream status, read here only) to an error. */
 function errorFromAnswer(status: number, text: string): PortalError {
   if (status >= 500) return unavailable(`HTTP ${status}`);
-  if (status === 401 || status === 403) {
-    return new OffersAdminError("offers-admin-token-rejected", "the offers service refused the portal's admin token (check OFFERS_ADMIN_TOKEN)");
-  }
   let code = `http-${status}`;
   let body: unknown;
   try {
@@ -122,6 +130,10 @@ function errorFromAnswer(status: number, text: string): PortalError {
     else if (body && typeof body === "object" && typeof (body as { message?: unknown }).message === "string") code = (body as { message: string }).message;
   } catch {
     // not JSON: keep http-<status>
+  }
+  // A 403 that is the service's own refusal (four eyes) passes through; any other 401/403 is our credential.
+  if (status === 401 || (status === 403 && code !== "four-eyes-same-person")) {
+    return new OffersAdminError("offers-admin-token-rejected", "the offers service refused the portal's admin token (check OFFERS_ADMIN_TOKEN)");
   }
   if (Object.hasOwn(PASSED_THROUGH, code)) {
     const known = code as keyof typeof PASSED_THROUGH;
@@ -321,6 +333,28 @@ export function createOffersAdminClient(options: OffersAdminOptions) {
     replayWebhookDelivery: (gameId: string, deliveryId: number, signal?: AbortSignal) => write("POST", `${hooks(gameId)}/deliveries/${deliveryId}/replay`, {}, WebhookReplayed, signal),
 
     replayFailedWebhooks: (gameId: string, request: WebhookReplayRange, signal?: AbortSignal) => write("POST", `${hooks(gameId)}/replay`, request, WebhookReplayed, signal),
+
+    // ---- support actions: compensation grants and their four-eyes approval ----
+
+    /** Grants a compensation reward (or stores it pending above the game's thresholds); `idempotencyKey` makes a retry answer the first grant. */
+    requestSupportGrant: (gameId: string, playerId: string, request: SupportGrantRequest, idempotencyKey?: string, signal?: AbortSignal) =>
+      write("POST", `/games/${seg(gameId)}/players/${seg(playerId)}/support-grants`, request, SupportGrantResponse, signal, idempotencyKey ? { "Idempotency-Key": idempotencyKey } : undefined).then(
+        (a) => a.grant,
+      ),
+
+    /** The game's support grants, newest first, and how many wait for approval. */
+    supportGrants: (gameId: string, query: { status?: SupportGrantStatus; playerId?: string; limit?: number } = {}, signal?: AbortSignal) => {
+      const params = new URLSearchParams(Object.entries(query).flatMap(([k, v]) => (v === undefined ? [] : [[k, String(v)]])));
+      return getJson(`/games/${seg(gameId)}/support-grants${params.size ? `?${params}` : ""}`, SupportGrantList, signal);
+    },
+
+    /** Approves or rejects a pending grant as `actor` (never its requester: four-eyes-same-person). */
+    decideSupportGrant: (gameId: string, grantId: string, decision: "approve" | "reject", body: { actor: string; reason?: string }, signal?: AbortSignal) =>
+      write("POST", `/games/${seg(gameId)}/support-grants/${seg(grantId)}/${decision}`, body, SupportGrantResponse, signal).then((a) => a.grant),
+
+    supportThresholds: (gameId: string, signal?: AbortSignal) => getJson(`/games/${seg(gameId)}/support-thresholds`, SupportThresholds, signal),
+
+    setSupportThresholds: (gameId: string, thresholds: SupportThresholds, signal?: AbortSignal) => write("PUT", `/games/${seg(gameId)}/support-thresholds`, thresholds, SupportThresholds, signal),
 
     /**
      * Opens the player's watch stream; answers the upstream response (status 200, body the

@@ -163,6 +163,9 @@ export function rewardEventRowFor(fields: Partial<RewardEventRow> = {}): RewardE
     variantId: null,
     rewards: [{ kind: "coins", rewardId: "gold", name: "Gold", amount: 25 }],
     source: "client",
+    actor: null,
+    approvedBy: null,
+    reason: null,
     occurredAt: new Date(Date.UTC(2026, 0, 1, 11)),
     ...fields,
   };

@@ -20,5 +20,5 @@ export default async function OffersPage({ searchParams }: { searchParams: Searc
   const params = await searchParams;
   if (!user) return <SignInNeeded title="Offers" reason="Sign in to inspect players' offers." next={pageHref("/offers", pageEnvironment(params))} />;
   if (!hasRole(user, "support")) return <SupportRoleNeeded />;
-  return <SupportHome initialGame={first(params.game).slice(0, 200)} initialQuery={first(params.q).slice(0, 200)} />;
+  return <SupportHome initialGame={first(params.game).slice(0, 200)} initialQuery={first(params.q).slice(0, 200)} me={user.id} />;
 }

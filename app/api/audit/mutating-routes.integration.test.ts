@@ -55,6 +55,7 @@ const users: Array<[string, Role[]]> = [
   ["lee", ["engineer", "lead"]],
   ["olga", ["engineer", "operator"]],
   ["lina", ["engineer", "liveops"]],
+  ["sue", ["engineer", "support"]],
   ["admin", ["admin"]],
 ];
 const signedIn: Record<string, Record<string, string>> = {};
@@ -229,6 +230,20 @@ const CASES: AuditedCase[] = [
     status: 200,
     call: () => ({ as: "lina", url: `/api/offers/games/${GAME}/webhooks/endpoints/${ENDPOINT}`, params: ofEndpoint, headers: { "if-match": offers.endpointEtag() } }),
   },
+  {
+    route: "POST /api/offers/games/{gameId}/players/{playerId}/support-grants",
+    action: "support-grant.request",
+    status: 200,
+    call: () => ({ as: "sue", url: `/api/offers/games/${GAME}/players/p1/support-grants`, params: { gameId: GAME, playerId: "p1" }, json: { kind: "coins", rewardId: "gold", amount: 5000, reason: "outage" } }),
+  },
+  ...(["approve", "reject"] as const).map(
+    (decision): AuditedCase => ({
+      route: `POST /api/offers/games/{gameId}/support-grants/{grantId}/${decision}`,
+      action: `support-grant.${decision}`,
+      status: 200,
+      call: () => ({ as: "lee", url: `/api/offers/games/${GAME}/support-grants/sg_1/${decision}`, params: { gameId: GAME, grantId: "sg_1" }, json: { reason: "checked" } }),
+    }),
+  ),
 ];
 
 /** What a case's answer hands on to later cases. */
@@ -320,6 +335,24 @@ async function startFakeOffers(): Promise<FakeOffers> {
   };
   const changeEndpoint = (patch: Partial<typeof endpoint>) => (endpoint = { ...endpoint, ...patch, etag: `"w${Number(endpoint.etag.slice(2, -1)) + 1}"` });
   const statuses = { activate: "active", pause: "paused", archive: "archived", restore: "draft" } as const;
+  const supportGrant = (status: string, body: Record<string, unknown>) => ({
+    grantId: "sg_1",
+    gameId: GAME,
+    playerId: "p1",
+    kind: "coins",
+    rewardId: "gold",
+    name: "Gold",
+    amount: 5000,
+    reason: "outage",
+    requestedBy: "sue",
+    status,
+    approvalRequired: true,
+    decidedBy: status === "pending" ? null : (body.actor ?? null),
+    decisionReason: status === "pending" ? null : (body.reason ?? null),
+    requestedAt: at,
+    decidedAt: status === "pending" ? null : at,
+    expiresAt: at,
+  });
 
   const answer = (method: string, path: string, body: Record<string, unknown>): unknown => {
     const hooks = `/v1/admin/games/${GAME}/webhooks`;
@@ -338,6 +371,10 @@ async function startFakeOffers(): Promise<FakeOffers> {
     }
     if (method === "POST" && path === `${hooks}/endpoints/${ENDPOINT}/test`) return { messageId: "msg_test", deliveryId: 8 };
     if (method === "POST" && (path === `${hooks}/deliveries/7/replay` || path === `${hooks}/replay`)) return { replayed: 1 };
+    if (method === "POST" && path === `/v1/admin/games/${GAME}/players/p1/support-grants`) return { grant: supportGrant("pending", body) };
+    if (method === "GET" && path === `/v1/admin/games/${GAME}/support-grants`) return { grants: [supportGrant("pending", {})], pending: 1 };
+    const decided = new RegExp(`^/v1/admin/games/${GAME}/support-grants/sg_1/(approve|reject)$`).exec(path);
+    if (method === "POST" && decided) return { grant: supportGrant(decided[1] === "approve" ? "granted" : "rejected", body) };
     return undefined;
   };
 

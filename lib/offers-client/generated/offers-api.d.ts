@@ -616,6 +616,104 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/admin/games/{gameId}/players/{playerId}/support-grants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Grant a compensation reward to a player
+         * @description Support grants one reward (a currency of the game, or a reward of one of its offer definitions) with a reason. Below the game's support thresholds it is granted at once: a ledger row and a reward.granted event (source support, with actor and reason), delivered by webhook and in the feed. Above them it is stored pending (status pending) until a second person approves it.
+         */
+        post: operations["adminGrantCompensation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/games/{gameId}/support-grants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Support grants, newest first, and how many wait for approval */
+        get: operations["adminListSupportGrants"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/games/{gameId}/support-grants/{grantId}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve a pending support grant (grants it)
+         * @description Never by the person who asked for it (403 four-eyes-same-person). Exactly one decision wins; the same decision by the same person again answers the first. A grant already decided answers 409 support-grant-decided, one past its time 409 support-grant-expired.
+         */
+        post: operations["adminApproveSupportGrant"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/games/{gameId}/support-grants/{grantId}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reject a pending support grant, with a reason
+         * @description Never by the person who asked for it (403 four-eyes-same-person). Exactly one decision wins; the same decision by the same person again answers the first. A grant already decided answers 409 support-grant-decided, one past its time 409 support-grant-expired.
+         */
+        post: operations["adminRejectSupportGrant"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/games/{gameId}/support-thresholds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The game's four-eyes thresholds of support grants */
+        get: operations["adminGetSupportThresholds"];
+        /**
+         * Replace the game's four-eyes thresholds of support grants
+         * @description Each rule names a reward kind (and optionally one reward id) and the amount above which a grant waits for a second person, or "always". A grant needs approval when any rule that applies says so; no rule: grants are immediate. Applies to the next grant on every instance.
+         */
+        put: operations["adminSetSupportThresholds"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/sse/connect": {
         parameters: {
             query?: never;
@@ -867,7 +965,7 @@ export interface webhooks {
         put?: never;
         /**
          * A reward was granted
-         * @description Sent to each enabled endpoint of the game and environment subscribed to `reward.granted`, for every claim. At least once and not necessarily in order (attempts run side by side and retry): de-duplicate on `id`. `GET /v1/rewards/events` serves the same events in commit order.
+         * @description Sent to each enabled endpoint of the game and environment subscribed to `reward.granted`, for every claim and every support grant when it is granted (`kind` support, `source` support, with `actor`, `approvedBy` and `reason`). At least once and not necessarily in order (attempts run side by side and retry): de-duplicate on `id`. `GET /v1/rewards/events` serves the same events in commit order.
          */
         post: operations["rewardGranted"];
         delete?: never;
@@ -914,7 +1012,7 @@ export interface components {
                 environment: "live" | "test";
                 playerId: string;
                 /** @enum {string} */
-                kind: "offer" | "referral";
+                kind: "offer" | "referral" | "support";
                 instanceId: string;
                 offerId?: string;
                 variant?: string;
@@ -931,7 +1029,10 @@ export interface components {
                     image?: string;
                 }[];
                 /** @enum {string} */
-                source: "client" | "server" | "dashboard";
+                source: "client" | "server" | "dashboard" | "support";
+                actor?: string;
+                approvedBy?: string;
+                reason?: string;
                 /**
                  * Format: date-time
                  * @description ISO 8601 UTC timestamp
@@ -955,6 +1056,30 @@ export interface components {
                 endpointId: string;
                 message: string;
             };
+        };
+        SupportGrant: {
+            grantId: string;
+            gameId: string;
+            playerId: string;
+            /** @enum {string} */
+            kind: "item" | "coins" | "exp" | "trust_points" | "loyalty_currency";
+            rewardId: string;
+            name: string;
+            amount: number;
+            reason: string;
+            requestedBy: string;
+            /** @enum {string} */
+            status: "pending" | "granted" | "rejected" | "expired";
+            approvalRequired: boolean;
+            decidedBy: string | null;
+            decisionReason: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp
+             */
+            requestedAt: string;
+            decidedAt: string | null;
+            expiresAt: string | null;
         };
     };
     responses: never;
@@ -8066,6 +8191,782 @@ export interface operations {
             };
         };
     };
+    adminGrantCompensation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description live (default) or test: the game environment this call reads and changes */
+                "x-offers-environment"?: "live" | "test";
+                /** @description Makes a retried grant safe: the same key with the same request answers the first grant (header Idempotent-Replayed: true), never a second one; the same key with another request answers 422 idempotency-key-reused. Scoped per game environment and player. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                gameId: string;
+                playerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    kind: "item" | "coins" | "exp" | "trust_points" | "loyalty_currency";
+                    rewardId: string;
+                    amount: number;
+                    reason: string;
+                    actor: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        grant: components["schemas"]["SupportGrant"];
+                    };
+                };
+            };
+            /** @description Bad request: `unknown-reward`, `invalid-environment`, `invalid-request`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "invalid-request";
+                        issues: {
+                            path: (string | number)[];
+                            message: string;
+                        }[];
+                    } | {
+                        /** @enum {string} */
+                        message: "unknown-reward" | "invalid-environment";
+                    };
+                };
+            };
+            /** @description Unauthenticated: `invalid-admin-token`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "invalid-admin-token";
+                    };
+                };
+            };
+            /** @description Not found: `game-not-found`, `player-not-found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "game-not-found" | "player-not-found";
+                    };
+                };
+            };
+            /** @description Payload too large: `payload-too-large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "payload-too-large";
+                    };
+                };
+            };
+            /** @description Unsupported media type: `unsupported-media-type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "unsupported-media-type";
+                    };
+                };
+            };
+            /** @description Unprocessable: `idempotency-key-reused`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "idempotency-key-reused";
+                    };
+                };
+            };
+            /** @description Internal error: `internal-error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "internal-error";
+                    };
+                };
+            };
+            /** @description Unavailable (retry after Retry-After): `database-unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "database-unavailable";
+                    };
+                };
+            };
+        };
+    };
+    adminListSupportGrants: {
+        parameters: {
+            query?: {
+                status?: "pending" | "granted" | "rejected" | "expired";
+                playerId?: string;
+                limit?: number;
+            };
+            header?: {
+                /** @description live (default) or test: the game environment this call reads and changes */
+                "x-offers-environment"?: "live" | "test";
+            };
+            path: {
+                gameId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        grants: components["schemas"]["SupportGrant"][];
+                        pending: number;
+                    };
+                };
+            };
+            /** @description Bad request: `invalid-environment`, `invalid-request`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "invalid-request";
+                        issues: {
+                            path: (string | number)[];
+                            message: string;
+                        }[];
+                    } | {
+                        /** @enum {string} */
+                        message: "invalid-environment";
+                    };
+                };
+            };
+            /** @description Unauthenticated: `invalid-admin-token`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "invalid-admin-token";
+                    };
+                };
+            };
+            /** @description Not found: `game-not-found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "game-not-found";
+                    };
+                };
+            };
+            /** @description Internal error: `internal-error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "internal-error";
+                    };
+                };
+            };
+            /** @description Unavailable (retry after Retry-After): `database-unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "database-unavailable";
+                    };
+                };
+            };
+        };
+    };
+    adminApproveSupportGrant: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description live (default) or test: the game environment this call reads and changes */
+                "x-offers-environment"?: "live" | "test";
+            };
+            path: {
+                gameId: string;
+                grantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    actor: string;
+                    reason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        grant: components["schemas"]["SupportGrant"];
+                    };
+                };
+            };
+            /** @description Bad request: `invalid-environment`, `invalid-request`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "invalid-request";
+                        issues: {
+                            path: (string | number)[];
+                            message: string;
+                        }[];
+                    } | {
+                        /** @enum {string} */
+                        message: "invalid-environment";
+                    };
+                };
+            };
+            /** @description Unauthenticated: `invalid-admin-token`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "invalid-admin-token";
+                    };
+                };
+            };
+            /** @description Status 403: `four-eyes-same-person`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "four-eyes-same-person";
+                    };
+                };
+            };
+            /** @description Not found: `support-grant-not-found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "support-grant-not-found";
+                    };
+                };
+            };
+            /** @description Conflict: `support-grant-decided`, `support-grant-expired`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "support-grant-decided" | "support-grant-expired";
+                    };
+                };
+            };
+            /** @description Payload too large: `payload-too-large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "payload-too-large";
+                    };
+                };
+            };
+            /** @description Unsupported media type: `unsupported-media-type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "unsupported-media-type";
+                    };
+                };
+            };
+            /** @description Internal error: `internal-error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "internal-error";
+                    };
+                };
+            };
+            /** @description Unavailable (retry after Retry-After): `database-unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "database-unavailable";
+                    };
+                };
+            };
+        };
+    };
+    adminRejectSupportGrant: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description live (default) or test: the game environment this call reads and changes */
+                "x-offers-environment"?: "live" | "test";
+            };
+            path: {
+                gameId: string;
+                grantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    actor: string;
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        grant: components["schemas"]["SupportGrant"];
+                    };
+                };
+            };
+            /** @description Bad request: `invalid-environment`, `invalid-request`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "invalid-request";
+                        issues: {
+                            path: (string | number)[];
+                            message: string;
+                        }[];
+                    } | {
+                        /** @enum {string} */
+                        message: "invalid-environment";
+                    };
+                };
+            };
+            /** @description Unauthenticated: `invalid-admin-token`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "invalid-admin-token";
+                    };
+                };
+            };
+            /** @description Status 403: `four-eyes-same-person`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "four-eyes-same-person";
+                    };
+                };
+            };
+            /** @description Not found: `support-grant-not-found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "support-grant-not-found";
+                    };
+                };
+            };
+            /** @description Conflict: `support-grant-decided`, `support-grant-expired`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "support-grant-decided" | "support-grant-expired";
+                    };
+                };
+            };
+            /** @description Payload too large: `payload-too-large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "payload-too-large";
+                    };
+                };
+            };
+            /** @description Unsupported media type: `unsupported-media-type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "unsupported-media-type";
+                    };
+                };
+            };
+            /** @description Internal error: `internal-error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "internal-error";
+                    };
+                };
+            };
+            /** @description Unavailable (retry after Retry-After): `database-unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "database-unavailable";
+                    };
+                };
+            };
+        };
+    };
+    adminGetSupportThresholds: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description live (default) or test: the game environment this call reads and changes */
+                "x-offers-environment"?: "live" | "test";
+            };
+            path: {
+                gameId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        rules: {
+                            /** @enum {string} */
+                            kind: "item" | "coins" | "exp" | "trust_points" | "loyalty_currency";
+                            rewardId?: string;
+                            approvalAbove: "always" | number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad request: `invalid-environment`, `invalid-request`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "invalid-request";
+                        issues: {
+                            path: (string | number)[];
+                            message: string;
+                        }[];
+                    } | {
+                        /** @enum {string} */
+                        message: "invalid-environment";
+                    };
+                };
+            };
+            /** @description Unauthenticated: `invalid-admin-token`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "invalid-admin-token";
+                    };
+                };
+            };
+            /** @description Not found: `game-not-found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "game-not-found";
+                    };
+                };
+            };
+            /** @description Internal error: `internal-error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "internal-error";
+                    };
+                };
+            };
+            /** @description Unavailable (retry after Retry-After): `database-unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "database-unavailable";
+                    };
+                };
+            };
+        };
+    };
+    adminSetSupportThresholds: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description live (default) or test: the game environment this call reads and changes */
+                "x-offers-environment"?: "live" | "test";
+            };
+            path: {
+                gameId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    rules: {
+                        /** @enum {string} */
+                        kind: "item" | "coins" | "exp" | "trust_points" | "loyalty_currency";
+                        rewardId?: string;
+                        approvalAbove: "always" | number;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        rules: {
+                            /** @enum {string} */
+                            kind: "item" | "coins" | "exp" | "trust_points" | "loyalty_currency";
+                            rewardId?: string;
+                            approvalAbove: "always" | number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad request: `invalid-environment`, `invalid-request`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "invalid-request";
+                        issues: {
+                            path: (string | number)[];
+                            message: string;
+                        }[];
+                    } | {
+                        /** @enum {string} */
+                        message: "invalid-environment";
+                    };
+                };
+            };
+            /** @description Unauthenticated: `invalid-admin-token`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "invalid-admin-token";
+                    };
+                };
+            };
+            /** @description Not found: `game-not-found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "game-not-found";
+                    };
+                };
+            };
+            /** @description Payload too large: `payload-too-large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "payload-too-large";
+                    };
+                };
+            };
+            /** @description Unsupported media type: `unsupported-media-type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "unsupported-media-type";
+                    };
+                };
+            };
+            /** @description Internal error: `internal-error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "internal-error";
+                    };
+                };
+            };
+            /** @description Unavailable (retry after Retry-After): `database-unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "database-unavailable";
+                    };
+                };
+            };
+        };
+    };
     connectEventStream: {
         parameters: {
             query?: never;
@@ -8481,6 +9382,7 @@ export interface operations {
                             }[];
                             grantedAt: string;
                         }[];
+                        supportGrants: components["schemas"]["SupportGrant"][];
                         referrals: {
                             instanceId: string;
                             referrerId: string;

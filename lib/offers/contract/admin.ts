@@ -4,6 +4,7 @@ import { Environment } from "../environments";
 import { Offer } from "./offers";
 import { PlayerData, PlayerSnapshot } from "./players";
 import { Reward } from "./rewards";
+import { SupportGrant } from "./support";
 
 export const AdminGame = z.object({
   gameId: z.string(),
@@ -39,7 +40,10 @@ export const AdminPlayerState = z.object({
   snapshot: PlayerSnapshot,
   playerData: PlayerData,
   offers: z.array(Offer.extend({ events: z.array(AdminOfferEvent) })),
+  /** What was granted: sourceKind offer or referral (a claim), or support (a support grant; sourceId is its grantId). */
   ledger: z.array(z.object({ sourceKind: z.string(), sourceId: z.string(), rewards: z.array(Reward), grantedAt: z.string() })),
+  /** The player's support grants, newest first (the last 50): granted, pending approval, rejected or expired, each with who and why. */
+  supportGrants: z.array(SupportGrant),
   referrals: z.array(
     z.object({ instanceId: z.string(), referrerId: z.string(), refereeId: z.string(), status: z.string(), rewards: z.array(Reward) }),
   ),

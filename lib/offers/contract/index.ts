@@ -21,3 +21,4 @@ export * from "./concurrency";
 export * from "./errors";
 export * from "./admin";
 export * from "./live-ops";
+export * from "./support";

@@ -1,21 +1,24 @@
 /** The reward.granted event (webhook body and ledger feed), the test event, and the feed. */
 import { z } from "zod";
 import { Environment } from "../environments";
-import { ClaimKind } from "./claims";
 import { Reward } from "./rewards";
 import { Timestamp } from "./scalars";
 
-/** Who claimed: a game client (JWT), a game server (API key) or the player on the rewards page. */
-export const RewardSource = z.enum(["client", "server", "dashboard"]);
+/** Who caused the grant: a game client (JWT), a game server (API key), the player on the rewards page, or support staff (a compensation). */
+export const RewardSource = z.enum(["client", "server", "dashboard", "support"]);
 export type RewardSource = z.infer<typeof RewardSource>;
+
+/** What was granted from: a claimed offer or referral, or a support grant (a compensation, no claim). */
+export const RewardEventKind = z.enum(["offer", "referral", "support"]);
+export type RewardEventKind = z.infer<typeof RewardEventKind>;
 
 export const RewardGrantedData = z.object({
   gameId: z.string(),
   /** The game's environment the claim was made in: a test credential's claims say test. */
   environment: Environment,
   playerId: z.string(),
-  kind: ClaimKind,
-  /** The offer instance or referral that was claimed (the claim's instanceId). */
+  kind: RewardEventKind,
+  /** The offer instance or referral that was claimed (the claim's instanceId); for kind support, the support grant's id. */
   instanceId: z.string(),
   /** The offer definition (kind offer). */
   offerId: z.string().optional(),
@@ -23,6 +26,10 @@ export const RewardGrantedData = z.object({
   variant: z.string().optional(),
   rewards: z.array(Reward),
   source: RewardSource,
+  /** Source support: who granted it (the portal user), who approved it when a second person had to, and why. */
+  actor: z.string().optional(),
+  approvedBy: z.string().optional(),
+  reason: z.string().optional(),
   grantedAt: Timestamp,
 });
 export type RewardGrantedData = z.infer<typeof RewardGrantedData>;

@@ -19,14 +19,17 @@ import {
   uniqueIndex,
 } from "drizzle-orm/pg-core";
 import type {
+  ApprovalRule,
   AudienceRule,
   CompletionCondition,
   CompletionTrackers,
   DefinitionStatus,
   DeliveryStatus,
   Reward,
+  RewardEventKind,
   RewardSource,
   RewardVariant,
+  SupportGrantStatus,
   WebhookEventType,
 } from "../contract";
 
@@ -55,6 +58,8 @@ export const games = pgTable("offers_games", {
   clientRateLimitPerMinute: integer("client_rate_limit_per_minute"),
   /** Requests per minute of the game's servers (API-key routes); null = OFFERS_RATE_LIMIT_SERVER_PER_MINUTE, 0 = unlimited. */
   serverRateLimitPerMinute: integer("server_rate_limit_per_minute"),
+  /** Four eyes: when a support grant waits for a second person (../engine/four-eyes). Empty: every grant is immediate. */
+  supportApprovalRules: jsonb("support_approval_rules").$type<ApprovalRule[]>().notNull().default([]),
   createdAt: ts("created_at").notNull().defaultNow(),
 });
 
@@ -232,14 +237,14 @@ export const offerEvents = pgTable(
   ],
 );
 
-/** What was granted, once per claimed source (offer instance or referral). */
+/** What was granted, once per claimed source (offer instance or referral) or support grant. */
 export const rewardLedger = pgTable(
   "offers_reward_ledger",
   {
     id: bigserial("id", { mode: "number" }).primaryKey(),
     gameId: text("game_id").notNull(),
     playerId: text("player_id").notNull(),
-    sourceKind: text("source_kind").$type<"offer" | "referral">().notNull(),
+    sourceKind: text("source_kind").$type<RewardEventKind>().notNull(),
     sourceId: text("source_id").notNull(),
     rewards: jsonb("rewards").$type<Reward[]>().notNull(),
     grantedAt: ts("granted_at").notNull(),
@@ -362,13 +367,17 @@ export const rewardEvents = pgTable(
     type: text("type").$type<"reward.granted">().notNull().default("reward.granted"),
     gameId: text("game_id").notNull(),
     playerId: text("player_id").notNull(),
-    sourceKind: text("source_kind").$type<"offer" | "referral">().notNull(),
-    /** The offer instance or referral claimed. */
+    sourceKind: text("source_kind").$type<RewardEventKind>().notNull(),
+    /** The offer instance or referral claimed, or the support grant. */
     sourceId: text("source_id").notNull(),
     offerId: text("offer_id"),
     variantId: text("variant_id"),
     rewards: jsonb("rewards").$type<Reward[]>().notNull(),
     source: text("source").$type<RewardSource>().notNull(),
+    /** Support grants: who granted it (and who approved it, when a second person did), and why. */
+    actor: text("actor"),
+    approvedBy: text("approved_by"),
+    reason: text("reason"),
     occurredAt: ts("occurred_at").notNull(),
   },
   (t) => [
@@ -454,5 +463,43 @@ export const webhookDeliveries = pgTable(
     index("offers_webhook_deliveries_game_idx").on(t.gameId, t.id),
     // The dead letters, and replays of a time range. (The lag reads the due index: few rows are pending.)
     index("offers_webhook_deliveries_failed_idx").on(t.gameId, t.eventAt).where(sql`status = 'failed'`),
+  ],
+);
+
+/**
+ * Support grants of a compensation reward to one player: granted at once, or pending until a second
+ * person approves or rejects it (never the requester), or until it expires. Decisions are
+ * conditional updates of `status` (pending → …), so exactly one decision wins on any instance. A
+ * granted one has its ledger row (source kind `support`, source id the grant id) and its
+ * reward.granted event, written in the same transaction.
+ */
+export const supportGrants = pgTable(
+  "offers_support_grants",
+  {
+    grantId: text("grant_id").primaryKey(),
+    gameId: text("game_id")
+      .notNull()
+      .references(() => games.gameId, { onDelete: "cascade" }),
+    playerId: text("player_id").notNull(),
+    reward: jsonb("reward").$type<Reward>().notNull(),
+    reason: text("reason").notNull(),
+    requestedBy: text("requested_by").notNull(),
+    status: text("status").$type<SupportGrantStatus>().notNull(),
+    approvalRequired: boolean("approval_required").notNull(),
+    decidedBy: text("decided_by"),
+    decisionReason: text("decision_reason"),
+    /** The Idempotency-Key the request was sent with, and the SHA-256 of the request as parsed. */
+    idempotencyKey: text("idempotency_key"),
+    fingerprint: text("fingerprint").notNull(),
+    createdAt: ts("created_at").notNull(),
+    decidedAt: ts("decided_at"),
+    /** Pending grants only: undecided by then, it expires. */
+    expiresAt: ts("expires_at"),
+    updatedAt: ts("updated_at").notNull(),
+  },
+  (t) => [
+    uniqueIndex("offers_support_grants_key_idx").on(t.gameId, t.playerId, t.idempotencyKey),
+    index("offers_support_grants_player_idx").on(t.gameId, t.playerId, t.createdAt),
+    index("offers_support_grants_pending_idx").on(t.gameId, t.createdAt).where(sql`status = 'pending'`),
   ],
 );

@@ -21,6 +21,9 @@ export function toRewardGrantedEvent(row: RewardEventRow): RewardGrantedEvent {
       ...(row.variantId ? { variant: row.variantId } : {}),
       rewards: row.rewards,
       source: row.source,
+      ...(row.actor ? { actor: row.actor } : {}),
+      ...(row.approvedBy ? { approvedBy: row.approvedBy } : {}),
+      ...(row.reason ? { reason: row.reason } : {}),
       grantedAt: at,
     },
   };

@@ -96,7 +96,7 @@ describe.each(contractDatabaseTargets())("the two claim paths on %s", (target) =
       const hotRows = await writtenRows(hot);
       expect(hotRows.ledger).toHaveLength(1);
       expect(hotRows.outbox).toEqual([
-        { type: "reward.granted", gameId: GAME, sourceKind: "offer", offerId: "first", variantId: "main", rewards: [reward], source: "client", occurredAt: clock.now(), instanceOf: "first" },
+        { type: "reward.granted", gameId: GAME, sourceKind: "offer", offerId: "first", variantId: "main", rewards: [reward], source: "client", actor: null, approvedBy: null, reason: null, occurredAt: clock.now(), instanceOf: "first" },
       ]);
       expect(hotRows.events.map((e) => e.type)).toContain("claimed");
       expect(hotRows.keys).toHaveLength(idempotency ? 1 : 0);

@@ -37,6 +37,18 @@ import { createReferral, referralsOf } from "./referrals";
 import { pushSnapshotIn } from "./snapshots";
 import { loadTargetingCandidates, surfaceMatchingIn } from "./surfacing";
 import { purgeIdempotencyKeys, sweepExpired } from "./sweep";
+import {
+  decideSupportGrant,
+  expireSupportGrants,
+  listSupportGrants,
+  requestSupportGrant,
+  setSupportThresholds,
+  supportThresholds,
+  type SupportDecision,
+  type SupportGrantAsk,
+  type SupportGrantOutcome,
+  type SupportGrantRow,
+} from "./support-grants";
 import { withPlayerTransaction, type PlayerTx } from "./transaction";
 import {
   DEFAULT_MAX_OFFER_SLOTS,
@@ -270,6 +282,37 @@ export class OffersEngine implements EngineCore {
     const outcome = await claimOnce(this, request);
     if (!outcome.replayed) this.rewardGranted(request.gameId);
     return outcome;
+  }
+
+  /** A support grant of a compensation reward (./support-grants): granted at once, or pending above the game's thresholds. */
+  async requestSupportGrant(ask: SupportGrantAsk): Promise<SupportGrantOutcome> {
+    const outcome = await requestSupportGrant(this, ask);
+    if (!outcome.replayed && outcome.grant.status === "granted") this.rewardGranted(ask.gameId);
+    return outcome;
+  }
+
+  /** Approves or rejects a pending support grant (never by its requester); exactly one decision wins. */
+  async decideSupportGrant(decision: SupportDecision): Promise<SupportGrantOutcome> {
+    const outcome = await decideSupportGrant(this, decision);
+    if (!outcome.replayed && outcome.grant.status === "granted") this.rewardGranted(decision.gameId);
+    return outcome;
+  }
+
+  listSupportGrants(gameId: string, filter: { status?: SupportGrantRow["status"]; playerId?: string; limit: number }) {
+    return listSupportGrants(this.db, gameId, this.clock.now(), filter);
+  }
+
+  supportThresholds(gameId: string) {
+    return supportThresholds(this.db, gameId);
+  }
+
+  setSupportThresholds(gameId: string, rules: Parameters<typeof setSupportThresholds>[2]) {
+    return setSupportThresholds(this.db, gameId, rules);
+  }
+
+  /** Stores `expired` on pending support grants past their time (the periodic sweep). */
+  expireSupportGrants(): Promise<number> {
+    return expireSupportGrants(this);
   }
 
   /** Subscribes to "a reward.granted event was committed" (after commit; the delivery worker wakes on it). */

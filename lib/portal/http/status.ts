@@ -23,6 +23,13 @@ export const statusOf: Record<PortalErrorCode, number> = {
   // A URL the offers service refuses (loopback or private address): the caller's input.
   "webhook-url-not-allowed": 400,
   "too-many-webhook-endpoints": 409,
+  // Support grants (the offers service's codes, passed through).
+  "unknown-reward": 400,
+  "support-grant-not-found": 404,
+  "support-grant-decided": 409,
+  "support-grant-expired": 409,
+  "four-eyes-same-person": 403,
+  "idempotency-key-reused": 422,
   conflict: 409,
   "name-taken": 409,
   "order-decided": 409,

@@ -779,6 +779,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/offers/games/{gameId}/players/{playerId}/support-grants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Grant a compensation reward: kind, rewardId, amount, reason; above the game's thresholds it waits for approval (support)
+         * @description Needs the support role (admin holds every role).
+         */
+        post: operations["supportGrantCreate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/offers/games/{gameId}/support-grants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A game's support grants and how many wait for approval: status, playerId (support, lead)
+         * @description Needs the support or lead role (admin holds every role).
+         */
+        get: operations["supportGrants"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/offers/games/{gameId}/support-grants/{grantId}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve a pending support grant, never your own: reason optional (support, lead)
+         * @description Needs the support or lead role (admin holds every role).
+         */
+        post: operations["supportGrantApprove"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/offers/games/{gameId}/support-grants/{grantId}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reject a pending support grant, never your own: reason (support, lead)
+         * @description Needs the support or lead role (admin holds every role).
+         */
+        post: operations["supportGrantReject"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/offers/games/{gameId}/webhooks/deliveries/{deliveryId}/replay": {
         parameters: {
             query?: never;
@@ -955,8 +1035,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Games of the offers service (support or liveops)
-         * @description Needs the support or liveops role (admin holds every role).
+         * Games of the offers service (support, liveops or lead)
+         * @description Needs the support or liveops or lead role (admin holds every role).
          */
         get: operations["offersGames"];
         put?: never;
@@ -1097,7 +1177,7 @@ export interface components {
              * @description The stable code: branch on it
              * @enum {string}
              */
-            message: "not-found" | "precondition-failed" | "invalid-record" | "conflict" | "offers-service-unavailable" | "offers-admin-token-rejected" | "offers-bad-response" | "offers-request-refused" | "game-not-found" | "player-not-found" | "offer-not-found" | "definition-exists" | "definition-archived" | "webhook-endpoint-not-found" | "webhook-delivery-not-found" | "webhook-url-not-allowed" | "too-many-webhook-endpoints" | "invalid-request" | "payload-too-large" | "precondition-required" | "unauthenticated" | "forbidden" | "cross-site-request" | "session-required" | "own-order" | "token-not-found" | "name-taken" | "order-decided" | "not-mergeable" | "merge-conflict" | "merge-request-decided" | "order-merge-request" | "own-merge-request" | "not-releasable" | "already-released" | "invalid-config" | "source-control-invalid" | "source-control-refused" | "source-control-failed" | "source-control-busy" | "rate-limited" | "database-unavailable" | "internal-error";
+            message: "not-found" | "precondition-failed" | "invalid-record" | "conflict" | "offers-service-unavailable" | "offers-admin-token-rejected" | "offers-bad-response" | "offers-request-refused" | "game-not-found" | "player-not-found" | "offer-not-found" | "definition-exists" | "definition-archived" | "webhook-endpoint-not-found" | "webhook-delivery-not-found" | "webhook-url-not-allowed" | "too-many-webhook-endpoints" | "unknown-reward" | "support-grant-not-found" | "support-grant-decided" | "support-grant-expired" | "four-eyes-same-person" | "idempotency-key-reused" | "invalid-request" | "payload-too-large" | "precondition-required" | "unauthenticated" | "forbidden" | "cross-site-request" | "session-required" | "own-order" | "token-not-found" | "name-taken" | "order-decided" | "not-mergeable" | "merge-conflict" | "merge-request-decided" | "order-merge-request" | "own-merge-request" | "not-releasable" | "already-released" | "invalid-config" | "source-control-invalid" | "source-control-refused" | "source-control-failed" | "source-control-busy" | "rate-limited" | "database-unavailable" | "internal-error";
             /** @description A sentence for people; its wording may change */
             detail: string;
             /** @description Bad input only: each problem and where */
@@ -1111,6 +1191,30 @@ export interface components {
             /** @description forbidden: who may call: a role ("operator"), or several ways in ("support or liveops", "owner or operator", "owner or operator or author") */
             requiredRole?: string;
         };
+        SupportGrant: {
+            grantId: string;
+            gameId: string;
+            playerId: string;
+            /** @enum {string} */
+            kind: "item" | "coins" | "exp" | "trust_points" | "loyalty_currency";
+            rewardId: string;
+            name: string;
+            amount: number;
+            reason: string;
+            requestedBy: string;
+            /** @enum {string} */
+            status: "pending" | "granted" | "rejected" | "expired";
+            approvalRequired: boolean;
+            decidedBy: string | null;
+            decisionReason: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp
+             */
+            requestedAt: string;
+            decidedAt: string | null;
+            expiresAt: string | null;
+        };
     };
     responses: {
         /** @description Bad request: `invalid-request`. */
@@ -1122,6 +1226,18 @@ export interface components {
                 "application/json": components["schemas"]["PortalError"] & {
                     /** @enum {string} */
                     message: "invalid-request";
+                };
+            };
+        };
+        /** @description Bad request: `invalid-request`, `unknown-reward`. */
+        "Error400.invalid-request.unknown-reward": {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["PortalError"] & {
+                    /** @enum {string} */
+                    message: "invalid-request" | "unknown-reward";
                 };
             };
         };
@@ -1170,6 +1286,18 @@ export interface components {
                 "application/json": components["schemas"]["PortalError"] & {
                     /** @enum {string} */
                     message: "cross-site-request" | "forbidden";
+                };
+            };
+        };
+        /** @description Forbidden: `cross-site-request`, `forbidden`, `four-eyes-same-person`. */
+        "Error403.cross-site-request.forbidden.four-eyes-same-person": {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["PortalError"] & {
+                    /** @enum {string} */
+                    message: "cross-site-request" | "forbidden" | "four-eyes-same-person";
                 };
             };
         };
@@ -1290,6 +1418,18 @@ export interface components {
                 "application/json": components["schemas"]["PortalError"] & {
                     /** @enum {string} */
                     message: "player-not-found";
+                };
+            };
+        };
+        /** @description Not found: `support-grant-not-found`. */
+        "Error404.support-grant-not-found": {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["PortalError"] & {
+                    /** @enum {string} */
+                    message: "support-grant-not-found";
                 };
             };
         };
@@ -1449,6 +1589,18 @@ export interface components {
                 };
             };
         };
+        /** @description Conflict: `support-grant-decided`, `support-grant-expired`. */
+        "Error409.support-grant-decided.support-grant-expired": {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["PortalError"] & {
+                    /** @enum {string} */
+                    message: "support-grant-decided" | "support-grant-expired";
+                };
+            };
+        };
         /** @description Conflict: `too-many-webhook-endpoints`. */
         "Error409.too-many-webhook-endpoints": {
             headers: {
@@ -1482,6 +1634,18 @@ export interface components {
                 "application/json": components["schemas"]["PortalError"] & {
                     /** @enum {string} */
                     message: "payload-too-large";
+                };
+            };
+        };
+        /** @description Unprocessable: `idempotency-key-reused`. */
+        "Error422.idempotency-key-reused": {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["PortalError"] & {
+                    /** @enum {string} */
+                    message: "idempotency-key-reused";
                 };
             };
         };
@@ -2038,7 +2202,7 @@ export interface operations {
             query?: {
                 actor?: string;
                 action?: string;
-                targetType?: "component" | "order" | "token" | "catalog" | "import" | "merge-request" | "offer-definition" | "webhook";
+                targetType?: "component" | "order" | "token" | "catalog" | "import" | "merge-request" | "offer-definition" | "webhook" | "support-grant";
                 target?: string;
                 component?: string;
                 requestId?: string;
@@ -2067,9 +2231,9 @@ export interface operations {
                             actor: string;
                             actorName: string;
                             /** @enum {string} */
-                            action: "component.update" | "favorite.add" | "favorite.remove" | "cache.refresh" | "config.write" | "release.create" | "import.components" | "order.create" | "order.approve" | "order.reject" | "merge-request.approve" | "merge-request.merge" | "merge-request.close" | "merge-request.propose" | "token.create" | "token.revoke" | "offer-definition.create" | "offer-definition.update" | "offer-definition.activate" | "offer-definition.pause" | "offer-definition.archive" | "offer-definition.restore" | "webhook.create" | "webhook.update" | "webhook.delete" | "webhook.rotate-secret" | "webhook.test" | "webhook.replay";
+                            action: "component.update" | "favorite.add" | "favorite.remove" | "cache.refresh" | "config.write" | "release.create" | "import.components" | "order.create" | "order.approve" | "order.reject" | "merge-request.approve" | "merge-request.merge" | "merge-request.close" | "merge-request.propose" | "token.create" | "token.revoke" | "offer-definition.create" | "offer-definition.update" | "offer-definition.activate" | "offer-definition.pause" | "offer-definition.archive" | "offer-definition.restore" | "webhook.create" | "webhook.update" | "webhook.delete" | "webhook.rotate-secret" | "webhook.test" | "webhook.replay" | "support-grant.request" | "support-grant.approve" | "support-grant.reject";
                             /** @enum {string} */
-                            targetType: "component" | "order" | "token" | "catalog" | "import" | "merge-request" | "offer-definition" | "webhook";
+                            targetType: "component" | "order" | "token" | "catalog" | "import" | "merge-request" | "offer-definition" | "webhook" | "support-grant";
                             target: string;
                             component: string | null;
                             summary: string;
@@ -6936,6 +7100,7 @@ export interface operations {
                             }[];
                             grantedAt: string;
                         }[];
+                        supportGrants: components["schemas"]["SupportGrant"][];
                         referrals: {
                             instanceId: string;
                             referrerId: string;
@@ -7034,6 +7199,184 @@ export interface operations {
             400: components["responses"]["Error400.invalid-request"];
             401: components["responses"]["Error401.unauthenticated"];
             403: components["responses"]["Error403.forbidden"];
+            429: components["responses"]["Error429.rate-limited"];
+            500: components["responses"]["Error500.internal-error"];
+            502: components["responses"]["Error502.offers-admin-token-rejected.offers-bad-response.offers-request-refused"];
+            503: components["responses"]["Error503.database-unavailable.offers-service-unavailable"];
+        };
+    };
+    supportGrantCreate: {
+        parameters: {
+            query?: {
+                /** @description live (default) or test: the environment of the offers service's game this call reaches */
+                environment?: "live" | "test";
+            };
+            header?: {
+                /** @description Makes a retried claim safe: a retry with the same key and the same body within 24 h answers exactly the first answer (200, same rewards, header Idempotent-Replayed: true); the same key with another claim answers 422 idempotency-key-reused. Keys are scoped per game, player and endpoint. Only a successful claim binds its key. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                gameId: string;
+                playerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    kind: "item" | "coins" | "exp" | "trust_points" | "loyalty_currency";
+                    rewardId: string;
+                    amount: number;
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The grant: status granted, or pending approval */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        grant: components["schemas"]["SupportGrant"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400.invalid-request.unknown-reward"];
+            401: components["responses"]["Error401.unauthenticated"];
+            403: components["responses"]["Error403.cross-site-request.forbidden"];
+            404: components["responses"]["Error404.player-not-found"];
+            413: components["responses"]["Error413.payload-too-large"];
+            422: components["responses"]["Error422.idempotency-key-reused"];
+            429: components["responses"]["Error429.rate-limited"];
+            500: components["responses"]["Error500.internal-error"];
+            502: components["responses"]["Error502.offers-admin-token-rejected.offers-bad-response.offers-request-refused"];
+            503: components["responses"]["Error503.database-unavailable.offers-service-unavailable"];
+        };
+    };
+    supportGrants: {
+        parameters: {
+            query?: {
+                status?: "pending" | "granted" | "rejected" | "expired";
+                playerId?: string;
+                limit?: number;
+                /** @description live (default) or test: the environment of the offers service's game this call reaches */
+                environment?: "live" | "test";
+            };
+            header?: never;
+            path: {
+                gameId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Support grants and the count of pending ones */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        grants: components["schemas"]["SupportGrant"][];
+                        pending: number;
+                    };
+                };
+            };
+            400: components["responses"]["Error400.invalid-request"];
+            401: components["responses"]["Error401.unauthenticated"];
+            403: components["responses"]["Error403.forbidden"];
+            404: components["responses"]["Error404.game-not-found"];
+            429: components["responses"]["Error429.rate-limited"];
+            500: components["responses"]["Error500.internal-error"];
+            502: components["responses"]["Error502.offers-admin-token-rejected.offers-bad-response.offers-request-refused"];
+            503: components["responses"]["Error503.database-unavailable.offers-service-unavailable"];
+        };
+    };
+    supportGrantApprove: {
+        parameters: {
+            query?: {
+                /** @description live (default) or test: the environment of the offers service's game this call reaches */
+                environment?: "live" | "test";
+            };
+            header?: never;
+            path: {
+                gameId: string;
+                grantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    reason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The grant after the decision */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        grant: components["schemas"]["SupportGrant"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400.invalid-request"];
+            401: components["responses"]["Error401.unauthenticated"];
+            403: components["responses"]["Error403.cross-site-request.forbidden.four-eyes-same-person"];
+            404: components["responses"]["Error404.support-grant-not-found"];
+            409: components["responses"]["Error409.support-grant-decided.support-grant-expired"];
+            413: components["responses"]["Error413.payload-too-large"];
+            429: components["responses"]["Error429.rate-limited"];
+            500: components["responses"]["Error500.internal-error"];
+            502: components["responses"]["Error502.offers-admin-token-rejected.offers-bad-response.offers-request-refused"];
+            503: components["responses"]["Error503.database-unavailable.offers-service-unavailable"];
+        };
+    };
+    supportGrantReject: {
+        parameters: {
+            query?: {
+                /** @description live (default) or test: the environment of the offers service's game this call reaches */
+                environment?: "live" | "test";
+            };
+            header?: never;
+            path: {
+                gameId: string;
+                grantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The grant after the decision */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        grant: components["schemas"]["SupportGrant"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400.invalid-request"];
+            401: components["responses"]["Error401.unauthenticated"];
+            403: components["responses"]["Error403.cross-site-request.forbidden.four-eyes-same-person"];
+            404: components["responses"]["Error404.support-grant-not-found"];
+            409: components["responses"]["Error409.support-grant-decided.support-grant-expired"];
+            413: components["responses"]["Error413.payload-too-large"];
             429: components["responses"]["Error429.rate-limited"];
             500: components["responses"]["Error500.internal-error"];
             502: components["responses"]["Error502.offers-admin-token-rejected.offers-bad-response.offers-request-refused"];

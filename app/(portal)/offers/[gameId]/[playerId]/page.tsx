@@ -27,5 +27,5 @@ export default async function PlayerPage({ params, searchParams }: { params: Par
   const here = pageHref(`/offers/${encodeURIComponent(gameId)}/${encodeURIComponent(playerId)}`, pageEnvironment(await searchParams));
   if (!user) return <SignInNeeded title="Offers" reason="Sign in to inspect players' offers." next={here} />;
   if (!hasRole(user, "support")) return <SupportRoleNeeded />;
-  return <PlayerView key={`${gameId}/${playerId}`} gameId={gameId} playerId={playerId} />;
+  return <PlayerView key={`${gameId}/${playerId}`} gameId={gameId} playerId={playerId} me={user.id} />;
 }

@@ -1,0 +1,39 @@
+"use client";
+// The queue of support grants waiting for a second person, per game: for leads and support staff.
+import { useState } from "react";
+import { useQuery } from "@tanstack/react-query";
+import { Alert, Card, Field, Select } from "@/components/ui";
+import { retryWhileUnavailable } from "@/components/http/api-client";
+import { describeOffersError, useOffersApi } from "./api";
+import { PendingApprovals } from "./pending-approvals";
+
+export function ApprovalsPage({ initialGame, me }: { initialGame: string; me: string }) {
+  const { api, keys } = useOffersApi();
+  const games = useQuery({ queryKey: keys.games, queryFn: ({ signal }) => api.games(signal), ...retryWhileUnavailable });
+  const [picked, setPicked] = useState(initialGame);
+  const selected = picked || games.data?.[0]?.gameId || "";
+  return (
+    <div className="stack">
+      <div>
+        <h1>Support approvals</h1>
+        <p className="muted">Compensation grants above a game&apos;s thresholds wait here for a second person. You never decide a grant you asked for.</p>
+      </div>
+      {games.isError ? <Alert tone="error">{describeOffersError(games.error)}</Alert> : null}
+      <Card>
+        <Field label="Game">
+          {(id) => (
+            <Select id={id} value={selected} onChange={(event) => setPicked(event.target.value)} disabled={!games.data?.length} data-testid="approvals-game-picker">
+              {games.isPending ? <option value="">Loading games…</option> : null}
+              {games.data?.map((g) => (
+                <option key={g.gameId} value={g.gameId}>
+                  {g.name} ({g.gameId})
+                </option>
+              ))}
+            </Select>
+          )}
+        </Field>
+      </Card>
+      {selected ? <PendingApprovals gameId={selected} me={me} /> : null}
+    </div>
+  );
+}
