@@ -114,6 +114,12 @@ const examples: Record<string, Partial<Record<Method, Example>>> = {
   "offers/games/[gameId]/players": { GET: { params: { gameId: "demo-game" }, query: { q: "play", limit: "5" } } },
   "offers/games/[gameId]/players/[playerId]": { GET: { params: { gameId: "demo-game", playerId: "player-1" } } },
   "offers/games/[gameId]/players/[playerId]/watch": { GET: { params: { gameId: "demo-game", playerId: "player-1" } } },
+  "offers/games/[gameId]/players/[playerId]/support-grants": {
+    POST: { params: { gameId: "demo-game", playerId: "player-1" }, headers: { "idempotency-key": "grant-key-1" }, body: { kind: "coins", rewardId: "gold", amount: 100, reason: "Lost during the outage" } },
+  },
+  "offers/games/[gameId]/support-grants": { GET: { params: { gameId: "demo-game" }, query: { status: "pending", playerId: "player-1", limit: "5" } } },
+  "offers/games/[gameId]/support-grants/[grantId]/approve": { POST: { params: { gameId: "demo-game", grantId: "grant-1" }, body: { reason: "Checked the logs" } } },
+  "offers/games/[gameId]/support-grants/[grantId]/reject": { POST: { params: { gameId: "demo-game", grantId: "grant-1" }, body: { reason: "Already compensated" } } },
   "offers/games/[gameId]/definitions": { GET: { params: { gameId: "demo-game" }, query: { days: "7" } }, POST: { params: { gameId: "demo-game" }, body: definition } },
   "offers/games/[gameId]/definitions/[offerId]": {
     GET: { params: offer },
