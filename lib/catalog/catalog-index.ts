@@ -12,6 +12,7 @@ import { SearchIndex, type CatalogEntry } from "./search";
 export class CatalogIndex extends SearchIndex {
   readonly relations = new RelationIndex();
   readonly scorecards = new ScorecardIndex();
+  protected override levels = { rankOf: (entry: CatalogEntry) => this.scorecards.levelIndexOf(entry.name) + 1, names: () => this.scorecards.rules.levels };
 
   override replaceAll(entries: Iterable<CatalogEntry>): void {
     const all: readonly CatalogEntry[] = Array.isArray(entries) ? entries : [...entries];
@@ -36,13 +37,5 @@ export class CatalogIndex extends SearchIndex {
   setScorecardRules(rules: ScorecardRules): void {
     this.scorecards.setRules(rules, this.entries());
     this.changed();
-  }
-
-  protected override levelRankOf(entry: CatalogEntry): number {
-    return this.scorecards.levelIndexOf(entry.name) + 1;
-  }
-
-  protected override levelNames(): readonly string[] {
-    return this.scorecards.rules.levels;
   }
 }

@@ -235,8 +235,11 @@ export class Catalog {
     return this.index.relations;
   }
 
-  list(query: ListQuery, favorites?: ReadonlySet<string>): ListResult {
-    return this.index.list(query, favorites, this.fileErrors.size);
+  /** One page of the list, each item with its scorecard level (null below the lowest). */
+  list(query: ListQuery, favorites?: ReadonlySet<string>): Omit<ListResult, "items"> & { items: Array<ListResult["items"][number] & { level: string | null }> } {
+    const result = this.index.list(query, favorites, this.fileErrors.size);
+    const { levels } = this.index.scorecards.rules;
+    return { ...result, items: result.items.map((i) => ({ ...i, level: levels[this.index.scorecards.levelIndexOf(i.name)] ?? null })) };
   }
 
   /** Forgets cached list results (they are also dropped on every change of the catalog). */

@@ -6,20 +6,17 @@ import { ScorecardIndex } from "./scorecard-index";
 import { DEFAULT_SCORECARD_RULES, evaluateComponent, NO_LEVEL, parseScorecardRules, rollup, scoreBits, type ScorecardRules } from "./scorecards";
 import { COMPONENT_KINDS, ENVIRONMENTS, LIFECYCLES, type Component } from "./schema";
 import type { CatalogEntry } from "./search";
+import { validComponent } from "@/test-support/catalog/temp-catalog";
 
 function component(over: { owners?: number; environments?: Component["spec"]["environments"]; description?: string; kind?: Component["spec"]["kind"]; apis?: number; lifecycle?: Component["spec"]["lifecycle"] } = {}): Component {
-  return {
-    apiVersion: "portal.example.com/v1alpha1",
-    metadata: { name: "c", displayName: "C", ...(over.description !== undefined ? { description: over.description } : {}) },
-    spec: {
-      kind: over.kind ?? "service",
-      repo: { provider: "gitlab", path: "team/c" },
-      owners: Array.from({ length: over.owners ?? 1 }, (_, i) => ({ user: `u${i}` })),
-      environments: over.environments ?? [],
-      ...(over.apis ? { providesApis: Array.from({ length: over.apis }, (_, i) => ({ name: `api-${i}`, type: "openapi" as const, path: "openapi.yaml" })) } : {}),
-      ...(over.lifecycle ? { lifecycle: over.lifecycle } : {}),
-    },
-  } as Component;
+  const base = validComponent("c", {
+    kind: over.kind ?? "service",
+    owners: Array.from({ length: over.owners ?? 1 }, (_, i) => ({ user: `u${i}` })),
+    environments: over.environments ?? [],
+    ...(over.apis ? { providesApis: Array.from({ length: over.apis }, (_, i) => ({ name: `api-${i}`, type: "openapi" as const, path: "openapi.yaml" })) } : {}),
+    ...(over.lifecycle ? { lifecycle: over.lifecycle } : {}),
+  });
+  return over.description !== undefined ? { ...base, metadata: { ...base.metadata, description: over.description } } : base;
 }
 
 describe("scorecard rules file", () => {

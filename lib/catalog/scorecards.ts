@@ -211,10 +211,10 @@ export function evaluateComponent(rules: ScorecardRules, c: Component): Componen
   return { level: bits.level < 0 ? null : rules.levels[bits.level], passed: popcount(bits.passed), total: popcount(bits.applies), results };
 }
 
-/** Rank of a level for sorting (0 for none, 1 for the lowest level, …); -1 for a name that is not a level. */
-export function levelRank(rules: ScorecardRules, level: string): number {
+/** Rank of a level among `levels` (lowest first): 0 for none, 1 for the lowest level, …; -1 for a name that is not a level. */
+export function rankOfLevel(level: string, levels: readonly string[]): number {
   if (level === NO_LEVEL) return 0;
-  const i = rules.levels.indexOf(level);
+  const i = levels.indexOf(level);
   return i < 0 ? -1 : i + 1;
 }
 

@@ -9,6 +9,7 @@
  */
 import type { Component } from "./schema";
 import type { FacetCounts, ListCounts, ListQuery } from "./query";
+import { rankOfLevel } from "./scorecards";
 
 export interface CatalogEntry {
   name: string;
@@ -106,13 +107,6 @@ function sortKey(entry: CatalogEntry, sort: ListQuery["sort"], levelRank: (entry
     default:
       return c.metadata.name;
   }
-}
-
-/** A level name's rank among `levels` (lowest first): 0 for "none", -1 for a name that is not a level. */
-function levelRankOfName(level: string, levels: readonly string[]): number {
-  if (level === "none") return 0;
-  const i = levels.indexOf(level);
-  return i < 0 ? -1 : i + 1;
 }
 
 type Dim = "kind" | "environment" | "group" | "owner" | "dependency";
@@ -260,18 +254,8 @@ export class SearchIndex {
     this.cache.clear();
   }
 
-  /**
-   * A record's scorecard level as a rank (0 below the lowest level, 1 for the lowest, …): the catalog's
-   * index (catalog-index.ts) answers it; a plain search index has no levels.
-   */
-  protected levelRankOf(_entry: CatalogEntry): number {
-    return 0;
-  }
-
-  /** The level names, lowest first (none for a plain search index). */
-  protected levelNames(): readonly string[] {
-    return [];
-  }
+  /** Scorecard levels (catalog-index.ts): a record's rank (0 below the lowest level, 1 the lowest, …) and the names, lowest first. */
+  protected levels: { rankOf(entry: CatalogEntry): number; names(): readonly string[] } = { rankOf: () => 0, names: () => [] };
 
   /** Something a query depends on other than the records changed (the scorecard rules): forget what was built. */
   protected changed(): void {
@@ -417,7 +401,7 @@ export class SearchIndex {
     const all = this.ordered();
     const prep = this.prepared();
     const name = `${sort}:${order}`;
-    const rank = (e: CatalogEntry) => this.levelRankOf(e);
+    const rank = (e: CatalogEntry) => this.levels.rankOf(e);
     let positions = prep.orders.get(name);
     if (!positions && records.length * SORT_ALL_SHARE < all.length) {
       const keyed = records.map((x) => ({ x, k: sortKey(x.entry, sort, rank) }));
@@ -478,7 +462,7 @@ export class SearchIndex {
     const groups = new Set(query.group.map((g) => g.toLowerCase()));
     const envs = new Set<string>(query.environment);
     const deps = query.dependency;
-    const levels = new Set(query.level.map((l) => levelRankOfName(l, this.levelNames())));
+    const levels = new Set(query.level.map((l) => rankOfLevel(l, this.levels.names())));
     // Only the dimensions the query filters on can fail; the others are not even looked at.
     const active: Dim[] = [];
     if (kinds.size) active.push("kind");
@@ -510,7 +494,7 @@ export class SearchIndex {
     records: for (const x of candidates) {
       if (query.favorites && !favorites.has(x.entry.name)) continue;
       if (query.stale && !x.entry.stale) continue;
-      if (levels.size && !levels.has(this.levelRankOf(x.entry))) continue;
+      if (levels.size && !levels.has(this.levels.rankOf(x.entry))) continue;
       for (const w of words) if (!x.haystack.includes(w)) continue records;
       // Which dimensions does this record fail? Facet counts of a dimension ignore its own filter.
       let failed: Dim | null = null;

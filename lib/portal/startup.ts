@@ -7,6 +7,7 @@ import "server-only";
 import { warnAboutDevLogin } from "./auth/settings";
 import type { PortalServices } from "./services";
 import { seedPortalDemo } from "./demo-seed";
+import { scheduleScorecardSnapshots } from "./scorecards";
 
 export async function portalStartup(services: PortalServices): Promise<void> {
   warnAboutDevLogin();
@@ -22,6 +23,11 @@ export async function portalStartup(services: PortalServices): Promise<void> {
   } catch (error) {
     console.error(`[portal] the config repository could not be opened at start: ${(error as Error).message}`);
   }
+  // The day's scorecard snapshot (the trend), once per day whatever the number of instances.
+  scheduleScorecardSnapshots(
+    () => services.db(),
+    () => services.catalog(),
+  );
   // Finishing interrupted approvals needs the SCM wiring (demo repositories at a first start): it runs
   // in the background; order routes wait for the same promise before they read or decide an order.
   const ready = services.appOrders();

@@ -984,6 +984,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/scorecards": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Scorecard rules in force (scorecards/rules.yaml of the config repository) and components per level */
+        get: operations["scorecards"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/resource-requests": {
         parameters: {
             query?: never;
@@ -3868,9 +3885,10 @@ export interface operations {
                 group?: string | string[];
                 environment?: string | string[];
                 dependency?: string | string[];
+                level?: string | string[];
                 favorites?: "0" | "1" | "true" | "false" | "";
                 stale?: "0" | "1" | "true" | "false" | "";
-                sort?: "name" | "displayName" | "kind" | "repo";
+                sort?: "name" | "displayName" | "kind" | "repo" | "level";
                 order?: "asc" | "desc";
                 page?: number;
                 pageSize?: number;
@@ -3966,6 +3984,8 @@ export interface operations {
                                     consumesApis?: string[];
                                 };
                             };
+                            /** @description Its scorecard level under the rules in force (null below the lowest level) */
+                            level: string | null;
                         }[];
                         total: number;
                         page: number;
@@ -7656,6 +7676,80 @@ export interface operations {
                         publishStrategies: string[];
                         visibilities: string[];
                         apiVersions: string[];
+                    };
+                };
+            };
+            400: components["responses"]["Error400.invalid-request"];
+            401: components["responses"]["Error401.unauthenticated"];
+            429: components["responses"]["Error429.rate-limited"];
+            500: components["responses"]["Error500.internal-error"];
+            503: components["responses"]["Error503.database-unavailable"];
+        };
+    };
+    scorecards: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rules in force and the components per level */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The rules in force: scorecards/rules.yaml of the config repository, or the defaults without it */
+                        rules: {
+                            levels: string[];
+                            rules: {
+                                id: string;
+                                title: string;
+                                level: string;
+                                check: {
+                                    /** @constant */
+                                    type: "minOwners";
+                                    count: number;
+                                } | {
+                                    /** @constant */
+                                    type: "environment";
+                                    /** @enum {string} */
+                                    environment: "dev" | "staging" | "sandbox" | "production";
+                                } | {
+                                    /** @constant */
+                                    type: "description";
+                                    /** @default 1 */
+                                    minLength: number;
+                                } | {
+                                    /** @constant */
+                                    type: "providesApis";
+                                    /**
+                                     * @default [
+                                     *       "service"
+                                     *     ]
+                                     */
+                                    kinds: ("frontend" | "service" | "docs" | "tooling" | "mobile" | "library")[];
+                                } | {
+                                    /** @constant */
+                                    type: "lifecycle";
+                                    in: ("experimental" | "production" | "deprecated")[];
+                                };
+                            }[];
+                        };
+                        rollup: {
+                            components: number;
+                            /** @description Components per level, and "none" for those below the lowest */
+                            levels: {
+                                [key: string]: number;
+                            };
+                            /** @description Rules passed over rules applying, over these components (null when no rule applies) */
+                            score: number | null;
+                        };
+                        /** @description The config repository commit the levels were computed at */
+                        commit: string | null;
                     };
                 };
             };
