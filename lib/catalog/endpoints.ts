@@ -51,6 +51,8 @@ export const PORTAL_ENDPOINTS: Record<string, EndpointDescription> = {
   mergeRequestMerge: { method: "POST", path: "/api/merge-requests/:id/merge", description: "Merge (the component's owners and operators)" },
   mergeRequestClose: { method: "POST", path: "/api/merge-requests/:id/close", description: "Close with a reason (owners, operators, the author)" },
   scorecards: { method: "GET", path: "/api/scorecards", description: "Scorecard rules in force (scorecards/rules.yaml of the config repository) and components per level" },
+  scorecardRules: { method: "GET", path: "/api/scorecards/rules", description: "The scorecard rules file as committed (null: the defaults apply)" },
+  scorecardRulesPropose: { method: "POST", path: "/api/scorecards/rules", description: "Body: yaml. Propose new scorecard rules as a merge request operators review (operator)" },
   audit: { method: "GET", path: "/api/audit", description: "Audit log with filters (admin)" },
   tokens: { method: "GET", path: "/api/tokens", description: "The signed-in user's personal API tokens" },
   tokenCreate: { method: "POST", path: "/api/tokens", description: "Create a personal API token (shown once)" },

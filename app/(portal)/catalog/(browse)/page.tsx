@@ -7,6 +7,7 @@ import { favoriteSet } from "@/lib/portal/favorites";
 import { listQuerySchema, unknownLevels } from "@/lib/catalog/query";
 import { CatalogBrowser, type CatalogState } from "@/components/catalog/catalog-browser";
 import { RefreshCatalogButton } from "@/components/catalog/refresh-catalog-button";
+import { Link } from "@/components/ui/link";
 import { SignInNeeded } from "@/components/shell/sign-in-needed";
 
 export const metadata: Metadata = { title: "Catalog" };
@@ -47,7 +48,14 @@ export default async function CatalogPage({ searchParams }: { searchParams: Sear
       initialData={initialData}
       options={{ kinds: options.kinds, environments: options.environments, dependencyFlags: options.dependencyFlags, groups: options.groups, owners: options.owners, levels: catalog.scorecardRules.levels, levelCounts: catalog.levelRollup().levels }}
       // After the heading; the API refuses others, the button is shown to operators only.
-      actions={hasRole(user, "operator") ? <RefreshCatalogButton /> : null}
+      actions={
+        <div className="row">
+          <Link href="/scorecards" data-testid="scorecards-link">
+            Scorecard rules and levels
+          </Link>
+          {hasRole(user, "operator") ? <RefreshCatalogButton /> : null}
+        </div>
+      }
     />
   );
 }

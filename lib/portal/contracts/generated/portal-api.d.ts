@@ -1001,6 +1001,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/scorecards/rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The scorecard rules file as committed (null: the defaults apply) */
+        get: operations["scorecardRules"];
+        put?: never;
+        /**
+         * Body: yaml. Propose new scorecard rules as a merge request operators review (operator)
+         * @description Needs the operator role (admin holds every role).
+         */
+        post: operations["scorecardRulesPropose"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/resource-requests": {
         parameters: {
             query?: never;
@@ -7758,6 +7779,97 @@ export interface operations {
             429: components["responses"]["Error429.rate-limited"];
             500: components["responses"]["Error500.internal-error"];
             503: components["responses"]["Error503.database-unavailable"];
+        };
+    };
+    scorecardRules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rules file as committed (text null: none, the defaults apply) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        file: string;
+                        text: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["Error400.invalid-request"];
+            401: components["responses"]["Error401.unauthenticated"];
+            429: components["responses"]["Error429.rate-limited"];
+            500: components["responses"]["Error500.internal-error"];
+            503: components["responses"]["Error503.database-unavailable"];
+        };
+    };
+    scorecardRulesPropose: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    yaml: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The file already holds this text: nothing proposed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        changed: boolean;
+                        mergeRequest: {
+                            iid: number;
+                            title: string;
+                            webUrl?: string | null;
+                        } | null;
+                        /** @description The portal page of the review */
+                        reviewUrl: string | null;
+                    };
+                };
+            };
+            /** @description Proposed as a merge request that operators review */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        changed: boolean;
+                        mergeRequest: {
+                            iid: number;
+                            title: string;
+                            webUrl?: string | null;
+                        } | null;
+                        /** @description The portal page of the review */
+                        reviewUrl: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["Error400.invalid-request"];
+            401: components["responses"]["Error401.unauthenticated"];
+            403: components["responses"]["Error403.cross-site-request.forbidden"];
+            409: components["responses"]["Error409.conflict"];
+            413: components["responses"]["Error413.payload-too-large"];
+            422: components["responses"]["Error422.invalid-config.source-control-invalid"];
+            429: components["responses"]["Error429.rate-limited"];
+            500: components["responses"]["Error500.internal-error"];
+            502: components["responses"]["Error502.source-control-failed.source-control-refused"];
+            503: components["responses"]["Error503.database-unavailable.source-control-busy"];
         };
     };
     resourceRequests: {
