@@ -6,12 +6,17 @@
  */
 import { RelationIndex } from "./relations";
 import { ScorecardIndex } from "./scorecard-index";
-import type { ScorecardRules } from "./scorecards";
+import type { ScorecardFacts, ScorecardRules } from "./scorecards";
 import { SearchIndex, type CatalogEntry } from "./search";
 
 export class CatalogIndex extends SearchIndex {
   readonly relations = new RelationIndex();
   readonly scorecards = new ScorecardIndex();
+  /** New facts for the time-based rules: the records they touch are scored again (list answers dropped if any moved). */
+  setScorecardFacts(facts: ScorecardFacts): void {
+    if (this.scorecards.setFacts(facts)) this.changed();
+  }
+
   protected override levels = { rankOf: (entry: CatalogEntry) => this.scorecards.levelIndexOf(entry.name) + 1, names: () => this.scorecards.rules.levels };
 
   override replaceAll(entries: Iterable<CatalogEntry>): void {

@@ -33,7 +33,7 @@ import { CatalogWriteError } from "./errors";
 import { reconcile, reconcileOne, type IndexChanges } from "./reconcile";
 import { buildRecordUpdate } from "./record-update";
 import { formOptions, type CatalogOptionsAnswer } from "./form-options";
-import { DEFAULT_SCORECARD_RULES, evaluateComponent, parseScorecardRules, SCORECARD_RULES_FILE, type ComponentScorecard, type LevelRollup, type ScorecardRules } from "./scorecards";
+import { DEFAULT_SCORECARD_RULES, evaluateComponent, parseScorecardRules, SCORECARD_RULES_FILE, type ComponentScorecard, type LevelRollup, type ScorecardFacts, type ScorecardRules } from "./scorecards";
 import type { ScorecardIndex } from "./scorecard-index";
 
 export type { CatalogEntry, ListResult } from "./search";
@@ -361,7 +361,12 @@ export class Catalog {
   /** One record's scorecard with each rule's outcome and why; null when no record has that name. */
   scorecardOf(name: string): ComponentScorecard | null {
     const entry = this.index.get(name);
-    return entry ? evaluateComponent(this.index.scorecards.rules, entry.component) : null;
+    return entry ? evaluateComponent(this.index.scorecards.rules, entry.component, this.index.scorecards.facts) : null;
+  }
+
+  /** The facts the time-based scorecard rules read (lib/portal/scorecards.ts reads them from the database and source control). */
+  setScorecardFacts(facts: ScorecardFacts): void {
+    this.index.setScorecardFacts(facts);
   }
 
   /** Components per level over the records `names` picks (every record when absent). */

@@ -3,7 +3,7 @@ import path from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ScorecardIndex } from "./scorecard-index";
-import { DEFAULT_SCORECARD_RULES, evaluateComponent, NO_LEVEL, parseScorecardRules, rollup, scoreBits, type ScorecardRules } from "./scorecards";
+import { DEFAULT_SCORECARD_RULES, evaluateComponent, NO_FACTS, NO_LEVEL, parseScorecardRules, rollup, scoreBits, type ScorecardFacts, type ScorecardRules } from "./scorecards";
 import { COMPONENT_KINDS, ENVIRONMENTS, LIFECYCLES, type Component } from "./schema";
 import type { CatalogEntry } from "./search";
 import { validComponent } from "@/test-support/catalog/temp-catalog";
@@ -37,7 +37,7 @@ rules:
     if (parsed.ok) return;
     expect(parsed.issues).toEqual(
       expect.arrayContaining([
-        { path: "rules.2.check.type", message: "type must be one of minOwners, environment, description, providesApis, lifecycle" },
+        { path: "rules.2.check.type", message: "type must be one of minOwners, environment, description, providesApis, lifecycle, releasedWithin, reviewsDecidedWithin" },
       ]),
     );
     const again = parseScorecardRules(text.replace("type: nonsense", "type: minOwners, count: 1"));
@@ -74,6 +74,44 @@ describe("evaluating a component", () => {
   it("reaches no level when a rule of the lowest level fails, even if higher rules pass", () => {
     const card = evaluateComponent(DEFAULT_SCORECARD_RULES, component({ owners: 1, description: "x", environments: ["production"], lifecycle: "production", apis: 1 }));
     expect(card).toMatchObject({ level: null, passed: 4, total: 5 });
+  });
+});
+
+describe("rules that read facts (releases, reviews)", () => {
+  const day = Date.UTC(2026, 11, 7);
+  const facts = (over: Partial<ScorecardFacts> = {}): ScorecardFacts => ({ today: day, lastRelease: new Map(), oldestOpenReview: new Map(), ...over });
+  const c = component({ owners: 2, description: "x", environments: ["production"], lifecycle: "production", apis: 1 });
+  const result = (f: ScorecardFacts, id: string) => evaluateComponent(DEFAULT_SCORECARD_RULES, c, f).results.find((r) => r.id === id);
+
+  it("do not apply before the facts are read", () => {
+    expect(evaluateComponent(DEFAULT_SCORECARD_RULES, c, NO_FACTS)).toMatchObject({ level: "gold", passed: 5, total: 5 });
+    expect(result(NO_FACTS, "recent-release")).toMatchObject({ passed: null, why: "release data not read yet" });
+  });
+
+  it("a release within 90 days and no review open past 7 days reach gold; an old release or review does not", () => {
+    const released = facts({ lastRelease: new Map([["c", day - 90 * 86_400_000 + 5]]) });
+    expect(evaluateComponent(DEFAULT_SCORECARD_RULES, c, released)).toMatchObject({ level: "gold", passed: 7, total: 7 });
+    expect(result(released, "recent-release")?.why).toBe("last released 2026-09-08 (90 days ago); within 90 wanted");
+    const old = facts({ lastRelease: new Map([["c", day - 91 * 86_400_000]]) });
+    expect(evaluateComponent(DEFAULT_SCORECARD_RULES, c, old).level).toBe("silver");
+    expect(result(facts(), "recent-release")).toMatchObject({ passed: false, why: "no release recorded in the portal" });
+    const waiting = facts({ lastRelease: released.lastRelease, oldestOpenReview: new Map([["c", day - 8 * 86_400_000]]) });
+    expect(evaluateComponent(DEFAULT_SCORECARD_RULES, c, waiting).level).toBe("bronze");
+    expect(result(waiting, "reviews-decided")).toMatchObject({ passed: false, why: "its oldest open review was opened 2026-11-29 (8 days ago); at most 7 wanted" });
+    expect(result(facts(), "reviews-decided")).toMatchObject({ passed: true, why: "no open review" });
+  });
+
+  it("new facts re-score the records they touch; a new day re-scores every record", () => {
+    const index = new ScorecardIndex();
+    const entries = ["a", "b", "c"].map((name) => ({ name, file: `${name}.yaml`, component: validComponent(name), etag: name, stale: false }));
+    index.sync(entries);
+    index.setFacts(facts());
+    const before = index.evaluations;
+    index.setFacts(facts({ lastRelease: new Map([["b", day]]) }));
+    expect(index.evaluations - before).toBe(1);
+    index.setFacts(facts({ today: day + 86_400_000, lastRelease: new Map([["b", day]]) }));
+    expect(index.evaluations - before).toBe(4);
+    for (const e of entries) expect(index.get(e.name)).toEqual(scoreBits(index.rules, e.component, index.facts));
   });
 });
 

@@ -8,8 +8,11 @@
  * level fails. A rule that does not apply to a component (API docs of a library) neither passes nor
  * fails: it is out of the score and out of the level.
  *
- * Every rule is a function of the record alone, so the levels of a commit are the same on every portal
- * instance that loaded that commit (docs/decisions/2026-12-07-scorecards-in-the-config-repository.md).
+ * Most rules are a function of the record alone, so the levels of a commit are the same on every portal
+ * instance that loaded that commit. Two read facts the portal database and source control hold (a
+ * component's last release, its oldest open review) at a day: the instances read them from the same place
+ * on a timer, so they agree once each has read them (docs/decisions/2026-12-07-scorecards-in-the-config-repository.md).
+ * Until an instance has read them, those rules do not apply.
  */
 import { parse } from "yaml";
 import { z } from "zod";
@@ -50,11 +53,19 @@ export const scorecardCheckSchema = z.discriminatedUnion(
     }),
     z.strictObject({ type: z.literal("providesApis"), kinds: kindList.default(["service"]) }),
     z.strictObject({
+      type: z.literal("releasedWithin"),
+      days: z.int({ error: "days must be a whole number" }).min(1, "days must be at least 1").max(3650, "days must be at most 3650"),
+    }),
+    z.strictObject({
+      type: z.literal("reviewsDecidedWithin"),
+      days: z.int({ error: "days must be a whole number" }).min(1, "days must be at least 1").max(365, "days must be at most 365"),
+    }),
+    z.strictObject({
       type: z.literal("lifecycle"),
       in: z.array(z.enum(LIFECYCLES, { error: `must be one of ${LIFECYCLES.join(", ")}` })).min(1, "list at least one lifecycle"),
     }),
   ],
-  { error: "type must be one of minOwners, environment, description, providesApis, lifecycle" },
+  { error: "type must be one of minOwners, environment, description, providesApis, lifecycle, releasedWithin, reviewsDecidedWithin" },
 );
 
 export const scorecardRuleSchema = z.strictObject({
@@ -94,9 +105,34 @@ export const DEFAULT_SCORECARD_RULES: ScorecardRules = {
     { id: "two-owners", title: "At least two owners", level: "bronze", check: { type: "minOwners", count: 2 } },
     { id: "production", title: "Runs in production", level: "silver", check: { type: "environment", environment: "production" } },
     { id: "lifecycle", title: "Lifecycle set", level: "silver", check: { type: "lifecycle", in: ["experimental", "production", "deprecated"] } },
+    { id: "reviews-decided", title: "No review open longer than 7 days", level: "silver", check: { type: "reviewsDecidedWithin", days: 7 } },
     { id: "api-docs", title: "Services document their APIs", level: "gold", check: { type: "providesApis", kinds: ["service"] } },
+    { id: "recent-release", title: "Released in the last 90 days", level: "gold", check: { type: "releasedWithin", days: 90 } },
   ],
 };
+
+/** What the time-based rules read, per component name, judged at `today`. */
+export interface ScorecardFacts {
+  /** Midnight UTC of the day the facts are judged at (ms); 0: not read yet (those rules do not apply). */
+  today: number;
+  /** When each component was last released (any environment), ms. */
+  lastRelease: ReadonlyMap<string, number>;
+  /** When each component's oldest open review was opened, ms. */
+  oldestOpenReview: ReadonlyMap<string, number>;
+}
+
+export const NO_FACTS: ScorecardFacts = { today: 0, lastRelease: new Map(), oldestOpenReview: new Map() };
+const DAY_MS = 86_400_000;
+
+/** Midnight UTC of `now`'s day (ms). */
+export function dayOf(now: number): number {
+  return Math.floor(now / DAY_MS) * DAY_MS;
+}
+
+/** Whether the rules read facts (releases, reviews) at all. */
+export function readsFacts(rules: ScorecardRules): boolean {
+  return rules.rules.some((r) => r.check.type === "releasedWithin" || r.check.type === "reviewsDecidedWithin");
+}
 
 export interface ScorecardRulesIssue {
   path: string;
@@ -126,8 +162,25 @@ export interface RuleResult {
   why: string;
 }
 
-function checkRule(check: ScorecardCheck, c: Component): { passed: boolean | null; why: string } {
+const daysAgo = (today: number, at: number) => Math.max(0, Math.floor((today - dayOf(at)) / DAY_MS));
+const dateOf = (at: number) => new Date(at).toISOString().slice(0, 10);
+
+function checkRule(check: ScorecardCheck, c: Component, facts: ScorecardFacts): { passed: boolean | null; why: string } {
   switch (check.type) {
+    case "releasedWithin": {
+      if (!facts.today) return { passed: null, why: "release data not read yet" };
+      const at = facts.lastRelease.get(c.metadata.name);
+      if (at === undefined) return { passed: false, why: "no release recorded in the portal" };
+      const age = daysAgo(facts.today, at);
+      return { passed: age <= check.days, why: `last released ${dateOf(at)} (${age} day${age === 1 ? "" : "s"} ago); within ${check.days} wanted` };
+    }
+    case "reviewsDecidedWithin": {
+      if (!facts.today) return { passed: null, why: "review data not read yet" };
+      const at = facts.oldestOpenReview.get(c.metadata.name);
+      if (at === undefined) return { passed: true, why: "no open review" };
+      const age = daysAgo(facts.today, at);
+      return { passed: age <= check.days, why: `its oldest open review was opened ${dateOf(at)} (${age} day${age === 1 ? "" : "s"} ago); at most ${check.days} wanted` };
+    }
     case "minOwners": {
       const n = c.spec.owners.length;
       return { passed: n >= check.count, why: `${n} owner${n === 1 ? "" : "s"} listed; at least ${check.count} wanted` };
@@ -178,11 +231,11 @@ function levelOfBits(rules: ScorecardRules, applies: number, passed: number): nu
   return level;
 }
 
-export function scoreBits(rules: ScorecardRules, c: Component): ScoreBits {
+export function scoreBits(rules: ScorecardRules, c: Component, facts: ScorecardFacts = NO_FACTS): ScoreBits {
   let applies = 0;
   let passed = 0;
   for (let i = 0; i < rules.rules.length; i++) {
-    const r = checkRule(rules.rules[i].check, c);
+    const r = checkRule(rules.rules[i].check, c, facts);
     if (r.passed === null) continue;
     applies |= 1 << i;
     if (r.passed) passed |= 1 << i;
@@ -205,9 +258,9 @@ export interface ComponentScorecard {
   results: RuleResult[];
 }
 
-export function evaluateComponent(rules: ScorecardRules, c: Component): ComponentScorecard {
-  const results: RuleResult[] = rules.rules.map((rule) => ({ id: rule.id, title: rule.title, level: rule.level, ...checkRule(rule.check, c) }));
-  const bits = scoreBits(rules, c);
+export function evaluateComponent(rules: ScorecardRules, c: Component, facts: ScorecardFacts = NO_FACTS): ComponentScorecard {
+  const results: RuleResult[] = rules.rules.map((rule) => ({ id: rule.id, title: rule.title, level: rule.level, ...checkRule(rule.check, c, facts) }));
+  const bits = scoreBits(rules, c, facts);
   return { level: bits.level < 0 ? null : rules.levels[bits.level], passed: popcount(bits.passed), total: popcount(bits.applies), results };
 }
 

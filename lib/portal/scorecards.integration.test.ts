@@ -5,7 +5,7 @@ import * as schema from "./db/schema";
 import { testDatabaseTargets, type TestDatabase } from "@/test-support/db/test-databases";
 import { openPortalTestDatabase } from "@/test-support/portal/test-portal";
 import { tempCatalog, validComponent, yamlOf, type TempRepo } from "@/test-support/catalog/temp-catalog";
-import { componentTrend, groupTrend, ownerScorecardRollup, takeDailyScorecardSnapshot } from "./scorecards";
+import { componentTrend, groupTrend, ownerScorecardRollup, readScorecardFacts, takeDailyScorecardSnapshot } from "./scorecards";
 
 const record = (name: string, owners: Array<{ user: string; group?: string }>) => {
   const c = validComponent(name, { owners, lifecycle: "production" });
@@ -64,5 +64,41 @@ describe.each(testDatabaseTargets())("scorecard trend on %s", (target) => {
     ]);
     expect(alice.rollup).toMatchObject({ components: 2, levels: { none: 2, bronze: 0, silver: 0, gold: 0 } });
     expect(ownerScorecardRollup(repo.catalog, { group: "nobody" }).rollup.components).toBe(0);
+  });
+
+  it("reads the last release and the oldest open review of each component, and the levels follow them", async () => {
+    const release = (version: string, at: string) => ({
+      component: "a",
+      environment: "staging",
+      version,
+      tag: `v${version}`,
+      commitSha: "0".repeat(40),
+      sourceRef: "main",
+      releaseType: "minor",
+      releasedBy: "olga",
+      releasedAt: new Date(at),
+    });
+    await handle.db.insert(schema.componentReleases).values([release("1.0.0", "2026-08-01T10:00:00Z"), release("1.1.0", "2026-11-20T10:00:00Z")]);
+    const config = {
+      openMergeRequests: async () =>
+        [
+          { sourceBranch: "portal/a/record-of-a-0123456789ab", createdAt: "2026-11-25T09:00:00Z" },
+          { sourceBranch: "portal/a/config-of-a-0123456789ab", createdAt: "2026-12-03T09:00:00Z" },
+          { sourceBranch: "feature/elsewhere", createdAt: "2026-01-01T00:00:00Z" },
+        ] as Awaited<ReturnType<Parameters<typeof readScorecardFacts>[1]["openMergeRequests"]>>,
+    };
+    try {
+      const facts = await readScorecardFacts(handle.db, config, new Date("2026-12-06T12:00:00Z"));
+      expect(facts.today).toBe(Date.UTC(2026, 11, 6));
+      expect([...facts.lastRelease]).toEqual([["a", Date.parse("2026-11-20T10:00:00Z")]]);
+      expect([...facts.oldestOpenReview]).toEqual([["a", Date.parse("2026-11-25T09:00:00Z")]]);
+      // a: one owner (no level either way); its scorecard says why each fact rule passed or failed.
+      repo.catalog.setScorecardFacts(facts);
+      const card = repo.catalog.scorecardOf("a");
+      expect(card?.results.find((r) => r.id === "recent-release")).toMatchObject({ passed: true, why: "last released 2026-11-20 (16 days ago); within 90 wanted" });
+      expect(card?.results.find((r) => r.id === "reviews-decided")).toMatchObject({ passed: false, why: "its oldest open review was opened 2026-11-25 (11 days ago); at most 7 wanted" });
+    } finally {
+      await handle.db.delete(schema.componentReleases);
+    }
   });
 });

@@ -3,6 +3,10 @@
  * the commit each instance serves: lib/catalog/scorecards.ts), an owner's or group's rollup (the owner
  * page calls ownerScorecardRollup), and the trend: a snapshot per UTC day kept in the portal database.
  *
+ * The time-based rules read facts (each component's last release, its oldest open review): every instance
+ * reads them from the portal database and source control every few minutes (scheduleScorecards), so
+ * instances agree once each has read them.
+ *
  * A day is taken once whatever the number of instances: the instance whose insert of the day's row in
  * scorecard_snapshot_days succeeds writes that day's rows in the same transaction; the others find the
  * day taken and write nothing. A failure rolls the whole day back, so the next attempt takes it again.
@@ -10,7 +14,9 @@
 import "server-only";
 import { and, asc, eq, gte, sql } from "drizzle-orm";
 import type { Catalog } from "../catalog/catalog";
-import { emptyRollup, NO_LEVEL, type LevelRollup, type ScorecardRules } from "../catalog/scorecards";
+import { dayOf, emptyRollup, NO_LEVEL, type LevelRollup, type ScorecardFacts, type ScorecardRules } from "../catalog/scorecards";
+import type { ConfigRepository } from "./gitops/config-repo";
+import { componentReleases } from "./db/schema/scm";
 import type { PortalDatabase } from "./db/database";
 import { scorecardComponentDays, scorecardGroupDays, scorecardSnapshotDays } from "./db/schema/scorecards";
 
@@ -100,6 +106,25 @@ export function utcDay(now: Date): string {
 
 export type SnapshotOutcome = { taken: true; day: string; components: number; groups: number } | { taken: false; day: string };
 
+/** The facts the time-based rules read, as of `now`: last release per component, oldest open review per component. */
+export async function readScorecardFacts(db: PortalDatabase, config: Pick<ConfigRepository, "openMergeRequests">, now = new Date()): Promise<ScorecardFacts> {
+  const releases = await db
+    .select({ component: componentReleases.component, at: sql<string | Date>`max(${componentReleases.releasedAt})` })
+    .from(componentReleases)
+    .groupBy(componentReleases.component);
+  const lastRelease = new Map(releases.map((r) => [r.component, new Date(r.at).getTime()]));
+  const oldestOpenReview = new Map<string, number>();
+  for (const mr of await config.openMergeRequests()) {
+    // portal/<component>/…: a review of that component (record, config) proposed in the portal.
+    const m = /^portal\/([^/]+)\//.exec(mr.sourceBranch);
+    const at = Date.parse(mr.createdAt);
+    if (!m || Number.isNaN(at)) continue;
+    const was = oldestOpenReview.get(m[1]);
+    if (was === undefined || at < was) oldestOpenReview.set(m[1], at);
+  }
+  return { today: dayOf(now.getTime()), lastRelease, oldestOpenReview };
+}
+
 /** Takes the day's snapshot unless some instance already took it. */
 export async function takeDailyScorecardSnapshot(db: PortalDatabase, catalog: Catalog, now = new Date()): Promise<SnapshotOutcome> {
   const day = utcDay(now);
@@ -174,20 +199,30 @@ export async function pruneScorecardSnapshots(db: PortalDatabase, now = new Date
 }
 
 /**
- * Takes the day's snapshot at start and then every `everyMs` (default an hour: the first check after
- * midnight UTC takes the new day). Failures are logged and retried at the next check.
+ * Every `everyMs` (default five minutes) and at start: reads the facts of the time-based rules into the
+ * catalog, then takes the day's snapshot unless this process already saw it taken. Failures are logged and
+ * retried at the next tick.
  */
-export function scheduleScorecardSnapshots(db: () => Promise<PortalDatabase>, catalog: () => Promise<Catalog>, everyMs = 3_600_000): () => void {
+export function scheduleScorecards(deps: () => Promise<{ db: PortalDatabase; catalog: Catalog; config: Pick<ConfigRepository, "openMergeRequests"> }>, everyMs = 300_000): () => void {
   let running = false;
+  let takenDay: string | null = null;
   const tick = async () => {
     if (running) return;
     running = true;
     try {
-      const [d, c] = await Promise.all([db(), catalog()]);
-      const outcome = await takeDailyScorecardSnapshot(d, c);
-      if (outcome.taken) {
-        console.log(`[portal] scorecard snapshot of ${outcome.day}: ${outcome.components} components, ${outcome.groups} groups`);
-        await pruneScorecardSnapshots(d);
+      const { db, catalog, config } = await deps();
+      try {
+        catalog.setScorecardFacts(await readScorecardFacts(db, config));
+      } catch (error) {
+        console.warn(`[portal] scorecard facts (releases, open reviews) could not be read (${(error as Error).message}); the last ones stay`);
+      }
+      if (takenDay !== utcDay(new Date())) {
+        const outcome = await takeDailyScorecardSnapshot(db, catalog);
+        takenDay = outcome.day;
+        if (outcome.taken) {
+          console.log(`[portal] scorecard snapshot of ${outcome.day}: ${outcome.components} components, ${outcome.groups} groups`);
+          await pruneScorecardSnapshots(db);
+        }
       }
     } catch (error) {
       console.warn(`[portal] the scorecard snapshot could not be taken (${(error as Error).message}); trying again in ${Math.round(everyMs / 60_000)} min`);

@@ -76,7 +76,7 @@ describe("catalog routes", () => {
     expect((await scorecards(req("/api/scorecards"))).status).toBe(401);
     const body = await (await scorecards(req("/api/scorecards", { headers: engineer() }))).json();
     expect(body.rules.levels).toEqual(["bronze", "silver", "gold"]);
-    expect(body.rules.rules.map((r: { id: string }) => r.id)).toEqual(["description", "two-owners", "production", "lifecycle", "api-docs"]);
+    expect(body.rules.rules.map((r: { id: string }) => r.id)).toEqual(["description", "two-owners", "production", "lifecycle", "reviews-decided", "api-docs", "recent-release"]);
     expect(body.rollup).toMatchObject({ components: 2, levels: { none: 2, bronze: 0, silver: 0, gold: 0 } });
   });
 

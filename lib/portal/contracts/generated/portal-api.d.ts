@@ -7755,6 +7755,14 @@ export interface operations {
                                     kinds: ("frontend" | "service" | "docs" | "tooling" | "mobile" | "library")[];
                                 } | {
                                     /** @constant */
+                                    type: "releasedWithin";
+                                    days: number;
+                                } | {
+                                    /** @constant */
+                                    type: "reviewsDecidedWithin";
+                                    days: number;
+                                } | {
+                                    /** @constant */
                                     type: "lifecycle";
                                     in: ("experimental" | "production" | "deprecated")[];
                                 };
