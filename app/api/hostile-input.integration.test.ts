@@ -85,7 +85,7 @@ const examples: Record<string, Partial<Record<Method, Example>>> = {
   },
   "auth/logout": { POST: {} },
   "cache/refresh": { POST: { query: { name: component } } },
-  components: { GET: { query: { q: "check", kind: "service", owner: "alice", group: "commerce/backend", environment: "dev", dependency: "mongo", sort: "name", order: "asc", page: "1", pageSize: "10" } } },
+  components: { GET: { query: { q: "check", kind: "service", owner: "alice", group: "commerce/backend", environment: "dev", dependency: "mongo", level: "gold", sort: "level", order: "asc", page: "1", pageSize: "10" } } },
   "components/[name]": {
     GET: { params: { name: component } },
     PUT: { params: { name: component }, headers: { "if-match": "*" }, body: validComponent(component) as unknown as Json },
@@ -150,6 +150,8 @@ const examples: Record<string, Partial<Record<Method, Example>>> = {
   options: { GET: {} },
   "openapi.json": { GET: {} },
   "resource-requests": { GET: { query: { component, environment: "dev", resource: "redis", status: "requested" } } },
+  scorecards: { GET: {} },
+  "scorecards/rules": { GET: {}, POST: { body: { yaml: "levels: [bronze]\nrules:\n  - { id: owners, title: Owners, level: bronze, check: { type: minOwners, count: 1 } }\n" } } },
   tokens: { GET: {}, POST: { body: { name: "ci" } } },
   "tokens/[id]": { DELETE: { params: { id: someId } } },
 };

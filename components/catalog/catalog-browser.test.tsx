@@ -10,20 +10,22 @@ import { CatalogBrowser, type CatalogState } from "./catalog-browser";
 
 const index = new SearchIndex();
 index.replaceAll(["alpha", "beta"].map((name) => ({ name, file: `${name}.yaml`, component: validComponent(name), etag: `"${name}"`, stale: false })));
-const initialData = index.list({ ...listQuerySchema.parse({}), pageSize: 25 });
-const initialState: CatalogState = { q: "", kind: [], environment: [], dependency: [], group: "", owner: "", favorites: false, sort: "name", order: "asc", page: 1 };
-const options = { kinds: COMPONENT_KINDS, environments: ENVIRONMENTS, dependencyFlags: DEPENDENCY_FLAGS, groups: [], owners: [] };
+const withLevels = (r: ReturnType<SearchIndex["list"]>) => ({ ...r, items: r.items.map((i) => ({ ...i, level: i.name === "alpha" ? "bronze" : null })) });
+const initialData = withLevels(index.list({ ...listQuerySchema.parse({}), pageSize: 25 }));
+const initialState: CatalogState = { q: "", kind: [], environment: [], dependency: [], level: [], group: "", owner: "", favorites: false, sort: "name", order: "asc", page: 1 };
+const options = { kinds: COMPONENT_KINDS, environments: ENVIRONMENTS, dependencyFlags: DEPENDENCY_FLAGS, groups: [], owners: [], levels: ["bronze", "silver"], levelCounts: { none: 1, bronze: 1, silver: 0 } };
 
 describe("catalog browser", () => {
   it("shows the list as a table whose columns have headers", () => {
     fakeApi({});
     renderInPortal(<CatalogBrowser initialState={initialState} initialData={initialData} options={options} />);
     const table = screen.getByRole("table");
-    expect(within(table).getAllByRole("columnheader").map((h) => h.textContent)).toEqual(["Favorite", "Component", "Kind", "Repository and owners", "Environments"]);
+    expect(within(table).getAllByRole("columnheader").map((h) => h.textContent)).toEqual(["Favorite", "Component", "Kind", "Repository and owners", "Environments", "Level"]);
     const rows = within(table).getAllByRole("row").slice(1);
     expect(rows.map((r) => r.dataset.testid)).toEqual(["row-alpha", "row-beta"]);
     // Each row has one cell per header.
-    for (const row of rows) expect(within(row).getAllByRole("cell")).toHaveLength(5);
+    for (const row of rows) expect(within(row).getAllByRole("cell")).toHaveLength(6);
+    expect(rows.map((r) => within(r).getAllByRole("cell")[5].textContent)).toEqual(["bronze", "no level"]);
   });
 
   it("says the search's limit where it is typed, keeps the list as it was and asks nothing", async () => {
@@ -41,7 +43,7 @@ describe("catalog browser", () => {
 });
 
 describe("catalog browser, when nothing matches", () => {
-  const none = index.list({ ...listQuerySchema.parse({ q: "zzz" }), pageSize: 25 });
+  const none = withLevels(index.list({ ...listQuerySchema.parse({ q: "zzz" }), pageSize: 25 }));
 
   it("suggests fewer filters only when filters are set, not for a plain search", () => {
     fakeApi({ "GET /api/components": { body: none } });

@@ -21,6 +21,8 @@ export interface CatalogState {
   kind: string[];
   environment: string[];
   dependency: string[];
+  /** Scorecard levels (any of); "none" for components below the lowest level. */
+  level: string[];
   group: string;
   owner: string;
   favorites: boolean;
@@ -35,6 +37,10 @@ export interface CatalogOptionsProps {
   dependencyFlags: readonly string[];
   groups: string[];
   owners: string[];
+  /** The scorecard levels in force, lowest first. */
+  levels: readonly string[];
+  /** Components per level (and "none") over the whole catalog. */
+  levelCounts: Record<string, number>;
 }
 
 export function stateToParams(s: CatalogState): URLSearchParams {
@@ -43,6 +49,7 @@ export function stateToParams(s: CatalogState): URLSearchParams {
   if (s.kind.length) p.set("kind", s.kind.join(","));
   if (s.environment.length) p.set("environment", s.environment.join(","));
   if (s.dependency.length) p.set("dependency", s.dependency.join(","));
+  if (s.level.length) p.set("level", s.level.join(","));
   if (s.group) p.set("group", s.group);
   if (s.owner) p.set("owner", s.owner);
   if (s.favorites) p.set("favorites", "1");
@@ -117,7 +124,7 @@ export function CatalogBrowser({ initialState, initialData, options, actions }: 
   const update = (patch: Partial<CatalogState>) => setState((s) => ({ ...s, page: 1, ...patch }));
   const counts = data.counts;
   // A search is not a filter: "try fewer filters" is said only when some are set.
-  const filtered = Boolean(state.kind.length || state.environment.length || state.dependency.length || state.group || state.owner || state.favorites);
+  const filtered = Boolean(state.kind.length || state.environment.length || state.dependency.length || state.level.length || state.group || state.owner || state.favorites);
   const anyFilter = Boolean(state.q) || filtered;
 
   return (
@@ -161,6 +168,7 @@ export function CatalogBrowser({ initialState, initialData, options, actions }: 
             <option value="displayName">Display name</option>
             <option value="kind">Kind</option>
             <option value="repo">Repository</option>
+            <option value="level">Scorecard level</option>
           </Select>
         </label>
         <Button size="small" onClick={() => update({ order: state.order === "asc" ? "desc" : "asc" })} aria-label={state.order === "asc" ? "Ascending; switch to descending" : "Descending; switch to ascending"}>
@@ -172,7 +180,7 @@ export function CatalogBrowser({ initialState, initialData, options, actions }: 
             size="small"
             onClick={() => {
               setTyped("");
-              setState({ ...state, q: "", kind: [], environment: [], dependency: [], group: "", owner: "", favorites: false, page: 1 });
+              setState({ ...state, q: "", kind: [], environment: [], dependency: [], level: [], group: "", owner: "", favorites: false, page: 1 });
             }}
           >
             Clear
@@ -189,6 +197,7 @@ export function CatalogBrowser({ initialState, initialData, options, actions }: 
         <ChipRow label="Kind" name="kind" values={options.kinds} selected={state.kind} counts={counts.kind} onToggle={(v) => update({ kind: toggle(state.kind, v) })} />
         <ChipRow label="Environment" name="environment" values={[...options.environments, "none"]} selected={state.environment} counts={counts.environment} onToggle={(v) => update({ environment: toggle(state.environment, v) })} />
         <ChipRow label="Dependency" name="dependency" values={options.dependencyFlags} selected={state.dependency} counts={counts.dependency} onToggle={(v) => update({ dependency: toggle(state.dependency, v) })} />
+        <ChipRow label="Level" name="level" values={[...options.levels, "none"]} selected={state.level} counts={options.levelCounts} onToggle={(v) => update({ level: toggle(state.level, v) })} />
         <div className={styles.chips}>
           <span className={styles.chipLabel}>Owner</span>
           <Select className={styles.inlineSelect} value={state.group} onChange={(e) => update({ group: e.target.value })} aria-label="Group">
@@ -226,6 +235,7 @@ export function CatalogBrowser({ initialState, initialData, options, actions }: 
               <th scope="col">Kind</th>
               <th scope="col">Repository and owners</th>
               <th scope="col">Environments</th>
+              <th scope="col">Level</th>
             </tr>
           </thead>
           <tbody>
@@ -271,6 +281,7 @@ export function CatalogBrowser({ initialState, initialData, options, actions }: 
                       {c.spec.environments.length ? c.spec.environments.map((e) => <Badge key={e}>{e}</Badge>) : <span className={styles.sub}>no environments</span>}
                     </div>
                   </td>
+                  <td data-testid={`level-${item.name}`}>{item.level ? <Badge tone="accent">{item.level}</Badge> : <span className={styles.sub}>no level</span>}</td>
                 </tr>
               );
             })}

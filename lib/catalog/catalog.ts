@@ -33,6 +33,8 @@ import { CatalogWriteError } from "./errors";
 import { reconcile, reconcileOne, type IndexChanges } from "./reconcile";
 import { buildRecordUpdate } from "./record-update";
 import { formOptions, type CatalogOptionsAnswer } from "./form-options";
+import { DEFAULT_SCORECARD_RULES, evaluateComponent, parseScorecardRules, SCORECARD_RULES_FILE, type ComponentScorecard, type LevelRollup, type ScorecardFacts, type ScorecardRules } from "./scorecards";
+import type { ScorecardIndex } from "./scorecard-index";
 
 export type { CatalogEntry, ListResult } from "./search";
 export type { CatalogError } from "./parse";
@@ -113,6 +115,8 @@ export class Catalog {
   /** The snapshot being read while the repository is recovered (openCatalog), taken by the first load. */
   private prefetched: Promise<SnapshotRead> | null = null;
   lastLoad: LoadReport | null = null;
+  /** Blob of the scorecard rules file the rules in force came from: null for none (the default rules), undefined before the first read. */
+  private rulesBlob: string | null | undefined = undefined;
 
   constructor(options: CatalogOptions) {
     this.repo = options.repo;
@@ -231,8 +235,11 @@ export class Catalog {
     return this.index.relations;
   }
 
-  list(query: ListQuery, favorites?: ReadonlySet<string>): ListResult {
-    return this.index.list(query, favorites, this.fileErrors.size);
+  /** One page of the list, each item with its scorecard level (null below the lowest). */
+  list(query: ListQuery, favorites?: ReadonlySet<string>): Omit<ListResult, "items"> & { items: Array<ListResult["items"][number] & { level: string | null }> } {
+    const result = this.index.list(query, favorites, this.fileErrors.size);
+    const { levels } = this.index.scorecards.rules;
+    return { ...result, items: result.items.map((i) => ({ ...i, level: levels[this.index.scorecards.levelIndexOf(i.name)] ?? null })) };
   }
 
   /** Forgets cached list results (they are also dropped on every change of the catalog). */
@@ -266,6 +273,7 @@ export class Catalog {
     // A ref moved by a path that did not bring the working tree along (or by another process).
     await this.store.syncWorkingTree();
     const restored = !this.loadedAt && commit ? await this.restoreSnapshot(commit) : null;
+    if (restored?.ok || !(this.loadedAt && commit === this.loadedCommit && !this.mixed)) await this.loadScorecardRules(commit);
     if (this.loadedAt && commit === this.loadedCommit && !this.mixed) {
       // The records are a function of the commit: nothing to read again.
       let unchangedStale = 0;
@@ -293,7 +301,9 @@ export class Catalog {
     this.records.keepOnly(files);
 
     this.index.replaceAll(next.entries.values());
+    const rulesErrors = this.fileErrors.get(SCORECARD_RULES_FILE);
     this.fileErrors = next.errors;
+    if (rulesErrors) this.fileErrors.set(SCORECARD_RULES_FILE, rulesErrors);
     this.loadedAt = new Date();
     this.loadedCommit = commit;
     this.loadedFiles = files.length;
@@ -309,6 +319,59 @@ export class Catalog {
       pull: pullOutcome,
       changes: { ...next.changes, errorsBefore, errorsAfter: this.errors.length },
     };
+  }
+
+  /**
+   * The scorecard rules of `commit` (SCORECARD_RULES_FILE), read when their blob changed: rules that
+   * load are put in force (every record scored again); a file that does not load is a load error of that
+   * file and the rules in force stay; no file: the default rules.
+   */
+  private async loadScorecardRules(commit: string | null): Promise<void> {
+    const entry = commit ? await this.store.entryAt(commit, SCORECARD_RULES_FILE).catch(() => null) : null;
+    const sha = entry?.kind === "file" || entry?.kind === "symlink" ? entry.sha : null;
+    if (this.rulesBlob !== undefined && sha === this.rulesBlob) return;
+    this.rulesBlob = sha;
+    const refuse = (errors: CatalogError[]) => {
+      this.fileErrors.set(SCORECARD_RULES_FILE, errors);
+      console.warn(`[catalog] ${SCORECARD_RULES_FILE}: ${errors[0]?.message}; the scorecard rules in force stay`);
+    };
+    if (!entry) {
+      this.fileErrors.delete(SCORECARD_RULES_FILE);
+      this.index.setScorecardRules(DEFAULT_SCORECARD_RULES);
+      return;
+    }
+    if (entry.kind !== "file") return refuse([{ file: SCORECARD_RULES_FILE, path: "", message: "refused: not a regular file (the catalog never follows a link)" }]);
+    if (entry.size > this.maxFileBytes) return refuse([{ file: SCORECARD_RULES_FILE, path: "", message: `refused: ${entry.size} bytes, over the limit of ${this.maxFileBytes}` }]);
+    const text = (await this.store.readBlobs([entry.sha])).get(entry.sha)?.toString("utf8") ?? "";
+    const parsed = parseScorecardRules(text);
+    if (!parsed.ok) return refuse(parsed.issues.map((i) => ({ file: SCORECARD_RULES_FILE, path: i.path, message: i.message })));
+    this.fileErrors.delete(SCORECARD_RULES_FILE);
+    this.index.setScorecardRules(parsed.rules);
+  }
+
+  /** The scorecard rules in force and every record's score (scorecard-index.ts). */
+  get scorecards(): ScorecardIndex {
+    return this.index.scorecards;
+  }
+
+  get scorecardRules(): ScorecardRules {
+    return this.index.scorecards.rules;
+  }
+
+  /** One record's scorecard with each rule's outcome and why; null when no record has that name. */
+  scorecardOf(name: string): ComponentScorecard | null {
+    const entry = this.index.get(name);
+    return entry ? evaluateComponent(this.index.scorecards.rules, entry.component, this.index.scorecards.facts) : null;
+  }
+
+  /** The facts the time-based scorecard rules read (lib/portal/scorecards.ts reads them from the database and source control). */
+  setScorecardFacts(facts: ScorecardFacts): void {
+    this.index.setScorecardFacts(facts);
+  }
+
+  /** Components per level over the records `names` picks (every record when absent). */
+  levelRollup(names?: Iterable<string>): LevelRollup {
+    return this.index.scorecards.rollup(names);
   }
 
   /** Re-reads the file of one record. Answers null when no record has that name. */

@@ -4,8 +4,9 @@
  */
 import { z } from "zod";
 import { COMPONENT_KINDS, DEPENDENCY_FLAGS, ENVIRONMENTS } from "./schema";
+import { SCORECARD_NAME_PATTERN } from "./scorecards";
 
-export const SORT_FIELDS = ["name", "displayName", "kind", "repo"] as const;
+export const SORT_FIELDS = ["name", "displayName", "kind", "repo", "level"] as const;
 export const MAX_PAGE_SIZE = 200;
 
 /** Accepts repeated params (?kind=a&kind=b) and comma lists (?kind=a,b). */
@@ -36,6 +37,11 @@ export const listQuerySchema = z.object({
   environment: list(z.enum([...ENVIRONMENTS, "none"])),
   /** Dependency flags (all of). */
   dependency: list(z.enum(DEPENDENCY_FLAGS)),
+  /**
+   * Scorecard levels (any of); "none" matches components below the lowest level. The levels are those of
+   * the rules file in force, so a name that is not one of them is refused by the route (unknownLevels).
+   */
+  level: list(z.string().regex(SCORECARD_NAME_PATTERN, "a level is lowercase letters, digits and hyphens (at most 40)")),
   /** Only the signed-in user's favorites. */
   favorites: bool,
   /** Only records shown from their last valid version. */
@@ -77,4 +83,9 @@ export interface ListCounts extends FacetCounts {
   stale: number;
   /** The user's favorites. */
   favorites: number;
+}
+
+/** The levels of a query that the rules in force do not define ("none" always exists). */
+export function unknownLevels(query: Pick<ListQuery, "level">, levels: readonly string[]): string[] {
+  return query.level.filter((l) => l !== "none" && !levels.includes(l));
 }

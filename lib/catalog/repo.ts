@@ -103,6 +103,12 @@ export async function ensureConfigRepo(options: EnsureConfigRepoOptions): Promis
           if (/\.ya?ml$/.test(name)) await cp(path.join(options.shippedDir, name), path.join(target, name));
         }
       }
+      // The shipped scorecard rules (config/scorecards beside config/components), changed by review from then on.
+      const shippedRules = path.join(options.shippedDir, "..", "scorecards");
+      if (await exists(path.join(shippedRules, "rules.yaml"))) {
+        await mkdir(path.join(scratch, "scorecards"), { recursive: true });
+        await cp(path.join(shippedRules, "rules.yaml"), path.join(scratch, "scorecards", "rules.yaml"));
+      }
       const git = simpleGit(scratch);
       await git.raw(["init", "--quiet", "--initial-branch=main"]);
       await configureIdentity(git);

@@ -38,7 +38,7 @@ function reference(entries: CatalogEntry[], q: ListQuery) {
   }
   // Sorted by the field in the query's direction; equal keys by name, always ascending.
   const key = (e: CatalogEntry) =>
-    ({ name: e.name, displayName: lower(c(e).metadata.displayName), kind: c(e).spec.kind, repo: lower(c(e).spec.repo.path) })[q.sort];
+    ({ name: e.name, displayName: lower(c(e).metadata.displayName), kind: c(e).spec.kind, repo: lower(c(e).spec.repo.path), level: "00" })[q.sort];
   const dir = q.order === "desc" ? -1 : 1;
   const matched = base
     .filter((e) => dims.every((d) => passes(e, d)))

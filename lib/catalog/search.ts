@@ -9,6 +9,7 @@
  */
 import type { Component } from "./schema";
 import type { FacetCounts, ListCounts, ListQuery } from "./query";
+import { rankOfLevel } from "./scorecards";
 
 export interface CatalogEntry {
   name: string;
@@ -91,9 +92,12 @@ function index(entry: CatalogEntry): Indexed {
   return { entry, at: -1, haystack: haystack.toLowerCase(), owners: owners ?? NONE, groups: groups ?? NONE, environments, deps };
 }
 
-function sortKey(entry: CatalogEntry, sort: ListQuery["sort"]): string {
+function sortKey(entry: CatalogEntry, sort: ListQuery["sort"], levelRank: (entry: CatalogEntry) => number): string {
   const c = entry.component;
   switch (sort) {
+    case "level":
+      // Ranks are small (none = 0, the lowest level = 1, …): two digits order them as text.
+      return String(levelRank(entry)).padStart(2, "0");
     case "displayName":
       return c.metadata.displayName.toLowerCase();
     case "kind":
@@ -250,7 +254,11 @@ export class SearchIndex {
     this.cache.clear();
   }
 
-  private changed(): void {
+  /** Scorecard levels (catalog-index.ts): a record's rank (0 below the lowest level, 1 the lowest, …) and the names, lowest first. */
+  protected levels: { rankOf(entry: CatalogEntry): number; names(): readonly string[] } = { rankOf: () => 0, names: () => [] };
+
+  /** Something a query depends on other than the records changed (the scorecard rules): forget what was built. */
+  protected changed(): void {
     this.sorted = null;
     this.prep = null;
     this.cache.clear();
@@ -393,14 +401,15 @@ export class SearchIndex {
     const all = this.ordered();
     const prep = this.prepared();
     const name = `${sort}:${order}`;
+    const rank = (e: CatalogEntry) => this.levels.rankOf(e);
     let positions = prep.orders.get(name);
     if (!positions && records.length * SORT_ALL_SHARE < all.length) {
-      const keyed = records.map((x) => ({ x, k: sortKey(x.entry, sort) }));
+      const keyed = records.map((x) => ({ x, k: sortKey(x.entry, sort, rank) }));
       keyed.sort((a, b) => compare(a.k, b.k, a.x.at, b.x.at));
       return keyed.map(({ x }) => x);
     }
     if (!positions) {
-      const keys = all.map((x) => sortKey(x.entry, sort));
+      const keys = all.map((x) => sortKey(x.entry, sort, rank));
       positions = Int32Array.from(all, (_, i) => i).sort((a, b) => compare(keys[a], keys[b], a, b));
       prep.orders.set(name, positions);
     }
@@ -453,6 +462,7 @@ export class SearchIndex {
     const groups = new Set(query.group.map((g) => g.toLowerCase()));
     const envs = new Set<string>(query.environment);
     const deps = query.dependency;
+    const levels = new Set(query.level.map((l) => rankOfLevel(l, this.levels.names())));
     // Only the dimensions the query filters on can fail; the others are not even looked at.
     const active: Dim[] = [];
     if (kinds.size) active.push("kind");
@@ -470,7 +480,7 @@ export class SearchIndex {
     const depCounts = new Map<string, number>();
 
     // Nothing narrows the records but the dimensions' filters.
-    const unnarrowed = !words.length && !query.favorites && !query.stale;
+    const unnarrowed = !words.length && !query.favorites && !query.stale && !levels.size;
     // No filter either (the catalog's first page): every record, with every dimension's counts over all of them.
     const everything = unnarrowed && active.length === 0;
     const matched: Indexed[] = everything ? this.ordered().slice() : [];
@@ -484,6 +494,7 @@ export class SearchIndex {
     records: for (const x of candidates) {
       if (query.favorites && !favorites.has(x.entry.name)) continue;
       if (query.stale && !x.entry.stale) continue;
+      if (levels.size && !levels.has(this.levels.rankOf(x.entry))) continue;
       for (const w of words) if (!x.haystack.includes(w)) continue records;
       // Which dimensions does this record fail? Facet counts of a dimension ignore its own filter.
       let failed: Dim | null = null;

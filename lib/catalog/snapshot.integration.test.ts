@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { SCORECARD_RULES_FILE } from "./scorecards";
 import { createHash } from "node:crypto";
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
@@ -66,9 +67,10 @@ describe("catalog snapshot", () => {
     expect(reads.blobs).toEqual([]);
     expect(reads.listDir).not.toHaveBeenCalled();
     expect(reads.listPaths).not.toHaveBeenCalled();
-    expect(reads.entryAt).not.toHaveBeenCalled();
+    // The one path looked up is the scorecard rules file (the snapshot keeps records, not rules).
+    expect(reads.entryAt.mock.calls.map(([, file]) => file)).toEqual([SCORECARD_RULES_FILE]);
     expect(served(restarted)).toEqual(before);
-    expect(restarted.list({ q: "commerce/a", kind: [], owner: [], group: [], environment: [], dependency: [], favorites: false, stale: false, sort: "name", order: "asc", page: 1, pageSize: 25 }).items.map((i) => i.name)).toEqual(["a"]);
+    expect(restarted.list({ q: "commerce/a", kind: [], owner: [], group: [], environment: [], dependency: [], level: [], favorites: false, stale: false, sort: "name", order: "asc", page: 1, pageSize: 25 }).items.map((i) => i.name)).toEqual(["a"]);
   });
 
   it("after HEAD moved, re-reads only the files added, modified and renamed, forgets the deleted, and serves what a cold load serves", async () => {
@@ -174,7 +176,7 @@ describe("catalog snapshot", () => {
     expect(restarted.lastLoad?.source).toBe("snapshot");
     expect(served(restarted)).toEqual(before);
     expect(restarted.get("a")?.component).toEqual(validComponent("a"));
-    expect(restarted.list({ q: "", kind: [], owner: [], group: [], environment: [], dependency: [], favorites: false, stale: true, sort: "name", order: "asc", page: 1, pageSize: 25 }).counts).toMatchObject({ errors: 3, stale: 1 });
+    expect(restarted.list({ q: "", kind: [], owner: [], group: [], environment: [], dependency: [], level: [], favorites: false, stale: true, sort: "name", order: "asc", page: 1, pageSize: 25 }).counts).toMatchObject({ errors: 3, stale: 1 });
   });
 
   it("a write then a restart shows the write; a crash before the snapshot is saved costs only re-reading the written file", async () => {

@@ -7,6 +7,7 @@ import "server-only";
 import { warnAboutDevLogin } from "./auth/settings";
 import type { PortalServices } from "./services";
 import { seedPortalDemo } from "./demo-seed";
+import { scheduleScorecards } from "./scorecards";
 
 export async function portalStartup(services: PortalServices): Promise<void> {
   warnAboutDevLogin();
@@ -22,6 +23,9 @@ export async function portalStartup(services: PortalServices): Promise<void> {
   } catch (error) {
     console.error(`[portal] the config repository could not be opened at start: ${(error as Error).message}`);
   }
+  // The facts of the time-based scorecard rules (releases, open reviews), and the day's snapshot (the trend),
+  // taken once per day whatever the number of instances.
+  scheduleScorecards(() => services.gitops());
   // Finishing interrupted approvals needs the SCM wiring (demo repositories at a first start): it runs
   // in the background; order routes wait for the same promise before they read or decide an order.
   const ready = services.appOrders();

@@ -16,6 +16,7 @@ const { GET: favorites } = await import("@/app/api/components/favorites/route");
 const { GET: status } = await import("@/app/api/components/[name]/status/route");
 const { GET: options } = await import("@/app/api/options/route");
 const { POST: refresh } = await import("@/app/api/cache/refresh/route");
+const { GET: scorecards } = await import("@/app/api/scorecards/route");
 
 // Signed in once the portal starts (beforeAll).
 const signedIn: Record<string, Record<string, string>> = {};
@@ -52,6 +53,31 @@ describe("catalog routes", () => {
     expect(body.errors).toEqual([{ file: "components/bad.yaml", path: "", message: expect.stringMatching(/YAML/) }]);
     expect(body.endpoints.favoriteAdd).toEqual({ method: "POST", path: "/api/components/:name/favorite", description: "Mark favorite" });
     expect(Object.keys(body.endpoints).length).toBeGreaterThanOrEqual(29);
+  });
+
+  it("GET /api/components filters and sorts by scorecard level, and refuses a level the rules do not define with a 400 naming the levels", async () => {
+    // The default rules: alpha and beta have two owners and run in production, but set no description: no level.
+    const none = await (await list(req("/api/components?level=none&sort=level", { headers: engineer() }))).json();
+    expect(none.items.map((i: { name: string; level: string | null }) => [i.name, i.level])).toEqual([
+      ["alpha", null],
+      ["beta", null],
+    ]);
+    expect((await (await list(req("/api/components?level=gold", { headers: engineer() }))).json()).total).toBe(0);
+    const refused = await list(req("/api/components?level=platinum", { headers: engineer() }));
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toMatchObject({
+      message: "invalid-request",
+      issues: [{ path: ["level"], message: '"platinum" is not a scorecard level; the levels are bronze, silver, gold, none' }],
+    });
+    expect((await list(req("/api/components?level=Not%20A%20Level", { headers: engineer() }))).status).toBe(400);
+  });
+
+  it("GET /api/scorecards answers the rules in force and the components per level", async () => {
+    expect((await scorecards(req("/api/scorecards"))).status).toBe(401);
+    const body = await (await scorecards(req("/api/scorecards", { headers: engineer() }))).json();
+    expect(body.rules.levels).toEqual(["bronze", "silver", "gold"]);
+    expect(body.rules.rules.map((r: { id: string }) => r.id)).toEqual(["description", "two-owners", "production", "lifecycle", "reviews-decided", "api-docs", "recent-release"]);
+    expect(body.rollup).toMatchObject({ components: 2, levels: { none: 2, bronze: 0, silver: 0, gold: 0 } });
   });
 
   it("GET /api/components validates its query and answers items, total and counts", async () => {

@@ -65,6 +65,8 @@ export async function portalRouteModules(): Promise<PortalRouteModule[]> {
     { path: "/api/offers/games", module: await import("@/app/api/offers/games/route") },
     { path: "/api/owners/{owner}", module: await import("@/app/api/owners/[owner]/route") },
     { path: "/api/options", module: await import("@/app/api/options/route") },
+    { path: "/api/scorecards", module: await import("@/app/api/scorecards/route") },
+    { path: "/api/scorecards/rules", module: await import("@/app/api/scorecards/rules/route") },
     { path: "/api/resource-requests", module: await import("@/app/api/resource-requests/route") },
     { path: "/api", module: await import("@/app/api/route") },
     { path: "/api/tokens/{id}", module: await import("@/app/api/tokens/[id]/route") },

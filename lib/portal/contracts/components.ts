@@ -56,11 +56,18 @@ export type ProposalAnswer = z.infer<typeof ProposalAnswer>;
 export const FavoriteAnswer = z.object({ name: z.string(), favorite: z.boolean(), changed: z.boolean().describe("False when it already was so") });
 export type FavoriteAnswer = z.infer<typeof FavoriteAnswer>;
 
-const ListItem = z.object({ name: z.string(), file: z.string(), stale: z.boolean(), favorite: z.boolean(), component: componentSchema });
+const ListItem = z.object({
+  name: z.string(),
+  file: z.string(),
+  stale: z.boolean(),
+  favorite: z.boolean(),
+  component: componentSchema,
+});
+const ListedItem = ListItem.extend({ level: z.string().nullable().describe("Its scorecard level under the rules in force (null below the lowest level)") });
 const Counts = z.record(z.string(), z.number());
 /** GET /api/components: one page of the list, with facet counts over the other filters. */
 export const ComponentList = z.object({
-  items: z.array(ListItem),
+  items: z.array(ListedItem),
   total: z.number().int(),
   page: z.number().int(),
   pageSize: z.number().int(),

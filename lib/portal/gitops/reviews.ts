@@ -15,6 +15,7 @@ import { appOrders, mergeRequestDecisions } from "../db/schema";
 import { ScmError, type ScmMergeRequest, type MergeRequestState } from "../../scm/types";
 import { forbidden, PortalError } from "../errors";
 import { hasRole, type PortalUser } from "../roles";
+import { isValidName } from "../../catalog/schema";
 import { mayCommit } from "../ownership";
 import type { ConfigRepository } from "./config-repo";
 import type { Db } from "./releases";
@@ -52,7 +53,9 @@ function scopeOf(mr: ScmMergeRequest, orders: Map<number, { id: string; name: st
   if (order) return { kind: "order", component: order.name, orderId: order.id };
   const m = /^portal\/([^/]+)\//.exec(mr.sourceBranch);
   if (!m) return { kind: "other" };
-  return m[1] === "import" ? { kind: "import" } : { kind: "component", component: m[1] };
+  if (m[1] === "import") return { kind: "import" };
+  // A scope that cannot be a component's name (the scorecard rules: _scorecards) is the config repository's: operators decide.
+  return isValidName(m[1]) ? { kind: "component", component: m[1] } : { kind: "other" };
 }
 
 /** Who may decide a request, as a pure rule: the component's owners and operators; operators for the rest. */

@@ -4,9 +4,10 @@ import type { Metadata } from "next";
 import { currentUser, hasRole } from "@/lib/portal/authorize";
 import { getPortalServices } from "@/lib/portal/services";
 import { favoriteSet } from "@/lib/portal/favorites";
-import { listQuerySchema } from "@/lib/catalog/query";
+import { listQuerySchema, unknownLevels } from "@/lib/catalog/query";
 import { CatalogBrowser, type CatalogState } from "@/components/catalog/catalog-browser";
 import { RefreshCatalogButton } from "@/components/catalog/refresh-catalog-button";
+import { Link } from "@/components/ui/link";
 import { SignInNeeded } from "@/components/shell/sign-in-needed";
 
 export const metadata: Metadata = { title: "Catalog" };
@@ -19,9 +20,12 @@ export default async function CatalogPage({ searchParams }: { searchParams: Sear
   if (!user) return <SignInNeeded title="Catalog" reason="Sign in to browse the catalog." next="/catalog" />;
   const raw = await searchParams;
   const parsed = listQuerySchema.safeParse(raw);
-  const query = parsed.success ? parsed.data : listQuerySchema.parse({});
+  const parsedQuery = parsed.success ? parsed.data : listQuerySchema.parse({});
   const services = getPortalServices();
   const [catalog, db] = await Promise.all([services.catalog(), services.db()]);
+  // A level the rules in force do not define (an old link, a renamed level) is dropped, not an error page.
+  const unknown = new Set(unknownLevels(parsedQuery, catalog.scorecardRules.levels));
+  const query = { ...parsedQuery, level: parsedQuery.level.filter((l) => !unknown.has(l)) };
   const favorites = await favoriteSet(db, user.id);
   const initialData = catalog.list({ ...query, pageSize: 25 }, favorites);
   const options = catalog.options();
@@ -30,6 +34,7 @@ export default async function CatalogPage({ searchParams }: { searchParams: Sear
     kind: query.kind,
     environment: query.environment,
     dependency: query.dependency,
+    level: query.level,
     group: query.group[0] ?? "",
     owner: query.owner[0] ?? "",
     favorites: query.favorites,
@@ -41,9 +46,16 @@ export default async function CatalogPage({ searchParams }: { searchParams: Sear
     <CatalogBrowser
       initialState={initialState}
       initialData={initialData}
-      options={{ kinds: options.kinds, environments: options.environments, dependencyFlags: options.dependencyFlags, groups: options.groups, owners: options.owners }}
+      options={{ kinds: options.kinds, environments: options.environments, dependencyFlags: options.dependencyFlags, groups: options.groups, owners: options.owners, levels: catalog.scorecardRules.levels, levelCounts: catalog.levelRollup().levels }}
       // After the heading; the API refuses others, the button is shown to operators only.
-      actions={hasRole(user, "operator") ? <RefreshCatalogButton /> : null}
+      actions={
+        <div className="row">
+          <Link href="/scorecards" data-testid="scorecards-link">
+            Scorecard rules and levels
+          </Link>
+          {hasRole(user, "operator") ? <RefreshCatalogButton /> : null}
+        </div>
+      }
     />
   );
 }

@@ -18,6 +18,8 @@ import { GitOpsTabs } from "@/components/gitops/gitops-tabs";
 import { GITOPS_TABS } from "@/components/gitops/tab-ids";
 import { HistoryPanel } from "@/components/audit/history-panel";
 import { listAudit } from "@/lib/portal/audit-store";
+import { componentTrend } from "@/lib/portal/scorecards";
+import { ScorecardCard } from "@/components/catalog/scorecard-card";
 
 export const dynamic = "force-dynamic";
 
@@ -46,7 +48,7 @@ export default async function ComponentPage({ params, searchParams }: { params: 
   const favorite = (await favoriteSet(db, user.id)).has(check.name);
   const { entry } = source;
   // Deployed versions and open merge requests, and the component's history: the overview shows without either if it fails.
-  const [gitops, history] = await Promise.all([
+  const [gitops, history, trend] = await Promise.all([
     services
       .gitops()
       .then((g) => gitopsStatusExtra(g, entry.name))
@@ -58,7 +60,12 @@ export default async function ComponentPage({ params, searchParams }: { params: 
         return null;
       },
     ),
+    componentTrend(db, entry.name).catch((e: Error) => {
+      console.error(`[portal] scorecard trend of ${entry.name}: ${e.message}`);
+      return null;
+    }),
   ]);
+  const scorecard = catalog.scorecardOf(entry.name);
   return (
     <div className="stack">
       <ComponentView
@@ -76,6 +83,7 @@ export default async function ComponentPage({ params, searchParams }: { params: 
         status={componentStatus(entry, gitops)}
         relations={catalog.relations.view(entry.name) ?? NO_RELATIONS}
       />
+      {scorecard ? <ScorecardCard scorecard={scorecard} levels={catalog.scorecardRules.levels} trend={trend} /> : null}
       {/* Re-reads this record's file from the config repository; the API is operator-only. */}
       {hasRole(user, "operator") ? <RefreshCatalogButton name={entry.name} /> : null}
       {/* The routes check roles; canOperate only hides what the user may not do. */}

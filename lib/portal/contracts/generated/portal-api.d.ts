@@ -1081,6 +1081,44 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/scorecards": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Scorecard rules in force (scorecards/rules.yaml of the config repository) and components per level */
+        get: operations["scorecards"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/scorecards/rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The scorecard rules file as committed (null: the defaults apply) */
+        get: operations["scorecardRules"];
+        put?: never;
+        /**
+         * Body: yaml. Propose new scorecard rules as a merge request operators review (operator)
+         * @description Needs the operator role (admin holds every role).
+         */
+        post: operations["scorecardRulesPropose"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/resource-requests": {
         parameters: {
             query?: never;
@@ -4051,9 +4089,10 @@ export interface operations {
                 group?: string | string[];
                 environment?: string | string[];
                 dependency?: string | string[];
+                level?: string | string[];
                 favorites?: "0" | "1" | "true" | "false" | "";
                 stale?: "0" | "1" | "true" | "false" | "";
-                sort?: "name" | "displayName" | "kind" | "repo";
+                sort?: "name" | "displayName" | "kind" | "repo" | "level";
                 order?: "asc" | "desc";
                 page?: number;
                 pageSize?: number;
@@ -4149,6 +4188,8 @@ export interface operations {
                                     consumesApis?: string[];
                                 };
                             };
+                            /** @description Its scorecard level under the rules in force (null below the lowest level) */
+                            level: string | null;
                         }[];
                         total: number;
                         page: number;
@@ -8194,6 +8235,179 @@ export interface operations {
             429: components["responses"]["Error429.rate-limited"];
             500: components["responses"]["Error500.internal-error"];
             503: components["responses"]["Error503.database-unavailable"];
+        };
+    };
+    scorecards: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rules in force and the components per level */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The rules in force: scorecards/rules.yaml of the config repository, or the defaults without it */
+                        rules: {
+                            levels: string[];
+                            rules: {
+                                id: string;
+                                title: string;
+                                level: string;
+                                check: {
+                                    /** @constant */
+                                    type: "minOwners";
+                                    count: number;
+                                } | {
+                                    /** @constant */
+                                    type: "environment";
+                                    /** @enum {string} */
+                                    environment: "dev" | "staging" | "sandbox" | "production";
+                                } | {
+                                    /** @constant */
+                                    type: "description";
+                                    /** @default 1 */
+                                    minLength: number;
+                                } | {
+                                    /** @constant */
+                                    type: "providesApis";
+                                    /**
+                                     * @default [
+                                     *       "service"
+                                     *     ]
+                                     */
+                                    kinds: ("frontend" | "service" | "docs" | "tooling" | "mobile" | "library")[];
+                                } | {
+                                    /** @constant */
+                                    type: "releasedWithin";
+                                    days: number;
+                                } | {
+                                    /** @constant */
+                                    type: "reviewsDecidedWithin";
+                                    days: number;
+                                } | {
+                                    /** @constant */
+                                    type: "lifecycle";
+                                    in: ("experimental" | "production" | "deprecated")[];
+                                };
+                            }[];
+                        };
+                        rollup: {
+                            components: number;
+                            /** @description Components per level, and "none" for those below the lowest */
+                            levels: {
+                                [key: string]: number;
+                            };
+                            /** @description Rules passed over rules applying, over these components (null when no rule applies) */
+                            score: number | null;
+                        };
+                        /** @description The config repository commit the levels were computed at */
+                        commit: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["Error400.invalid-request"];
+            401: components["responses"]["Error401.unauthenticated"];
+            429: components["responses"]["Error429.rate-limited"];
+            500: components["responses"]["Error500.internal-error"];
+            503: components["responses"]["Error503.database-unavailable"];
+        };
+    };
+    scorecardRules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rules file as committed (text null: none, the defaults apply) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        file: string;
+                        text: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["Error400.invalid-request"];
+            401: components["responses"]["Error401.unauthenticated"];
+            429: components["responses"]["Error429.rate-limited"];
+            500: components["responses"]["Error500.internal-error"];
+            503: components["responses"]["Error503.database-unavailable"];
+        };
+    };
+    scorecardRulesPropose: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    yaml: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The file already holds this text: nothing proposed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        changed: boolean;
+                        mergeRequest: {
+                            iid: number;
+                            title: string;
+                            webUrl?: string | null;
+                        } | null;
+                        /** @description The portal page of the review */
+                        reviewUrl: string | null;
+                    };
+                };
+            };
+            /** @description Proposed as a merge request that operators review */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        changed: boolean;
+                        mergeRequest: {
+                            iid: number;
+                            title: string;
+                            webUrl?: string | null;
+                        } | null;
+                        /** @description The portal page of the review */
+                        reviewUrl: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["Error400.invalid-request"];
+            401: components["responses"]["Error401.unauthenticated"];
+            403: components["responses"]["Error403.cross-site-request.forbidden"];
+            409: components["responses"]["Error409.conflict"];
+            413: components["responses"]["Error413.payload-too-large"];
+            422: components["responses"]["Error422.invalid-config.source-control-invalid"];
+            429: components["responses"]["Error429.rate-limited"];
+            500: components["responses"]["Error500.internal-error"];
+            502: components["responses"]["Error502.source-control-failed.source-control-refused"];
+            503: components["responses"]["Error503.database-unavailable.source-control-busy"];
         };
     };
     resourceRequests: {

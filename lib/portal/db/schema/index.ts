@@ -5,3 +5,4 @@ export * from "./favorites";
 export * from "./scm";
 export * from "./app-orders";
 export * from "./audit";
+export * from "./scorecards";
