@@ -60,6 +60,9 @@ test("engineer: follow a dependency chain in the graph, re-centring twice, then 
   await hydrated(page);
   await expect(page.getByRole("heading", { level: 1 })).toContainText("liam.walsh");
   await expect(page.getByTestId("owner-components").locator('tr[data-name="inventory"]')).toContainText("named");
+  // Each component's scorecard level, and how the owner's components spread over the levels.
+  await expect(page.getByTestId("owner-components").locator('tr[data-name="inventory"]').getByTestId("owner-level")).toContainText(/\d+ of \d+ rules/);
+  await expect(page.getByTestId("owner-scorecard-rollup")).toContainText(/Scorecard: .*% of rules passed\./);
 
   await openPage(page, "/catalog/checkout-api");
   await page.getByTestId("component-owner").getByRole("link", { name: "commerce/backend" }).click();

@@ -235,3 +235,22 @@ export function scheduleScorecards(deps: () => Promise<{ db: PortalDatabase; cat
   timer.unref();
   return () => clearInterval(timer);
 }
+
+/** One owned component's level, for the owner page's Level column. */
+export interface ComponentLevel {
+  level: string | null;
+  passed: number;
+  total: number;
+}
+
+/** The levels of `names` (those the catalog holds) and their rollup: what the owner page shows beside its list. */
+export function levelsOf(catalog: Catalog, names: readonly string[]): { levels: readonly string[]; byName: Map<string, ComponentLevel>; rollup: LevelRollup } {
+  const rules = catalog.scorecardRules;
+  const byName = new Map<string, ComponentLevel>();
+  for (const name of names) {
+    const bits = catalog.scorecards.get(name);
+    if (!bits) continue;
+    byName.set(name, { level: bits.level >= 0 ? rules.levels[bits.level] : null, passed: bitsCount(bits.passed), total: bitsCount(bits.applies) });
+  }
+  return { levels: rules.levels, byName, rollup: byName.size ? catalog.levelRollup([...byName.keys()]) : emptyRollup(rules) };
+}

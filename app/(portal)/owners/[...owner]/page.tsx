@@ -4,11 +4,13 @@ import { notFound } from "next/navigation";
 import { currentUser } from "@/lib/portal/authorize";
 import { getPortalServices } from "@/lib/portal/services";
 import { ownerView } from "@/lib/portal/owners";
+import { levelsOf } from "@/lib/portal/scorecards";
 import { OwnerParams } from "@/lib/portal/contracts/owners";
 import { PortalError } from "@/lib/portal/errors";
 import { OwnerView } from "@/components/owners/owner-view";
 import { ownerHref } from "@/components/owners/owner-href";
 import { SignInNeeded } from "@/components/shell/sign-in-needed";
+import { OwnerLevels, OwnerRollup } from "@/components/owners/owner-levels";
 
 export const dynamic = "force-dynamic";
 
@@ -28,9 +30,13 @@ export default async function OwnerPage({ params }: { params: Params }) {
   const user = await currentUser();
   if (!user) return <SignInNeeded title="Owners" reason="Sign in to see what an owner holds." next={ownerHref(owner)} />;
   const services = getPortalServices();
-  const answer = await ownerView({ ...(await services.gitops()), portalConfig: services.settings.auth.config }, user, owner).catch((error: unknown) => {
+  const gitops = await services.gitops();
+  const answer = await ownerView({ ...gitops, portalConfig: services.settings.auth.config }, user, owner).catch((error: unknown) => {
     if (error instanceof PortalError && error.code === "not-found") notFound();
     throw error;
   });
-  return <OwnerView answer={answer} self={user.id === owner} />;
+  // Scorecard levels of the components listed, from the commit this instance serves (lib/catalog/scorecards.ts).
+  const scorecards = levelsOf(gitops.catalog, answer.components.items.map((c) => c.name));
+  const levels = new Map([...scorecards.byName].map(([name, level]) => [name, <OwnerLevels key={name} level={level} />]));
+  return <OwnerView answer={answer} self={user.id === owner} levels={levels} rollup={<OwnerRollup rollup={scorecards.rollup} levels={scorecards.levels} />} />;
 }
