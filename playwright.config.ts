@@ -26,7 +26,10 @@ export default defineConfig({
   retries: 0,
   use: {
     browserName: "chromium",
-    trace: "retain-on-failure",
+    // A failed journey keeps its trace: each action with the DOM before and after it, the network and the console.
+    // Without the screencast: its frames cost about a tenth of the journeys' CPU (bench/results/e2e-trace-cpu.tsv),
+    // and the DOM snapshots show what a frame would.
+    trace: { mode: "retain-on-failure", screenshots: false },
     launchOptions: {
       executablePath: browserPath,
       args: [
