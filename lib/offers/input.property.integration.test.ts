@@ -194,6 +194,21 @@ describe.each(testDatabaseTargets())("every route's validation under generated s
       "GET /v1/admin/games/{gameId}/definitions": { auth: "admin", params: { gameId: "game-a" }, query: { days: "7" } },
       "GET /v1/admin/games/{gameId}/rate-limits": { auth: "admin", params: { gameId: "game-a" } },
       "PUT /v1/admin/games/{gameId}/rate-limits": { auth: "admin", params: { gameId: "game-a" }, body: { clientPerMinute: 1_000, serverPerMinute: null } },
+      "GET /v1/admin/games/{gameId}/support-thresholds": { auth: "admin", params: { gameId: "game-a" } },
+      "PUT /v1/admin/games/{gameId}/support-thresholds": {
+        auth: "admin",
+        params: { gameId: "game-a" },
+        body: { rules: [{ kind: "coins", rewardId: "gold", approvalAbove: 1_000 }, { kind: "loyalty_currency", approvalAbove: "always" }] },
+      },
+      "POST /v1/admin/games/{gameId}/players/{playerId}/support-grants": {
+        auth: "admin",
+        params: { gameId: "game-a", playerId: "p1" },
+        headers: { "idempotency-key": "grant-key-1" },
+        body: { kind: "coins", rewardId: "gold", amount: 100, reason: "Lost during the outage", actor: "sam" },
+      },
+      "GET /v1/admin/games/{gameId}/support-grants": { auth: "admin", params: { gameId: "game-a" }, query: { status: "pending", playerId: "p1", limit: "5" } },
+      "POST /v1/admin/games/{gameId}/support-grants/{grantId}/approve": { auth: "admin", params: { gameId: "game-a", grantId: "sg_1" }, body: { actor: "lee", reason: "Checked the logs" } },
+      "POST /v1/admin/games/{gameId}/support-grants/{grantId}/reject": { auth: "admin", params: { gameId: "game-a", grantId: "sg_1" }, body: { actor: "lee", reason: "Already compensated" } },
       "POST /v1/admin/games/{gameId}/definitions": {
         auth: "admin",
         params: { gameId: "game-a" },

@@ -133,6 +133,12 @@ const CASES: AuditedCase[] = [
     call: () => ({ as: "olga", url: "/api/components/checkout-api/releases", params: ofComponent("checkout-api"), json: { environment: "staging" } }),
   },
   { route: "POST /api/cache/refresh", action: "cache.refresh", status: 200, call: () => ({ as: "olga", url: "/api/cache/refresh" }) },
+  {
+    route: "POST /api/scorecards/rules",
+    action: "merge-request.propose",
+    status: 202,
+    call: () => ({ as: "olga", url: "/api/scorecards/rules", json: { yaml: "levels: [bronze]\nrules:\n  - id: two-owners\n    title: At least two owners\n    level: bronze\n    check: { type: minOwners, count: 2 }\n" } }),
+  },
   { route: "POST /api/import/components", action: "import.components", status: 201, call: () => ({ as: "olga", url: "/api/import/components", json: { repositories: ["growth/quest-engine"] } }) },
   { route: "POST /api/tokens", action: "token.create", status: 201, call: () => ({ as: "eddie", url: "/api/tokens", json: { name: "audited" } }) },
   { route: "DELETE /api/tokens/{id}", action: "token.revoke", status: 200, call: () => ({ as: "eddie", url: `/api/tokens/${state.token}`, params: { id: state.token } }) },
