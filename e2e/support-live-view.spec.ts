@@ -71,12 +71,13 @@ test("a support user opens a player's live view; an assigned offer appears withi
 });
 
 test("without the support role the dashboard explains it and the API answers 403", async ({ page }) => {
-  await signInAs(page, "lee", "/offers");
+  await signInAs(page, "eddie", "/offers");
   await expect(page.getByTestId("support-role-needed")).toContainText("You need the support role");
+  await expect(page.getByTestId("lead-approvals-link")).toHaveCount(0);
   const api = await page.request.get("/api/offers/games");
   expect(api.status()).toBe(403);
-  // The games list serves live ops too, so its refusal names both roles.
-  expect(await api.json()).toEqual({ message: "forbidden", detail: "this needs the support or liveops role", requiredRole: "support or liveops" });
+  // The games list serves live ops and the leads who decide support grants too, so its refusal names every role.
+  expect(await api.json()).toEqual({ message: "forbidden", detail: "this needs the support or liveops or lead role", requiredRole: "support or liveops or lead" });
   const watch = await page.request.get(`/api/offers/games/${GAME}/players/${PLAYER}/watch`);
   expect(watch.status()).toBe(403);
 });

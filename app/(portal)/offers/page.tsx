@@ -19,6 +19,6 @@ export default async function OffersPage({ searchParams }: { searchParams: Searc
   const user = await currentUser();
   const params = await searchParams;
   if (!user) return <SignInNeeded title="Offers" reason="Sign in to inspect players' offers." next={pageHref("/offers", pageEnvironment(params))} />;
-  if (!hasRole(user, "support")) return <SupportRoleNeeded />;
+  if (!hasRole(user, "support")) return <SupportRoleNeeded lead={hasRole(user, "lead")} />;
   return <SupportHome initialGame={first(params.game).slice(0, 200)} initialQuery={first(params.q).slice(0, 200)} me={user.id} />;
 }

@@ -64,7 +64,7 @@ afterAll(async () => {
 });
 
 describe("the live-ops routes", () => {
-  it("list the games for live ops and support; anyone else is told which roles may", async () => {
+  it("list the games for live ops, support and leads (who decide support grants); anyone else is told which roles may", async () => {
     for (const user of [lina, sam]) {
       const listed = await answer(await games(req("/api/offers/games", user)));
       expect(listed.status).toBe(200);
@@ -72,7 +72,7 @@ describe("the live-ops routes", () => {
     }
     expect(await answer(await games(req("/api/offers/games", eddie)))).toEqual({
       status: 403,
-      body: { message: "forbidden", detail: "this needs the support or liveops role", requiredRole: "support or liveops" },
+      body: { message: "forbidden", detail: "this needs the support or liveops or lead role", requiredRole: "support or liveops or lead" },
     });
     const found = await answer(await players(req(`/api/offers/games/${GAME}/players?q=cleo`, lina), ofGame));
     expect(found.body.players.map((p: { playerId: string }) => p.playerId)).toEqual(["demo-player-3"]);
