@@ -95,7 +95,7 @@ test("live ops creates and activates a real-time offer for streaks ≥ 3; a play
   await expect(form.getByRole("combobox", { name: "Condition 1 field" })).toHaveValue("loginStreak");
   await form.getByRole("combobox", { name: "Condition 1 operator" }).selectOption("gte");
   await form.getByRole("textbox", { name: "Condition 1 value" }).fill("three");
-  await expect(form.getByRole("group", { name: "Condition 1" }).getByRole("alert")).toHaveText("Value: not a number");
+  await expect(form.getByRole("group", { name: "Condition 1" }).getByRole("alert")).toHaveText("Value: This is not a number: enter one, such as 10.");
   await form.getByRole("textbox", { name: "Condition 1 value" }).fill("3");
   await expect(page.getByTestId("audience-count")).toHaveText(/^Matches 1 of \d+ players now\.$/);
 

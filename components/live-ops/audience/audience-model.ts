@@ -162,26 +162,26 @@ const numberOf = (text: string): number | null => {
 /** What was typed, checked before the contract sees it, in words for people; null when it reads. */
 function typedFaults(c: ConditionDraft): Partial<Record<FaultPart, string>> {
   const faults: Partial<Record<FaultPart, string>> = {};
-  if (c.field === LEVEL_FIELD && !c.level.trim()) faults.level = "name the level";
+  if (c.field === LEVEL_FIELD && !c.level.trim()) faults.level = "Enter the name of the level.";
   const text = isTextField(c.field);
   switch (c.op) {
     case "exists":
       break;
     case "between":
-      if (numberOf(c.low) === null) faults.low = "low is a number";
-      if (numberOf(c.high) === null) faults.high = "high is a number";
-      if (!faults.low && !faults.high && numberOf(c.low)! > numberOf(c.high)!) faults.high = "high is at least low";
+      if (numberOf(c.low) === null) faults.low = "Enter a number.";
+      if (numberOf(c.high) === null) faults.high = "Enter a number.";
+      if (!faults.low && !faults.high && numberOf(c.low)! > numberOf(c.high)!) faults.high = "Enter a number no smaller than Low.";
       break;
     case "in": {
       const items = listItems(c.value);
-      if (items.length === 0) faults.value = text ? "list one or more names, separated by commas" : "list one or more numbers, separated by commas";
-      else if (!text && items.some((item) => numberOf(item) === null)) faults.value = "every value of the list is a number";
+      if (items.length === 0) faults.value = text ? "List one or more names, separated by commas." : "List one or more numbers, separated by commas.";
+      else if (!text && items.some((item) => numberOf(item) === null)) faults.value = "Every value of the list must be a number, such as 1, 5, 10.";
       break;
     }
     default:
       if (text) {
-        if (!c.value) faults.value = "enter a name";
-      } else if (numberOf(c.value) === null) faults.value = c.value.trim() ? "not a number" : "enter a number";
+        if (!c.value) faults.value = "Enter a name.";
+      } else if (numberOf(c.value) === null) faults.value = c.value.trim() ? "This is not a number: enter one, such as 10." : "Enter a number.";
   }
   return faults;
 }

@@ -66,7 +66,7 @@ describe("the audience builder", () => {
     await user.type(value, "three");
     expect(value.getAttribute("aria-invalid")).toBe("true");
     const row = screen.getByRole("group", { name: "Condition 1" });
-    expect(within(row).getByRole("alert").textContent).toBe("Value: not a number");
+    expect(within(row).getByRole("alert").textContent).toBe("Value: This is not a number: enter one, such as 10.");
     expect(screen.getByTestId("audience-count").textContent).toBe("Fix the problem above to see how many players match.");
     const asked = api.callsTo("POST", "/api/offers/games/demo-game/audience/count").length;
 
@@ -79,13 +79,13 @@ describe("the audience builder", () => {
 
     // A level is named; a between whose high is below its low is refused at high.
     await user.selectOptions(screen.getByRole("combobox", { name: "Condition 1 field" }), "levels.*.level");
-    expect(within(row).getByRole("alert").textContent).toBe("Level name: name the level");
+    expect(within(row).getByRole("alert").textContent).toBe("Level name: Enter the name of the level.");
     await user.type(screen.getByRole("textbox", { name: "Condition 1 level name" }), "main");
     await user.selectOptions(screen.getByRole("combobox", { name: "Condition 1 operator" }), "between");
     await user.type(screen.getByRole("textbox", { name: "Condition 1 low" }), "9");
     await user.type(screen.getByRole("textbox", { name: "Condition 1 high" }), "2");
     expect(screen.getByRole("textbox", { name: "Condition 1 high" }).getAttribute("aria-invalid")).toBe("true");
-    expect(within(row).getByRole("alert").textContent).toBe("High: high is at least low");
+    expect(within(row).getByRole("alert").textContent).toBe("High: Enter a number no smaller than Low.");
   });
 
   it("offers the ops of the field's type: username compares as text", async () => {

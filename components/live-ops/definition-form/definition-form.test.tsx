@@ -43,7 +43,7 @@ describe("the definition form", () => {
     const offerId = screen.getByRole("textbox", { name: "Offer id" });
     await user.type(offerId, "streak bonus");
     expect(offerId.getAttribute("aria-invalid")).toBe("true");
-    expect(screen.getByTestId("form-problems").textContent).toContain("Offer id: must be 1 to 200 characters: letters A to Z in either case, digits, and _ . @ + = | ~ -");
+    expect(screen.getByTestId("form-problems").textContent).toContain("Offer id: Use 1 to 200 characters: letters A to Z in either case, digits, and _ . @ + = | ~ -");
     await user.clear(offerId);
     await user.type(offerId, "streak-bonus");
     expect(offerId.getAttribute("aria-invalid")).toBeNull();
@@ -69,7 +69,7 @@ describe("the definition form", () => {
     await waitFor(() => expect(screen.getByTestId("audience-count").textContent).toBe("Matches 1 of 3 players now."));
     await user.clear(screen.getByRole("textbox", { name: "Rollout (%)" }));
     await user.type(screen.getByRole("textbox", { name: "Rollout (%)" }), "150");
-    expect(screen.getByTestId("form-problems").textContent).toBe("1 problem: Rollout: at most 100");
+    expect(screen.getByTestId("form-problems").textContent).toBe("1 problem: Rollout: Enter a number from 0 to 100; 150 is not.");
     await user.clear(screen.getByRole("textbox", { name: "Rollout (%)" }));
     await user.type(screen.getByRole("textbox", { name: "Rollout (%)" }), "50");
     expect(screen.queryByTestId("form-problems")).toBeNull();

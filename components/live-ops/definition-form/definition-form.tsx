@@ -64,7 +64,7 @@ export function DefinitionForm({ gameId, currencies, initial, existing, onSaved 
       else router.push(href(`/live-ops/${encodeURIComponent(gameId)}/offers/${encodeURIComponent(change.definition.offerId)}`));
     },
     onError: (error) => {
-      if (error instanceof ApiError && error.code === "definition-exists") form.setError("offerId", { message: "another offer of this game has this id" }, { shouldFocus: true });
+      if (error instanceof ApiError && error.code === "definition-exists") form.setError("offerId", { message: "Another offer of this game already has this id; choose another." }, { shouldFocus: true });
     },
   });
   useLiveValidation(form, () => {

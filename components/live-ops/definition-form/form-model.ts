@@ -102,16 +102,28 @@ interface NumberRule {
   optional?: boolean;
 }
 
-/** Why a typed number does not fit, or null. */
+const figure = (n: number) => n.toLocaleString("en-US", { maximumFractionDigits: 6 });
+
+/** The rule a typed number must keep, in words: "a whole number from 1 to 1,000". */
+export function numberRuleInWords(rule: NumberRule): string {
+  const kind = rule.integer ? "a whole number" : "a number";
+  // The smallest positive step stands for "above 0" (a weight or an amount that must not be nothing).
+  const above0 = rule.min !== undefined && rule.min > 0 && rule.min < 0.001;
+  if (rule.min !== undefined && rule.max !== undefined) return above0 ? `${kind} above 0 and at most ${figure(rule.max)}` : `${kind} from ${figure(rule.min)} to ${figure(rule.max)}`;
+  if (rule.min !== undefined) return above0 ? `${kind} above 0` : `${kind} of ${figure(rule.min)} or more`;
+  if (rule.max !== undefined) return `${kind} of at most ${figure(rule.max)}`;
+  return kind;
+}
+
+/** Why a typed number does not fit, as a sentence giving the whole rule; null when it fits. */
 export function numberFault(text: string, rule: NumberRule): string | null {
   const t = text.trim();
-  if (!t) return rule.optional ? null : "enter a number";
+  if (!t) return rule.optional ? null : `Enter ${numberRuleInWords(rule)}.`;
   const n = Number(t);
-  if (!Number.isFinite(n)) return "not a number";
-  if (rule.integer && !Number.isInteger(n)) return "a whole number";
-  if (rule.min !== undefined && n < rule.min) return `at least ${rule.min}`;
-  if (rule.max !== undefined && n > rule.max) return `at most ${rule.max.toLocaleString("en-US")}`;
-  return null;
+  const fits = Number.isFinite(n) && (!rule.integer || Number.isInteger(n)) && (rule.min === undefined || n >= rule.min) && (rule.max === undefined || n <= rule.max);
+  if (fits) return null;
+  const typed = t.length > 20 ? `${t.slice(0, 20)}…` : t;
+  return Number.isFinite(n) ? `Enter ${numberRuleInWords(rule)}; ${typed} is not.` : `“${typed}” is not a number: enter ${numberRuleInWords(rule)}.`;
 }
 
 const numberText = (rule: NumberRule) =>
@@ -122,13 +134,13 @@ const numberText = (rule: NumberRule) =>
 
 const url = z.string().superRefine((text, ctx) => {
   if (!text.trim()) return;
-  if (!z.url().max(2048).safeParse(text.trim()).success) ctx.addIssue({ code: "custom", message: "not a URL (https://… or data:…)" });
+  if (!z.url().max(2048).safeParse(text.trim()).success) ctx.addIssue({ code: "custom", message: "Enter a web address starting with https:// (or a data: image), or leave it empty." });
 });
 
 const text = (max: number, required: string | null) =>
   z.string().superRefine((value, ctx) => {
     if (required && !value.trim()) ctx.addIssue({ code: "custom", message: required });
-    else if (value.length > max) ctx.addIssue({ code: "custom", message: `at most ${max} characters` });
+    else if (value.length > max) ctx.addIssue({ code: "custom", message: `Use at most ${figure(max)} characters; this has ${figure(value.length)}.` });
   });
 
 /** A reward row nothing was typed into. */
@@ -161,12 +173,12 @@ const rewardSchema = z.object({
 /** An identifier of the offers API, said in its own words. */
 const identifier = (what: string) =>
   z.string().superRefine((value, ctx) => {
-    if (!value) ctx.addIssue({ code: "custom", message: `enter ${what}` });
-    else if (!IDENTIFIER_PATTERN.test(value)) ctx.addIssue({ code: "custom", message: `must be ${IDENTIFIER_RULE_IN_WORDS}` });
+    if (!value) ctx.addIssue({ code: "custom", message: `Enter ${what}.` });
+    else if (!IDENTIFIER_PATTERN.test(value)) ctx.addIssue({ code: "custom", message: `Use ${IDENTIFIER_RULE_IN_WORDS}.` });
   });
 
 const utcInstant = z.string().superRefine((value, ctx) => {
-  if (value && Number.isNaN(Date.parse(toIso(value) ?? ""))) ctx.addIssue({ code: "custom", message: "not a date and time" });
+  if (value && Number.isNaN(Date.parse(toIso(value) ?? ""))) ctx.addIssue({ code: "custom", message: "Enter a date and time (UTC), or leave it empty." });
 });
 
 /** The draft's checks; `creating` checks the offerId too (it cannot change once created). */
@@ -174,7 +186,7 @@ export function draftSchema(creating: boolean) {
   return z
     .object({
       offerId: creating ? identifier("an offer id") : z.string(),
-      name: text(200, "enter a name"),
+      name: text(200, "Enter a name for the offer."),
       description: text(2000, null),
       image: url,
       // Checked below: with variants on, a row left blank is no reward (the contract lets rewards be omitted then).
@@ -183,7 +195,7 @@ export function draftSchema(creating: boolean) {
       variants: z.array(
         z.object({ variantId: identifier("a variant id"), name: text(200, null), weight: numberText({ min: 0.000001, max: 1_000_000 }), rewards: z.array(rewardSchema).min(1, "Each variant needs at least one reward.").max(50, "A variant can give at most 50 rewards.") }),
       ),
-      conditions: z.array(z.object({ id: z.string().min(1, "choose a currency"), name: text(200, "enter a name"), amount: numberText({ min: 0.000001 }) })).max(20, "at most 20 conditions"),
+      conditions: z.array(z.object({ id: z.string().min(1, "Choose a currency."), name: text(200, "Enter the name players see for this condition."), amount: numberText({ min: 0.000001 }) })).max(20, "An offer can have at most 20 completion conditions."),
       realTime: z.boolean(),
       durationAmount: numberText({ min: 1, integer: true }),
       durationUnit: z.enum(Object.keys(DURATION_UNITS) as [DurationUnit, ...DurationUnit[]]),
@@ -205,22 +217,22 @@ export function draftSchema(creating: boolean) {
         for (const issue of rewardSchema.safeParse(reward).error?.issues ?? []) ctx.addIssue({ code: "custom", path: ["rewards", i, ...issue.path], message: issue.message });
       });
       if (draft.variantsOn) {
-        if (draft.variants.length < 2 || draft.variants.length > 4) ctx.addIssue({ code: "custom", path: ["variants"], message: "2 to 4 variants" });
+        if (draft.variants.length < 2 || draft.variants.length > 4) ctx.addIssue({ code: "custom", path: ["variants"], message: "Split players between 2 to 4 variants." });
         const ids = draft.variants.map((v) => v.variantId);
         ids.forEach((id, i) => {
-          if (id && ids.indexOf(id) !== i) ctx.addIssue({ code: "custom", path: ["variants", i, "variantId"], message: "another variant has this id" });
+          if (id && ids.indexOf(id) !== i) ctx.addIssue({ code: "custom", path: ["variants", i, "variantId"], message: "Another variant has this id; give each variant its own." });
         });
       }
       const seconds = secondsOf(draft.durationAmount, draft.durationUnit);
-      if (seconds !== null && seconds > 366 * 86_400) ctx.addIssue({ code: "custom", path: ["durationAmount"], message: "at most 366 days" });
+      if (seconds !== null && seconds > 366 * 86_400) ctx.addIssue({ code: "custom", path: ["durationAmount"], message: "An offer can last at most 366 days." });
       const cooldown = secondsOf(draft.cooldownAmount, draft.cooldownUnit);
-      if (cooldown !== null && cooldown > 366 * 86_400) ctx.addIssue({ code: "custom", path: ["cooldownAmount"], message: "at most 366 days" });
+      if (cooldown !== null && cooldown > 366 * 86_400) ctx.addIssue({ code: "custom", path: ["cooldownAmount"], message: "A cooldown can be at most 366 days." });
       const starts = toIso(draft.startsAt);
       const ends = toIso(draft.endsAt);
-      if (starts && ends && Date.parse(starts) >= Date.parse(ends)) ctx.addIssue({ code: "custom", path: ["endsAt"], message: "ends after it starts" });
+      if (starts && ends && Date.parse(starts) >= Date.parse(ends)) ctx.addIssue({ code: "custom", path: ["endsAt"], message: "Set the end after the start." });
       if (draft.targeted) {
         const problems = faultCount(audienceFaults(draft.audience).faults);
-        if (problems) ctx.addIssue({ code: "custom", path: ["audience"], message: problems === 1 ? "a condition has a problem" : `${problems} problems in the conditions` });
+        if (problems) ctx.addIssue({ code: "custom", path: ["audience"], message: problems === 1 ? "One condition of the audience has a problem; it is marked above." : `${problems} problems in the audience's conditions; each is marked above.` });
       }
     });
 }

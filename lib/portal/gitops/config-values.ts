@@ -15,21 +15,21 @@ export const MAX_STRING = 4096;
 export type ConfigValue = string | number | boolean;
 export type ConfigValues = Record<string, ConfigValue>;
 
-export const configValueSchema = z.union([z.string().max(MAX_STRING, `a value is at most ${MAX_STRING} characters`), z.number().finite(), z.boolean()], {
-  error: "a value must be text, a number or true/false",
+export const configValueSchema = z.union([z.string().max(MAX_STRING, `A value can be at most ${MAX_STRING.toLocaleString("en-US")} characters.`), z.number().finite(), z.boolean()], {
+  error: "A value must be text, a number, or true or false.",
 });
 
-const keySchema = z.string().regex(CONFIG_KEY, "a key starts with a letter or _ and holds letters, digits, _ . - (at most 128)");
+const keySchema = z.string().regex(CONFIG_KEY, "A key starts with a letter or an underscore and holds only letters, digits, underscores, dots and hyphens, at most 128 characters in all.");
 
 export const configValuesSchema = z
   .record(keySchema, configValueSchema)
-  .refine((v) => Object.keys(v).length <= MAX_KEYS, { message: `at most ${MAX_KEYS} keys` });
+  .refine((v) => Object.keys(v).length <= MAX_KEYS, { message: `An environment can hold at most ${MAX_KEYS} keys.` });
 
 /** The body's `values`: the same, plus null to remove a key. */
 export const configPatchSchema = z
   .record(keySchema, z.union([configValueSchema, z.null()]))
-  .refine((v) => Object.keys(v).length > 0, { message: "name at least one key" })
-  .refine((v) => Object.keys(v).length <= MAX_KEYS, { message: `at most ${MAX_KEYS} keys` });
+  .refine((v) => Object.keys(v).length > 0, { message: "Name at least one key to change." })
+  .refine((v) => Object.keys(v).length <= MAX_KEYS, { message: `A change can name at most ${MAX_KEYS} keys.` });
 
 export type ConfigPatch = z.infer<typeof configPatchSchema>;
 
