@@ -10,10 +10,10 @@ import { describeWebhookError, useWebhooksApi, type Endpoint } from "./api";
 import { toLocalInput } from "./format";
 import styles from "./webhooks.module.css";
 
-const localTime = z.string().min(1, "pick a time").refine((v) => !Number.isNaN(Date.parse(v)), "not a time");
+const localTime = z.string().min(1, "Pick a date and time.").refine((v) => !Number.isNaN(Date.parse(v)), "This is not a date and time; pick one.");
 const schema = z
   .object({ from: localTime, to: localTime, endpointId: z.string() })
-  .refine((r) => Date.parse(r.from) < Date.parse(r.to), { message: "must be after From", path: ["to"] });
+  .refine((r) => Date.parse(r.from) < Date.parse(r.to), { message: "Pick a time after From.", path: ["to"] });
 type Range = z.input<typeof schema>;
 
 export function ReplayFailedForm({ gameId, endpoints }: { gameId: string; endpoints: Endpoint[] }) {

@@ -207,7 +207,7 @@ describe("reward webhooks console", () => {
     await user.clear(to);
     await user.type(to, "2026-11-19T08:00");
     await user.click(screen.getByRole("button", { name: "Replay failed" }));
-    expect(await screen.findByText("must be after From")).toBeTruthy();
+    expect(await screen.findByText("Pick a time after From.")).toBeTruthy();
     await user.clear(to);
     await user.type(to, "2026-11-21T08:00");
     await user.selectOptions(screen.getByLabelText("Endpoint"), "ep_1");
