@@ -272,8 +272,10 @@ export class Catalog {
     const commit = await this.store.head();
     // A ref moved by a path that did not bring the working tree along (or by another process).
     await this.store.syncWorkingTree();
-    const restored = !this.loadedAt && commit ? await this.restoreSnapshot(commit) : null;
-    if (restored?.ok || !(this.loadedAt && commit === this.loadedCommit && !this.mixed)) await this.loadScorecardRules(commit);
+    const firstLoad = !this.loadedAt;
+    // The rules first: restored or read records are then scored once, under the rules of this commit.
+    if (firstLoad || commit !== this.loadedCommit || this.mixed) await this.loadScorecardRules(commit);
+    const restored = firstLoad && commit ? await this.restoreSnapshot(commit) : null;
     if (this.loadedAt && commit === this.loadedCommit && !this.mixed) {
       // The records are a function of the commit: nothing to read again.
       let unchangedStale = 0;

@@ -69,6 +69,8 @@ describe("catalog snapshot", () => {
     expect(reads.listPaths).not.toHaveBeenCalled();
     // The one path looked up is the scorecard rules file (the snapshot keeps records, not rules).
     expect(reads.entryAt.mock.calls.map(([, file]) => file)).toEqual([SCORECARD_RULES_FILE]);
+    // Each record is scored once, under the rules of the commit (not first under the default rules).
+    expect(restarted.scorecards.evaluations).toBe(2);
     expect(served(restarted)).toEqual(before);
     expect(restarted.list({ q: "commerce/a", kind: [], owner: [], group: [], environment: [], dependency: [], level: [], favorites: false, stale: false, sort: "name", order: "asc", page: 1, pageSize: 25 }).items.map((i) => i.name)).toEqual(["a"]);
   });
