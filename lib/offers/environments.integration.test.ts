@@ -125,6 +125,7 @@ describe.each(testDatabaseTargets())("live and test environments on %s", (target
     "GET /v1/admin/games": async (env) => ({ method: "GET", url: "/v1/admin/games", headers: adminHeaders(env) }),
     "GET /v1/admin/games/{gameId}/players": async (env) => ({ method: "GET", url: "/v1/admin/games/game-a/players?q=p", headers: adminHeaders(env) }),
     "GET /v1/admin/games/{gameId}/players/{playerId}": async (env) => ({ method: "GET", url: "/v1/admin/games/game-a/players/p1", headers: adminHeaders(env) }),
+    "GET /v1/admin/games/{gameId}/players/{playerId}/timeline": async (env) => ({ method: "GET", url: "/v1/admin/games/game-a/players/p1/timeline?limit=5", headers: adminHeaders(env) }),
     "GET /v1/admin/games/{gameId}/definitions": async (env) => ({ method: "GET", url: "/v1/admin/games/game-a/definitions", headers: adminHeaders(env) }),
     "POST /v1/admin/games/{gameId}/definitions": async (env) => ({ method: "POST", url: "/v1/admin/games/game-a/definitions", headers: adminHeaders(env), payload: { offerId: "drafted", name: `${env} drafted`, rewards: [reward], durationSeconds: 60 } }),
     "GET /v1/admin/games/{gameId}/definitions/{offerId}": async (env) => ({ method: "GET", url: "/v1/admin/games/game-a/definitions/gift", headers: adminHeaders(env) }),

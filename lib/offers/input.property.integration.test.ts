@@ -206,6 +206,7 @@ describe.each(testDatabaseTargets())("every route's validation under generated s
         headers: { "idempotency-key": "grant-key-1" },
         body: { kind: "coins", rewardId: "gold", amount: 100, reason: "Lost during the outage", actor: "sam" },
       },
+      "GET /v1/admin/games/{gameId}/players/{playerId}/timeline": { auth: "admin", params: { gameId: "game-a", playerId: "p1" }, query: { kinds: "offer,reward", limit: "5" } },
       "GET /v1/admin/games/{gameId}/support-grants": { auth: "admin", params: { gameId: "game-a" }, query: { status: "pending", playerId: "p1", limit: "5" } },
       "POST /v1/admin/games/{gameId}/support-grants/{grantId}/approve": { auth: "admin", params: { gameId: "game-a", grantId: "sg_1" }, body: { actor: "lee", reason: "Checked the logs" } },
       "POST /v1/admin/games/{gameId}/support-grants/{grantId}/reject": { auth: "admin", params: { gameId: "game-a", grantId: "sg_1" }, body: { actor: "lee", reason: "Already compensated" } },

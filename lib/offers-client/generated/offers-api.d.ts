@@ -714,6 +714,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/admin/games/{gameId}/players/{playerId}/timeline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A player's timeline, newest first
+         * @description Offer transitions (with the cause: the definition's rule and its version, a game server's assignment, a claim, expiry, support), rewards granted (source, who granted and approved, why), their webhook deliveries with every attempt, and support grants requested and decided, in one list ordered by time. `kinds` keeps some kinds; `next` pages to older entries.
+         */
+        get: operations["adminPlayerTimeline"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/sse/connect": {
         parameters: {
             query?: never;
@@ -1080,6 +1100,109 @@ export interface components {
             requestedAt: string;
             decidedAt: string | null;
             expiresAt: string | null;
+        };
+        TimelineEntry: {
+            /** @constant */
+            kind: "offer";
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp
+             */
+            at: string;
+            /** @description Stable within its kind; with kind and at, the entry's place in the timeline. */
+            id: string;
+            instanceId: string;
+            offerId: string;
+            offerName: string;
+            type: string;
+            from: string | null;
+            to: string;
+            cause: string;
+            ruleVersion: number | null;
+        } | {
+            /** @constant */
+            kind: "reward";
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp
+             */
+            at: string;
+            /** @description Stable within its kind; with kind and at, the entry's place in the timeline. */
+            id: string;
+            eventId: string;
+            /** @enum {string} */
+            sourceKind: "offer" | "referral" | "support";
+            /** @enum {string} */
+            source: "client" | "server" | "dashboard" | "support";
+            offerId: string | null;
+            variantId: string | null;
+            rewards: {
+                /** @enum {string} */
+                kind: "item" | "coins" | "exp" | "trust_points" | "loyalty_currency";
+                rewardId: string;
+                name: string;
+                amount: number;
+                /**
+                 * Format: uri
+                 * @description http(s) URL, or data:image/(png|jpeg|gif|webp|avif|svg+xml);base64,…; at most 2,048 characters
+                 */
+                image?: string;
+            }[];
+            actor: string | null;
+            approvedBy: string | null;
+            reason: string | null;
+        } | {
+            /** @constant */
+            kind: "delivery";
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp
+             */
+            at: string;
+            /** @description Stable within its kind; with kind and at, the entry's place in the timeline. */
+            id: string;
+            deliveryId: number;
+            endpointId: string;
+            messageId: string;
+            status: string;
+            /** @description Every attempt kept (the last 50), oldest first. */
+            attempts: {
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 UTC timestamp
+                 */
+                at: string;
+                statusCode: number | null;
+                error: string | null;
+                latencyMs: number;
+            }[];
+        } | {
+            /** @constant */
+            kind: "support";
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp
+             */
+            at: string;
+            /** @description Stable within its kind; with kind and at, the entry's place in the timeline. */
+            id: string;
+            grantId: string;
+            /** @enum {string} */
+            action: "requested" | "granted" | "approved" | "rejected" | "expired";
+            by: string | null;
+            reason: string | null;
+            reward: {
+                /** @enum {string} */
+                kind: "item" | "coins" | "exp" | "trust_points" | "loyalty_currency";
+                rewardId: string;
+                name: string;
+                amount: number;
+                /**
+                 * Format: uri
+                 * @description http(s) URL, or data:image/(png|jpeg|gif|webp|avif|svg+xml);base64,…; at most 2,048 characters
+                 */
+                image?: string;
+            };
         };
     };
     responses: never;
@@ -8938,6 +9061,107 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         message: "unsupported-media-type";
+                    };
+                };
+            };
+            /** @description Internal error: `internal-error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "internal-error";
+                    };
+                };
+            };
+            /** @description Unavailable (retry after Retry-After): `database-unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "database-unavailable";
+                    };
+                };
+            };
+        };
+    };
+    adminPlayerTimeline: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated kinds to keep: offer, reward, delivery, support. Absent: all. */
+                kinds?: string;
+                before?: string;
+                limit?: number;
+            };
+            header?: {
+                /** @description live (default) or test: the game environment this call reads and changes */
+                "x-offers-environment"?: "live" | "test";
+            };
+            path: {
+                gameId: string;
+                playerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        entries: components["schemas"]["TimelineEntry"][];
+                        next: string | null;
+                    };
+                };
+            };
+            /** @description Bad request: `invalid-cursor`, `invalid-environment`, `invalid-request`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "invalid-request";
+                        issues: {
+                            path: (string | number)[];
+                            message: string;
+                        }[];
+                    } | {
+                        /** @enum {string} */
+                        message: "invalid-cursor" | "invalid-environment";
+                    };
+                };
+            };
+            /** @description Unauthenticated: `invalid-admin-token`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "invalid-admin-token";
+                    };
+                };
+            };
+            /** @description Not found: `player-not-found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "player-not-found";
                     };
                 };
             };

@@ -23,7 +23,7 @@ import type {
 } from "../contract";
 import { OffersError } from "../errors";
 import type { Precondition } from "../preconditions";
-import { OfferDefinitionInput } from "../contract";
+import { OfferDefinitionInput, type TimelineQuery } from "../contract";
 import { assignOfferIn } from "./assignment";
 import { fetchCampaigns, preparedCampaignReads, type CampaignReads } from "./campaigns";
 import { claimOnce } from "./claims";
@@ -32,6 +32,7 @@ import { definitionFunnel, gameFunnels, type DefinitionFunnel, type DefinitionSu
 import { audienceSize, previewSurfacing, type AudienceSize, type SurfacingPreview } from "./preview";
 import { listSurfacingJobs, queueSurfacingJobIn, type SurfacingJobRow } from "./surfacing-jobs";
 import { eventsSince, ledgerOf } from "./history";
+import { playerTimeline } from "./timeline";
 import { balancesOf } from "./balances";
 import { createReferral, referralsOf } from "./referrals";
 import { pushSnapshotIn } from "./snapshots";
@@ -301,6 +302,11 @@ export class OffersEngine implements EngineCore {
   listSupportGrants(gameId: string, filter: { status?: SupportGrantRow["status"]; playerId?: string; limit: number }) {
     return listSupportGrants(this.db, gameId, this.clock.now(), filter);
   }
+  /** A player's timeline, newest first, one page (./timeline). */
+  playerTimeline(gameId: string, playerId: string, query: TimelineQuery) {
+    return playerTimeline(this.db, gameId, playerId, this.clock.now(), query);
+  }
+
 
   supportThresholds(gameId: string) {
     return supportThresholds(this.db, gameId);
