@@ -113,6 +113,7 @@ const examples: Record<string, Partial<Record<Method, Example>>> = {
   "offers/games": { GET: {} },
   "offers/games/[gameId]/players": { GET: { params: { gameId: "demo-game" }, query: { q: "play", limit: "5" } } },
   "offers/games/[gameId]/players/[playerId]": { GET: { params: { gameId: "demo-game", playerId: "player-1" } } },
+  "offers/games/[gameId]/players/[playerId]/timeline": { GET: { params: { gameId: "demo-game", playerId: "player-1" }, query: { kinds: "offer,support", limit: "20" } } },
   "offers/games/[gameId]/players/[playerId]/watch": { GET: { params: { gameId: "demo-game", playerId: "player-1" } } },
   "offers/games/[gameId]/players/[playerId]/support-grants": {
     POST: { params: { gameId: "demo-game", playerId: "player-1" }, headers: { "idempotency-key": "grant-key-1" }, body: { kind: "coins", rewardId: "gold", amount: 100, reason: "Lost during the outage" } },

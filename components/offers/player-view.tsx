@@ -5,7 +5,7 @@
 import { Link } from "@/components/ui/link";
 import { useCallback, useMemo, useState } from "react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { Alert, Badge, Button, Card } from "@/components/ui";
+import { Alert, Badge, Button, ButtonLink, Card } from "@/components/ui";
 import { retryWhileUnavailable } from "@/components/http/api-client";
 import { useOffersEnvironment } from "@/components/offers-environment/environment-context";
 import { describeOffersError, isPlayerNotFound, useOffersApi, type SupportGrant } from "./api";
@@ -72,6 +72,9 @@ export function PlayerView({ gameId, playerId, me = null }: { gameId: string; pl
           <Button size="small" variant="primary" onClick={() => setGranting(true)} disabled={!data} data-testid="grant-compensation">
             Grant compensation
           </Button>
+          <ButtonLink size="small" href={href(`/offers/${encodeURIComponent(gameId)}/${encodeURIComponent(playerId)}/timeline`)} data-testid="player-timeline-link">
+            Timeline
+          </ButtonLink>
           <Button size="small" onClick={() => void player.refetch()} disabled={player.isFetching}>
             {player.isFetching ? "Refreshing…" : "Refresh"}
           </Button>

@@ -61,6 +61,7 @@ export const PORTAL_ENDPOINTS: Record<string, EndpointDescription> = {
   offersGames: { method: "GET", path: "/api/offers/games", description: "Games of the offers service (support, liveops or lead)" },
   offersPlayers: { method: "GET", path: "/api/offers/games/:gameId/players", description: "Find players by id or username (support or liveops)" },
   offersPlayer: { method: "GET", path: "/api/offers/games/:gameId/players/:playerId", description: "A player's offers, history, snapshot and ledger (support)" },
+  offersPlayerTimeline: { method: "GET", path: "/api/offers/games/:gameId/players/:playerId/timeline", description: "A player's timeline, newest first: kinds (offer, reward, delivery, support), before (the next cursor), limit (support)" },
   offersPlayerWatch: { method: "GET", path: "/api/offers/games/:gameId/players/:playerId/watch", description: "Live event stream of a player (support; text/event-stream)" },
   supportGrantCreate: { method: "POST", path: "/api/offers/games/:gameId/players/:playerId/support-grants", description: "Grant a compensation reward: kind, rewardId, amount, reason; above the game's thresholds it waits for approval (support)" },
   supportGrants: { method: "GET", path: "/api/offers/games/:gameId/support-grants", description: "A game's support grants and how many wait for approval: status, playerId (support, lead)" },

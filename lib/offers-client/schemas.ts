@@ -87,4 +87,10 @@ export {
   SupportGrantStatus,
   SupportReason,
   SupportThresholds,
+  TIMELINE_KINDS,
+  TIMELINE_PAGE_MAX,
+  TimelineEntry,
+  TimelineKind,
+  TimelinePage,
+  TimelineQuery,
 } from "../offers/contract";

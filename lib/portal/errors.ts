@@ -35,6 +35,8 @@ export const OFFERS_ADMIN_ERROR_CODES = [
   "support-grant-expired",
   "four-eyes-same-person",
   "idempotency-key-reused",
+  // The timeline: a cursor the service did not make.
+  "invalid-cursor",
 ] as const;
 
 export const PORTAL_ERROR_CODES = [

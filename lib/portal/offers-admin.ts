@@ -45,6 +45,8 @@ import {
   SupportGrantList,
   SupportGrantResponse,
   SupportThresholds,
+  TimelinePage,
+  type TimelineKind,
   type SupportGrantRequest,
   type SupportGrantStatus,
   type Environment,
@@ -114,6 +116,7 @@ const PASSED_THROUGH = {
   "support-grant-expired": "this grant waited too long for a decision and expired; ask again if it is still due",
   "four-eyes-same-person": "a grant is approved or rejected by someone other than the person who asked for it",
   "idempotency-key-reused": "this request's key was already used for another grant; reload and send it again",
+  "invalid-cursor": "this page of the timeline cannot be found; start again from the newest entries",
 } as const;
 
 const ServiceEtag = z.object({ etag: z.string() });
@@ -351,6 +354,12 @@ export function createOffersAdminClient(options: OffersAdminOptions) {
     /** Approves or rejects a pending grant as `actor` (never its requester: four-eyes-same-person). */
     decideSupportGrant: (gameId: string, grantId: string, decision: "approve" | "reject", body: { actor: string; reason?: string }, signal?: AbortSignal) =>
       write("POST", `/games/${seg(gameId)}/support-grants/${seg(grantId)}/${decision}`, body, SupportGrantResponse, signal).then((a) => a.grant),
+
+    /** One page of a player's timeline, newest first (`before`: the `next` of the page before). */
+    playerTimeline: (gameId: string, playerId: string, query: { kinds: readonly TimelineKind[]; before?: string; limit: number }, signal?: AbortSignal) => {
+      const params = new URLSearchParams({ kinds: query.kinds.join(","), limit: String(query.limit), ...(query.before ? { before: query.before } : {}) });
+      return getJson(`/games/${seg(gameId)}/players/${seg(playerId)}/timeline?${params}`, TimelinePage, signal);
+    },
 
     supportThresholds: (gameId: string, signal?: AbortSignal) => getJson(`/games/${seg(gameId)}/support-thresholds`, SupportThresholds, signal),
 

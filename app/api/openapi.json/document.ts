@@ -48,6 +48,7 @@ export async function portalRouteModules(): Promise<PortalRouteModule[]> {
     { path: "/api/offers/games/{gameId}/definitions/{offerId}", module: await import("@/app/api/offers/games/[gameId]/definitions/[offerId]/route") },
     { path: "/api/offers/games/{gameId}/definitions", module: await import("@/app/api/offers/games/[gameId]/definitions/route") },
     { path: "/api/offers/games/{gameId}/players/{playerId}", module: await import("@/app/api/offers/games/[gameId]/players/[playerId]/route") },
+    { path: "/api/offers/games/{gameId}/players/{playerId}/timeline", module: await import("@/app/api/offers/games/[gameId]/players/[playerId]/timeline/route") },
     { path: "/api/offers/games/{gameId}/players/{playerId}/watch", module: await import("@/app/api/offers/games/[gameId]/players/[playerId]/watch/route") },
     { path: "/api/offers/games/{gameId}/players", module: await import("@/app/api/offers/games/[gameId]/players/route") },
     { path: "/api/offers/games/{gameId}/players/{playerId}/support-grants", module: await import("@/app/api/offers/games/[gameId]/players/[playerId]/support-grants/route") },

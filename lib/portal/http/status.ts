@@ -30,6 +30,7 @@ export const statusOf: Record<PortalErrorCode, number> = {
   "support-grant-expired": 409,
   "four-eyes-same-person": 403,
   "idempotency-key-reused": 422,
+  "invalid-cursor": 400,
   conflict: 409,
   "name-taken": 409,
   "order-decided": 409,

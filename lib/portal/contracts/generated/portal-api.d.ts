@@ -739,6 +739,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/offers/games/{gameId}/players/{playerId}/timeline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A player's timeline, newest first: kinds (offer, reward, delivery, support), before (the next cursor), limit (support)
+         * @description Needs the support role (admin holds every role).
+         */
+        get: operations["offersPlayerTimeline"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/offers/games/{gameId}/players/{playerId}/watch": {
         parameters: {
             query?: never;
@@ -1215,7 +1235,7 @@ export interface components {
              * @description The stable code: branch on it
              * @enum {string}
              */
-            message: "not-found" | "precondition-failed" | "invalid-record" | "conflict" | "offers-service-unavailable" | "offers-admin-token-rejected" | "offers-bad-response" | "offers-request-refused" | "game-not-found" | "player-not-found" | "offer-not-found" | "definition-exists" | "definition-archived" | "webhook-endpoint-not-found" | "webhook-delivery-not-found" | "webhook-url-not-allowed" | "too-many-webhook-endpoints" | "unknown-reward" | "support-grant-not-found" | "support-grant-decided" | "support-grant-expired" | "four-eyes-same-person" | "idempotency-key-reused" | "invalid-request" | "payload-too-large" | "precondition-required" | "unauthenticated" | "forbidden" | "cross-site-request" | "session-required" | "own-order" | "token-not-found" | "name-taken" | "order-decided" | "not-mergeable" | "merge-conflict" | "merge-request-decided" | "order-merge-request" | "own-merge-request" | "not-releasable" | "already-released" | "invalid-config" | "source-control-invalid" | "source-control-refused" | "source-control-failed" | "source-control-busy" | "rate-limited" | "database-unavailable" | "internal-error";
+            message: "not-found" | "precondition-failed" | "invalid-record" | "conflict" | "offers-service-unavailable" | "offers-admin-token-rejected" | "offers-bad-response" | "offers-request-refused" | "game-not-found" | "player-not-found" | "offer-not-found" | "definition-exists" | "definition-archived" | "webhook-endpoint-not-found" | "webhook-delivery-not-found" | "webhook-url-not-allowed" | "too-many-webhook-endpoints" | "unknown-reward" | "support-grant-not-found" | "support-grant-decided" | "support-grant-expired" | "four-eyes-same-person" | "idempotency-key-reused" | "invalid-cursor" | "invalid-request" | "payload-too-large" | "precondition-required" | "unauthenticated" | "forbidden" | "cross-site-request" | "session-required" | "own-order" | "token-not-found" | "name-taken" | "order-decided" | "not-mergeable" | "merge-conflict" | "merge-request-decided" | "order-merge-request" | "own-merge-request" | "not-releasable" | "already-released" | "invalid-config" | "source-control-invalid" | "source-control-refused" | "source-control-failed" | "source-control-busy" | "rate-limited" | "database-unavailable" | "internal-error";
             /** @description A sentence for people; its wording may change */
             detail: string;
             /** @description Bad input only: each problem and where */
@@ -1253,8 +1273,123 @@ export interface components {
             decidedAt: string | null;
             expiresAt: string | null;
         };
+        TimelineEntry: {
+            /** @constant */
+            kind: "offer";
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp
+             */
+            at: string;
+            /** @description Stable within its kind; with kind and at, the entry's place in the timeline. */
+            id: string;
+            instanceId: string;
+            offerId: string;
+            offerName: string;
+            type: string;
+            from: string | null;
+            to: string;
+            cause: string;
+            ruleVersion: number | null;
+        } | {
+            /** @constant */
+            kind: "reward";
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp
+             */
+            at: string;
+            /** @description Stable within its kind; with kind and at, the entry's place in the timeline. */
+            id: string;
+            eventId: string;
+            /** @enum {string} */
+            sourceKind: "offer" | "referral" | "support";
+            /** @enum {string} */
+            source: "client" | "server" | "dashboard" | "support";
+            offerId: string | null;
+            variantId: string | null;
+            rewards: {
+                /** @enum {string} */
+                kind: "item" | "coins" | "exp" | "trust_points" | "loyalty_currency";
+                rewardId: string;
+                name: string;
+                amount: number;
+                /**
+                 * Format: uri
+                 * @description http(s) URL, or data:image/(png|jpeg|gif|webp|avif|svg+xml);base64,…; at most 2,048 characters
+                 */
+                image?: string;
+            }[];
+            actor: string | null;
+            approvedBy: string | null;
+            reason: string | null;
+        } | {
+            /** @constant */
+            kind: "delivery";
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp
+             */
+            at: string;
+            /** @description Stable within its kind; with kind and at, the entry's place in the timeline. */
+            id: string;
+            deliveryId: number;
+            endpointId: string;
+            messageId: string;
+            status: string;
+            /** @description Every attempt kept (the last 50), oldest first. */
+            attempts: {
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 UTC timestamp
+                 */
+                at: string;
+                statusCode: number | null;
+                error: string | null;
+                latencyMs: number;
+            }[];
+        } | {
+            /** @constant */
+            kind: "support";
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp
+             */
+            at: string;
+            /** @description Stable within its kind; with kind and at, the entry's place in the timeline. */
+            id: string;
+            grantId: string;
+            /** @enum {string} */
+            action: "requested" | "granted" | "approved" | "rejected" | "expired";
+            by: string | null;
+            reason: string | null;
+            reward: {
+                /** @enum {string} */
+                kind: "item" | "coins" | "exp" | "trust_points" | "loyalty_currency";
+                rewardId: string;
+                name: string;
+                amount: number;
+                /**
+                 * Format: uri
+                 * @description http(s) URL, or data:image/(png|jpeg|gif|webp|avif|svg+xml);base64,…; at most 2,048 characters
+                 */
+                image?: string;
+            };
+        };
     };
     responses: {
+        /** @description Bad request: `invalid-cursor`, `invalid-request`. */
+        "Error400.invalid-cursor.invalid-request": {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["PortalError"] & {
+                    /** @enum {string} */
+                    message: "invalid-cursor" | "invalid-request";
+                };
+            };
+        };
         /** @description Bad request: `invalid-request`. */
         "Error400.invalid-request": {
             headers: {
@@ -7165,6 +7300,47 @@ export interface operations {
                 };
             };
             400: components["responses"]["Error400.invalid-request"];
+            401: components["responses"]["Error401.unauthenticated"];
+            403: components["responses"]["Error403.forbidden"];
+            404: components["responses"]["Error404.player-not-found"];
+            429: components["responses"]["Error429.rate-limited"];
+            500: components["responses"]["Error500.internal-error"];
+            502: components["responses"]["Error502.offers-admin-token-rejected.offers-bad-response.offers-request-refused"];
+            503: components["responses"]["Error503.database-unavailable.offers-service-unavailable"];
+        };
+    };
+    offersPlayerTimeline: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated kinds to keep: offer, reward, delivery, support. Absent: all. */
+                kinds?: string;
+                before?: string;
+                limit?: number;
+                /** @description live (default) or test: the environment of the offers service's game this call reaches */
+                environment?: "live" | "test";
+            };
+            header?: never;
+            path: {
+                gameId: string;
+                playerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the timeline and the cursor of the next */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        entries: components["schemas"]["TimelineEntry"][];
+                        next: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["Error400.invalid-cursor.invalid-request"];
             401: components["responses"]["Error401.unauthenticated"];
             403: components["responses"]["Error403.forbidden"];
             404: components["responses"]["Error404.player-not-found"];

@@ -1,0 +1,99 @@
+// A timeline entry said in words for support staff: what happened, and who or what caused it. Pure, so the
+// rendered list and its tests read the same sentences.
+import type { TimelineEntry, TimelineKind } from "@/lib/offers-client/schemas";
+
+export const KIND_LABELS: Record<TimelineKind, string> = { offer: "Offers", reward: "Rewards", delivery: "Deliveries", support: "Support" };
+
+const amount = (n: number) => n.toLocaleString("en-US");
+const rewardText = (r: { amount: number; name: string }) => `${amount(r.amount)} ${r.name}`;
+const list = (items: string[]) => (items.length <= 1 ? (items[0] ?? "nothing") : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`);
+
+const OFFER_STEPS: Record<string, string> = {
+  surfaced: "surfaced",
+  queued: "was queued (every slot was taken)",
+  viewed: "was viewed",
+  claimable: "became claimable",
+  claimed: "was claimed",
+  expired: "expired",
+  revoked: "was revoked",
+};
+
+/** Why an offer moved, in words ("by its audience rule, version 3"). */
+export function causeWords(entry: Extract<TimelineEntry, { kind: "offer" }>): string {
+  switch (entry.cause) {
+    case "rule":
+      return entry.ruleVersion === null ? "by its audience rule" : `by its audience rule (version ${entry.ruleVersion})`;
+    case "assign":
+      return "assigned by the game server";
+    case "claim":
+      return entry.type === "claimed" ? "" : "when a claim was made";
+    case "snapshot":
+      return "after a snapshot from the game";
+    case "expiry":
+    case "expiry-sweep":
+      return "when its time ran out";
+    case "support":
+      return "by support";
+    case "fetch":
+      return "when the player's offers were fetched";
+    case "viewingCampaigns":
+      return "when the player opened the offers";
+    default:
+      return `(cause: ${entry.cause})`;
+  }
+}
+
+const SOURCE_WORDS: Record<string, string> = { client: "claimed by the player", server: "claimed through the game server", dashboard: "claimed on the rewards page", support: "granted by support" };
+
+/** The entry's one-line summary. */
+export function entrySummary(entry: TimelineEntry): string {
+  switch (entry.kind) {
+    case "offer": {
+      const step = OFFER_STEPS[entry.type] ?? `moved to ${entry.to}`;
+      const cause = causeWords(entry);
+      return `Offer “${entry.offerName || entry.offerId}” ${step}${cause ? ` ${cause}` : ""}.`;
+    }
+    case "reward": {
+      const what = list(entry.rewards.map(rewardText));
+      if (entry.sourceKind === "support") return `${what} granted by ${entry.actor ?? "support"}${entry.approvedBy ? `, approved by ${entry.approvedBy}` : ""}.`;
+      if (entry.sourceKind === "referral") return `${what} granted for a referral, ${SOURCE_WORDS[entry.source] ?? entry.source}.`;
+      return `${what} granted for offer ${entry.offerId ?? ""}${entry.variantId ? ` (variant ${entry.variantId})` : ""}, ${SOURCE_WORDS[entry.source] ?? entry.source}.`;
+    }
+    case "delivery": {
+      const tries = entry.attempts.length;
+      const last = entry.attempts.at(-1);
+      const answer = last ? (last.statusCode === null ? `no answer (${last.error ?? "failed"})` : `HTTP ${last.statusCode}`) : null;
+      const state =
+        entry.status === "delivered"
+          ? `delivered after ${tries === 1 ? "1 attempt" : `${tries} attempts`}`
+          : entry.status === "failed"
+            ? `failed after ${tries === 1 ? "1 attempt" : `${tries} attempts`}`
+            : tries === 0
+              ? "waiting for its first attempt"
+              : `will be tried again (${tries === 1 ? "1 attempt" : `${tries} attempts`} so far)`;
+      return `Webhook to endpoint ${entry.endpointId} ${state}${answer ? `; last answer ${answer}` : ""}.`;
+    }
+    case "support": {
+      const what = rewardText(entry.reward);
+      const who = entry.by ?? "someone";
+      switch (entry.action) {
+        case "granted":
+          return `${who} granted ${what}.`;
+        case "requested":
+          return `${who} asked to grant ${what}; it waits for a second person.`;
+        case "approved":
+          return `${who} approved the grant of ${what}.`;
+        case "rejected":
+          return `${who} rejected the grant of ${what}.`;
+        case "expired":
+          return `The request to grant ${what} expired undecided.`;
+      }
+    }
+  }
+}
+
+/** The reason given, when the entry carries one. */
+export function entryReason(entry: TimelineEntry): string | null {
+  if (entry.kind === "reward" || entry.kind === "support") return entry.reason;
+  return null;
+}
