@@ -24,7 +24,7 @@ export function causeWords(entry: Extract<TimelineEntry, { kind: "offer" }>): st
     case "rule":
       return entry.ruleVersion === null ? "by its audience rule" : `by its audience rule (version ${entry.ruleVersion})`;
     case "assign":
-      return "assigned by the game server";
+      return "on the game server's assignment";
     case "claim":
       return entry.type === "claimed" ? "" : "when a claim was made";
     case "snapshot":
