@@ -18,6 +18,7 @@ import { componentFilePath, type ConfigRepository, type FileWrite } from "./conf
 import { PortalError } from "../errors";
 import { issuesOfFields } from "../../catalog/errors";
 import { inferRepository } from "./infer";
+import { kindDefaults, titleOf } from "../../catalog/record-defaults";
 import type { PortalDatabase } from "../db/database";
 import { recordAudit, type AuditContext } from "../audit";
 
@@ -60,13 +61,6 @@ export function nameFor(repo: string, taken: Set<string>): string | null {
   return null;
 }
 
-function titleOf(name: string): string {
-  return name
-    .split("-")
-    .map((w) => (w ? w[0].toUpperCase() + w.slice(1) : w))
-    .join(" ");
-}
-
 export async function buildRecord(
   deps: ImportDeps,
   repo: ScmRepository,
@@ -80,15 +74,7 @@ export async function buildRecord(
   const apiVersion = deps.catalog.options().apiVersions[0] ?? "platform.example.com/v1alpha1";
   const kind = kindOverride ?? inference.kind;
   const reasons = kindOverride && kindOverride !== inference.kind ? [...inference.reasons, `kind set to ${kindOverride} at review (inferred ${inference.kind})`] : inference.reasons;
-  const spec: Component["spec"] = {
-    kind,
-    repo: { path: repo.path },
-    owners,
-    environments: kind === "service" || kind === "frontend" ? ["dev", "staging", "production"] : [],
-  };
-  if (kind === "service" || kind === "frontend") spec.runtime = { k8s: { deploymentContractPath: "deploy/contract.yaml" } };
-  if (kind === "mobile") spec.runtime = { mobile: { platforms: inference.platforms.length ? inference.platforms : ["ios", "android"] } };
-  if (kind === "library") spec.library = { model: "single", defaultRegistry: inference.registry ? inference.registry.replace(/^https?:\/\//, "").replace(/\/$/, "") : "npm.example.com" };
+  const spec: Component["spec"] = { kind, repo: { path: repo.path }, owners, ...kindDefaults(kind, inference) };
   const component: Component = { apiVersion, kind: "Component", metadata: { name, displayName: titleOf(name) }, spec };
   const checked = validateComponent(component);
   if (!checked.ok) throw new PortalError("invalid-record", `the inferred record is not valid: ${checked.issues.map((i) => `${i.path}: ${i.message}`).join("; ")}`, { issues: issuesOfFields(checked.issues) });
