@@ -4248,6 +4248,11 @@ export interface operations {
                         kind?: "frontend" | "service" | "docs" | "tooling" | "mobile" | "library";
                     })[];
                     dryRun?: boolean;
+                    /**
+                     * @description "inferred" (the default): one record per repository, its kind inferred from the contents. "backstage": the records of the Backstage entities in each repository's catalog-info.yaml, always proposed as one merge request
+                     * @enum {string}
+                     */
+                    format?: "inferred" | "backstage";
                 };
             };
         };
@@ -4344,6 +4349,8 @@ export interface operations {
                                     consumesApis?: string[];
                                 };
                             };
+                            /** @description The Backstage entity the record comes from, e.g. component:default/checkout (Backstage imports) */
+                            entity?: string;
                         }[];
                         commit: string | null;
                         mergeRequest: {
@@ -4366,6 +4373,16 @@ export interface operations {
                             /** @description True while an open request conflicts with its target: a merge would be refused */
                             hasConflicts: boolean;
                         } | null;
+                        /** @description Backstage imports: what did not map, per entity and field */
+                        unmapped?: {
+                            repository: string;
+                            /** @description The Backstage entity (component:default/checkout) or the file (catalog-info.yaml, document 2) */
+                            entity: string;
+                            /** @description The field that did not map, e.g. spec.subcomponentOf; "" for the whole entity or file */
+                            field: string;
+                            /** @description What happened to it, in words */
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -4461,6 +4478,8 @@ export interface operations {
                                     consumesApis?: string[];
                                 };
                             };
+                            /** @description The Backstage entity the record comes from, e.g. component:default/checkout (Backstage imports) */
+                            entity?: string;
                         }[];
                         commit: string | null;
                         mergeRequest: {
@@ -4483,6 +4502,16 @@ export interface operations {
                             /** @description True while an open request conflicts with its target: a merge would be refused */
                             hasConflicts: boolean;
                         } | null;
+                        /** @description Backstage imports: what did not map, per entity and field */
+                        unmapped?: {
+                            repository: string;
+                            /** @description The Backstage entity (component:default/checkout) or the file (catalog-info.yaml, document 2) */
+                            entity: string;
+                            /** @description The field that did not map, e.g. spec.subcomponentOf; "" for the whole entity or file */
+                            field: string;
+                            /** @description What happened to it, in words */
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -4578,6 +4607,8 @@ export interface operations {
                                     consumesApis?: string[];
                                 };
                             };
+                            /** @description The Backstage entity the record comes from, e.g. component:default/checkout (Backstage imports) */
+                            entity?: string;
                         }[];
                         commit: string | null;
                         mergeRequest: {
@@ -4600,6 +4631,16 @@ export interface operations {
                             /** @description True while an open request conflicts with its target: a merge would be refused */
                             hasConflicts: boolean;
                         } | null;
+                        /** @description Backstage imports: what did not map, per entity and field */
+                        unmapped?: {
+                            repository: string;
+                            /** @description The Backstage entity (component:default/checkout) or the file (catalog-info.yaml, document 2) */
+                            entity: string;
+                            /** @description The field that did not map, e.g. spec.subcomponentOf; "" for the whole entity or file */
+                            field: string;
+                            /** @description What happened to it, in words */
+                            message: string;
+                        }[];
                     };
                 };
             };
