@@ -69,6 +69,9 @@ test("engineer: follow a dependency chain in the graph, re-centring twice, then 
   await expect(page).toHaveURL(/\/owners\/commerce\/backend$/);
   await hydrated(page);
   await expect(page.getByTestId("owner-components").locator('tr[data-name="checkout-api"]')).toBeVisible();
+  // The group's scorecard per day: a chart with its figures as a table (a note before the first daily snapshot).
+  await expect(page.getByTestId("group-trend-card")).toContainText("Scorecard per day");
+  await expect(page.getByTestId("group-trend").or(page.getByTestId("group-trend-empty"))).toBeVisible();
 
   // A name no record holds as an owner.
   await openPage(page, "/owners/nobody-at-all");

@@ -81,7 +81,10 @@ export function ImportStep({
             ) : answer.mergeRequest ? (
               <>
                 Merge request <strong>!{answer.mergeRequest.iid}</strong> opened in the config repository (branch <code>{answer.mergeRequest.sourceBranch}</code>).
-                {answer.unmapped?.length ? ` Its description lists what did not map from Backstage (${answer.unmapped.length} ${answer.unmapped.length === 1 ? "field" : "fields"}).` : null}
+                {answer.unmapped?.length ? ` Its description lists what did not map from Backstage (${answer.unmapped.length} ${answer.unmapped.length === 1 ? "field" : "fields"}).` : null}{" "}
+                <Link href={`/reviews/${answer.mergeRequest.iid}`} data-testid="open-merge-request">
+                  Open merge request !{answer.mergeRequest.iid}
+                </Link>
               </>
             ) : (
               <>Nothing was written.</>
