@@ -1,10 +1,10 @@
 // @vitest-environment jsdom
 import { render, screen, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { GroupTrend, trendLevels } from "./group-trend";
+import { GroupTrend, trendLevels, type GroupTrendPoint } from "./group-trend";
 
 describe("a group's scorecard trend", () => {
-  const points = [
+  const points: GroupTrendPoint[] = [
     { day: "2026-12-05", levels: { none: 2, bronze: 1, silver: 0, gold: 0 }, score: 0.4 },
     { day: "2026-12-06", levels: { none: 1, bronze: 1, silver: 1, gold: 0, platinum: 1 }, score: 0.625 },
   ];
