@@ -141,4 +141,20 @@ describe.each(testDatabaseTargets())("import from Backstage on %s", (target) => 
       expect(validateComponent(parse(text ?? "")).ok).toBe(true);
     }
   });
+
+  it("sent twice it is one merge request; once merged, the records are in the catalog and the same import again says so, writing nothing", async () => {
+    const proposed = await importRepositories(deps, ["growth/loyalty"], { user: operator, direct: true, format: "backstage" });
+    // Sent twice (a double-click): the same merge request.
+    const twice = await importRepositories(deps, ["growth/loyalty"], { user: operator, direct: true, format: "backstage" });
+    expect(twice.mergeRequest?.iid).toBe(proposed.mergeRequest?.iid);
+    await configProvider.mergeMergeRequest("portal/config", proposed.mergeRequest!.iid);
+    await repo.catalog.refresh({ pull: false });
+    expect(repo.catalog.get("loyalty-points")?.component.spec).toMatchObject({ repo: { path: "growth/loyalty" }, system: "loyalty" });
+    const again = await importRepositories(deps, ["growth/loyalty"], { user: operator, direct: true, format: "backstage" });
+    expect(again.results.map((x) => [x.name, x.status, x.message])).toEqual([
+      ["loyalty-points", "exists", "already in the catalog as loyalty-points"],
+      ["loyalty-web", "exists", "already in the catalog as loyalty-web"],
+    ]);
+    expect(again).toMatchObject({ commit: null, mergeRequest: null });
+  });
 });
