@@ -69,6 +69,12 @@ test("engineer: follow a dependency chain in the graph, re-centring twice, then 
   await expect(page).toHaveURL(/\/owners\/commerce\/backend$/);
   await hydrated(page);
   await expect(page.getByTestId("owner-components").locator('tr[data-name="checkout-api"]')).toBeVisible();
+  // The group's scorecard per day: a chart with its figures as a table (a note before the first daily snapshot).
+  await expect(page.getByTestId("group-trend-card")).toContainText("Scorecard per day");
+  await expect(page.getByTestId("group-trend").or(page.getByTestId("group-trend-empty"))).toBeVisible();
+  await page.setViewportSize({ width: 390, height: 844 });
+  expect(await scrollOverflow(page), "a group's page at 390 px is wider than the screen").toBeLessThanOrEqual(1);
+  await page.setViewportSize({ width: 1280, height: 900 });
 
   // A name no record holds as an owner.
   await openPage(page, "/owners/nobody-at-all");

@@ -107,7 +107,7 @@ const examples: Record<string, Partial<Record<Method, Example>>> = {
   },
   "components/[name]/status": { GET: { params: { name: component } } },
   "components/favorites": { GET: {} },
-  "import/components": { POST: { body: { repositories: ["commerce/checkout-api", { path: "growth/quest-engine", kind: "service" }], dryRun: true } } },
+  "import/components": { POST: { body: { repositories: ["commerce/checkout-api", { path: "growth/quest-engine", kind: "service" }], dryRun: true, format: "inferred" } } },
   "import/owners": { GET: {} },
   "import/repositories": { GET: { query: { owner: "commerce", search: "check", page: "1", perPage: "10" } } },
   "offers/games": { GET: {} },

@@ -10,7 +10,9 @@ import type {
   ImportableRepository,
   ImportAnswer,
   ImportChoice,
+  ImportFormat,
   ImportResult,
+  UnmappedField,
   Owner,
   Release,
   ReleaseEnvironment,
@@ -21,7 +23,7 @@ import type {
 import type { MergeRequest } from "@/lib/portal/contracts/shared";
 import { apiFetch } from "@/components/http/api-client";
 
-export type { ConfigAnswer, ConfigView, ConfigWriteResult, Release, ReleaseEnvironment, ReleaseRequest, ReleasesAnswer, ComponentMergeRequests, ImportableRepository, ImportAnswer, ImportResult };
+export type { ConfigAnswer, ConfigView, ConfigWriteResult, Release, ReleaseEnvironment, ReleaseRequest, ReleasesAnswer, ComponentMergeRequests, ImportableRepository, ImportAnswer, ImportFormat, ImportResult, UnmappedField };
 /** A repository to import with the kind chosen at review. */
 export type ImportRequest = ImportChoice;
 export type ScmMergeRequest = MergeRequest;
@@ -70,6 +72,6 @@ export function fetchRepositories(params: { owner: string; search?: string; page
   return apiFetch(`/api/import/repositories?${q}`, { signal });
 }
 
-export function importComponents(repositories: Array<string | ImportRequest>, dryRun = false): Promise<ImportAnswer> {
-  return apiFetch("/api/import/components", { method: "POST", json: { repositories, ...(dryRun ? { dryRun } : {}) } });
+export function importComponents(repositories: Array<string | ImportRequest>, dryRun = false, format: ImportFormat = "inferred"): Promise<ImportAnswer> {
+  return apiFetch("/api/import/components", { method: "POST", json: { repositories, ...(dryRun ? { dryRun } : {}), ...(format === "inferred" ? {} : { format }) } });
 }

@@ -14,6 +14,8 @@ export interface OwnerViewProps {
   levels?: ReadonlyMap<string, ReactNode>;
   /** The owner's scorecard rollup, shown above their components. */
   rollup?: ReactNode;
+  /** A group's scorecard per day, shown below its components. */
+  trend?: ReactNode;
 }
 
 function what(a: OwnerAnswer): string {
@@ -21,7 +23,7 @@ function what(a: OwnerAnswer): string {
   return a.asGroup ? "group" : "user";
 }
 
-export function OwnerView({ answer: a, self, levels, rollup }: OwnerViewProps) {
+export function OwnerView({ answer: a, self, levels, rollup, trend }: OwnerViewProps) {
   const { items, total } = a.components;
   return (
     <div className="stack">
@@ -92,6 +94,7 @@ export function OwnerView({ answer: a, self, levels, rollup }: OwnerViewProps) {
         )}
         {total > items.length ? <p className="muted">The first {items.length} of {total} are listed; the catalog filters by owner and group for the rest.</p> : null}
       </Card>
+      {trend}
       <Card title={`Open reviews to decide (${a.reviews.length})`}>
         {a.reviews.length ? (
           <ul data-testid="owner-reviews">

@@ -102,6 +102,139 @@ function demoOffersOpenApi(version: "1.0.0" | "1.1.0"): string {
   return pkg({ openapi: "3.1.0", info: { title: "Offers API", version }, servers: [{ url: "https://offers.example.com" }], paths, components: { schemas: { Offer: offer } } });
 }
 
+/**
+ * A team that moves from Backstage: growth/loyalty describes itself in catalog-info.yaml (a service with its
+ * API, system and group, a Location naming the web app's file, a Resource the catalog does not hold, an
+ * inline AsyncAPI definition): the import from Backstage maps it and reports what does not map.
+ */
+export const DEMO_LOYALTY_CATALOG = `apiVersion: backstage.io/v1alpha1
+kind: Component
+metadata:
+  name: loyalty-points
+  title: Loyalty points
+  description: Points earned with every purchase, spent on rewards.
+  tags: [loyalty, points]
+  annotations:
+    backstage.io/techdocs-ref: dir:.
+    gitlab.com/project-slug: growth/loyalty
+spec:
+  type: service
+  lifecycle: production
+  owner: group:default/loyalty-team
+  system: system:default/loyalty
+  dependsOn:
+    - component:default/checkout-api
+    - resource:default/loyalty-db
+  providesApis: [loyalty-points-api, loyalty-events]
+  consumesApis: [api:default/checkout]
+---
+apiVersion: backstage.io/v1alpha1
+kind: API
+metadata:
+  name: loyalty-points-api
+  description: Balances and point grants.
+spec:
+  type: openapi
+  lifecycle: production
+  owner: group:default/loyalty-team
+  definition:
+    $text: ./api/openapi.yaml
+---
+apiVersion: backstage.io/v1alpha1
+kind: API
+metadata:
+  name: loyalty-events
+spec:
+  type: asyncapi
+  lifecycle: experimental
+  owner: group:default/loyalty-team
+  definition: |
+    asyncapi: 2.6.0
+    info: {title: Loyalty events, version: 1.0.0}
+    channels: {}
+---
+apiVersion: backstage.io/v1alpha1
+kind: System
+metadata:
+  name: loyalty
+  description: Everything about loyalty points.
+spec:
+  owner: group:default/loyalty-team
+---
+apiVersion: backstage.io/v1alpha1
+kind: Group
+metadata:
+  name: loyalty-team
+spec:
+  type: team
+  parent: growth
+  children: []
+  members: [bob.nguyen, alice.martin]
+---
+apiVersion: backstage.io/v1alpha1
+kind: Resource
+metadata:
+  name: loyalty-db
+spec:
+  type: database
+  owner: group:default/loyalty-team
+---
+apiVersion: backstage.io/v1alpha1
+kind: Location
+metadata:
+  name: loyalty-web
+spec:
+  targets: [./web/catalog-info.yaml]
+`;
+
+const DEMO_LOYALTY_WEB_CATALOG = `apiVersion: backstage.io/v1alpha1
+kind: Component
+metadata:
+  name: loyalty-web
+  title: Loyalty web
+spec:
+  type: website
+  lifecycle: experimental
+  owner: group:default/loyalty-team
+  system: loyalty
+  dependsOn: [component:default/loyalty-points]
+  consumesApis: [loyalty-points-api]
+`;
+
+const DEMO_LOYALTY_OPENAPI = `openapi: 3.1.0
+info:
+  title: Loyalty points API
+  version: 1.0.0
+  description: Balances and point grants.
+servers:
+  - url: https://loyalty.example.com
+paths:
+  /balances/{playerId}:
+    get:
+      operationId: getBalance
+      summary: A player's balance
+      parameters:
+        - name: playerId
+          in: path
+          required: true
+          schema:
+            type: string
+      responses:
+        "200":
+          description: The balance
+          content:
+            application/json:
+              schema:
+                type: object
+                required: [points]
+                properties:
+                  points:
+                    type: integer
+                    minimum: 0
+        "404":
+          description: No such player
+`;
+
 export interface DemoRepository {
   path: string;
   description: string;
@@ -177,6 +310,15 @@ export const DEMO_REPOSITORIES: DemoRepository[] = [
     commits: [
       { message: "Go service", author: bob, files: [{ path: "go.mod", content: "module example.com/quest-engine\n\ngo 1.23\n" }, { path: "cmd/server/main.go", content: "package main\n\nfunc main() {}\n" }] },
       { message: "Dockerfile", author: bob, files: [{ path: "Dockerfile", content: "FROM golang:1.23\n" }] },
+    ],
+  },
+  // Described for Backstage (catalog-info.yaml): for the import from Backstage.
+  {
+    path: "growth/loyalty",
+    description: "Loyalty points (a Backstage catalog-info.yaml)",
+    commits: [
+      { message: "Loyalty service", author: bob, files: [{ path: "package.json", content: pkg({ name: "loyalty-points", private: true, dependencies: { fastify: "5.0.0" } }) }, { path: "src/server.ts", content: "// service\n" }, { path: "api/openapi.yaml", content: DEMO_LOYALTY_OPENAPI }] },
+      { message: "Backstage catalog", author: alice, files: [{ path: "catalog-info.yaml", content: DEMO_LOYALTY_CATALOG }, { path: "web/catalog-info.yaml", content: DEMO_LOYALTY_WEB_CATALOG }] },
     ],
   },
   {

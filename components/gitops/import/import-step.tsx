@@ -57,7 +57,10 @@ export function ImportStep({
   onRetry: () => void;
   onRestart: () => void;
 }) {
-  const byRepo = new Map((answer?.results ?? []).map((r) => [r.repository, r]));
+  // Before the answer, a row per repository; after it, a row per result (a Backstage repository may hold several components).
+  const rows: Array<{ key: string; repository: string; result: ImportResult | null }> = answer
+    ? answer.results.map((r, i) => ({ key: `${r.repository}|${r.entity ?? ""}|${i}`, repository: r.repository, result: r }))
+    : repositories.map((path) => ({ key: path, repository: path, result: null }));
   return (
     <Card title="Import">
       <div className="stack">
@@ -78,6 +81,10 @@ export function ImportStep({
             ) : answer.mergeRequest ? (
               <>
                 Merge request <strong>!{answer.mergeRequest.iid}</strong> opened in the config repository (branch <code>{answer.mergeRequest.sourceBranch}</code>).
+                {answer.unmapped?.length ? ` Its description lists what did not map from Backstage (${answer.unmapped.length} ${answer.unmapped.length === 1 ? "field" : "fields"}).` : null}{" "}
+                <Link href={`/reviews/${answer.mergeRequest.iid}`} data-testid="open-merge-request">
+                  Open merge request !{answer.mergeRequest.iid}
+                </Link>
               </>
             ) : (
               <>Nothing was written.</>
@@ -92,17 +99,15 @@ export function ImportStep({
             </TableRow>
           </TableHeader>
           <TableBody>
-            {repositories.map((path) => {
-              const r = byRepo.get(path);
-              return (
-                <TableRow key={path} data-testid={`result-${path}`}>
-                  <TableCell>
-                    <code>{path}</code>
-                  </TableCell>
-                  <TableCell>{r && answer ? <ResultCell result={r} answer={answer} /> : running ? <Working text="importing…" /> : <span className="muted">—</span>}</TableCell>
-                </TableRow>
-              );
-            })}
+            {rows.map(({ key, repository, result: r }) => (
+              <TableRow key={key} data-testid={r?.entity ? `result-${r.name ?? r.entity}` : `result-${repository}`}>
+                <TableCell>
+                  <code>{repository}</code>
+                  {r?.entity ? <div className="muted">{r.entity}</div> : null}
+                </TableCell>
+                <TableCell>{r && answer ? <ResultCell result={r} answer={answer} /> : running ? <Working text="importing…" /> : <span className="muted">—</span>}</TableCell>
+              </TableRow>
+            ))}
           </TableBody>
         </Table>
         <div className="row">

@@ -106,4 +106,43 @@ describe("the import wizard", () => {
     held.release();
     expect((await screen.findByTestId("import-error")).textContent).toContain("Nothing was imported: The portal database is not answering; try again in a few seconds.");
   });
+
+  it("reads Backstage's catalog-info.yaml: a record per Component, the fields that did not map, then one merge request", async () => {
+    const loyalty = { component: { spec: { owners: [{ user: "bob", group: "growth/loyalty-team" }], environments: ["dev"], system: "loyalty", providesApis: [{ name: "points", type: "openapi", path: "api/openapi.yaml" }] } } };
+    const results = [
+      { repository: "growth/loyalty", entity: "component:default/loyalty-points", status: "ready", name: "loyalty-points", kind: "service", inferredKind: null, reasons: [], message: "", ...loyalty },
+      { repository: "growth/loyalty", entity: "component:default/Bad_Name", status: "failed", name: "Bad_Name", kind: null, inferredKind: null, reasons: [], message: 'the name "Bad_Name" is refused' },
+    ];
+    const unmapped = [{ repository: "growth/loyalty", entity: "api:default/events", field: "spec.definition", message: "the definition is inline (40 characters)" }];
+    const imports: FakeCall[] = [];
+    fakeApi({
+      "GET /api/import/owners": { body: { owners: [{ path: "growth", kind: "group" }] } },
+      "GET /api/import/repositories": { body: { items: [repo("growth/loyalty")], nextPage: null } },
+      "POST /api/import/components": (call) => {
+        if ((call.json as { dryRun?: boolean }).dryRun) return { body: { commit: null, mergeRequest: null, results, unmapped } };
+        imports.push(call);
+        return { status: 202, body: { commit: null, mergeRequest: { iid: 7, title: "Import", sourceBranch: "portal/import/x", webUrl: null }, results: [{ ...results[0], status: "proposed" }, results[1]], unmapped } };
+      },
+    });
+    const { user } = renderInPortal(<ImportWizard canOperate />);
+    await user.click(await screen.findByTestId("format-backstage"));
+    expect(screen.getByTestId("import-mode").textContent).toContain("one merge request is opened, for everyone");
+    await user.click(await screen.findByTestId("owner-growth"));
+    await user.click(await screen.findByRole("checkbox", { name: "growth/loyalty" }));
+    await user.click(screen.getByTestId("review-import"));
+
+    const record = await screen.findByTestId("review-loyalty-points");
+    expect(record.textContent).toContain("System: loyalty");
+    expect(record.textContent).toContain("Provides: points (openapi, api/openapi.yaml)");
+    expect((await screen.findByTestId("review-Bad_Name")).textContent).toContain('the name "Bad_Name" is refused');
+    const report = await screen.findByTestId("import-unmapped");
+    expect(within(report).getByText("the definition is inline (40 characters)")).toBeTruthy();
+    expect(screen.getByTestId("start-import").textContent).toBe("Open the merge request (1 component)");
+    await user.click(screen.getByTestId("start-import"));
+
+    expect((await screen.findByTestId("import-summary")).textContent).toContain("Merge request !7 opened");
+    expect(screen.getByTestId("import-summary").textContent).toContain("Its description lists what did not map from Backstage (1 field).");
+    expect(screen.getByTestId("result-loyalty-points").textContent).toContain("proposed");
+    expect(imports.map((c) => c.json)).toEqual([{ repositories: ["growth/loyalty"], format: "backstage" }]);
+  });
 });

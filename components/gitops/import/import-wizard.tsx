@@ -1,20 +1,26 @@
 "use client";
-// The import wizard: owner → repositories → review of the inferred records (kind editable) → import
-// (one commit for operators, one merge request for everyone else) with a result per repository.
+// The import wizard: what to read (the contents, kind inferred; or Backstage's catalog-info.yaml) → owner →
+// repositories → review (inferred records with their kind editable; or Backstage's records with what did not map)
+// → import (one commit for operators, one merge request for everyone else and for every Backstage import).
 // The picks and kinds are one form (import-form.ts); the import is its submit, on the review step.
 import { useState } from "react";
 import { FormProvider, useForm } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { importComponents, type ImportRequest } from "../api";
+import { importComponents, type ImportFormat, type ImportRequest } from "../api";
 import { importFormSchema, type ImportForm } from "./import-form";
 import { OwnerStep } from "./owner-step";
 import { RepositoriesStep } from "./repositories-step";
 import { ReviewStep } from "./review-step";
 import { ImportStep } from "./import-step";
+import { BackstageReview } from "./backstage-review";
 import styles from "../gitops.module.css";
 
 type Step = "owner" | "repositories" | "review" | "import";
+const FORMATS: Array<{ id: ImportFormat; label: string }> = [
+  { id: "inferred", label: "Infer from the contents" },
+  { id: "backstage", label: "Backstage catalog-info.yaml" },
+];
 const STEPS: Array<{ id: Step; label: string }> = [
   { id: "owner", label: "1. Owner" },
   { id: "repositories", label: "2. Repositories" },
@@ -25,18 +31,19 @@ const STEPS: Array<{ id: Step; label: string }> = [
 export function ImportWizard({ canOperate }: { canOperate: boolean }) {
   const [step, setStep] = useState<Step>("owner");
   const [owner, setOwner] = useState<string | null>(null);
+  const [format, setFormat] = useState<ImportFormat>("inferred");
   const form = useForm<ImportForm, unknown, Array<string | ImportRequest>>({ resolver: zodResolver(importFormSchema), defaultValues: { repositories: [] } });
   const queryClient = useQueryClient();
   // Started by the review step's submit (not by an effect: an import must never run twice).
   const run = useMutation({
-    mutationFn: (requests: Array<string | ImportRequest>) => importComponents(requests),
+    mutationFn: ({ requests, format }: { requests: Array<string | ImportRequest>; format: ImportFormat }) => importComponents(requests, false, format),
     onSuccess: async () => {
       await queryClient.invalidateQueries({ queryKey: ["import"] });
       await queryClient.invalidateQueries({ queryKey: ["catalog"] });
     },
   });
   const start = form.handleSubmit((requests) => {
-    run.mutate(requests);
+    run.mutate({ requests, format });
     setStep("import");
   });
 
@@ -50,10 +57,31 @@ export function ImportWizard({ canOperate }: { canOperate: boolean }) {
             </li>
           ))}
         </ol>
-        <p className={`muted ${styles.flush}`}>
-          {canOperate
-            ? "As an operator, the imported records are committed to the config repository and show in the catalog at once."
-            : "The imported records are proposed as one merge request in the config repository; they show in the catalog once it is merged."}
+        <div className={styles.switcher} role="group" aria-label="What to read">
+          {FORMATS.map((f) => (
+            <button
+              key={f.id}
+              type="button"
+              className={styles.pill}
+              aria-pressed={f.id === format}
+              disabled={step === "import"}
+              data-testid={`format-${f.id}`}
+              onClick={() => {
+                if (f.id === format) return;
+                setFormat(f.id);
+                if (step === "review") setStep("repositories");
+              }}
+            >
+              {f.label}
+            </button>
+          ))}
+        </div>
+        <p className={`muted ${styles.flush}`} data-testid="import-mode">
+          {format === "backstage"
+            ? "Each repository's catalog-info.yaml is read (with the files its Locations name): a record per Component, and what did not map is listed before one merge request is opened, for everyone."
+            : canOperate
+              ? "As an operator, the imported records are committed to the config repository and show in the catalog at once."
+              : "The imported records are proposed as one merge request in the config repository; they show in the catalog once it is merged."}
         </p>
         {step === "owner" ? (
           <OwnerStep
@@ -74,7 +102,9 @@ export function ImportWizard({ canOperate }: { canOperate: boolean }) {
             }}
           />
         ) : null}
-        {step === "review" ? <ReviewStep onBack={() => setStep("repositories")} onImport={start} /> : null}
+        {step === "review" ? (
+          format === "backstage" ? <BackstageReview onBack={() => setStep("repositories")} onImport={start} /> : <ReviewStep onBack={() => setStep("repositories")} onImport={start} />
+        ) : null}
         {step === "import" ? (
           <ImportStep
             repositories={form.getValues("repositories").map((r) => r.path)}

@@ -116,13 +116,24 @@ const repoPath = z.string().regex(/^[A-Za-z0-9_.-]+(\/[A-Za-z0-9_.-]+)+$/, "a re
 export const ImportChoice = z.strictObject({ path: repoPath, kind: z.enum(COMPONENT_KINDS, { error: `kind must be one of ${COMPONENT_KINDS.join(", ")}` }).optional() });
 export type ImportChoice = z.infer<typeof ImportChoice>;
 /** POST /api/import/components */
-export const ImportRequest = z.strictObject({
-  repositories: z
-    .array(z.union([repoPath, ImportChoice]))
-    .min(1, "name at least one repository")
-    .max(50, "at most 50 repositories at once"),
-  dryRun: z.boolean().optional(),
-});
+export const IMPORT_FORMATS = ["inferred", "backstage"] as const;
+export type ImportFormat = (typeof IMPORT_FORMATS)[number];
+export const ImportRequest = z
+  .strictObject({
+    repositories: z
+      .array(z.union([repoPath, ImportChoice]))
+      .min(1, "name at least one repository")
+      .max(50, "at most 50 repositories at once"),
+    dryRun: z.boolean().optional(),
+    format: z
+      .enum(IMPORT_FORMATS, { error: `format must be one of ${IMPORT_FORMATS.join(", ")}` })
+      .optional()
+      .describe('"inferred" (the default): one record per repository, its kind inferred from the contents. "backstage": the records of the Backstage entities in each repository\'s catalog-info.yaml, always proposed as one merge request'),
+  })
+  .refine((b) => b.format !== "backstage" || b.repositories.every((r) => typeof r === "string" || r.kind === undefined), {
+    message: "a Backstage import takes each kind from spec.type: name the repositories without a kind",
+    path: ["repositories"],
+  });
 
 export const ImportResult = z.object({
   repository: z.string(),
@@ -133,8 +144,21 @@ export const ImportResult = z.object({
   reasons: z.array(z.string()),
   message: z.string(),
   component: componentSchema.optional(),
+  entity: z.string().optional().describe("The Backstage entity the record comes from, e.g. component:default/checkout (Backstage imports)"),
 });
 export type ImportResult = z.infer<typeof ImportResult>;
 /** What POST /api/import/components answers: 200 nothing written, 201 committed, 202 proposed. */
-export const ImportAnswer = z.object({ results: z.array(ImportResult), commit: z.string().nullable(), mergeRequest: MergeRequest.nullable() });
+export const UnmappedField = z.object({
+  repository: z.string(),
+  entity: z.string().describe("The Backstage entity (component:default/checkout) or the file (catalog-info.yaml, document 2)"),
+  field: z.string().describe('The field that did not map, e.g. spec.subcomponentOf; "" for the whole entity or file'),
+  message: z.string().describe("What happened to it, in words"),
+});
+export type UnmappedField = z.infer<typeof UnmappedField>;
+export const ImportAnswer = z.object({
+  results: z.array(ImportResult),
+  commit: z.string().nullable(),
+  mergeRequest: MergeRequest.nullable(),
+  unmapped: z.array(UnmappedField).optional().describe("Backstage imports: what did not map, per entity and field"),
+});
 export type ImportAnswer = z.infer<typeof ImportAnswer>;

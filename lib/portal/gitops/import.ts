@@ -9,7 +9,7 @@
  * for that kind (environments, runtime, library follow it). A dry run infers and answers the records
  * (status "ready") without writing anything: the import wizard's review step.
  */
-import type { ImportableRepository, ImportResult } from "../contracts/gitops";
+import type { ImportableRepository, ImportFormat, ImportResult, UnmappedField } from "../contracts/gitops";
 import { stringify } from "yaml";
 import type { Catalog, Author } from "../../catalog/catalog";
 import { isValidName, validateComponent, type Component, type ComponentKind } from "../../catalog/schema";
@@ -18,8 +18,10 @@ import { componentFilePath, type ConfigRepository, type FileWrite } from "./conf
 import { PortalError } from "../errors";
 import { issuesOfFields } from "../../catalog/errors";
 import { inferRepository } from "./infer";
+import { kindDefaults, titleOf } from "../../catalog/record-defaults";
 import type { PortalDatabase } from "../db/database";
 import { recordAudit, type AuditContext } from "../audit";
+import { mapBackstageRepository, reportText } from "./backstage-import";
 
 export interface ImportDeps {
   scm: ScmProvider;
@@ -60,13 +62,6 @@ export function nameFor(repo: string, taken: Set<string>): string | null {
   return null;
 }
 
-function titleOf(name: string): string {
-  return name
-    .split("-")
-    .map((w) => (w ? w[0].toUpperCase() + w.slice(1) : w))
-    .join(" ");
-}
-
 export async function buildRecord(
   deps: ImportDeps,
   repo: ScmRepository,
@@ -80,15 +75,7 @@ export async function buildRecord(
   const apiVersion = deps.catalog.options().apiVersions[0] ?? "platform.example.com/v1alpha1";
   const kind = kindOverride ?? inference.kind;
   const reasons = kindOverride && kindOverride !== inference.kind ? [...inference.reasons, `kind set to ${kindOverride} at review (inferred ${inference.kind})`] : inference.reasons;
-  const spec: Component["spec"] = {
-    kind,
-    repo: { path: repo.path },
-    owners,
-    environments: kind === "service" || kind === "frontend" ? ["dev", "staging", "production"] : [],
-  };
-  if (kind === "service" || kind === "frontend") spec.runtime = { k8s: { deploymentContractPath: "deploy/contract.yaml" } };
-  if (kind === "mobile") spec.runtime = { mobile: { platforms: inference.platforms.length ? inference.platforms : ["ios", "android"] } };
-  if (kind === "library") spec.library = { model: "single", defaultRegistry: inference.registry ? inference.registry.replace(/^https?:\/\//, "").replace(/\/$/, "") : "npm.example.com" };
+  const spec: Component["spec"] = { kind, repo: { path: repo.path }, owners, ...kindDefaults(kind, inference) };
   const component: Component = { apiVersion, kind: "Component", metadata: { name, displayName: titleOf(name) }, spec };
   const checked = validateComponent(component);
   if (!checked.ok) throw new PortalError("invalid-record", `the inferred record is not valid: ${checked.issues.map((i) => `${i.path}: ${i.message}`).join("; ")}`, { issues: issuesOfFields(checked.issues) });
@@ -102,9 +89,10 @@ export async function buildRecord(
 export async function importRepositories(
   deps: ImportDeps & { db: PortalDatabase },
   repositories: Array<string | ImportRequest>,
-  options: { user: Author; direct: boolean; dryRun?: boolean; audit?: AuditContext },
+  options: { user: Author; direct: boolean; dryRun?: boolean; format?: ImportFormat; audit?: AuditContext },
 ): Promise<ImportOutcome> {
-  const outcome = await writeImport(deps, repositories, options);
+  // A Backstage import is always reviewed: the mapping loses fields, and the merge request says which.
+  const outcome = await writeImport(deps, repositories, options.format === "backstage" ? { ...options, direct: false } : options);
   if (options.audit && (outcome.commit !== null || outcome.mergeRequest !== null)) {
     for (const r of outcome.results) {
       if ((r.status !== "imported" && r.status !== "proposed") || !r.name) continue;
@@ -116,9 +104,9 @@ export async function importRepositories(
           targetType: "component",
           target: r.name,
           component: r.name,
-          summary: `${r.status === "imported" ? "imported" : "proposed the import of"} ${r.repository} as ${r.name}`,
+          summary: `${r.status === "imported" ? "imported" : "proposed the import of"} ${r.repository}${r.entity ? ` (Backstage ${r.entity})` : ""} as ${r.name}`,
           before: null,
-          after: { repository: r.repository, kind: r.kind, status: r.status, commit: outcome.commit, mergeRequest: outcome.mergeRequest?.iid ?? null },
+          after: { repository: r.repository, ...(r.entity ? { entity: r.entity } : {}), kind: r.kind, status: r.status, commit: outcome.commit, mergeRequest: outcome.mergeRequest?.iid ?? null },
         },
         "after-remote-change",
       );
@@ -127,9 +115,10 @@ export async function importRepositories(
   return outcome;
 }
 
-type ImportOutcome = { results: ImportResult[]; commit: string | null; mergeRequest: ScmMergeRequest | null };
+type ImportOutcome = { results: ImportResult[]; commit: string | null; mergeRequest: ScmMergeRequest | null; unmapped?: UnmappedField[] };
 
-async function writeImport(deps: ImportDeps, repositories: Array<string | ImportRequest>, options: { user: Author; direct: boolean; dryRun?: boolean }): Promise<ImportOutcome> {
+async function writeImport(deps: ImportDeps, repositories: Array<string | ImportRequest>, options: { user: Author; direct: boolean; dryRun?: boolean; format?: ImportFormat }): Promise<ImportOutcome> {
+  if (options.format === "backstage") return writeBackstageImport(deps, repositories, options);
   const known = catalogByRepo(deps.catalog);
   const taken = new Set(deps.catalog.entries().map((e) => e.name));
   const results: ImportResult[] = [];
@@ -165,6 +154,11 @@ async function writeImport(deps: ImportDeps, repositories: Array<string | Import
       results.push({ ...base, status: "failed", message: e instanceof PortalError ? e.detail : e instanceof ScmError ? e.message : `failed: ${(e as Error).message}` });
     }
   }
+  return writeFiles(deps, results, files, options, `Proposed in the portal by ${options.user.id}.`);
+}
+
+/** Writes the records as one commit or one merge request (all or nothing); marks the results accordingly. */
+async function writeFiles(deps: ImportDeps, results: ImportResult[], files: FileWrite[], options: { user: Author; direct: boolean; dryRun?: boolean }, description: string): Promise<ImportOutcome> {
   if (files.length === 0 || options.dryRun) return { results, commit: null, mergeRequest: null };
   const names = results.filter((r) => r.component).map((r) => r.name);
   const title = `Import ${names.length} component${names.length === 1 ? "" : "s"}: ${names.join(", ")}`.slice(0, 200);
@@ -174,7 +168,7 @@ async function writeImport(deps: ImportDeps, repositories: Array<string | Import
       for (const r of results) if (r.status === "imported") r.message = `committed ${commit?.slice(0, 8) ?? ""}`.trim();
       return { results, commit, mergeRequest: null };
     }
-    const mergeRequest = await deps.config.propose({ scope: "import", files, title, description: `Proposed in the portal by ${options.user.id}.`, author: options.user });
+    const mergeRequest = await deps.config.propose({ scope: "import", files, title, description, author: options.user });
     for (const r of results) if (r.status === "proposed") r.message = `in merge request !${mergeRequest.iid}`;
     return { results, commit: null, mergeRequest };
   } catch (e) {
@@ -183,4 +177,40 @@ async function writeImport(deps: ImportDeps, repositories: Array<string | Import
     for (const r of results) if (r.status === "imported" || r.status === "proposed") Object.assign(r, { status: "failed", message });
     return { results, commit: null, mergeRequest: null };
   }
+}
+
+/** One result per Component entity of each repository's Backstage catalog files, and the report of what did not map. */
+async function writeBackstageImport(deps: ImportDeps, repositories: Array<string | ImportRequest>, options: { user: Author; direct: boolean; dryRun?: boolean }): Promise<ImportOutcome> {
+  const taken = new Set(deps.catalog.entries().map((e) => e.name));
+  const apiVersion = deps.catalog.options().apiVersions[0] ?? "platform.example.com/v1alpha1";
+  const results: ImportResult[] = [];
+  const files: FileWrite[] = [];
+  const unmapped: UnmappedField[] = [];
+  for (const path of new Set(repositories.map((r) => (typeof r === "string" ? r : r.path)))) {
+    const base = { repository: path, name: null, kind: null, inferredKind: null, reasons: [] as string[] };
+    try {
+      if (!(await deps.scm.getRepository(path))) {
+        results.push({ ...base, status: "failed", message: "repository not found" });
+        continue;
+      }
+      const mapping = await mapBackstageRepository(deps.scm, { repoPath: path, apiVersion, fallbackUser: options.user.id, taken });
+      unmapped.push(...mapping.unmapped.map((n) => ({ repository: path, ...n })));
+      for (const f of mapping.failed) {
+        // Imported before from this repository: said as such, so an import repeated changes nothing.
+        const exists = f.name !== null && deps.catalog.entries().some((e) => e.name === f.name && e.component.spec.repo.path === path);
+        results.push({ ...base, entity: f.entity, name: f.name, status: exists ? "exists" : "failed", message: exists ? `already in the catalog as ${f.name}` : f.message });
+      }
+      for (const { entity, component } of mapping.components) {
+        const name = component.metadata.name;
+        taken.add(name);
+        files.push({ path: componentFilePath(deps.catalog, name), content: `# ${component.metadata.displayName}: imported from Backstage (${entity} in ${path}) by ${options.user.id}.\n${stringify(component)}` });
+        results.push({ ...base, entity, name, kind: component.spec.kind, status: options.dryRun ? "ready" : "proposed", message: "", component });
+      }
+      if (!mapping.components.length && !mapping.failed.length) results.push({ ...base, status: "failed", message: "no Component entity in the Backstage catalog files: nothing to import (the report says what was read)" });
+    } catch (e) {
+      results.push({ ...base, status: "failed", message: e instanceof ScmError ? e.message : `failed: ${(e as Error).message}` });
+    }
+  }
+  const outcome = await writeFiles(deps, results, files, options, `Imported from Backstage in the portal by ${options.user.id}.\n\n${reportText(unmapped)}`);
+  return { ...outcome, unmapped };
 }

@@ -1,8 +1,10 @@
-// POST /api/import/components {repositories: ["group/project" | {path, kind?}, …], dryRun?}
+// POST /api/import/components {repositories: ["group/project" | {path, kind?}, …], dryRun?, format?}
 // Operators: one commit to the config repository (201); others: one merge request (202).
+// format "backstage": the records of each repository's catalog-info.yaml entities, always one merge request
+// (202), with `unmapped`: what did not map, per entity and field (in the dry run too: the preview).
 // {path, kind}: the kind chosen at review replaces the inferred one. dryRun: true infers the records and
 // answers them (status "ready", 200) without writing anything (the import wizard's review step).
-// → {results: [{repository, status: imported|proposed|exists|failed|ready, name, kind, inferredKind, reasons, message, component?}], commit, mergeRequest}
+// → {results: [{repository, status: imported|proposed|exists|failed|ready, name, kind, inferredKind, reasons, message, component?, entity?}], commit, mergeRequest, unmapped?}
 import { ImportAnswer, ImportRequest } from "@/lib/portal/contracts/gitops";
 import { hasRole } from "@/lib/portal/roles";
 import { importRepositories } from "@/lib/portal/gitops/import";
@@ -22,9 +24,10 @@ export const POST = route({
   },
   body: ImportRequest,
   handler: async ({ request, user, body, services }) => {
-    const direct = hasRole(user, "operator");
+    // A Backstage import is always proposed: the mapping loses fields, and its merge request says which.
+    const direct = hasRole(user, "operator") && body.format !== "backstage";
     const dryRun = body.dryRun === true;
-    const result = await importRepositories(await services.gitops(), body.repositories, { user: { id: user.id, name: user.name, email: user.email }, direct, dryRun, audit: auditContextOf(request, user) });
+    const result = await importRepositories(await services.gitops(), body.repositories, { user: { id: user.id, name: user.name, email: user.email }, direct, dryRun, format: body.format, audit: auditContextOf(request, user) });
     const wrote = result.commit !== null || result.mergeRequest !== null;
     return json(result, { status: wrote ? (direct ? 201 : 202) : 200 });
   },

@@ -4383,6 +4383,11 @@ export interface operations {
                         kind?: "frontend" | "service" | "docs" | "tooling" | "mobile" | "library";
                     })[];
                     dryRun?: boolean;
+                    /**
+                     * @description "inferred" (the default): one record per repository, its kind inferred from the contents. "backstage": the records of the Backstage entities in each repository's catalog-info.yaml, always proposed as one merge request
+                     * @enum {string}
+                     */
+                    format?: "inferred" | "backstage";
                 };
             };
         };
@@ -4479,6 +4484,8 @@ export interface operations {
                                     consumesApis?: string[];
                                 };
                             };
+                            /** @description The Backstage entity the record comes from, e.g. component:default/checkout (Backstage imports) */
+                            entity?: string;
                         }[];
                         commit: string | null;
                         mergeRequest: {
@@ -4501,6 +4508,16 @@ export interface operations {
                             /** @description True while an open request conflicts with its target: a merge would be refused */
                             hasConflicts: boolean;
                         } | null;
+                        /** @description Backstage imports: what did not map, per entity and field */
+                        unmapped?: {
+                            repository: string;
+                            /** @description The Backstage entity (component:default/checkout) or the file (catalog-info.yaml, document 2) */
+                            entity: string;
+                            /** @description The field that did not map, e.g. spec.subcomponentOf; "" for the whole entity or file */
+                            field: string;
+                            /** @description What happened to it, in words */
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -4596,6 +4613,8 @@ export interface operations {
                                     consumesApis?: string[];
                                 };
                             };
+                            /** @description The Backstage entity the record comes from, e.g. component:default/checkout (Backstage imports) */
+                            entity?: string;
                         }[];
                         commit: string | null;
                         mergeRequest: {
@@ -4618,6 +4637,16 @@ export interface operations {
                             /** @description True while an open request conflicts with its target: a merge would be refused */
                             hasConflicts: boolean;
                         } | null;
+                        /** @description Backstage imports: what did not map, per entity and field */
+                        unmapped?: {
+                            repository: string;
+                            /** @description The Backstage entity (component:default/checkout) or the file (catalog-info.yaml, document 2) */
+                            entity: string;
+                            /** @description The field that did not map, e.g. spec.subcomponentOf; "" for the whole entity or file */
+                            field: string;
+                            /** @description What happened to it, in words */
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -4713,6 +4742,8 @@ export interface operations {
                                     consumesApis?: string[];
                                 };
                             };
+                            /** @description The Backstage entity the record comes from, e.g. component:default/checkout (Backstage imports) */
+                            entity?: string;
                         }[];
                         commit: string | null;
                         mergeRequest: {
@@ -4735,6 +4766,16 @@ export interface operations {
                             /** @description True while an open request conflicts with its target: a merge would be refused */
                             hasConflicts: boolean;
                         } | null;
+                        /** @description Backstage imports: what did not map, per entity and field */
+                        unmapped?: {
+                            repository: string;
+                            /** @description The Backstage entity (component:default/checkout) or the file (catalog-info.yaml, document 2) */
+                            entity: string;
+                            /** @description The field that did not map, e.g. spec.subcomponentOf; "" for the whole entity or file */
+                            field: string;
+                            /** @description What happened to it, in words */
+                            message: string;
+                        }[];
                     };
                 };
             };
