@@ -5,7 +5,7 @@ import * as schema from "./db/schema";
 import { testDatabaseTargets, type TestDatabase } from "@/test-support/db/test-databases";
 import { openPortalTestDatabase } from "@/test-support/portal/test-portal";
 import { tempCatalog, validComponent, yamlOf, type TempRepo } from "@/test-support/catalog/temp-catalog";
-import { componentTrend, groupTrend, ownerScorecardRollup, readScorecardFacts, takeDailyScorecardSnapshot } from "./scorecards";
+import { componentTrend, groupTrend, levelsOf, readScorecardFacts, takeDailyScorecardSnapshot } from "./scorecards";
 
 const record = (name: string, owners: Array<{ user: string; group?: string }>) => {
   const c = validComponent(name, { owners, lifecycle: "production" });
@@ -56,14 +56,14 @@ describe.each(testDatabaseTargets())("scorecard trend on %s", (target) => {
     expect(await componentTrend(handle.db, "b", now, 1)).toHaveLength(1);
   });
 
-  it("rolls up what a user or a group owns, lowest level first", () => {
-    const alice = ownerScorecardRollup(repo.catalog, { user: "ALICE" });
-    expect(alice.components.map((c) => [c.name, c.level])).toEqual([
+  it("gives the levels of the components named and their rollup, ignoring names the catalog does not hold", () => {
+    const owned = levelsOf(repo.catalog, ["a", "b", "gone"]);
+    expect([...owned.byName].map(([name, l]) => [name, l.level])).toEqual([
       ["a", null],
       ["b", null],
     ]);
-    expect(alice.rollup).toMatchObject({ components: 2, levels: { none: 2, bronze: 0, silver: 0, gold: 0 } });
-    expect(ownerScorecardRollup(repo.catalog, { group: "nobody" }).rollup.components).toBe(0);
+    expect(owned.rollup).toMatchObject({ components: 2, levels: { none: 2, bronze: 0, silver: 0, gold: 0 } });
+    expect(levelsOf(repo.catalog, ["nobody"]).rollup.components).toBe(0);
   });
 
   it("reads the last release and the oldest open review of each component, and the levels follow them", async () => {

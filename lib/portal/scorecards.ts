@@ -1,7 +1,7 @@
 /**
  * Scorecards as the portal shows them: the rules in force and the levels of the catalog (derived from
  * the commit each instance serves: lib/catalog/scorecards.ts), an owner's or group's rollup (the owner
- * page calls ownerScorecardRollup), and the trend: a snapshot per UTC day kept in the portal database.
+ * page calls levelsOf), and the trend: a snapshot per UTC day kept in the portal database.
  *
  * The time-based rules read facts (each component's last release, its oldest open review): every instance
  * reads them from the portal database and source control every few minutes (scheduleScorecards), so
@@ -37,56 +37,14 @@ export function scorecardOverview(catalog: Catalog): ScorecardOverview {
   return { rules: catalog.scorecardRules, rollup: catalog.levelRollup(), commit: catalog.loadedCommit };
 }
 
-export interface OwnedComponentLevel {
-  name: string;
-  displayName: string;
-  level: string | null;
-  passed: number;
-  total: number;
-}
-
-export interface OwnerScorecardRollup {
-  levels: readonly string[];
-  rollup: LevelRollup;
-  /** Each component owned, lowest level first (what to improve first), then by name. */
-  components: OwnedComponentLevel[];
-}
-
 function bitsCount(n: number): number {
   let c = 0;
   for (let x = n >>> 0; x; x &= x - 1) c++;
   return c;
 }
 
-/**
- * The scorecard of what a user or a group owns (as an owner listed on the record; names compare
- * case-insensitively, like the catalog's owner and group filters). For the owner page.
- */
-export function ownerScorecardRollup(catalog: Catalog, owner: { user: string } | { group: string }): OwnerScorecardRollup {
-  const rules = catalog.scorecardRules;
-  const wanted = ("user" in owner ? owner.user : owner.group).toLowerCase();
-  const components: OwnedComponentLevel[] = [];
-  const names: string[] = [];
-  for (const entry of catalog.entries()) {
-    const owns = entry.component.spec.owners.some((o) => ("user" in owner ? o.user : (o.group ?? "")).toLowerCase() === wanted);
-    if (!owns) continue;
-    const bits = catalog.scorecards.get(entry.name);
-    names.push(entry.name);
-    components.push({
-      name: entry.name,
-      displayName: entry.component.metadata.displayName,
-      level: bits && bits.level >= 0 ? rules.levels[bits.level] : null,
-      passed: bits ? bitsCount(bits.passed) : 0,
-      total: bits ? bitsCount(bits.applies) : 0,
-    });
-  }
-  const rank = (c: OwnedComponentLevel) => (c.level ? rules.levels.indexOf(c.level) : -1);
-  components.sort((a, b) => rank(a) - rank(b) || (a.name < b.name ? -1 : 1));
-  return { levels: rules.levels, rollup: names.length ? catalog.levelRollup(names) : emptyRollup(rules), components };
-}
-
 /** Every owner group's rollup (groups lowercased, as the catalog filters them). */
-export function groupRollups(catalog: Catalog): Map<string, LevelRollup> {
+function groupRollups(catalog: Catalog): Map<string, LevelRollup> {
   const members = new Map<string, string[]>();
   for (const entry of catalog.entries()) {
     const groups = new Set(entry.component.spec.owners.flatMap((o) => (o.group ? [o.group.toLowerCase()] : [])));
