@@ -5,6 +5,7 @@ import { useQuery } from "@tanstack/react-query";
 import { Alert, Card, Field, Select } from "@/components/ui";
 import { retryWhileUnavailable } from "@/components/http/api-client";
 import { describeOffersError, useOffersApi } from "./api";
+import { GameOptions } from "./game-options";
 import { PendingApprovals } from "./pending-approvals";
 
 export function ApprovalsPage({ initialGame, me }: { initialGame: string; me: string }) {
@@ -23,12 +24,7 @@ export function ApprovalsPage({ initialGame, me }: { initialGame: string; me: st
         <Field label="Game">
           {(id) => (
             <Select id={id} value={selected} onChange={(event) => setPicked(event.target.value)} disabled={!games.data?.length} data-testid="approvals-game-picker">
-              {games.isPending ? <option value="">Loading games…</option> : null}
-              {games.data?.map((g) => (
-                <option key={g.gameId} value={g.gameId}>
-                  {g.name} ({g.gameId})
-                </option>
-              ))}
+              <GameOptions games={games.data} pending={games.isPending} />
             </Select>
           )}
         </Field>

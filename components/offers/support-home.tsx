@@ -13,6 +13,7 @@ import { useOffersEnvironment } from "@/components/offers-environment/environmen
 import { maxLengthOf, sentenceResolver, tooLongSentence } from "@/components/forms/sentences";
 import { IDENTIFIER_RULE_IN_WORDS, PlayerSearchText, isIdentifier } from "@/lib/offers-client/schemas";
 import { describeOffersError, useOffersApi } from "./api";
+import { GameOptions } from "./game-options";
 import { formatTime } from "./format";
 import styles from "./offers.module.css";
 import { PendingApprovals } from "./pending-approvals";
@@ -92,12 +93,7 @@ export function SupportHome({ initialGame, initialQuery, me = null }: { initialG
           <Field label="Game">
             {(id) => (
               <Select id={id} {...form.register("game")} value={selected} disabled={!games.data?.length} data-testid="game-picker">
-                {games.isPending ? <option value="">Loading games…</option> : null}
-                {games.data?.map((g) => (
-                  <option key={g.gameId} value={g.gameId}>
-                    {g.name} ({g.gameId})
-                  </option>
-                ))}
+                <GameOptions games={games.data} pending={games.isPending} />
               </Select>
             )}
           </Field>
