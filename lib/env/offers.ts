@@ -73,7 +73,7 @@ export const offersOwnSchema = z.object({
     .describe("Deadline of one webhook attempt; past it the attempt is a failure and is retried. Example: `5000`."),
   OFFERS_WEBHOOK_POLL_MS: integer(10, 60_000, "milliseconds")
     .default(200)
-    .describe("How often an idle delivery worker looks for work; a claim, replay or test event on the same instance wakes it at once. Example: `500`."),
+    .describe("How soon an idle delivery worker looks for work again; each quiet round doubles the wait, up to 16 times this (3.2 s at the default). A claim, replay, test event or retry on the same instance wakes it at once. Example: `500`."),
   OFFERS_WEBHOOK_CONCURRENCY: integer(1, 1_000)
     .default(256)
     .describe("Webhook attempts in flight per instance (and the most keep-alive connections to one receiving host). Example: `128`."),

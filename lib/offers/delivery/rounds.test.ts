@@ -1,6 +1,6 @@
 /** When the delivery worker runs a round and whether it leases, without a database or timers. */
 import { describe, expect, it } from "vitest";
-import { MIN_ROUND_MS, RoundPlan } from "./rounds";
+import { IDLE_BACKOFF_POLLS, MIN_ROUND_MS, RoundPlan } from "./rounds";
 
 const POLL = 1_000;
 
@@ -36,6 +36,32 @@ describe("delivery round plan", () => {
     expect(plan.idleMs()).toBe(MIN_ROUND_MS);
     plan.fannedOut(3);
     expect(plan.idleMs()).toBe(POLL);
+  });
+
+  it("while nothing happens, sleeps longer after each quiet round, up to IDLE_BACKOFF_POLLS polls; anything that happens brings it back to a poll", () => {
+    const plan = new RoundPlan(POLL);
+    const sleeps = () => Array.from({ length: 7 }, () => plan.idleMs());
+    expect(sleeps()).toEqual([POLL, 2 * POLL, 4 * POLL, 8 * POLL, 16 * POLL, 16 * POLL, 16 * POLL]);
+    expect(IDLE_BACKOFF_POLLS).toBe(16);
+    const wakers: Array<[string, () => void]> = [
+      ["a claim in a game with an endpoint", () => plan.granted("g")],
+      ["events fanned out", () => plan.fannedOut(2)],
+      ["deliveries leased", () => plan.leased(1, 10)],
+      ["a lease asked for", () => plan.wantLease()],
+      ["a retry scheduled", () => plan.retryAt(Date.now() + 60_000 + Math.random())],
+      ["an endpoint changed here", () => plan.endpointsChanged()],
+    ];
+    for (const [what, happen] of wakers) {
+      sleeps();
+      happen();
+      plan.fannedOut(1); // a claim's event read: the quick rounds after a claim end
+      expect(plan.idleMs(), what).toBe(POLL);
+    }
+    // A round that found nothing does not count as something happening.
+    sleeps();
+    plan.fannedOut(0);
+    plan.leased(0, 10);
+    expect(plan.idleMs()).toBe(16 * POLL);
   });
 
   it("leases at the first round, when asked, after a full lease, when a retry is due, else once a poll", () => {

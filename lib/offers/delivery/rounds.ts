@@ -4,13 +4,22 @@
  * - whether a claim wakes it: only in a game with an enabled endpoint for reward.granted, as the last
  *   round read them (decision of 2026-11-26); every claim while that is unknown;
  * - how long it sleeps after a round with nothing more to do: a poll, or less while a claim's event
- *   is awaited (an older transaction can hide it from the fan-out for a while);
+ *   is awaited (an older transaction can hide it from the fan-out for a while), or more while nothing
+ *   happens (each quiet round doubles the sleep, up to IDLE_BACKOFF_POLLS polls): an idle round costs two
+ *   statements, which on the embedded database were most of an idle service's CPU;
  * - whether a round also leases due deliveries (retries, replays, what was given back): when something
  *   is known to be due, after a full lease, else every poll.
  */
 
 /** Shortest time from one round's start to the next; also the first wait for a claim's hidden event. */
 export const MIN_ROUND_MS = 25;
+
+/**
+ * The longest idle sleep, in polls. Only what this instance is not told of waits for it: deliveries
+ * another instance gave back or left leased when it died (their leases run far longer), and another
+ * instance's change of endpoints; claims, replays, test events and retries here wake the worker at once.
+ */
+export const IDLE_BACKOFF_POLLS = 16;
 
 export class RoundPlan {
   /** Lease what is due at the next round (a full lease left more, deliveries were given back, a replay). */
@@ -21,8 +30,9 @@ export class RoundPlan {
   /**
    * The games with an enabled endpoint for reward.granted, as the last round read them; undefined
    * when unknown (before the first round, after a change of endpoints here), when every claim wakes.
-   * Another instance's change is seen by the next round here, at most `pollMs` away, which is also
-   * the longest a claim waits for its round when this set is behind.
+   * Another instance's change is seen by the next round here, at most IDLE_BACKOFF_POLLS polls away
+   * (a quiet worker sleeps that long), which is also the longest a claim waits for its round when this
+   * set is behind.
    */
   private subscribedGames: Set<string> | undefined;
   /** Bumped by each change of endpoints here, so a round that read before it does not restore the old set. */
@@ -35,12 +45,15 @@ export class RoundPlan {
    */
   private grantWaiting = false;
   private grantRetryMs = 0;
+  /** Idle sleeps in a row since something happened here: each doubles the next, up to IDLE_BACKOFF_POLLS polls. */
+  private quietSleeps = 0;
 
   constructor(private readonly pollMs: number) {}
 
   /** A reward.granted event of the game committed on this instance: answers whether it is worth a round now. */
   granted(gameId: string): boolean {
     if (this.subscribedGames && !this.subscribedGames.has(gameId)) return false;
+    this.quietSleeps = 0;
     this.grantWaiting = true;
     this.grantRetryMs = 0;
     return true;
@@ -55,6 +68,7 @@ export class RoundPlan {
   endpointsChanged(): void {
     this.version += 1;
     this.subscribedGames = undefined;
+    this.quietSleeps = 0;
   }
 
   /** A round read the subscribed games, having noted `version` before: kept unless the endpoints changed here meanwhile. */
@@ -64,12 +78,19 @@ export class RoundPlan {
 
   /** A round fanned out `events` events: a claim's event, if one was awaited, has been read. */
   fannedOut(events: number): void {
-    if (events > 0) this.grantWaiting = false;
+    if (events > 0) {
+      this.grantWaiting = false;
+      this.quietSleeps = 0;
+    }
   }
 
-  /** How long to sleep after a round with nothing more to do: a poll, or less while a claim's event is awaited. */
+  /** How long to sleep after a round with nothing more to do: a poll, less while a claim's event is awaited, more while nothing happens. */
   idleMs(): number {
-    if (!this.grantWaiting) return this.pollMs;
+    if (!this.grantWaiting) {
+      const polls = Math.min(2 ** this.quietSleeps, IDLE_BACKOFF_POLLS);
+      if (polls < IDLE_BACKOFF_POLLS) this.quietSleeps += 1;
+      return this.pollMs * polls;
+    }
     this.grantRetryMs = this.grantRetryMs === 0 ? MIN_ROUND_MS : this.grantRetryMs * 2;
     if (this.grantRetryMs < this.pollMs) return this.grantRetryMs;
     this.grantWaiting = false;
@@ -79,6 +100,7 @@ export class RoundPlan {
   /** More may be due than the worker took: the next round leases (a full lease, deliveries given back, a replay). */
   wantLease(): void {
     this.leaseWanted = true;
+    this.quietSleeps = 0;
   }
 
   get wantsLease(): boolean {
@@ -100,12 +122,14 @@ export class RoundPlan {
   /** A lease asked for `asked` deliveries and got `got`: a full one likely left more. */
   leased(got: number, asked: number): void {
     if (got === asked) this.leaseWanted = true;
+    if (got > 0) this.quietSleeps = 0;
   }
 
   /** A retry this instance scheduled is due at `at` (ms): answers whether that is earlier than any known, so the worker sets its wake-up. */
   retryAt(at: number): boolean {
     if (at >= this.nextDueAt) return false;
     this.nextDueAt = at;
+    this.quietSleeps = 0;
     return true;
   }
 }
