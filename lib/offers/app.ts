@@ -22,6 +22,7 @@ import { adminRoutes } from "./http/routes/admin";
 import { adminLiveOpsRoutes } from "./http/routes/admin-live-ops";
 import { adminRateLimitRoutes } from "./http/routes/admin-rate-limits";
 import { adminSupportRoutes } from "./http/routes/admin-support";
+import { adminSupportActionRoutes } from "./http/routes/admin-support-actions";
 import { adminWebhookRoutes } from "./http/routes/admin-webhooks";
 import { dashboardRoutes } from "./http/routes/dashboard";
 import { gameClientRoutes } from "./http/routes/game-clients";
@@ -81,6 +82,7 @@ export async function buildOffersApp(deps: OffersAppDeps): Promise<FastifyInstan
         });
       }
       await v1.register(adminWebhookRoutes, { services, adminToken: deps.adminToken });
+      await v1.register(adminSupportActionRoutes, { services, adminToken: deps.adminToken });
     },
     { prefix: "/v1" },
   );

@@ -32,6 +32,9 @@ export const AdminOfferEvent = z.object({
   toStatus: z.string(),
   cause: z.string(),
   at: z.string(),
+  /** For cause support: who acted and why (null otherwise). */
+  actor: z.string().nullable(),
+  reason: z.string().nullable(),
 });
 
 export const AdminPlayerState = z.object({

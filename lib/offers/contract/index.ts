@@ -22,3 +22,4 @@ export * from "./errors";
 export * from "./admin";
 export * from "./live-ops";
 export * from "./support";
+export * from "./support-actions";

@@ -230,6 +230,9 @@ export const offerEvents = pgTable(
     at: ts("at").notNull(),
     /** For cause `rule`: the version of the definition whose rule assigned the offer. */
     ruleVersion: integer("rule_version"),
+    /** For cause `support`: who acted (the portal's signed-in person) and why. */
+    actor: text("actor"),
+    reason: text("reason"),
   },
   (t) => [
     uniqueIndex("offers_events_player_seq_idx").on(t.gameId, t.playerId, t.seq),
