@@ -35,6 +35,10 @@ export const OFFERS_ADMIN_ERROR_CODES = [
   "support-grant-expired",
   "four-eyes-same-person",
   "idempotency-key-reused",
+  // Support acts on a player's offers: passed through the same way.
+  "offer-already-assigned",
+  "offer-transition-refused",
+  "expiry-out-of-range",
 ] as const;
 
 export const PORTAL_ERROR_CODES = [

@@ -47,6 +47,14 @@ import {
   SupportThresholds,
   type SupportGrantRequest,
   type SupportGrantStatus,
+  SupportAssignResponse,
+  SupportOfferActionResponse,
+  SupportResendResponse,
+  type SupportAssignRequest,
+  type SupportExtendRequest,
+  type SupportOfferAction,
+  type SupportOfferActionRequest,
+  type SupportResendRequest,
   type Environment,
 } from "../offers-client/schemas";
 import { PortalError, type PortalIssue } from "./errors";
@@ -114,6 +122,10 @@ const PASSED_THROUGH = {
   "support-grant-expired": "this grant waited too long for a decision and expired; ask again if it is still due",
   "four-eyes-same-person": "a grant is approved or rejected by someone other than the person who asked for it",
   "idempotency-key-reused": "this request's key was already used for another grant; reload and send it again",
+  "offer-already-assigned": "the player already has this offer open; expire or revoke it before offering it again",
+  "offer-transition-refused":
+    "the offer's status does not allow this: a claimable offer does not expire or extend (revoke takes it back), a queued one is not made claimable, and a claimed or ended one takes no action",
+  "expiry-out-of-range": "the new expiry must be later than the offer's current one, and at most 30 days from now",
 } as const;
 
 const ServiceEtag = z.object({ etag: z.string() });
@@ -351,6 +363,24 @@ export function createOffersAdminClient(options: OffersAdminOptions) {
     /** Approves or rejects a pending grant as `actor` (never its requester: four-eyes-same-person). */
     decideSupportGrant: (gameId: string, grantId: string, decision: "approve" | "reject", body: { actor: string; reason?: string }, signal?: AbortSignal) =>
       write("POST", `/games/${seg(gameId)}/support-grants/${seg(grantId)}/${decision}`, body, SupportGrantResponse, signal).then((a) => a.grant),
+
+    // ---- support acts on a player's offers and deliveries ----
+
+    /** Expires, revokes or makes claimable one of the player's offers as `actor`; a repeat answers `changed: false`. */
+    supportOfferAction: (gameId: string, playerId: string, instanceId: string, action: Exclude<SupportOfferAction, "extend">, body: SupportOfferActionRequest, signal?: AbortSignal) =>
+      write("POST", `/games/${seg(gameId)}/players/${seg(playerId)}/offers/${seg(instanceId)}/${action}`, body, SupportOfferActionResponse, signal),
+
+    /** Moves the offer's expiry later (at most 30 days ahead). */
+    supportExtendOffer: (gameId: string, playerId: string, instanceId: string, body: SupportExtendRequest, signal?: AbortSignal) =>
+      write("POST", `/games/${seg(gameId)}/players/${seg(playerId)}/offers/${seg(instanceId)}/extend`, body, SupportOfferActionResponse, signal),
+
+    /** Re-offer: assigns a definition to the player; offer-already-assigned while one is open. */
+    supportReoffer: (gameId: string, playerId: string, body: SupportAssignRequest, signal?: AbortSignal) =>
+      write("POST", `/games/${seg(gameId)}/players/${seg(playerId)}/offers`, body, SupportAssignResponse, signal).then((a) => a.offer),
+
+    /** Sends the player's deliveries again (all, or `deliveryId`); a repeat within seconds sends nothing more. */
+    supportResendDeliveries: (gameId: string, playerId: string, body: SupportResendRequest, signal?: AbortSignal) =>
+      write("POST", `/games/${seg(gameId)}/players/${seg(playerId)}/deliveries/replay`, body, SupportResendResponse, signal),
 
     supportThresholds: (gameId: string, signal?: AbortSignal) => getJson(`/games/${seg(gameId)}/support-thresholds`, SupportThresholds, signal),
 

@@ -4617,6 +4617,7 @@ export interface operations {
             query?: {
                 status?: "pending" | "delivered" | "failed";
                 endpointId?: string;
+                playerId?: string;
                 before?: number;
                 limit?: number;
             };
@@ -10742,6 +10743,7 @@ export interface operations {
             query?: {
                 status?: "pending" | "delivered" | "failed";
                 endpointId?: string;
+                playerId?: string;
                 before?: number;
                 limit?: number;
             };

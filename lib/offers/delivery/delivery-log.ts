@@ -120,6 +120,7 @@ export async function listDeliveries(db: OffersDatabase, gameId: string, query: 
   const conditions: SQL[] = [eq(webhookDeliveries.gameId, gameId)];
   if (query.status) conditions.push(eq(webhookDeliveries.status, query.status));
   if (query.endpointId) conditions.push(eq(webhookDeliveries.endpointId, query.endpointId));
+  if (query.playerId) conditions.push(eq(rewardEvents.playerId, query.playerId));
   if (query.before) conditions.push(lt(webhookDeliveries.id, query.before));
   const rows = await db
     .select({ d: webhookDeliveries, url: webhookEndpoints.url, playerId: rewardEvents.playerId, rewards: rewardEvents.rewards })
