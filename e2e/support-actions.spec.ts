@@ -54,7 +54,7 @@ test("support expires one offer and extends another; the player page shows both,
   await dialog.getByTestId("offer-action-submit").click();
   await expect(page.getByTestId("action-outcome")).toHaveText("Stuck pack expired.");
   await expect(card(stuck)).toHaveAttribute("data-status", "expired");
-  await page.getByTestId("past-offers").locator("summary").click();
+  await page.getByTestId("past-offers").getByText(/past offer/).click();
   await card(stuck).getByText(/^Timeline/).click();
   await expect(card(stuck).getByTestId("event-note")).toHaveText("by sam: Stuck after the login outage");
 
