@@ -794,7 +794,7 @@ export interface paths {
         };
         /**
          * Watch a player's events (text/event-stream)
-         * @description Every offer transition (event type = surfaced, viewed, claimable, claimed, expired, queued; data = the transition with the offer) and `connection` events (opened, closed). Does not take the player's connection.
+         * @description Every offer transition (event type = surfaced, viewed, claimable, claimed, expired, queued, and support's revoked and extended; data = the transition with the offer) and `connection` events (opened, closed). Does not take the player's connection.
          */
         get: operations["adminWatchPlayer"];
         put?: never;
