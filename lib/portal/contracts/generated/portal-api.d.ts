@@ -7357,8 +7357,8 @@ export interface operations {
                                 toStatus: string;
                                 cause: string;
                                 at: string;
-                                actor: string | null;
-                                reason: string | null;
+                                actor?: string | null;
+                                reason?: string | null;
                             }[];
                         }[];
                         ledger: {
