@@ -118,6 +118,18 @@ const examples: Record<string, Partial<Record<Method, Example>>> = {
   "offers/games/[gameId]/players/[playerId]/support-grants": {
     POST: { params: { gameId: "demo-game", playerId: "player-1" }, headers: { "idempotency-key": "grant-key-1" }, body: { kind: "coins", rewardId: "gold", amount: 100, reason: "Lost during the outage" } },
   },
+  "offers/games/[gameId]/players/[playerId]/offers": { POST: { params: { gameId: "demo-game", playerId: "player-1" }, body: { offerId: "welcome-pack", reason: "Missed it in the outage" } } },
+  ...Object.fromEntries(
+    (["expire", "revoke", "make-claimable"] as const).map((action) => [
+      `offers/games/[gameId]/players/[playerId]/offers/[instanceId]/${action}`,
+      { POST: { params: { gameId: "demo-game", playerId: "player-1", instanceId: "instance-1" }, body: { reason: "Stuck after the outage" } } },
+    ]),
+  ),
+  "offers/games/[gameId]/players/[playerId]/offers/[instanceId]/extend": {
+    POST: { params: { gameId: "demo-game", playerId: "player-1", instanceId: "instance-1" }, body: { reason: "More time after the outage", expiresAt: "2026-12-09T12:00:00.000Z" } },
+  },
+  "offers/games/[gameId]/players/[playerId]/deliveries": { GET: { params: { gameId: "demo-game", playerId: "player-1" } } },
+  "offers/games/[gameId]/players/[playerId]/deliveries/replay": { POST: { params: { gameId: "demo-game", playerId: "player-1" }, body: { deliveryId: 1, reason: "Webhook lost" } } },
   "offers/games/[gameId]/support-grants": { GET: { params: { gameId: "demo-game" }, query: { status: "pending", playerId: "player-1", limit: "5" } } },
   "offers/games/[gameId]/support-grants/[grantId]/approve": { POST: { params: { gameId: "demo-game", grantId: "grant-1" }, body: { reason: "Checked the logs" } } },
   "offers/games/[gameId]/support-grants/[grantId]/reject": { POST: { params: { gameId: "demo-game", grantId: "grant-1" }, body: { reason: "Already compensated" } } },

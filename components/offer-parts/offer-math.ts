@@ -99,6 +99,7 @@ export function statusTone(status: string): Tone {
     case "claimed":
       return "accent";
     case "expired":
+    case "revoked":
       return "danger";
     case "inQueue":
     case "queued":

@@ -2,13 +2,27 @@
 // Types only come from the offers schemas: nothing of the admin client reaches the browser.
 import { useMemo } from "react";
 import type { z } from "zod";
-import type { AdminGame, AdminPlayerState, AdminPlayerSummary, Environment, SupportGrant, SupportGrantList, SupportGrantStatus } from "@/lib/offers-client/schemas";
-import type { CompensationBody } from "@/lib/portal/support-shapes";
+import type {
+  AdminGame,
+  AdminPlayerState,
+  AdminPlayerSummary,
+  Environment,
+  Offer,
+  SupportGrant,
+  SupportGrantList,
+  SupportGrantStatus,
+  SupportOfferAction,
+  SupportOfferActionResponse,
+  SupportResendResponse,
+  WebhookDeliveryPage,
+} from "@/lib/offers-client/schemas";
+import type { CompensationBody, ExtendOfferBody, OfferActionBody, ReofferBody, ResendDeliveriesBody } from "@/lib/portal/support-shapes";
 import { apiFetch, ApiError, describeApiError } from "@/components/http/api-client";
 import { apiUrl } from "@/components/offers-environment/environment";
 import { useOffersEnvironment } from "@/components/offers-environment/environment-context";
 
 export type { AdminGame, AdminPlayerState, SupportGrant };
+export type OfferActionResult = SupportOfferActionResponse;
 export type AdminOffer = AdminPlayerState["offers"][number];
 /** One player of a search, as the players route declares it. */
 export type PlayerSummary = z.infer<typeof AdminPlayerSummary>;
@@ -34,6 +48,17 @@ export function offersApi(environment: Environment) {
         method: "POST",
         json: reason ? { reason } : {},
       }).then((a) => a.grant),
+    /** Expires, revokes, extends or makes claimable one of the player's offers; `changed: false` for a repeat. */
+    actOnOffer: (gameId: string, playerId: string, instanceId: string, action: SupportOfferAction, body: OfferActionBody | ExtendOfferBody) =>
+      apiFetch<SupportOfferActionResponse>(apiUrl(`${player(gameId, playerId)}/offers/${seg(instanceId)}/${action}`, environment), { method: "POST", json: body }),
+    /** Re-offer: assigns one of the game's definitions to the player. */
+    reoffer: (gameId: string, playerId: string, body: ReofferBody) =>
+      apiFetch<{ offer: Offer }>(apiUrl(`${player(gameId, playerId)}/offers`, environment), { method: "POST", json: body }).then((a) => a.offer),
+    /** The player's webhook deliveries, newest first. */
+    deliveries: (gameId: string, playerId: string, signal?: AbortSignal) => get<WebhookDeliveryPage>(`${player(gameId, playerId)}/deliveries`, signal),
+    /** Sends the player's deliveries again: all, or one. */
+    resend: (gameId: string, playerId: string, body: ResendDeliveriesBody) =>
+      apiFetch<SupportResendResponse>(apiUrl(`${player(gameId, playerId)}/deliveries/replay`, environment), { method: "POST", json: body }),
     /** The live view's EventSource address (same origin, so the browser's native EventSource works). */
     watchUrl: (gameId: string, playerId: string) => apiUrl(`${player(gameId, playerId)}/watch`, environment),
   };
@@ -45,6 +70,7 @@ export function offersKeys(environment: Environment) {
     games: ["offers", environment, "games"] as const,
     players: (gameId: string, q: string) => ["offers", environment, "players", gameId, q] as const,
     player: (gameId: string, playerId: string) => ["offers", environment, "player", gameId, playerId] as const,
+    deliveries: (gameId: string, playerId: string) => ["offers", environment, "deliveries", gameId, playerId] as const,
     pendingGrants: (gameId: string) => ["offers", environment, "support-grants", gameId, "pending"] as const,
   };
 }
@@ -66,6 +92,11 @@ const OFFERS_CODES: Record<string, string> = {
   "support-grant-decided": "Someone already decided this grant. The list is up to date now.",
   "support-grant-expired": "This grant waited too long for a decision and expired. Ask again if it is still due.",
   "unknown-reward": "The game knows no such reward. Use one of its currency ids, or a reward id of one of its offers.",
+  "offer-not-found": "No such offer: check the offer id (a re-offer names one of the game's offer definitions), or reload the player.",
+  "offer-already-assigned": "The player already has this offer open. Expire or revoke it first if it must start again.",
+  "offer-transition-refused": "The offer's status no longer allows this (it moved on meanwhile). The player's offers are up to date now.",
+  "expiry-out-of-range": "The new expiry must be later than the offer's current one, and at most 30 days from now.",
+  "webhook-delivery-not-found": "No such delivery of this player. The list is up to date now.",
 };
 
 /** A sentence for the UI of a failed call; the queries retry while the offers service is away, so it says so. */

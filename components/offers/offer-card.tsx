@@ -1,6 +1,8 @@
 "use client";
-// One offer of a player: status, rewards, progress, times, and its event timeline.
+// One offer of a player: status, rewards, progress, times, its event timeline (support's acts with who
+// and why), and the support actions its status allows.
 import { Badge } from "@/components/ui";
+import type { SupportOfferAction } from "@/lib/offers-client/schemas";
 import type { AdminOffer } from "./api";
 import { formatTime } from "./format";
 import { statusLabel, timeLeftLabel } from "@/components/offer-parts/offer-math";
@@ -9,9 +11,11 @@ import { OfferImage } from "@/components/offer-parts/offer-image";
 import { RewardList } from "@/components/offer-parts/reward-list";
 import { StatusBadge } from "@/components/offer-parts/status-badge";
 import { useNow } from "@/components/offer-parts/use-now";
+import { OfferActions } from "./offer-actions";
 import styles from "./offers.module.css";
 
-export function OfferCard({ offer }: { offer: AdminOffer }) {
+/** `onAction`: support acts on the offer (the menu shows only when given). */
+export function OfferCard({ offer, onAction }: { offer: AdminOffer; onAction?: (action: SupportOfferAction) => void }) {
   const now = useNow();
   return (
     <article className={styles.offer} data-testid="offer" data-instance-id={offer.instanceId} data-status={offer.status}>
@@ -38,6 +42,7 @@ export function OfferCard({ offer }: { offer: AdminOffer }) {
         </div>
         <OfferEnd offer={offer} now={now} />
       </dl>
+      {onAction ? <OfferActions offer={offer} onAction={onAction} /> : null}
       <details className={styles.timeline}>
         <summary>Timeline ({offer.events.length})</summary>
         <ol>
@@ -45,8 +50,15 @@ export function OfferCard({ offer }: { offer: AdminOffer }) {
             <li key={event.seq}>
               <time dateTime={event.at}>{formatTime(event.at)}</time> <StatusBadge status={event.toStatus} />{" "}
               <span className="muted">
-                {event.fromStatus ? `from ${statusLabel(event.fromStatus).toLowerCase()}` : "assigned"} · {event.cause} · #{event.seq}
+                {event.fromStatus ? `from ${statusLabel(event.fromStatus).toLowerCase()}` : "assigned"} · {event.type === "revoked" || event.type === "extended" ? `${event.type} · ` : ""}
+                {event.cause} · #{event.seq}
               </span>
+              {event.actor ? (
+                <span className={styles.eventNote} data-testid="event-note">
+                  {" "}
+                  by {event.actor}: {event.reason}
+                </span>
+              ) : null}
             </li>
           ))}
         </ol>

@@ -1,6 +1,7 @@
 "use client";
 // A player's offers, counted by status, each as an offer card: those in play first, the past ones folded.
 import { Card } from "@/components/ui";
+import type { SupportOfferAction } from "@/lib/offers-client/schemas";
 import type { AdminOffer } from "./api";
 import { statusLabel } from "@/components/offer-parts/offer-math";
 import { OfferCard } from "./offer-card";
@@ -9,7 +10,8 @@ import styles from "./offers.module.css";
 /** Offers that are over: kept for the record, folded below the ones still in play. */
 const PAST = new Set(["claimed", "expired"]);
 
-export function OffersCard({ offers }: { offers: AdminOffer[] }) {
+/** `onAction`: support acts on an offer in play (past offers take no action). */
+export function OffersCard({ offers, onAction }: { offers: AdminOffer[]; onAction?: (offer: AdminOffer, action: SupportOfferAction) => void }) {
   const counts = offers.reduce<Record<string, number>>((acc, o) => ({ ...acc, [o.status]: (acc[o.status] ?? 0) + 1 }), {});
   const current = offers.filter((o) => !PAST.has(o.status));
   const past = offers.filter((o) => PAST.has(o.status));
@@ -27,7 +29,7 @@ export function OffersCard({ offers }: { offers: AdminOffer[] }) {
       {offers.length > 0 && current.length === 0 ? <p className="muted">No offer is in play now.</p> : null}
       <div className={styles.offerList}>
         {current.map((offer) => (
-          <OfferCard key={offer.instanceId} offer={offer} />
+          <OfferCard key={offer.instanceId} offer={offer} onAction={onAction ? (action) => onAction(offer, action) : undefined} />
         ))}
       </div>
       {past.length > 0 ? (

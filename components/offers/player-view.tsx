@@ -1,15 +1,21 @@
 "use client";
 // A player's page in the support dashboard: snapshot and currencies, offers (status, rewards,
 // progress, times, event timeline), ledger and referrals, with the live view beside them. Live
-// offer events refresh the player's state, so the offers and ledger follow without a reload.
+// offer events refresh the player's state, so the offers and ledger follow without a reload. Support acts
+// from here: a compensation grant, an action on an offer in play, a re-offer, a re-send of deliveries.
 import { Link } from "@/components/ui/link";
 import { useCallback, useMemo, useState } from "react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Alert, Badge, Button, ButtonLink, Card } from "@/components/ui";
 import { retryWhileUnavailable } from "@/components/http/api-client";
 import { useOffersEnvironment } from "@/components/offers-environment/environment-context";
-import { describeOffersError, isPlayerNotFound, useOffersApi, type SupportGrant } from "./api";
+import type { SupportOfferAction } from "@/lib/offers-client/schemas";
+import { describeOffersError, isPlayerNotFound, useOffersApi, type AdminOffer, type SupportGrant } from "./api";
 import { GrantCompensationDialog } from "./grant-compensation-dialog";
+import { OfferActionDialog } from "./offer-action-dialog";
+import { ReofferDialog } from "./reoffer-dialog";
+import { ResendDeliveriesDialog } from "./resend-deliveries-dialog";
+import { actionOutcome } from "./action-outcome";
 import { SupportGrantsTable } from "./support-grants-table";
 import { LiveView } from "./live-view";
 import { NotFoundPage } from "@/components/shell/not-found-page";
@@ -24,6 +30,11 @@ import styles from "./offers.module.css";
 export function PlayerView({ gameId, playerId, me = null }: { gameId: string; playerId: string; me?: string | null }) {
   const [granting, setGranting] = useState(false);
   const [granted, setGranted] = useState<SupportGrant | null>(null);
+  const [acting, setActing] = useState<{ offer: AdminOffer; action: SupportOfferAction } | null>(null);
+  const [reoffering, setReoffering] = useState(false);
+  const [resending, setResending] = useState(false);
+  /** What the last offer action, re-offer or re-send did, in words. */
+  const [outcome, setOutcome] = useState<string | null>(null);
   const queryClient = useQueryClient();
   const { href } = useOffersEnvironment();
   const { api, keys } = useOffersApi();
@@ -75,6 +86,12 @@ export function PlayerView({ gameId, playerId, me = null }: { gameId: string; pl
           <ButtonLink size="small" href={href(`/offers/${encodeURIComponent(gameId)}/${encodeURIComponent(playerId)}/timeline`)} data-testid="player-timeline-link">
             Timeline
           </ButtonLink>
+          <Button size="small" onClick={() => setReoffering(true)} disabled={!data} data-testid="reoffer">
+            Offer again
+          </Button>
+          <Button size="small" onClick={() => setResending(true)} disabled={!data} data-testid="resend-deliveries">
+            Re-send deliveries
+          </Button>
           <Button size="small" onClick={() => void player.refetch()} disabled={player.isFetching}>
             {player.isFetching ? "Refreshing…" : "Refresh"}
           </Button>
@@ -95,6 +112,46 @@ export function PlayerView({ gameId, playerId, me = null }: { gameId: string; pl
         </Alert>
       ) : null}
 
+      {outcome ? (
+        <Alert tone="success" data-testid="action-outcome">
+          {outcome}
+        </Alert>
+      ) : null}
+
+      <OfferActionDialog
+        gameId={gameId}
+        playerId={playerId}
+        target={acting}
+        onClose={() => setActing(null)}
+        onDone={(result, action) => {
+          setActing(null);
+          setOutcome(actionOutcome(action, result));
+          void queryClient.invalidateQueries({ queryKey: key });
+        }}
+      />
+      <ReofferDialog
+        gameId={gameId}
+        playerId={playerId}
+        open={reoffering}
+        onClose={() => setReoffering(false)}
+        onDone={(offer) => {
+          setReoffering(false);
+          setOutcome(`Offered ${offer.name} again: ${offer.status === "inQueue" ? "it waits in the queue for a free slot" : "it is in play now"}.`);
+          void queryClient.invalidateQueries({ queryKey: key });
+        }}
+      />
+      <ResendDeliveriesDialog
+        gameId={gameId}
+        playerId={playerId}
+        open={resending}
+        onClose={() => setResending(false)}
+        onDone={(result) => {
+          setResending(false);
+          setOutcome(result.replayed === 1 ? "1 delivery is on its way to the game server again." : `${result.replayed} deliveries are on their way to the game server again.`);
+          void queryClient.invalidateQueries({ queryKey: keys.deliveries(gameId, playerId) });
+        }}
+      />
+
       <GrantCompensationDialog
         gameId={gameId}
         playerId={playerId}
@@ -114,7 +171,7 @@ export function PlayerView({ gameId, playerId, me = null }: { gameId: string; pl
             <>
               <SnapshotCard state={data} />
               <div className={styles.offersSlot}>
-                <OffersCard offers={data.offers} />
+                <OffersCard offers={data.offers} onAction={(offer, action) => setActing({ offer, action })} />
               </div>
               <LedgerCard state={data} />
               {data.supportGrants.length > 0 ? (

@@ -30,7 +30,7 @@ export interface LiveState {
   entries: LiveEntry[];
 }
 
-export const OFFER_EVENT_TYPES = ["surfaced", "viewed", "claimable", "claimed", "expired", "queued"] as const;
+export const OFFER_EVENT_TYPES = ["surfaced", "viewed", "claimable", "claimed", "expired", "queued", "revoked", "extended"] as const;
 const MAX_ENTRIES = 300;
 
 interface OfferEventData {

@@ -89,7 +89,7 @@ export async function playerState(
       ...offer,
       events: events
         .filter((e) => e.instanceId === offer.instanceId)
-        .map((e) => ({ seq: e.seq, type: e.type, fromStatus: e.fromStatus, toStatus: e.toStatus, cause: e.cause, at: e.at.toISOString() })),
+        .map((e) => ({ seq: e.seq, type: e.type, fromStatus: e.fromStatus, toStatus: e.toStatus, cause: e.cause, at: e.at.toISOString(), actor: e.actor, reason: e.reason })),
     })),
     ledger: ledger.map((l) => ({ sourceKind: l.sourceKind, sourceId: l.sourceId, rewards: l.rewards, grantedAt: l.grantedAt.toISOString() })),
     referrals: playerReferrals.map((r) => ({

@@ -23,6 +23,7 @@ import { adminLiveOpsRoutes } from "./http/routes/admin-live-ops";
 import { adminRateLimitRoutes } from "./http/routes/admin-rate-limits";
 import { adminSupportRoutes } from "./http/routes/admin-support";
 import { adminTimelineRoutes } from "./http/routes/admin-timeline";
+import { adminSupportActionRoutes } from "./http/routes/admin-support-actions";
 import { adminWebhookRoutes } from "./http/routes/admin-webhooks";
 import { dashboardRoutes } from "./http/routes/dashboard";
 import { gameClientRoutes } from "./http/routes/game-clients";
@@ -83,6 +84,7 @@ export async function buildOffersApp(deps: OffersAppDeps): Promise<FastifyInstan
         });
       }
       await v1.register(adminWebhookRoutes, { services, adminToken: deps.adminToken });
+      await v1.register(adminSupportActionRoutes, { services, adminToken: deps.adminToken });
     },
     { prefix: "/v1" },
   );

@@ -40,7 +40,9 @@ export type OffersErrorCode =
   | "support-grant-not-found"
   | "support-grant-decided"
   | "support-grant-expired"
-  | "four-eyes-same-person";
+  | "four-eyes-same-person"
+  | "offer-transition-refused"
+  | "expiry-out-of-range";
 
 /**
  * Codes the HTTP layer answers by itself, before or around the domain: credentials, request
@@ -111,6 +113,10 @@ export const statusOf = {
   "support-grant-expired": 409,
   // Four eyes: the person who asked for a support grant may not approve or reject it.
   "four-eyes-same-person": 403,
+  // A support action the offer's status forbids (extend a claimed offer, make a queued one claimable, …); the detail says why.
+  "offer-transition-refused": 409,
+  // A support extension to an expiry not later than the current one, or more than 30 days ahead.
+  "expiry-out-of-range": 400,
   // The JWT checks (DESIGN): 400 for the two missing claims, 401 for the rest.
   "jwt-missing-gameId": 400,
   "jwt-missing-playerId": 400,

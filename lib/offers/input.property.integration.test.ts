@@ -210,6 +210,19 @@ describe.each(testDatabaseTargets())("every route's validation under generated s
       "GET /v1/admin/games/{gameId}/support-grants": { auth: "admin", params: { gameId: "game-a" }, query: { status: "pending", playerId: "p1", limit: "5" } },
       "POST /v1/admin/games/{gameId}/support-grants/{grantId}/approve": { auth: "admin", params: { gameId: "game-a", grantId: "sg_1" }, body: { actor: "lee", reason: "Checked the logs" } },
       "POST /v1/admin/games/{gameId}/support-grants/{grantId}/reject": { auth: "admin", params: { gameId: "game-a", grantId: "sg_1" }, body: { actor: "lee", reason: "Already compensated" } },
+      ...Object.fromEntries(
+        (["expire", "revoke", "make-claimable"] as const).map((action) => [
+          `POST /v1/admin/games/{gameId}/players/{playerId}/offers/{instanceId}/${action}`,
+          { auth: "admin", params: { gameId: "game-a", playerId: "p1", instanceId }, body: { actor: "sam", reason: "Stuck after the outage" } },
+        ]),
+      ),
+      "POST /v1/admin/games/{gameId}/players/{playerId}/offers/{instanceId}/extend": {
+        auth: "admin",
+        params: { gameId: "game-a", playerId: "p1", instanceId },
+        body: { actor: "sam", reason: "More time after the outage", expiresAt: "2026-01-03T12:00:00.000Z" },
+      },
+      "POST /v1/admin/games/{gameId}/players/{playerId}/offers": { auth: "admin", params: { gameId: "game-a", playerId: "p1" }, body: { offerId: "gift", actor: "sam", reason: "Missed it in the outage" } },
+      "POST /v1/admin/games/{gameId}/players/{playerId}/deliveries/replay": { auth: "admin", params: { gameId: "game-a", playerId: "p1" }, body: { deliveryId: 1, actor: "sam", reason: "Webhook lost" } },
       "POST /v1/admin/games/{gameId}/definitions": {
         auth: "admin",
         params: { gameId: "game-a" },

@@ -63,6 +63,8 @@ describe.each(testDatabaseTargets())("player timeline on %s", (target) => {
     expect((await t.post("/v1/player/snapshot", { playerId, currencies: { gold: { balance: 0, in: 20, out: 20 } } }, api)).status).toBe(200);
     const claim = await t.post("/v1/reward/sdk/claim", { kind: "offer", instanceId: S.Offer.parse(assigned.body).instanceId, playerId }, api);
     expect(claim.status, JSON.stringify(claim.body)).toBe(200);
+    const reoffer = await admin("POST", `/players/${playerId}/offers`, { offerId: "armory", actor: "kim@support", reason: "Missed the event by a day" });
+    expect(reoffer.statusCode, reoffer.body).toBe(200);
     const small = await admin("POST", `/players/${playerId}/support-grants`, { kind: "coins", rewardId: "gold", amount: 50, reason: "Lost coins in the outage", actor: "sam@support" });
     expect(small.statusCode, small.body).toBe(200);
     const large = await admin("POST", `/players/${playerId}/support-grants`, { kind: "coins", rewardId: "gold", amount: 5000, reason: "Refund of a double purchase", actor: "sam@support" });
@@ -89,7 +91,9 @@ describe.each(testDatabaseTargets())("player timeline on %s", (target) => {
 
     const offers = entries.filter((e) => e.kind === "offer");
     expect(offers.map((o) => [o.offerId, o.offerName, o.to, o.cause]).at(-1)).toEqual(["armory", "Armory", expect.any(String), "assign"]);
-    expect(offers[0]).toMatchObject({ to: "claimed", cause: "claim" });
+    expect(offers).toContainEqual(expect.objectContaining({ to: "claimed", cause: "claim", actor: null, reason: null }));
+    // The re-offer by support names who and why.
+    expect(offers[0]).toMatchObject({ offerId: "armory", cause: "support", actor: "kim@support", reason: "Missed the event by a day" });
 
     const rewards = entries.filter((e) => e.kind === "reward");
     expect(rewards.map((r) => [r.sourceKind, r.source, r.actor, r.approvedBy, r.reason, r.rewards[0]?.amount])).toEqual([

@@ -36,10 +36,16 @@ export const AUDIT_ACTIONS = [
   "support-grant.request",
   "support-grant.approve",
   "support-grant.reject",
+  "support-offer.expire",
+  "support-offer.revoke",
+  "support-offer.extend",
+  "support-offer.make-claimable",
+  "support-offer.reoffer",
+  "support-deliveries.resend",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-export const AUDIT_TARGET_TYPES = ["component", "order", "token", "catalog", "import", "merge-request", "offer-definition", "webhook", "support-grant"] as const;
+export const AUDIT_TARGET_TYPES = ["component", "order", "token", "catalog", "import", "merge-request", "offer-definition", "webhook", "support-grant", "offer-instance", "player"] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 
 export interface AuditActor {

@@ -37,6 +37,10 @@ export const OFFERS_ADMIN_ERROR_CODES = [
   "idempotency-key-reused",
   // The timeline: a cursor the service did not make.
   "invalid-cursor",
+  // Support acts on a player's offers: passed through the same way.
+  "offer-already-assigned",
+  "offer-transition-refused",
+  "expiry-out-of-range",
 ] as const;
 
 export const PORTAL_ERROR_CODES = [

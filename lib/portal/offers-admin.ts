@@ -49,6 +49,14 @@ import {
   type TimelineKind,
   type SupportGrantRequest,
   type SupportGrantStatus,
+  SupportAssignResponse,
+  SupportOfferActionResponse,
+  SupportResendResponse,
+  type SupportAssignRequest,
+  type SupportExtendRequest,
+  type SupportOfferAction,
+  type SupportOfferActionRequest,
+  type SupportResendRequest,
   type Environment,
 } from "../offers-client/schemas";
 import { PortalError, type PortalIssue } from "./errors";
@@ -117,6 +125,10 @@ const PASSED_THROUGH = {
   "four-eyes-same-person": "a grant is approved or rejected by someone other than the person who asked for it",
   "idempotency-key-reused": "this request's key was already used for another grant; reload and send it again",
   "invalid-cursor": "this page of the timeline cannot be found; start again from the newest entries",
+  "offer-already-assigned": "the player already has this offer open; expire or revoke it before offering it again",
+  "offer-transition-refused":
+    "the offer's status does not allow this: a claimable offer does not expire or extend (revoke takes it back), a queued one is not made claimable, and a claimed or ended one takes no action",
+  "expiry-out-of-range": "the new expiry must be later than the offer's current one, and at most 30 days from now",
 } as const;
 
 const ServiceEtag = z.object({ etag: z.string() });
@@ -360,6 +372,23 @@ export function createOffersAdminClient(options: OffersAdminOptions) {
       const params = new URLSearchParams({ kinds: query.kinds.join(","), limit: String(query.limit), ...(query.before ? { before: query.before } : {}) });
       return getJson(`/games/${seg(gameId)}/players/${seg(playerId)}/timeline?${params}`, TimelinePage, signal);
     },
+    // ---- support acts on a player's offers and deliveries ----
+
+    /** Expires, revokes or makes claimable one of the player's offers as `actor`; a repeat answers `changed: false`. */
+    supportOfferAction: (gameId: string, playerId: string, instanceId: string, action: Exclude<SupportOfferAction, "extend">, body: SupportOfferActionRequest, signal?: AbortSignal) =>
+      write("POST", `/games/${seg(gameId)}/players/${seg(playerId)}/offers/${seg(instanceId)}/${action}`, body, SupportOfferActionResponse, signal),
+
+    /** Moves the offer's expiry later (at most 30 days ahead). */
+    supportExtendOffer: (gameId: string, playerId: string, instanceId: string, body: SupportExtendRequest, signal?: AbortSignal) =>
+      write("POST", `/games/${seg(gameId)}/players/${seg(playerId)}/offers/${seg(instanceId)}/extend`, body, SupportOfferActionResponse, signal),
+
+    /** Re-offer: assigns a definition to the player; offer-already-assigned while one is open. */
+    supportReoffer: (gameId: string, playerId: string, body: SupportAssignRequest, signal?: AbortSignal) =>
+      write("POST", `/games/${seg(gameId)}/players/${seg(playerId)}/offers`, body, SupportAssignResponse, signal).then((a) => a.offer),
+
+    /** Sends the player's deliveries again (all, or `deliveryId`); a repeat within seconds sends nothing more. */
+    supportResendDeliveries: (gameId: string, playerId: string, body: SupportResendRequest, signal?: AbortSignal) =>
+      write("POST", `/games/${seg(gameId)}/players/${seg(playerId)}/deliveries/replay`, body, SupportResendResponse, signal),
 
     supportThresholds: (gameId: string, signal?: AbortSignal) => getJson(`/games/${seg(gameId)}/support-thresholds`, SupportThresholds, signal),
 

@@ -3,7 +3,7 @@
  * the forms validate with them, so a form refuses what the route would, in the same words.
  */
 import { z } from "zod";
-import { Identifier, IdempotencyKey, RewardKind, SupportAmount, SupportReason } from "../offers-client/schemas";
+import { Identifier, IdempotencyKey, RewardKind, SupportAmount, SupportExtendRequest, SupportReason, SupportResendRequest } from "../offers-client/schemas";
 
 /** A compensation as support fills it in; who grants it is the signed-in user. */
 export const CompensationBody = z.strictObject({ kind: RewardKind, rewardId: Identifier, amount: SupportAmount, reason: SupportReason });
@@ -18,3 +18,21 @@ export const RejectGrantBody = z.strictObject({ reason: SupportReason });
 export const GrantHeaders = z.object({ "idempotency-key": IdempotencyKey.optional() });
 
 export const GrantParams = z.object({ gameId: Identifier, grantId: Identifier });
+
+/** Expire, revoke or make claimable one of the player's offers: why (who is the signed-in user). */
+export const OfferActionBody = z.strictObject({ reason: SupportReason });
+export type OfferActionBody = z.infer<typeof OfferActionBody>;
+
+/** Extend an offer: the new expiry (later than the current one, at most 30 days from now) and why. */
+export const ExtendOfferBody = z.strictObject({ reason: SupportReason, expiresAt: SupportExtendRequest.shape.expiresAt });
+export type ExtendOfferBody = z.infer<typeof ExtendOfferBody>;
+
+/** Re-offer: which of the game's definitions, and why. */
+export const ReofferBody = z.strictObject({ offerId: Identifier, reason: SupportReason });
+export type ReofferBody = z.infer<typeof ReofferBody>;
+
+/** Re-send the player's deliveries: one (deliveryId) or, without it, all; and why. */
+export const ResendDeliveriesBody = z.strictObject({ deliveryId: SupportResendRequest.shape.deliveryId, reason: SupportReason });
+export type ResendDeliveriesBody = z.infer<typeof ResendDeliveriesBody>;
+
+export const InstanceParams = z.object({ gameId: Identifier, playerId: Identifier, instanceId: Identifier });

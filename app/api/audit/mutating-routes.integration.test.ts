@@ -250,6 +250,31 @@ const CASES: AuditedCase[] = [
       call: () => ({ as: "lee", url: `/api/offers/games/${GAME}/support-grants/sg_1/${decision}`, params: { gameId: GAME, grantId: "sg_1" }, json: { reason: "checked" } }),
     }),
   ),
+  ...(["expire", "revoke", "make-claimable", "extend"] as const).map(
+    (action): AuditedCase => ({
+      route: `POST /api/offers/games/{gameId}/players/{playerId}/offers/{instanceId}/${action}`,
+      action: `support-offer.${action}`,
+      status: 200,
+      call: () => ({
+        as: "sue",
+        url: `/api/offers/games/${GAME}/players/p1/offers/i1/${action}`,
+        params: { gameId: GAME, playerId: "p1", instanceId: "i1" },
+        json: action === "extend" ? { reason: "outage", expiresAt: new Date(Date.now() + 86_400_000).toISOString() } : { reason: "outage" },
+      }),
+    }),
+  ),
+  {
+    route: "POST /api/offers/games/{gameId}/players/{playerId}/offers",
+    action: "support-offer.reoffer",
+    status: 200,
+    call: () => ({ as: "sue", url: `/api/offers/games/${GAME}/players/p1/offers`, params: { gameId: GAME, playerId: "p1" }, json: { offerId: OFFER, reason: "missed it in the outage" } }),
+  },
+  {
+    route: "POST /api/offers/games/{gameId}/players/{playerId}/deliveries/replay",
+    action: "support-deliveries.resend",
+    status: 200,
+    call: () => ({ as: "sue", url: `/api/offers/games/${GAME}/players/p1/deliveries/replay`, params: { gameId: GAME, playerId: "p1" }, json: { reason: "webhook lost" } }),
+  },
 ];
 
 /** What a case's answer hands on to later cases. */
@@ -360,6 +385,19 @@ async function startFakeOffers(): Promise<FakeOffers> {
     expiresAt: at,
   });
 
+  const offer = { offerId: OFFER, instanceId: "i1", playerId: "p1", gameId: GAME, name: "Audit offer", description: "", status: "surfaced", realTime: false, rewards: definitionInput.rewards, createdAt: at, expiresAt: at };
+  const playerState = {
+    gameId: GAME,
+    playerId: "p1",
+    snapshot: { _id: `${GAME}:p1`, gameId: GAME, playerId: "p1", username: "", daysInGame: 0, loginStreak: 0, trustScore: 0, currencies: {}, levels: {} },
+    playerData: { gameId: GAME, playerId: "p1", currencies: {} },
+    offers: [{ ...offer, events: [] }],
+    ledger: [],
+    supportGrants: [],
+    referrals: [],
+    connected: false,
+  };
+
   const answer = (method: string, path: string, body: Record<string, unknown>): unknown => {
     const hooks = `/v1/admin/games/${GAME}/webhooks`;
     const definitions = `/v1/admin/games/${GAME}/definitions`;
@@ -379,6 +417,12 @@ async function startFakeOffers(): Promise<FakeOffers> {
     if (method === "POST" && (path === `${hooks}/deliveries/7/replay` || path === `${hooks}/replay`)) return { replayed: 1 };
     if (method === "POST" && path === `/v1/admin/games/${GAME}/players/p1/support-grants`) return { grant: supportGrant("pending", body) };
     if (method === "GET" && path === `/v1/admin/games/${GAME}/support-grants`) return { grants: [supportGrant("pending", {})], pending: 1 };
+    const player = `/v1/admin/games/${GAME}/players/p1`;
+    if (method === "GET" && path === player) return playerState;
+    const acted = new RegExp(`^${player}/offers/i1/(expire|revoke|make-claimable|extend)$`).exec(path);
+    if (method === "POST" && acted) return { offer: { ...offer, status: acted[1] === "make-claimable" ? "claimable" : acted[1] === "extend" ? "surfaced" : "expired" }, changed: true };
+    if (method === "POST" && path === `${player}/offers`) return { offer: { ...offer, instanceId: "i2" } };
+    if (method === "POST" && path === `${player}/deliveries/replay`) return { replayed: 1 };
     const decided = new RegExp(`^/v1/admin/games/${GAME}/support-grants/sg_1/(approve|reject)$`).exec(path);
     if (method === "POST" && decided) return { grant: supportGrant(decided[1] === "approve" ? "granted" : "rejected", body) };
     return undefined;

@@ -21,7 +21,7 @@ class SilentEventSource {
 afterEach(() => vi.unstubAllGlobals());
 
 const PATH = "/api/offers/games/demo-game/players/tess/timeline";
-const claimed: TimelineEntry = { kind: "offer", at: "2026-12-01T10:00:02.000Z", id: "9", instanceId: "i1", offerId: "armory", offerName: "Armory", type: "claimed", from: "claimable", to: "claimed", cause: "claim", ruleVersion: null };
+const claimed: TimelineEntry = { kind: "offer", at: "2026-12-01T10:00:02.000Z", id: "9", instanceId: "i1", offerId: "armory", offerName: "Armory", type: "claimed", from: "claimable", to: "claimed", cause: "claim", ruleVersion: null, actor: null, reason: null };
 const reward: TimelineEntry = {
   kind: "reward",
   at: "2026-12-01T10:00:02.000Z",

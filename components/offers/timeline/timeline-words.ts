@@ -16,6 +16,7 @@ const OFFER_STEPS: Record<string, string> = {
   claimed: "was claimed",
   expired: "expired",
   revoked: "was revoked",
+  extended: "had its expiry moved later",
 };
 
 /** Why an offer moved, in words ("by its audience rule, version 3"). */
@@ -33,7 +34,7 @@ export function causeWords(entry: Extract<TimelineEntry, { kind: "offer" }>): st
     case "expiry-sweep":
       return "when its time ran out";
     case "support":
-      return "by support";
+      return entry.actor ? `by ${entry.actor} (support)` : "by support";
     case "fetch":
       return "when the player's offers were fetched";
     case "viewingCampaigns":
@@ -94,6 +95,6 @@ export function entrySummary(entry: TimelineEntry): string {
 
 /** The reason given, when the entry carries one. */
 export function entryReason(entry: TimelineEntry): string | null {
-  if (entry.kind === "reward" || entry.kind === "support") return entry.reason;
+  if (entry.kind === "reward" || entry.kind === "support" || entry.kind === "offer") return entry.reason;
   return null;
 }

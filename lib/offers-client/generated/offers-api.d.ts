@@ -814,7 +814,7 @@ export interface paths {
         };
         /**
          * Watch a player's events (text/event-stream)
-         * @description Every offer transition (event type = surfaced, viewed, claimable, claimed, expired, queued; data = the transition with the offer) and `connection` events (opened, closed). Does not take the player's connection.
+         * @description Every offer transition (event type = surfaced, viewed, claimable, claimed, expired, queued, and support's revoked and extended; data = the transition with the offer) and `connection` events (opened, closed). Does not take the player's connection.
          */
         get: operations["adminWatchPlayer"];
         put?: never;
@@ -972,6 +972,126 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/admin/games/{gameId}/players/{playerId}/offers/{instanceId}/expire": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Expire a player's open offer (support, with a reason)
+         * @description inQueue, surfaced or viewed → expired; the slot it held goes to the queue. An expired offer answers as it is (changed false). A claimable offer does not expire (409 offer-transition-refused: revoke it instead), nor does a claimed one.
+         */
+        post: operations["adminExpireOffer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/games/{gameId}/players/{playerId}/offers/{instanceId}/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revoke a player's open offer, claimable ones too (support, with a reason)
+         * @description Any open status → expired, recorded as `revoked`; the slot goes to the queue. An ended offer answers as it is (changed false); a claimed one is 409 offer-transition-refused.
+         */
+        post: operations["adminRevokeOffer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/games/{gameId}/players/{playerId}/offers/{instanceId}/make-claimable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make a player's surfaced or viewed offer claimable (support, with a reason)
+         * @description surfaced or viewed → claimable, its trackers complete. A claimable offer answers as it is (changed false); a queued, claimed or expired one is 409 offer-transition-refused.
+         */
+        post: operations["adminMakeOfferClaimable"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/games/{gameId}/players/{playerId}/offers/{instanceId}/extend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move a player's open offer's expiry later (support, with a reason)
+         * @description inQueue, surfaced or viewed; the new expiry is later than the offer's current expiry, and at most 30 days from now (else 400 expiry-out-of-range). The same expiry again answers as it is (changed false). A claimable, claimed or expired offer is 409 offer-transition-refused.
+         */
+        post: operations["adminExtendOffer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/games/{gameId}/players/{playerId}/offers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Re-offer: assign an offer definition to a player (support, with a reason)
+         * @description Surfaced when the player has a free slot, else queued; history cause support. 409 offer-already-assigned while the player has an open offer of the definition (a repeated submit assigns once).
+         */
+        post: operations["adminReofferOffer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/games/{gameId}/players/{playerId}/deliveries/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a player's webhook deliveries again: all, or one (support, with a reason)
+         * @description Each with its webhook-id, its schedule from the start. A repeat within seconds of a replay sends nothing more and answers the same count. A deliveryId that is not one of this player's is 404 webhook-delivery-not-found.
+         */
+        post: operations["adminReplayPlayerDeliveries"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "reward.granted": {
@@ -1119,6 +1239,8 @@ export interface components {
             to: string;
             cause: string;
             ruleVersion: number | null;
+            actor: string | null;
+            reason: string | null;
         } | {
             /** @constant */
             kind: "reward";
@@ -1203,6 +1325,53 @@ export interface components {
                  */
                 image?: string;
             };
+        };
+        SupportOfferActionResult: {
+            offer: {
+                offerId: string;
+                instanceId: string;
+                playerId: string;
+                gameId: string;
+                name: string;
+                description: string;
+                image?: string;
+                /** @enum {string} */
+                status: "inQueue" | "surfaced" | "viewed" | "claimable" | "claimed" | "expired";
+                realTime?: boolean;
+                rewards: {
+                    /** @enum {string} */
+                    kind: "item" | "coins" | "exp" | "trust_points" | "loyalty_currency";
+                    rewardId: string;
+                    name: string;
+                    amount: number;
+                    /**
+                     * Format: uri
+                     * @description http(s) URL, or data:image/(png|jpeg|gif|webp|avif|svg+xml);base64,…; at most 2,048 characters
+                     */
+                    image?: string;
+                }[];
+                completionConditions?: {
+                    /** @enum {string} */
+                    kind: "spendCurrency";
+                    id: string;
+                    name: string;
+                    amount: number;
+                }[];
+                completionTrackers?: {
+                    [key: string]: number;
+                };
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 UTC timestamp
+                 */
+                createdAt: string;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 UTC timestamp
+                 */
+                expiresAt: string;
+            };
+            changed: boolean;
         };
     };
     responses: never;
@@ -4573,6 +4742,7 @@ export interface operations {
             query?: {
                 status?: "pending" | "delivered" | "failed";
                 endpointId?: string;
+                playerId?: string;
                 before?: number;
                 limit?: number;
             };
@@ -9587,6 +9757,8 @@ export interface operations {
                                 toStatus: string;
                                 cause: string;
                                 at: string;
+                                actor?: string | null;
+                                reason?: string | null;
                             }[];
                         }[];
                         ledger: {
@@ -10797,6 +10969,7 @@ export interface operations {
             query?: {
                 status?: "pending" | "delivered" | "failed";
                 endpointId?: string;
+                playerId?: string;
                 before?: number;
                 limit?: number;
             };
@@ -11139,6 +11312,868 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         message: "game-not-found";
+                    };
+                };
+            };
+            /** @description Payload too large: `payload-too-large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "payload-too-large";
+                    };
+                };
+            };
+            /** @description Unsupported media type: `unsupported-media-type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "unsupported-media-type";
+                    };
+                };
+            };
+            /** @description Internal error: `internal-error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "internal-error";
+                    };
+                };
+            };
+            /** @description Unavailable (retry after Retry-After): `database-unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "database-unavailable";
+                    };
+                };
+            };
+        };
+    };
+    adminExpireOffer: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description live (default) or test: the game environment this call reads and changes */
+                "x-offers-environment"?: "live" | "test";
+            };
+            path: {
+                gameId: string;
+                playerId: string;
+                instanceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    actor: string;
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SupportOfferActionResult"];
+                };
+            };
+            /** @description Bad request: `invalid-environment`, `invalid-request`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "invalid-request";
+                        issues: {
+                            path: (string | number)[];
+                            message: string;
+                        }[];
+                    } | {
+                        /** @enum {string} */
+                        message: "invalid-environment";
+                    };
+                };
+            };
+            /** @description Unauthenticated: `invalid-admin-token`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "invalid-admin-token";
+                    };
+                };
+            };
+            /** @description Not found: `game-not-found`, `player-not-found`, `offer-not-found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "game-not-found" | "player-not-found" | "offer-not-found";
+                    };
+                };
+            };
+            /** @description Conflict: `offer-transition-refused`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "offer-transition-refused";
+                    };
+                };
+            };
+            /** @description Payload too large: `payload-too-large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "payload-too-large";
+                    };
+                };
+            };
+            /** @description Unsupported media type: `unsupported-media-type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "unsupported-media-type";
+                    };
+                };
+            };
+            /** @description Internal error: `internal-error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "internal-error";
+                    };
+                };
+            };
+            /** @description Unavailable (retry after Retry-After): `database-unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "database-unavailable";
+                    };
+                };
+            };
+        };
+    };
+    adminRevokeOffer: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description live (default) or test: the game environment this call reads and changes */
+                "x-offers-environment"?: "live" | "test";
+            };
+            path: {
+                gameId: string;
+                playerId: string;
+                instanceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    actor: string;
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SupportOfferActionResult"];
+                };
+            };
+            /** @description Bad request: `invalid-environment`, `invalid-request`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "invalid-request";
+                        issues: {
+                            path: (string | number)[];
+                            message: string;
+                        }[];
+                    } | {
+                        /** @enum {string} */
+                        message: "invalid-environment";
+                    };
+                };
+            };
+            /** @description Unauthenticated: `invalid-admin-token`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "invalid-admin-token";
+                    };
+                };
+            };
+            /** @description Not found: `game-not-found`, `player-not-found`, `offer-not-found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "game-not-found" | "player-not-found" | "offer-not-found";
+                    };
+                };
+            };
+            /** @description Conflict: `offer-transition-refused`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "offer-transition-refused";
+                    };
+                };
+            };
+            /** @description Payload too large: `payload-too-large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "payload-too-large";
+                    };
+                };
+            };
+            /** @description Unsupported media type: `unsupported-media-type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "unsupported-media-type";
+                    };
+                };
+            };
+            /** @description Internal error: `internal-error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "internal-error";
+                    };
+                };
+            };
+            /** @description Unavailable (retry after Retry-After): `database-unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "database-unavailable";
+                    };
+                };
+            };
+        };
+    };
+    adminMakeOfferClaimable: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description live (default) or test: the game environment this call reads and changes */
+                "x-offers-environment"?: "live" | "test";
+            };
+            path: {
+                gameId: string;
+                playerId: string;
+                instanceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    actor: string;
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SupportOfferActionResult"];
+                };
+            };
+            /** @description Bad request: `invalid-environment`, `invalid-request`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "invalid-request";
+                        issues: {
+                            path: (string | number)[];
+                            message: string;
+                        }[];
+                    } | {
+                        /** @enum {string} */
+                        message: "invalid-environment";
+                    };
+                };
+            };
+            /** @description Unauthenticated: `invalid-admin-token`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "invalid-admin-token";
+                    };
+                };
+            };
+            /** @description Not found: `game-not-found`, `player-not-found`, `offer-not-found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "game-not-found" | "player-not-found" | "offer-not-found";
+                    };
+                };
+            };
+            /** @description Conflict: `offer-transition-refused`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "offer-transition-refused";
+                    };
+                };
+            };
+            /** @description Payload too large: `payload-too-large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "payload-too-large";
+                    };
+                };
+            };
+            /** @description Unsupported media type: `unsupported-media-type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "unsupported-media-type";
+                    };
+                };
+            };
+            /** @description Internal error: `internal-error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "internal-error";
+                    };
+                };
+            };
+            /** @description Unavailable (retry after Retry-After): `database-unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "database-unavailable";
+                    };
+                };
+            };
+        };
+    };
+    adminExtendOffer: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description live (default) or test: the game environment this call reads and changes */
+                "x-offers-environment"?: "live" | "test";
+            };
+            path: {
+                gameId: string;
+                playerId: string;
+                instanceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    actor: string;
+                    reason: string;
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 UTC timestamp
+                     */
+                    expiresAt: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SupportOfferActionResult"];
+                };
+            };
+            /** @description Bad request: `expiry-out-of-range`, `invalid-environment`, `invalid-request`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "invalid-request";
+                        issues: {
+                            path: (string | number)[];
+                            message: string;
+                        }[];
+                    } | {
+                        /** @enum {string} */
+                        message: "expiry-out-of-range" | "invalid-environment";
+                    };
+                };
+            };
+            /** @description Unauthenticated: `invalid-admin-token`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "invalid-admin-token";
+                    };
+                };
+            };
+            /** @description Not found: `game-not-found`, `player-not-found`, `offer-not-found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "game-not-found" | "player-not-found" | "offer-not-found";
+                    };
+                };
+            };
+            /** @description Conflict: `offer-transition-refused`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "offer-transition-refused";
+                    };
+                };
+            };
+            /** @description Payload too large: `payload-too-large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "payload-too-large";
+                    };
+                };
+            };
+            /** @description Unsupported media type: `unsupported-media-type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "unsupported-media-type";
+                    };
+                };
+            };
+            /** @description Internal error: `internal-error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "internal-error";
+                    };
+                };
+            };
+            /** @description Unavailable (retry after Retry-After): `database-unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "database-unavailable";
+                    };
+                };
+            };
+        };
+    };
+    adminReofferOffer: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description live (default) or test: the game environment this call reads and changes */
+                "x-offers-environment"?: "live" | "test";
+            };
+            path: {
+                gameId: string;
+                playerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    offerId: string;
+                    actor: string;
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        offer: {
+                            offerId: string;
+                            instanceId: string;
+                            playerId: string;
+                            gameId: string;
+                            name: string;
+                            description: string;
+                            image?: string;
+                            /** @enum {string} */
+                            status: "inQueue" | "surfaced" | "viewed" | "claimable" | "claimed" | "expired";
+                            realTime?: boolean;
+                            rewards: {
+                                /** @enum {string} */
+                                kind: "item" | "coins" | "exp" | "trust_points" | "loyalty_currency";
+                                rewardId: string;
+                                name: string;
+                                amount: number;
+                                /**
+                                 * Format: uri
+                                 * @description http(s) URL, or data:image/(png|jpeg|gif|webp|avif|svg+xml);base64,…; at most 2,048 characters
+                                 */
+                                image?: string;
+                            }[];
+                            completionConditions?: {
+                                /** @enum {string} */
+                                kind: "spendCurrency";
+                                id: string;
+                                name: string;
+                                amount: number;
+                            }[];
+                            completionTrackers?: {
+                                [key: string]: number;
+                            };
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC timestamp
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC timestamp
+                             */
+                            expiresAt: string;
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: `invalid-environment`, `invalid-request`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "invalid-request";
+                        issues: {
+                            path: (string | number)[];
+                            message: string;
+                        }[];
+                    } | {
+                        /** @enum {string} */
+                        message: "invalid-environment";
+                    };
+                };
+            };
+            /** @description Unauthenticated: `invalid-admin-token`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "invalid-admin-token";
+                    };
+                };
+            };
+            /** @description Not found: `game-not-found`, `player-not-found`, `offer-not-found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "game-not-found" | "player-not-found" | "offer-not-found";
+                    };
+                };
+            };
+            /** @description Conflict: `offer-already-assigned`, `definition-archived`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "offer-already-assigned" | "definition-archived";
+                    };
+                };
+            };
+            /** @description Payload too large: `payload-too-large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "payload-too-large";
+                    };
+                };
+            };
+            /** @description Unsupported media type: `unsupported-media-type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "unsupported-media-type";
+                    };
+                };
+            };
+            /** @description Internal error: `internal-error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "internal-error";
+                    };
+                };
+            };
+            /** @description Unavailable (retry after Retry-After): `database-unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "database-unavailable";
+                    };
+                };
+            };
+        };
+    };
+    adminReplayPlayerDeliveries: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description live (default) or test: the game environment this call reads and changes */
+                "x-offers-environment"?: "live" | "test";
+            };
+            path: {
+                gameId: string;
+                playerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    deliveryId?: number;
+                    actor: string;
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        replayed: number;
+                    };
+                };
+            };
+            /** @description Bad request: `invalid-environment`, `invalid-request`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "invalid-request";
+                        issues: {
+                            path: (string | number)[];
+                            message: string;
+                        }[];
+                    } | {
+                        /** @enum {string} */
+                        message: "invalid-environment";
+                    };
+                };
+            };
+            /** @description Unauthenticated: `invalid-admin-token`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "invalid-admin-token";
+                    };
+                };
+            };
+            /** @description Not found: `game-not-found`, `player-not-found`, `webhook-delivery-not-found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "game-not-found" | "player-not-found" | "webhook-delivery-not-found";
                     };
                 };
             };

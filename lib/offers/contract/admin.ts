@@ -32,6 +32,9 @@ export const AdminOfferEvent = z.object({
   toStatus: z.string(),
   cause: z.string(),
   at: z.string(),
+  /** For cause support: who acted and why (null otherwise; absent from a service older than support's acts). */
+  actor: z.string().nullable().optional(),
+  reason: z.string().nullable().optional(),
 });
 
 export const AdminPlayerState = z.object({

@@ -45,7 +45,7 @@ export const TimelineOfferEntry = z.object({
   instanceId: z.string(),
   offerId: z.string(),
   offerName: z.string(),
-  /** The transition: surfaced, queued, viewed, claimable, claimed, expired. */
+  /** The transition: surfaced, queued, viewed, claimable, claimed, expired, revoked, extended. */
   type: z.string(),
   from: z.string().nullable(),
   to: z.string(),
@@ -53,6 +53,9 @@ export const TimelineOfferEntry = z.object({
   cause: z.string(),
   /** For cause rule: the definition's version whose rule assigned the offer. */
   ruleVersion: z.number().nullable(),
+  /** For cause support: who acted, and why. */
+  actor: z.string().nullable(),
+  reason: z.string().nullable(),
 });
 
 export const TimelineRewardEntry = z.object({

@@ -117,6 +117,8 @@ export type WebhookDelivery = z.infer<typeof WebhookDelivery>;
 export const WebhookDeliveryQuery = z.object({
   status: DeliveryStatus.optional(),
   endpointId: Identifier.optional(),
+  /** Deliveries of this player's reward events only. */
+  playerId: Identifier.optional(),
   /** Deliveries older than this id (the previous page's nextBefore). */
   before: DeliveryId.optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),

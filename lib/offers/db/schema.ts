@@ -230,6 +230,9 @@ export const offerEvents = pgTable(
     at: ts("at").notNull(),
     /** For cause `rule`: the version of the definition whose rule assigned the offer. */
     ruleVersion: integer("rule_version"),
+    /** For cause `support`: who acted (the portal's signed-in person) and why. */
+    actor: text("actor"),
+    reason: text("reason"),
   },
   (t) => [
     uniqueIndex("offers_events_player_seq_idx").on(t.gameId, t.playerId, t.seq),
@@ -384,6 +387,8 @@ export const rewardEvents = pgTable(
     uniqueIndex("offers_reward_events_event_id_idx").on(t.eventId),
     index("offers_reward_events_feed_idx").on(t.gameId, t.xid, t.id),
     index("offers_reward_events_commit_idx").on(t.xid, t.id),
+    // A player's timeline and support's re-send: the player's rewards, newest first.
+    index("offers_reward_events_player_idx").on(t.gameId, t.playerId, t.occurredAt),
   ],
 );
 
@@ -463,6 +468,8 @@ export const webhookDeliveries = pgTable(
     index("offers_webhook_deliveries_game_idx").on(t.gameId, t.id),
     // The dead letters, and replays of a time range. (The lag reads the due index: few rows are pending.)
     index("offers_webhook_deliveries_failed_idx").on(t.gameId, t.eventAt).where(sql`status = 'failed'`),
+    // A player's deliveries (timeline, re-send), found through their reward events.
+    index("offers_webhook_deliveries_reward_event_idx").on(t.rewardEventId),
   ],
 );
 

@@ -4,7 +4,7 @@
  * range) and the purge of deliveries that ended before the retention window. The worker's own
  * statements (fan-out, lease, complete, release) are in ./queue.
  */
-import { and, desc, eq, lt, sql, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, gt, inArray, lt, sql, type SQL } from "drizzle-orm";
 import { rowsOf } from "../../db";
 import type { OffersDatabase } from "../db";
 import { rewardEvents, webhookDeliveries, webhookEndpoints } from "../db/schema";
@@ -25,17 +25,10 @@ export const REPLAY_REPEAT_WINDOW_MS = 5_000;
  * decides it, so concurrent replays make one send.
  */
 export async function replayDelivery(db: OffersDatabase, gameId: string, deliveryId: number, now: Date): Promise<void> {
-  const repeatUntil = new Date(now.getTime() - REPLAY_REPEAT_WINDOW_MS).toISOString();
   const replayed = await db
     .update(webhookDeliveries)
-    .set({ status: "pending", tries: 0, nextAttemptAt: now, leaseToken: null, leasedUntil: null, failedAt: null, replayedAt: now, updatedAt: now })
-    .where(
-      and(
-        eq(webhookDeliveries.gameId, gameId),
-        eq(webhookDeliveries.id, deliveryId),
-        sql`(${webhookDeliveries.replayedAt} is null or ${webhookDeliveries.replayedAt} <= ${repeatUntil}::timestamptz)`,
-      ),
-    )
+    .set(replayedSet(now))
+    .where(and(eq(webhookDeliveries.gameId, gameId), eq(webhookDeliveries.id, deliveryId), notJustReplayed(now)))
     .returning({ id: webhookDeliveries.id });
   if (replayed.length > 0) return;
   const [exists] = await db
@@ -43,6 +36,43 @@ export async function replayDelivery(db: OffersDatabase, gameId: string, deliver
     .from(webhookDeliveries)
     .where(and(eq(webhookDeliveries.gameId, gameId), eq(webhookDeliveries.id, deliveryId)));
   if (!exists) throw new OffersError("webhook-delivery-not-found", String(deliveryId));
+}
+
+/** What a replay sets: pending now, its schedule from the start, the replay's time (for the repeat window). */
+const replayedSet = (now: Date) =>
+  ({ status: "pending", tries: 0, nextAttemptAt: now, leaseToken: null, leasedUntil: null, failedAt: null, replayedAt: now, updatedAt: now }) as const;
+
+/** Not replayed within REPLAY_REPEAT_WINDOW_MS: a replay now is a new one, not the same one repeated. */
+function notJustReplayed(now: Date): SQL {
+  const repeatUntil = new Date(now.getTime() - REPLAY_REPEAT_WINDOW_MS).toISOString();
+  return sql`(${webhookDeliveries.replayedAt} is null or ${webhookDeliveries.replayedAt} <= ${repeatUntil}::timestamptz)`;
+}
+
+/**
+ * Sends again one player's deliveries of reward events (every one, or `deliveryId` only), under the
+ * same repeat window as replayDelivery: a repeat within it sends nothing more. Answers how many of the
+ * player's deliveries are queued again by this call or by the replay it repeats; a `deliveryId` that is
+ * not this player's is webhook-delivery-not-found.
+ */
+export async function replayPlayerDeliveries(db: OffersDatabase, gameId: string, playerId: string, now: Date, deliveryId?: number): Promise<number> {
+  const playersEvents = db
+    .select({ id: rewardEvents.id })
+    .from(rewardEvents)
+    .where(and(eq(rewardEvents.gameId, gameId), eq(rewardEvents.playerId, playerId)));
+  const scope = and(
+    eq(webhookDeliveries.gameId, gameId),
+    inArray(webhookDeliveries.rewardEventId, playersEvents),
+    deliveryId === undefined ? undefined : eq(webhookDeliveries.id, deliveryId),
+  );
+  await db.update(webhookDeliveries).set(replayedSet(now)).where(and(scope, notJustReplayed(now)));
+  const repeatUntil = new Date(now.getTime() - REPLAY_REPEAT_WINDOW_MS);
+  const [queued] = await db
+    .select({ n: count() })
+    .from(webhookDeliveries)
+    .where(and(scope, gt(webhookDeliveries.replayedAt, repeatUntil)));
+  const n = Number(queued?.n ?? 0);
+  if (deliveryId !== undefined && n === 0) throw new OffersError("webhook-delivery-not-found", `${deliveryId} is no delivery of ${playerId}`);
+  return n;
 }
 
 /** Sends again every failed delivery of the game whose event happened in [from, to) (of one endpoint, if named). */
@@ -90,6 +120,7 @@ export async function listDeliveries(db: OffersDatabase, gameId: string, query: 
   const conditions: SQL[] = [eq(webhookDeliveries.gameId, gameId)];
   if (query.status) conditions.push(eq(webhookDeliveries.status, query.status));
   if (query.endpointId) conditions.push(eq(webhookDeliveries.endpointId, query.endpointId));
+  if (query.playerId) conditions.push(eq(rewardEvents.playerId, query.playerId));
   if (query.before) conditions.push(lt(webhookDeliveries.id, query.before));
   const rows = await db
     .select({ d: webhookDeliveries, url: webhookEndpoints.url, playerId: rewardEvents.playerId, rewards: rewardEvents.rewards })

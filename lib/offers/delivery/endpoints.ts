@@ -26,7 +26,7 @@ import type {
 } from "../contract";
 import { WebhookEndpointInput } from "../contract";
 import { AddressNotAllowedError, checkEndpointUrl, type AddressPolicy } from "./address-guard";
-import { replayDelivery, replayFailed } from "./delivery-log";
+import { replayDelivery, replayFailed, replayPlayerDeliveries } from "./delivery-log";
 
 /**
  * What a change made here means for this instance's delivery worker: "endpoints" (one was created,
@@ -263,6 +263,13 @@ export class WebhookEndpoints {
   async replay(gameId: string, deliveryId: number): Promise<void> {
     await replayDelivery(this.db, gameId, deliveryId, this.clock.now());
     this.changed("due");
+  }
+
+  /** Sends one player's deliveries again (all, or one), a repeat within seconds sending nothing more; answers how many are queued again. */
+  async replayPlayer(gameId: string, playerId: string, deliveryId?: number): Promise<number> {
+    const replayed = await replayPlayerDeliveries(this.db, gameId, playerId, this.clock.now(), deliveryId);
+    if (replayed > 0) this.changed("due");
+    return replayed;
   }
 
   /** Sends again every failed delivery of the game whose event happened in [from, to); answers how many. */

@@ -8,19 +8,22 @@ import { settle } from "./settle";
 import { assignmentStatus } from "./slots";
 import { baselineFor, zeroTrackers } from "./trackers";
 import { pickVariant } from "../targeting/rollout";
-import { openInstances, recordAll, type PlayerTx } from "./transaction";
+import { openInstances, recordAll, type PlayerTx, type SupportNote } from "./transaction";
 import type { DefinitionRow, InstanceRow } from "./types";
 import { toOffer } from "./views";
 
-/** Assigns a definition to the player explicitly (a game server's call): surfaced when a slot is free, else inQueue. */
-export async function assignOfferIn(unit: PlayerTx, offerId: string): Promise<Offer> {
+/** Why an instance is assigned: a game server's call, a definition's rule, or support (re-offer, with who and why). */
+export type AssignOrigin = { cause: "assign" } | { cause: "rule" } | { cause: "support"; note: SupportNote };
+
+/** Assigns a definition to the player explicitly (a game server's call, or support's re-offer): surfaced when a slot is free, else inQueue. */
+export async function assignOfferIn(unit: PlayerTx, offerId: string, origin: AssignOrigin = { cause: "assign" }): Promise<Offer> {
   const definition = await definitionRow(unit.tx, unit.gameId, offerId);
   if (!definition) throw new OffersError("offer-not-found", offerId);
   if (definition.status === "archived") throw new OffersError("definition-archived", offerId);
-  await settle(unit, "assign");
+  await settle(unit, origin.cause);
   const open = await openInstances(unit);
   if (open.some((row) => row.offerId === offerId)) throw new OffersError("offer-already-assigned", offerId);
-  const [row] = await insertInstances(unit, [definition], open, { cause: "assign" });
+  const [row] = await insertInstances(unit, [definition], open, origin);
   return toOffer(row);
 }
 
@@ -62,7 +65,7 @@ export function newInstanceRow(unit: PlayerTx, definition: DefinitionRow, status
  * before it, else inQueue. Two statements whatever the count. Callers have checked whether the
  * player may get them.
  */
-export async function insertInstances(unit: PlayerTx, definitions: readonly DefinitionRow[], open: readonly InstanceRow[], origin: { cause: "assign" | "rule" }): Promise<InstanceRow[]> {
+export async function insertInstances(unit: PlayerTx, definitions: readonly DefinitionRow[], open: readonly InstanceRow[], origin: AssignOrigin): Promise<InstanceRow[]> {
   if (definitions.length === 0) return [];
   const held = [...open];
   const rows = definitions.map((definition) => {
@@ -73,7 +76,9 @@ export async function insertInstances(unit: PlayerTx, definitions: readonly Defi
   await unit.tx.insert(offerInstances).values(rows);
   await recordAll(
     unit,
-    rows.map((row, i) => ({ row, from: null, type: row.status === "surfaced" ? "surfaced" : "queued", cause: origin.cause, ruleVersion: origin.cause === "rule" ? definitions[i].version : null })),
+    rows.map((row, i) => ({ row, from: null, type: row.status === "surfaced" ? "surfaced" : "queued", cause: origin.cause, ruleVersion: origin.cause === "rule" ? definitions[i].version : null,
+      note: origin.cause === "support" ? origin.note : undefined,
+    })),
   );
   return rows;
 }

@@ -50,6 +50,7 @@ import {
   type SupportGrantOutcome,
   type SupportGrantRow,
 } from "./support-grants";
+import { requirePlayer, supportAssign, supportOfferAction, type SupportOfferAsk, type SupportOfferOutcome } from "./support-actions";
 import { withPlayerTransaction, type PlayerTx } from "./transaction";
 import {
   DEFAULT_MAX_OFFER_SLOTS,
@@ -297,6 +298,21 @@ export class OffersEngine implements EngineCore {
     const outcome = await decideSupportGrant(this, decision);
     if (!outcome.replayed && outcome.grant.status === "granted") this.rewardGranted(decision.gameId);
     return outcome;
+  }
+
+  /** Support expires, revokes, extends or makes claimable one of a player's offers (./support-actions); a repeat answers the current state. */
+  supportOfferAction(ask: SupportOfferAsk): Promise<SupportOfferOutcome> {
+    return supportOfferAction(this, ask);
+  }
+
+  /** Refuses a game or player this environment does not have (404), for support actions that do not lock the player. */
+  requirePlayer(gameId: string, playerId: string): Promise<void> {
+    return requirePlayer(this, gameId, playerId);
+  }
+
+  /** Support's re-offer: assigns a definition to a player the game has. */
+  supportAssign(ask: Parameters<typeof supportAssign>[1]): Promise<Offer> {
+    return supportAssign(this, ask);
   }
 
   listSupportGrants(gameId: string, filter: { status?: SupportGrantRow["status"]; playerId?: string; limit: number }) {

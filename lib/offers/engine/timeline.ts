@@ -69,9 +69,9 @@ type Sourced = { rank: number; row: Row; entry: TimelineEntry };
 const isoOf = (us: string) => new Date(Number(BigInt(us) / 1000n)).toISOString();
 
 async function offerRows(db: OffersDatabase, gameId: string, playerId: string, cursor: Cursor | null, take: number): Promise<Sourced[]> {
-  const rows = rowsOf<Row & { instance_id: string; offer_id: string | null; name: string | null; type: string; from_status: string | null; to_status: string; cause: string; rule_version: number | null }>(
+  const rows = rowsOf<Row & { instance_id: string; offer_id: string | null; name: string | null; type: string; from_status: string | null; to_status: string; cause: string; rule_version: number | null; actor: string | null; reason: string | null }>(
     await db.execute(sql`
-      select e.id::text as id, ${micros(sql`e.at`)} as at_us, e.instance_id, i.offer_id, i.name, e.type, e.from_status, e.to_status, e.cause, e.rule_version
+      select e.id::text as id, ${micros(sql`e.at`)} as at_us, e.instance_id, i.offer_id, i.name, e.type, e.from_status, e.to_status, e.cause, e.rule_version, e.actor, e.reason
       from offers_events e left join offers_instances i on i.instance_id = e.instance_id
       where e.game_id = ${gameId} and e.player_id = ${playerId} and ${after(cursor, RANK.offer, sql`e.at`, sql`e.id`, true)}
       order by e.at desc, e.id desc limit ${take}`),
@@ -91,6 +91,8 @@ async function offerRows(db: OffersDatabase, gameId: string, playerId: string, c
       to: r.to_status,
       cause: r.cause,
       ruleVersion: r.rule_version === null ? null : Number(r.rule_version),
+      actor: r.actor,
+      reason: r.reason,
     },
   }));
 }

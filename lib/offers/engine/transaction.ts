@@ -119,6 +119,14 @@ export interface Transition {
   cause: string;
   /** For cause `rule`: the version of the definition whose rule assigned the offer. */
   ruleVersion?: number | null;
+  /** For cause `support`: who acted and why. */
+  note?: SupportNote;
+}
+
+/** Who made a support action and why, kept on its history rows. */
+export interface SupportNote {
+  actor: string;
+  reason: string;
 }
 
 /**
@@ -149,6 +157,8 @@ export async function recordAll(unit: PlayerTx, transitions: readonly Transition
       cause: t.cause,
       at: unit.now,
       ruleVersion: t.ruleVersion ?? null,
+      actor: t.note?.actor ?? null,
+      reason: t.note?.reason ?? null,
     })),
   );
   unit.storedSeq = seq;
@@ -168,8 +178,9 @@ export function move(
   type: OfferEventType,
   cause: string,
   extra: Partial<InstanceRow> = {},
+  note?: SupportNote,
 ): Promise<InstanceRow> {
-  return moveThrough(unit, row, [{ to, type, cause }], extra);
+  return moveThrough(unit, row, [{ to, type, cause, note }], extra);
 }
 
 /** One step of moveThrough. */
@@ -177,6 +188,7 @@ export interface MoveStep {
   to: OfferStatus;
   type: OfferEventType;
   cause: string;
+  note?: SupportNote;
 }
 
 /**
@@ -193,7 +205,7 @@ export async function moveThrough(unit: PlayerTx, row: InstanceRow, steps: reado
   if (!updated) return row; // moved meanwhile by a writer that did not lock the player (defensive)
   await recordAll(
     unit,
-    steps.map((step, i) => ({ row: { ...updated, status: step.to }, from: i === 0 ? row.status : steps[i - 1]!.to, type: step.type, cause: step.cause })),
+    steps.map((step, i) => ({ row: { ...updated, status: step.to }, from: i === 0 ? row.status : steps[i - 1]!.to, type: step.type, cause: step.cause, note: step.note })),
   );
   return updated;
 }

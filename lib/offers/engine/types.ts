@@ -4,7 +4,8 @@ import type { Clock } from "../clock";
 import type { OffersDatabase } from "../db";
 import type { Offer, OfferStatus, PlayerData, PlayerSnapshot, Reward } from "../contract";
 
-export type OfferEventType = "queued" | "surfaced" | "viewed" | "claimable" | "claimed" | "expired";
+/** `revoked` (to expired) and `extended` (a new expiry, same status) are support's acts. */
+export type OfferEventType = "queued" | "surfaced" | "viewed" | "claimable" | "claimed" | "expired" | "revoked" | "extended";
 
 export interface OfferEvent {
   /** Monotonic per player; the SSE `id:` line. */

@@ -31,6 +31,10 @@ export const statusOf: Record<PortalErrorCode, number> = {
   "four-eyes-same-person": 403,
   "idempotency-key-reused": 422,
   "invalid-cursor": 400,
+  // Support acts on a player's offers (the offers service's codes, passed through).
+  "offer-already-assigned": 409,
+  "offer-transition-refused": 409,
+  "expiry-out-of-range": 400,
   conflict: 409,
   "name-taken": 409,
   "order-decided": 409,

@@ -76,7 +76,7 @@ export const adminRoutes: FastifyPluginAsyncZod<AdminRoutesOptions> = async (app
         operationId: "adminWatchPlayer",
         summary: "Watch a player's events (text/event-stream)",
         description:
-          "Every offer transition (event type = surfaced, viewed, claimable, claimed, expired, queued; data = the transition with the offer) " +
+          "Every offer transition (event type = surfaced, viewed, claimable, claimed, expired, queued, and support's revoked and extended; data = the transition with the offer) " +
           "and `connection` events (opened, closed). Does not take the player's connection.",
         params: PlayerParams,
         response: {

@@ -819,6 +819,146 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/offers/games/{gameId}/players/{playerId}/offers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Re-offer: assign one of the game's offer definitions to the player: offerId, reason (support)
+         * @description Needs the support role (admin holds every role).
+         */
+        post: operations["supportReoffer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/offers/games/{gameId}/players/{playerId}/offers/{instanceId}/expire": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Expire one of the player's open offers: reason (support)
+         * @description Needs the support role (admin holds every role).
+         */
+        post: operations["supportExpireOffer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/offers/games/{gameId}/players/{playerId}/offers/{instanceId}/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revoke one of the player's open offers, claimable ones too: reason (support)
+         * @description Needs the support role (admin holds every role).
+         */
+        post: operations["supportRevokeOffer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/offers/games/{gameId}/players/{playerId}/offers/{instanceId}/extend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move an open offer's expiry later, at most 30 days from now: expiresAt, reason (support)
+         * @description Needs the support role (admin holds every role).
+         */
+        post: operations["supportExtendOffer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/offers/games/{gameId}/players/{playerId}/offers/{instanceId}/make-claimable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make a surfaced or viewed offer claimable: reason (support)
+         * @description Needs the support role (admin holds every role).
+         */
+        post: operations["supportMakeOfferClaimable"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/offers/games/{gameId}/players/{playerId}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The player's webhook deliveries, newest first (support)
+         * @description Needs the support role (admin holds every role).
+         */
+        get: operations["supportPlayerDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/offers/games/{gameId}/players/{playerId}/deliveries/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send the player's webhook deliveries again, all or one (deliveryId): reason (support)
+         * @description Needs the support role (admin holds every role).
+         */
+        post: operations["supportResendDeliveries"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/offers/games/{gameId}/support-grants": {
         parameters: {
             query?: never;
@@ -1235,7 +1375,7 @@ export interface components {
              * @description The stable code: branch on it
              * @enum {string}
              */
-            message: "not-found" | "precondition-failed" | "invalid-record" | "conflict" | "offers-service-unavailable" | "offers-admin-token-rejected" | "offers-bad-response" | "offers-request-refused" | "game-not-found" | "player-not-found" | "offer-not-found" | "definition-exists" | "definition-archived" | "webhook-endpoint-not-found" | "webhook-delivery-not-found" | "webhook-url-not-allowed" | "too-many-webhook-endpoints" | "unknown-reward" | "support-grant-not-found" | "support-grant-decided" | "support-grant-expired" | "four-eyes-same-person" | "idempotency-key-reused" | "invalid-cursor" | "invalid-request" | "payload-too-large" | "precondition-required" | "unauthenticated" | "forbidden" | "cross-site-request" | "session-required" | "own-order" | "token-not-found" | "name-taken" | "order-decided" | "not-mergeable" | "merge-conflict" | "merge-request-decided" | "order-merge-request" | "own-merge-request" | "not-releasable" | "already-released" | "invalid-config" | "source-control-invalid" | "source-control-refused" | "source-control-failed" | "source-control-busy" | "rate-limited" | "database-unavailable" | "internal-error";
+            message: "not-found" | "precondition-failed" | "invalid-record" | "conflict" | "offers-service-unavailable" | "offers-admin-token-rejected" | "offers-bad-response" | "offers-request-refused" | "game-not-found" | "player-not-found" | "offer-not-found" | "definition-exists" | "definition-archived" | "webhook-endpoint-not-found" | "webhook-delivery-not-found" | "webhook-url-not-allowed" | "too-many-webhook-endpoints" | "unknown-reward" | "support-grant-not-found" | "support-grant-decided" | "support-grant-expired" | "four-eyes-same-person" | "idempotency-key-reused" | "invalid-cursor" | "offer-already-assigned" | "offer-transition-refused" | "expiry-out-of-range" | "invalid-request" | "payload-too-large" | "precondition-required" | "unauthenticated" | "forbidden" | "cross-site-request" | "session-required" | "own-order" | "token-not-found" | "name-taken" | "order-decided" | "not-mergeable" | "merge-conflict" | "merge-request-decided" | "order-merge-request" | "own-merge-request" | "not-releasable" | "already-released" | "invalid-config" | "source-control-invalid" | "source-control-refused" | "source-control-failed" | "source-control-busy" | "rate-limited" | "database-unavailable" | "internal-error";
             /** @description A sentence for people; its wording may change */
             detail: string;
             /** @description Bad input only: each problem and where */
@@ -1291,6 +1431,8 @@ export interface components {
             to: string;
             cause: string;
             ruleVersion: number | null;
+            actor: string | null;
+            reason: string | null;
         } | {
             /** @constant */
             kind: "reward";
@@ -1376,8 +1518,67 @@ export interface components {
                 image?: string;
             };
         };
+        SupportOfferActionResult: {
+            offer: {
+                offerId: string;
+                instanceId: string;
+                playerId: string;
+                gameId: string;
+                name: string;
+                description: string;
+                image?: string;
+                /** @enum {string} */
+                status: "inQueue" | "surfaced" | "viewed" | "claimable" | "claimed" | "expired";
+                realTime?: boolean;
+                rewards: {
+                    /** @enum {string} */
+                    kind: "item" | "coins" | "exp" | "trust_points" | "loyalty_currency";
+                    rewardId: string;
+                    name: string;
+                    amount: number;
+                    /**
+                     * Format: uri
+                     * @description http(s) URL, or data:image/(png|jpeg|gif|webp|avif|svg+xml);base64,…; at most 2,048 characters
+                     */
+                    image?: string;
+                }[];
+                completionConditions?: {
+                    /** @enum {string} */
+                    kind: "spendCurrency";
+                    id: string;
+                    name: string;
+                    amount: number;
+                }[];
+                completionTrackers?: {
+                    [key: string]: number;
+                };
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 UTC timestamp
+                 */
+                createdAt: string;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 UTC timestamp
+                 */
+                expiresAt: string;
+            };
+            changed: boolean;
+        };
     };
     responses: {
+        /** @description Bad request: `expiry-out-of-range`, `invalid-request`. */
+        "Error400.expiry-out-of-range.invalid-request": {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["PortalError"] & {
+                    /** @enum {string} */
+                    message: "expiry-out-of-range" | "invalid-request";
+                };
+            };
+        };
         /** @description Bad request: `invalid-cursor`, `invalid-request`. */
         "Error400.invalid-cursor.invalid-request": {
             headers: {
@@ -1594,6 +1795,18 @@ export interface components {
                 };
             };
         };
+        /** @description Not found: `player-not-found`, `webhook-delivery-not-found`. */
+        "Error404.player-not-found.webhook-delivery-not-found": {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["PortalError"] & {
+                    /** @enum {string} */
+                    message: "player-not-found" | "webhook-delivery-not-found";
+                };
+            };
+        };
         /** @description Not found: `support-grant-not-found`. */
         "Error404.support-grant-not-found": {
             headers: {
@@ -1738,6 +1951,18 @@ export interface components {
                 };
             };
         };
+        /** @description Conflict: `definition-archived`, `offer-already-assigned`. */
+        "Error409.definition-archived.offer-already-assigned": {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["PortalError"] & {
+                    /** @enum {string} */
+                    message: "definition-archived" | "offer-already-assigned";
+                };
+            };
+        };
         /** @description Conflict: `definition-exists`. */
         "Error409.definition-exists": {
             headers: {
@@ -1759,6 +1984,18 @@ export interface components {
                 "application/json": components["schemas"]["PortalError"] & {
                     /** @enum {string} */
                     message: "merge-request-decided" | "order-merge-request";
+                };
+            };
+        };
+        /** @description Conflict: `offer-transition-refused`. */
+        "Error409.offer-transition-refused": {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["PortalError"] & {
+                    /** @enum {string} */
+                    message: "offer-transition-refused";
                 };
             };
         };
@@ -2375,7 +2612,7 @@ export interface operations {
             query?: {
                 actor?: string;
                 action?: string;
-                targetType?: "component" | "order" | "token" | "catalog" | "import" | "merge-request" | "offer-definition" | "webhook" | "support-grant";
+                targetType?: "component" | "order" | "token" | "catalog" | "import" | "merge-request" | "offer-definition" | "webhook" | "support-grant" | "offer-instance" | "player";
                 target?: string;
                 component?: string;
                 requestId?: string;
@@ -2404,9 +2641,9 @@ export interface operations {
                             actor: string;
                             actorName: string;
                             /** @enum {string} */
-                            action: "component.update" | "favorite.add" | "favorite.remove" | "cache.refresh" | "config.write" | "release.create" | "import.components" | "order.create" | "order.approve" | "order.reject" | "merge-request.approve" | "merge-request.merge" | "merge-request.close" | "merge-request.propose" | "token.create" | "token.revoke" | "offer-definition.create" | "offer-definition.update" | "offer-definition.activate" | "offer-definition.pause" | "offer-definition.archive" | "offer-definition.restore" | "webhook.create" | "webhook.update" | "webhook.delete" | "webhook.rotate-secret" | "webhook.test" | "webhook.replay" | "support-grant.request" | "support-grant.approve" | "support-grant.reject";
+                            action: "component.update" | "favorite.add" | "favorite.remove" | "cache.refresh" | "config.write" | "release.create" | "import.components" | "order.create" | "order.approve" | "order.reject" | "merge-request.approve" | "merge-request.merge" | "merge-request.close" | "merge-request.propose" | "token.create" | "token.revoke" | "offer-definition.create" | "offer-definition.update" | "offer-definition.activate" | "offer-definition.pause" | "offer-definition.archive" | "offer-definition.restore" | "webhook.create" | "webhook.update" | "webhook.delete" | "webhook.rotate-secret" | "webhook.test" | "webhook.replay" | "support-grant.request" | "support-grant.approve" | "support-grant.reject" | "support-offer.expire" | "support-offer.revoke" | "support-offer.extend" | "support-offer.make-claimable" | "support-offer.reoffer" | "support-deliveries.resend";
                             /** @enum {string} */
-                            targetType: "component" | "order" | "token" | "catalog" | "import" | "merge-request" | "offer-definition" | "webhook" | "support-grant";
+                            targetType: "component" | "order" | "token" | "catalog" | "import" | "merge-request" | "offer-definition" | "webhook" | "support-grant" | "offer-instance" | "player";
                             target: string;
                             component: string | null;
                             summary: string;
@@ -7298,6 +7535,8 @@ export interface operations {
                                 toStatus: string;
                                 cause: string;
                                 at: string;
+                                actor?: string | null;
+                                reason?: string | null;
                             }[];
                         }[];
                         ledger: {
@@ -7514,6 +7753,395 @@ export interface operations {
             503: components["responses"]["Error503.database-unavailable.offers-service-unavailable"];
         };
     };
+    supportReoffer: {
+        parameters: {
+            query?: {
+                /** @description live (default) or test: the environment of the offers service's game this call reaches */
+                environment?: "live" | "test";
+            };
+            header?: never;
+            path: {
+                gameId: string;
+                playerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    offerId: string;
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The new offer */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        offer: {
+                            offerId: string;
+                            instanceId: string;
+                            playerId: string;
+                            gameId: string;
+                            name: string;
+                            description: string;
+                            image?: string;
+                            /** @enum {string} */
+                            status: "inQueue" | "surfaced" | "viewed" | "claimable" | "claimed" | "expired";
+                            realTime?: boolean;
+                            rewards: {
+                                /** @enum {string} */
+                                kind: "item" | "coins" | "exp" | "trust_points" | "loyalty_currency";
+                                rewardId: string;
+                                name: string;
+                                amount: number;
+                                /**
+                                 * Format: uri
+                                 * @description http(s) URL, or data:image/(png|jpeg|gif|webp|avif|svg+xml);base64,…; at most 2,048 characters
+                                 */
+                                image?: string;
+                            }[];
+                            completionConditions?: {
+                                /** @enum {string} */
+                                kind: "spendCurrency";
+                                id: string;
+                                name: string;
+                                amount: number;
+                            }[];
+                            completionTrackers?: {
+                                [key: string]: number;
+                            };
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC timestamp
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC timestamp
+                             */
+                            expiresAt: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["Error400.invalid-request"];
+            401: components["responses"]["Error401.unauthenticated"];
+            403: components["responses"]["Error403.cross-site-request.forbidden"];
+            404: components["responses"]["Error404.offer-not-found.player-not-found"];
+            409: components["responses"]["Error409.definition-archived.offer-already-assigned"];
+            413: components["responses"]["Error413.payload-too-large"];
+            429: components["responses"]["Error429.rate-limited"];
+            500: components["responses"]["Error500.internal-error"];
+            502: components["responses"]["Error502.offers-admin-token-rejected.offers-bad-response.offers-request-refused"];
+            503: components["responses"]["Error503.database-unavailable.offers-service-unavailable"];
+        };
+    };
+    supportExpireOffer: {
+        parameters: {
+            query?: {
+                /** @description live (default) or test: the environment of the offers service's game this call reaches */
+                environment?: "live" | "test";
+            };
+            header?: never;
+            path: {
+                gameId: string;
+                playerId: string;
+                instanceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The offer after the action, and whether it changed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SupportOfferActionResult"];
+                };
+            };
+            400: components["responses"]["Error400.invalid-request"];
+            401: components["responses"]["Error401.unauthenticated"];
+            403: components["responses"]["Error403.cross-site-request.forbidden"];
+            404: components["responses"]["Error404.offer-not-found.player-not-found"];
+            409: components["responses"]["Error409.offer-transition-refused"];
+            413: components["responses"]["Error413.payload-too-large"];
+            429: components["responses"]["Error429.rate-limited"];
+            500: components["responses"]["Error500.internal-error"];
+            502: components["responses"]["Error502.offers-admin-token-rejected.offers-bad-response.offers-request-refused"];
+            503: components["responses"]["Error503.database-unavailable.offers-service-unavailable"];
+        };
+    };
+    supportRevokeOffer: {
+        parameters: {
+            query?: {
+                /** @description live (default) or test: the environment of the offers service's game this call reaches */
+                environment?: "live" | "test";
+            };
+            header?: never;
+            path: {
+                gameId: string;
+                playerId: string;
+                instanceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The offer after the action, and whether it changed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SupportOfferActionResult"];
+                };
+            };
+            400: components["responses"]["Error400.invalid-request"];
+            401: components["responses"]["Error401.unauthenticated"];
+            403: components["responses"]["Error403.cross-site-request.forbidden"];
+            404: components["responses"]["Error404.offer-not-found.player-not-found"];
+            409: components["responses"]["Error409.offer-transition-refused"];
+            413: components["responses"]["Error413.payload-too-large"];
+            429: components["responses"]["Error429.rate-limited"];
+            500: components["responses"]["Error500.internal-error"];
+            502: components["responses"]["Error502.offers-admin-token-rejected.offers-bad-response.offers-request-refused"];
+            503: components["responses"]["Error503.database-unavailable.offers-service-unavailable"];
+        };
+    };
+    supportExtendOffer: {
+        parameters: {
+            query?: {
+                /** @description live (default) or test: the environment of the offers service's game this call reaches */
+                environment?: "live" | "test";
+            };
+            header?: never;
+            path: {
+                gameId: string;
+                playerId: string;
+                instanceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    reason: string;
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 UTC timestamp
+                     */
+                    expiresAt: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The offer with its new expiry, and whether it changed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SupportOfferActionResult"];
+                };
+            };
+            400: components["responses"]["Error400.expiry-out-of-range.invalid-request"];
+            401: components["responses"]["Error401.unauthenticated"];
+            403: components["responses"]["Error403.cross-site-request.forbidden"];
+            404: components["responses"]["Error404.offer-not-found.player-not-found"];
+            409: components["responses"]["Error409.offer-transition-refused"];
+            413: components["responses"]["Error413.payload-too-large"];
+            429: components["responses"]["Error429.rate-limited"];
+            500: components["responses"]["Error500.internal-error"];
+            502: components["responses"]["Error502.offers-admin-token-rejected.offers-bad-response.offers-request-refused"];
+            503: components["responses"]["Error503.database-unavailable.offers-service-unavailable"];
+        };
+    };
+    supportMakeOfferClaimable: {
+        parameters: {
+            query?: {
+                /** @description live (default) or test: the environment of the offers service's game this call reaches */
+                environment?: "live" | "test";
+            };
+            header?: never;
+            path: {
+                gameId: string;
+                playerId: string;
+                instanceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The offer after the action, and whether it changed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SupportOfferActionResult"];
+                };
+            };
+            400: components["responses"]["Error400.invalid-request"];
+            401: components["responses"]["Error401.unauthenticated"];
+            403: components["responses"]["Error403.cross-site-request.forbidden"];
+            404: components["responses"]["Error404.offer-not-found.player-not-found"];
+            409: components["responses"]["Error409.offer-transition-refused"];
+            413: components["responses"]["Error413.payload-too-large"];
+            429: components["responses"]["Error429.rate-limited"];
+            500: components["responses"]["Error500.internal-error"];
+            502: components["responses"]["Error502.offers-admin-token-rejected.offers-bad-response.offers-request-refused"];
+            503: components["responses"]["Error503.database-unavailable.offers-service-unavailable"];
+        };
+    };
+    supportPlayerDeliveries: {
+        parameters: {
+            query?: {
+                /** @description live (default) or test: the environment of the offers service's game this call reaches */
+                environment?: "live" | "test";
+            };
+            header?: never;
+            path: {
+                gameId: string;
+                playerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The player's last 50 deliveries, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        deliveries: {
+                            deliveryId: number;
+                            endpointId: string;
+                            url: string;
+                            messageId: string;
+                            eventType: string;
+                            /** @enum {string} */
+                            status: "pending" | "delivered" | "failed";
+                            playerId: string | null;
+                            rewards: {
+                                /** @enum {string} */
+                                kind: "item" | "coins" | "exp" | "trust_points" | "loyalty_currency";
+                                rewardId: string;
+                                name: string;
+                                amount: number;
+                                /**
+                                 * Format: uri
+                                 * @description http(s) URL, or data:image/(png|jpeg|gif|webp|avif|svg+xml);base64,…; at most 2,048 characters
+                                 */
+                                image?: string;
+                            }[] | null;
+                            attempts: number;
+                            nextAttemptAt: string | null;
+                            lastStatusCode: number | null;
+                            lastError: string | null;
+                            lastLatencyMs: number | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC timestamp
+                             */
+                            eventAt: string;
+                            deliveredAt: string | null;
+                            failedAt: string | null;
+                            attemptLog: {
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 UTC timestamp
+                                 */
+                                at: string;
+                                statusCode: number | null;
+                                error: string | null;
+                                latencyMs: number;
+                            }[];
+                        }[];
+                        nextBefore: number | null;
+                    };
+                };
+            };
+            400: components["responses"]["Error400.invalid-request"];
+            401: components["responses"]["Error401.unauthenticated"];
+            403: components["responses"]["Error403.forbidden"];
+            404: components["responses"]["Error404.game-not-found"];
+            429: components["responses"]["Error429.rate-limited"];
+            500: components["responses"]["Error500.internal-error"];
+            502: components["responses"]["Error502.offers-admin-token-rejected.offers-bad-response.offers-request-refused"];
+            503: components["responses"]["Error503.database-unavailable.offers-service-unavailable"];
+        };
+    };
+    supportResendDeliveries: {
+        parameters: {
+            query?: {
+                /** @description live (default) or test: the environment of the offers service's game this call reaches */
+                environment?: "live" | "test";
+            };
+            header?: never;
+            path: {
+                gameId: string;
+                playerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    deliveryId?: number;
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description How many of the player's deliveries are queued again */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        replayed: number;
+                    };
+                };
+            };
+            400: components["responses"]["Error400.invalid-request"];
+            401: components["responses"]["Error401.unauthenticated"];
+            403: components["responses"]["Error403.cross-site-request.forbidden"];
+            404: components["responses"]["Error404.player-not-found.webhook-delivery-not-found"];
+            413: components["responses"]["Error413.payload-too-large"];
+            429: components["responses"]["Error429.rate-limited"];
+            500: components["responses"]["Error500.internal-error"];
+            502: components["responses"]["Error502.offers-admin-token-rejected.offers-bad-response.offers-request-refused"];
+            503: components["responses"]["Error503.database-unavailable.offers-service-unavailable"];
+        };
+    };
     supportGrants: {
         parameters: {
             query?: {
@@ -7682,6 +8310,7 @@ export interface operations {
             query?: {
                 status?: "pending" | "delivered" | "failed";
                 endpointId?: string;
+                playerId?: string;
                 before?: number;
                 limit?: number;
                 /** @description live (default) or test: the environment of the offers service's game this call reaches */

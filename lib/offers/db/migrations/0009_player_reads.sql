@@ -1,0 +1,2 @@
+CREATE INDEX "offers_reward_events_player_idx" ON "offers_reward_events" USING btree ("game_id","player_id","occurred_at");--> statement-breakpoint
+CREATE INDEX "offers_webhook_deliveries_reward_event_idx" ON "offers_webhook_deliveries" USING btree ("reward_event_id");
