@@ -22,8 +22,9 @@ test("support follows what happened to a player on the timeline, filtered and li
   await expect(page.getByRole("heading", { name: `Timeline of ${player}` })).toBeVisible();
   const timeline = page.getByRole("list", { name: `Timeline of ${player}, newest first` });
   const entries = timeline.locator(":scope > li");
-  await expect(entries.first()).toContainText("sam granted 250 Gold.");
-  await expect(timeline).toContainText("250 Gold granted by sam.");
+  // The grant and the reward it wrote share an instant: the reward reads above the grant that caused it.
+  await expect(entries.first()).toContainText("250 Gold granted by sam.");
+  await expect(entries.nth(1)).toContainText("sam granted 250 Gold.");
   await expect(timeline).toContainText("Reason: Lost coins in the login outage");
   await expect(entries.last()).toContainText("Offer “Fair play” surfaced on the game server's assignment.");
 
@@ -32,7 +33,9 @@ test("support follows what happened to a player on the timeline, filtered and li
   await page.getByRole("checkbox", { name: "Support" }).uncheck();
   await expect(timeline).not.toContainText("Gold");
   await expect(entries.first()).toContainText("Offer “Fair play”");
+  await page.getByRole("checkbox", { name: "Rewards" }).check();
   await page.getByRole("checkbox", { name: "Support" }).check();
+  await expect(entries.first()).toContainText("250 Gold granted by sam.");
 
   // At a phone's width nothing runs off the screen.
   await page.setViewportSize({ width: 390, height: 844 });
@@ -41,5 +44,6 @@ test("support follows what happened to a player on the timeline, filtered and li
 
   // A grant made elsewhere appears while the page is open.
   expect((await grant(40, "Goodwill after the chat report")).status()).toBe(200);
-  await expect(entries.first()).toContainText("sam granted 40 Gold.", { timeout: 30_000 });
+  await expect(entries.first()).toContainText("40 Gold granted by sam.", { timeout: 30_000 });
+  await expect(entries.nth(1)).toContainText("sam granted 40 Gold.");
 });
