@@ -23,3 +23,4 @@ export * from "./admin";
 export * from "./live-ops";
 export * from "./support";
 export * from "./timeline";
+export * from "./bulk-compensation";
