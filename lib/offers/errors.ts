@@ -40,7 +40,13 @@ export type OffersErrorCode =
   | "support-grant-not-found"
   | "support-grant-decided"
   | "support-grant-expired"
-  | "four-eyes-same-person";
+  | "four-eyes-same-person"
+  | "bulk-job-not-found"
+  | "bulk-job-decided"
+  | "bulk-job-expired"
+  | "bulk-job-finished"
+  | "bulk-no-players"
+  | "bulk-too-many-players";
 
 /**
  * Codes the HTTP layer answers by itself, before or around the domain: credentials, request
@@ -111,6 +117,17 @@ export const statusOf = {
   "support-grant-expired": 409,
   // Four eyes: the person who asked for a support grant may not approve or reject it.
   "four-eyes-same-person": 403,
+  "bulk-job-not-found": 404,
+  // Approve or reject of a bulk compensation that was already approved, rejected, cancelled or expired.
+  "bulk-job-decided": 409,
+  // Approve or reject of a pending bulk compensation past its time to be decided.
+  "bulk-job-expired": 409,
+  // Cancel of a bulk compensation that has ended (done, rejected, expired).
+  "bulk-job-finished": 409,
+  // A bulk compensation whose list or audience names no player of the game environment.
+  "bulk-no-players": 400,
+  // More player ids than one job takes (BULK_LIMIT_IN_WORDS).
+  "bulk-too-many-players": 413,
   // The JWT checks (DESIGN): 400 for the two missing claims, 401 for the rest.
   "jwt-missing-gameId": 400,
   "jwt-missing-playerId": 400,
