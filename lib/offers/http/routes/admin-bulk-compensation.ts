@@ -186,7 +186,8 @@ export const adminBulkCompensationRoutes: FastifyPluginAsyncZod<{ engine: Offers
     async (request, reply) => {
       const job = await bulkJob(engine.db, request.params.gameId, request.params.jobId);
       reply.type("text/csv; charset=utf-8").header("content-disposition", `attachment; filename="${job.jobId}.csv"`);
-      return reply.send(Readable.from(bulkResultCsv(engine.db, job.jobId)));
+      // Streamed page by page; Fastify sends a stream as is (the 200 schema documents the text it carries).
+      return reply.send(Readable.from(bulkResultCsv(engine.db, job.jobId)) as unknown as string);
     },
   );
 };
