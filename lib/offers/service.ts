@@ -203,7 +203,11 @@ export async function startOffersService(options: {
   surfacing.start(env.OFFERS_SURFACING_POLL_MS);
   // Approved bulk compensations: every instance takes batches of their players (FOR UPDATE SKIP
   // LOCKED), so they share a job; a job left running by a crash continues at the next poll.
-  const bulk = new BulkCompensationRunner(app.offers.engine, { onGranted: (gameId) => app.offers.engine.rewardGranted(gameId) });
+  const bulk = new BulkCompensationRunner(app.offers.engine, {
+    batchSize: env.OFFERS_BULK_BATCH_SIZE,
+    concurrency: env.OFFERS_BULK_CONCURRENCY,
+    onGranted: (gameId) => app.offers.engine.rewardGranted(gameId),
+  });
   const stopWakingBulk = app.offers.engine.onBulkApproved(() => bulk.wake());
   bulk.start(env.OFFERS_SURFACING_POLL_MS);
   // Webhook deliveries: in the background, never in a claim's way; a claim here wakes the worker.
