@@ -21,6 +21,7 @@ export type BulkUpload = Omit<BulkCompensationRequest, "actor">;
 
 /** The form's text fields and some room for multipart framing, besides the list itself. */
 const FORM_OVERHEAD_BYTES = 64 * 1024;
+const FORM_FIELDS = new Set(["kind", "rewardId", "amount", "reason", "players", "audience"]);
 
 /**
  * Reads the multipart form of a bulk compensation: fields kind, rewardId, amount, reason, and either
@@ -38,6 +39,10 @@ export async function readBulkUpload(request: Request): Promise<BulkUpload> {
     form = await request.formData();
   } catch {
     throw new PortalError("invalid-request", "the form could not be read");
+  }
+  // Strict like every portal body: a field the form does not have is refused by name.
+  for (const name of new Set(form.keys())) {
+    if (!FORM_FIELDS.has(name)) throw new PortalError("invalid-request", `${name}: not a field of this form`, { issues: [{ path: [name], message: "not a field of this form" }] });
   }
   const text = async (name: string): Promise<string | undefined> => {
     const value = form.get(name);
