@@ -2,13 +2,25 @@
 // Types only come from the offers schemas: nothing of the admin client reaches the browser.
 import { useMemo } from "react";
 import type { z } from "zod";
-import type { AdminGame, AdminPlayerState, AdminPlayerSummary, Environment, SupportGrant, SupportGrantList, SupportGrantStatus } from "@/lib/offers-client/schemas";
+import type {
+  AdminGame,
+  AdminPlayerState,
+  AdminPlayerSummary,
+  BulkCompensation,
+  BulkCompensationList,
+  BulkJobStatus,
+  BulkPreview,
+  Environment,
+  SupportGrant,
+  SupportGrantList,
+  SupportGrantStatus,
+} from "@/lib/offers-client/schemas";
 import type { CompensationBody } from "@/lib/portal/support-shapes";
 import { apiFetch, ApiError, describeApiError } from "@/components/http/api-client";
 import { apiUrl } from "@/components/offers-environment/environment";
 import { useOffersEnvironment } from "@/components/offers-environment/environment-context";
 
-export type { AdminGame, AdminPlayerState, SupportGrant };
+export type { AdminGame, AdminPlayerState, BulkCompensation, BulkPreview, SupportGrant };
 export type AdminOffer = AdminPlayerState["offers"][number];
 /** One player of a search, as the players route declares it. */
 export type PlayerSummary = z.infer<typeof AdminPlayerSummary>;
@@ -34,6 +46,21 @@ export function offersApi(environment: Environment) {
         method: "POST",
         json: reason ? { reason } : {},
       }).then((a) => a.grant),
+    /** What a bulk compensation would grant (the form: kind, rewardId, amount, reason, and players or audience). */
+    previewBulk: (gameId: string, form: FormData) =>
+      apiFetch<{ preview: BulkPreview }>(apiUrl(`/api/offers/games/${seg(gameId)}/bulk-compensations/preview`, environment), { method: "POST", form }).then((a) => a.preview),
+    /** Asks for a bulk compensation; `key` is the form's Idempotency-Key, so a repeated submit answers the first job. */
+    askBulk: (gameId: string, form: FormData, key: string) =>
+      apiFetch<{ job: BulkCompensation }>(apiUrl(`/api/offers/games/${seg(gameId)}/bulk-compensations`, environment), { method: "POST", form, headers: { "Idempotency-Key": key } }).then((a) => a.job),
+    bulkJobs: (gameId: string, query: { status?: BulkJobStatus }, signal?: AbortSignal) =>
+      get<BulkCompensationList>(`/api/offers/games/${seg(gameId)}/bulk-compensations`, signal, query.status ? { status: query.status } : {}),
+    actOnBulk: (gameId: string, jobId: string, action: "approve" | "reject" | "cancel", reason: string) =>
+      apiFetch<{ job: BulkCompensation }>(apiUrl(`/api/offers/games/${seg(gameId)}/bulk-compensations/${seg(jobId)}/${action}`, environment), {
+        method: "POST",
+        json: reason ? { reason } : {},
+      }).then((a) => a.job),
+    /** The result CSV's download address (same origin). */
+    bulkResultUrl: (gameId: string, jobId: string) => apiUrl(`/api/offers/games/${seg(gameId)}/bulk-compensations/${seg(jobId)}/result`, environment),
     /** The live view's EventSource address (same origin, so the browser's native EventSource works). */
     watchUrl: (gameId: string, playerId: string) => apiUrl(`${player(gameId, playerId)}/watch`, environment),
   };
@@ -46,6 +73,7 @@ export function offersKeys(environment: Environment) {
     players: (gameId: string, q: string) => ["offers", environment, "players", gameId, q] as const,
     player: (gameId: string, playerId: string) => ["offers", environment, "player", gameId, playerId] as const,
     pendingGrants: (gameId: string) => ["offers", environment, "support-grants", gameId, "pending"] as const,
+    bulkJobs: (gameId: string, status: string) => ["offers", environment, "bulk-compensations", gameId, status] as const,
   };
 }
 
@@ -65,6 +93,12 @@ const OFFERS_CODES: Record<string, string> = {
   "four-eyes-same-person": "You asked for this grant: someone else approves or rejects it.",
   "support-grant-decided": "Someone already decided this grant. The list is up to date now.",
   "support-grant-expired": "This grant waited too long for a decision and expired. Ask again if it is still due.",
+  "bulk-no-players": "None of these ids is a player of this game environment: nothing to grant.",
+  "bulk-too-many-players": "One compensation takes at most 1,000,000 player ids and 32 MB. Split the list.",
+  "bulk-job-decided": "Someone already decided this compensation. The list is up to date now.",
+  "bulk-job-expired": "This compensation waited too long for approval and expired. Ask again if it is still due.",
+  "bulk-job-finished": "This compensation has already ended.",
+  "payload-too-large": "One compensation takes at most 1,000,000 player ids and 32 MB. Split the list.",
   "unknown-reward": "The game knows no such reward. Use one of its currency ids, or a reward id of one of its offers.",
 };
 
