@@ -14,7 +14,7 @@ import { startOffersTestApp, storedStateDigest, type OffersTestContext } from "@
 import { rowsOf } from "../db";
 import * as S from "./contract";
 import { players as playersTable } from "./db/schema";
-import { BulkCompensationRunner } from "./engine/bulk-compensation";
+import { BulkCompensationRunner } from "./engine/bulk-runner";
 import { SUPPORT_GRANT_PENDING_MS } from "./engine/four-eyes";
 import { DeliveryWorker } from "./delivery/worker";
 

@@ -19,7 +19,7 @@ import { ensureSecretKeyMatches } from "./secret-key";
 import { createEventBus, type EventBus } from "../events";
 import { createEventStream, type EventStream } from "./sse";
 import { SurfacingJobRunner } from "./engine/surfacing-jobs";
-import { BulkCompensationRunner } from "./engine/bulk-compensation";
+import { BulkCompensationRunner } from "./engine/bulk-runner";
 import type { AddressPolicy } from "./delivery/address-guard";
 import { deliveryStats, purgeDeliveries } from "./delivery/delivery-log";
 import { DeliveryWorker } from "./delivery/worker";
