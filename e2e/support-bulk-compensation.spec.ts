@@ -9,10 +9,10 @@ import { signInAs } from "./sign-in-as";
 
 const serverHeaders = { "x-api-key": API_KEY, "x-client-id": "demo-client" };
 
-/** How much wider than the screen the page is, at a 390 px phone's width (then back to the default). */
-async function overflowAtPhoneWidth(page: Page): Promise<number> {
+/** How much wider than the screen the page is, at a width (a 390 px phone by default; then back to the default). */
+async function overflowAtPhoneWidth(page: Page, width = 390): Promise<number> {
   const before = page.viewportSize();
-  await page.setViewportSize({ width: 390, height: 844 });
+  await page.setViewportSize({ width, height: 844 });
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   if (before) await page.setViewportSize(before);
   return overflow;
@@ -37,6 +37,7 @@ test("support uploads a CSV, previews it, a lead approves, every player is grant
   await expect(page.getByTestId("bulk-preview-total")).toHaveText("6,250");
   await expect(page.getByTestId("bulk-preview-rejected")).toHaveText("1 repeated ids (counted once) · 1 unknown ids · 1 invalid ids (not granted)");
   expect(await overflowAtPhoneWidth(page), "the compensation page with its preview at 390 px").toBeLessThanOrEqual(1);
+  expect(await overflowAtPhoneWidth(page, 1440), "the compensation page with its preview at 1440 px").toBeLessThanOrEqual(1);
   await page.getByTestId("bulk-ask").dblclick();
   const mine = page.getByTestId("bulk-compensations").locator("section", { hasText: reason });
   await expect(mine).toHaveCount(1);
