@@ -70,10 +70,10 @@ describe("incident compensation through the portal", () => {
     });
     for (const [id, roles] of [["sue", ["support"]], ["sam", ["support"]], ["lee", ["lead"]], ["eddie", ["engineer"]]] as const) users[id] = await portal.signIn({ id, name: id, roles: [...roles] });
     routes = {
-      "bulk-compensations": (await import("@/app/api/offers/games/[gameId]/bulk-compensations/route")) as Record<string, RouteHandler>,
-      "bulk-compensations/preview": (await import("@/app/api/offers/games/[gameId]/bulk-compensations/preview/route")) as Record<string, RouteHandler>,
-      "bulk-compensations/bc_1/approve": (await import("@/app/api/offers/games/[gameId]/bulk-compensations/[jobId]/approve/route")) as Record<string, RouteHandler>,
-      "bulk-compensations/bc_1/result": (await import("@/app/api/offers/games/[gameId]/bulk-compensations/[jobId]/result/route")) as Record<string, RouteHandler>,
+      "bulk-compensations": (await import("@/app/api/offers/games/[gameId]/bulk-compensations/route")) as unknown as Record<string, RouteHandler>,
+      "bulk-compensations/preview": (await import("@/app/api/offers/games/[gameId]/bulk-compensations/preview/route")) as unknown as Record<string, RouteHandler>,
+      "bulk-compensations/bc_1/approve": (await import("@/app/api/offers/games/[gameId]/bulk-compensations/[jobId]/approve/route")) as unknown as Record<string, RouteHandler>,
+      "bulk-compensations/bc_1/result": (await import("@/app/api/offers/games/[gameId]/bulk-compensations/[jobId]/result/route")) as unknown as Record<string, RouteHandler>,
     };
   }, 120_000);
   afterAll(async () => portal?.close());
