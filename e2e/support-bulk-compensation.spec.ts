@@ -1,4 +1,5 @@
-// Journey: support compensates an incident's players in bulk from a CSV. The preview counts the players,
+// Journey: support compensates an incident's players in bulk from a CSV. A list past the limit is refused in
+// words (it reaches the server whole: larger than the proxy's default buffer). The preview counts the players,
 // the total and what is not granted (a repeat, an unknown id, an invalid one); the request waits for a
 // second person; a lead approves it from the approvals queue; the job grants every player once, its
 // progress reaches 100 %, and the result downloads as CSV with a grant id per player.
@@ -30,6 +31,11 @@ test("support uploads a CSV, previews it, a lead approves, every player is grant
   await page.getByTestId("bulk-amount").fill("250");
   await page.getByTestId("bulk-reason").fill(reason);
   await expect(page.getByText("at most 1,000,000 player ids and 32 MB")).toBeVisible();
+  // A list past the limit (12 MB, 1,100,000 ids) reaches the server whole and is refused in words.
+  const tooMany = Array.from({ length: 1_100_000 }, (_, i) => `p${String(i).padStart(9, "0")}`).join("\n");
+  await page.getByTestId("bulk-file").setInputFiles({ name: "huge.csv", mimeType: "text/csv", buffer: Buffer.from(tooMany) });
+  await page.getByTestId("bulk-preview").click();
+  await expect(page.getByRole("alert").filter({ hasText: "at most 1,000,000 player ids" })).toBeVisible({ timeout: 30_000 });
   await page.getByTestId("bulk-file").setInputFiles({ name: "incident.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
   await expect(page.getByTestId("bulk-ask")).toBeDisabled();
   await page.getByTestId("bulk-preview").click();
