@@ -23,6 +23,11 @@ const nextConfig = {
     "@opentelemetry/instrumentation-undici", "@opentelemetry/instrumentation-ioredis",
   ],
   poweredByHeader: false,
+  experimental: {
+    // With a proxy (proxy.ts) Next buffers request bodies up to this size and cuts the rest off silently; the
+    // largest body the portal takes is an incident compensation's list: 32 MB and its form (lib/portal/bulk-compensation.ts).
+    proxyClientMaxBodySize: 32 * 1024 * 1024 + 64 * 1024,
+  },
   // `next dev` serves its scripts only to allowed hosts; the dev portal is opened at localhost or 127.0.0.1.
   allowedDevOrigins: ["127.0.0.1", "localhost"],
   typedRoutes: false,

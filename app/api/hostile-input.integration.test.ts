@@ -133,6 +133,14 @@ const examples: Record<string, Partial<Record<Method, Example>>> = {
   "offers/games/[gameId]/support-grants": { GET: { params: { gameId: "demo-game" }, query: { status: "pending", playerId: "player-1", limit: "5" } } },
   "offers/games/[gameId]/support-grants/[grantId]/approve": { POST: { params: { gameId: "demo-game", grantId: "grant-1" }, body: { reason: "Checked the logs" } } },
   "offers/games/[gameId]/support-grants/[grantId]/reject": { POST: { params: { gameId: "demo-game", grantId: "grant-1" }, body: { reason: "Already compensated" } } },
+  // Multipart uploads (read by the handler, not as JSON): their examples carry no JSON body.
+  "offers/games/[gameId]/bulk-compensations": { GET: { params: { gameId: "demo-game" }, query: { status: "pending", limit: "5" } }, POST: { params: { gameId: "demo-game" }, headers: { "idempotency-key": "bulk-key-1" } } },
+  "offers/games/[gameId]/bulk-compensations/preview": { POST: { params: { gameId: "demo-game" } } },
+  "offers/games/[gameId]/bulk-compensations/[jobId]": { GET: { params: { gameId: "demo-game", jobId: "bc_1" } } },
+  "offers/games/[gameId]/bulk-compensations/[jobId]/result": { GET: { params: { gameId: "demo-game", jobId: "bc_1" } } },
+  "offers/games/[gameId]/bulk-compensations/[jobId]/approve": { POST: { params: { gameId: "demo-game", jobId: "bc_1" }, body: { reason: "Incident confirmed" } } },
+  "offers/games/[gameId]/bulk-compensations/[jobId]/reject": { POST: { params: { gameId: "demo-game", jobId: "bc_1" }, body: { reason: "Not ours" } } },
+  "offers/games/[gameId]/bulk-compensations/[jobId]/cancel": { POST: { params: { gameId: "demo-game", jobId: "bc_1" }, body: { reason: "Wrong list" } } },
   "offers/games/[gameId]/definitions": { GET: { params: { gameId: "demo-game" }, query: { days: "7" } }, POST: { params: { gameId: "demo-game" }, body: definition } },
   "offers/games/[gameId]/definitions/[offerId]": {
     GET: { params: offer },

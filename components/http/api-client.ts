@@ -63,16 +63,19 @@ export function apiErrorOf(status: number, body: unknown, headers?: Headers): Ap
 export interface ApiRequest extends Omit<RequestInit, "body"> {
   /** Sent as the JSON body (with its Content-Type). */
   json?: unknown;
+  /** Sent as a multipart form (an upload; the browser sets its Content-Type). */
+  form?: FormData;
 }
 
 /** Calls the portal API and answers the JSON body; throws ApiError for anything but a 2xx answer. */
-export async function apiFetch<T>(url: string, { json, headers, ...init }: ApiRequest = {}): Promise<T> {
+export async function apiFetch<T>(url: string, { json, form, headers, ...init }: ApiRequest = {}): Promise<T> {
   let response: Response;
   try {
     response = await fetch(url, {
       ...init,
       headers: { Accept: "application/json", ...(json === undefined ? {} : { "Content-Type": "application/json" }), ...headers },
       ...(json === undefined ? {} : { body: JSON.stringify(json) }),
+      ...(form === undefined ? {} : { body: form }),
     });
   } catch (error) {
     // An aborted call is not a failure of the portal: let it through as it is.

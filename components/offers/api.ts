@@ -6,6 +6,10 @@ import type {
   AdminGame,
   AdminPlayerState,
   AdminPlayerSummary,
+  BulkCompensation,
+  BulkCompensationList,
+  BulkJobStatus,
+  BulkPreview,
   Environment,
   Offer,
   SupportGrant,
@@ -21,7 +25,7 @@ import { apiFetch, ApiError, describeApiError } from "@/components/http/api-clie
 import { apiUrl } from "@/components/offers-environment/environment";
 import { useOffersEnvironment } from "@/components/offers-environment/environment-context";
 
-export type { AdminGame, AdminPlayerState, SupportGrant };
+export type { AdminGame, AdminPlayerState, BulkCompensation, BulkPreview, SupportGrant };
 export type OfferActionResult = SupportOfferActionResponse;
 export type AdminOffer = AdminPlayerState["offers"][number];
 /** One player of a search, as the players route declares it. */
@@ -59,6 +63,21 @@ export function offersApi(environment: Environment) {
     /** Sends the player's deliveries again: all, or one. */
     resend: (gameId: string, playerId: string, body: ResendDeliveriesBody) =>
       apiFetch<SupportResendResponse>(apiUrl(`${player(gameId, playerId)}/deliveries/replay`, environment), { method: "POST", json: body }),
+    /** What a bulk compensation would grant (the form: kind, rewardId, amount, reason, and players or audience). */
+    previewBulk: (gameId: string, form: FormData) =>
+      apiFetch<{ preview: BulkPreview }>(apiUrl(`/api/offers/games/${seg(gameId)}/bulk-compensations/preview`, environment), { method: "POST", form }).then((a) => a.preview),
+    /** Asks for a bulk compensation; `key` is the form's Idempotency-Key, so a repeated submit answers the first job. */
+    askBulk: (gameId: string, form: FormData, key: string) =>
+      apiFetch<{ job: BulkCompensation }>(apiUrl(`/api/offers/games/${seg(gameId)}/bulk-compensations`, environment), { method: "POST", form, headers: { "Idempotency-Key": key } }).then((a) => a.job),
+    bulkJobs: (gameId: string, query: { status?: BulkJobStatus }, signal?: AbortSignal) =>
+      get<BulkCompensationList>(`/api/offers/games/${seg(gameId)}/bulk-compensations`, signal, query.status ? { status: query.status } : {}),
+    actOnBulk: (gameId: string, jobId: string, action: "approve" | "reject" | "cancel", reason: string) =>
+      apiFetch<{ job: BulkCompensation }>(apiUrl(`/api/offers/games/${seg(gameId)}/bulk-compensations/${seg(jobId)}/${action}`, environment), {
+        method: "POST",
+        json: reason ? { reason } : {},
+      }).then((a) => a.job),
+    /** The result CSV's download address (same origin). */
+    bulkResultUrl: (gameId: string, jobId: string) => apiUrl(`/api/offers/games/${seg(gameId)}/bulk-compensations/${seg(jobId)}/result`, environment),
     /** The live view's EventSource address (same origin, so the browser's native EventSource works). */
     watchUrl: (gameId: string, playerId: string) => apiUrl(`${player(gameId, playerId)}/watch`, environment),
   };
@@ -72,6 +91,7 @@ export function offersKeys(environment: Environment) {
     player: (gameId: string, playerId: string) => ["offers", environment, "player", gameId, playerId] as const,
     deliveries: (gameId: string, playerId: string) => ["offers", environment, "deliveries", gameId, playerId] as const,
     pendingGrants: (gameId: string) => ["offers", environment, "support-grants", gameId, "pending"] as const,
+    bulkJobs: (gameId: string, status: string) => ["offers", environment, "bulk-compensations", gameId, status] as const,
   };
 }
 
@@ -91,6 +111,12 @@ const OFFERS_CODES: Record<string, string> = {
   "four-eyes-same-person": "You asked for this grant: someone else approves or rejects it.",
   "support-grant-decided": "Someone already decided this grant. The list is up to date now.",
   "support-grant-expired": "This grant waited too long for a decision and expired. Ask again if it is still due.",
+  "bulk-no-players": "None of these ids is a player of this game environment: nothing to grant.",
+  "bulk-too-many-players": "One compensation takes at most 1,000,000 player ids and 32 MB. Split the list.",
+  "bulk-job-decided": "Someone already decided this compensation. The list is up to date now.",
+  "bulk-job-expired": "This compensation waited too long for approval and expired. Ask again if it is still due.",
+  "bulk-job-finished": "This compensation has already ended.",
+  "payload-too-large": "One compensation takes at most 1,000,000 player ids and 32 MB. Split the list.",
   "unknown-reward": "The game knows no such reward. Use one of its currency ids, or a reward id of one of its offers.",
   "offer-not-found": "No such offer: check the offer id (a re-offer names one of the game's offer definitions), or reload the player.",
   "offer-already-assigned": "The player already has this offer open. Expire or revoke it first if it must start again.",

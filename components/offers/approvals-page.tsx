@@ -7,6 +7,7 @@ import { retryWhileUnavailable } from "@/components/http/api-client";
 import { describeOffersError, useOffersApi } from "./api";
 import { GameOptions } from "./game-options";
 import { PendingApprovals } from "./pending-approvals";
+import { BulkJobs } from "./bulk-jobs";
 
 export function ApprovalsPage({ initialGame, me }: { initialGame: string; me: string }) {
   const { api, keys } = useOffersApi();
@@ -17,7 +18,7 @@ export function ApprovalsPage({ initialGame, me }: { initialGame: string; me: st
     <div className="stack">
       <div>
         <h1>Support approvals</h1>
-        <p className="muted">Compensation grants above a game&apos;s thresholds wait here for a second person. You never decide a grant you asked for.</p>
+        <p className="muted">Compensation grants above a game&apos;s thresholds, and every incident compensation in bulk, wait here for a second person. You never decide a grant you asked for.</p>
       </div>
       {games.isError ? <Alert tone="error">{describeOffersError(games.error)}</Alert> : null}
       <Card>
@@ -30,6 +31,7 @@ export function ApprovalsPage({ initialGame, me }: { initialGame: string; me: st
         </Field>
       </Card>
       {selected ? <PendingApprovals gameId={selected} me={me} /> : null}
+      {selected ? <BulkJobs gameId={selected} me={me} status="pending" title="Incident compensations waiting for approval" /> : null}
     </div>
   );
 }

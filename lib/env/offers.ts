@@ -61,6 +61,12 @@ export const offersOwnSchema = z.object({
   OFFERS_SURFACING_LEASE_MS: millis(30_000).describe(
     "How long a surfacing job stays with an instance that stopped renewing it (crashed) before another instance resumes it from its cursor. Example: `60000`.",
   ),
+  OFFERS_BULK_BATCH_SIZE: integer(1, 10_000)
+    .default(500)
+    .describe("Players granted per transaction by a bulk compensation (each batch writes their ledger rows, events and item states at once). Example: `200`."),
+  OFFERS_BULK_CONCURRENCY: integer(1, 64)
+    .default(4)
+    .describe("Bulk compensation transactions each instance runs at once (instances share a job); keep it below `OFFERS_DATABASE_POOL_SIZE`. Example: `2`."),
   SSE_HEARTBEAT_MS: millis(30_000).describe(
     "`:heartbeat` comment period on `/v1/sse/connect`; keep it at most two thirds of the SDK's watchdog and the proxy's read timeout (45 s each). Example: `15000`.",
   ),

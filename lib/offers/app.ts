@@ -22,6 +22,7 @@ import { adminRoutes } from "./http/routes/admin";
 import { adminLiveOpsRoutes } from "./http/routes/admin-live-ops";
 import { adminRateLimitRoutes } from "./http/routes/admin-rate-limits";
 import { adminSupportRoutes } from "./http/routes/admin-support";
+import { adminBulkCompensationRoutes } from "./http/routes/admin-bulk-compensation";
 import { adminTimelineRoutes } from "./http/routes/admin-timeline";
 import { adminSupportActionRoutes } from "./http/routes/admin-support-actions";
 import { adminWebhookRoutes } from "./http/routes/admin-webhooks";
@@ -71,6 +72,7 @@ export async function buildOffersApp(deps: OffersAppDeps): Promise<FastifyInstan
       await v1.register(adminLiveOpsRoutes, { engine: services.engine, adminToken: deps.adminToken });
       await v1.register(adminRateLimitRoutes, { settings: services.rateLimits, adminToken: deps.adminToken });
       await v1.register(adminSupportRoutes, { engine: services.engine, adminToken: deps.adminToken });
+      await v1.register(adminBulkCompensationRoutes, { engine: services.engine, adminToken: deps.adminToken });
       await v1.register(adminTimelineRoutes, { engine: services.engine, adminToken: deps.adminToken });
       // Without an event stream (tests of other parts) the app serves neither it nor the admin API of players.
       const hub = deps.eventStream?.attach(services.engine);

@@ -46,6 +46,7 @@ interface Seeded {
   token: string;
   /** A support grant waiting for approval. */
   grantId: string;
+  bulkJobId: string;
 }
 
 describe.each(testDatabaseTargets())("live and test environments on %s", (target) => {
@@ -82,7 +83,8 @@ describe.each(testDatabaseTargets())("live and test environments on %s", (target
     const admin = { authorization: `Bearer ${ADMIN}`, "x-offers-environment": env };
     await ok(send({ method: "PUT", url: "/v1/admin/games/game-a/support-thresholds", headers: admin, payload: { rules: [{ kind: "coins", approvalAbove: 10 }] } }));
     const grant = await ok(send({ method: "POST", url: "/v1/admin/games/game-a/players/p1/support-grants", headers: admin, payload: { kind: "coins", rewardId: "gold", amount: 50, reason: `${env} refund`, actor: "sam" } }));
-    return { instanceId: offer.instanceId, claimedInstanceId: claimed.instanceId, referralId: referral.instanceId, endpointId, deliveryId: delivery.deliveryId, token, grantId: grant.grant.grantId };
+    const bulk = await ok(send({ method: "POST", url: "/v1/admin/games/game-a/bulk-compensations", headers: admin, payload: { kind: "coins", rewardId: "gold", amount: 5, reason: `${env} outage`, actor: "sam", players: { list: "p1\np2" } } }));
+    return { instanceId: offer.instanceId, claimedInstanceId: claimed.instanceId, referralId: referral.instanceId, endpointId, deliveryId: delivery.deliveryId, token, grantId: grant.grant.grantId, bulkJobId: bulk.job.jobId };
   }
 
   beforeAll(async () => {
@@ -151,6 +153,14 @@ describe.each(testDatabaseTargets())("live and test environments on %s", (target
     "POST /v1/admin/games/{gameId}/players/{playerId}/offers": async (env) => ({ method: "POST", url: "/v1/admin/games/game-a/players/p2/offers", headers: adminHeaders(env), payload: { offerId: "second", actor: "sam", reason: `${env} re-offer` } }),
     "POST /v1/admin/games/{gameId}/players/{playerId}/deliveries/replay": async (env) => ({ method: "POST", url: "/v1/admin/games/game-a/players/p1/deliveries/replay", headers: adminHeaders(env), payload: { actor: "sam", reason: `${env} lost webhook` } }),
     "GET /v1/admin/games/{gameId}/support-thresholds": async (env) => ({ method: "GET", url: "/v1/admin/games/game-a/support-thresholds", headers: adminHeaders(env) }),
+    "POST /v1/admin/games/{gameId}/bulk-compensations/preview": async (env) => ({ method: "POST", url: "/v1/admin/games/game-a/bulk-compensations/preview", headers: adminHeaders(env), payload: { kind: "coins", rewardId: "gold", amount: 5, reason: `${env} outage`, actor: "sam", players: { list: "p1\np2\np3" } } }),
+    "POST /v1/admin/games/{gameId}/bulk-compensations": async (env) => ({ method: "POST", url: "/v1/admin/games/game-a/bulk-compensations", headers: { ...adminHeaders(env), "idempotency-key": "b1" }, payload: { kind: "coins", rewardId: "gold", amount: 5, reason: `${env} outage`, actor: "sam", players: { list: "p1" } } }),
+    "GET /v1/admin/games/{gameId}/bulk-compensations": async (env) => ({ method: "GET", url: "/v1/admin/games/game-a/bulk-compensations?status=pending", headers: adminHeaders(env) }),
+    "GET /v1/admin/games/{gameId}/bulk-compensations/{jobId}": async (env) => ({ method: "GET", url: `/v1/admin/games/game-a/bulk-compensations/${seeded[env].bulkJobId}`, headers: adminHeaders(env) }),
+    "GET /v1/admin/games/{gameId}/bulk-compensations/{jobId}/result": async (env) => ({ method: "GET", url: `/v1/admin/games/game-a/bulk-compensations/${seeded[env].bulkJobId}/result`, headers: adminHeaders(env) }),
+    "POST /v1/admin/games/{gameId}/bulk-compensations/{jobId}/approve": async (env) => ({ method: "POST", url: `/v1/admin/games/game-a/bulk-compensations/${seeded[env].bulkJobId}/approve`, headers: adminHeaders(env), payload: { actor: "lee" } }),
+    "POST /v1/admin/games/{gameId}/bulk-compensations/{jobId}/reject": async (env) => ({ method: "POST", url: `/v1/admin/games/game-a/bulk-compensations/${seeded[other(env)].bulkJobId}/reject`, headers: adminHeaders(env), payload: { actor: "lee", reason: "the other environment's job" } }),
+    "POST /v1/admin/games/{gameId}/bulk-compensations/{jobId}/cancel": async (env) => ({ method: "POST", url: `/v1/admin/games/game-a/bulk-compensations/${seeded[other(env)].bulkJobId}/cancel`, headers: adminHeaders(env), payload: { actor: "sam", reason: "the other environment's job" } }),
     "PUT /v1/admin/games/{gameId}/support-thresholds": async (env) => ({ method: "PUT", url: "/v1/admin/games/game-a/support-thresholds", headers: adminHeaders(env), payload: { rules: [{ kind: "loyalty_currency", approvalAbove: "always" }] } }),
     "GET /v1/admin/games/{gameId}/webhooks": async (env) => ({ method: "GET", url: "/v1/admin/games/game-a/webhooks", headers: adminHeaders(env) }),
     "POST /v1/admin/games/{gameId}/webhooks/endpoints": async (env) => ({ method: "POST", url: "/v1/admin/games/game-a/webhooks/endpoints", headers: adminHeaders(env), payload: { url: `https://hooks.example.com/${env}/admin` } }),

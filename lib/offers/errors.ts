@@ -42,7 +42,13 @@ export type OffersErrorCode =
   | "support-grant-expired"
   | "four-eyes-same-person"
   | "offer-transition-refused"
-  | "expiry-out-of-range";
+  | "expiry-out-of-range"
+  | "bulk-job-not-found"
+  | "bulk-job-decided"
+  | "bulk-job-expired"
+  | "bulk-job-finished"
+  | "bulk-no-players"
+  | "bulk-too-many-players";
 
 /**
  * Codes the HTTP layer answers by itself, before or around the domain: credentials, request
@@ -117,6 +123,17 @@ export const statusOf = {
   "offer-transition-refused": 409,
   // A support extension to an expiry not later than the current one, or more than 30 days ahead.
   "expiry-out-of-range": 400,
+  "bulk-job-not-found": 404,
+  // Approve or reject of a bulk compensation that was already approved, rejected, cancelled or expired.
+  "bulk-job-decided": 409,
+  // Approve or reject of a pending bulk compensation past its time to be decided.
+  "bulk-job-expired": 409,
+  // Cancel of a bulk compensation that has ended (done, rejected, expired).
+  "bulk-job-finished": 409,
+  // A bulk compensation whose list or audience names no player of the game environment.
+  "bulk-no-players": 400,
+  // More player ids than one job takes (BULK_LIMIT_IN_WORDS).
+  "bulk-too-many-players": 413,
   // The JWT checks (DESIGN): 400 for the two missing claims, 401 for the rest.
   "jwt-missing-gameId": 400,
   "jwt-missing-playerId": 400,

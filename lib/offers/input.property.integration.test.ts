@@ -223,6 +223,23 @@ describe.each(testDatabaseTargets())("every route's validation under generated s
       },
       "POST /v1/admin/games/{gameId}/players/{playerId}/offers": { auth: "admin", params: { gameId: "game-a", playerId: "p1" }, body: { offerId: "gift", actor: "sam", reason: "Missed it in the outage" } },
       "POST /v1/admin/games/{gameId}/players/{playerId}/deliveries/replay": { auth: "admin", params: { gameId: "game-a", playerId: "p1" }, body: { deliveryId: 1, actor: "sam", reason: "Webhook lost" } },
+      "POST /v1/admin/games/{gameId}/bulk-compensations/preview": {
+        auth: "admin",
+        params: { gameId: "game-a" },
+        body: { kind: "coins", rewardId: "gold", amount: 10, reason: "Outage", actor: "sam", players: { list: "playerId\np1\np2" } },
+      },
+      "POST /v1/admin/games/{gameId}/bulk-compensations": {
+        auth: "admin",
+        params: { gameId: "game-a" },
+        headers: { "idempotency-key": "bulk-key-1" },
+        body: { kind: "coins", rewardId: "gold", amount: 10, reason: "Outage", actor: "sam", players: { audience: { field: "loginStreak", op: "gte", value: 1 } } },
+      },
+      "GET /v1/admin/games/{gameId}/bulk-compensations": { auth: "admin", params: { gameId: "game-a" }, query: { status: "pending", limit: "5" } },
+      "GET /v1/admin/games/{gameId}/bulk-compensations/{jobId}": { auth: "admin", params: { gameId: "game-a", jobId: "bc_1" } },
+      "GET /v1/admin/games/{gameId}/bulk-compensations/{jobId}/result": { auth: "admin", params: { gameId: "game-a", jobId: "bc_1" } },
+      "POST /v1/admin/games/{gameId}/bulk-compensations/{jobId}/approve": { auth: "admin", params: { gameId: "game-a", jobId: "bc_1" }, body: { actor: "lee", reason: "Incident confirmed" } },
+      "POST /v1/admin/games/{gameId}/bulk-compensations/{jobId}/reject": { auth: "admin", params: { gameId: "game-a", jobId: "bc_1" }, body: { actor: "lee", reason: "Not ours" } },
+      "POST /v1/admin/games/{gameId}/bulk-compensations/{jobId}/cancel": { auth: "admin", params: { gameId: "game-a", jobId: "bc_1" }, body: { actor: "sam", reason: "Wrong list" } },
       "POST /v1/admin/games/{gameId}/definitions": {
         auth: "admin",
         params: { gameId: "game-a" },

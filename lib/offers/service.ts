@@ -19,6 +19,7 @@ import { ensureSecretKeyMatches } from "./secret-key";
 import { createEventBus, type EventBus } from "../events";
 import { createEventStream, type EventStream } from "./sse";
 import { SurfacingJobRunner } from "./engine/surfacing-jobs";
+import { BulkCompensationRunner } from "./engine/bulk-runner";
 import type { AddressPolicy } from "./delivery/address-guard";
 import { deliveryStats, purgeDeliveries } from "./delivery/delivery-log";
 import { DeliveryWorker } from "./delivery/worker";
@@ -174,6 +175,7 @@ export async function startOffersService(options: {
         await app.offers.tokens.purge();
         await app.offers.engine.purgeIdempotencyKeys();
         await app.offers.engine.expireSupportGrants();
+        await app.offers.engine.expireBulkCompensations();
         if (env.OFFERS_DELIVERY_RETENTION_DAYS > 0) {
           const endedBefore = new Date(clock.now().getTime() - env.OFFERS_DELIVERY_RETENTION_DAYS * 86_400_000);
           // Bounded per sweep, so a first purge of a large log does not hold one long statement.
@@ -199,6 +201,15 @@ export async function startOffersService(options: {
   });
   const stopWakingSurfacing = app.offers.engine.onSurfacingJobQueued(() => surfacing.wake());
   surfacing.start(env.OFFERS_SURFACING_POLL_MS);
+  // Approved bulk compensations: every instance takes batches of their players (FOR UPDATE SKIP
+  // LOCKED), so they share a job; a job left running by a crash continues at the next poll.
+  const bulk = new BulkCompensationRunner(app.offers.engine, {
+    batchSize: env.OFFERS_BULK_BATCH_SIZE,
+    concurrency: env.OFFERS_BULK_CONCURRENCY,
+    onGranted: (gameId) => app.offers.engine.rewardGranted(gameId),
+  });
+  const stopWakingBulk = app.offers.engine.onBulkApproved(() => bulk.wake());
+  bulk.start(env.OFFERS_SURFACING_POLL_MS);
   // Webhook deliveries: in the background, never in a claim's way; a claim here wakes the worker.
   // On PostgreSQL it has connections of its own: in the request pool its statements would queue
   // behind the claims (measured: seconds of delivery lag at the claims rate).
@@ -233,6 +244,8 @@ export async function startOffersService(options: {
       clearInterval(timer);
       stopWakingSurfacing();
       await surfacing.stop();
+      stopWakingBulk();
+      await bulk.stop();
       removeMetricsSource();
       await metricsServer?.close();
       await app.close(); // closes event streams, stops accepting, answers 503 to new requests, waits for in-flight ones

@@ -42,10 +42,14 @@ export const AUDIT_ACTIONS = [
   "support-offer.make-claimable",
   "support-offer.reoffer",
   "support-deliveries.resend",
+  "bulk-compensation.request",
+  "bulk-compensation.approve",
+  "bulk-compensation.reject",
+  "bulk-compensation.cancel",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-export const AUDIT_TARGET_TYPES = ["component", "order", "token", "catalog", "import", "merge-request", "offer-definition", "webhook", "support-grant", "offer-instance", "player"] as const;
+export const AUDIT_TARGET_TYPES = ["component", "order", "token", "catalog", "import", "merge-request", "offer-definition", "webhook", "support-grant", "offer-instance", "player", "bulk-compensation"] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 
 export interface AuditActor {

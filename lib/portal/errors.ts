@@ -35,6 +35,13 @@ export const OFFERS_ADMIN_ERROR_CODES = [
   "support-grant-expired",
   "four-eyes-same-person",
   "idempotency-key-reused",
+  // Bulk compensations: passed through the same way.
+  "bulk-job-not-found",
+  "bulk-job-decided",
+  "bulk-job-expired",
+  "bulk-job-finished",
+  "bulk-no-players",
+  "bulk-too-many-players",
   // The timeline: a cursor the service did not make.
   "invalid-cursor",
   // Support acts on a player's offers: passed through the same way.

@@ -43,6 +43,12 @@ import {
   WebhookSecretRotated,
   WebhookTestSent,
   SupportGrantList,
+  BULK_LIMIT_IN_WORDS,
+  BulkCompensationList,
+  BulkCompensationResponse,
+  BulkPreviewResponse,
+  type BulkCompensationRequest,
+  type BulkJobStatus,
   SupportGrantResponse,
   SupportThresholds,
   TimelinePage,
@@ -102,6 +108,8 @@ export function offersAdminSettings(env: PortalEnv): Pick<OffersAdminOptions, "b
 }
 
 const DEFAULT_TIMEOUT_MS = 5_000;
+/** A bulk compensation resolves up to a million ids against the players table before it answers. */
+const BULK_TIMEOUT_MS = 120_000;
 
 function unavailable(detail: string): OffersAdminError {
   return new OffersAdminError("offers-service-unavailable", `offers service unavailable: ${detail}`);
@@ -129,6 +137,12 @@ const PASSED_THROUGH = {
   "offer-transition-refused":
     "the offer's status does not allow this: a claimable offer does not expire or extend (revoke takes it back), a queued one is not made claimable, and a claimed or ended one takes no action",
   "expiry-out-of-range": "the new expiry must be later than the offer's current one, and at most 30 days from now",
+  "bulk-job-not-found": "no such bulk compensation in this game",
+  "bulk-job-decided": "this compensation was already approved, rejected, cancelled or expired; reload to see who decided",
+  "bulk-job-expired": "this compensation waited too long for approval and expired; ask again if it is still due",
+  "bulk-job-finished": "this compensation has already ended",
+  "bulk-no-players": "none of these ids is a player of this game environment: nothing to grant",
+  "bulk-too-many-players": `one compensation takes ${BULK_LIMIT_IN_WORDS}; split the list`,
 } as const;
 
 const ServiceEtag = z.object({ etag: z.string() });
@@ -182,6 +196,8 @@ interface CallOptions {
   body?: unknown;
   headers?: Record<string, string>;
   signal?: AbortSignal;
+  /** Longer than the default for the calls that carry a large list (a bulk compensation of a million ids). */
+  timeoutMs?: number;
 }
 
 /** The If-Match a change was sent with, passed to the service as it came. */
@@ -201,10 +217,11 @@ export function createOffersAdminClient(options: OffersAdminOptions) {
   async function send(path: string, accept: string, signal: AbortSignal | undefined, call: Omit<CallOptions, "signal"> = {}) {
     const controller = new AbortController();
     let timedOut = false;
+    const limitMs = call.timeoutMs ?? timeoutMs;
     const timer = setTimeout(() => {
       timedOut = true;
       controller.abort();
-    }, timeoutMs);
+    }, limitMs);
     const onAbort = () => controller.abort();
     if (signal?.aborted) controller.abort();
     signal?.addEventListener("abort", onAbort, { once: true });
@@ -212,7 +229,7 @@ export function createOffersAdminClient(options: OffersAdminOptions) {
     const failure = (error: unknown) => {
       stopTimer();
       if (signal?.aborted && !timedOut) return error;
-      return unavailable(timedOut ? `no answer within ${timeoutMs} ms` : describe(error));
+      return unavailable(timedOut ? `no answer within ${limitMs} ms` : describe(error));
     };
     const withBody = call.body !== undefined;
     try {
@@ -389,6 +406,43 @@ export function createOffersAdminClient(options: OffersAdminOptions) {
     /** Sends the player's deliveries again (all, or `deliveryId`); a repeat within seconds sends nothing more. */
     supportResendDeliveries: (gameId: string, playerId: string, body: SupportResendRequest, signal?: AbortSignal) =>
       write("POST", `/games/${seg(gameId)}/players/${seg(playerId)}/deliveries/replay`, body, SupportResendResponse, signal),
+
+    // ---- incident compensation in bulk: preview, ask (four eyes always), decide, progress, cancel, result ----
+
+    /** What a bulk compensation would grant; nothing is stored. */
+    previewBulkCompensation: (gameId: string, request: BulkCompensationRequest, signal?: AbortSignal) =>
+      callJson(`/games/${seg(gameId)}/bulk-compensations/preview`, BulkPreviewResponse, { method: "POST", body: request, signal, timeoutMs: BULK_TIMEOUT_MS }).then((a) => a.preview),
+
+    /** Asks for a bulk compensation (pending until a second person approves it); `idempotencyKey` makes a repeated submit answer the first job. */
+    requestBulkCompensation: (gameId: string, request: BulkCompensationRequest, idempotencyKey?: string, signal?: AbortSignal) =>
+      callJson(`/games/${seg(gameId)}/bulk-compensations`, BulkCompensationResponse, {
+        method: "POST",
+        body: request,
+        signal,
+        timeoutMs: BULK_TIMEOUT_MS,
+        headers: idempotencyKey ? { "Idempotency-Key": idempotencyKey } : undefined,
+      }).then((a) => a.job),
+
+    bulkCompensations: (gameId: string, query: { status?: BulkJobStatus; limit?: number } = {}, signal?: AbortSignal) => {
+      const params = new URLSearchParams(Object.entries(query).flatMap(([k, v]) => (v === undefined ? [] : [[k, String(v)]])));
+      return getJson(`/games/${seg(gameId)}/bulk-compensations${params.size ? `?${params}` : ""}`, BulkCompensationList, signal);
+    },
+
+    bulkCompensation: (gameId: string, jobId: string, signal?: AbortSignal) =>
+      getJson(`/games/${seg(gameId)}/bulk-compensations/${seg(jobId)}`, BulkCompensationResponse, signal).then((a) => a.job),
+
+    /** Approves, rejects or cancels a job as `actor` (approve and reject: never its requester). */
+    bulkCompensationAction: (gameId: string, jobId: string, action: "approve" | "reject" | "cancel", body: { actor: string; reason?: string }, signal?: AbortSignal) =>
+      write("POST", `/games/${seg(gameId)}/bulk-compensations/${seg(jobId)}/${action}`, body, BulkCompensationResponse, signal).then((a) => a.job),
+
+    /** The job's result as the service streams it (CSV); the caller relays the body. */
+    bulkCompensationResult: async (gameId: string, jobId: string, signal?: AbortSignal): Promise<Response> => {
+      const sent = await send(`/games/${seg(gameId)}/bulk-compensations/${seg(jobId)}/result`, "text/csv", signal);
+      // The timeout covers the headers; the body streams for as long as it takes.
+      sent.stopTimer();
+      if (!sent.response.ok) throw errorFromAnswer(sent.response.status, await readText(sent));
+      return sent.response;
+    },
 
     supportThresholds: (gameId: string, signal?: AbortSignal) => getJson(`/games/${seg(gameId)}/support-thresholds`, SupportThresholds, signal),
 

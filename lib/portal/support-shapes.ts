@@ -36,3 +36,25 @@ export const ResendDeliveriesBody = z.strictObject({ deliveryId: SupportResendRe
 export type ResendDeliveriesBody = z.infer<typeof ResendDeliveriesBody>;
 
 export const InstanceParams = z.object({ gameId: Identifier, playerId: Identifier, instanceId: Identifier });
+/**
+ * A bulk compensation as support fills it in (the form's fields; the list of ids comes as a file or
+ * text field `players`, or an audience rule as JSON text in `audience`). Who asks is the signed-in user.
+ */
+export const BulkCompensationFields = z.strictObject({
+  kind: RewardKind,
+  rewardId: Identifier,
+  amount: z.coerce.number().pipe(SupportAmount),
+  reason: SupportReason,
+});
+export type BulkCompensationFields = z.infer<typeof BulkCompensationFields>;
+
+/** A bulk compensation's path. */
+export const BulkJobParams = z.object({ gameId: Identifier, jobId: Identifier });
+/** A cancel or a rejection: a reason is required; an approval's note is optional (ApproveGrantBody). */
+export const BulkReasonBody = z.strictObject({ reason: SupportReason });
+
+/** The multipart form of a bulk compensation as the API documents it (lib/portal/bulk-compensation reads it). */
+export const BulkCompensationForm = BulkCompensationFields.extend({
+  players: z.string().optional().describe("The CSV of player ids (a file or text): one a line or comma-separated, an optional playerId header"),
+  audience: z.string().optional().describe("Instead of players: an audience rule as JSON"),
+});

@@ -27,6 +27,7 @@ const EXEMPT: Partial<Record<RouteKey, string>> = {
   "POST /api/auth/logout": "signs the caller out: clears the session cookie of this browser, changes no data",
   "POST /api/offers/games/{gameId}/audience/count": "reads only: counts the players an audience rule matches now",
   "POST /api/offers/games/{gameId}/definitions/{offerId}/preview": "reads only: evaluates a definition for one player",
+  "POST /api/offers/games/{gameId}/bulk-compensations/preview": "reads only: counts the players a compensation would grant; nothing is stored",
 };
 
 interface Call {
@@ -37,6 +38,8 @@ interface Call {
   /** The path parameters the handler receives. */
   params?: Record<string, string>;
   json?: unknown;
+  /** A multipart form instead of JSON (an upload). */
+  form?: Record<string, string>;
   headers?: Record<string, string>;
 }
 
@@ -68,10 +71,12 @@ async function invoke(route: RouteKey, call: Call, requestId: string): Promise<R
   const handler = handlers.get(route);
   if (!handler) throw new Error(`${route} is not in the registry`);
   const method = route.slice(0, route.indexOf(" "));
+  const form = call.form ? new FormData() : undefined;
+  for (const [name, value] of Object.entries(call.form ?? {})) form!.append(name, value);
   const request = new Request(`http://portal.test${call.url}`, {
     method,
     headers: { ...signedIn[call.as], "x-request-id": requestId, ...(call.json !== undefined ? { "content-type": "application/json" } : {}), ...call.headers },
-    body: call.json === undefined ? undefined : JSON.stringify(call.json),
+    body: form ?? (call.json === undefined ? undefined : JSON.stringify(call.json)),
   });
   return handler(request, { params: Promise.resolve(call.params ?? {}) });
 }
@@ -275,6 +280,20 @@ const CASES: AuditedCase[] = [
     status: 200,
     call: () => ({ as: "sue", url: `/api/offers/games/${GAME}/players/p1/deliveries/replay`, params: { gameId: GAME, playerId: "p1" }, json: { reason: "webhook lost" } }),
   },
+  {
+    route: "POST /api/offers/games/{gameId}/bulk-compensations",
+    action: "bulk-compensation.request",
+    status: 200,
+    call: () => ({ as: "sue", url: `/api/offers/games/${GAME}/bulk-compensations`, params: ofGame, form: { kind: "coins", rewardId: "gold", amount: "100", reason: "outage", players: "playerId\np1\np2" } }),
+  },
+  ...(["approve", "reject", "cancel"] as const).map(
+    (action): AuditedCase => ({
+      route: `POST /api/offers/games/{gameId}/bulk-compensations/{jobId}/${action}`,
+      action: `bulk-compensation.${action}`,
+      status: 200,
+      call: () => ({ as: "lee", url: `/api/offers/games/${GAME}/bulk-compensations/bc_1/${action}`, params: { gameId: GAME, jobId: "bc_1" }, json: { reason: "checked" } }),
+    }),
+  ),
 ];
 
 /** What a case's answer hands on to later cases. */
@@ -397,6 +416,23 @@ async function startFakeOffers(): Promise<FakeOffers> {
     referrals: [],
     connected: false,
   };
+  const bulkJob = (status: string, body: Record<string, unknown>) => ({
+    jobId: "bc_1",
+    gameId: GAME,
+    source: "list",
+    reason: "outage",
+    requestedBy: "sue",
+    status,
+    preview: { players: 2, totalAmount: 200, kind: "coins", rewardId: "gold", name: "Gold", amount: 100, invalid: 0, invalidSample: [], duplicates: 0, duplicateSample: [], unknown: 0, unknownSample: [] },
+    progress: { granted: 0, remaining: 2, cancelled: 0, total: 2 },
+    decidedBy: status === "running" || status === "rejected" ? (body.actor ?? null) : null,
+    decisionReason: status === "running" || status === "rejected" ? (body.reason ?? null) : null,
+    cancelledBy: status === "cancelled" ? (body.actor ?? null) : null,
+    requestedAt: at,
+    decidedAt: null,
+    expiresAt: at,
+    finishedAt: null,
+  });
 
   const answer = (method: string, path: string, body: Record<string, unknown>): unknown => {
     const hooks = `/v1/admin/games/${GAME}/webhooks`;
@@ -423,6 +459,10 @@ async function startFakeOffers(): Promise<FakeOffers> {
     if (method === "POST" && acted) return { offer: { ...offer, status: acted[1] === "make-claimable" ? "claimable" : acted[1] === "extend" ? "surfaced" : "expired" }, changed: true };
     if (method === "POST" && path === `${player}/offers`) return { offer: { ...offer, instanceId: "i2" } };
     if (method === "POST" && path === `${player}/deliveries/replay`) return { replayed: 1 };
+    if (method === "POST" && path === `/v1/admin/games/${GAME}/bulk-compensations`) return { job: bulkJob("pending", body) };
+    if (method === "GET" && path === `/v1/admin/games/${GAME}/bulk-compensations/bc_1`) return { job: bulkJob("pending", {}) };
+    const bulkActed = new RegExp(`^/v1/admin/games/${GAME}/bulk-compensations/bc_1/(approve|reject|cancel)$`).exec(path);
+    if (method === "POST" && bulkActed) return { job: bulkJob(({ approve: "running", reject: "rejected", cancel: "cancelled" } as const)[bulkActed[1] as "approve"], body) };
     const decided = new RegExp(`^/v1/admin/games/${GAME}/support-grants/sg_1/(approve|reject)$`).exec(path);
     if (method === "POST" && decided) return { grant: supportGrant(decided[1] === "approve" ? "granted" : "rejected", body) };
     return undefined;

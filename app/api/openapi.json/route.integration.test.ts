@@ -73,7 +73,9 @@ describe("the portal OpenAPI document", () => {
           }
           for (const [type, media] of Object.entries(content)) if (!media.schema || !Object.keys(media.schema).length) untyped.push(`${method} ${p} ${status} ${type}`);
         }
-        const body = (op.requestBody as OpenAPIV3_1.RequestBodyObject | undefined)?.content?.["application/json"]?.schema;
+        // JSON, or the fields of a multipart form (an upload larger than a JSON body may be).
+        const requestContent = (op.requestBody as OpenAPIV3_1.RequestBodyObject | undefined)?.content;
+        const body = requestContent?.["application/json"]?.schema ?? requestContent?.["multipart/form-data"]?.schema;
         if (op.requestBody && (!body || !Object.keys(body).length)) untyped.push(`${method} ${p} request body`);
       }
     }

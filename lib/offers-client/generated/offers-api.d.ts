@@ -714,6 +714,141 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/admin/games/{gameId}/bulk-compensations/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Preview an incident compensation (nothing is stored or granted)
+         * @description How many players would get the reward and the total, and what of the list is not granted: ids that break the id rule, repeats (counted once), ids of no player of this game environment. A list holds at most 1,000,000 player ids and 32 MB (one id a line, or separated by commas).
+         */
+        post: operations["adminPreviewBulkCompensation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/games/{gameId}/bulk-compensations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Incident compensations, newest first, and how many wait for approval */
+        get: operations["adminListBulkCompensations"];
+        put?: never;
+        /**
+         * Ask for an incident compensation (waits for a second person's approval)
+         * @description Stores the job pending with its players (resolved now: the preview is exactly who is granted). Always four eyes: it runs once someone other than the requester approves it. Each player is then granted once: a ledger row and a reward.granted event (source support, actor, approvedBy, reason) delivered by webhook. A list or audience naming no player answers 400 bulk-no-players.
+         */
+        post: operations["adminRequestBulkCompensation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/games/{gameId}/bulk-compensations/{jobId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An incident compensation: its preview, status and progress (granted / total) */
+        get: operations["adminGetBulkCompensation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/games/{gameId}/bulk-compensations/{jobId}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve a pending incident compensation (it starts granting)
+         * @description Never by the person who asked for it (403 four-eyes-same-person). Exactly one decision wins; the same decision by the same person again answers the first. A job already decided answers 409 bulk-job-decided, one past its time 409 bulk-job-expired.
+         */
+        post: operations["adminApproveBulkCompensation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/games/{gameId}/bulk-compensations/{jobId}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reject a pending incident compensation, with a reason
+         * @description Never by the person who asked for it (403 four-eyes-same-person). Exactly one decision wins; the same decision by the same person again answers the first. A job already decided answers 409 bulk-job-decided, one past its time 409 bulk-job-expired.
+         */
+        post: operations["adminRejectBulkCompensation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/games/{gameId}/bulk-compensations/{jobId}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a pending or running incident compensation, with a reason
+         * @description Players granted so far stay granted; once this answers, nobody else is granted (batches in flight end first). Cancelling again answers the cancelled job; a job that has ended answers 409 bulk-job-finished.
+         */
+        post: operations["adminCancelBulkCompensation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/games/{gameId}/bulk-compensations/{jobId}/result": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An incident compensation's result as CSV: playerId, outcome (granted, pending, cancelled, unknown), grantId */
+        get: operations["adminBulkCompensationResult"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/admin/games/{gameId}/players/{playerId}/timeline": {
         parameters: {
             query?: never;
@@ -1372,6 +1507,55 @@ export interface components {
                 expiresAt: string;
             };
             changed: boolean;
+        };
+        BulkPreview: {
+            players: number;
+            totalAmount: number;
+            /** @enum {string} */
+            kind: "item" | "coins" | "exp" | "trust_points" | "loyalty_currency";
+            rewardId: string;
+            name: string;
+            amount: number;
+            invalid: number;
+            invalidSample: {
+                line: number;
+                value: string;
+            }[];
+            duplicates: number;
+            duplicateSample: {
+                line: number;
+                value: string;
+            }[];
+            unknown: number;
+            unknownSample: string[];
+        };
+        BulkCompensation: {
+            jobId: string;
+            gameId: string;
+            /** @enum {string} */
+            source: "list" | "audience";
+            reason: string;
+            requestedBy: string;
+            /** @enum {string} */
+            status: "pending" | "rejected" | "expired" | "running" | "done" | "cancelled";
+            preview: components["schemas"]["BulkPreview"];
+            progress: {
+                granted: number;
+                remaining: number;
+                cancelled: number;
+                total: number;
+            };
+            decidedBy: string | null;
+            decisionReason: string | null;
+            cancelledBy: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp
+             */
+            requestedAt: string;
+            decidedAt: string | null;
+            expiresAt: string | null;
+            finishedAt: string | null;
         };
     };
     responses: never;
@@ -9231,6 +9415,1046 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         message: "unsupported-media-type";
+                    };
+                };
+            };
+            /** @description Internal error: `internal-error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "internal-error";
+                    };
+                };
+            };
+            /** @description Unavailable (retry after Retry-After): `database-unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "database-unavailable";
+                    };
+                };
+            };
+        };
+    };
+    adminPreviewBulkCompensation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description live (default) or test: the game environment this call reads and changes */
+                "x-offers-environment"?: "live" | "test";
+            };
+            path: {
+                gameId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    kind: "item" | "coins" | "exp" | "trust_points" | "loyalty_currency";
+                    rewardId: string;
+                    amount: number;
+                    reason: string;
+                    actor: string;
+                    players: {
+                        list: string;
+                    } | {
+                        /**
+                         * @description A rule over the player's snapshot: {all: [rule…]}, {any: [rule…]}, {not: rule}, or a comparison {field, op, value}. Fields: daysInGame, loginStreak, trustScore, username, currencies.<id>.balance|in|out or levels.<name>.level. Ops: eq, ne, gt, gte, lt, lte, in, between, exists (in: a list; between: [low, high]; exists: true/false). A comparison on a currency or level the player never reported is false (test it with exists). {all: []} matches every player.
+                         * @example {
+                         *       "all": [
+                         *         {
+                         *           "field": "loginStreak",
+                         *           "op": "gte",
+                         *           "value": 3
+                         *         },
+                         *         {
+                         *           "field": "currencies.gems.out",
+                         *           "op": "lt",
+                         *           "value": 100
+                         *         }
+                         *       ]
+                         *     }
+                         */
+                        audience: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        preview: components["schemas"]["BulkPreview"];
+                    };
+                };
+            };
+            /** @description Bad request: `unknown-reward`, `invalid-environment`, `invalid-request`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "invalid-request";
+                        issues: {
+                            path: (string | number)[];
+                            message: string;
+                        }[];
+                    } | {
+                        /** @enum {string} */
+                        message: "unknown-reward" | "invalid-environment";
+                    };
+                };
+            };
+            /** @description Unauthenticated: `invalid-admin-token`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "invalid-admin-token";
+                    };
+                };
+            };
+            /** @description Not found: `game-not-found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "game-not-found";
+                    };
+                };
+            };
+            /** @description Payload too large: `bulk-too-many-players`, `payload-too-large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "bulk-too-many-players" | "payload-too-large";
+                    };
+                };
+            };
+            /** @description Unsupported media type: `unsupported-media-type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "unsupported-media-type";
+                    };
+                };
+            };
+            /** @description Internal error: `internal-error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "internal-error";
+                    };
+                };
+            };
+            /** @description Unavailable (retry after Retry-After): `database-unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "database-unavailable";
+                    };
+                };
+            };
+        };
+    };
+    adminListBulkCompensations: {
+        parameters: {
+            query?: {
+                status?: "pending" | "rejected" | "expired" | "running" | "done" | "cancelled";
+                limit?: number;
+            };
+            header?: {
+                /** @description live (default) or test: the game environment this call reads and changes */
+                "x-offers-environment"?: "live" | "test";
+            };
+            path: {
+                gameId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        jobs: components["schemas"]["BulkCompensation"][];
+                        pending: number;
+                    };
+                };
+            };
+            /** @description Bad request: `invalid-environment`, `invalid-request`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "invalid-request";
+                        issues: {
+                            path: (string | number)[];
+                            message: string;
+                        }[];
+                    } | {
+                        /** @enum {string} */
+                        message: "invalid-environment";
+                    };
+                };
+            };
+            /** @description Unauthenticated: `invalid-admin-token`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "invalid-admin-token";
+                    };
+                };
+            };
+            /** @description Not found: `game-not-found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "game-not-found";
+                    };
+                };
+            };
+            /** @description Internal error: `internal-error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "internal-error";
+                    };
+                };
+            };
+            /** @description Unavailable (retry after Retry-After): `database-unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "database-unavailable";
+                    };
+                };
+            };
+        };
+    };
+    adminRequestBulkCompensation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description live (default) or test: the game environment this call reads and changes */
+                "x-offers-environment"?: "live" | "test";
+                /** @description Makes a retried request safe (a double click, a retry after a timeout): the same key with the same request answers the first job (header Idempotent-Replayed: true), never a second one; the same key with another request answers 422 idempotency-key-reused. Scoped per game environment. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                gameId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    kind: "item" | "coins" | "exp" | "trust_points" | "loyalty_currency";
+                    rewardId: string;
+                    amount: number;
+                    reason: string;
+                    actor: string;
+                    players: {
+                        list: string;
+                    } | {
+                        /**
+                         * @description A rule over the player's snapshot: {all: [rule…]}, {any: [rule…]}, {not: rule}, or a comparison {field, op, value}. Fields: daysInGame, loginStreak, trustScore, username, currencies.<id>.balance|in|out or levels.<name>.level. Ops: eq, ne, gt, gte, lt, lte, in, between, exists (in: a list; between: [low, high]; exists: true/false). A comparison on a currency or level the player never reported is false (test it with exists). {all: []} matches every player.
+                         * @example {
+                         *       "all": [
+                         *         {
+                         *           "field": "loginStreak",
+                         *           "op": "gte",
+                         *           "value": 3
+                         *         },
+                         *         {
+                         *           "field": "currencies.gems.out",
+                         *           "op": "lt",
+                         *           "value": 100
+                         *         }
+                         *       ]
+                         *     }
+                         */
+                        audience: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        job: components["schemas"]["BulkCompensation"];
+                    };
+                };
+            };
+            /** @description Bad request: `unknown-reward`, `bulk-no-players`, `invalid-environment`, `invalid-request`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "invalid-request";
+                        issues: {
+                            path: (string | number)[];
+                            message: string;
+                        }[];
+                    } | {
+                        /** @enum {string} */
+                        message: "unknown-reward" | "bulk-no-players" | "invalid-environment";
+                    };
+                };
+            };
+            /** @description Unauthenticated: `invalid-admin-token`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "invalid-admin-token";
+                    };
+                };
+            };
+            /** @description Not found: `game-not-found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "game-not-found";
+                    };
+                };
+            };
+            /** @description Payload too large: `bulk-too-many-players`, `payload-too-large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "bulk-too-many-players" | "payload-too-large";
+                    };
+                };
+            };
+            /** @description Unsupported media type: `unsupported-media-type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "unsupported-media-type";
+                    };
+                };
+            };
+            /** @description Unprocessable: `idempotency-key-reused`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "idempotency-key-reused";
+                    };
+                };
+            };
+            /** @description Internal error: `internal-error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "internal-error";
+                    };
+                };
+            };
+            /** @description Unavailable (retry after Retry-After): `database-unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "database-unavailable";
+                    };
+                };
+            };
+        };
+    };
+    adminGetBulkCompensation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description live (default) or test: the game environment this call reads and changes */
+                "x-offers-environment"?: "live" | "test";
+            };
+            path: {
+                gameId: string;
+                jobId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        job: components["schemas"]["BulkCompensation"];
+                    };
+                };
+            };
+            /** @description Bad request: `invalid-environment`, `invalid-request`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "invalid-request";
+                        issues: {
+                            path: (string | number)[];
+                            message: string;
+                        }[];
+                    } | {
+                        /** @enum {string} */
+                        message: "invalid-environment";
+                    };
+                };
+            };
+            /** @description Unauthenticated: `invalid-admin-token`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "invalid-admin-token";
+                    };
+                };
+            };
+            /** @description Not found: `bulk-job-not-found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "bulk-job-not-found";
+                    };
+                };
+            };
+            /** @description Internal error: `internal-error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "internal-error";
+                    };
+                };
+            };
+            /** @description Unavailable (retry after Retry-After): `database-unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "database-unavailable";
+                    };
+                };
+            };
+        };
+    };
+    adminApproveBulkCompensation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description live (default) or test: the game environment this call reads and changes */
+                "x-offers-environment"?: "live" | "test";
+            };
+            path: {
+                gameId: string;
+                jobId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    actor: string;
+                    reason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        job: components["schemas"]["BulkCompensation"];
+                    };
+                };
+            };
+            /** @description Bad request: `invalid-environment`, `invalid-request`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "invalid-request";
+                        issues: {
+                            path: (string | number)[];
+                            message: string;
+                        }[];
+                    } | {
+                        /** @enum {string} */
+                        message: "invalid-environment";
+                    };
+                };
+            };
+            /** @description Unauthenticated: `invalid-admin-token`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "invalid-admin-token";
+                    };
+                };
+            };
+            /** @description Status 403: `four-eyes-same-person`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "four-eyes-same-person";
+                    };
+                };
+            };
+            /** @description Not found: `bulk-job-not-found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "bulk-job-not-found";
+                    };
+                };
+            };
+            /** @description Conflict: `bulk-job-decided`, `bulk-job-expired`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "bulk-job-decided" | "bulk-job-expired";
+                    };
+                };
+            };
+            /** @description Payload too large: `payload-too-large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "payload-too-large";
+                    };
+                };
+            };
+            /** @description Unsupported media type: `unsupported-media-type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "unsupported-media-type";
+                    };
+                };
+            };
+            /** @description Internal error: `internal-error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "internal-error";
+                    };
+                };
+            };
+            /** @description Unavailable (retry after Retry-After): `database-unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "database-unavailable";
+                    };
+                };
+            };
+        };
+    };
+    adminRejectBulkCompensation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description live (default) or test: the game environment this call reads and changes */
+                "x-offers-environment"?: "live" | "test";
+            };
+            path: {
+                gameId: string;
+                jobId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    actor: string;
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        job: components["schemas"]["BulkCompensation"];
+                    };
+                };
+            };
+            /** @description Bad request: `invalid-environment`, `invalid-request`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "invalid-request";
+                        issues: {
+                            path: (string | number)[];
+                            message: string;
+                        }[];
+                    } | {
+                        /** @enum {string} */
+                        message: "invalid-environment";
+                    };
+                };
+            };
+            /** @description Unauthenticated: `invalid-admin-token`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "invalid-admin-token";
+                    };
+                };
+            };
+            /** @description Status 403: `four-eyes-same-person`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "four-eyes-same-person";
+                    };
+                };
+            };
+            /** @description Not found: `bulk-job-not-found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "bulk-job-not-found";
+                    };
+                };
+            };
+            /** @description Conflict: `bulk-job-decided`, `bulk-job-expired`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "bulk-job-decided" | "bulk-job-expired";
+                    };
+                };
+            };
+            /** @description Payload too large: `payload-too-large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "payload-too-large";
+                    };
+                };
+            };
+            /** @description Unsupported media type: `unsupported-media-type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "unsupported-media-type";
+                    };
+                };
+            };
+            /** @description Internal error: `internal-error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "internal-error";
+                    };
+                };
+            };
+            /** @description Unavailable (retry after Retry-After): `database-unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "database-unavailable";
+                    };
+                };
+            };
+        };
+    };
+    adminCancelBulkCompensation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description live (default) or test: the game environment this call reads and changes */
+                "x-offers-environment"?: "live" | "test";
+            };
+            path: {
+                gameId: string;
+                jobId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    actor: string;
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        job: components["schemas"]["BulkCompensation"];
+                    };
+                };
+            };
+            /** @description Bad request: `invalid-environment`, `invalid-request`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "invalid-request";
+                        issues: {
+                            path: (string | number)[];
+                            message: string;
+                        }[];
+                    } | {
+                        /** @enum {string} */
+                        message: "invalid-environment";
+                    };
+                };
+            };
+            /** @description Unauthenticated: `invalid-admin-token`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "invalid-admin-token";
+                    };
+                };
+            };
+            /** @description Not found: `bulk-job-not-found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "bulk-job-not-found";
+                    };
+                };
+            };
+            /** @description Conflict: `bulk-job-finished`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "bulk-job-finished";
+                    };
+                };
+            };
+            /** @description Payload too large: `payload-too-large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "payload-too-large";
+                    };
+                };
+            };
+            /** @description Unsupported media type: `unsupported-media-type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "unsupported-media-type";
+                    };
+                };
+            };
+            /** @description Internal error: `internal-error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "internal-error";
+                    };
+                };
+            };
+            /** @description Unavailable (retry after Retry-After): `database-unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "database-unavailable";
+                    };
+                };
+            };
+        };
+    };
+    adminBulkCompensationResult: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description live (default) or test: the game environment this call reads and changes */
+                "x-offers-environment"?: "live" | "test";
+            };
+            path: {
+                gameId: string;
+                jobId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description text/csv, one line per player in id order */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Bad request: `invalid-environment`, `invalid-request`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "invalid-request";
+                        issues: {
+                            path: (string | number)[];
+                            message: string;
+                        }[];
+                    } | {
+                        /** @enum {string} */
+                        message: "invalid-environment";
+                    };
+                };
+            };
+            /** @description Unauthenticated: `invalid-admin-token`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "invalid-admin-token";
+                    };
+                };
+            };
+            /** @description Not found: `bulk-job-not-found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "bulk-job-not-found";
                     };
                 };
             };

@@ -24,3 +24,4 @@ export * from "./live-ops";
 export * from "./support";
 export * from "./timeline";
 export * from "./support-actions";
+export * from "./bulk-compensation";

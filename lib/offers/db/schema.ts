@@ -510,3 +510,7 @@ export const supportGrants = pgTable(
     index("offers_support_grants_pending_idx").on(t.gameId, t.createdAt).where(sql`status = 'pending'`),
   ],
 );
+
+
+// Incident compensation in bulk: its tables in a file of their own (this one stays readable).
+export * from "./schema-bulk";

@@ -51,6 +51,16 @@ import {
   type SupportGrantRow,
 } from "./support-grants";
 import { requirePlayer, supportAssign, supportOfferAction, type SupportOfferAsk, type SupportOfferOutcome } from "./support-actions";
+import {
+  cancelBulkCompensation,
+  decideBulkCompensation,
+  expireBulkCompensations,
+  listBulkCompensations,
+  requestBulkCompensation,
+  resolveBulk,
+  type BulkAsk,
+  type BulkOutcome,
+} from "./bulk-compensation";
 import { withPlayerTransaction, type PlayerTx } from "./transaction";
 import {
   DEFAULT_MAX_OFFER_SLOTS,
@@ -78,6 +88,7 @@ export class OffersEngine implements EngineCore {
   readonly clock: Clock;
   private readonly listeners = new Set<OfferEventListener>();
   private readonly grantListeners = new Set<(gameId: string) => void>();
+  private readonly bulkListeners = new Set<() => void>();
   private readonly errorHandler: (error: unknown) => void;
   private readonly reads: CampaignReads;
   private readonly settingsCache = new Map<string, { at: number; value: Promise<GameSettings> }>();
@@ -337,13 +348,50 @@ export class OffersEngine implements EngineCore {
     return expireSupportGrants(this);
   }
 
+  /** What a bulk compensation would grant (./bulk-compensation); nothing is written. */
+  async previewBulkCompensation(ask: Omit<BulkAsk, "idempotencyKey">) {
+    return (await resolveBulk(this, ask)).preview;
+  }
+
+  /** Asks for a bulk compensation: stored pending with its players until a second person approves it. */
+  requestBulkCompensation(ask: BulkAsk): Promise<BulkOutcome> {
+    return requestBulkCompensation(this, ask);
+  }
+
+  /** Approves (it starts running) or rejects a pending bulk compensation; never by its requester. */
+  async decideBulkCompensation(decision: Parameters<typeof decideBulkCompensation>[1]): Promise<BulkOutcome> {
+    const outcome = await decideBulkCompensation(this, decision);
+    if (!outcome.replayed && outcome.job.status === "running") for (const listener of this.bulkListeners) listener();
+    return outcome;
+  }
+
+  cancelBulkCompensation(cancel: Parameters<typeof cancelBulkCompensation>[1]): Promise<BulkOutcome> {
+    return cancelBulkCompensation(this, cancel);
+  }
+
+  listBulkCompensations(gameId: string, filter: Parameters<typeof listBulkCompensations>[3]) {
+    return listBulkCompensations(this.db, gameId, this.clock.now(), filter);
+  }
+
+  /** Stores `expired` on pending bulk compensations past their time (the periodic sweep). */
+  expireBulkCompensations(): Promise<number> {
+    return expireBulkCompensations(this);
+  }
+
+  /** Subscribes to "a bulk compensation was approved here" (this instance's runner starts at once; others poll). */
+  onBulkApproved(listener: () => void): () => void {
+    this.bulkListeners.add(listener);
+    return () => this.bulkListeners.delete(listener);
+  }
+
   /** Subscribes to "a reward.granted event was committed" (after commit; the delivery worker wakes on it). */
   onRewardGranted(listener: (gameId: string) => void): () => void {
     this.grantListeners.add(listener);
     return () => this.grantListeners.delete(listener);
   }
 
-  private rewardGranted(gameId: string): void {
+  /** Tells the listeners a reward.granted event was committed for the game (bulk runners write them outside the engine's methods). */
+  rewardGranted(gameId: string): void {
     for (const listener of this.grantListeners) {
       try {
         listener(gameId);

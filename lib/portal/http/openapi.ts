@@ -188,6 +188,7 @@ export function buildPortalOpenApiDocument(routes: readonly PortalRouteModule[])
         security,
         ...(parameters.length ? { parameters } : {}),
         ...(spec.body ? { requestBody: { required: true, content: { "application/json": { schema: jsonSchema(spec.doc?.requestBody ?? schemaOf(spec.body), "input", components) } } } } : {}),
+        ...(!spec.body && spec.doc?.requestForm ? { requestBody: { required: true, content: { "multipart/form-data": { schema: jsonSchema(spec.doc.requestForm, "input", components) } } } } : {}),
         responses: { ...successResponses(spec, components), ...errorResponses([...documentedCodes(method, spec)], responses) },
       };
     }

@@ -80,6 +80,8 @@ export interface RouteDoc<R extends SuccessDocs = SuccessDocs> {
    * catalog checks, answering 422 with the record's paths): the document shows this instead of `body`.
    */
   requestBody?: z.ZodType;
+  /** The fields of a multipart form the handler reads itself (an upload larger than a JSON body may be). */
+  requestForm?: z.ZodType;
 }
 
 /** The JSON bodies a route may answer: what its declared schemas accept. */

@@ -30,6 +30,12 @@ export const statusOf: Record<PortalErrorCode, number> = {
   "support-grant-expired": 409,
   "four-eyes-same-person": 403,
   "idempotency-key-reused": 422,
+  "bulk-job-not-found": 404,
+  "bulk-job-decided": 409,
+  "bulk-job-expired": 409,
+  "bulk-job-finished": 409,
+  "bulk-no-players": 400,
+  "bulk-too-many-players": 413,
   "invalid-cursor": 400,
   // Support acts on a player's offers (the offers service's codes, passed through).
   "offer-already-assigned": 409,

@@ -1019,6 +1019,150 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/offers/games/{gameId}/bulk-compensations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A game's incident compensations and how many wait for approval: status (support, lead)
+         * @description Needs the support or lead role (admin holds every role).
+         */
+        get: operations["bulkCompensations"];
+        put?: never;
+        /**
+         * Ask for an incident compensation (the same form); it waits for a second person's approval (support)
+         * @description Needs the support role (admin holds every role).
+         */
+        post: operations["bulkCompensationCreate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/offers/games/{gameId}/bulk-compensations/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Preview an incident compensation (a form: kind, rewardId, amount, reason, players CSV or audience); nothing is stored (support)
+         * @description Needs the support role (admin holds every role).
+         */
+        post: operations["bulkCompensationPreview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/offers/games/{gameId}/bulk-compensations/{jobId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One incident compensation: preview, status, progress (support, lead)
+         * @description Needs the support or lead role (admin holds every role).
+         */
+        get: operations["bulkCompensation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/offers/games/{gameId}/bulk-compensations/{jobId}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve a pending compensation, never your own: reason optional (support, lead)
+         * @description Needs the support or lead role (admin holds every role).
+         */
+        post: operations["bulkCompensationApprove"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/offers/games/{gameId}/bulk-compensations/{jobId}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reject a pending compensation, never your own: reason (support, lead)
+         * @description Needs the support or lead role (admin holds every role).
+         */
+        post: operations["bulkCompensationReject"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/offers/games/{gameId}/bulk-compensations/{jobId}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a pending or running compensation: reason (support, lead)
+         * @description Needs the support or lead role (admin holds every role).
+         */
+        post: operations["bulkCompensationCancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/offers/games/{gameId}/bulk-compensations/{jobId}/result": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An incident compensation's result as CSV: playerId, outcome, grantId (support, lead)
+         * @description Needs the support or lead role (admin holds every role).
+         */
+        get: operations["bulkCompensationResult"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/offers/games/{gameId}/webhooks/deliveries/{deliveryId}/replay": {
         parameters: {
             query?: never;
@@ -1375,7 +1519,7 @@ export interface components {
              * @description The stable code: branch on it
              * @enum {string}
              */
-            message: "not-found" | "precondition-failed" | "invalid-record" | "conflict" | "offers-service-unavailable" | "offers-admin-token-rejected" | "offers-bad-response" | "offers-request-refused" | "game-not-found" | "player-not-found" | "offer-not-found" | "definition-exists" | "definition-archived" | "webhook-endpoint-not-found" | "webhook-delivery-not-found" | "webhook-url-not-allowed" | "too-many-webhook-endpoints" | "unknown-reward" | "support-grant-not-found" | "support-grant-decided" | "support-grant-expired" | "four-eyes-same-person" | "idempotency-key-reused" | "invalid-cursor" | "offer-already-assigned" | "offer-transition-refused" | "expiry-out-of-range" | "invalid-request" | "payload-too-large" | "precondition-required" | "unauthenticated" | "forbidden" | "cross-site-request" | "session-required" | "own-order" | "token-not-found" | "name-taken" | "order-decided" | "not-mergeable" | "merge-conflict" | "merge-request-decided" | "order-merge-request" | "own-merge-request" | "not-releasable" | "already-released" | "invalid-config" | "source-control-invalid" | "source-control-refused" | "source-control-failed" | "source-control-busy" | "rate-limited" | "database-unavailable" | "internal-error";
+            message: "not-found" | "precondition-failed" | "invalid-record" | "conflict" | "offers-service-unavailable" | "offers-admin-token-rejected" | "offers-bad-response" | "offers-request-refused" | "game-not-found" | "player-not-found" | "offer-not-found" | "definition-exists" | "definition-archived" | "webhook-endpoint-not-found" | "webhook-delivery-not-found" | "webhook-url-not-allowed" | "too-many-webhook-endpoints" | "unknown-reward" | "support-grant-not-found" | "support-grant-decided" | "support-grant-expired" | "four-eyes-same-person" | "idempotency-key-reused" | "bulk-job-not-found" | "bulk-job-decided" | "bulk-job-expired" | "bulk-job-finished" | "bulk-no-players" | "bulk-too-many-players" | "invalid-cursor" | "offer-already-assigned" | "offer-transition-refused" | "expiry-out-of-range" | "invalid-request" | "payload-too-large" | "precondition-required" | "unauthenticated" | "forbidden" | "cross-site-request" | "session-required" | "own-order" | "token-not-found" | "name-taken" | "order-decided" | "not-mergeable" | "merge-conflict" | "merge-request-decided" | "order-merge-request" | "own-merge-request" | "not-releasable" | "already-released" | "invalid-config" | "source-control-invalid" | "source-control-refused" | "source-control-failed" | "source-control-busy" | "rate-limited" | "database-unavailable" | "internal-error";
             /** @description A sentence for people; its wording may change */
             detail: string;
             /** @description Bad input only: each problem and where */
@@ -1565,8 +1709,69 @@ export interface components {
             };
             changed: boolean;
         };
+        BulkCompensation: {
+            jobId: string;
+            gameId: string;
+            /** @enum {string} */
+            source: "list" | "audience";
+            reason: string;
+            requestedBy: string;
+            /** @enum {string} */
+            status: "pending" | "rejected" | "expired" | "running" | "done" | "cancelled";
+            preview: components["schemas"]["BulkPreview"];
+            progress: {
+                granted: number;
+                remaining: number;
+                cancelled: number;
+                total: number;
+            };
+            decidedBy: string | null;
+            decisionReason: string | null;
+            cancelledBy: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp
+             */
+            requestedAt: string;
+            decidedAt: string | null;
+            expiresAt: string | null;
+            finishedAt: string | null;
+        };
+        BulkPreview: {
+            players: number;
+            totalAmount: number;
+            /** @enum {string} */
+            kind: "item" | "coins" | "exp" | "trust_points" | "loyalty_currency";
+            rewardId: string;
+            name: string;
+            amount: number;
+            invalid: number;
+            invalidSample: {
+                line: number;
+                value: string;
+            }[];
+            duplicates: number;
+            duplicateSample: {
+                line: number;
+                value: string;
+            }[];
+            unknown: number;
+            unknownSample: string[];
+        };
     };
     responses: {
+        /** @description Bad request: `bulk-no-players`, `invalid-request`, `unknown-reward`. */
+        "Error400.bulk-no-players.invalid-request.unknown-reward": {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["PortalError"] & {
+                    /** @enum {string} */
+                    message: "bulk-no-players" | "invalid-request" | "unknown-reward";
+                };
+            };
+        };
         /** @description Bad request: `expiry-out-of-range`, `invalid-request`. */
         "Error400.expiry-out-of-range.invalid-request": {
             headers: {
@@ -1723,6 +1928,18 @@ export interface components {
                 };
             };
         };
+        /** @description Not found: `bulk-job-not-found`. */
+        "Error404.bulk-job-not-found": {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["PortalError"] & {
+                    /** @enum {string} */
+                    message: "bulk-job-not-found";
+                };
+            };
+        };
         /** @description Not found: `game-not-found`. */
         "Error404.game-not-found": {
             headers: {
@@ -1864,6 +2081,30 @@ export interface components {
                 "application/json": components["schemas"]["PortalError"] & {
                     /** @enum {string} */
                     message: "already-released" | "conflict";
+                };
+            };
+        };
+        /** @description Conflict: `bulk-job-decided`, `bulk-job-expired`. */
+        "Error409.bulk-job-decided.bulk-job-expired": {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["PortalError"] & {
+                    /** @enum {string} */
+                    message: "bulk-job-decided" | "bulk-job-expired";
+                };
+            };
+        };
+        /** @description Conflict: `bulk-job-finished`. */
+        "Error409.bulk-job-finished": {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["PortalError"] & {
+                    /** @enum {string} */
+                    message: "bulk-job-finished";
                 };
             };
         };
@@ -2032,6 +2273,18 @@ export interface components {
                 "application/json": components["schemas"]["PortalError"] & {
                     /** @enum {string} */
                     message: "precondition-failed";
+                };
+            };
+        };
+        /** @description Payload too large: `bulk-too-many-players`, `payload-too-large`. */
+        "Error413.bulk-too-many-players.payload-too-large": {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["PortalError"] & {
+                    /** @enum {string} */
+                    message: "bulk-too-many-players" | "payload-too-large";
                 };
             };
         };
@@ -2612,7 +2865,7 @@ export interface operations {
             query?: {
                 actor?: string;
                 action?: string;
-                targetType?: "component" | "order" | "token" | "catalog" | "import" | "merge-request" | "offer-definition" | "webhook" | "support-grant" | "offer-instance" | "player";
+                targetType?: "component" | "order" | "token" | "catalog" | "import" | "merge-request" | "offer-definition" | "webhook" | "support-grant" | "offer-instance" | "player" | "bulk-compensation";
                 target?: string;
                 component?: string;
                 requestId?: string;
@@ -2641,9 +2894,9 @@ export interface operations {
                             actor: string;
                             actorName: string;
                             /** @enum {string} */
-                            action: "component.update" | "favorite.add" | "favorite.remove" | "cache.refresh" | "config.write" | "release.create" | "import.components" | "order.create" | "order.approve" | "order.reject" | "merge-request.approve" | "merge-request.merge" | "merge-request.close" | "merge-request.propose" | "token.create" | "token.revoke" | "offer-definition.create" | "offer-definition.update" | "offer-definition.activate" | "offer-definition.pause" | "offer-definition.archive" | "offer-definition.restore" | "webhook.create" | "webhook.update" | "webhook.delete" | "webhook.rotate-secret" | "webhook.test" | "webhook.replay" | "support-grant.request" | "support-grant.approve" | "support-grant.reject" | "support-offer.expire" | "support-offer.revoke" | "support-offer.extend" | "support-offer.make-claimable" | "support-offer.reoffer" | "support-deliveries.resend";
+                            action: "component.update" | "favorite.add" | "favorite.remove" | "cache.refresh" | "config.write" | "release.create" | "import.components" | "order.create" | "order.approve" | "order.reject" | "merge-request.approve" | "merge-request.merge" | "merge-request.close" | "merge-request.propose" | "token.create" | "token.revoke" | "offer-definition.create" | "offer-definition.update" | "offer-definition.activate" | "offer-definition.pause" | "offer-definition.archive" | "offer-definition.restore" | "webhook.create" | "webhook.update" | "webhook.delete" | "webhook.rotate-secret" | "webhook.test" | "webhook.replay" | "support-grant.request" | "support-grant.approve" | "support-grant.reject" | "support-offer.expire" | "support-offer.revoke" | "support-offer.extend" | "support-offer.make-claimable" | "support-offer.reoffer" | "support-deliveries.resend" | "bulk-compensation.request" | "bulk-compensation.approve" | "bulk-compensation.reject" | "bulk-compensation.cancel";
                             /** @enum {string} */
-                            targetType: "component" | "order" | "token" | "catalog" | "import" | "merge-request" | "offer-definition" | "webhook" | "support-grant" | "offer-instance" | "player";
+                            targetType: "component" | "order" | "token" | "catalog" | "import" | "merge-request" | "offer-definition" | "webhook" | "support-grant" | "offer-instance" | "player" | "bulk-compensation";
                             target: string;
                             component: string | null;
                             summary: string;
@@ -8263,6 +8516,350 @@ export interface operations {
             404: components["responses"]["Error404.support-grant-not-found"];
             409: components["responses"]["Error409.support-grant-decided.support-grant-expired"];
             413: components["responses"]["Error413.payload-too-large"];
+            429: components["responses"]["Error429.rate-limited"];
+            500: components["responses"]["Error500.internal-error"];
+            502: components["responses"]["Error502.offers-admin-token-rejected.offers-bad-response.offers-request-refused"];
+            503: components["responses"]["Error503.database-unavailable.offers-service-unavailable"];
+        };
+    };
+    bulkCompensations: {
+        parameters: {
+            query?: {
+                status?: "pending" | "rejected" | "expired" | "running" | "done" | "cancelled";
+                limit?: number;
+                /** @description live (default) or test: the environment of the offers service's game this call reaches */
+                environment?: "live" | "test";
+            };
+            header?: never;
+            path: {
+                gameId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Bulk compensations and the count of pending ones */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        jobs: components["schemas"]["BulkCompensation"][];
+                        pending: number;
+                    };
+                };
+            };
+            400: components["responses"]["Error400.invalid-request"];
+            401: components["responses"]["Error401.unauthenticated"];
+            403: components["responses"]["Error403.forbidden"];
+            404: components["responses"]["Error404.game-not-found"];
+            429: components["responses"]["Error429.rate-limited"];
+            500: components["responses"]["Error500.internal-error"];
+            502: components["responses"]["Error502.offers-admin-token-rejected.offers-bad-response.offers-request-refused"];
+            503: components["responses"]["Error503.database-unavailable.offers-service-unavailable"];
+        };
+    };
+    bulkCompensationCreate: {
+        parameters: {
+            query?: {
+                /** @description live (default) or test: the environment of the offers service's game this call reaches */
+                environment?: "live" | "test";
+            };
+            header?: {
+                /** @description Makes a retried claim safe: a retry with the same key and the same body within 24 h answers exactly the first answer (200, same rewards, header Idempotent-Replayed: true); the same key with another claim answers 422 idempotency-key-reused. Keys are scoped per game, player and endpoint. Only a successful claim binds its key. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                gameId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** @enum {string} */
+                    kind: "item" | "coins" | "exp" | "trust_points" | "loyalty_currency";
+                    rewardId: string;
+                    amount: number;
+                    reason: string;
+                    /** @description The CSV of player ids (a file or text): one a line or comma-separated, an optional playerId header */
+                    players?: string;
+                    /** @description Instead of players: an audience rule as JSON */
+                    audience?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The job, pending approval, with its preview */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        job: components["schemas"]["BulkCompensation"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400.bulk-no-players.invalid-request.unknown-reward"];
+            401: components["responses"]["Error401.unauthenticated"];
+            403: components["responses"]["Error403.cross-site-request.forbidden"];
+            404: components["responses"]["Error404.game-not-found"];
+            413: components["responses"]["Error413.bulk-too-many-players.payload-too-large"];
+            422: components["responses"]["Error422.idempotency-key-reused"];
+            429: components["responses"]["Error429.rate-limited"];
+            500: components["responses"]["Error500.internal-error"];
+            502: components["responses"]["Error502.offers-admin-token-rejected.offers-bad-response.offers-request-refused"];
+            503: components["responses"]["Error503.database-unavailable.offers-service-unavailable"];
+        };
+    };
+    bulkCompensationPreview: {
+        parameters: {
+            query?: {
+                /** @description live (default) or test: the environment of the offers service's game this call reaches */
+                environment?: "live" | "test";
+            };
+            header?: never;
+            path: {
+                gameId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** @enum {string} */
+                    kind: "item" | "coins" | "exp" | "trust_points" | "loyalty_currency";
+                    rewardId: string;
+                    amount: number;
+                    reason: string;
+                    /** @description The CSV of player ids (a file or text): one a line or comma-separated, an optional playerId header */
+                    players?: string;
+                    /** @description Instead of players: an audience rule as JSON */
+                    audience?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The preview */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        preview: components["schemas"]["BulkPreview"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400.invalid-request.unknown-reward"];
+            401: components["responses"]["Error401.unauthenticated"];
+            403: components["responses"]["Error403.cross-site-request.forbidden"];
+            404: components["responses"]["Error404.game-not-found"];
+            413: components["responses"]["Error413.bulk-too-many-players.payload-too-large"];
+            429: components["responses"]["Error429.rate-limited"];
+            500: components["responses"]["Error500.internal-error"];
+            502: components["responses"]["Error502.offers-admin-token-rejected.offers-bad-response.offers-request-refused"];
+            503: components["responses"]["Error503.database-unavailable.offers-service-unavailable"];
+        };
+    };
+    bulkCompensation: {
+        parameters: {
+            query?: {
+                /** @description live (default) or test: the environment of the offers service's game this call reaches */
+                environment?: "live" | "test";
+            };
+            header?: never;
+            path: {
+                gameId: string;
+                jobId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The job */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        job: components["schemas"]["BulkCompensation"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400.invalid-request"];
+            401: components["responses"]["Error401.unauthenticated"];
+            403: components["responses"]["Error403.forbidden"];
+            404: components["responses"]["Error404.bulk-job-not-found"];
+            429: components["responses"]["Error429.rate-limited"];
+            500: components["responses"]["Error500.internal-error"];
+            502: components["responses"]["Error502.offers-admin-token-rejected.offers-bad-response.offers-request-refused"];
+            503: components["responses"]["Error503.database-unavailable.offers-service-unavailable"];
+        };
+    };
+    bulkCompensationApprove: {
+        parameters: {
+            query?: {
+                /** @description live (default) or test: the environment of the offers service's game this call reaches */
+                environment?: "live" | "test";
+            };
+            header?: never;
+            path: {
+                gameId: string;
+                jobId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    reason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The job after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        job: components["schemas"]["BulkCompensation"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400.invalid-request"];
+            401: components["responses"]["Error401.unauthenticated"];
+            403: components["responses"]["Error403.cross-site-request.forbidden.four-eyes-same-person"];
+            404: components["responses"]["Error404.bulk-job-not-found"];
+            409: components["responses"]["Error409.bulk-job-decided.bulk-job-expired"];
+            413: components["responses"]["Error413.payload-too-large"];
+            429: components["responses"]["Error429.rate-limited"];
+            500: components["responses"]["Error500.internal-error"];
+            502: components["responses"]["Error502.offers-admin-token-rejected.offers-bad-response.offers-request-refused"];
+            503: components["responses"]["Error503.database-unavailable.offers-service-unavailable"];
+        };
+    };
+    bulkCompensationReject: {
+        parameters: {
+            query?: {
+                /** @description live (default) or test: the environment of the offers service's game this call reaches */
+                environment?: "live" | "test";
+            };
+            header?: never;
+            path: {
+                gameId: string;
+                jobId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The job after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        job: components["schemas"]["BulkCompensation"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400.invalid-request"];
+            401: components["responses"]["Error401.unauthenticated"];
+            403: components["responses"]["Error403.cross-site-request.forbidden.four-eyes-same-person"];
+            404: components["responses"]["Error404.bulk-job-not-found"];
+            409: components["responses"]["Error409.bulk-job-decided.bulk-job-expired"];
+            413: components["responses"]["Error413.payload-too-large"];
+            429: components["responses"]["Error429.rate-limited"];
+            500: components["responses"]["Error500.internal-error"];
+            502: components["responses"]["Error502.offers-admin-token-rejected.offers-bad-response.offers-request-refused"];
+            503: components["responses"]["Error503.database-unavailable.offers-service-unavailable"];
+        };
+    };
+    bulkCompensationCancel: {
+        parameters: {
+            query?: {
+                /** @description live (default) or test: the environment of the offers service's game this call reaches */
+                environment?: "live" | "test";
+            };
+            header?: never;
+            path: {
+                gameId: string;
+                jobId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The job after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        job: components["schemas"]["BulkCompensation"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400.invalid-request"];
+            401: components["responses"]["Error401.unauthenticated"];
+            403: components["responses"]["Error403.cross-site-request.forbidden"];
+            404: components["responses"]["Error404.bulk-job-not-found"];
+            409: components["responses"]["Error409.bulk-job-finished"];
+            413: components["responses"]["Error413.payload-too-large"];
+            429: components["responses"]["Error429.rate-limited"];
+            500: components["responses"]["Error500.internal-error"];
+            502: components["responses"]["Error502.offers-admin-token-rejected.offers-bad-response.offers-request-refused"];
+            503: components["responses"]["Error503.database-unavailable.offers-service-unavailable"];
+        };
+    };
+    bulkCompensationResult: {
+        parameters: {
+            query?: {
+                /** @description live (default) or test: the environment of the offers service's game this call reaches */
+                environment?: "live" | "test";
+            };
+            header?: never;
+            path: {
+                gameId: string;
+                jobId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One line per player in id order: playerId, outcome (granted, pending, cancelled, unknown), grantId */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["Error400.invalid-request"];
+            401: components["responses"]["Error401.unauthenticated"];
+            403: components["responses"]["Error403.forbidden"];
+            404: components["responses"]["Error404.bulk-job-not-found"];
             429: components["responses"]["Error429.rate-limited"];
             500: components["responses"]["Error500.internal-error"];
             502: components["responses"]["Error502.offers-admin-token-rejected.offers-bad-response.offers-request-refused"];
