@@ -132,6 +132,7 @@ const examples: Record<string, Partial<Record<Method, Example>>> = {
   "offers/games/[gameId]/players/[playerId]/deliveries/replay": { POST: { params: { gameId: "demo-game", playerId: "player-1" }, body: { deliveryId: 1, reason: "Webhook lost" } } },
   "offers/games/[gameId]/support-grants": { GET: { params: { gameId: "demo-game" }, query: { status: "pending", playerId: "player-1", limit: "5" } } },
   "offers/games/[gameId]/support-grants/[grantId]/approve": { POST: { params: { gameId: "demo-game", grantId: "grant-1" }, body: { reason: "Checked the logs" } } },
+  "offers/games/[gameId]/support-thresholds": { GET: { params: { gameId: "demo-game" } }, PUT: { params: { gameId: "demo-game" }, body: { rules: [{ kind: "coins", approvalAbove: 1000 }, { kind: "loyalty_currency", approvalAbove: "always" }] } } },
   "offers/games/[gameId]/support-grants/[grantId]/reject": { POST: { params: { gameId: "demo-game", grantId: "grant-1" }, body: { reason: "Already compensated" } } },
   // Multipart uploads (read by the handler, not as JSON): their examples carry no JSON body.
   "offers/games/[gameId]/bulk-compensations": { GET: { params: { gameId: "demo-game" }, query: { status: "pending", limit: "5" } }, POST: { params: { gameId: "demo-game" }, headers: { "idempotency-key": "bulk-key-1" } } },

@@ -18,6 +18,7 @@ import type {
   SupportOfferAction,
   SupportOfferActionResponse,
   SupportResendResponse,
+  SupportThresholds,
   WebhookDeliveryPage,
 } from "@/lib/offers-client/schemas";
 import type { CompensationBody, ExtendOfferBody, OfferActionBody, ReofferBody, ResendDeliveriesBody } from "@/lib/portal/support-shapes";
@@ -77,6 +78,11 @@ export function offersApi(environment: Environment) {
         json: reason ? { reason } : {},
       }).then((a) => a.job),
     /** The result CSV's download address (same origin). */
+    /** The game environment's four-eyes thresholds. */
+    thresholds: (gameId: string, signal?: AbortSignal) => get<SupportThresholds>(`/api/offers/games/${seg(gameId)}/support-thresholds`, signal),
+    /** Sets them (leads). */
+    setThresholds: (gameId: string, thresholds: SupportThresholds) =>
+      apiFetch<SupportThresholds>(apiUrl(`/api/offers/games/${seg(gameId)}/support-thresholds`, environment), { method: "PUT", json: thresholds }),
     bulkResultUrl: (gameId: string, jobId: string) => apiUrl(`/api/offers/games/${seg(gameId)}/bulk-compensations/${seg(jobId)}/result`, environment),
     /** The live view's EventSource address (same origin, so the browser's native EventSource works). */
     watchUrl: (gameId: string, playerId: string) => apiUrl(`${player(gameId, playerId)}/watch`, environment),
@@ -90,6 +96,7 @@ export function offersKeys(environment: Environment) {
     players: (gameId: string, q: string) => ["offers", environment, "players", gameId, q] as const,
     player: (gameId: string, playerId: string) => ["offers", environment, "player", gameId, playerId] as const,
     deliveries: (gameId: string, playerId: string) => ["offers", environment, "deliveries", gameId, playerId] as const,
+    thresholds: (gameId: string) => ["offers", environment, "support-thresholds", gameId] as const,
     pendingGrants: (gameId: string) => ["offers", environment, "support-grants", gameId, "pending"] as const,
     bulkJobs: (gameId: string, status: string) => ["offers", environment, "bulk-compensations", gameId, status] as const,
   };

@@ -8,8 +8,10 @@ import { describeOffersError, useOffersApi } from "./api";
 import { GameOptions } from "./game-options";
 import { PendingApprovals } from "./pending-approvals";
 import { BulkJobs } from "./bulk-jobs";
+import { SupportThresholdsCard } from "./support-thresholds-card";
 
-export function ApprovalsPage({ initialGame, me }: { initialGame: string; me: string }) {
+/** `canSetThresholds`: the signed-in user is a lead (who sets when grants wait for a second person). */
+export function ApprovalsPage({ initialGame, me, canSetThresholds = false }: { initialGame: string; me: string; canSetThresholds?: boolean }) {
   const { api, keys } = useOffersApi();
   const games = useQuery({ queryKey: keys.games, queryFn: ({ signal }) => api.games(signal), ...retryWhileUnavailable });
   const [picked, setPicked] = useState(initialGame);
@@ -32,6 +34,7 @@ export function ApprovalsPage({ initialGame, me }: { initialGame: string; me: st
       </Card>
       {selected ? <PendingApprovals gameId={selected} me={me} /> : null}
       {selected ? <BulkJobs gameId={selected} me={me} status="pending" title="Incident compensations waiting for approval" /> : null}
+      {selected ? <SupportThresholdsCard gameId={selected} canEdit={canSetThresholds} /> : null}
     </div>
   );
 }

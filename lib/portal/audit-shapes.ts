@@ -36,6 +36,7 @@ export const AUDIT_ACTIONS = [
   "support-grant.request",
   "support-grant.approve",
   "support-grant.reject",
+  "support-thresholds.update",
   "support-offer.expire",
   "support-offer.revoke",
   "support-offer.extend",
@@ -49,7 +50,7 @@ export const AUDIT_ACTIONS = [
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-export const AUDIT_TARGET_TYPES = ["component", "order", "token", "catalog", "import", "merge-request", "offer-definition", "webhook", "support-grant", "offer-instance", "player", "bulk-compensation"] as const;
+export const AUDIT_TARGET_TYPES = ["component", "order", "token", "catalog", "import", "merge-request", "offer-definition", "webhook", "support-grant", "support-thresholds", "offer-instance", "player", "bulk-compensation"] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 
 export interface AuditActor {

@@ -7,7 +7,7 @@
 import "server-only";
 import { recordAudit, type AuditContext } from "./audit";
 import type { PortalServices } from "./services";
-import type { SupportGrant, SupportGrantStatus } from "../offers-client/schemas";
+import type { ApprovalRule, SupportGrant, SupportGrantStatus, SupportThresholds } from "../offers-client/schemas";
 
 type Services = Pick<PortalServices, "offersAdmin" | "db">;
 
@@ -72,4 +72,34 @@ export async function decideGrant(services: Services, by: AuditContext, gameId: 
 
 export function supportGrants(services: Services, gameId: string, query: { status?: SupportGrantStatus; playerId?: string; limit?: number }, signal?: AbortSignal) {
   return services.offersAdmin().supportGrants(gameId, query, signal);
+}
+
+const KIND_WORDS: Record<ApprovalRule["kind"], string> = { coins: "coins", item: "items", exp: "experience", trust_points: "trust points", loyalty_currency: "loyalty currency" };
+
+/** The thresholds in words, for the audit log: "coins above 1,000; loyalty currency (gems) always". */
+export function thresholdsInWords(thresholds: SupportThresholds): string {
+  if (thresholds.rules.length === 0) return "none: every grant is immediate";
+  return thresholds.rules
+    .map((r) => `${KIND_WORDS[r.kind]}${r.rewardId ? ` (${r.rewardId})` : ""} ${r.approvalAbove === "always" ? "always" : `above ${r.approvalAbove.toLocaleString("en-US")}`}`)
+    .join("; ");
+}
+
+export function supportThresholds(services: Services, gameId: string, signal?: AbortSignal) {
+  return services.offersAdmin().supportThresholds(gameId, signal);
+}
+
+/** Sets the game environment's four-eyes thresholds (a lead's policy); audited with the rules before and after. */
+export async function setSupportThresholds(services: Services, by: AuditContext, gameId: string, thresholds: SupportThresholds) {
+  const admin = services.offersAdmin();
+  const before = await admin.supportThresholds(gameId);
+  const after = await admin.setSupportThresholds(gameId, thresholds);
+  await recordAudit(() => services.db(), by, {
+    action: "support-thresholds.update",
+    targetType: "support-thresholds",
+    target: gameId,
+    summary: `set the support approval thresholds of ${gameId}: ${thresholdsInWords(after)} (were: ${thresholdsInWords(before)})`,
+    before,
+    after,
+  }, "after-remote-change");
+  return after;
 }

@@ -255,6 +255,12 @@ const CASES: AuditedCase[] = [
       call: () => ({ as: "lee", url: `/api/offers/games/${GAME}/support-grants/sg_1/${decision}`, params: { gameId: GAME, grantId: "sg_1" }, json: { reason: "checked" } }),
     }),
   ),
+  {
+    route: "PUT /api/offers/games/{gameId}/support-thresholds",
+    action: "support-thresholds.update",
+    status: 200,
+    call: () => ({ as: "lee", url: `/api/offers/games/${GAME}/support-thresholds`, params: { gameId: GAME }, json: { rules: [{ kind: "coins", approvalAbove: 1000 }] } }),
+  },
   ...(["expire", "revoke", "make-claimable", "extend"] as const).map(
     (action): AuditedCase => ({
       route: `POST /api/offers/games/{gameId}/players/{playerId}/offers/{instanceId}/${action}`,
@@ -452,6 +458,7 @@ async function startFakeOffers(): Promise<FakeOffers> {
     if (method === "POST" && path === `${hooks}/endpoints/${ENDPOINT}/test`) return { messageId: "msg_test", deliveryId: 8 };
     if (method === "POST" && (path === `${hooks}/deliveries/7/replay` || path === `${hooks}/replay`)) return { replayed: 1 };
     if (method === "POST" && path === `/v1/admin/games/${GAME}/players/p1/support-grants`) return { grant: supportGrant("pending", body) };
+    if (path === `/v1/admin/games/${GAME}/support-thresholds`) return method === "PUT" ? body : { rules: [] };
     if (method === "GET" && path === `/v1/admin/games/${GAME}/support-grants`) return { grants: [supportGrant("pending", {})], pending: 1 };
     const player = `/v1/admin/games/${GAME}/players/p1`;
     if (method === "GET" && path === player) return playerState;

@@ -61,6 +61,7 @@ export async function portalRouteModules(): Promise<PortalRouteModule[]> {
     { path: "/api/offers/games/{gameId}/players/{playerId}/deliveries/replay", module: await import("@/app/api/offers/games/[gameId]/players/[playerId]/deliveries/replay/route") },
     { path: "/api/offers/games/{gameId}/support-grants", module: await import("@/app/api/offers/games/[gameId]/support-grants/route") },
     { path: "/api/offers/games/{gameId}/support-grants/{grantId}/approve", module: await import("@/app/api/offers/games/[gameId]/support-grants/[grantId]/approve/route") },
+    { path: "/api/offers/games/{gameId}/support-thresholds", module: await import("@/app/api/offers/games/[gameId]/support-thresholds/route") },
     { path: "/api/offers/games/{gameId}/support-grants/{grantId}/reject", module: await import("@/app/api/offers/games/[gameId]/support-grants/[grantId]/reject/route") },
     { path: "/api/offers/games/{gameId}/bulk-compensations", module: await import("@/app/api/offers/games/[gameId]/bulk-compensations/route") },
     { path: "/api/offers/games/{gameId}/bulk-compensations/preview", module: await import("@/app/api/offers/games/[gameId]/bulk-compensations/preview/route") },

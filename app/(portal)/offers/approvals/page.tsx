@@ -20,5 +20,5 @@ export default async function SupportApprovalsPage({ searchParams }: { searchPar
   const params = await searchParams;
   if (!user) return <SignInNeeded title="Support approvals" reason="Sign in to approve support grants." next={pageHref("/offers/approvals", pageEnvironment(params))} />;
   if (!hasRole(user, "support") && !hasRole(user, "lead")) return <SupportRoleNeeded />;
-  return <ApprovalsPage initialGame={first(params.game).slice(0, 200)} me={user.id} />;
+  return <ApprovalsPage initialGame={first(params.game).slice(0, 200)} me={user.id} canSetThresholds={hasRole(user, "lead")} />;
 }
