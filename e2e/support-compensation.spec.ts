@@ -82,6 +82,9 @@ test("support grants below the threshold at once; above it a lead approves, and 
     const row = queue.locator("tr", { hasText: player });
     await expect(row).toContainText("Charged twice for the gold pack");
     await expect(queue.getByTestId("pending-grants-badge")).toBeVisible();
+    // The threshold that stopped the grant, in words, where the lead can change it.
+    await expect(lead.getByTestId("thresholds-list")).toHaveText("Coins above 1,000 wait for approval.");
+    await expect(lead.getByTestId("thresholds-edit")).toBeVisible();
     expect(await overflowAtPhoneWidth(lead), "the approvals queue at 390 px").toBeLessThanOrEqual(1);
     await row.getByTestId("grant-approve").click();
     const approve = lead.getByRole("dialog");

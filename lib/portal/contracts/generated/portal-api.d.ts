@@ -999,6 +999,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/offers/games/{gameId}/support-thresholds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * When a support grant waits for a second person: rules of reward kind, optional reward id, above an amount or always (support, lead)
+         * @description Needs the support or lead role (admin holds every role).
+         */
+        get: operations["supportThresholds"];
+        /**
+         * Set the four-eyes thresholds of a game environment: rules (lead; audited)
+         * @description Needs the lead role (admin holds every role).
+         */
+        put: operations["supportThresholdsSet"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/offers/games/{gameId}/support-grants/{grantId}/reject": {
         parameters: {
             query?: never;
@@ -2865,7 +2889,7 @@ export interface operations {
             query?: {
                 actor?: string;
                 action?: string;
-                targetType?: "component" | "order" | "token" | "catalog" | "import" | "merge-request" | "offer-definition" | "webhook" | "support-grant" | "offer-instance" | "player" | "bulk-compensation";
+                targetType?: "component" | "order" | "token" | "catalog" | "import" | "merge-request" | "offer-definition" | "webhook" | "support-grant" | "support-thresholds" | "offer-instance" | "player" | "bulk-compensation";
                 target?: string;
                 component?: string;
                 requestId?: string;
@@ -2894,9 +2918,9 @@ export interface operations {
                             actor: string;
                             actorName: string;
                             /** @enum {string} */
-                            action: "component.update" | "favorite.add" | "favorite.remove" | "cache.refresh" | "config.write" | "release.create" | "import.components" | "order.create" | "order.approve" | "order.reject" | "merge-request.approve" | "merge-request.merge" | "merge-request.close" | "merge-request.propose" | "token.create" | "token.revoke" | "offer-definition.create" | "offer-definition.update" | "offer-definition.activate" | "offer-definition.pause" | "offer-definition.archive" | "offer-definition.restore" | "webhook.create" | "webhook.update" | "webhook.delete" | "webhook.rotate-secret" | "webhook.test" | "webhook.replay" | "support-grant.request" | "support-grant.approve" | "support-grant.reject" | "support-offer.expire" | "support-offer.revoke" | "support-offer.extend" | "support-offer.make-claimable" | "support-offer.reoffer" | "support-deliveries.resend" | "bulk-compensation.request" | "bulk-compensation.approve" | "bulk-compensation.reject" | "bulk-compensation.cancel";
+                            action: "component.update" | "favorite.add" | "favorite.remove" | "cache.refresh" | "config.write" | "release.create" | "import.components" | "order.create" | "order.approve" | "order.reject" | "merge-request.approve" | "merge-request.merge" | "merge-request.close" | "merge-request.propose" | "token.create" | "token.revoke" | "offer-definition.create" | "offer-definition.update" | "offer-definition.activate" | "offer-definition.pause" | "offer-definition.archive" | "offer-definition.restore" | "webhook.create" | "webhook.update" | "webhook.delete" | "webhook.rotate-secret" | "webhook.test" | "webhook.replay" | "support-grant.request" | "support-grant.approve" | "support-grant.reject" | "support-thresholds.update" | "support-offer.expire" | "support-offer.revoke" | "support-offer.extend" | "support-offer.make-claimable" | "support-offer.reoffer" | "support-deliveries.resend" | "bulk-compensation.request" | "bulk-compensation.approve" | "bulk-compensation.reject" | "bulk-compensation.cancel";
                             /** @enum {string} */
-                            targetType: "component" | "order" | "token" | "catalog" | "import" | "merge-request" | "offer-definition" | "webhook" | "support-grant" | "offer-instance" | "player" | "bulk-compensation";
+                            targetType: "component" | "order" | "token" | "catalog" | "import" | "merge-request" | "offer-definition" | "webhook" | "support-grant" | "support-thresholds" | "offer-instance" | "player" | "bulk-compensation";
                             target: string;
                             component: string | null;
                             summary: string;
@@ -8471,6 +8495,98 @@ export interface operations {
             403: components["responses"]["Error403.cross-site-request.forbidden.four-eyes-same-person"];
             404: components["responses"]["Error404.support-grant-not-found"];
             409: components["responses"]["Error409.support-grant-decided.support-grant-expired"];
+            413: components["responses"]["Error413.payload-too-large"];
+            429: components["responses"]["Error429.rate-limited"];
+            500: components["responses"]["Error500.internal-error"];
+            502: components["responses"]["Error502.offers-admin-token-rejected.offers-bad-response.offers-request-refused"];
+            503: components["responses"]["Error503.database-unavailable.offers-service-unavailable"];
+        };
+    };
+    supportThresholds: {
+        parameters: {
+            query?: {
+                /** @description live (default) or test: the environment of the offers service's game this call reaches */
+                environment?: "live" | "test";
+            };
+            header?: never;
+            path: {
+                gameId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The game environment's four-eyes thresholds */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        rules: {
+                            /** @enum {string} */
+                            kind: "item" | "coins" | "exp" | "trust_points" | "loyalty_currency";
+                            rewardId?: string;
+                            approvalAbove: "always" | number;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["Error400.invalid-request"];
+            401: components["responses"]["Error401.unauthenticated"];
+            403: components["responses"]["Error403.forbidden"];
+            404: components["responses"]["Error404.game-not-found"];
+            429: components["responses"]["Error429.rate-limited"];
+            500: components["responses"]["Error500.internal-error"];
+            502: components["responses"]["Error502.offers-admin-token-rejected.offers-bad-response.offers-request-refused"];
+            503: components["responses"]["Error503.database-unavailable.offers-service-unavailable"];
+        };
+    };
+    supportThresholdsSet: {
+        parameters: {
+            query?: {
+                /** @description live (default) or test: the environment of the offers service's game this call reaches */
+                environment?: "live" | "test";
+            };
+            header?: never;
+            path: {
+                gameId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    rules: {
+                        /** @enum {string} */
+                        kind: "item" | "coins" | "exp" | "trust_points" | "loyalty_currency";
+                        rewardId?: string;
+                        approvalAbove: "always" | number;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description The thresholds as now in force */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        rules: {
+                            /** @enum {string} */
+                            kind: "item" | "coins" | "exp" | "trust_points" | "loyalty_currency";
+                            rewardId?: string;
+                            approvalAbove: "always" | number;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["Error400.invalid-request"];
+            401: components["responses"]["Error401.unauthenticated"];
+            403: components["responses"]["Error403.cross-site-request.forbidden"];
+            404: components["responses"]["Error404.game-not-found"];
             413: components["responses"]["Error413.payload-too-large"];
             429: components["responses"]["Error429.rate-limited"];
             500: components["responses"]["Error500.internal-error"];
