@@ -21,7 +21,9 @@ test("support follows what happened to a player on the timeline, filtered and li
   await page.getByTestId("player-timeline-link").click();
   await expect(page.getByRole("heading", { name: `Timeline of ${player}` })).toBeVisible();
   const timeline = page.getByRole("list", { name: `Timeline of ${player}, newest first` });
-  const entries = timeline.locator(":scope > li");
+  // Another journey on this worker's servers may have added a webhook endpoint to the demo game: this
+  // player's deliveries to it are not this journey's story, so the order is read without them.
+  const entries = timeline.locator(':scope > li:not([data-kind="delivery"])');
   // The grant and the reward it wrote share an instant: the reward reads above the grant that caused it.
   await expect(entries.first()).toContainText("250 Gold granted by sam.");
   await expect(entries.nth(1)).toContainText("sam granted 250 Gold.");
