@@ -25,7 +25,7 @@ export function ScorecardCard({ scorecard, levels, trend }: { scorecard: Compone
           {scorecard.passed} of {scorecard.total} rules passed
         </span>
       </p>
-      <Table label="Scorecard rules">
+      <Table label="Scorecard rules" stackOnNarrow>
         <TableHeader>
           <TableRow>
             <TableHead>Rule</TableHead>
@@ -37,12 +37,12 @@ export function ScorecardCard({ scorecard, levels, trend }: { scorecard: Compone
         <TableBody>
           {scorecard.results.map((r) => (
             <TableRow key={r.id} data-testid={`scorecard-rule-${r.id}`}>
-              <TableCell>{r.title}</TableCell>
-              <TableCell>{r.level}</TableCell>
-              <TableCell>
+              <TableCell label="Rule">{r.title}</TableCell>
+              <TableCell label="Level">{r.level}</TableCell>
+              <TableCell label="Outcome">
                 <Badge tone={r.passed === null ? "neutral" : r.passed ? "success" : "danger"}>{outcome(r.passed)}</Badge>
               </TableCell>
-              <TableCell className={styles.sub}>{r.why}</TableCell>
+              <TableCell label="Why" className={styles.sub}>{r.why}</TableCell>
             </TableRow>
           ))}
         </TableBody>

@@ -117,7 +117,7 @@ export function BulkCompensationPage({ initialGame, me, canAsk }: { initialGame:
             {source === "list" ? (
               <Field
                 label="CSV of player ids"
-                hint={`One id a line (or comma-separated), an optional playerId header; ${BULK_LIMIT_IN_WORDS}. Repeats count once; unknown and invalid ids are reported, never granted.`}
+                hint={`An optional playerId header, then ${BULK_LIMIT_IN_WORDS}. Repeats count once; unknown and invalid ids are reported, never granted.`}
                 error={tooLarge ? `This file is larger than 32 MB: ${BULK_LIMIT_IN_WORDS}.` : undefined}
               >
                 {(id) => <Input id={id} type="file" accept=".csv,.txt,text/csv,text/plain" onChange={(e) => (setFile(e.target.files?.[0] ?? null), changed())} data-testid="bulk-file" />}

@@ -12,7 +12,7 @@ export function LedgerCard({ state }: { state: AdminPlayerState }) {
       {state.ledger.length === 0 ? (
         <p className="muted">Nothing granted yet.</p>
       ) : (
-        <Table label="Ledger">
+        <Table label="Ledger" stackOnNarrow>
           <TableHeader>
             <TableRow>
               <TableHead>Granted</TableHead>
@@ -23,11 +23,11 @@ export function LedgerCard({ state }: { state: AdminPlayerState }) {
           <TableBody>
             {state.ledger.map((entry) => (
               <TableRow key={`${entry.sourceKind}:${entry.sourceId}`}>
-                <TableCell>{formatTime(entry.grantedAt)}</TableCell>
-                <TableCell>
+                <TableCell label="Granted">{formatTime(entry.grantedAt)}</TableCell>
+                <TableCell label="Source">
                   {entry.sourceKind === "offer" ? (names.get(entry.sourceId) ?? "Offer") : entry.sourceKind === "support" ? "Support grant" : "Referral"} <code className="muted">{entry.sourceId}</code>
                 </TableCell>
-                <TableCell>
+                <TableCell label="Rewards">
                   <RewardList rewards={entry.rewards} size={20} />
                 </TableCell>
               </TableRow>

@@ -11,7 +11,7 @@ export function ReferralsCard({ state }: { state: AdminPlayerState }) {
   const { href } = useOffersEnvironment();
   return (
     <Card title="Referrals">
-      <Table label="Referrals">
+      <Table label="Referrals" stackOnNarrow>
         <TableHeader>
           <TableRow>
             <TableHead>Role</TableHead>
@@ -26,14 +26,14 @@ export function ReferralsCard({ state }: { state: AdminPlayerState }) {
             const other = referrer ? r.refereeId : r.referrerId;
             return (
               <TableRow key={r.instanceId}>
-                <TableCell>{referrer ? "Referrer" : "Referee"}</TableCell>
-                <TableCell>
+                <TableCell label="Role">{referrer ? "Referrer" : "Referee"}</TableCell>
+                <TableCell label="Other player">
                   <Link href={href(`/offers/${encodeURIComponent(state.gameId)}/${encodeURIComponent(other)}`)}>{other}</Link>
                 </TableCell>
-                <TableCell>
+                <TableCell label="Status">
                   <StatusBadge status={r.status} />
                 </TableCell>
-                <TableCell>
+                <TableCell label="Rewards">
                   <RewardList rewards={r.rewards} size={20} />
                 </TableCell>
               </TableRow>

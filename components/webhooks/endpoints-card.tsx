@@ -5,7 +5,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { Alert, Badge, Button, Card, FormDialog, Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui";
 import { describeWebhookError, useWebhooksApi, type Endpoint, type RotatedSecret } from "./api";
-import { formatTime } from "./format";
+import { formatTime, urlInMessage } from "./format";
 import styles from "./webhooks.module.css";
 
 type Action = { kind: "enable" | "disable" | "rotate" | "test" | "delete"; endpoint: Endpoint };
@@ -22,17 +22,17 @@ export function EndpointsCard({ gameId, endpoints, onRotated, children }: { game
         case "enable":
         case "disable":
           await api.setEnabled(gameId, endpoint, kind === "enable");
-          return `${endpoint.url} is ${kind}d.`;
+          return `${urlInMessage(endpoint.url)} is ${kind}d.`;
         case "rotate":
           onRotated(endpoint, await api.rotate(gameId, endpoint));
-          return `The signing secret of ${endpoint.url} was rotated.`;
+          return `The signing secret of ${urlInMessage(endpoint.url)} was rotated.`;
         case "test": {
           const sent = await api.test(gameId, endpoint.endpointId);
-          return `Test event ${sent.messageId} queued for ${endpoint.url}: it appears in the delivery log.`;
+          return `Test event ${sent.messageId} queued for ${urlInMessage(endpoint.url)}: it appears in the delivery log.`;
         }
         case "delete":
           await api.remove(gameId, endpoint);
-          return `${endpoint.url} was deleted.`;
+          return `${urlInMessage(endpoint.url)} was deleted.`;
       }
     },
     onMutate: () => setNotice(null),

@@ -24,3 +24,12 @@ export function toLocalInput(ms: number): string {
   const pad = (n: number) => String(n).padStart(2, "0");
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
 }
+
+/** The longest URL a message quotes whole; the table and dialogs show it in full. */
+export const URL_IN_MESSAGE_MAX = 80;
+
+/** A URL as a sentence quotes it: whole up to 80 characters, else its start and end around an ellipsis. */
+export function urlInMessage(url: string): string {
+  if (url.length <= URL_IN_MESSAGE_MAX) return url;
+  return `${url.slice(0, URL_IN_MESSAGE_MAX - 21)}…${url.slice(-20)}`;
+}

@@ -12,7 +12,7 @@ import { describeWebhookError, isGameNotFound, useWebhooksApi } from "./api";
 import { DeliveryFigures } from "./delivery-figures";
 import { DeliveryLog } from "./delivery-log";
 import { EndpointsCard } from "./endpoints-card";
-import { formatTime } from "./format";
+import { formatTime, urlInMessage } from "./format";
 import { ReplayFailedForm } from "./replay-failed-form";
 import { SecretDialog } from "./secret-dialog";
 import styles from "./webhooks.module.css";
@@ -58,7 +58,7 @@ export function WebhooksConsole({ gameId, refreshMs = 3_000 }: { gameId: string;
               setSecret({
                 title: "New signing secret",
                 secret: rotated.secret,
-                note: `The previous secret of ${endpoint.url} keeps signing beside it until ${formatTime(rotated.previousSecretExpiresAt)}: switch your game server over before then.`,
+                note: `The previous secret of ${urlInMessage(endpoint.url)} keeps signing beside it until ${formatTime(rotated.previousSecretExpiresAt)}: switch your game server over before then.`,
               })
             }
           >

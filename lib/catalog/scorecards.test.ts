@@ -3,7 +3,7 @@ import path from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ScorecardIndex } from "./scorecard-index";
-import { DEFAULT_SCORECARD_RULES, evaluateComponent, NO_FACTS, NO_LEVEL, parseScorecardRules, rollup, scoreBits, type ScorecardFacts, type ScorecardRules } from "./scorecards";
+import { checkInWords, DEFAULT_SCORECARD_RULES, evaluateComponent, NO_FACTS, NO_LEVEL, parseScorecardRules, rollup, scoreBits, type ScorecardFacts, type ScorecardRules } from "./scorecards";
 import { COMPONENT_KINDS, ENVIRONMENTS, LIFECYCLES, type Component } from "./schema";
 import type { CatalogEntry } from "./search";
 import { validComponent } from "@/test-support/catalog/temp-catalog";
@@ -227,5 +227,21 @@ describe("scorecard properties", () => {
         expect(Object.values(r.levels).reduce((a, b) => a + b, 0)).toBe(cs.length);
       }),
     );
+  });
+});
+
+describe("a rule's check in words", () => {
+  it("says every check of the default rules as a sentence, without its JSON", () => {
+    for (const rule of DEFAULT_SCORECARD_RULES.rules) {
+      const words = checkInWords(rule.check);
+      expect(words, rule.id).toMatch(/^[A-Z].*\.$/);
+      expect(words, rule.id).not.toMatch(/[{}"]|minLength|providesApis|reviewsDecidedWithin/);
+    }
+  });
+
+  it("says the numbers and lists a rule carries", () => {
+    expect(checkInWords({ type: "minOwners", count: 1 })).toBe("The record names at least 1 owner.");
+    expect(checkInWords({ type: "lifecycle", in: ["experimental", "production", "deprecated"] })).toBe("The record's lifecycle is experimental, production or deprecated.");
+    expect(checkInWords({ type: "reviewsDecidedWithin", days: 7 })).toBe("No merge request on the component has been open longer than 7 days.");
   });
 });

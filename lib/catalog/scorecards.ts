@@ -208,6 +208,29 @@ function checkRule(check: ScorecardCheck, c: Component, facts: ScorecardFacts): 
   }
 }
 
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+const orList = (items: readonly string[]) => (items.length <= 1 ? (items[0] ?? "") : `${items.slice(0, -1).join(", ")} or ${items.at(-1)}`);
+
+/** What a rule checks, said for a person (the scorecards page lists the rules in force this way). */
+export function checkInWords(check: ScorecardCheck): string {
+  switch (check.type) {
+    case "minOwners":
+      return `The record names at least ${plural(check.count, "owner")}.`;
+    case "environment":
+      return `The record lists the ${check.environment} environment.`;
+    case "description":
+      return `The record has a description of at least ${plural(check.minLength, "character")}.`;
+    case "providesApis":
+      return `A component of kind ${orList(check.kinds)} lists at least one API it provides; other kinds are left out.`;
+    case "lifecycle":
+      return `The record's lifecycle is ${orList(check.in)}.`;
+    case "releasedWithin":
+      return `A release was made through the portal in the last ${plural(check.days, "day")}.`;
+    case "reviewsDecidedWithin":
+      return `No merge request on the component has been open longer than ${plural(check.days, "day")}.`;
+  }
+}
+
 /** A component's score kept compactly: bit i is rule i of the rules file. */
 export interface ScoreBits {
   /** Rules that apply to the component. */

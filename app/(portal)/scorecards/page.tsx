@@ -6,7 +6,7 @@ import { requireUser } from "@/lib/portal/session";
 import { getPortalServices } from "@/lib/portal/services";
 import { scorecardOverview } from "@/lib/portal/scorecards";
 import { committedScorecardRules } from "@/lib/portal/scorecard-rules";
-import { NO_LEVEL, SCORECARD_RULES_FILE } from "@/lib/catalog/scorecards";
+import { checkInWords, NO_LEVEL, SCORECARD_RULES_FILE } from "@/lib/catalog/scorecards";
 import { Card, Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui";
 import { Link } from "@/components/ui/link";
 import { RulesEditor } from "@/components/scorecards/rules-editor";
@@ -29,7 +29,7 @@ export default async function ScorecardsPage() {
         every lower one passes.{commit ? ` Computed at commit ${commit.slice(0, 12)}.` : ""}
       </p>
       <Card title="Components per level">
-        <ul className="row" data-testid="level-counts">
+        <ul className="row plain-list" data-testid="level-counts">
           {[NO_LEVEL, ...rules.levels].map((level) => (
             <li key={level} data-testid={`level-count-${level}`}>
               <Link href={`/catalog?level=${level}`}>{level}</Link>: {rollup.levels[level] ?? 0}
@@ -38,7 +38,7 @@ export default async function ScorecardsPage() {
         </ul>
       </Card>
       <Card title="Rules in force">
-        <Table label="Scorecard rules in force">
+        <Table label="Scorecard rules in force" stackOnNarrow>
           <TableHeader>
             <TableRow>
               <TableHead>Rule</TableHead>
@@ -49,11 +49,9 @@ export default async function ScorecardsPage() {
           <TableBody>
             {rules.rules.map((r) => (
               <TableRow key={r.id} data-testid={`rule-${r.id}`}>
-                <TableCell>{r.title}</TableCell>
-                <TableCell>{r.level}</TableCell>
-                <TableCell>
-                  <code>{JSON.stringify(r.check)}</code>
-                </TableCell>
+                <TableCell label="Rule">{r.title}</TableCell>
+                <TableCell label="Level">{r.level}</TableCell>
+                <TableCell label="Check">{checkInWords(r.check)}</TableCell>
               </TableRow>
             ))}
           </TableBody>

@@ -69,7 +69,9 @@ describe("the definition form", () => {
     await waitFor(() => expect(screen.getByTestId("audience-count").textContent).toBe("Matches 1 of 3 players now."));
     await user.clear(screen.getByRole("textbox", { name: "Rollout (%)" }));
     await user.type(screen.getByRole("textbox", { name: "Rollout (%)" }), "150");
-    expect(screen.getByTestId("form-problems").textContent).toBe("1 problem: Rollout: Enter a number from 0 to 100; 150 is not.");
+    const problems = screen.getByTestId("form-problems");
+    expect(problems.querySelector("p")?.textContent).toBe("1 problem to fix before saving:");
+    expect([...problems.querySelectorAll("li")].map((li) => li.textContent)).toEqual(["Rollout: Enter a number from 0 to 100; 150 is not."]);
     await user.clear(screen.getByRole("textbox", { name: "Rollout (%)" }));
     await user.type(screen.getByRole("textbox", { name: "Rollout (%)" }), "50");
     expect(screen.queryByTestId("form-problems")).toBeNull();

@@ -108,7 +108,14 @@ export function DefinitionForm({ gameId, currencies, initial, existing, onSaved 
 
         {!valid ? (
           <Alert tone="error" data-testid="form-problems">
-            {issues.length === 1 ? "1 problem" : `${issues.length} problems`}: {issues.map((i) => `${draftFieldLabel(i.path)}: ${i.message}`).join("; ")}
+            <p className={styles.problemsLead}>{issues.length === 1 ? "1 problem to fix before saving:" : `${issues.length} problems to fix before saving:`}</p>
+            <ul className={styles.problems}>
+              {issues.map((i, n) => (
+                <li key={`${n}:${String(i.path)}`}>
+                  {draftFieldLabel(i.path)}: {i.message}
+                </li>
+              ))}
+            </ul>
           </Alert>
         ) : null}
         {form.formState.errors.root?.message ? <Alert tone="error">{form.formState.errors.root.message}</Alert> : null}

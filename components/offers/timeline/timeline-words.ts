@@ -39,8 +39,12 @@ export function causeWords(entry: Extract<TimelineEntry, { kind: "offer" }>): st
       return "when the player's offers were fetched";
     case "viewingCampaigns":
       return "when the player opened the offers";
+    case "viewed-without-conditions":
+      return "once viewed, as it has no conditions to meet";
+    case "slot-freed":
+      return "when one of the player's offer slots became free";
     default:
-      return `(cause: ${entry.cause})`;
+      return `(recorded cause “${entry.cause}”)`;
   }
 }
 

@@ -1,0 +1,29 @@
+import { describe, expect, it } from "vitest";
+import type { TimelineEntry } from "@/lib/offers-client/schemas";
+import { entrySummary } from "./timeline-words";
+
+const offer = (cause: string): Extract<TimelineEntry, { kind: "offer" }> => ({
+  kind: "offer", at: "2026-12-01T10:00:00.000Z", id: "1", instanceId: "i1", offerId: "armory", offerName: "Armory",
+  type: "surfaced", from: null, to: "surfaced", cause, ruleVersion: null, actor: null, reason: null,
+});
+
+// Every cause the offers engine records (lib/offers/engine: assign, settle, claims, snapshots, campaigns, sweep, support).
+const ENGINE_CAUSES = ["rule", "assign", "claim", "snapshot", "expiry", "expiry-sweep", "support", "fetch", "viewingCampaigns", "viewed-without-conditions", "slot-freed"];
+
+describe("timeline words", () => {
+  it("says every cause the engine records in words, never its code", () => {
+    for (const cause of ENGINE_CAUSES) {
+      const summary = entrySummary(offer(cause));
+      expect(summary, cause).not.toMatch(/cause|-|[a-z][A-Z]/);
+    }
+  });
+
+  it("says why an offer left the queue or became claimable without a condition", () => {
+    expect(entrySummary({ ...offer("slot-freed"), type: "surfaced" })).toBe("Offer “Armory” surfaced when one of the player's offer slots became free.");
+    expect(entrySummary({ ...offer("viewed-without-conditions"), type: "claimable", to: "claimable" })).toBe("Offer “Armory” became claimable once viewed, as it has no conditions to meet.");
+  });
+
+  it("names a cause it does not know rather than hiding it", () => {
+    expect(entrySummary(offer("migration"))).toContain("“migration”");
+  });
+});
