@@ -28,7 +28,7 @@ export function TokensPanel() {
         {tokens.isError ? <Alert tone="error">{describeApiError(tokens.error)}</Alert> : null}
         {tokens.data && tokens.data.tokens.length === 0 ? <p className="muted">No tokens yet.</p> : null}
         {tokens.data && tokens.data.tokens.length > 0 ? (
-          <Table label="Your tokens" data-testid="tokens">
+          <Table label="Your tokens" data-testid="tokens" stackOnNarrow>
             <TableHeader>
               <TableRow>
                 <TableHead>Name</TableHead>
@@ -41,12 +41,12 @@ export function TokensPanel() {
             <TableBody>
               {tokens.data.tokens.map((t) => (
                 <TableRow key={t.id}>
-                  <TableCell>{t.name}</TableCell>
-                  <TableCell>
+                  <TableCell label="Name">{t.name}</TableCell>
+                  <TableCell label="Token">
                     <code>{t.prefix}…</code>
                   </TableCell>
-                  <TableCell>{when(t.createdAt)}</TableCell>
-                  <TableCell>{when(t.lastUsedAt)}</TableCell>
+                  <TableCell label="Created">{when(t.createdAt)}</TableCell>
+                  <TableCell label="Last used">{when(t.lastUsedAt)}</TableCell>
                   <TableCell className={styles.revokeCell}>
                     <Button size="small" variant="danger" onClick={() => setToRevoke(t)}>
                       Revoke

@@ -52,8 +52,7 @@ export function ComponentGraphView({ graph, notice }: { graph: ComponentGraph; n
       </p>
       <h1>Dependency graph of {root}</h1>
       <Card title="Blast radius">
-        <p data-testid="graph-blast-radius">
-          <span className={styles.radius}>{graph.blastRadius}</span>{" "}
+        <p data-testid="graph-blast-radius" className={styles.radius}>
           {blastRadiusSentence(root, graph.blastRadius)}
         </p>
         <p className="muted">It counts every component with a chain of dependencies to {root} (declared in spec.dependsOn, or consuming an API it provides), however long the chain: the depth below only limits what is drawn.</p>
