@@ -5,19 +5,19 @@ const offer = {
   instanceId: "i-1",
   name: "Welcome pack",
   events: [
-    { seq: 1, type: "surfaced", fromStatus: null, toStatus: "surfaced", cause: "assigned", at: "2026-11-23T10:00:00.000Z" },
-    { seq: 2, type: "viewed", fromStatus: "surfaced", toStatus: "viewed", cause: "campaigns fetch", at: "2026-11-23T10:05:00.000Z" },
+    { seq: 1, type: "surfaced", fromStatus: null, toStatus: "surfaced", cause: "assign", at: "2026-11-23T10:00:00.000Z" },
+    { seq: 2, type: "viewed", fromStatus: "surfaced", toStatus: "viewed", cause: "viewingCampaigns", at: "2026-11-23T10:05:00.000Z" },
   ],
 };
-const other = { instanceId: "i-2", offerId: "daily", events: [{ seq: 1, type: "queued", fromStatus: null, toStatus: "inQueue", cause: "slots full", at: "2026-11-23T10:02:00.000Z" }] };
+const other = { instanceId: "i-2", offerId: "daily", events: [{ seq: 1, type: "queued", fromStatus: null, toStatus: "inQueue", cause: "assign", at: "2026-11-23T10:02:00.000Z" }] };
 
 describe("the live view's history", () => {
   it("lists the player's recorded events oldest first, in the live view's words", () => {
     const entries = historyEntries([offer, other]);
     expect(entries.map((e) => [e.type, e.title, e.detail])).toEqual([
-      ["surfaced", "Welcome pack", "new → surfaced (assigned)"],
-      ["queued", "daily", "new → inQueue (slots full)"],
-      ["viewed", "Welcome pack", "surfaced → viewed (campaigns fetch)"],
+      ["surfaced", "Welcome pack", "new → surfaced, on the game server's assignment"],
+      ["queued", "daily", "new → in queue, on the game server's assignment"],
+      ["viewed", "Welcome pack", "surfaced → viewed, when the player opened the offers"],
     ]);
   });
 

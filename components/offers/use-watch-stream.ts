@@ -4,6 +4,7 @@
 // closes it for good) we open a new one with exponential backoff. Attempts are counted from onerror
 // and reset when the stream is healthy again (the `presence` event the offers service sends first).
 import { useEffect, useRef, useState } from "react";
+import { moveWords } from "./timeline/timeline-words";
 
 export type LiveStatus = "connecting" | "open" | "reconnecting";
 
@@ -59,7 +60,7 @@ interface HistoryOffer {
   instanceId: string;
   name?: string;
   offerId?: string;
-  events: Array<{ seq: number; type: string; fromStatus: string | null; toStatus: string; cause: string; at: string }>;
+  events: Array<{ seq: number; type: string; fromStatus: string | null; toStatus: string; cause: string; at: string; actor?: string | null }>;
 }
 
 /** The player's recorded offer events as live-view entries, oldest first: what happened before the view connected. */
@@ -71,7 +72,7 @@ export function historyEntries(offers: HistoryOffer[]): LiveEntry[] {
         type: e.type,
         at: e.at,
         title: o.name ?? o.offerId ?? o.instanceId,
-        detail: `${e.fromStatus ?? "new"} → ${e.toStatus}${e.cause ? ` (${e.cause})` : ""}`,
+        detail: moveWords(e),
         instanceId: o.instanceId,
       })),
     )
@@ -180,7 +181,7 @@ export function useWatchStream(url: string | null, onChange?: (entry: LiveEntry 
             type,
             at: data.at ?? new Date().toISOString(),
             title: name,
-            detail: `${data.fromStatus ?? "new"} → ${data.toStatus ?? type}${data.cause ? ` (${data.cause})` : ""}`,
+            detail: moveWords({ type, fromStatus: data.fromStatus ?? null, toStatus: data.toStatus ?? type, cause: data.cause ?? "" }),
             instanceId: data.instanceId ?? data.offer?.instanceId,
           };
           const key = offerEventKey(entry.instanceId, data.seq);

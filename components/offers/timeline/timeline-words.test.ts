@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { TimelineEntry } from "@/lib/offers-client/schemas";
-import { entrySummary } from "./timeline-words";
+import { entrySummary, moveWords } from "./timeline-words";
 
 const offer = (cause: string): Extract<TimelineEntry, { kind: "offer" }> => ({
   kind: "offer", at: "2026-12-01T10:00:00.000Z", id: "1", instanceId: "i1", offerId: "armory", offerName: "Armory",
@@ -25,5 +25,13 @@ describe("timeline words", () => {
 
   it("names a cause it does not know rather than hiding it", () => {
     expect(entrySummary(offer("migration"))).toContain("“migration”");
+  });
+});
+
+describe("an offer's move in the live view", () => {
+  it("says the statuses and the cause in words", () => {
+    expect(moveWords({ fromStatus: null, toStatus: "inQueue", type: "queued", cause: "assign" })).toBe("new → in queue, on the game server's assignment");
+    expect(moveWords({ fromStatus: "surfaced", toStatus: "viewed", type: "viewed", cause: "viewingCampaigns" })).toBe("surfaced → viewed, when the player opened the offers");
+    expect(moveWords({ fromStatus: "surfaced", toStatus: "expired", type: "expired", cause: "support", actor: "sam" })).toBe("surfaced → expired, by sam (support)");
   });
 });

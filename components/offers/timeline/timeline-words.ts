@@ -19,11 +19,20 @@ const OFFER_STEPS: Record<string, string> = {
   extended: "had its expiry moved later",
 };
 
+/** What causeWords reads of an offer's move: the timeline's entries and the live view's events both carry it. */
+export interface OfferMove {
+  cause: string;
+  /** The step's name (surfaced, claimed, …): a claim needs no cause of its own. */
+  type: string;
+  ruleVersion?: number | null;
+  actor?: string | null;
+}
+
 /** Why an offer moved, in words ("by its audience rule, version 3"). */
-export function causeWords(entry: Extract<TimelineEntry, { kind: "offer" }>): string {
+export function causeWords(entry: OfferMove): string {
   switch (entry.cause) {
     case "rule":
-      return entry.ruleVersion === null ? "by its audience rule" : `by its audience rule (version ${entry.ruleVersion})`;
+      return entry.ruleVersion == null ? "by its audience rule" : `by its audience rule (version ${entry.ruleVersion})`;
     case "assign":
       return "on the game server's assignment";
     case "claim":
@@ -46,6 +55,15 @@ export function causeWords(entry: Extract<TimelineEntry, { kind: "offer" }>): st
     default:
       return `(recorded cause “${entry.cause}”)`;
   }
+}
+
+const STATUS_WORDS: Record<string, string> = { inQueue: "in queue" };
+
+/** A move as the live view shows it: "new → in queue, on the game server's assignment". */
+export function moveWords(move: OfferMove & { fromStatus: string | null; toStatus: string }): string {
+  const status = (s: string) => STATUS_WORDS[s] ?? s;
+  const cause = move.cause ? causeWords(move) : "";
+  return `${move.fromStatus ? status(move.fromStatus) : "new"} → ${status(move.toStatus)}${cause ? `, ${cause}` : ""}`;
 }
 
 const SOURCE_WORDS: Record<string, string> = { client: "claimed by the player", server: "claimed through the game server", dashboard: "claimed on the rewards page", support: "granted by support" };
