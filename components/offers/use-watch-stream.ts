@@ -41,6 +41,8 @@ interface OfferEventData {
   toStatus?: string;
   cause?: string;
   at?: string;
+  /** Who moved the offer when a person did (support). */
+  actor?: string | null;
   offer?: { name?: string; offerId?: string; instanceId?: string };
 }
 
@@ -181,7 +183,7 @@ export function useWatchStream(url: string | null, onChange?: (entry: LiveEntry 
             type,
             at: data.at ?? new Date().toISOString(),
             title: name,
-            detail: moveWords({ type, fromStatus: data.fromStatus ?? null, toStatus: data.toStatus ?? type, cause: data.cause ?? "" }),
+            detail: moveWords({ type, fromStatus: data.fromStatus ?? null, toStatus: data.toStatus ?? type, cause: data.cause ?? "", actor: data.actor }),
             instanceId: data.instanceId ?? data.offer?.instanceId,
           };
           const key = offerEventKey(entry.instanceId, data.seq);

@@ -162,7 +162,7 @@ export async function recordAll(unit: PlayerTx, transitions: readonly Transition
     })),
   );
   unit.storedSeq = seq;
-  for (const t of rows) unit.events.push(offerEvent(t.seq, t.row, t.from, t.type, t.cause, iso(unit.now)));
+  for (const t of rows) unit.events.push(offerEvent(t.seq, t.row, t.from, t.type, t.cause, iso(unit.now), t.note?.actor ?? null));
 }
 
 /** Records one transition (see recordAll). */

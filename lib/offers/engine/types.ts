@@ -19,6 +19,8 @@ export interface OfferEvent {
   /** Why it happened: assign, viewingCampaigns, snapshot, claim, slot-freed, expiry, … */
   cause: string;
   at: string;
+  /** Who moved it when a person did (support); null when the engine did. */
+  actor: string | null;
   /** The offer after the transition (client view). */
   offer: Offer;
 }

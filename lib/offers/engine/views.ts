@@ -76,8 +76,8 @@ export function toReferral(row: typeof referrals.$inferSelect): Referral {
 }
 
 /** The domain event of a transition of `row` (the offer after it). */
-export function offerEvent(seq: number, row: InstanceRow, from: OfferStatus | null, type: OfferEventType, cause: string, at: string): OfferEvent {
-  return { seq, type, gameId: row.gameId, playerId: row.playerId, instanceId: row.instanceId, fromStatus: from, toStatus: row.status, cause, at, offer: toOffer(row) };
+export function offerEvent(seq: number, row: InstanceRow, from: OfferStatus | null, type: OfferEventType, cause: string, at: string, actor: string | null = null): OfferEvent {
+  return { seq, type, gameId: row.gameId, playerId: row.playerId, instanceId: row.instanceId, fromStatus: from, toStatus: row.status, cause, at, actor, offer: toOffer(row) };
 }
 
 /**

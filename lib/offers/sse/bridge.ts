@@ -20,6 +20,7 @@ export function toBusMessage(event: OfferEvent): OfferEventMessage {
     toStatus: event.toStatus,
     cause: event.cause,
     at: event.at,
+    actor: event.actor,
     realTime: event.offer.realTime ?? false,
     offer: event.offer,
   };

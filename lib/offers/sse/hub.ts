@@ -48,6 +48,8 @@ export interface OfferEventMessage {
   toStatus: string;
   cause: string;
   at: string;
+  /** Who moved the offer when a person did (support); null when the engine did. Absent from an older instance's messages. */
+  actor?: string | null;
   realTime: boolean;
   /** The offer after the transition (client view). */
   offer: Offer;
