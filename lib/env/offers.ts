@@ -53,7 +53,7 @@ export const offersOwnSchema = z.object({
     .describe("Requests per minute of a game environment's servers together (API-key routes); `0` = unlimited; a game's own value replaces it. Example: `60000`."),
   OFFERS_SWEEP_INTERVAL_MS: millis(30_000).describe("Period of the expiry sweep (and of the delivery log's clean-up). Example: `10000`."),
   OFFERS_SURFACING_POLL_MS: millis(1_000).describe(
-    "How often each instance looks for surfacing jobs and for schedule windows that opened (a change made on this instance wakes it at once). Example: `500`.",
+    "How often each instance looks for surfacing jobs and for schedule windows that opened, and for running bulk compensations (while there is none, up to 16 times less often). A change or approval made on this instance wakes it at once. Example: `500`.",
   ),
   OFFERS_SURFACING_CONCURRENCY: integer(1, 64)
     .default(4)
