@@ -19,6 +19,8 @@ import type {
   SupportOfferActionResponse,
   SupportResendResponse,
   SupportThresholds,
+  TimelinePage,
+  TimelineQuery,
   WebhookDeliveryPage,
 } from "@/lib/offers-client/schemas";
 import type { CompensationBody, ExtendOfferBody, OfferActionBody, ReofferBody, ResendDeliveriesBody } from "@/lib/portal/support-shapes";
@@ -61,6 +63,9 @@ export function offersApi(environment: Environment) {
       apiFetch<{ offer: Offer }>(apiUrl(`${player(gameId, playerId)}/offers`, environment), { method: "POST", json: body }).then((a) => a.offer),
     /** The player's webhook deliveries, newest first. */
     deliveries: (gameId: string, playerId: string, signal?: AbortSignal) => get<WebhookDeliveryPage>(`${player(gameId, playerId)}/deliveries`, signal),
+    /** One page of the player's timeline, newest first, of the kinds asked; `before` is the `next` of the page before. */
+    timeline: (gameId: string, playerId: string, query: TimelineQuery, signal?: AbortSignal) =>
+      get<TimelinePage>(`${player(gameId, playerId)}/timeline`, signal, { kinds: query.kinds.join(","), limit: String(query.limit), ...(query.before ? { before: query.before } : {}) }),
     /** Sends the player's deliveries again: all, or one. */
     resend: (gameId: string, playerId: string, body: ResendDeliveriesBody) =>
       apiFetch<SupportResendResponse>(apiUrl(`${player(gameId, playerId)}/deliveries/replay`, environment), { method: "POST", json: body }),
@@ -96,6 +101,8 @@ export function offersKeys(environment: Environment) {
     players: (gameId: string, q: string) => ["offers", environment, "players", gameId, q] as const,
     player: (gameId: string, playerId: string) => ["offers", environment, "player", gameId, playerId] as const,
     deliveries: (gameId: string, playerId: string) => ["offers", environment, "deliveries", gameId, playerId] as const,
+    /** Every page and choice of kinds of the player's timeline (a prefix: invalidating it refreshes them all). */
+    timeline: (gameId: string, playerId: string) => ["offers", environment, "timeline", gameId, playerId] as const,
     thresholds: (gameId: string) => ["offers", environment, "support-thresholds", gameId] as const,
     pendingGrants: (gameId: string) => ["offers", environment, "support-grants", gameId, "pending"] as const,
     bulkJobs: (gameId: string, status: string) => ["offers", environment, "bulk-compensations", gameId, status] as const,
