@@ -6,8 +6,9 @@ import { useState } from "react";
 import { useFieldArray, useForm, useWatch } from "react-hook-form";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Alert, Button, Card, Field, FieldError, Input, Select } from "@/components/ui";
+import { tooLongSentence } from "@/components/forms/sentences";
 import { retryWhileUnavailable } from "@/components/http/api-client";
-import { IDENTIFIER_RULE_IN_WORDS, isIdentifier, MAX_SUPPORT_GRANT_AMOUNT, type ApprovalRule, type SupportThresholds } from "@/lib/offers-client/schemas";
+import { IDENTIFIER_MAX_LENGTH, IDENTIFIER_RULE_IN_WORDS, isIdentifier, MAX_SUPPORT_GRANT_AMOUNT, type ApprovalRule, type SupportThresholds } from "@/lib/offers-client/schemas";
 import { REWARD_KIND_WORDS, rewardKindLabel } from "@/lib/offers-client/reward-kinds-in-words";
 import { describeOffersError, useOffersApi } from "./api";
 import styles from "./offers.module.css";
@@ -35,6 +36,8 @@ interface RowDraft {
 /** Why a row cannot be saved, as a sentence; null when it can. */
 export function rowProblem(row: RowDraft): string | null {
   const id = row.rewardId.trim();
+  // Said as the limit and the length, not the whole id rule, so a paste that is far too long is plain to see.
+  if (id.length > IDENTIFIER_MAX_LENGTH) return tooLongSentence("A reward id", IDENTIFIER_MAX_LENGTH, id.length);
   if (id && !isIdentifier(id)) return `A reward id is ${IDENTIFIER_RULE_IN_WORDS}; leave it empty for every reward of the kind.`;
   if (row.mode === "always") return null;
   const n = Number(row.above.trim());
@@ -115,7 +118,7 @@ function ThresholdsForm({ gameId, initial, onCancel, onSaved }: { gameId: string
       {rows.fields.map((field, i) => (
         <fieldset key={field.id} className={styles.thresholdRow} aria-label={`Threshold ${i + 1}`}>
           <Field label="Reward kind">{(id) => <Select id={id} {...form.register(`rows.${i}.kind`)}>{KINDS.map((k) => <option key={k} value={k}>{rewardKindLabel(k)}</option>)}</Select>}</Field>
-          <Field label="Reward id" hint="Optional: one currency or reward">{(id) => <Input id={id} maxLength={200} autoComplete="off" {...form.register(`rows.${i}.rewardId`)} />}</Field>
+          <Field label="Reward id" hint="Optional: one currency or reward">{(id) => <Input id={id} autoComplete="off" {...form.register(`rows.${i}.rewardId`)} />}</Field>
           <Field label="Needs approval">
             {(id) => (
               <Select id={id} {...form.register(`rows.${i}.mode`)}>
