@@ -130,6 +130,7 @@ const OFFERS_CODES: Record<string, string> = {
   "bulk-job-decided": "Someone already decided this compensation. The list is up to date now.",
   "bulk-job-expired": "This compensation waited too long for approval and expired. Ask again if it is still due.",
   "bulk-job-finished": "This compensation has already ended.",
+  "bulk-result-deleted": "This compensation's per-player result was deleted after the retention period. Its counts remain on the job.",
   "payload-too-large": "One compensation takes at most 1,000,000 player ids and 32 MB. Split the list.",
   "unknown-reward": "The game knows no such reward. Use one of its currency ids, or a reward id of one of its offers.",
   "offer-not-found": "No such offer: check the offer id (a re-offer names one of the game's offer definitions), or reload the player.",

@@ -92,6 +92,11 @@ export const offersOwnSchema = z.object({
   OFFERS_DELIVERY_RETENTION_DAYS: integer(0, 3_650, "days")
     .default(30)
     .describe("Days the delivery log keeps a delivery after it ended (delivered or failed); `0` = forever. Reward events (the feed) are never deleted. Example: `90`."),
+  OFFERS_BULK_RETENTION_DAYS: integer(0, 3_650, "days")
+    .default(30)
+    .describe(
+      "Days a bulk compensation keeps its per-player rows (its result CSV) after it ended (done, cancelled, rejected or expired); then the sweep deletes them and the job keeps its counts. `0` = forever. Ledger rows and reward events are never deleted. Example: `90`.",
+    ),
   OFFERS_DEMO_DATA: oneOf(["auto", "on", "off"])
     .default("auto")
     .describe("Seed the demo game at start: `auto` = on the embedded database or in development. Example: `off`."),
