@@ -19,6 +19,8 @@ import type {
   SupportOfferActionResponse,
   SupportResendResponse,
   SupportThresholds,
+  TimelinePage,
+  TimelineQuery,
   WebhookDeliveryPage,
 } from "@/lib/offers-client/schemas";
 import type { CompensationBody, ExtendOfferBody, OfferActionBody, ReofferBody, ResendDeliveriesBody } from "@/lib/portal/support-shapes";
@@ -61,6 +63,9 @@ export function offersApi(environment: Environment) {
       apiFetch<{ offer: Offer }>(apiUrl(`${player(gameId, playerId)}/offers`, environment), { method: "POST", json: body }).then((a) => a.offer),
     /** The player's webhook deliveries, newest first. */
     deliveries: (gameId: string, playerId: string, signal?: AbortSignal) => get<WebhookDeliveryPage>(`${player(gameId, playerId)}/deliveries`, signal),
+    /** One page of the player's timeline, newest first, of the kinds asked; `before` is the `next` of the page before. */
+    timeline: (gameId: string, playerId: string, query: TimelineQuery, signal?: AbortSignal) =>
+      get<TimelinePage>(`${player(gameId, playerId)}/timeline`, signal, { kinds: query.kinds.join(","), limit: String(query.limit), ...(query.before ? { before: query.before } : {}) }),
     /** Sends the player's deliveries again: all, or one. */
     resend: (gameId: string, playerId: string, body: ResendDeliveriesBody) =>
       apiFetch<SupportResendResponse>(apiUrl(`${player(gameId, playerId)}/deliveries/replay`, environment), { method: "POST", json: body }),
@@ -96,6 +101,8 @@ export function offersKeys(environment: Environment) {
     players: (gameId: string, q: string) => ["offers", environment, "players", gameId, q] as const,
     player: (gameId: string, playerId: string) => ["offers", environment, "player", gameId, playerId] as const,
     deliveries: (gameId: string, playerId: string) => ["offers", environment, "deliveries", gameId, playerId] as const,
+    /** Every page and choice of kinds of the player's timeline (a prefix: invalidating it refreshes them all). */
+    timeline: (gameId: string, playerId: string) => ["offers", environment, "timeline", gameId, playerId] as const,
     thresholds: (gameId: string) => ["offers", environment, "support-thresholds", gameId] as const,
     pendingGrants: (gameId: string) => ["offers", environment, "support-grants", gameId, "pending"] as const,
     bulkJobs: (gameId: string, status: string) => ["offers", environment, "bulk-compensations", gameId, status] as const,
@@ -123,6 +130,7 @@ const OFFERS_CODES: Record<string, string> = {
   "bulk-job-decided": "Someone already decided this compensation. The list is up to date now.",
   "bulk-job-expired": "This compensation waited too long for approval and expired. Ask again if it is still due.",
   "bulk-job-finished": "This compensation has already ended.",
+  "bulk-result-deleted": "This compensation's per-player result was deleted after the retention period. Its counts remain on the job.",
   "payload-too-large": "One compensation takes at most 1,000,000 player ids and 32 MB. Split the list.",
   "unknown-reward": "The game knows no such reward. Use one of its currency ids, or a reward id of one of its offers.",
   "offer-not-found": "No such offer: check the offer id (a re-offer names one of the game's offer definitions), or reload the player.",

@@ -26,6 +26,7 @@ const job = {
   decidedAt: null,
   expiresAt: "2026-12-10T10:00:00.000Z",
   finishedAt: null,
+  resultDeletedAt: null,
 };
 
 describe("the incident compensation form", () => {
@@ -73,5 +74,24 @@ describe("a compensation waiting for approval", () => {
     expect((within(theirs).getByTestId("bulk-job-approve") as HTMLButtonElement).disabled).toBe(false);
     await user.type(within(theirs).getByTestId("bulk-job-reason"), "Not our outage");
     await waitFor(() => expect(reject.disabled).toBe(false));
+  });
+});
+
+describe("a compensation that ended long ago", () => {
+  it("keeps its counts and says its result was deleted instead of offering a download", async () => {
+    const ended = {
+      ...job,
+      status: "done",
+      progress: { granted: 2, remaining: 0, cancelled: 0, total: 2 },
+      decidedBy: "lee",
+      finishedAt: "2026-12-07T11:00:00.000Z",
+      resultDeletedAt: "2027-01-06T11:00:00.000Z",
+    };
+    fakeApi({ "GET /api/offers/games/demo-game/bulk-compensations": { body: { jobs: [ended], pending: 0 } } });
+    renderInPortal(<BulkJobs gameId="demo-game" me="lee" title="Compensations" />);
+    const shown = await screen.findByTestId("bulk-job-bc_1");
+    expect(within(shown).getByText(/2 of 2/)).toBeTruthy();
+    expect(within(shown).getByTestId("bulk-job-result-deleted").textContent).toMatch(/^The per-player result was deleted on .+, after the retention period; the counts above remain\.$/);
+    expect(within(shown).queryByTestId("bulk-job-result")).toBeNull();
   });
 });

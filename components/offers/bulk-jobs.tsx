@@ -122,7 +122,11 @@ function BulkJobCard({ gameId, job, me }: { gameId: string; job: BulkCompensatio
           </Button>
         </div>
       ) : null}
-      {job.status !== "pending" && job.status !== "expired" && job.status !== "rejected" ? (
+      {job.resultDeletedAt ? (
+        <p className="muted" data-testid="bulk-job-result-deleted">
+          The per-player result was deleted on {formatTime(job.resultDeletedAt)}, after the retention period; the counts above remain.
+        </p>
+      ) : job.status !== "pending" && job.status !== "expired" && job.status !== "rejected" ? (
         <div>
           {/* A plain link: a file download, not a page of the app. */}
           <a className={buttonClasses("default", "small")} href={api.bulkResultUrl(gameId, job.jobId)} download={`${job.jobId}.csv`} data-testid="bulk-job-result">

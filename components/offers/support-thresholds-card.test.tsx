@@ -50,4 +50,20 @@ describe("the support approval thresholds", () => {
     expect(api.callsTo("PUT", PATH)).toHaveLength(1);
     expect(api.callsTo("PUT", PATH)[0]!.json).toEqual({ rules: [{ kind: "coins", approvalAbove: 1000 }, { kind: "loyalty_currency", approvalAbove: "always" }] });
   });
+
+  it("refuses a reward id pasted far too long where it is typed, with the limit, and saves nothing", async () => {
+    const api = fakeApi({ [`GET ${PATH}`]: { body: { rules: [{ kind: "coins", approvalAbove: 1000 }] } }, [`PUT ${PATH}`]: { body: { rules: [] } } });
+    const { user } = renderInPortal(<SupportThresholdsCard gameId="demo-game" canEdit />);
+    await user.click(await screen.findByTestId("thresholds-edit"));
+    const first = screen.getByRole("group", { name: "Threshold 1" });
+    const rewardId = within(first).getByLabelText("Reward id") as HTMLInputElement;
+    await user.click(rewardId);
+    await user.paste("g".repeat(10_000));
+    expect(rewardId.value).toHaveLength(10_000);
+    expect(within(first).getByRole("alert").textContent).toBe("A reward id can be at most 200 characters; this one has 10,000.");
+    const save = screen.getByTestId("thresholds-save") as HTMLButtonElement;
+    expect(save.disabled).toBe(true);
+    await user.click(save);
+    expect(api.callsTo("PUT", PATH)).toHaveLength(0);
+  });
 });

@@ -6,26 +6,23 @@ import { useState } from "react";
 import { useFieldArray, useForm, useWatch } from "react-hook-form";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Alert, Button, Card, Field, FieldError, Input, Select } from "@/components/ui";
+import { tooLongSentence } from "@/components/forms/sentences";
 import { retryWhileUnavailable } from "@/components/http/api-client";
-import { IDENTIFIER_RULE_IN_WORDS, isIdentifier, MAX_SUPPORT_GRANT_AMOUNT, type ApprovalRule, type SupportThresholds } from "@/lib/offers-client/schemas";
+import { IDENTIFIER_MAX_LENGTH, IDENTIFIER_RULE_IN_WORDS, isIdentifier, MAX_SUPPORT_GRANT_AMOUNT, type ApprovalRule, type SupportThresholds } from "@/lib/offers-client/schemas";
+import { REWARD_KIND_WORDS, rewardKindLabel } from "@/lib/offers-client/reward-kinds-in-words";
 import { describeOffersError, useOffersApi } from "./api";
 import styles from "./offers.module.css";
 
-const KINDS: Array<[ApprovalRule["kind"], string]> = [
-  ["coins", "Coins"],
-  ["loyalty_currency", "Loyalty currency"],
-  ["item", "Items"],
-  ["exp", "Experience"],
-  ["trust_points", "Trust points"],
-];
-const KIND_WORDS = Object.fromEntries(KINDS.map(([k, label]) => [k, label.toLowerCase()])) as Record<ApprovalRule["kind"], string>;
+const KINDS = Object.keys(REWARD_KIND_WORDS) as Array<ApprovalRule["kind"]>;
 const MAX_RULES = 100;
 const amount = (n: number) => n.toLocaleString("en-US");
 
 /** One rule in words: "Coins (gold) above 1,000 wait for approval." */
 export function ruleInWords(rule: ApprovalRule): string {
-  const what = `${KIND_WORDS[rule.kind][0]!.toUpperCase()}${KIND_WORDS[rule.kind].slice(1)}${rule.rewardId ? ` (${rule.rewardId})` : ""}`;
-  return rule.approvalAbove === "always" ? `Every grant of ${what.toLowerCase()} waits for approval.` : `${what} above ${amount(rule.approvalAbove)} wait for approval.`;
+  const which = rule.rewardId ? ` (${rule.rewardId})` : "";
+  return rule.approvalAbove === "always"
+    ? `Every grant of ${REWARD_KIND_WORDS[rule.kind]}${which} waits for approval.`
+    : `${rewardKindLabel(rule.kind)}${which} above ${amount(rule.approvalAbove)} wait for approval.`;
 }
 
 /** A rule as the form holds it: text as typed. */
@@ -39,6 +36,8 @@ interface RowDraft {
 /** Why a row cannot be saved, as a sentence; null when it can. */
 export function rowProblem(row: RowDraft): string | null {
   const id = row.rewardId.trim();
+  // Said as the limit and the length, not the whole id rule, so a paste that is far too long is plain to see.
+  if (id.length > IDENTIFIER_MAX_LENGTH) return tooLongSentence("A reward id", IDENTIFIER_MAX_LENGTH, id.length);
   if (id && !isIdentifier(id)) return `A reward id is ${IDENTIFIER_RULE_IN_WORDS}; leave it empty for every reward of the kind.`;
   if (row.mode === "always") return null;
   const n = Number(row.above.trim());
@@ -118,8 +117,8 @@ function ThresholdsForm({ gameId, initial, onCancel, onSaved }: { gameId: string
       {rows.fields.length === 0 ? <p className="muted">No rule: every grant will be granted at once.</p> : null}
       {rows.fields.map((field, i) => (
         <fieldset key={field.id} className={styles.thresholdRow} aria-label={`Threshold ${i + 1}`}>
-          <Field label="Reward kind">{(id) => <Select id={id} {...form.register(`rows.${i}.kind`)}>{KINDS.map(([k, label]) => <option key={k} value={k}>{label}</option>)}</Select>}</Field>
-          <Field label="Reward id" hint="Optional: one currency or reward">{(id) => <Input id={id} maxLength={200} autoComplete="off" {...form.register(`rows.${i}.rewardId`)} />}</Field>
+          <Field label="Reward kind">{(id) => <Select id={id} {...form.register(`rows.${i}.kind`)}>{KINDS.map((k) => <option key={k} value={k}>{rewardKindLabel(k)}</option>)}</Select>}</Field>
+          <Field label="Reward id" hint="Optional: one currency or reward">{(id) => <Input id={id} autoComplete="off" {...form.register(`rows.${i}.rewardId`)} />}</Field>
           <Field label="Needs approval">
             {(id) => (
               <Select id={id} {...form.register(`rows.${i}.mode`)}>

@@ -53,7 +53,7 @@ export const offersOwnSchema = z.object({
     .describe("Requests per minute of a game environment's servers together (API-key routes); `0` = unlimited; a game's own value replaces it. Example: `60000`."),
   OFFERS_SWEEP_INTERVAL_MS: millis(30_000).describe("Period of the expiry sweep (and of the delivery log's clean-up). Example: `10000`."),
   OFFERS_SURFACING_POLL_MS: millis(1_000).describe(
-    "How often each instance looks for surfacing jobs and for schedule windows that opened (a change made on this instance wakes it at once). Example: `500`.",
+    "How often each instance looks for surfacing jobs and for schedule windows that opened, and for running bulk compensations (while there is none, up to 16 times less often). A change or approval made on this instance wakes it at once. Example: `500`.",
   ),
   OFFERS_SURFACING_CONCURRENCY: integer(1, 64)
     .default(4)
@@ -92,6 +92,11 @@ export const offersOwnSchema = z.object({
   OFFERS_DELIVERY_RETENTION_DAYS: integer(0, 3_650, "days")
     .default(30)
     .describe("Days the delivery log keeps a delivery after it ended (delivered or failed); `0` = forever. Reward events (the feed) are never deleted. Example: `90`."),
+  OFFERS_BULK_RETENTION_DAYS: integer(0, 3_650, "days")
+    .default(30)
+    .describe(
+      "Days a bulk compensation keeps its per-player rows (its result CSV) after it ended (done, cancelled, rejected or expired); then the sweep deletes them and the job keeps its counts. `0` = forever. Ledger rows and reward events are never deleted. Example: `90`.",
+    ),
   OFFERS_DEMO_DATA: oneOf(["auto", "on", "off"])
     .default("auto")
     .describe("Seed the demo game at start: `auto` = on the embedded database or in development. Example: `off`."),

@@ -53,6 +53,7 @@ export {
   Identifier,
   IDENTIFIER_PATTERN,
   IDENTIFIER_RULE,
+  IDENTIFIER_MAX_LENGTH,
   IDENTIFIER_RULE_IN_WORDS,
   isIdentifier,
   Offer,

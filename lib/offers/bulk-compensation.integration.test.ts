@@ -14,6 +14,7 @@ import { startOffersTestApp, storedStateDigest, type OffersTestContext } from "@
 import { rowsOf } from "../db";
 import * as S from "./contract";
 import { players as playersTable } from "./db/schema";
+import { deleteEndedBulkItems } from "./engine/bulk-compensation";
 import { BulkCompensationRunner } from "./engine/bulk-runner";
 import { SUPPORT_GRANT_PENDING_MS } from "./engine/four-eyes";
 import { DeliveryWorker } from "./delivery/worker";
@@ -247,5 +248,57 @@ describe.each(testDatabaseTargets())("incident compensation in bulk on %s", (tar
     expect(big.statusCode).toBe(413);
     expect(big.json().message).toBe("bulk-too-many-players");
     expect(await digest()).toBe(before);
+  });
+
+  it("retention: items of jobs ended longer ago are deleted in bounded sweeps; the job keeps its counts, its result says it is gone, running jobs keep theirs", async () => {
+    const RETENTION_MS = 30 * 86_400_000;
+    const sweep = (limit: number) => deleteEndedBulkItems(t.database.db, new Date(t.clock.now().getTime() - RETENTION_MS), t.clock.now(), limit);
+    const itemsOf = async (jobId: string) =>
+      Number(rowsOf<{ n: number | string }>(await t.database.db.execute(sql`select count(*) as n from offers_bulk_compensation_items where job_id = ${jobId}`))[0]!.n);
+    const ids = await newPlayers(12);
+    const done = jobOf(await ask({ list: [...ids, "ghost-player"].join("\n") }));
+    jobOf(await decide(done.jobId, "approve", { actor: "lee@lead" }));
+    await runner().runOnce();
+    const rejected = jobOf(await ask({ list: ids.slice(0, 4).join("\n") }));
+    jobOf(await decide(rejected.jobId, "reject", { actor: "lee@lead", reason: "duplicate of the other" }));
+    const running = jobOf(await ask({ list: ids.slice(4).join("\n") }));
+    jobOf(await decide(running.jobId, "approve", { actor: "lee@lead" }));
+    expect(await runner({ batchSize: 3, concurrency: 1, maxBatches: 1 }).runOnce()).toBe(3);
+    const before = {
+      done: jobOf(await admin("GET", `/bulk-compensations/${done.jobId}`)),
+      rejected: jobOf(await admin("GET", `/bulk-compensations/${rejected.jobId}`)),
+    };
+    expect(before.done.progress).toEqual({ granted: 12, remaining: 0, cancelled: 0, total: 12 });
+
+    // Within the retention nothing is deleted.
+    await sweep(10_000);
+    expect(await itemsOf(done.jobId)).toBe(13);
+    expect((await admin("GET", `/bulk-compensations/${done.jobId}/result`)).statusCode).toBe(200);
+
+    t.clock.advance(RETENTION_MS + 60_000);
+    // A sweep deletes at most its limit; the job reads its stored counts from the first one.
+    expect(await sweep(5)).toBe(5);
+    expect(jobOf(await admin("GET", `/bulk-compensations/${done.jobId}`)).progress).toEqual(before.done.progress);
+    while ((await sweep(5)) > 0) {
+      // the next bounded sweep
+    }
+    expect(await itemsOf(done.jobId)).toBe(0);
+    expect(await itemsOf(rejected.jobId)).toBe(0);
+    for (const [name, job] of Object.entries(before)) {
+      const after = jobOf(await admin("GET", `/bulk-compensations/${job.jobId}`));
+      expect(after, name).toMatchObject({ status: job.status, progress: job.progress, finishedAt: job.finishedAt });
+      expect(after.resultDeletedAt, name).not.toBeNull();
+    }
+    const gone = await admin("GET", `/bulk-compensations/${done.jobId}/result`);
+    expect(gone.statusCode).toBe(410);
+    expect(gone.json().message).toBe("bulk-result-deleted");
+    // The grants themselves stay: one ledger row per player.
+    expect(await grantsPerPlayer(done.jobId)).toHaveLength(12);
+
+    // A running job keeps its items, whatever its age, and finishes as usual.
+    expect(await itemsOf(running.jobId)).toBe(8);
+    await runner().runOnce();
+    expect(jobOf(await admin("GET", `/bulk-compensations/${running.jobId}`))).toMatchObject({ status: "done", progress: { granted: 8, total: 8 }, resultDeletedAt: null });
+    expect((await admin("GET", `/bulk-compensations/${running.jobId}/result`)).statusCode).toBe(200);
   });
 });

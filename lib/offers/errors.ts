@@ -47,6 +47,7 @@ export type OffersErrorCode =
   | "bulk-job-decided"
   | "bulk-job-expired"
   | "bulk-job-finished"
+  | "bulk-result-deleted"
   | "bulk-no-players"
   | "bulk-too-many-players";
 
@@ -130,6 +131,8 @@ export const statusOf = {
   "bulk-job-expired": 409,
   // Cancel of a bulk compensation that has ended (done, rejected, expired).
   "bulk-job-finished": 409,
+  // The result CSV of a bulk compensation whose per-player rows the retention sweep deleted (OFFERS_BULK_RETENTION_DAYS).
+  "bulk-result-deleted": 410,
   // A bulk compensation whose list or audience names no player of the game environment.
   "bulk-no-players": 400,
   // More player ids than one job takes (BULK_LIMIT_IN_WORDS).

@@ -1,6 +1,6 @@
 /**
  * PostgreSQL frozen (every process stopped by SIGSTOP, as a hung host): the offers service answers
- * /health, campaign fetches and claims with 503 database-unavailable within its database timeout (plus
+ * /health, campaign fetches, claims and the support admin routes with 503 database-unavailable within its database timeout (plus
  * slack), instead of waiting for the TCP stack, and recovers by itself once PostgreSQL runs again.
  */
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
@@ -16,6 +16,8 @@ import { claimableGift } from "@/test-support/offers/test-app";
 const timeoutMs = 1_000;
 // The client waits 1 s longer than the server's statement_timeout; the rest is slack for a busy machine.
 const boundMs = timeoutMs + 1_000 + 3_000;
+const ADMIN_TOKEN = "admin-token-0123456789";
+const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
 
 /** The PostgreSQL of this file's tests (one server; each test has a database of its own on it). */
 let server: ThrowawayServer;
@@ -49,7 +51,7 @@ async function startService() {
   // A close that waits for a connection PostgreSQL never answered must not hold up the next test.
   closers.push(() => Promise.race([database.close().catch(() => {}), new Promise((r) => setTimeout(r, 5_000))]));
   const clock = new ManualClock(Date.UTC(2026, 0, 1, 12, 0, 0));
-  const app = await buildOffersApp({ database, secretKey: "a".repeat(64), adminToken: "admin-token-0123456789", clock, checkResponses: true });
+  const app = await buildOffersApp({ database, secretKey: "a".repeat(64), adminToken: ADMIN_TOKEN, clock, checkResponses: true });
   closers.push(() => app.close());
   const game = await app.offers.games.createGame({ gameId: "g", name: "G", clientId: "c", apiKey: "key-0123456789-abcdef" });
   const iat = Math.floor(clock.now().getTime() / 1000);
@@ -83,14 +85,21 @@ describe.skipIf(!canRunThrowawayPostgres())("offers service when PostgreSQL free
     await server?.destroy();
   });
 
-  it("answers 503 database-unavailable within the bound, then recovers on thaw without a restart", async () => {
+  it("answers 503 database-unavailable within the bound (game and support admin routes), then recovers on thaw without a restart", async () => {
     const { server, app, jwt, api } = await startService();
     const requests = {
       health: () => app.inject({ method: "GET", url: "/health" }),
       campaigns: () => app.inject({ method: "POST", url: "/v1/client/player/campaigns", headers: { "x-game-jwt": jwt, "content-type": "application/json" }, payload: {} }),
       refresh: () => app.inject({ method: "POST", url: "/v1/player/campaigns/refresh", headers: api, payload: { playerId: "player-1" } }),
+      // The support side of the admin API (what the portal's support pages call).
+      timeline: () => app.inject({ method: "GET", url: "/v1/admin/games/g/players/player-1/timeline?limit=5", headers: admin }),
+      thresholds: () => app.inject({ method: "GET", url: "/v1/admin/games/g/support-thresholds", headers: admin }),
+      setThresholds: () => app.inject({ method: "PUT", url: "/v1/admin/games/g/support-thresholds", headers: { ...admin, "content-type": "application/json" }, payload: { rules: [{ kind: "coins", approvalAbove: 1000 }] } }),
+      bulkJobs: () => app.inject({ method: "GET", url: "/v1/admin/games/g/bulk-compensations", headers: admin }),
     };
-    for (const send of Object.values(requests)) expect((await send()).statusCode).toBe(200);
+    // player-1 becomes a player of the game (the timeline is of a known player).
+    expect((await app.inject({ method: "POST", url: "/v1/player/snapshot", headers: api, payload: { playerId: "player-1" } })).statusCode).toBe(200);
+    for (const [name, send] of Object.entries(requests)) expect((await send()).statusCode, name).toBe(200);
 
     server.freeze();
     const answers = await Promise.all(

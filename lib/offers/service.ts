@@ -22,6 +22,7 @@ import { SurfacingJobRunner } from "./engine/surfacing-jobs";
 import { BulkCompensationRunner } from "./engine/bulk-runner";
 import type { AddressPolicy } from "./delivery/address-guard";
 import { deliveryStats, purgeDeliveries } from "./delivery/delivery-log";
+import { deleteEndedBulkItems } from "./engine/bulk-compensation";
 import { DeliveryWorker } from "./delivery/worker";
 import type { DeliveryStats } from "./contract";
 import { addMetricsSource, cachedFor, countQueryError } from "./metrics";
@@ -180,6 +181,10 @@ export async function startOffersService(options: {
           const endedBefore = new Date(clock.now().getTime() - env.OFFERS_DELIVERY_RETENTION_DAYS * 86_400_000);
           // Bounded per sweep, so a first purge of a large log does not hold one long statement.
           await purgeDeliveries(database.db, endedBefore, 10_000);
+        }
+        if (env.OFFERS_BULK_RETENTION_DAYS > 0) {
+          const endedBefore = new Date(clock.now().getTime() - env.OFFERS_BULK_RETENTION_DAYS * 86_400_000);
+          await deleteEndedBulkItems(database.db, endedBefore, clock.now(), 10_000);
         }
       } catch (err) {
         logger.warn({ err }, "expiry sweep failed; will retry");

@@ -40,6 +40,7 @@ export const OFFERS_ADMIN_ERROR_CODES = [
   "bulk-job-decided",
   "bulk-job-expired",
   "bulk-job-finished",
+  "bulk-result-deleted",
   "bulk-no-players",
   "bulk-too-many-players",
   // The timeline: a cursor the service did not make.

@@ -141,6 +141,7 @@ const PASSED_THROUGH = {
   "bulk-job-decided": "this compensation was already approved, rejected, cancelled or expired; reload to see who decided",
   "bulk-job-expired": "this compensation waited too long for approval and expired; ask again if it is still due",
   "bulk-job-finished": "this compensation has already ended",
+  "bulk-result-deleted": "this compensation's per-player result was deleted after the retention period; its counts remain",
   "bulk-no-players": "none of these ids is a player of this game environment: nothing to grant",
   "bulk-too-many-players": `one compensation takes ${BULK_LIMIT_IN_WORDS}; split the list`,
 } as const;

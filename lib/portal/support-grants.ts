@@ -7,7 +7,8 @@
 import "server-only";
 import { recordAudit, type AuditContext } from "./audit";
 import type { PortalServices } from "./services";
-import type { ApprovalRule, SupportGrant, SupportGrantStatus, SupportThresholds } from "../offers-client/schemas";
+import { REWARD_KIND_WORDS } from "../offers-client/reward-kinds-in-words";
+import type { SupportGrant, SupportGrantStatus, SupportThresholds } from "../offers-client/schemas";
 
 type Services = Pick<PortalServices, "offersAdmin" | "db">;
 
@@ -74,13 +75,11 @@ export function supportGrants(services: Services, gameId: string, query: { statu
   return services.offersAdmin().supportGrants(gameId, query, signal);
 }
 
-const KIND_WORDS: Record<ApprovalRule["kind"], string> = { coins: "coins", item: "items", exp: "experience", trust_points: "trust points", loyalty_currency: "loyalty currency" };
-
 /** The thresholds in words, for the audit log: "coins above 1,000; loyalty currency (gems) always". */
 export function thresholdsInWords(thresholds: SupportThresholds): string {
   if (thresholds.rules.length === 0) return "none: every grant is immediate";
   return thresholds.rules
-    .map((r) => `${KIND_WORDS[r.kind]}${r.rewardId ? ` (${r.rewardId})` : ""} ${r.approvalAbove === "always" ? "always" : `above ${r.approvalAbove.toLocaleString("en-US")}`}`)
+    .map((r) => `${REWARD_KIND_WORDS[r.kind]}${r.rewardId ? ` (${r.rewardId})` : ""} ${r.approvalAbove === "always" ? "always" : `above ${r.approvalAbove.toLocaleString("en-US")}`}`)
     .join("; ");
 }
 

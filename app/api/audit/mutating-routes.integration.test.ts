@@ -438,6 +438,7 @@ async function startFakeOffers(): Promise<FakeOffers> {
     decidedAt: null,
     expiresAt: at,
     finishedAt: null,
+    resultDeletedAt: null,
   });
 
   const answer = (method: string, path: string, body: Record<string, unknown>): unknown => {

@@ -27,6 +27,7 @@ const job = (status: string, extra: Record<string, unknown> = {}) => ({
   decidedAt: null,
   expiresAt: at,
   finishedAt: null,
+  resultDeletedAt: null,
   ...extra,
 });
 

@@ -7,11 +7,10 @@ import { useInfiniteQuery, useQueryClient } from "@tanstack/react-query";
 import { Alert, Badge, Button, Card, Checkbox } from "@/components/ui";
 import type { BadgeTone } from "@/components/ui/badge";
 import { Link } from "@/components/ui/link";
-import { apiFetch, retryWhileUnavailable } from "@/components/http/api-client";
-import { apiUrl } from "@/components/offers-environment/environment";
+import { retryWhileUnavailable } from "@/components/http/api-client";
 import { useOffersEnvironment } from "@/components/offers-environment/environment-context";
 import { NotFoundPage } from "@/components/shell/not-found-page";
-import { TIMELINE_KINDS, type TimelineEntry, type TimelineKind, type TimelinePage } from "@/lib/offers-client/schemas";
+import { TIMELINE_KINDS, type TimelineEntry, type TimelineKind } from "@/lib/offers-client/schemas";
 import { describeOffersError, isPlayerNotFound, useOffersApi } from "../api";
 import { formatTime } from "../format";
 import { useWatchStream } from "../use-watch-stream";
@@ -23,29 +22,20 @@ const REFRESH_MS = 10_000;
 const TONES: Record<TimelineKind, BadgeTone> = { offer: "accent", reward: "success", delivery: "neutral", support: "warning" };
 
 export function PlayerTimeline({ gameId, playerId }: { gameId: string; playerId: string }) {
-  const { environment, href } = useOffersEnvironment();
-  const { api } = useOffersApi();
+  const { href } = useOffersEnvironment();
+  const { api, keys } = useOffersApi();
   const queryClient = useQueryClient();
   const [kinds, setKinds] = useState<readonly TimelineKind[]>(TIMELINE_KINDS);
-  const key = ["offers", environment, "timeline", gameId, playerId, kinds.join(",")] as const;
   const timeline = useInfiniteQuery({
-    queryKey: key,
-    queryFn: ({ pageParam, signal }) =>
-      apiFetch<TimelinePage>(
-        apiUrl(`/api/offers/games/${encodeURIComponent(gameId)}/players/${encodeURIComponent(playerId)}/timeline`, environment, {
-          kinds: kinds.join(","),
-          limit: String(PAGE),
-          ...(pageParam ? { before: pageParam } : {}),
-        }),
-        { signal, cache: "no-store" },
-      ),
+    queryKey: [...keys.timeline(gameId, playerId), kinds.join(",")],
+    queryFn: ({ pageParam, signal }) => api.timeline(gameId, playerId, { kinds: [...kinds], limit: PAGE, ...(pageParam ? { before: pageParam } : {}) }, signal),
     initialPageParam: null as string | null,
     getNextPageParam: (page) => page.next,
     refetchInterval: REFRESH_MS,
     enabled: kinds.length > 0,
     ...retryWhileUnavailable,
   });
-  const onOfferEvent = useCallback(() => void queryClient.invalidateQueries({ queryKey: ["offers", environment, "timeline", gameId, playerId] }), [queryClient, environment, gameId, playerId]);
+  const onOfferEvent = useCallback(() => void queryClient.invalidateQueries({ queryKey: keys.timeline(gameId, playerId) }), [queryClient, keys, gameId, playerId]);
   const missing = isPlayerNotFound(timeline.error);
   const live = useWatchStream(missing ? null : api.watchUrl(gameId, playerId), onOfferEvent);
   const playerHref = href(`/offers/${encodeURIComponent(gameId)}/${encodeURIComponent(playerId)}`);

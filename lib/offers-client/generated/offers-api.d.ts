@@ -1556,6 +1556,8 @@ export interface components {
             decidedAt: string | null;
             expiresAt: string | null;
             finishedAt: string | null;
+            /** @description When the per-player result was deleted (OFFERS_BULK_RETENTION_DAYS after the job ended); the progress counts stay. Null while the result is kept. */
+            resultDeletedAt: string | null;
         };
     };
     responses: never;
@@ -10455,6 +10457,18 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         message: "bulk-job-not-found";
+                    };
+                };
+            };
+            /** @description Gone: `bulk-result-deleted`. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "bulk-result-deleted";
                     };
                 };
             };

@@ -96,6 +96,9 @@ export const BulkCompensation = z
     /** A pending job not approved by then expires. */
     expiresAt: Timestamp.nullable(),
     finishedAt: Timestamp.nullable(),
+    resultDeletedAt: Timestamp.nullable().describe(
+      "When the per-player result was deleted (OFFERS_BULK_RETENTION_DAYS after the job ended); the progress counts stay. Null while the result is kept.",
+    ),
   })
   .meta({ id: "BulkCompensation" });
 export type BulkCompensation = z.infer<typeof BulkCompensation>;

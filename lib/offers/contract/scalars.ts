@@ -9,7 +9,8 @@ import { z } from "zod";
  * `:`), and in logs and support screens (no spaces, controls or look-alike Unicode: `é` has two
  * spellings that look the same). UUIDs, numbers, e-mail addresses and `auth0|…` subjects fit.
  */
-export const IDENTIFIER_PATTERN = /^[A-Za-z0-9_][A-Za-z0-9_.@+=|~-]{0,199}$/;
+export const IDENTIFIER_MAX_LENGTH = 200;
+export const IDENTIFIER_PATTERN = new RegExp(`^[A-Za-z0-9_][A-Za-z0-9_.@+=|~-]{0,${IDENTIFIER_MAX_LENGTH - 1}}$`);
 export const IDENTIFIER_RULE = "1–200 of A–Z a–z 0–9 _ . @ + = | ~ -, starting with a letter, digit or _";
 /** The same rule as people read it, for forms and pages: "A player id is " + this. */
 export const IDENTIFIER_RULE_IN_WORDS =

@@ -12,6 +12,9 @@ const ts = (name: string) => timestamp(name, { withTimezone: true, mode: "date" 
  * players are resolved when the job is asked for (items below), so what the approver reads in the
  * preview is exactly who is granted.
  */
+/** How many items of a job ended in each outcome. */
+export type BulkItemCounts = Record<"pending" | "granted" | "cancelled" | "unknown", number>;
+
 export const bulkCompensations = pgTable(
   "offers_bulk_compensations",
   {
@@ -38,6 +41,13 @@ export const bulkCompensations = pgTable(
     expiresAt: ts("expires_at"),
     finishedAt: ts("finished_at"),
     updatedAt: ts("updated_at").notNull(),
+    /**
+     * When the sweep deleted the job's items, OFFERS_BULK_RETENTION_DAYS after it finished; null while
+     * they are kept. From then on the job's progress is `itemCounts` and its result is gone.
+     */
+    itemsDeletedAt: ts("items_deleted_at"),
+    /** The items' outcomes counted just before they were deleted. */
+    itemCounts: jsonb("item_counts").$type<BulkItemCounts>(),
   },
   (t) => [
     uniqueIndex("offers_bulk_compensations_key_idx").on(t.gameId, t.idempotencyKey),

@@ -14,11 +14,14 @@
  *   restart finds those items granted: nobody is granted twice.
  * - Each batch holds the job row FOR SHARE, so a cancel (which takes it FOR UPDATE) waits for the
  *   batches in flight and then no batch grants anything more.
+ * - OFFERS_BULK_RETENTION_DAYS after a job ended the sweep deletes its items, keeping the job row
+ *   with their counts (its progress); its result (per player) is gone then.
  */
 import { createHash, randomUUID } from "node:crypto";
 import { and, asc, count, desc, eq, gt, lte, sql } from "drizzle-orm";
+import { rowsOf } from "../../db";
 import { inTextList, type OffersDatabase, type OffersExecutor } from "../db";
-import { bulkCompensationItems, bulkCompensations, players } from "../db/schema";
+import { bulkCompensationItems, bulkCompensations, players, type BulkItemCounts } from "../db/schema";
 import { OffersError } from "../errors";
 import { publicGameId } from "../environments";
 import {
@@ -199,6 +202,15 @@ export async function bulkJob(db: OffersExecutor, gameId: string, jobId: string)
   return job;
 }
 
+/** A job whose per-player result is still kept; refused once the retention sweep deleted it. */
+export async function bulkJobWithResult(db: OffersExecutor, gameId: string, jobId: string): Promise<BulkJobRow> {
+  const job = await bulkJob(db, gameId, jobId);
+  if (job.itemsDeletedAt) {
+    throw new OffersError("bulk-result-deleted", `the per-player result of ${jobId} was deleted on ${job.itemsDeletedAt.toISOString()}, after the retention period; its counts remain`);
+  }
+  return job;
+}
+
 /** A pending job past its time to be decided (its status as people read it is expired). */
 function statusOf(job: Pick<BulkJobRow, "status" | "expiresAt">, now: Date): BulkJobStatus {
   return job.status === "pending" && job.expiresAt !== null && job.expiresAt <= now ? "expired" : job.status;
@@ -269,7 +281,7 @@ export async function cancelBulkCompensation(core: EngineCore, c: { gameId: stri
   });
 }
 
-type Counts = Record<"pending" | "granted" | "cancelled" | "unknown", number>;
+type Counts = BulkItemCounts;
 
 async function countsOf(db: OffersExecutor, jobIds: readonly string[]): Promise<Map<string, Counts>> {
   const out = new Map<string, Counts>();
@@ -301,13 +313,14 @@ function toBulkCompensation(job: BulkJobRow, counts: Counts, now: Date): BulkCom
     decidedAt: job.decidedAt?.toISOString() ?? null,
     expiresAt: job.status === "pending" ? (job.expiresAt?.toISOString() ?? null) : null,
     finishedAt: job.finishedAt?.toISOString() ?? null,
+    resultDeletedAt: job.itemsDeletedAt?.toISOString() ?? null,
   };
 }
 
-/** Jobs as the API answers them, with their progress counted from their items. */
+/** Jobs as the API answers them, with their progress counted from their items (or as counted before the items were deleted). */
 export async function describeBulkJobs(db: OffersExecutor, jobs: readonly BulkJobRow[], now: Date): Promise<BulkCompensation[]> {
-  const counts = await countsOf(db, jobs.map((j) => j.jobId));
-  return jobs.map((job) => toBulkCompensation(job, counts.get(job.jobId)!, now));
+  const counts = await countsOf(db, jobs.filter((j) => j.itemsDeletedAt === null).map((j) => j.jobId));
+  return jobs.map((job) => toBulkCompensation(job, job.itemsDeletedAt !== null && job.itemCounts ? job.itemCounts : counts.get(job.jobId)!, now));
 }
 
 /** Pending and not stale: what waits for a second person. */
@@ -346,6 +359,42 @@ export async function expireBulkCompensations(core: EngineCore): Promise<number>
     .where(and(eq(bulkCompensations.status, "pending"), lte(bulkCompensations.expiresAt, now)))
     .returning({ jobId: bulkCompensations.jobId });
   return expired.length;
+}
+
+/** Jobs that have ended: their items change no more. */
+const ENDED = ["done", "cancelled", "rejected", "expired"] as const;
+
+/**
+ * The retention sweep of bulk compensations' items: jobs that ended before `endedBefore` get their
+ * items' counts stored on the job row and are marked, then the items of marked jobs are deleted, at
+ * most `limit` rows per call (a job of a million players takes several sweeps; its progress reads
+ * the stored counts from the start). Answers the items deleted.
+ */
+export async function deleteEndedBulkItems(db: OffersExecutor, endedBefore: Date, now: Date, limit: number): Promise<number> {
+  const cutoff = endedBefore.toISOString();
+  const at = now.toISOString();
+  await db.execute(sql`
+    update ${bulkCompensations} j set items_deleted_at = ${at}, updated_at = ${at},
+      item_counts = (select jsonb_build_object(
+          'pending', count(*) filter (where i.outcome = 'pending'),
+          'granted', count(*) filter (where i.outcome = 'granted'),
+          'cancelled', count(*) filter (where i.outcome = 'cancelled'),
+          'unknown', count(*) filter (where i.outcome = 'unknown'))
+        from ${bulkCompensationItems} i where i.job_id = j.job_id)
+    where j.items_deleted_at is null and j.finished_at < ${cutoff}::timestamptz and j.status in (${sql.join(
+      ENDED.map((s) => sql`${s}`),
+      sql`, `,
+    )})`);
+  const deleted = rowsOf(
+    await db.execute(sql`
+      delete from ${bulkCompensationItems} where (job_id, player_id) in (
+        select i.job_id, i.player_id from ${bulkCompensationItems} i
+        join ${bulkCompensations} j on j.job_id = i.job_id
+        where j.items_deleted_at is not null
+        limit ${limit})
+      returning job_id`),
+  );
+  return deleted.length;
 }
 
 /** A job's result as CSV (playerId, outcome, grantId), in player id order, page by page (a million rows never sit in memory). */

@@ -8,6 +8,7 @@ import { rowsOf } from "../../db";
 import { inTextList, type OffersExecutor } from "../db";
 import { bulkCompensationItems, bulkCompensations, rewardEvents, rewardLedger } from "../db/schema";
 import { bulkGrantId } from "./bulk-rules";
+import { CoalescingLoop } from "./coalescing-loop";
 import type { EngineCore } from "./types";
 
 /**
@@ -76,6 +77,9 @@ export async function runningBulkJobs(db: OffersExecutor, limit = 20): Promise<s
   return rows.map((r) => r.jobId);
 }
 
+/** The longest idle sleep of the runner, in polls (as the delivery worker's, ../delivery/rounds.ts). */
+export const IDLE_BACKOFF_POLLS = 16;
+
 export interface BulkRunnerOptions {
   /** Players per transaction (default 500). */
   batchSize?: number;
@@ -91,10 +95,7 @@ export interface BulkRunnerOptions {
 export class BulkCompensationRunner {
   private readonly batchSize: number;
   private readonly concurrency: number;
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
-  private again = false;
-  private stopped = false;
+  private readonly loop: CoalescingLoop;
 
   constructor(
     private readonly core: EngineCore,
@@ -102,47 +103,41 @@ export class BulkCompensationRunner {
   ) {
     this.batchSize = Math.max(1, options.batchSize ?? 500);
     this.concurrency = Math.max(1, options.concurrency ?? 4);
+    // Idle, it polls less and less often: only another instance's approval or a job a crash left
+    // running waits for a poll; an approval here wakes it.
+    this.loop = new CoalescingLoop({ run: () => this.runJobs(), onError: (error) => core.onError(error), idleBackoffPolls: IDLE_BACKOFF_POLLS });
   }
 
+  /** Polls for running jobs every `pollMs`, and up to IDLE_BACKOFF_POLLS polls apart while there is none, until stop(). */
   start(pollMs: number): void {
-    this.stopped = false;
-    this.timer = setInterval(() => this.wake(), pollMs);
-    this.timer.unref();
-    this.wake();
+    this.loop.start(pollMs);
   }
 
   /** Runs now (or once more after the current run): after this instance approved a job. */
   wake(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = (async () => {
-      try {
-        do {
-          this.again = false;
-          await this.runOnce();
-        } while (this.again && !this.stopped);
-      } catch (error) {
-        this.core.onError(error);
-      } finally {
-        this.running = undefined;
-      }
-    })();
+    this.loop.wake();
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
-    clearInterval(this.timer);
-    await this.running;
+    await this.loop.stop();
+  }
+
+  private get stopped(): boolean {
+    return this.loop.stopped;
+  }
+
+  /** One run of the loop: answers whether there was a running job (else the runner is idle). */
+  private async runJobs(): Promise<boolean> {
+    const jobs = await runningBulkJobs(this.core.db);
+    if (jobs.length > 0) await this.runOnce(jobs);
+    return jobs.length > 0;
   }
 
   /** Works through every running job until none has pending items this runner can take; answers the players granted. */
-  async runOnce(): Promise<number> {
+  async runOnce(jobs?: string[]): Promise<number> {
     let granted = 0;
     let batches = 0;
-    for (const jobId of await runningBulkJobs(this.core.db)) {
+    for (const jobId of jobs ?? (await runningBulkJobs(this.core.db))) {
       for (;;) {
         if (this.stopped) return granted;
         if (this.options.maxBatches !== undefined && batches >= this.options.maxBatches) return granted;

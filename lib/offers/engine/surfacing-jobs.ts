@@ -18,6 +18,7 @@ import { rowsOf } from "../../db";
 import { inTextList, type OffersExecutor } from "../db";
 import { offerDefinitions, offerInstances, players, surfacingJobs } from "../db/schema";
 import { audienceSql, rolloutSql } from "../targeting/audience-sql";
+import { CoalescingLoop } from "./coalescing-loop";
 import { definitionRow } from "./definitions";
 import { settle } from "./settle";
 import { surfaceMatchingIn } from "./surfacing";
@@ -103,10 +104,7 @@ export class SurfacingJobRunner {
   private readonly pageSize: number;
   private readonly concurrency: number;
   private readonly batchSize: number;
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
-  private again = false;
-  private stopped = false;
+  private readonly loop: CoalescingLoop;
 
   constructor(
     private readonly core: EngineCore,
@@ -117,45 +115,35 @@ export class SurfacingJobRunner {
     this.pageSize = options.pageSize ?? 500;
     this.concurrency = Math.max(1, options.concurrency ?? 4);
     this.batchSize = Math.max(1, options.batchSize ?? 50);
+    // Polls steadily, idle or not: each poll also opens scheduled offers' windows, on time.
+    this.loop = new CoalescingLoop({ run: () => this.runJobs(), onError: (error) => core.onError(error) });
   }
 
   /** Polls for jobs (and for windows that opened) every `pollMs` until stop(). */
   start(pollMs: number): void {
-    this.stopped = false;
-    this.timer = setInterval(() => this.wake(), pollMs);
-    this.timer.unref();
-    this.wake();
+    this.loop.start(pollMs);
   }
 
   /** Runs now (or once more after the current run): after this instance queued a job. */
   wake(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = (async () => {
-      try {
-        do {
-          this.again = false;
-          await queueOpenedWindows(this.core.db, this.core.clock.now());
-          while (!this.stopped && (await this.runOnce())) {
-            // next job
-          }
-        } while (this.again && !this.stopped);
-      } catch (error) {
-        this.core.onError(error);
-      } finally {
-        this.running = undefined;
-      }
-    })();
+    this.loop.wake();
   }
 
   /** Stops polling and waits for the page in progress; the job's lease lets another runner resume it. */
   async stop(): Promise<void> {
-    this.stopped = true;
-    clearInterval(this.timer);
-    await this.running;
+    await this.loop.stop();
+  }
+
+  private get stopped(): boolean {
+    return this.loop.stopped;
+  }
+
+  /** One run of the loop: queues the windows that opened, then runs jobs while there are; answers whether one ran. */
+  private async runJobs(): Promise<boolean> {
+    await queueOpenedWindows(this.core.db, this.core.clock.now());
+    let ran = false;
+    while (!this.stopped && (await this.runOnce())) ran = true;
+    return ran;
   }
 
   /** Claims one job (queued, or running under an expired lease) and runs it; answers whether there was one. */

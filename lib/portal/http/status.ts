@@ -34,6 +34,7 @@ export const statusOf: Record<PortalErrorCode, number> = {
   "bulk-job-decided": 409,
   "bulk-job-expired": 409,
   "bulk-job-finished": 409,
+  "bulk-result-deleted": 410,
   "bulk-no-players": 400,
   "bulk-too-many-players": 413,
   "invalid-cursor": 400,

@@ -7,7 +7,7 @@ import { Readable } from "node:stream";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { OffersEngine } from "../../engine";
-import { bulkJob, bulkResultCsv, describeBulkJobs, type BulkJobRow } from "../../engine/bulk-compensation";
+import { bulkJob, bulkJobWithResult, bulkResultCsv, describeBulkJobs, type BulkJobRow } from "../../engine/bulk-compensation";
 import { OffersError } from "../../errors";
 import * as S from "../../contract";
 import { adminAuth, adminEnvironment } from "../plugins/auth";
@@ -180,11 +180,11 @@ export const adminBulkCompensationRoutes: FastifyPluginAsyncZod<{ engine: Offers
         operationId: "adminBulkCompensationResult",
         summary: "An incident compensation's result as CSV: playerId, outcome (granted, pending, cancelled, unknown), grantId",
         params: JobParams,
-        response: { 200: z.string().describe("text/csv, one line per player in id order"), ...errorResponses("admin", { codes: ["bulk-job-not-found"], body: false }) },
+        response: { 200: z.string().describe("text/csv, one line per player in id order"), ...errorResponses("admin", { codes: ["bulk-job-not-found", "bulk-result-deleted"], body: false }) },
       },
     },
     async (request, reply) => {
-      const job = await bulkJob(engine.db, request.params.gameId, request.params.jobId);
+      const job = await bulkJobWithResult(engine.db, request.params.gameId, request.params.jobId);
       reply.type("text/csv; charset=utf-8").header("content-disposition", `attachment; filename="${job.jobId}.csv"`);
       // Streamed page by page; Fastify sends a stream as is (the 200 schema documents the text it carries).
       return reply.send(Readable.from(bulkResultCsv(engine.db, job.jobId)) as unknown as string);

@@ -1543,7 +1543,7 @@ export interface components {
              * @description The stable code: branch on it
              * @enum {string}
              */
-            message: "not-found" | "precondition-failed" | "invalid-record" | "conflict" | "offers-service-unavailable" | "offers-admin-token-rejected" | "offers-bad-response" | "offers-request-refused" | "game-not-found" | "player-not-found" | "offer-not-found" | "definition-exists" | "definition-archived" | "webhook-endpoint-not-found" | "webhook-delivery-not-found" | "webhook-url-not-allowed" | "too-many-webhook-endpoints" | "unknown-reward" | "support-grant-not-found" | "support-grant-decided" | "support-grant-expired" | "four-eyes-same-person" | "idempotency-key-reused" | "bulk-job-not-found" | "bulk-job-decided" | "bulk-job-expired" | "bulk-job-finished" | "bulk-no-players" | "bulk-too-many-players" | "invalid-cursor" | "offer-already-assigned" | "offer-transition-refused" | "expiry-out-of-range" | "invalid-request" | "payload-too-large" | "precondition-required" | "unauthenticated" | "forbidden" | "cross-site-request" | "session-required" | "own-order" | "token-not-found" | "name-taken" | "order-decided" | "not-mergeable" | "merge-conflict" | "merge-request-decided" | "order-merge-request" | "own-merge-request" | "not-releasable" | "already-released" | "invalid-config" | "source-control-invalid" | "source-control-refused" | "source-control-failed" | "source-control-busy" | "rate-limited" | "database-unavailable" | "internal-error";
+            message: "not-found" | "precondition-failed" | "invalid-record" | "conflict" | "offers-service-unavailable" | "offers-admin-token-rejected" | "offers-bad-response" | "offers-request-refused" | "game-not-found" | "player-not-found" | "offer-not-found" | "definition-exists" | "definition-archived" | "webhook-endpoint-not-found" | "webhook-delivery-not-found" | "webhook-url-not-allowed" | "too-many-webhook-endpoints" | "unknown-reward" | "support-grant-not-found" | "support-grant-decided" | "support-grant-expired" | "four-eyes-same-person" | "idempotency-key-reused" | "bulk-job-not-found" | "bulk-job-decided" | "bulk-job-expired" | "bulk-job-finished" | "bulk-result-deleted" | "bulk-no-players" | "bulk-too-many-players" | "invalid-cursor" | "offer-already-assigned" | "offer-transition-refused" | "expiry-out-of-range" | "invalid-request" | "payload-too-large" | "precondition-required" | "unauthenticated" | "forbidden" | "cross-site-request" | "session-required" | "own-order" | "token-not-found" | "name-taken" | "order-decided" | "not-mergeable" | "merge-conflict" | "merge-request-decided" | "order-merge-request" | "own-merge-request" | "not-releasable" | "already-released" | "invalid-config" | "source-control-invalid" | "source-control-refused" | "source-control-failed" | "source-control-busy" | "rate-limited" | "database-unavailable" | "internal-error";
             /** @description A sentence for people; its wording may change */
             detail: string;
             /** @description Bad input only: each problem and where */
@@ -1760,6 +1760,8 @@ export interface components {
             decidedAt: string | null;
             expiresAt: string | null;
             finishedAt: string | null;
+            /** @description When the per-player result was deleted (OFFERS_BULK_RETENTION_DAYS after the job ended); the progress counts stay. Null while the result is kept. */
+            resultDeletedAt: string | null;
         };
         BulkPreview: {
             players: number;
@@ -2285,6 +2287,18 @@ export interface components {
                 "application/json": components["schemas"]["PortalError"] & {
                     /** @enum {string} */
                     message: "too-many-webhook-endpoints";
+                };
+            };
+        };
+        /** @description Status 410: `bulk-result-deleted`. */
+        "Error410.bulk-result-deleted": {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["PortalError"] & {
+                    /** @enum {string} */
+                    message: "bulk-result-deleted";
                 };
             };
         };
@@ -8976,6 +8990,7 @@ export interface operations {
             401: components["responses"]["Error401.unauthenticated"];
             403: components["responses"]["Error403.forbidden"];
             404: components["responses"]["Error404.bulk-job-not-found"];
+            410: components["responses"]["Error410.bulk-result-deleted"];
             429: components["responses"]["Error429.rate-limited"];
             500: components["responses"]["Error500.internal-error"];
             502: components["responses"]["Error502.offers-admin-token-rejected.offers-bad-response.offers-request-refused"];

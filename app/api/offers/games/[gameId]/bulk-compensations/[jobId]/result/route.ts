@@ -8,7 +8,7 @@ export const dynamic = "force-dynamic";
 
 export const GET = route({
   offersEnvironment: true,
-  doc: { responses: { 200: { description: "One line per player in id order: playerId, outcome (granted, pending, cancelled, unknown), grantId", contentType: "text/csv" } }, errors: ["bulk-job-not-found", ...OFFERS_ADMIN_FAILURES] },
+  doc: { responses: { 200: { description: "One line per player in id order: playerId, outcome (granted, pending, cancelled, unknown), grantId", contentType: "text/csv" } }, errors: ["bulk-job-not-found", "bulk-result-deleted", ...OFFERS_ADMIN_FAILURES] },
   role: ["support", "lead"],
   params: BulkJobParams,
   handler: async ({ request, params, services }) => nonJson(await bulkResult(services, params.gameId, params.jobId, request.signal)),
