@@ -22,6 +22,7 @@ import { DEFAULT_MAX_FILE_BYTES, etagOf, type CatalogError, type ParseResult } f
 import type { ConfigRepo } from "./repo";
 import { ConfigRepoStore, type RecoveryReport } from "./store";
 import { CommittedRecords, type FileRead, type Listing } from "./committed-records";
+import { BlobTexts } from "./blob-texts";
 import { readSnapshot, SnapshotWriter, type CatalogState, type SnapshotRead } from "./snapshot";
 import type { WorkingCopy } from "../scm/local";
 import type { CatalogEntry, ListResult } from "./search";
@@ -103,6 +104,8 @@ export class Catalog {
   private fileErrors = new Map<string, CatalogError[]>();
   /** The records files of a commit, read and parsed (cached by blob). */
   private readonly records: CommittedRecords;
+  /** Record files' texts by blob, for the component answer's YAML. */
+  private readonly blobTexts: BlobTexts;
   loadedAt: Date | null = null;
   /** The commit the records were read from. */
   loadedCommit: string | null = null;
@@ -123,6 +126,7 @@ export class Catalog {
     this.store = new ConfigRepoStore(options.repo);
     this.maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
     this.records = new CommittedRecords(this.store, options.repo.componentsSubdir, this.maxFileBytes);
+    this.blobTexts = new BlobTexts(async (sha) => (await this.store.readBlobs([sha])).get(sha)?.toString("utf8") ?? null);
     this.snapshots = options.snapshotFile ? new SnapshotWriter(options.snapshotFile, options.snapshotDelayMs ?? 1000, () => this.captureState()) : null;
   }
 
@@ -410,11 +414,17 @@ export class Catalog {
     else this.fileErrors.delete(entry.file);
   }
 
-  /** The record's file as committed now (the branch's head), with its ETag. */
+  /**
+   * The record's file as the catalog serves it (the blob it read last), with its ETag. Read by blob, not by
+   * path at the branch's head: no tree of 100,000 files is walked per request, and the text is the one the
+   * entry shows. A commit another instance made since arrives within the follow delay; an edit made
+   * meanwhile on this text answers 412 with the current ETag, as any stale edit does.
+   */
   async source(name: string): Promise<{ entry: CatalogEntry; text: string; etag: string } | null> {
     const entry = this.index.get(name);
     if (!entry) return null;
-    const text = await this.committedText(entry.file);
+    const sha = this.records.blobOf(entry.file);
+    const text = (sha ? await this.blobTexts.get(sha) : null) ?? (await this.committedText(entry.file));
     return { entry, text, etag: etagOf(text) };
   }
 

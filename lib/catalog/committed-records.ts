@@ -195,6 +195,11 @@ export class CommittedRecords {
     return (await this.judge([committed]))[0];
   }
 
+  /** The blob of a records file as the catalog read it last (the loaded commit, or this instance's own write since). */
+  blobOf(file: string): string | undefined {
+    return this.parseCache.get(file)?.sha;
+  }
+
   /** Keeps the parse result of a file just written (its blob `sha`). */
   remember(file: string, parsed: ParsedFile): void {
     this.parseCache.set(file, parsed);
