@@ -14,6 +14,8 @@
  * neighbours: cycles and self-references end because a node is visited once.
  */
 import type { Component, ProvidedApi } from "./schema";
+import { IdGraph } from "./name-graph";
+import { firstInNameOrder, inNameOrder } from "./name-order";
 import { GRAPH_NODES_MAX, NAME_LIST_MAX, type ComponentGraph, type ComponentRelations, type GraphDirection, type GraphEdge, type GraphNode, type NameList, type RelationWarning } from "./relation-schema";
 
 /** What the relations need of a catalog entry. */
@@ -25,23 +27,6 @@ export interface RelationRecord {
 
 /** The relations of a record the index no longer holds (removed while its page was being answered). */
 export const NO_RELATIONS: ComponentRelations = { system: null, dependsOn: [], usedBy: { names: [], total: 0 }, providesApis: [], consumesApis: [], blastRadius: 0, warnings: [] };
-
-/**
- * Every name reachable from `start`, `start` itself left out (a cycle back to it included). `neighbours` calls
- * `visit` for each neighbour of a name: no array or iterator per name, as a walk may cover the whole catalog.
- */
-export function reachable(start: string, neighbours: (name: string, visit: (next: string) => void) => void): Set<string> {
-  const seen = new Set<string>([start]);
-  const stack = [start];
-  const visit = (n: string) => {
-    if (seen.has(n)) return;
-    seen.add(n);
-    stack.push(n);
-  };
-  while (stack.length) neighbours(stack.pop()!, visit);
-  seen.delete(start);
-  return seen;
-}
 
 /**
  * The names within `depth` hops of `start` through `next`, each with its distance (breadth first, so the
@@ -117,12 +102,21 @@ function sortedNames(names: Iterable<string>, without?: string): string[] {
 
 function nameList(names: ReadonlySet<string> | undefined): NameList {
   if (!names?.size) return { names: [], total: 0 };
-  return { names: sortedNames(names).slice(0, NAME_LIST_MAX), total: names.size };
+  return { names: firstInNameOrder(names, NAME_LIST_MAX), total: names.size };
 }
 
 interface Held {
   record: RelationRecord;
   declared: Declared;
+  /** The same as ids (names and APIs numbered by the index), for walks over the whole catalog. */
+  ids: DeclaredIds;
+}
+
+interface DeclaredIds {
+  self: number;
+  dependsOn: readonly number[];
+  providesApis: readonly number[];
+  consumesApis: readonly number[];
 }
 
 export class RelationIndex {
@@ -134,6 +128,11 @@ export class RelationIndex {
   private consumers = new Map<string, Set<string>>();
   /** Read-side results of the current edges, dropped on any change. */
   private radius = new Map<string, number>();
+  /** The dependents as integer ids, for blast radii: built on the first one after a change. */
+  private dependentsGraph: IdGraph | null = null;
+  /** Every name and API name seen, numbered once (ids are not reused: a catalog's names are few enough). */
+  private readonly nameIds = new Map<string, number>();
+  private readonly apiIds = new Map<string, number>();
   private warningList: RelationWarning[] | null = null;
 
   get size(): number {
@@ -163,7 +162,7 @@ export class RelationIndex {
     }
     if (before) this.unlinkDeclared(record.name, before.declared);
     const declared = declaredBy(record.component);
-    this.held.set(record.name, { record, declared });
+    this.held.set(record.name, { record, declared, ids: this.idsOf(record.name, declared) });
     this.linkDeclared(record.name, declared);
     this.changed();
   }
@@ -176,8 +175,45 @@ export class RelationIndex {
     this.changed();
   }
 
+  private idsOf(name: string, d: Declared): DeclaredIds {
+    const id = (map: Map<string, number>, key: string) => {
+      let n = map.get(key);
+      if (n === undefined) map.set(key, (n = map.size));
+      return n;
+    };
+    return {
+      self: id(this.nameIds, name),
+      dependsOn: d.dependsOn.map((n) => id(this.nameIds, n)),
+      providesApis: d.providesApis.map((api) => id(this.apiIds, api.name)),
+      consumesApis: d.consumesApis.map((api) => id(this.apiIds, api)),
+    };
+  }
+
+  /** Who depends on whom, by id: a record on each name it depends on, and a consumer of an API on its providers. */
+  private buildDependents(): IdGraph {
+    const held = [...this.held.values()];
+    const providers: number[][] = [];
+    for (const { ids } of held) for (const api of ids.providesApis) (providers[api] ??= []).push(ids.self);
+    const from: number[] = [];
+    const to: number[] = [];
+    for (const { ids } of held) {
+      for (const target of ids.dependsOn) {
+        from.push(target);
+        to.push(ids.self);
+      }
+      for (const api of ids.consumesApis) {
+        for (const provider of providers[api] ?? []) {
+          from.push(provider);
+          to.push(ids.self);
+        }
+      }
+    }
+    return IdGraph.build(this.nameIds.size, from, to);
+  }
+
   private changed(): void {
     this.radius.clear();
+    this.dependentsGraph = null;
     this.warningList = null;
   }
 
@@ -210,31 +246,21 @@ export class RelationIndex {
     return out;
   }
 
-  /** Edges into a record: who depends on it, declared or by consuming an API it provides. */
-  private edgesIn(name: string): GraphEdge[] {
-    const d = this.held.get(name)?.declared ?? NOTHING;
-    const out: GraphEdge[] = sortedNames(this.usedBy.get(name) ?? NO_NAMES).map((from) => ({ from, to: name, kind: "dependsOn", api: null }));
-    for (const api of d.providesApis) for (const from of sortedNames(this.consumers.get(api.name) ?? NO_NAMES, name)) out.push({ from, to: name, kind: "consumesApi", api: api.name });
-    return out;
+  /** Who depends on a record, declared or by consuming an API it provides, in name order: read lazily, a graph stops at its node bound. */
+  private *dependentNames(name: string): Generator<string, void, undefined> {
+    yield* inNameOrder(this.usedBy.get(name) ?? NO_NAMES);
+    for (const api of this.held.get(name)?.declared.providesApis ?? []) yield* inNameOrder(this.consumers.get(api.name) ?? NO_NAMES, name);
   }
 
-  /** Visits the records that depend on `name` directly (declared, or consuming an API it provides). */
-  private readonly dependents = (name: string, visit: (next: string) => void): void => {
-    const users = this.usedBy.get(name);
-    if (users) for (const n of users) visit(n);
-    const provided = this.held.get(name)?.declared.providesApis;
-    if (!provided?.length) return;
-    for (const api of provided) {
-      const consumers = this.consumers.get(api.name);
-      if (consumers) for (const n of consumers) visit(n);
-    }
-  };
 
   /** How many components depend on `name`, directly or transitively; 0 for a name no record holds. */
   blastRadius(name: string): number {
     if (!this.held.has(name)) return 0;
     let n = this.radius.get(name);
-    if (n === undefined) this.radius.set(name, (n = reachable(name, this.dependents).size));
+    if (n === undefined) {
+      this.dependentsGraph ??= this.buildDependents();
+      this.radius.set(name, (n = this.dependentsGraph.reachableCount(this.held.get(name)!.ids.self)));
+    }
     return n;
   }
 
@@ -297,12 +323,12 @@ export class RelationIndex {
     if (!this.held.has(root)) return null;
     const down = direction !== "up";
     const up = direction !== "down";
-    const next = (n: string) => {
-      const names: string[] = [];
-      if (down) for (const e of this.edgesOut(n)) names.push(e.to);
-      if (up) for (const e of this.edgesIn(n)) names.push(e.from);
-      return names;
-    };
+    const edgesOut = (n: string) => this.edgesOut(n);
+    const dependentNames = (n: string) => this.dependentNames(n);
+    function* next(n: string): Generator<string, void, undefined> {
+      if (down) for (const e of edgesOut(n)) yield e.to;
+      if (up) yield* dependentNames(n);
+    }
     const { distances, truncated } = neighbourhood(root, depth, next, maxNodes, (n) => this.held.has(n));
     const nodes: GraphNode[] = [];
     const edges: GraphEdge[] = [];
