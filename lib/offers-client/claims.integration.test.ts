@@ -75,6 +75,26 @@ describe.each(testDatabaseTargets())("SDK claims on %s", (target) => {
     expect(await grants(instanceId)).toBe(1);
   });
 
+  it("a game server's grant whose answer was lost is retried with the same key and granted once; its offer acts answer the offer", async () => {
+    await claimable("sdk-p4");
+    // An offer the player has not viewed yet (viewed, an offer without conditions is claimable at once).
+    const api = t.apiHeaders();
+    expect((await t.inject({ method: "PUT", url: "/v1/offers/definitions/sdk-open", headers: api, payload: { name: "Open", rewards: [coins], durationSeconds: 3600 } })).statusCode).toBe(200);
+    const instanceId = (await t.post("/v1/player/offers/assign", { playerId: "sdk-p4", offerId: "sdk-open" }, api)).body.instanceId as string;
+    const lossy = losingFirstAnswer();
+    const server = createServerClient({ baseUrl, clientId: t.game.clientId, apiKey: t.game.apiKey, fetch: lossy.fetch });
+    const { grant } = await server.grantReward({ playerId: "sdk-p4", kind: "coins", rewardId: "coins", amount: 75, reason: "Refund of order 981" });
+    expect(grant).toMatchObject({ status: "granted", amount: 75, requestedBy: `game-server:${t.game.clientId}` });
+    expect(lossy.keys).toHaveLength(2);
+    expect(lossy.keys[0]).toBe(lossy.keys[1]);
+    expect(await grants(grant.grantId)).toBe(1);
+
+    const later = new Date(t.clock.now().getTime() + 86_400_000 * 2).toISOString();
+    await expect(server.extendOffer(instanceId, { playerId: "sdk-p4", reason: "Event runs longer", expiresAt: later })).resolves.toMatchObject({ changed: true, offer: { expiresAt: later } });
+    await expect(server.actOnOffer(instanceId, "make-claimable", { playerId: "sdk-p4", reason: "Done offline" })).resolves.toMatchObject({ changed: true, offer: { status: "claimable" } });
+    await expect(server.actOnOffer(instanceId, "expire", { playerId: "sdk-p4", reason: "Too late" })).rejects.toMatchObject({ status: 409, code: "offer-transition-refused" });
+  });
+
   it("does not retry a refused claim", async () => {
     let calls = 0;
     const counting: typeof fetch = (input, init) => {

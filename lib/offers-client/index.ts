@@ -44,7 +44,12 @@ import {
   ServerCampaignsRefreshResponse,
   ServerClaimRequest,
   ServerClaimResponse,
+  ServerExtendRequest,
+  ServerGrantRequest,
+  ServerOfferActionRequest,
   SnapshotPushRequest,
+  SupportGrantResponse,
+  SupportOfferActionResponse,
   type Environment,
 } from "../offers/contract";
 import { connectEventStream, DEFAULT_SILENCE_TIMEOUT_MS, type EventStreamHandle, type StreamState } from "./sse";
@@ -282,6 +287,17 @@ export function createServerClient(options: ServerClientOptions) {
     assignOffer: (request: z.input<typeof AssignOfferRequest>) => post("/player/offers/assign", AssignOfferRequest.parse(request), Offer),
     pushSnapshot: (request: z.input<typeof SnapshotPushRequest>) => post("/player/snapshot", SnapshotPushRequest.parse(request), PlayerSnapshot),
     createReferral: (request: z.input<typeof ReferralCreateRequest>) => post("/referrals", ReferralCreateRequest.parse(request), Referral),
+    /** Grants a compensation reward at once (a reward.granted event, actor game-server:<clientId>); retried with one Idempotency-Key like a claim. */
+    grantReward: (request: z.input<typeof ServerGrantRequest>, grantOptions: ClaimOptions = {}) => {
+      const body = ServerGrantRequest.parse(request);
+      return idempotentClaim(grantOptions, (idempotency) => call(options, "POST", "/player/rewards/grant", { ...headers, ...idempotency }, body, SupportGrantResponse));
+    },
+    /** Expires, revokes or makes claimable one of the player's offers, with a reason; a repeat answers changed false. */
+    actOnOffer: (instanceId: string, action: "expire" | "revoke" | "make-claimable", request: z.input<typeof ServerOfferActionRequest>) =>
+      post(`/player/offers/${encodeURIComponent(instanceId)}/${action}`, ServerOfferActionRequest.parse(request), SupportOfferActionResponse),
+    /** Moves one of the player's offers' expiry later (at most 30 days from now), with a reason. */
+    extendOffer: (instanceId: string, request: z.input<typeof ServerExtendRequest>) =>
+      post(`/player/offers/${encodeURIComponent(instanceId)}/extend`, ServerExtendRequest.parse(request), SupportOfferActionResponse),
   };
 }
 

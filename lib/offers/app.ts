@@ -29,6 +29,7 @@ import { adminWebhookRoutes } from "./http/routes/admin-webhooks";
 import { dashboardRoutes } from "./http/routes/dashboard";
 import { gameClientRoutes } from "./http/routes/game-clients";
 import { gameServerRoutes } from "./http/routes/game-servers";
+import { gameServerSupportRoutes } from "./http/routes/game-server-support";
 import { probeRoutes } from "./http/routes/probes";
 import { rewardDeliveryRoutes } from "./http/routes/reward-delivery";
 import { createOffersServices, type OffersAppDeps, type OffersServices } from "./http/services";
@@ -67,6 +68,7 @@ export async function buildOffersApp(deps: OffersAppDeps): Promise<FastifyInstan
       await v1.register(openApiDocumentRoute);
       await v1.register(gameClientRoutes, { services });
       await v1.register(gameServerRoutes, { services });
+      await v1.register(gameServerSupportRoutes, { services });
       await v1.register(rewardDeliveryRoutes, { services });
       await v1.register(dashboardRoutes, { services, adminToken: deps.adminToken });
       await v1.register(adminLiveOpsRoutes, { engine: services.engine, adminToken: deps.adminToken });

@@ -231,6 +231,11 @@ describe.each(testDatabaseTargets())("authentication on %s", (target) => {
         ["POST", "/v1/player/snapshot"],
         ["POST", "/v1/referrals"],
         ["PUT", "/v1/currencies/gold"],
+        ["POST", "/v1/player/rewards/grant"],
+        ["POST", "/v1/player/offers/x/expire"],
+        ["POST", "/v1/player/offers/x/revoke"],
+        ["POST", "/v1/player/offers/x/extend"],
+        ["POST", "/v1/player/offers/x/make-claimable"],
       ];
       for (const [method, url] of routes) {
         const res = await t.inject({ method: method as "POST", url, headers: { "x-client-id": "client-a", "x-api-key": "nope" }, payload: {} });

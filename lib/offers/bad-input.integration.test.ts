@@ -32,6 +32,9 @@ const endpoints: Endpoint[] = [
   { method: "POST", url: "/v1/player/snapshot", auth: "apiKey", wrongTypes: { playerId: "p", currencies: { gold: { balance: "a" } } } },
   { method: "POST", url: "/v1/referrals", auth: "apiKey", wrongTypes: { referrerId: "a", refereeId: "b", rewards: [{ kind: "cash" }] } },
   { method: "PUT", url: "/v1/currencies/gold", auth: "apiKey", wrongTypes: { name: "Gold", image: "not a url" } },
+  { method: "POST", url: "/v1/player/rewards/grant", auth: "apiKey", wrongTypes: { playerId: "p", kind: "coins", rewardId: "gold", amount: "10", reason: 5 } },
+  { method: "POST", url: "/v1/player/offers/some-instance/expire", auth: "apiKey", wrongTypes: { playerId: 1, reason: [] } },
+  { method: "POST", url: "/v1/player/offers/some-instance/extend", auth: "apiKey", wrongTypes: { playerId: "p", reason: "r", expiresAt: 5 } },
 ];
 
 describe.each(testDatabaseTargets())("bad input on %s", (target) => {

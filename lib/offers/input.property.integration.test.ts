@@ -180,6 +180,11 @@ describe.each(testDatabaseTargets())("every route's validation under generated s
         },
       },
       "POST /v1/player/offers/assign": { auth: "apiKey", body: { playerId: "p2", offerId: "gift" } },
+      "POST /v1/player/rewards/grant": { auth: "apiKey", headers: { "idempotency-key": "server-grant-1" }, body: { playerId: "p1", kind: "coins", rewardId: "coins", amount: 5, reason: "Lost in the outage" } },
+      ...Object.fromEntries(
+        (["expire", "revoke", "make-claimable"] as const).map((action) => [`POST /v1/player/offers/{instanceId}/${action}`, { auth: "apiKey", params: { instanceId }, body: { playerId: "p1", reason: "Stuck after the outage" } }]),
+      ),
+      "POST /v1/player/offers/{instanceId}/extend": { auth: "apiKey", params: { instanceId }, body: { playerId: "p1", reason: "More time", expiresAt: "2026-01-03T12:00:00.000Z" } },
       "POST /v1/player/snapshot": {
         auth: "apiKey",
         body: { playerId: "p1", username: "One", daysInGame: 3, currencies: { gold: { balance: 1, in: 2, out: 1 } }, levels: { "level-main": { level: 2 } } },

@@ -214,6 +214,106 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/player/rewards/grant": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Grant a compensation reward to a player, with a reason
+         * @description One reward the game knows (one of its currencies for coins or loyalty_currency, or a reward of one of its offer definitions) and a reason. Granted at once, whatever the game's support thresholds (they ask people for a second person, not the game's own server): a ledger row and a reward.granted event with kind support, source support, actor `game-server:<clientId>` and the reason, delivered by webhook and in the feed like a claim. The answer's grantId is the event's instanceId.
+         */
+        post: operations["grantRewardToPlayer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/player/offers/{instanceId}/expire": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Expire one of a player's open offers, with a reason
+         * @description inQueue, surfaced or viewed → expired; the slot it held goes to the queue. An expired offer answers as it is (changed false, nothing written). A claimable offer does not expire (409 offer-transition-refused: revoke it instead), nor does a claimed one. Recorded in the player's history with cause support, the actor `game-server:<clientId>` and the reason. An instance of another player or environment is 404 offer-not-found; a player this environment does not have is 404 player-not-found.
+         */
+        post: operations["expirePlayerOffer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/player/offers/{instanceId}/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revoke one of a player's open offers, claimable ones too, with a reason
+         * @description Any open status → expired, recorded as `revoked`; the slot goes to the queue. An ended offer answers as it is (changed false); a claimed one is 409 offer-transition-refused. Recorded in the player's history with cause support, the actor `game-server:<clientId>` and the reason. An instance of another player or environment is 404 offer-not-found; a player this environment does not have is 404 player-not-found.
+         */
+        post: operations["revokePlayerOffer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/player/offers/{instanceId}/make-claimable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make one of a player's surfaced or viewed offers claimable, with a reason
+         * @description surfaced or viewed → claimable, its trackers complete. A claimable offer answers as it is (changed false); a queued, claimed or expired one is 409 offer-transition-refused. Recorded in the player's history with cause support, the actor `game-server:<clientId>` and the reason. An instance of another player or environment is 404 offer-not-found; a player this environment does not have is 404 player-not-found.
+         */
+        post: operations["makePlayerOfferClaimable"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/player/offers/{instanceId}/extend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move one of a player's open offers' expiry later, with a reason
+         * @description inQueue, surfaced or viewed; the new expiry is later than the offer's current expiry, and at most 30 days from now (else 400 expiry-out-of-range). The same expiry again answers as it is (changed false). A claimable, claimed or expired offer is 409 offer-transition-refused. Recorded in the player's history with cause support, the actor `game-server:<clientId>` and the reason. An instance of another player or environment is 404 offer-not-found; a player this environment does not have is 404 player-not-found.
+         */
+        post: operations["extendPlayerOffer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/rewards/events": {
         parameters: {
             query?: never;
@@ -1240,7 +1340,7 @@ export interface webhooks {
         put?: never;
         /**
          * A reward was granted
-         * @description Sent to each enabled endpoint of the game and environment subscribed to `reward.granted`, for every claim and every support grant when it is granted (`kind` support, `source` support, with `actor`, `approvedBy` and `reason`). At least once and not necessarily in order (attempts run side by side and retry): de-duplicate on `id`. `GET /v1/rewards/events` serves the same events in commit order.
+         * @description Sent to each enabled endpoint of the game and environment subscribed to `reward.granted`, for every claim and every support grant when it is granted (`kind` support, `source` support, with `actor`, `approvedBy` and `reason`; `actor` is `game-server:<clientId>` for a game server's own grant, `POST /v1/player/rewards/grant`). At least once and not necessarily in order (attempts run side by side and retry): de-duplicate on `id`. `GET /v1/rewards/events` serves the same events in commit order.
          */
         post: operations["rewardGranted"];
         delete?: never;
@@ -3633,6 +3733,754 @@ export interface operations {
                 };
                 content: {
                     "application/json": "invalid-api-key";
+                };
+            };
+            /** @description Payload too large: `payload-too-large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "payload-too-large";
+                    };
+                };
+            };
+            /** @description Unsupported media type: `unsupported-media-type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "unsupported-media-type";
+                    };
+                };
+            };
+            /** @description Too many requests: `rate-limited`. */
+            429: {
+                headers: {
+                    /** @description Seconds until the budget is renewed. */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window (one minute) of this caller's budget. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "rate-limited";
+                    };
+                };
+            };
+            /** @description Internal error: `internal-error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "internal-error";
+                    };
+                };
+            };
+            /** @description Unavailable (retry after Retry-After): `secret-key-mismatch`, `database-unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "secret-key-mismatch" | "database-unavailable";
+                    };
+                };
+            };
+        };
+    };
+    grantRewardToPlayer: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retried grant safe: the same key with the same request answers the first grant (header Idempotent-Replayed: true), never a second one, with any of the game's client ids; the same key with another request answers 422 idempotency-key-reused. Scoped per game environment and player; unlike a claim's, the key does not expire. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    playerId: string;
+                    /** @enum {string} */
+                    kind: "item" | "coins" | "exp" | "trust_points" | "loyalty_currency";
+                    rewardId: string;
+                    amount: number;
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        grant: components["schemas"]["SupportGrant"];
+                    };
+                };
+            };
+            /** @description Bad request: `unknown-reward`, `invalid-request`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "invalid-request";
+                        issues: {
+                            path: (string | number)[];
+                            message: string;
+                        }[];
+                    } | {
+                        /** @enum {string} */
+                        message: "unknown-reward";
+                    };
+                };
+            };
+            /** @description Unauthenticated: `invalid-api-key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": "invalid-api-key";
+                };
+            };
+            /** @description Not found: `player-not-found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "player-not-found";
+                    };
+                };
+            };
+            /** @description Payload too large: `payload-too-large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "payload-too-large";
+                    };
+                };
+            };
+            /** @description Unsupported media type: `unsupported-media-type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "unsupported-media-type";
+                    };
+                };
+            };
+            /** @description Unprocessable: `idempotency-key-reused`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "idempotency-key-reused";
+                    };
+                };
+            };
+            /** @description Too many requests: `rate-limited`. */
+            429: {
+                headers: {
+                    /** @description Seconds until the budget is renewed. */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window (one minute) of this caller's budget. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "rate-limited";
+                    };
+                };
+            };
+            /** @description Internal error: `internal-error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "internal-error";
+                    };
+                };
+            };
+            /** @description Unavailable (retry after Retry-After): `secret-key-mismatch`, `database-unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "secret-key-mismatch" | "database-unavailable";
+                    };
+                };
+            };
+        };
+    };
+    expirePlayerOffer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                instanceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    playerId: string;
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SupportOfferActionResult"];
+                };
+            };
+            /** @description Bad request: `invalid-request`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "invalid-request";
+                        issues: {
+                            path: (string | number)[];
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Unauthenticated: `invalid-api-key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": "invalid-api-key";
+                };
+            };
+            /** @description Not found: `player-not-found`, `offer-not-found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "player-not-found" | "offer-not-found";
+                    };
+                };
+            };
+            /** @description Conflict: `offer-transition-refused`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "offer-transition-refused";
+                    };
+                };
+            };
+            /** @description Payload too large: `payload-too-large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "payload-too-large";
+                    };
+                };
+            };
+            /** @description Unsupported media type: `unsupported-media-type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "unsupported-media-type";
+                    };
+                };
+            };
+            /** @description Too many requests: `rate-limited`. */
+            429: {
+                headers: {
+                    /** @description Seconds until the budget is renewed. */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window (one minute) of this caller's budget. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "rate-limited";
+                    };
+                };
+            };
+            /** @description Internal error: `internal-error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "internal-error";
+                    };
+                };
+            };
+            /** @description Unavailable (retry after Retry-After): `secret-key-mismatch`, `database-unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "secret-key-mismatch" | "database-unavailable";
+                    };
+                };
+            };
+        };
+    };
+    revokePlayerOffer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                instanceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    playerId: string;
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SupportOfferActionResult"];
+                };
+            };
+            /** @description Bad request: `invalid-request`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "invalid-request";
+                        issues: {
+                            path: (string | number)[];
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Unauthenticated: `invalid-api-key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": "invalid-api-key";
+                };
+            };
+            /** @description Not found: `player-not-found`, `offer-not-found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "player-not-found" | "offer-not-found";
+                    };
+                };
+            };
+            /** @description Conflict: `offer-transition-refused`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "offer-transition-refused";
+                    };
+                };
+            };
+            /** @description Payload too large: `payload-too-large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "payload-too-large";
+                    };
+                };
+            };
+            /** @description Unsupported media type: `unsupported-media-type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "unsupported-media-type";
+                    };
+                };
+            };
+            /** @description Too many requests: `rate-limited`. */
+            429: {
+                headers: {
+                    /** @description Seconds until the budget is renewed. */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window (one minute) of this caller's budget. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "rate-limited";
+                    };
+                };
+            };
+            /** @description Internal error: `internal-error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "internal-error";
+                    };
+                };
+            };
+            /** @description Unavailable (retry after Retry-After): `secret-key-mismatch`, `database-unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "secret-key-mismatch" | "database-unavailable";
+                    };
+                };
+            };
+        };
+    };
+    makePlayerOfferClaimable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                instanceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    playerId: string;
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SupportOfferActionResult"];
+                };
+            };
+            /** @description Bad request: `invalid-request`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "invalid-request";
+                        issues: {
+                            path: (string | number)[];
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Unauthenticated: `invalid-api-key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": "invalid-api-key";
+                };
+            };
+            /** @description Not found: `player-not-found`, `offer-not-found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "player-not-found" | "offer-not-found";
+                    };
+                };
+            };
+            /** @description Conflict: `offer-transition-refused`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "offer-transition-refused";
+                    };
+                };
+            };
+            /** @description Payload too large: `payload-too-large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "payload-too-large";
+                    };
+                };
+            };
+            /** @description Unsupported media type: `unsupported-media-type`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "unsupported-media-type";
+                    };
+                };
+            };
+            /** @description Too many requests: `rate-limited`. */
+            429: {
+                headers: {
+                    /** @description Seconds until the budget is renewed. */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window (one minute) of this caller's budget. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the current window ends. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "rate-limited";
+                    };
+                };
+            };
+            /** @description Internal error: `internal-error`. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "internal-error";
+                    };
+                };
+            };
+            /** @description Unavailable (retry after Retry-After): `secret-key-mismatch`, `database-unavailable`. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "secret-key-mismatch" | "database-unavailable";
+                    };
+                };
+            };
+        };
+    };
+    extendPlayerOffer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                instanceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    playerId: string;
+                    reason: string;
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 UTC timestamp
+                     */
+                    expiresAt: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SupportOfferActionResult"];
+                };
+            };
+            /** @description Bad request: `expiry-out-of-range`, `invalid-request`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "invalid-request";
+                        issues: {
+                            path: (string | number)[];
+                            message: string;
+                        }[];
+                    } | {
+                        /** @enum {string} */
+                        message: "expiry-out-of-range";
+                    };
+                };
+            };
+            /** @description Unauthenticated: `invalid-api-key`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": "invalid-api-key";
+                };
+            };
+            /** @description Not found: `player-not-found`, `offer-not-found`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "player-not-found" | "offer-not-found";
+                    };
+                };
+            };
+            /** @description Conflict: `offer-transition-refused`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "offer-transition-refused";
+                    };
                 };
             };
             /** @description Payload too large: `payload-too-large`. */

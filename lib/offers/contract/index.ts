@@ -24,4 +24,5 @@ export * from "./live-ops";
 export * from "./support";
 export * from "./timeline";
 export * from "./support-actions";
+export * from "./server-support";
 export * from "./bulk-compensation";

@@ -26,7 +26,7 @@ export const RewardGrantedData = z.object({
   variant: z.string().optional(),
   rewards: z.array(Reward),
   source: RewardSource,
-  /** Source support: who granted it (the portal user), who approved it when a second person had to, and why. */
+  /** Source support: who granted it (the portal user, or `game-server:<clientId>` for a game server's own grant), who approved it when a second person had to, and why. */
   actor: z.string().optional(),
   approvedBy: z.string().optional(),
   reason: z.string().optional(),

@@ -12,12 +12,19 @@ export const MAX_SUPPORT_GRANT_AMOUNT = 1_000_000;
 export const SUPPORT_REASON_MAX = 500;
 export const SUPPORT_ACTOR_MAX = 200;
 
+/**
+ * How a game server's own support acts name their actor (`game-server:<clientId>`): in the grant,
+ * the reward.granted event and the player's history. No person's id starts with it.
+ */
+export const GAME_SERVER_ACTOR_PREFIX = "game-server:";
+
 /** Who acts: the portal's signed-in person (its user id or e-mail), recorded in the grant, the event and the audit log. */
 export const SupportActor = z
   .string()
   .trim()
   .min(1, { error: "name who acts" })
-  .max(SUPPORT_ACTOR_MAX, { error: `must be at most ${SUPPORT_ACTOR_MAX} characters` });
+  .max(SUPPORT_ACTOR_MAX, { error: `must be at most ${SUPPORT_ACTOR_MAX} characters` })
+  .refine((actor) => !actor.toLowerCase().startsWith(GAME_SERVER_ACTOR_PREFIX), { error: `"${GAME_SERVER_ACTOR_PREFIX}" names a game server's own acts, never a person` });
 
 /** Why: required on every support action, shown to the approver and in the game server's event. */
 export const SupportReason = z

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { RewardKind, type ApprovalRule } from "../contract";
-import { approvalNeeded, decisionRefusal, isStale, samePerson } from "./four-eyes";
+import { approvalNeeded, approvalNeededFor, decisionRefusal, isStale, samePerson } from "./four-eyes";
 
 const kinds = RewardKind.options;
 const kind = fc.constantFrom(...kinds);
@@ -49,6 +49,15 @@ describe("four eyes: when a support grant waits for a second person", () => {
       fc.property(grant, fc.integer({ min: 0, max: 1_000_000 }), (g, above) => {
         expect(approvalNeeded([{ kind: g.kind, approvalAbove: "always" }], g).required).toBe(true);
         expect(approvalNeeded([{ kind: g.kind, rewardId: g.rewardId, approvalAbove: above }], g).required).toBe(g.amount > above);
+      }),
+    );
+  });
+
+  it("a game server's grant never waits, whatever the rules; a person's waits exactly as the rules say", () => {
+    fc.assert(
+      fc.property(rules, grant, (rs, g) => {
+        expect(approvalNeededFor("game-server", rs, g)).toEqual({ required: false, rule: null });
+        expect(approvalNeededFor("person", rs, g)).toEqual(approvalNeeded(rs, g));
       }),
     );
   });

@@ -34,6 +34,18 @@ export function approvalNeeded(rules: readonly ApprovalRule[], grant: GrantAsked
   return { required: rule !== null, rule };
 }
 
+/** Who asks for a support grant: a person through the portal, or the game's own server with its API key. */
+export type GrantRequester = "person" | "game-server";
+
+/**
+ * `approvalNeeded` for one requester. Four eyes are for people: a game server's grant never waits,
+ * since its API key already lets it give its players anything in its own game; a second person of
+ * ours would check nothing the key does not allow. Its grant is recorded with its client id instead.
+ */
+export function approvalNeededFor(requester: GrantRequester, rules: readonly ApprovalRule[], grant: GrantAsked): { required: boolean; rule: ApprovalRule | null } {
+  return requester === "game-server" ? { required: false, rule: null } : approvalNeeded(rules, grant);
+}
+
 /** The same person, however their id was typed: ids are compared trimmed and case-insensitively. */
 export function samePerson(a: string, b: string): boolean {
   return a.trim().toLowerCase() === b.trim().toLowerCase();

@@ -13,7 +13,7 @@ import { games, offerDefinitions, players, rewardEvents, rewardLedger, supportGr
 import { OffersError } from "../errors";
 import { publicGameId } from "../environments";
 import type { ApprovalRule, Reward, RewardKind, SupportGrant, SupportGrantStatus } from "../contract";
-import { approvalNeeded, decisionRefusal, isStale, SUPPORT_GRANT_PENDING_MS } from "./four-eyes";
+import { approvalNeededFor, decisionRefusal, isStale, SUPPORT_GRANT_PENDING_MS, type GrantRequester } from "./four-eyes";
 import { withPlayerTransaction, type PlayerTx } from "./transaction";
 import type { EngineCore } from "./types";
 
@@ -29,6 +29,8 @@ export interface SupportGrantAsk {
   actor: string;
   /** The request's Idempotency-Key: a retry with it answers the first grant, never a second one. */
   idempotencyKey?: string;
+  /** A person (the game's thresholds apply; the default) or the game's own server (granted at once; ./four-eyes). */
+  requester?: GrantRequester;
 }
 
 export interface SupportGrantOutcome {
@@ -48,8 +50,13 @@ export interface SupportDecision {
 /** Currencies are granted as these kinds; any other reward must be one of the game's offer rewards. */
 const CURRENCY_KINDS: readonly RewardKind[] = ["coins", "loyalty_currency"];
 
+/**
+ * What makes two requests with one Idempotency-Key the same grant. A person is who they are; a game
+ * server is the game, whichever of its client ids sent the retry (its key may have been rotated).
+ */
 function fingerprintOf(ask: SupportGrantAsk): string {
-  return createHash("sha256").update(JSON.stringify(["support-grant", ask.kind, ask.rewardId, ask.amount, ask.reason, ask.actor.toLowerCase()])).digest("base64url");
+  const who = ask.requester === "game-server" ? "game-server" : ask.actor.toLowerCase();
+  return createHash("sha256").update(JSON.stringify(["support-grant", ask.kind, ask.rewardId, ask.amount, ask.reason, who])).digest("base64url");
 }
 
 /**
@@ -119,7 +126,8 @@ async function grantIn(unit: PlayerTx, grant: SupportGrantRow, approvedBy: strin
 /**
  * A support grant: refused (changing nothing) for an unknown player or reward; with a key already
  * used, the first grant is answered (the same request) or idempotency-key-reused (another one).
- * Below the game's thresholds it is granted at once; above, stored pending.
+ * Below the game's thresholds it is granted at once; above, stored pending. A game server's grant
+ * is granted at once whatever the thresholds.
  */
 export async function requestSupportGrant(core: EngineCore, ask: SupportGrantAsk): Promise<SupportGrantOutcome> {
   const { gameId, playerId } = ask;
@@ -145,7 +153,7 @@ export async function requestSupportGrant(core: EngineCore, ask: SupportGrantAsk
       }
     }
     const rules = await supportThresholds(unit.tx, gameId);
-    const { required } = approvalNeeded(rules, ask);
+    const { required } = approvalNeededFor(ask.requester ?? "person", rules, ask);
     const now = unit.now;
     const [grant] = await unit.tx
       .insert(supportGrants)

@@ -85,7 +85,7 @@ export interface OffersServices {
   /** Verifies the request's game JWT; throws JwtError. */
   authenticateJwt(request: FastifyRequest): Promise<VerifiedJwt>;
   /** Verifies x-client-id + x-api-key; throws ApiKeyRejected. */
-  authenticateApiKey(request: FastifyRequest): Promise<{ gameId: string }>;
+  authenticateApiKey(request: FastifyRequest): Promise<{ gameId: string; clientId: string }>;
 }
 
 /** API key refused: 401 with the bare JSON string "invalid-api-key" (the error handler's answer). */
@@ -135,11 +135,12 @@ export function createOffersServices(deps: OffersAppDeps): OffersServices {
       }
     },
     authenticateApiKey: async (request) => {
-      const clientId = request.headers["x-client-id"];
+      const clientHeader = request.headers["x-client-id"];
       const apiKey = request.headers["x-api-key"];
-      const gameId = await games.authenticateApiKey(typeof clientId === "string" ? clientId : undefined, typeof apiKey === "string" ? apiKey : undefined);
-      if (!gameId) throw new ApiKeyRejected();
-      return { gameId };
+      const clientId = typeof clientHeader === "string" ? clientHeader : undefined;
+      const gameId = await games.authenticateApiKey(clientId, typeof apiKey === "string" ? apiKey : undefined);
+      if (!gameId || clientId === undefined) throw new ApiKeyRejected();
+      return { gameId, clientId };
     },
   };
 }

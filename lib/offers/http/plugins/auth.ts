@@ -8,12 +8,12 @@ import type { FastifyRequest, onRequestAsyncHookHandler, preHandlerAsyncHookHand
 import { Environment, tenantOf } from "../../environments";
 import { CLIENT_ADDRESS_HEADER } from "../../contract";
 import { OffersError } from "../../errors";
-import { AdminTokenRejected, type OffersServices } from "../services";
+import { AdminTokenRejected, ApiKeyRejected, type OffersServices } from "../services";
 
 declare module "fastify" {
   interface FastifyRequest {
     /** Who is calling, set by the plugin's onRequest authentication. */
-    offersCaller?: { gameId: string; playerId?: string; via?: "client" | "dashboard" };
+    offersCaller?: { gameId: string; playerId?: string; via?: "client" | "dashboard"; /** The game server's client id (API-key routes). */ clientId?: string };
   }
 }
 
@@ -107,3 +107,11 @@ export function adminEnvironment(): preHandlerAsyncHookHandler {
 
 /** The caller the plugin's hook authenticated. */
 export const caller = (request: FastifyRequest) => request.offersCaller!;
+
+/** The game server apiKeyAuth authenticated: its game environment and its client id. */
+export function serverCaller(request: FastifyRequest): { gameId: string; clientId: string } {
+  const { gameId, clientId } = caller(request);
+  // Only a route without apiKeyAuth reaches this; refuse rather than act for nobody.
+  if (clientId === undefined) throw new ApiKeyRejected();
+  return { gameId, clientId };
+}

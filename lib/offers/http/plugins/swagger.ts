@@ -84,7 +84,8 @@ export const WEBHOOKS: Record<string, OpenAPIV3_1.PathItemObject> = {
     "RewardGrantedEvent",
     "A reward was granted",
     "Sent to each enabled endpoint of the game and environment subscribed to `reward.granted`, for every claim and every support grant when it is granted " +
-      "(`kind` support, `source` support, with `actor`, `approvedBy` and `reason`). At least once and " +
+      "(`kind` support, `source` support, with `actor`, `approvedBy` and `reason`; `actor` is `game-server:<clientId>` for a game server's own " +
+      "grant, `POST /v1/player/rewards/grant`). At least once and " +
       "not necessarily in order (attempts run side by side and retry): de-duplicate on `id`. `GET /v1/rewards/events` serves the " +
       "same events in commit order.",
   ),
