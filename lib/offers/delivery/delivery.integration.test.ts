@@ -543,23 +543,25 @@ describe.each(contractDatabaseTargets())("reward delivery on %s", (target) => {
     await eventually(() => expect(new Set(receiver.received.map((r) => r.id)).size).toBe(2));
   });
 
-  it("renews the lease of an attempt in flight: another worker does not send it again when the first lease has run out", async () => {
+  it("renews the lease of an attempt in flight: another worker does not send it again when the first lease has run out", { timeout: 60_000 }, async () => {
     const game = await newGame();
     const { receiver } = await receiverEndpoint(game);
     receiver.behave(() => "hang");
-    const leaseMs = 600;
+    // Renewed every second: a busy machine may delay a renewal by up to two before the lease runs out.
+    const leaseMs = 3_000;
     startWorker({ leaseMs, timeoutMs: 60_000 });
     startWorker({ leaseMs, timeoutMs: 60_000 });
     await clientClaim(game, "p1", await claimable(game, "p1"));
     await eventually(() => expect(receiver.received).toHaveLength(1));
     const row = async () => (await t.app.offers.engine.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.gameId, game.gameId)))[0]!;
     const first = await row();
-    // Renewed by its holder, under the same token, until well past where the first lease ended.
+    // Renewed by its holder, under the same token, after the first lease had ended (a renewal made then
+    // reaches past its end by more than a lease).
     await eventually(async () => {
       const now = await row();
       expect(now.leaseToken).toBe(first.leaseToken);
-      expect(now.leasedUntil!.getTime()).toBeGreaterThan(first.leasedUntil!.getTime() + 2 * leaseMs);
-    });
+      expect(now.leasedUntil!.getTime()).toBeGreaterThan(first.leasedUntil!.getTime() + leaseMs);
+    }, 20_000);
     expect(receiver.received, "not sent again while its attempt is in flight").toHaveLength(1);
     receiver.release(200);
     await eventually(async () => expect((await row()).status).toBe("delivered"));
@@ -591,9 +593,9 @@ describe.each(contractDatabaseTargets())("reward delivery on %s", (target) => {
   it("two workers sharing the database deliver each event once", { timeout: 120_000 }, async () => {
     const game = await newGame();
     const { receiver } = await receiverEndpoint(game);
-    // Leases renewed while held, so a busy test machine never lets one run out: the normal case.
-    startWorker({ concurrency: 4, timeoutMs: 5_000 });
-    startWorker({ concurrency: 4, timeoutMs: 5_000 });
+    // Leases long enough (renewed every 5 s) that a busy test machine never lets one run out: the normal case.
+    startWorker({ concurrency: 4, timeoutMs: 5_000, leaseMs: 15_000 });
+    startWorker({ concurrency: 4, timeoutMs: 5_000, leaseMs: 15_000 });
     const claims = 30;
     for (let i = 0; i < claims; i++) await clientClaim(game, `p${i}`, await claimable(game, `p${i}`));
     await eventually(() => expect(new Set(receiver.received.map((r) => r.id)).size).toBe(claims), 60_000);
