@@ -16,12 +16,18 @@ export function processCpuMs(pid: number | undefined): number {
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
 }
 
-/** CPU ms of each postgres process on the machine now, by pid. */
-function postgresCpuByPid(): Map<number, number> {
+/**
+ * CPU ms of each postgres process on the machine now, by pid; with `database`, only the backends
+ * connected to it (their title reads "postgres: <cluster>: <user> <database> …"), so that other work
+ * on a shared server is not counted (its background processes are then left out too).
+ */
+function postgresCpuByPid(database?: string): Map<number, number> {
   const byPid = new Map<number, number>();
   for (const pid of readdirSync("/proc").filter((entry) => /^\d+$/.test(entry))) {
     try {
-      if (readFileSync(`/proc/${pid}/comm`, "utf8").startsWith("postgres")) byPid.set(Number(pid), processCpuMs(Number(pid)));
+      if (!readFileSync(`/proc/${pid}/comm`, "utf8").startsWith("postgres")) continue;
+      if (database && !readFileSync(`/proc/${pid}/cmdline`, "utf8").split(/[\s\0]+/).includes(database)) continue;
+      byPid.set(Number(pid), processCpuMs(Number(pid)));
     } catch {
       // the process ended between the listing and the read
     }
@@ -31,15 +37,15 @@ function postgresCpuByPid(): Map<number, number> {
 
 /**
  * Starts measuring the CPU of every postgres process on the machine (run on an otherwise idle
- * server); the function it answers gives the ms used since, per process, so a backend that closes
+ * server), or of the backends of `database` only (a shared server); the function it answers gives the ms used since, per process, so a backend that closes
  * meanwhile (a pool's idle connection) does not take its earlier CPU out of the sum. What a backend
  * used between the start and its exit is not counted.
  */
-export function postgresCpuMeter(): () => number {
-  const before = postgresCpuByPid();
+export function postgresCpuMeter(database?: string): () => number {
+  const before = postgresCpuByPid(database);
   return () => {
     let used = 0;
-    for (const [pid, ms] of postgresCpuByPid()) used += ms - (before.get(pid) ?? 0);
+    for (const [pid, ms] of postgresCpuByPid(database)) used += ms - (before.get(pid) ?? 0);
     return used;
   };
 }

@@ -9,6 +9,8 @@ import http from "node:http";
 const received: Array<{ grantedAt: number; at: number }> = [];
 const seen = new Set<string>();
 let duplicates = 0;
+/** RECEIVER_ANSWER_AFTER_MS: how long it takes to answer (a receiver doing some work; the kill bench keeps deliveries in flight). */
+const ANSWER_AFTER_MS = Number(process.env.RECEIVER_ANSWER_AFTER_MS ?? 0);
 
 http
   .createServer((req, res) => {
@@ -24,7 +26,8 @@ http
     req.on("data", (chunk) => (body += chunk));
     req.on("end", () => {
       const at = Date.now();
-      res.writeHead(200).end();
+      if (ANSWER_AFTER_MS > 0) setTimeout(() => res.writeHead(200).end(), ANSWER_AFTER_MS);
+      else res.writeHead(200).end();
       const id = String(req.headers["webhook-id"]);
       if (seen.has(id)) duplicates += 1;
       else {

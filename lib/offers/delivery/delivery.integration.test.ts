@@ -509,11 +509,11 @@ describe.each(contractDatabaseTargets())("reward delivery on %s", (target) => {
     const game = await newGame();
     const { receiver } = await receiverEndpoint(game);
     receiver.behave(({ n }) => (n < 2 ? "hang" : 200));
-    const first = startWorker({ timeoutMs: 60_000, perEndpoint: 2, concurrency: 8 });
+    // Leased for 60 s: only a give-back makes them due now.
+    const first = startWorker({ timeoutMs: 60_000, perEndpoint: 2, concurrency: 8, leaseMs: 60_000 });
     for (let i = 0; i < 4; i++) await clientClaim(game, `p${i}`, await claimable(game, `p${i}`));
     await eventually(() => expect(receiver.received).toHaveLength(2));
     await first.stop();
-    // Leased for 3 × 60 s + 1 s: only a give-back makes them due now.
     startWorker({ timeoutMs: 60_000 });
     await eventually(() => expect(new Set(receiver.received.map((r) => r.id)).size).toBe(4));
   });
@@ -523,7 +523,7 @@ describe.each(contractDatabaseTargets())("reward delivery on %s", (target) => {
     const { receiver } = await receiverEndpoint(game);
     receiver.behave(({ n }) => (n < 1 ? "hang" : 200));
     let skew = 0;
-    // Leases of 3 × 5,000 + 1,000 ms; an attempt needs its 5 s deadline and 1 s left. The hanging attempt must
+    // Leases of 5 s, renewed every 1.67 s; a waiting delivery starts only with 1.67 s left. The hanging attempt must
     // not time out by itself before the clock jumps, however slow the machine: hence 5 s, not less.
     const worker = startWorker({ timeoutMs: 5_000, pollMs: 60_000, perEndpoint: 1, concurrency: 8, clock: { now: () => new Date(Date.now() + skew) } });
     following.push(worker.follow(t.app.offers.engine, t.app.offers.webhooks));
@@ -531,7 +531,8 @@ describe.each(contractDatabaseTargets())("reward delivery on %s", (target) => {
     await eventually(() => expect(receiver.received).toHaveLength(1));
     await heldAll(game.gameId, 2);
     const rounds = vi.spyOn(worker, "round").mockResolvedValue(false);
-    // 16 s − 10.5 s − the time since leasing: under the 6 s an attempt needs, and not yet run out.
+    // 10.5 s on, by this worker's clock: its lease (renewed, at the latest, 1.67 s of real time ago) has
+    // less than a renewal's period left; by the database's, it has not run out.
     skew = 10_500;
     receiver.release();
     const pending = () => t.app.offers.engine.db.select().from(webhookDeliveries).where(and(eq(webhookDeliveries.gameId, game.gameId), eq(webhookDeliveries.status, "pending")));
@@ -540,6 +541,31 @@ describe.each(contractDatabaseTargets())("reward delivery on %s", (target) => {
     rounds.mockRestore();
     await worker.round();
     await eventually(() => expect(new Set(receiver.received.map((r) => r.id)).size).toBe(2));
+  });
+
+  it("renews the lease of an attempt in flight: another worker does not send it again when the first lease has run out", { timeout: 60_000 }, async () => {
+    const game = await newGame();
+    const { receiver } = await receiverEndpoint(game);
+    receiver.behave(() => "hang");
+    // Renewed every second: a busy machine may delay a renewal by up to two before the lease runs out.
+    const leaseMs = 3_000;
+    startWorker({ leaseMs, timeoutMs: 60_000 });
+    startWorker({ leaseMs, timeoutMs: 60_000 });
+    await clientClaim(game, "p1", await claimable(game, "p1"));
+    await eventually(() => expect(receiver.received).toHaveLength(1));
+    const row = async () => (await t.app.offers.engine.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.gameId, game.gameId)))[0]!;
+    const first = await row();
+    // Renewed by its holder, under the same token, after the first lease had ended (a renewal made then
+    // reaches past its end by more than a lease).
+    await eventually(async () => {
+      const now = await row();
+      expect(now.leaseToken).toBe(first.leaseToken);
+      expect(now.leasedUntil!.getTime()).toBeGreaterThan(first.leasedUntil!.getTime() + leaseMs);
+    }, 20_000);
+    expect(receiver.received, "not sent again while its attempt is in flight").toHaveLength(1);
+    receiver.release(200);
+    await eventually(async () => expect((await row()).status).toBe("delivered"));
+    expect(receiver.received).toHaveLength(1);
   });
 
   it("rotating the secret signs with the new and the previous secret for a while", async () => {
@@ -567,9 +593,9 @@ describe.each(contractDatabaseTargets())("reward delivery on %s", (target) => {
   it("two workers sharing the database deliver each event once", { timeout: 120_000 }, async () => {
     const game = await newGame();
     const { receiver } = await receiverEndpoint(game);
-    // Leases long enough (3 × timeout + 1 s) that a busy test machine never lets one run out: the normal case.
-    startWorker({ concurrency: 4, timeoutMs: 5_000 });
-    startWorker({ concurrency: 4, timeoutMs: 5_000 });
+    // Leases long enough (renewed every 5 s) that a busy test machine never lets one run out: the normal case.
+    startWorker({ concurrency: 4, timeoutMs: 5_000, leaseMs: 15_000 });
+    startWorker({ concurrency: 4, timeoutMs: 5_000, leaseMs: 15_000 });
     const claims = 30;
     for (let i = 0; i < claims; i++) await clientClaim(game, `p${i}`, await claimable(game, `p${i}`));
     await eventually(() => expect(new Set(receiver.received.map((r) => r.id)).size).toBe(claims), 60_000);

@@ -5,6 +5,8 @@
  *   (its row is taken FOR UPDATE SKIP LOCKED), and a unique (endpoint, message) makes a re-run add nothing;
  * - lease: due deliveries are taken FOR UPDATE SKIP LOCKED and given a lease token and time, so two
  *   instances never take the same one; a lease that runs out (the instance died) makes it due again;
+ * - renew: a lease lasts a few seconds (rules.LEASE_MS) and is renewed while its delivery is held, so
+ *   what a dead instance held is due again soon;
  * - complete: the outcome of an attempt is written only by the holder of the lease, with the attempt's log row;
  * - release: an instance that stops gives what it holds back, due at once.
  * The delivery log, its figures, replays and the purge are in ./delivery-log.
@@ -16,7 +18,7 @@ import type { OffersDatabase } from "../db";
 import { rewardEvents, settings, webhookDeliveries, webhookEndpoints } from "../db/schema";
 import type { RewardEventRow } from "./events";
 import { FANOUT_CURSOR } from "./feed";
-import type { CompletedAttempt, LeasedDelivery } from "./rules";
+import type { CompletedAttempt, DeliveryRow, LeasedDelivery } from "./rules";
 
 const REWARD_GRANTED: RewardEventRow["type"] = "reward.granted";
 
@@ -53,7 +55,7 @@ export async function fanOut(
   const [row] = rowsOf<{
     events: string | number;
     queued: string | number;
-    leased: Omit<RawLeased, "endpoint">[] | string;
+    leased: FannedOut[] | string;
     endpoints: Record<string, Record<string, unknown>> | string;
     subscribed: string[] | string;
   }>(
@@ -86,9 +88,10 @@ export async function fanOut(
           t.occurred_at, ${at}::timestamptz, ${at}::timestamptz
         from targets t
         on conflict (endpoint_id, message_id) do nothing
-        returning to_json(d) as delivery
+        -- What the caller does not know already: the rest of a new delivery's row is built there.
+        returning d.id, d.endpoint_id, d.reward_event_id, d.lease_token
       ), mine as (
-        select delivery from queued where delivery->>'lease_token' = ${lease.token}
+        select id, endpoint_id, reward_event_id from queued where lease_token = ${lease.token}
       ), last as (
         select xid, id from batch order by xid desc, id desc limit 1
       ), moved as (
@@ -103,12 +106,12 @@ export async function fanOut(
         (select count(*) from moved) as moved,
         -- json, not jsonb: built and sent as text, without a binary form in between. Each endpoint once.
         coalesce((
-          select json_agg(json_build_object('delivery', m.delivery, 'event', to_json(b)))
-          from mine m join batch b on b.id = (m.delivery->>'reward_event_id')::bigint
+          select json_agg(json_build_object('id', m.id, 'endpoint_id', m.endpoint_id, 'event', to_json(b)))
+          from mine m join batch b on b.id = m.reward_event_id
         ), '[]'::json) as leased,
         coalesce((
           select json_object_agg(ep.endpoint_id, to_json(ep)) from offers_webhook_endpoints ep
-          where ep.endpoint_id in (select m.delivery->>'endpoint_id' from mine m)
+          where ep.endpoint_id in (select m.endpoint_id from mine m)
         ), '{}'::json) as endpoints,
         -- The games a claim is worth a round for (see DeliveryWorker.granted).
         coalesce((
@@ -118,13 +121,53 @@ export async function fanOut(
   );
   const parsed = <T>(value: T | string | undefined, empty: T): T => (typeof value === "string" ? (JSON.parse(value) as T) : (value ?? empty));
   const endpoints = parsed(row?.endpoints, {});
-  const leased = parsed(row?.leased, []).map((raw) => ({ ...raw, endpoint: endpoints[raw.delivery.endpoint_id as string] ?? null }));
-  const subscribed = parsed(row?.subscribed, []);
+  const decodedEndpoints = new Map<string, LeasedDelivery["endpoint"]>();
+  const endpointOf = (id: string) => {
+    if (!decodedEndpoints.has(id)) decodedEndpoints.set(id, endpoints[id] ? fromDriverRow(webhookEndpoints, endpoints[id]) : null);
+    return decodedEndpoints.get(id)!;
+  };
+  const leased = parsed(row?.leased, []).map((raw): LeasedDelivery => {
+    const event = fromDriverRow(rewardEvents, raw.event);
+    return { delivery: newDelivery(Number(raw.id), raw.endpoint_id, event, now, lease), event, endpoint: endpointOf(raw.endpoint_id) };
+  });
   return {
     events: Number(row?.events ?? 0),
     queued: Number(row?.queued ?? 0),
-    leased: leased.map(toLeased).sort((a, b) => a.delivery.id - b.delivery.id),
-    subscribedGames: subscribed,
+    leased: leased.sort((a, b) => a.delivery.id - b.delivery.id),
+    subscribedGames: parsed(row?.subscribed, []),
+  };
+}
+
+/** A delivery the fan-out leased to the caller, as the statement answers it: its id, endpoint and event. */
+type FannedOut = { id: string | number; endpoint_id: string; event: Record<string, unknown> };
+
+/** The row the fan-out inserted (see its insert): built here rather than read back as JSON. */
+function newDelivery(id: number, endpointId: string, event: RewardEventRow, now: Date, lease: { token: string; until: Date }): DeliveryRow {
+  return {
+    id,
+    endpointId,
+    gameId: event.gameId,
+    messageId: event.eventId,
+    eventType: event.type,
+    rewardEventId: event.id,
+    payload: null,
+    status: "pending",
+    tries: 0,
+    attempts: 0,
+    nextAttemptAt: lease.until,
+    leaseToken: lease.token,
+    leasedUntil: lease.until,
+    lastAttemptAt: null,
+    lastStatusCode: null,
+    lastError: null,
+    lastLatencyMs: null,
+    attemptLog: [],
+    eventAt: event.occurredAt,
+    createdAt: now,
+    deliveredAt: null,
+    failedAt: null,
+    replayedAt: null,
+    updatedAt: now,
   };
 }
 
@@ -240,6 +283,24 @@ export async function completeAttempts(db: OffersDatabase, attempts: CompletedAt
       updated_at = o.done
     from outcome o
     where d.id = any(${ids}::bigint[]) and d.id = o.id and d.lease_token = o.token
+    returning d.id, ${ASYNC_COMMIT} as async_commit`);
+  return rowsOf<{ id: string | number }>(answer).map((r) => Number(r.id));
+}
+
+/**
+ * Renews the leases of deliveries held here (in flight or waiting), in one statement: each stays
+ * leased until `until` if its lease is still the given token (an outcome written meanwhile, a lease
+ * that ran out and was taken elsewhere, or a replay, is left alone). Answers the ids renewed.
+ */
+export async function renewLeases(db: OffersDatabase, held: Array<{ id: number; token: string }>, until: Date): Promise<number[]> {
+  if (held.length === 0) return [];
+  const ids = `{${held.map((h) => h.id).join(",")}}`;
+  const tokens = `{${held.map((h) => h.token).join(",")}}`;
+  const at = until.toISOString();
+  const answer = await db.execute(sql`
+    update offers_webhook_deliveries d set leased_until = ${at}::timestamptz, next_attempt_at = ${at}::timestamptz
+    from unnest(${ids}::bigint[], ${tokens}::text[]) as h(id, token)
+    where d.id = any(${ids}::bigint[]) and d.id = h.id and d.lease_token = h.token
     returning d.id, ${ASYNC_COMMIT} as async_commit`);
   return rowsOf<{ id: string | number }>(answer).map((r) => Number(r.id));
 }

@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { fuzzParameters } from "@/test-support/fuzz";
 import { toRewardGrantedEvent } from "./events";
-import { failedRoundWaitMs, leaseMsFor, mayStartOn, messageBody, outcomeOf, whatToSend } from "./rules";
+import { failedRoundWaitMs, LEASE_MS, leaseRenewalMs, mayStartOn, messageBody, outcomeOf, whatToSend } from "./rules";
 import { DEFAULT_RETRY_POLICY, nextRetryDelay, type RetryPolicy } from "./schedule";
 import type { AttemptResult } from "./sender";
 import { deliveryRowFor, endpointRowFor, rewardEventRowFor } from "@/test-support/offers/delivery";
@@ -81,21 +81,23 @@ describe("what an attempt sends", () => {
 });
 
 describe("leases", () => {
-  it("a lease covers a wait behind the attempts in flight, the attempt, and writing its outcome", () => {
-    expect(leaseMsFor(10_000)).toBe(31_000);
+  it("a lease lasts a few seconds and fits three renewals, so one late renewal loses nothing", () => {
+    expect(LEASE_MS).toBeLessThanOrEqual(5_000);
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 600_000 }), (timeoutMs) => {
-        // A delivery leased now may wait behind one full deadline and still start.
-        expect(mayStartOn(NOW.getTime() + leaseMsFor(timeoutMs), NOW.getTime() + timeoutMs, timeoutMs)).toBe(true);
+      fc.property(fc.integer({ min: 3, max: 600_000 }), (leaseMs) => {
+        expect(3 * leaseRenewalMs(leaseMs)).toBeLessThanOrEqual(leaseMs);
+        // Renewed on time, a waiting delivery may always start; a whole period late, it may not.
+        expect(mayStartOn(NOW.getTime() + leaseMs, NOW.getTime() + leaseRenewalMs(leaseMs), leaseMs)).toBe(true);
+        expect(mayStartOn(NOW.getTime() + leaseMs, NOW.getTime() + leaseMs - leaseRenewalMs(leaseMs) + 1, leaseMs)).toBe(false);
       }),
       fuzzParameters(100),
     );
   });
 
-  it("a waiting delivery starts only while its lease has the attempt's deadline and 1 s left", () => {
-    const until = NOW.getTime() + 6_000;
-    expect(mayStartOn(until, NOW.getTime(), 5_000)).toBe(true);
-    expect(mayStartOn(until, NOW.getTime() + 1, 5_000)).toBe(false);
+  it("a waiting delivery starts only while its lease has a renewal's period left", () => {
+    const until = NOW.getTime() + 5_000;
+    expect(mayStartOn(until, NOW.getTime() + 5_000 - leaseRenewalMs(5_000), 5_000)).toBe(true);
+    expect(mayStartOn(until, NOW.getTime() + 5_000 - leaseRenewalMs(5_000) + 1, 5_000)).toBe(false);
   });
 
   it("failed rounds wait longer each time, from the poll to at most 5 s", () => {

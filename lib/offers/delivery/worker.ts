@@ -8,7 +8,10 @@
  * leased: a slot that frees starts the next at once. Without them a slot stayed empty until the
  * next round, so one endpoint's rate per instance was capped at `perEndpoint` per round (about
  * 2,000/s at 64, however fast the endpoint answered). A waiting delivery starts only while its lease
- * has the attempt's deadline and 1 s left; else it is given back (due at once, for any instance).
+ * has a renewal's period left; else it is given back (due at once, for any instance).
+ *
+ * Leases are short (LEASE_MS, a few seconds) and renewed every third of that, in one statement for
+ * every delivery held here, so what an instance held when it died is due again within seconds.
  *
  * A round is a statement or two: fan out (new deliveries come leased to this instance, with their
  * events and endpoints), and, when something else may be due (retries, replays, deliveries given
@@ -34,9 +37,9 @@ import type { SecretBox } from "../secret-box";
 import type { AddressPolicy } from "./address-guard";
 import { judge, leasedStage, prepare, send, SigningSecretCache, type Judged, type Leased } from "./attempt";
 import type { DeliveryChange } from "./endpoints";
-import { completeAttempts, ensureFanOutCursor, fanOut, leaseDue, releaseLease } from "./queue";
+import { completeAttempts, ensureFanOutCursor, fanOut, leaseDue, releaseLease, renewLeases } from "./queue";
 import { MIN_ROUND_MS, RoundPlan } from "./rounds";
-import { failedRoundWaitMs, leaseMsFor, mayStartOn, type CompletedAttempt } from "./rules";
+import { failedRoundWaitMs, LEASE_MS, leaseRenewalMs, mayStartOn, type CompletedAttempt } from "./rules";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./schedule";
 import { createSender, type Sender } from "./sender";
 import { SlotTable } from "./slots";
@@ -63,6 +66,8 @@ export interface DeliveryWorkerOptions {
   random?: () => number;
   /** Replaces the HTTP sender (tests). */
   sender?: Sender;
+  /** How long a lease lasts between renewals (LEASE_MS; tests set a longer one). */
+  leaseMs?: number;
 }
 
 /** Longest wait of a finished attempt before its outcome is written (with the others finished meanwhile). */
@@ -70,10 +75,10 @@ const FLUSH_MS = 25;
 
 /**
  * The worker's timers, each kind armed at most once: the idle sleep between rounds, the pause that
- * keeps rounds MIN_ROUND_MS apart, the next batched write of outcomes, and the wake-up for the
- * earliest retry this instance scheduled.
+ * keeps rounds MIN_ROUND_MS apart, the next batched write of outcomes, the wake-up for the
+ * earliest retry this instance scheduled, and the next renewal of the leases held.
  */
-type TimerKind = "sleep" | "pace" | "flush" | "due";
+type TimerKind = "sleep" | "pace" | "flush" | "due" | "renew";
 
 export class DeliveryWorker {
   private readonly clock: Clock;
@@ -86,6 +91,9 @@ export class DeliveryWorker {
   private readonly timers = new Timers<TimerKind>();
   private readonly secrets: SigningSecretCache;
   private readonly interrupt = new AbortController();
+  /** Every delivery held here, in flight or waiting for a slot, by id: the leases to renew. */
+  private readonly held = new Map<number, Leased>();
+  private renewing: Promise<void> | undefined;
   /** Attempts and give-backs under way (idle and stop wait for them). */
   private readonly work = new Set<Promise<void>>();
   /** Finished attempts waiting to be written, and the write under way. */
@@ -101,7 +109,7 @@ export class DeliveryWorker {
     this.retry = options.retry ?? DEFAULT_RETRY_POLICY;
     this.sender = options.sender ?? createSender({ policy: options.addressPolicy, timeoutMs: options.timeoutMs, maxSockets: options.concurrency });
     this.fanOutBatch = options.fanOutBatch ?? 500;
-    this.leaseMs = leaseMsFor(options.timeoutMs);
+    this.leaseMs = options.leaseMs ?? LEASE_MS;
     this.slots = new SlotTable({ concurrency: options.concurrency, perEndpoint: options.perEndpoint });
     this.plan = new RoundPlan(options.pollMs);
     this.secrets = new SigningSecretCache(options.box);
@@ -156,11 +164,13 @@ export class DeliveryWorker {
     this.stopped = true;
     this.slots.stop();
     this.timers.clear("due");
+    this.timers.clear("renew");
     this.wake();
     await this.running;
     this.interrupt.abort();
     await this.giveBack(this.slots.drain());
     await this.idle();
+    await this.renewing;
     this.sender.close();
   }
 
@@ -228,14 +238,54 @@ export class DeliveryWorker {
   /** A leased delivery: in flight now, waiting here, or (read before an endpoint changed here: `readAt` is behind) into `stale`, to be given back. */
   private admit(held: Leased, readAt: number, stale: Leased[]): void {
     const admission = this.slots.admit(held, readAt !== this.plan.endpointsVersion);
+    if (admission === "stale") {
+      stale.push(held);
+      return;
+    }
+    this.hold(held);
     if (admission === "started") this.dispatch(held);
-    else if (admission === "stale") stale.push(held);
+  }
+
+  /** A delivery is held here from its lease to its attempt's end or its give-back; while any is, leases are renewed. */
+  private hold(held: Leased): void {
+    this.held.set(held.leased.delivery.id, held);
+    if (!this.timers.isSet("renew") && !this.stopped) this.timers.set("renew", leaseRenewalMs(this.leaseMs), () => void this.renew(), true);
+  }
+
+  private unhold(held: Leased): void {
+    if (this.held.get(held.leased.delivery.id) === held) this.held.delete(held.leased.delivery.id);
+  }
+
+  /**
+   * Renews the lease of every delivery held here, in one statement, then again a period later while
+   * any is held. One that fails (the database away) is retried at the next period; a lease that runs
+   * out meanwhile makes the delivery due elsewhere (at least once: its attempt here still ends).
+   */
+  private renew(): Promise<void> {
+    this.timers.clear("renew");
+    if (this.renewing || this.stopped || this.held.size === 0) return this.renewing ?? Promise.resolve();
+    const now = this.clock.now();
+    const until = new Date(now.getTime() + this.leaseMs);
+    const batch = [...this.held.values()];
+    this.renewing = renewLeases(this.options.db, batch.map((h) => ({ id: h.leased.delivery.id, token: h.token })), until)
+      .then(
+        (renewed) => {
+          const ids = new Set(renewed);
+          for (const held of batch) if (ids.has(held.leased.delivery.id)) held.until = until.getTime();
+        },
+        (error: unknown) => this.options.logger?.warn({ err: error, deliveries: batch.length }, "webhook leases could not be renewed; retried at the next period"),
+      )
+      .finally(() => {
+        this.renewing = undefined;
+        if (this.held.size > 0 && !this.stopped) this.timers.set("renew", leaseRenewalMs(this.leaseMs), () => void this.renew(), true);
+      });
+    return this.renewing;
   }
 
   /** Starts waiting deliveries while slots are free; those whose lease is too short for an attempt are given back. */
   private startWaiting(): void {
     let now: number | undefined;
-    const { start, expired } = this.slots.next((held) => mayStartOn(held.until, (now ??= this.clock.now().getTime()), this.options.timeoutMs));
+    const { start, expired } = this.slots.next((held) => mayStartOn(held.until, (now ??= this.clock.now().getTime()), this.leaseMs));
     for (const held of start) this.dispatch(held);
     if (expired.length > 0) void this.giveBack(expired);
   }
@@ -243,6 +293,7 @@ export class DeliveryWorker {
   /** Gives deliveries held here back, due at once for any instance; a round leases what is due. */
   private giveBack(held: Leased[]): Promise<void> {
     const byToken = new Map<string, number[]>();
+    for (const one of held) this.unhold(one);
     for (const { token, leased } of held) {
       const ids = byToken.get(token);
       if (ids) ids.push(leased.delivery.id);
@@ -266,6 +317,7 @@ export class DeliveryWorker {
     const attempt = this.attempt(held)
       .catch((error: unknown) => this.options.logger?.error({ err: error, deliveryId: held.leased.delivery.id }, "webhook attempt failed unexpectedly; it is retried when its lease ends"))
       .finally(() => {
+        this.unhold(held);
         this.slots.finished(held.endpointId);
         this.work.delete(attempt);
         this.startWaiting();

@@ -1,0 +1,158 @@
+/**
+ * What one delivered webhook costs, apart from the claims: reward events are committed straight into
+ * the outbox at a steady rate (as claims would commit them, a few per transaction), one webhook
+ * endpoint (a receiver in a process of its own) takes them, and the service (the built
+ * dist/offers/main.mjs) fans them out, sends and records them. CPU of the service and of the
+ * PostgreSQL backends of its database (the inserting connection's left out), from process counters,
+ * from the first insert until every event has arrived, less what the same service spends idle over as long;
+ * divided by the events delivered. CPU counters stay meaningful on a shared machine, where a rate would not.
+ *
+ *   npm run build:offers && npx tsx bench/offers-api/delivery-cost.ts
+ *   BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test): the server to create a scratch database on.
+ *   BENCH_DELIVERY_RATE (default 500): events committed per second; BENCH_DELIVERY_SECONDS (default 20, after 5 s of
+ *     warm-up, unmeasured).
+ *   BENCH_SERVICE_NODE_ARGS: node flags of the service (e.g. --cpu-prof).
+ *
+ * The figures are appended to bench/results/offers-api-delivery-cost.tsv.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+import { openOffersDatabase } from "../../lib/offers/db";
+import { WebhookEndpoints } from "../../lib/offers/delivery/endpoints";
+import { GameDirectory } from "../../lib/offers/games";
+import { SecretBox } from "../../lib/offers/secret-box";
+import { postgresCpuMeter, processCpuMs, startBenchRun, waitForHealthy } from "../lib/common";
+import { BenchResults } from "../lib/results";
+
+const RATE = Number(process.env.BENCH_DELIVERY_RATE ?? 500);
+const SECONDS = Number(process.env.BENCH_DELIVERY_SECONDS ?? 20);
+const WARMUP_SECONDS = 5;
+/** Transactions per second that commit the events (each commits RATE / COMMITS_PER_SECOND of them). */
+const COMMITS_PER_SECOND = 100;
+const GAME = "bench-delivery-game";
+const SECRET_KEY = randomBytes(32).toString("hex");
+const SERVICE_PORT = 4900 + Math.floor(Math.random() * 50);
+const RECEIVER_PORT = SERVICE_PORT + 50;
+
+function start(command: string, args: string[], env: Record<string, string>): ChildProcess {
+  return spawn(command, args, { stdio: ["ignore", "ignore", "inherit"], env: { ...process.env, ...env } });
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function main() {
+  const run = await startBenchRun("bench_delivery", 300_000);
+  const database = new URL(run.dbUrl).pathname.slice(1);
+  const results = new BenchResults("offers-api-delivery-cost", { rate: RATE, seconds: SECONDS });
+  try {
+    const handle = await openOffersDatabase({ url: run.dbUrl, poolSize: 2 });
+    const box = new SecretBox(SECRET_KEY);
+    await new GameDirectory(handle.db, box).createGame({ gameId: GAME, name: "Delivery cost", clientId: "bench-delivery-client", apiKey: `bench-delivery-key-${randomBytes(8).toString("hex")}` });
+    const receiver = start(process.execPath, ["--import", "tsx", "bench/offers-api/receiver.ts"], { RECEIVER_PORT: String(RECEIVER_PORT) });
+    run.children.push(receiver);
+    const receiverUrl = `http://127.0.0.1:${RECEIVER_PORT}/`;
+    await waitForHealthy(receiverUrl);
+    await new WebhookEndpoints(handle.db, box, { now: () => new Date() }, { allowPrivate: true }).create(GAME, { url: `${receiverUrl}rewards` });
+    await handle.close();
+
+    const nodeArgs = (process.env.BENCH_SERVICE_NODE_ARGS ?? "").split(" ").filter(Boolean);
+    const service = start("node", [...nodeArgs, "dist/offers/main.mjs"], {
+      NODE_ENV: "production",
+      LOG_LEVEL: "warn",
+      OFFERS_PORT: String(SERVICE_PORT),
+      OFFERS_DATABASE_URL: run.dbUrl,
+      OFFERS_SECRET_KEY: SECRET_KEY,
+      OFFERS_ADMIN_TOKEN: randomBytes(24).toString("hex"),
+      OFFERS_DEMO_DATA: "off",
+      REDIS_URL: "",
+      OFFERS_WEBHOOK_ALLOW_PRIVATE: "1",
+      // No claim here tells the worker of an event: it polls as often as claims would wake it (MIN_ROUND_MS).
+      OFFERS_WEBHOOK_POLL_MS: "25",
+    });
+    run.children.push(service);
+    await waitForHealthy(`http://127.0.0.1:${SERVICE_PORT}/health`);
+    const received = async () => ((await (await fetch(`${receiverUrl}count`)).json()) as { received: number }).received;
+
+    const inserter = new pg.Client({ connectionString: run.dbUrl });
+    await inserter.connect();
+    const inserterPid = Number((await inserter.query<{ pid: number }>("select pg_backend_pid() as pid")).rows[0]!.pid);
+    const backendsCpu = () => {
+      const all = postgresCpuMeter(database);
+      const own = processCpuMs(inserterPid);
+      return () => all() - (processCpuMs(inserterPid) - own);
+    };
+
+    // Warm-up, unmeasured: the first deliveries compile the hot code and open the connections.
+    const commit = (from: number, count: number) =>
+      inserter.query(
+        `insert into offers_reward_events (game_id, player_id, source_kind, source_id, offer_id, rewards, source, occurred_at)
+         select $1, 'player-' || ($2::int + i), 'offer', 'instance-' || ($2::int + i), 'bench-offer',
+           '[{"kind":"coins","rewardId":"coins","name":"Coins","amount":100}]'::jsonb, 'server', now()
+         from generate_series(1, $3::int) i`,
+        [GAME, from, count],
+      );
+    const perCommit = Math.max(1, Math.round(RATE / COMMITS_PER_SECOND));
+    const steady = async (first: number, events: number) => {
+      const started = Date.now();
+      for (let sent = 0, tick = 0; sent < events; tick++) {
+        const count = Math.min(perCommit, events - sent);
+        await commit(first + sent, count);
+        sent += count;
+        const wait = started + ((tick + 1) * 1_000) / COMMITS_PER_SECOND - Date.now();
+        if (wait > 0) await sleep(wait);
+      }
+    };
+    const warmup = RATE * WARMUP_SECONDS;
+    await steady(0, warmup);
+    const warmDeadline = Date.now() + 60_000;
+    while ((await received()) < warmup && Date.now() < warmDeadline) await sleep(50);
+
+    // What the service and its backends spend idle (the worker polling), over as long as the run.
+    await sleep(2_000);
+    const idleStart = Date.now();
+    const idleService = processCpuMs(service.pid);
+    const idleBackends = backendsCpu();
+    await sleep(SECONDS * 1_000);
+    const idleMs = Date.now() - idleStart;
+    const idle = { service: processCpuMs(service.pid) - idleService, postgres: idleBackends() };
+
+    const events = RATE * SECONDS;
+    const started = Date.now();
+    const serviceCpu = processCpuMs(service.pid);
+    const backends = backendsCpu();
+    const receiverCpu = processCpuMs(receiver.pid);
+    await steady(warmup, events);
+    const deadline = Date.now() + 120_000;
+    while ((await received()) < warmup + events && Date.now() < deadline) await sleep(50);
+    const ms = Date.now() - started;
+    const delivered = (await received()) - warmup;
+    const spent = {
+      service: processCpuMs(service.pid) - serviceCpu - (idle.service * ms) / idleMs,
+      postgres: backends() - (idle.postgres * ms) / idleMs,
+      receiver: processCpuMs(receiver.pid) - receiverCpu,
+    };
+    await inserter.end();
+    const us = (cpuMs: number) => (cpuMs * 1000) / delivered;
+    results
+      .record("delivery_cost.service_cpu_per_event", us(spent.service), "µs")
+      .record("delivery_cost.postgres_cpu_per_event", us(spent.postgres), "µs")
+      .record("delivery_cost.total_cpu_per_event", us(spent.service + spent.postgres), "µs", { text: "<= 120", met: us(spent.service + spent.postgres) <= 120 })
+      .record("delivery_cost.receiver_cpu_per_event", us(spent.receiver), "µs")
+      .record("delivery_cost.idle_cpu_per_second", ((idle.service + idle.postgres) * 1000) / idleMs, "ms/s");
+    console.log(`delivery cost: ${delivered} of ${events} events delivered in ${(ms / 1000).toFixed(1)} s (${RATE}/s committed, ${perCommit} per commit, after ${warmup} unmeasured)
+  per delivered event: service ${us(spent.service).toFixed(0)} µs + PostgreSQL ${us(spent.postgres).toFixed(0)} µs = ${us(spent.service + spent.postgres).toFixed(0)} µs of CPU (target ≤ 120); receiver ${us(spent.receiver).toFixed(0)} µs
+  idle, subtracted: service ${((idle.service * 1000) / idleMs).toFixed(1)} ms/s, PostgreSQL ${((idle.postgres * 1000) / idleMs).toFixed(1)} ms/s`);
+    results.save();
+  } finally {
+    await run.finish();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,1 @@
+ALTER TABLE "offers_webhook_deliveries" DROP CONSTRAINT "offers_webhook_deliveries_reward_event_id_offers_reward_events_id_fk";
