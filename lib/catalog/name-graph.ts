@@ -1,43 +1,56 @@
 /**
- * A directed graph over integer ids in flat arrays (compressed sparse rows). A walk over the whole catalog
- * (the blast radius of a platform service most records depend on) then costs milliseconds instead of
- * hundreds: no string hashing per step, one byte per node to mark it seen. The relation index builds one
- * from the ids it keeps per record and drops it on its next change.
+ * A directed graph over integer ids, changed one edge at a time: each node's successors in a plain array.
+ * The relation index keeps one beside its named edges and moves only a changed record's edges, so a walk
+ * over the whole catalog (the blast radius of a platform service most records depend on) needs no graph
+ * built first: no string hashing per step, one byte per node to mark it seen.
  */
-export class IdGraph {
-  private constructor(
-    /** Edges of node i are targets[offsets[i] .. offsets[i + 1]). */
-    private readonly offsets: Int32Array,
-    private readonly targets: Int32Array,
-  ) {}
+const NONE: readonly number[] = [];
 
-  /** The graph over nodes 0 … size − 1 with an edge from `from[i]` to `to[i]` for each i. */
-  static build(size: number, from: readonly number[], to: readonly number[]): IdGraph {
-    const offsets = new Int32Array(size + 1);
-    for (const f of from) offsets[f + 1]++;
-    for (let i = 0; i < size; i++) offsets[i + 1] += offsets[i];
-    const targets = new Int32Array(from.length);
-    const filled = offsets.slice(0, size);
-    for (let i = 0; i < from.length; i++) targets[filled[from[i]]++] = to[i];
-    return new IdGraph(offsets, targets);
+export class IdGraph {
+  /** Successors of node i (absent: none). */
+  private readonly successors: (number[] | undefined)[] = [];
+  /** One more than the highest id an edge has touched: the size of a walk's seen marks. */
+  private nodes = 0;
+
+  addEdge(from: number, to: number): void {
+    (this.successors[from] ??= []).push(to);
+    this.nodes = Math.max(this.nodes, from + 1, to + 1);
   }
 
-  /** How many nodes `start` reaches, itself excluded (even through a cycle). */
-  reachableCount(start: number): number {
-    const { offsets, targets } = this;
-    if (start < 0 || start >= offsets.length - 1) return 0;
-    const seen = new Uint8Array(offsets.length - 1);
-    const stack = [start];
+  /** Removes one edge from `from` to `to` (one of them, when added more than once); the order of successors is not kept. */
+  removeEdge(from: number, to: number): void {
+    const list = this.successors[from];
+    if (!list) return;
+    const at = list.lastIndexOf(to);
+    if (at < 0) return;
+    list[at] = list[list.length - 1];
+    list.pop();
+    if (!list.length) this.successors[from] = undefined;
+  }
+
+  successorsOf(node: number): readonly number[] {
+    return this.successors[node] ?? NONE;
+  }
+
+  /** How many nodes `start` reaches for which `counted` holds, itself excluded (even through a cycle). */
+  reachableCount(start: number, counted: (node: number) => boolean = () => true): number {
+    if (start < 0 || start >= this.nodes) return 0;
+    const seen = new Uint8Array(this.nodes);
+    // A node is pushed once (when first seen): the stack never holds more than every node.
+    const stack = new Int32Array(this.nodes);
+    let top = 0;
+    stack[top++] = start;
     seen[start] = 1;
     let count = 0;
-    while (stack.length) {
-      const node = stack.pop()!;
-      for (let k = offsets[node]; k < offsets[node + 1]; k++) {
-        const next = targets[k];
+    while (top) {
+      const list = this.successors[stack[--top]];
+      if (!list) continue;
+      for (let k = 0; k < list.length; k++) {
+        const next = list[k];
         if (seen[next]) continue;
         seen[next] = 1;
-        count++;
-        stack.push(next);
+        if (counted(next)) count++;
+        stack[top++] = next;
       }
     }
     return count;

@@ -112,6 +112,11 @@ interface Held {
   ids: DeclaredIds;
 }
 
+/** Nodes of the dependents graph: records (by name id) at even ids, APIs (by API id) at odd ones. */
+const recordNode = (nameId: number) => nameId * 2;
+const apiNode = (apiId: number) => apiId * 2 + 1;
+const isRecordNode = (node: number) => (node & 1) === 0;
+
 interface DeclaredIds {
   self: number;
   dependsOn: readonly number[];
@@ -128,8 +133,12 @@ export class RelationIndex {
   private consumers = new Map<string, Set<string>>();
   /** Read-side results of the current edges, dropped on any change. */
   private radius = new Map<string, number>();
-  /** The dependents as integer ids, for blast radii: built on the first one after a change. */
-  private dependentsGraph: IdGraph | null = null;
+  /**
+   * Who depends on whom, by id, for blast radii: a record's node (2 × its name id) to each record that
+   * names it in dependsOn; a provider to each API it provides (2 × API id + 1), an API to each consumer.
+   * Moved edge by edge with the named edges, so a blast radius is a walk, never a rebuild.
+   */
+  private readonly dependents = new IdGraph();
   /** Every name and API name seen, numbered once (ids are not reused: a catalog's names are few enough). */
   private readonly nameIds = new Map<string, number>();
   private readonly apiIds = new Map<string, number>();
@@ -160,17 +169,18 @@ export class RelationIndex {
       before.record = record;
       return;
     }
-    if (before) this.unlinkDeclared(record.name, before.declared);
+    if (before) this.unlinkDeclared(record.name, before);
     const declared = declaredBy(record.component);
-    this.held.set(record.name, { record, declared, ids: this.idsOf(record.name, declared) });
-    this.linkDeclared(record.name, declared);
+    const held = { record, declared, ids: this.idsOf(record.name, declared) };
+    this.held.set(record.name, held);
+    this.linkDeclared(record.name, held);
     this.changed();
   }
 
   delete(name: string): void {
     const before = this.held.get(name);
     if (!before) return;
-    this.unlinkDeclared(name, before.declared);
+    this.unlinkDeclared(name, before);
     this.held.delete(name);
     this.changed();
   }
@@ -189,31 +199,8 @@ export class RelationIndex {
     };
   }
 
-  /** Who depends on whom, by id: a record on each name it depends on, and a consumer of an API on its providers. */
-  private buildDependents(): IdGraph {
-    const held = [...this.held.values()];
-    const providers: number[][] = [];
-    for (const { ids } of held) for (const api of ids.providesApis) (providers[api] ??= []).push(ids.self);
-    const from: number[] = [];
-    const to: number[] = [];
-    for (const { ids } of held) {
-      for (const target of ids.dependsOn) {
-        from.push(target);
-        to.push(ids.self);
-      }
-      for (const api of ids.consumesApis) {
-        for (const provider of providers[api] ?? []) {
-          from.push(provider);
-          to.push(ids.self);
-        }
-      }
-    }
-    return IdGraph.build(this.nameIds.size, from, to);
-  }
-
   private changed(): void {
     this.radius.clear();
-    this.dependentsGraph = null;
     this.warningList = null;
   }
 
@@ -222,20 +209,26 @@ export class RelationIndex {
     this.changed();
   }
 
-  private linkDeclared(name: string, d: Declared): void {
+  private linkDeclared(name: string, { declared: d, ids }: Held): void {
     if (d === NOTHING) return;
     if (d.system) link(this.members, d.system, name);
     for (const target of d.dependsOn) link(this.usedBy, target, name);
     for (const api of d.providesApis) link(this.providers, api.name, name);
     for (const api of d.consumesApis) link(this.consumers, api, name);
+    for (const target of ids.dependsOn) this.dependents.addEdge(recordNode(target), recordNode(ids.self));
+    for (const api of ids.providesApis) this.dependents.addEdge(recordNode(ids.self), apiNode(api));
+    for (const api of ids.consumesApis) this.dependents.addEdge(apiNode(api), recordNode(ids.self));
   }
 
-  private unlinkDeclared(name: string, d: Declared): void {
+  private unlinkDeclared(name: string, { declared: d, ids }: Held): void {
     if (d === NOTHING) return;
     if (d.system) unlink(this.members, d.system, name);
     for (const target of d.dependsOn) unlink(this.usedBy, target, name);
     for (const api of d.providesApis) unlink(this.providers, api.name, name);
     for (const api of d.consumesApis) unlink(this.consumers, api, name);
+    for (const target of ids.dependsOn) this.dependents.removeEdge(recordNode(target), recordNode(ids.self));
+    for (const api of ids.providesApis) this.dependents.removeEdge(recordNode(ids.self), apiNode(api));
+    for (const api of ids.consumesApis) this.dependents.removeEdge(apiNode(api), recordNode(ids.self));
   }
 
   /** Edges out of a record: what it depends on, declared or through an API it consumes (its provider). */
@@ -258,8 +251,7 @@ export class RelationIndex {
     if (!this.held.has(name)) return 0;
     let n = this.radius.get(name);
     if (n === undefined) {
-      this.dependentsGraph ??= this.buildDependents();
-      this.radius.set(name, (n = this.dependentsGraph.reachableCount(this.held.get(name)!.ids.self)));
+      this.radius.set(name, (n = this.dependents.reachableCount(recordNode(this.held.get(name)!.ids.self), isRecordNode)));
     }
     return n;
   }
