@@ -435,7 +435,9 @@ async function main() {
     ];
     if (cookie) runs.unshift(["session cookie", { Cookie: cookie }, 10, true], ["session cookie", { Cookie: cookie }, 1, true]);
     if (onlySearch) runs.splice(0, runs.length, ["bearer token", { Authorization: `Bearer ${TOKEN}` }, 10, true]);
-    const searchTarget = count <= 10_000 ? "< 20 ms" : "";
+    // The uncached search's targets at 10 connections: p50 < 20 ms at 10,000 records, < 30 ms at 100,000.
+    const searchTargetMs = count <= 10_000 ? 20 : 30;
+    const searchTarget = `< ${searchTargetMs} ms`;
     // A server in use is warm: the first seconds of a fresh one also pay for compiling the request path
     // (its CPU per request fell from 4.2 to 2.7 ms after one 8 s run). Each way of signing in is warmed
     // up once, not counted.
@@ -452,14 +454,14 @@ async function main() {
       const label = `${how}, ${connections} conn.`;
       const what = fresh ? `search, uncached (${distinct.length} queries)` : "?q=offers, cached";
       const target = fresh && connections === 10 && searchTarget ? searchTarget : "";
-      line(`HTTP ${what} p50 (${label})`, `${result.latency.p50} ms`, target, target ? result.latency.p50 < 20 : null);
+      line(`HTTP ${what} p50 (${label})`, `${result.latency.p50} ms`, target, target ? result.latency.p50 < searchTargetMs : null);
       line(`HTTP ${what} p99 (${label})`, `${result.latency.p99} ms`, "", null);
       line(`HTTP throughput (${label})`, `${Math.round(result.requests.average)} req/s`, "", null);
       const answered = result.requests.total;
       line(`portal CPU per request (${label})`, `${answered ? (cpuMs / answered).toFixed(2) : "-"} ms`, "", null);
       const figure = `http.${fresh ? "search_uncached" : "search_cached"}.${how === "bearer token" ? "token" : "cookie"}.${connections}_connections`;
       results
-        .record(`${figure}.p50`, result.latency.p50, "ms", target ? { text: "< 20", met: result.latency.p50 < 20 } : undefined)
+        .record(`${figure}.p50`, result.latency.p50, "ms", target ? { text: `< ${searchTargetMs}`, met: result.latency.p50 < searchTargetMs } : undefined)
         .record(`${figure}.p99`, result.latency.p99, "ms")
         .record(`${figure}.rate`, result.requests.average, "req/s")
         .record(`${figure}.portal_cpu_per_request`, answered ? cpuMs / answered : Number.NaN, "ms");
