@@ -163,8 +163,12 @@ interface Prepared {
   orders: Map<string, Int32Array>;
 }
 
-/** A sort of fewer matched records than the whole divided by this sorts them rather than building the order of all. */
-const SORT_ALL_SHARE = 8;
+/**
+ * A sort of fewer matched records than the whole divided by this sorts them rather than building the order of all.
+ * A comparison of two keys costs about as much as 50 steps of the pass over every position, so sorting 2,000 of
+ * 100,000 records (3 ms) cost ten times the pass (0.3 ms) over an order built once per state of the index.
+ */
+const SORT_ALL_SHARE = 64;
 
 /**
  * Characters of a trigram, folded to 6 bits: a-z, 0-9, "-", "/", "." and "_" keep their own code, every
