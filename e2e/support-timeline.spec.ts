@@ -22,13 +22,15 @@ test("support follows what happened to a player on the timeline, filtered and li
   await expect(page.getByRole("heading", { name: `Timeline of ${player}` })).toBeVisible();
   const timeline = page.getByRole("list", { name: `Timeline of ${player}, newest first` });
   // Another journey on this worker's servers may have added a webhook endpoint to the demo game: this
-  // player's deliveries to it are not this journey's story, so the order is read without them.
-  const entries = timeline.locator(':scope > li:not([data-kind="delivery"])');
+  // player's deliveries to it are not this journey's story, so the order is read without them; the
+  // player's activity (the snapshot pushed, streams) is read on its own below.
+  const entries = timeline.locator(':scope > li:not([data-kind="delivery"]):not([data-kind="activity"])');
   // The grant and the reward it wrote share an instant: the reward reads above the grant that caused it.
   await expect(entries.first()).toContainText("250 Gold granted by sam.");
   await expect(entries.nth(1)).toContainText("sam granted 250 Gold.");
   await expect(timeline).toContainText("Reason: Lost coins in the login outage");
   await expect(entries.last()).toContainText("Offer “Fair play” surfaced on the game server's assignment.");
+  await expect(timeline.locator(':scope > li[data-kind="activity"]').last()).toContainText("Snapshot pushed: 1 field");
 
   // Only the offers.
   await page.getByRole("checkbox", { name: "Rewards" }).uncheck();

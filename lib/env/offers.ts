@@ -97,6 +97,11 @@ export const offersOwnSchema = z.object({
     .describe(
       "Days a bulk compensation keeps its per-player rows (its result CSV) after it ended (done, cancelled, rejected or expired); then the sweep deletes them and the job keeps its counts. `0` = forever. Ledger rows and reward events are never deleted. Example: `90`.",
     ),
+  OFFERS_ACTIVITY_RETENTION_DAYS: integer(0, 3_650, "days")
+    .default(30)
+    .describe(
+      "Days a player's activity (snapshots pushed, event streams opened and closed, shown on the player's timeline) is kept; then the sweep deletes it. `0` = forever. Offer transitions, rewards and deliveries have their own rules. Example: `7`.",
+    ),
   OFFERS_DEMO_DATA: oneOf(["auto", "on", "off"])
     .default("auto")
     .describe("Seed the demo game at start: `auto` = on the embedded database or in development. Example: `off`."),

@@ -77,14 +77,17 @@ export async function buildOffersApp(deps: OffersAppDeps): Promise<FastifyInstan
       await v1.register(adminBulkCompensationRoutes, { engine: services.engine, adminToken: deps.adminToken });
       await v1.register(adminTimelineRoutes, { engine: services.engine, adminToken: deps.adminToken });
       // Without an event stream (tests of other parts) the app serves neither it nor the admin API of players.
-      const hub = deps.eventStream?.attach(services.engine);
-      if (hub) {
+      const eventStream = deps.eventStream;
+      const hub = eventStream?.attach(services.engine);
+      if (eventStream && hub) {
         await v1.register(eventStreamRoutes, { hub, verifyJwt: (request) => services.authenticateJwt(request) });
         await v1.register(adminRoutes, { engine: services.engine, hub, adminToken: deps.adminToken });
         // Streams never end by themselves: close them when the server closes, or close() would wait.
         v1.addHook("preClose", async () => {
           closeStreamConnections(app.server);
           await hub.closeAll("shutdown");
+          // The streams' opens and closes waiting in memory, while the database is still open.
+          await eventStream.flushActivity();
         });
       }
       await v1.register(adminWebhookRoutes, { services, adminToken: deps.adminToken });

@@ -317,7 +317,7 @@ describe.each(testDatabaseTargets())("every route's validation under generated s
         if (operation.security?.some((s) => "gameJwt" in s || "bearerJwt" in s) || path === "/v1/sse/connect") jwtRoutes.add(name);
       }
     }
-    lastDigest = await storedStateDigest(t.database.db);
+    lastDigest = await storedStateDigest(t.database.db, { withoutStreamActivity: true });
   });
   afterAll(async () => t?.close());
 
@@ -386,7 +386,8 @@ describe.each(testDatabaseTargets())("every route's validation under generated s
     const label = `${route} ${describePosition(position)} = ${JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…(${value.length})` : value)}: ${response.statusCode} ${examples[route].stream ? "" : response.body.slice(0, 200)}`;
     answered.set(response.statusCode, (answered.get(response.statusCode) ?? 0) + 1);
     expect(response.statusCode, label).toBeLessThan(500);
-    const digest = await storedStateDigest(t.database.db);
+    // Without the streams' opens and closes: the hub writes them in the background, after the request.
+    const digest = await storedStateDigest(t.database.db, { withoutStreamActivity: true });
     if (response.statusCode >= 400) expect(digest, `${label}: a refused request changed what is stored`).toBe(lastDigest);
     lastDigest = digest;
   }

@@ -23,6 +23,7 @@ import { BulkCompensationRunner } from "./engine/bulk-runner";
 import type { AddressPolicy } from "./delivery/address-guard";
 import { deliveryStats, purgeDeliveries } from "./delivery/delivery-log";
 import { deleteEndedBulkItems } from "./engine/bulk-compensation";
+import { purgeActivity } from "./engine/activity";
 import { DeliveryWorker } from "./delivery/worker";
 import type { DeliveryStats } from "./contract";
 import { addMetricsSource, cachedFor, countQueryError } from "./metrics";
@@ -185,6 +186,9 @@ export async function startOffersService(options: {
         if (env.OFFERS_BULK_RETENTION_DAYS > 0) {
           const endedBefore = new Date(clock.now().getTime() - env.OFFERS_BULK_RETENTION_DAYS * 86_400_000);
           await deleteEndedBulkItems(database.db, endedBefore, clock.now(), 10_000);
+        }
+        if (env.OFFERS_ACTIVITY_RETENTION_DAYS > 0) {
+          await purgeActivity(database.db, new Date(clock.now().getTime() - env.OFFERS_ACTIVITY_RETENTION_DAYS * 86_400_000), 10_000);
         }
       } catch (err) {
         logger.warn({ err }, "expiry sweep failed; will retry");

@@ -85,12 +85,36 @@ describe("a player's timeline", () => {
     const api = fakeApi({ [`GET ${PATH}`]: { body: { entries: [], next: null } } });
     const { user } = renderInPortal(<PlayerTimeline gameId="demo-game" playerId="tess" />);
     expect(await screen.findByTestId("timeline-empty")).toBeTruthy();
-    expect(decodeURIComponent(api.callsTo("GET", PATH)[0]!.url)).toContain("kinds=offer,reward,delivery,support");
+    expect(decodeURIComponent(api.callsTo("GET", PATH)[0]!.url)).toContain("kinds=offer,reward,delivery,support,activity");
     await user.click(screen.getByRole("checkbox", { name: "Deliveries" }));
+    await waitFor(() => expect(decodeURIComponent(api.callsTo("GET", PATH).at(-1)!.url)).toContain("kinds=offer,reward,support,activity&"));
+    await user.click(screen.getByRole("checkbox", { name: "Activity" }));
     await waitFor(() => expect(decodeURIComponent(api.callsTo("GET", PATH).at(-1)!.url)).toContain("kinds=offer,reward,support&"));
     for (const name of ["Offers", "Rewards", "Support"]) await user.click(screen.getByRole("checkbox", { name }));
     expect(await screen.findByText("Choose at least one kind of entry to show.")).toBeTruthy();
     expect(api.callsTo("GET", PATH).every((c) => !decodeURIComponent(c.url).includes("kinds=&"))).toBe(true);
+  });
+
+  it("says the player's activity in words: snapshots pushed, streams opened and closed", async () => {
+    vi.stubGlobal("EventSource", SilentEventSource);
+    const activity = { kind: "activity", fields: null, bytes: null, instance: null, resumed: null, openMs: null, reason: null } as const;
+    const entries: TimelineEntry[] = [
+      { ...activity, at: "2026-12-01T10:04:12.000Z", id: "4", activity: "stream-closed", instance: "a1b2c3d4", openMs: 252_000, reason: "client closed" },
+      { ...activity, at: "2026-12-01T10:00:00.500Z", id: "3", activity: "stream-opened", instance: "a1b2c3d4", resumed: true },
+      { ...activity, at: "2026-12-01T10:00:00.000Z", id: "2", activity: "snapshot", fields: 12, bytes: 1434 },
+      { ...activity, at: "2026-12-01T09:00:00.000Z", id: "1", activity: "snapshot", fields: 1, bytes: 40 },
+    ];
+    fakeApi({ [`GET ${PATH}`]: { body: { entries, next: null } } });
+    renderInPortal(<PlayerTimeline gameId="demo-game" playerId="tess" />);
+    const list = await screen.findByRole("list", { name: "Timeline of tess, newest first" });
+    const items = within(list).getAllByRole("listitem").filter((li) => li.parentElement === list);
+    expect(items.map((li) => li.querySelector("p")!.textContent)).toEqual([
+      "Stream closed after 4 min 12 s on instance a1b2c3d4: the player's app closed it.",
+      "Stream opened (resumed) on instance a1b2c3d4.",
+      "Snapshot pushed: 12 fields, 1.4 KB.",
+      "Snapshot pushed: 1 field, 40 bytes.",
+    ]);
+    expect(within(items[0]!).getByText("Activity")).toBeTruthy();
   });
 
   it("says when the player does not exist in this environment", async () => {

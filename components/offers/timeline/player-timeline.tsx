@@ -19,7 +19,7 @@ import styles from "./timeline.module.css";
 
 const PAGE = 50;
 const REFRESH_MS = 10_000;
-const TONES: Record<TimelineKind, BadgeTone> = { offer: "accent", reward: "success", delivery: "neutral", support: "warning" };
+const TONES: Record<TimelineKind, BadgeTone> = { offer: "accent", reward: "success", delivery: "neutral", support: "warning", activity: "neutral" };
 
 export function PlayerTimeline({ gameId, playerId }: { gameId: string; playerId: string }) {
   const { href } = useOffersEnvironment();
@@ -58,7 +58,7 @@ export function PlayerTimeline({ gameId, playerId }: { gameId: string; playerId:
         </p>
         <h1 className={styles.heading}>Timeline of {playerId}</h1>
         <p className="muted">
-          Everything that happened to this player, newest first: offers and what moved them, rewards granted, their webhook deliveries with every attempt, and support grants.{" "}
+          Everything that happened to this player, newest first: offers and what moved them, rewards granted, their webhook deliveries with every attempt, support grants, and the player’s activity (snapshots pushed, event streams opened and closed).{" "}
           {live.status === "open" ? "Live: new entries appear as they happen." : "Refreshed every 10 seconds."}
         </p>
       </div>

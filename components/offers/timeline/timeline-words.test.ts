@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { TimelineEntry } from "@/lib/offers-client/schemas";
-import { entrySummary, moveWords } from "./timeline-words";
+import { durationWords, entrySummary, moveWords, sizeWords } from "./timeline-words";
 
 const offer = (cause: string): Extract<TimelineEntry, { kind: "offer" }> => ({
   kind: "offer", at: "2026-12-01T10:00:00.000Z", id: "1", instanceId: "i1", offerId: "armory", offerName: "Armory",
@@ -33,5 +33,12 @@ describe("an offer's move in the live view", () => {
     expect(moveWords({ fromStatus: null, toStatus: "inQueue", type: "queued", cause: "assign" })).toBe("new → in queue, on the game server's assignment");
     expect(moveWords({ fromStatus: "surfaced", toStatus: "viewed", type: "viewed", cause: "viewingCampaigns" })).toBe("surfaced → viewed, when the player opened the offers");
     expect(moveWords({ fromStatus: "surfaced", toStatus: "expired", type: "expired", cause: "support", actor: "sam" })).toBe("surfaced → expired, by sam (support)");
+  });
+});
+
+describe("sizes and durations of the player's activity", () => {
+  it("reads as people say them", () => {
+    expect([0, 1, 1023, 1434, 5 * 1024 * 1024].map(sizeWords)).toEqual(["0 bytes", "1 byte", "1023 bytes", "1.4 KB", "5.0 MB"]);
+    expect([400, 12_000, 60_000, 252_000, 3_600_000, 7_500_000].map(durationWords)).toEqual(["0 s", "12 s", "1 min", "4 min 12 s", "1 h", "2 h 5 min"]);
   });
 });

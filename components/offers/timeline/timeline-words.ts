@@ -2,7 +2,7 @@
 // rendered list and its tests read the same sentences.
 import type { TimelineEntry, TimelineKind } from "@/lib/offers-client/schemas";
 
-export const KIND_LABELS: Record<TimelineKind, string> = { offer: "Offers", reward: "Rewards", delivery: "Deliveries", support: "Support" };
+export const KIND_LABELS: Record<TimelineKind, string> = { offer: "Offers", reward: "Rewards", delivery: "Deliveries", support: "Support", activity: "Activity" };
 
 const amount = (n: number) => n.toLocaleString("en-US");
 const rewardText = (r: { amount: number; name: string }) => `${amount(r.amount)} ${r.name}`;
@@ -68,6 +68,32 @@ export function moveWords(move: OfferMove & { fromStatus: string | null; toStatu
 
 const SOURCE_WORDS: Record<string, string> = { client: "claimed by the player", server: "claimed through the game server", dashboard: "claimed on the rewards page", support: "granted by support" };
 
+/** A size as people read it: "512 bytes", "1.4 KB", "2.1 MB" (of 1,024). */
+export function sizeWords(bytes: number): string {
+  if (bytes < 1024) return `${bytes} ${bytes === 1 ? "byte" : "bytes"}`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}
+
+/** A duration as people read it: "12 s", "4 min 12 s", "2 h 5 min". */
+export function durationWords(ms: number): string {
+  const seconds = Math.round(ms / 1000);
+  if (seconds < 60) return `${seconds} s`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return seconds % 60 ? `${minutes} min ${seconds % 60} s` : `${minutes} min`;
+  const hours = Math.floor(minutes / 60);
+  return minutes % 60 ? `${hours} h ${minutes % 60} min` : `${hours} h`;
+}
+
+const STREAM_CLOSE_WORDS: Record<string, string> = {
+  "client closed": "the player's app closed it",
+  replaced: "a newer connection of the player replaced it",
+  "jwt expired": "its token expired",
+  stale: "the player's app stopped reading",
+  shutdown: "the service instance stopped",
+  error: "it failed to start",
+};
+
 /** The entry's one-line summary. */
 export function entrySummary(entry: TimelineEntry): string {
   switch (entry.kind) {
@@ -110,6 +136,22 @@ export function entrySummary(entry: TimelineEntry): string {
           return `${who} rejected the grant of ${what}.`;
         case "expired":
           return `The request to grant ${what} expired undecided.`;
+      }
+    }
+    case "activity": {
+      const on = entry.instance ? ` on instance ${entry.instance}` : "";
+      switch (entry.activity) {
+        case "snapshot": {
+          const fields = entry.fields === null ? null : entry.fields === 1 ? "1 field" : `${entry.fields} fields`;
+          const parts = [fields, entry.bytes === null ? null : sizeWords(entry.bytes)].filter((p) => p !== null);
+          return `Snapshot pushed${parts.length ? `: ${parts.join(", ")}` : ""}.`;
+        }
+        case "stream-opened":
+          return `Stream opened${entry.resumed ? " (resumed)" : ""}${on}.`;
+        case "stream-closed": {
+          const why = entry.reason ? (STREAM_CLOSE_WORDS[entry.reason] ?? entry.reason) : null;
+          return `Stream closed${entry.openMs === null ? "" : ` after ${durationWords(entry.openMs)}`}${on}${why ? `: ${why}` : ""}.`;
+        }
       }
     }
   }

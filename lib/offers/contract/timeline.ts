@@ -1,7 +1,8 @@
 /**
  * A player's timeline through the admin API: one chronological list, newest first, of what happened to
  * the player — offer transitions (with the rule or person that caused them), rewards granted, their
- * webhook deliveries with every attempt, and support grants requested and decided. Paged by a cursor;
+ * webhook deliveries with every attempt, support grants requested and decided, and the player's activity
+ * (snapshots pushed by the game server, event streams opened and closed). Paged by a cursor;
  * filterable by kind.
  */
 import { z } from "zod";
@@ -9,7 +10,7 @@ import { RewardEventKind, RewardSource } from "./reward-events";
 import { Reward } from "./rewards";
 import { Timestamp } from "./scalars";
 
-export const TIMELINE_KINDS = ["offer", "reward", "delivery", "support"] as const;
+export const TIMELINE_KINDS = ["offer", "reward", "delivery", "support", "activity"] as const;
 export const TimelineKind = z.enum(TIMELINE_KINDS);
 export type TimelineKind = z.infer<typeof TimelineKind>;
 
@@ -18,7 +19,7 @@ export const TIMELINE_PAGE_MAX = 200;
 const CURSOR_MAX = 300;
 
 export const TimelineQuery = z.object({
-  /** Comma-separated kinds to keep (offer, reward, delivery, support); absent: all of them. */
+  /** Comma-separated kinds to keep (offer, reward, delivery, support, activity); absent: all of them. */
   kinds: z
     .string()
     .max(100)
@@ -30,7 +31,7 @@ export const TimelineQuery = z.object({
       if (unknown.length) ctx.addIssue({ code: "custom", message: `unknown kind ${unknown.map((k) => JSON.stringify(k.slice(0, 20))).join(", ")}: the kinds are ${TIMELINE_KINDS.join(", ")}` });
       return kinds as TimelineKind[];
     })
-    .describe("Comma-separated kinds to keep: offer, reward, delivery, support. Absent: all."),
+    .describe("Comma-separated kinds to keep: offer, reward, delivery, support, activity. Absent: all."),
   /** The `next` of the page before: entries older than its last one. */
   before: z.string().min(1).max(CURSOR_MAX).regex(/^[A-Za-z0-9_-]+$/, "a cursor is the `next` of a page").optional(),
   limit: z.coerce.number().int().min(1).max(TIMELINE_PAGE_MAX).default(50),
@@ -97,7 +98,30 @@ export const TimelineSupportEntry = z.object({
   reward: Reward,
 });
 
-export const TimelineEntry = z.discriminatedUnion("kind", [TimelineOfferEntry, TimelineRewardEntry, TimelineDeliveryEntry, TimelineSupportEntry]).meta({ id: "TimelineEntry" });
+export const PLAYER_ACTIVITIES = ["snapshot", "stream-opened", "stream-closed"] as const;
+export const PlayerActivity = z.enum(PLAYER_ACTIVITIES);
+export type PlayerActivity = z.infer<typeof PlayerActivity>;
+
+export const TimelineActivityEntry = z.object({
+  kind: z.literal("activity"),
+  ...base,
+  /** snapshot: the game server pushed the player's snapshot; stream-opened, stream-closed: the player's event stream. */
+  activity: PlayerActivity,
+  /** snapshot: top-level fields pushed and the push's size in bytes (JSON as parsed). */
+  fields: z.number().nullable(),
+  bytes: z.number().nullable(),
+  /** Streams: the instance of the service that held the stream. */
+  instance: z.string().nullable(),
+  /** stream-opened: the client resumed with Last-Event-ID. */
+  resumed: z.boolean().nullable(),
+  /** stream-closed: how long the stream was open, in milliseconds, and why it closed. */
+  openMs: z.number().nullable(),
+  reason: z.string().nullable(),
+});
+
+export const TimelineEntry = z
+  .discriminatedUnion("kind", [TimelineOfferEntry, TimelineRewardEntry, TimelineDeliveryEntry, TimelineSupportEntry, TimelineActivityEntry])
+  .meta({ id: "TimelineEntry" });
 export type TimelineEntry = z.infer<typeof TimelineEntry>;
 
 export const TimelinePage = z.object({

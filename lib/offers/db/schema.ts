@@ -516,6 +516,7 @@ export const supportGrants = pgTable(
   ],
 );
 
-
 // Incident compensation in bulk: its tables in a file of their own (this one stays readable).
 export * from "./schema-bulk";
+// The player's activity for the timeline (snapshots pushed, streams opened and closed).
+export * from "./schema-activity";

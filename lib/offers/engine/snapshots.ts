@@ -1,6 +1,6 @@
-/** A player's snapshot push, inside the player's transaction: upsert, trackers, pending referrals. */
+/** A player's snapshot push, inside the player's transaction: upsert, its activity row, trackers, pending referrals. */
 import { and, eq } from "drizzle-orm";
-import { players } from "../db/schema";
+import { playerActivity, players } from "../db/schema";
 import type { PlayerSnapshot, SnapshotPushRequest } from "../contract";
 import { referralsClaimableOnArrival } from "./referrals";
 import { settle } from "./settle";
@@ -25,8 +25,11 @@ export async function pushSnapshotIn(unit: PlayerTx, input: Omit<SnapshotPushReq
     levels: { ...p.levels, ...(input.levels ?? {}) },
     updatedAt: unit.now,
   };
-  // The snapshot's write and the referrals' arrival ride in the read of the player's offers: one
-  // round trip instead of three (the player's row is already locked; neither changes what is read).
+  // The timeline's record of the push: how much the game server sent, not what (the snapshot holds that).
+  const pushed = Object.entries(input).filter(([field, value]) => field !== "playerId" && value !== undefined).length;
+  const bytes = Buffer.byteLength(JSON.stringify(input));
+  // The snapshot's write, its activity row and the referrals' arrival ride in the read of the player's
+  // offers: one round trip instead of four (the player's row is already locked; none changes what is read).
   const writes = [
     unit.tx.$with("snapshot_written").as(
       unit.tx
@@ -36,6 +39,12 @@ export async function pushSnapshotIn(unit: PlayerTx, input: Omit<SnapshotPushReq
         .returning({ playerId: players.playerId }),
     ),
     unit.tx.$with("referrals_arrived").as(referralsClaimableOnArrival(unit)),
+    unit.tx.$with("activity_written").as(
+      unit.tx
+        .insert(playerActivity)
+        .values({ gameId: unit.gameId, playerId: unit.playerId, kind: "snapshot", at: unit.now, detail: { fields: pushed, bytes } })
+        .returning({ id: playerActivity.id }),
+    ),
   ];
   const read = await openAndPastInstances(unit, pastOf, writes);
   Object.assign(unit.player, next);

@@ -1,6 +1,7 @@
 /**
  * A player's timeline (admin API): offer transitions, rewards granted, their deliveries with every
- * attempt, and support grants, newest first in one list. Each kind is one statement that reads at most
+ * attempt, support grants, and the player's activity (snapshots pushed, streams opened and closed),
+ * newest first in one list. Each kind is one statement that reads at most
  * a page and one more of its own rows after the cursor; the page is their merge. The order is
  * (time, rank of the kind, id) descending, so a cursor of the last entry shown continues exactly there
  * whatever the kinds kept. Times are compared in whole microseconds, as stored.
@@ -8,16 +9,18 @@
 import { sql, type SQL } from "drizzle-orm";
 import { rowsOf } from "../../db";
 import type { OffersDatabase } from "../db";
-import type { StoredAttempt } from "../db/schema";
-import type { Reward, RewardEventKind, RewardSource, TimelineEntry, TimelineKind, TimelinePage } from "../contract";
+import type { PlayerActivityDetail, StoredAttempt } from "../db/schema";
+import type { PlayerActivity, Reward, RewardEventKind, RewardSource, TimelineEntry, TimelineKind, TimelinePage } from "../contract";
 import { OffersError } from "../errors";
 
 /**
  * At one instant, what comes after in cause comes first in the list (newest first): a delivery after the
- * reward it carries, the reward after the offer claimed or the support grant decided.
+ * reward it carries, the reward after the offer claimed or the support grant decided, the offers' transitions
+ * after the snapshot pushed that caused them. Activity ranks below the others (-1) so that cursors made
+ * before it existed still read the same.
  */
-const RANK: Record<TimelineKind, number> = { support: 0, offer: 1, reward: 2, delivery: 3 };
-const TIMELINE_ORDER: readonly TimelineKind[] = ["offer", "reward", "delivery", "support"];
+const RANK: Record<TimelineKind, number> = { activity: -1, support: 0, offer: 1, reward: 2, delivery: 3 };
+const TIMELINE_ORDER: readonly TimelineKind[] = ["offer", "reward", "delivery", "support", "activity"];
 
 interface Cursor {
   /** Microseconds since the epoch, as stored. */
@@ -177,6 +180,32 @@ async function supportRows(db: OffersDatabase, gameId: string, playerId: string,
   }));
 }
 
+async function activityRows(db: OffersDatabase, gameId: string, playerId: string, cursor: Cursor | null, take: number): Promise<Sourced[]> {
+  const rows = rowsOf<Row & { kind: PlayerActivity; detail: PlayerActivityDetail }>(
+    await db.execute(sql`
+      select a.id::text as id, ${micros(sql`a.at`)} as at_us, a.kind, a.detail
+      from offers_player_activity a
+      where a.game_id = ${gameId} and a.player_id = ${playerId} and ${after(cursor, RANK.activity, sql`a.at`, sql`a.id`, true)}
+      order by a.at desc, a.id desc limit ${take}`),
+  );
+  return rows.map((r) => ({
+    rank: RANK.activity,
+    row: r,
+    entry: {
+      kind: "activity",
+      at: isoOf(r.at_us),
+      id: r.id,
+      activity: r.kind,
+      fields: r.detail.fields ?? null,
+      bytes: r.detail.bytes ?? null,
+      instance: r.detail.instance ?? null,
+      resumed: r.detail.resumed ?? null,
+      openMs: r.detail.openMs ?? null,
+      reason: r.detail.reason ?? null,
+    },
+  }));
+}
+
 export async function playerTimeline(db: OffersDatabase, gameId: string, playerId: string, now: Date, query: { kinds: readonly TimelineKind[]; before?: string; limit: number }): Promise<TimelinePage> {
   const cursor = query.before ? decodeCursor(query.before) : null;
   const known = rowsOf<{ found: number }>(await db.execute(sql`select 1 as found from offers_players where game_id = ${gameId} and player_id = ${playerId}`));
@@ -188,10 +217,11 @@ export async function playerTimeline(db: OffersDatabase, gameId: string, playerI
     reward: () => rewardRows(db, gameId, playerId, cursor, take),
     delivery: () => deliveryRows(db, gameId, playerId, cursor, take),
     support: () => supportRows(db, gameId, playerId, now, cursor, take),
+    activity: () => activityRows(db, gameId, playerId, cursor, take),
   };
   const merged: Sourced[] = [];
   // One after another: on the embedded database statements run one at a time anyway, and a pooled
-  // request should hold one connection, not four.
+  // request should hold one connection, not five.
   for (const kind of TIMELINE_ORDER) if (kinds.has(kind)) merged.push(...(await reads[kind]()));
   merged.sort((a, b) => compareDesc(a, b));
   const page = merged.slice(0, query.limit);

@@ -101,6 +101,11 @@ export interface SseHubOptions {
   logger?: HubLogger;
   /** Name of this instance, in connection events. */
   instance?: string;
+  /**
+   * Told (synchronously; it must not wait on anything) when a player's stream opened or closed, for the
+   * timeline: `resumed` when the client sent Last-Event-ID, `openMs` and `reason` on close.
+   */
+  onStreamActivity?: (key: PlayerKey, change: { state: "opened"; at: Date; resumed: boolean } | { state: "closed"; at: Date; openMs: number; reason: CloseReason }) => void;
   /** Told when a player's connection on this instance opens or closes (presence). */
   onPresence?: (key: PlayerKey, connected: boolean, connectionId: string) => void;
   /**
@@ -179,6 +184,8 @@ export class PlayerConnection extends Stream {
   private ready = false;
   /** Subscribed and caught up: from now on every surfaced offer reaches the client. */
   live = false;
+  /** When the stream started (hub clock), once it has: only a started stream is recorded closed. */
+  private startedAtMs: number | undefined;
   /** Messages that arrived while the stream was starting (created only then). */
   private buffered: OfferEventMessage[] | undefined;
   private chain: Promise<void> = SETTLED;
@@ -216,6 +223,8 @@ export class PlayerConnection extends Stream {
     this.buffered = undefined;
     for (const message of buffered) this.enqueue(message);
     if (this.resyncAfterStart) void this.resync();
+    this.startedAtMs = this.hub.now();
+    this.hub.options.onStreamActivity?.(this.key, { state: "opened", at: new Date(this.startedAtMs), resumed: lastEventId !== null });
     await this.hub.publish(this.key, {
       kind: "connection",
       state: "opened",
@@ -322,6 +331,10 @@ export class PlayerConnection extends Stream {
 
   protected async afterClose(reason: CloseReason): Promise<void> {
     this.hub.logger.info({ player: this.key, reason }, "event stream closed");
+    if (this.startedAtMs !== undefined) {
+      const at = this.hub.now();
+      this.hub.options.onStreamActivity?.(this.key, { state: "closed", at: new Date(at), openMs: Math.max(0, at - this.startedAtMs), reason });
+    }
     await this.hub
       .publish(this.key, {
         kind: "connection",

@@ -5,6 +5,8 @@
  */
 import type { EventBus } from "../../events";
 import type { OffersEngine } from "../engine";
+import { insertActivity } from "../engine/activity";
+import { ActivityBuffer } from "./activity-buffer";
 import { loadSurfacedSince, publishEngineEvents } from "./bridge";
 import { SseHub, type HubLogger } from "./hub";
 
@@ -13,7 +15,9 @@ export interface EventStream {
   attach(engine: OffersEngine): SseHub;
   /** The hub, once attached. */
   readonly hub: SseHub;
-  /** Closes every stream and stops publishing. */
+  /** Writes the streams' opens and closes buffered so far (tests; the buffer writes them within a second anyway). */
+  flushActivity(): Promise<void>;
+  /** Closes every stream, stops publishing and writes the buffered activity. */
   close(): Promise<void>;
 }
 
@@ -28,12 +32,17 @@ export function createEventStream(options: {
   logger?: HubLogger;
   /** Clock of JWT expiry (tests with a manual clock pass theirs). */
   now?: () => number;
+  /** How often buffered stream activity is written (default 1 s). */
+  activityFlushMs?: number;
 }): EventStream {
   let hub: SseHub | undefined;
+  let activity: ActivityBuffer | undefined;
   let stopPublishing = () => {};
   return {
     attach(engine) {
       if (hub) throw new Error("the event stream is attached to an app already");
+      const buffer = new ActivityBuffer({ write: (records) => insertActivity(engine.db, records), logger: options.logger, flushMs: options.activityFlushMs });
+      activity = buffer;
       hub = new SseHub({
         bus: options.bus,
         loadSurfacedSince: (key, after) => loadSurfacedSince(engine.db, key, after),
@@ -43,6 +52,16 @@ export function createEventStream(options: {
         retryMs: options.retryMs,
         logger: options.logger,
         now: options.now,
+        onStreamActivity: (key, change) => {
+          const instance = hub?.instance;
+          buffer.add({
+            gameId: key.gameId,
+            playerId: key.playerId,
+            kind: change.state === "opened" ? "stream-opened" : "stream-closed",
+            at: change.at,
+            detail: change.state === "opened" ? { instance, resumed: change.resumed } : { instance, openMs: change.openMs, reason: change.reason },
+          });
+        },
       });
       stopPublishing = publishEngineEvents(engine, options.bus, options.logger ?? { info: () => {}, warn: () => {} });
       return hub;
@@ -51,9 +70,14 @@ export function createEventStream(options: {
       if (!hub) throw new Error("the event stream is not attached to an app yet");
       return hub;
     },
+    async flushActivity() {
+      await activity?.flush();
+    },
     async close() {
       stopPublishing();
       await hub?.closeAll("shutdown");
+      // After the streams' closes, so they are written too.
+      await activity?.stop();
     },
   };
 }

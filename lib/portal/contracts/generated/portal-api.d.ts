@@ -1685,6 +1685,24 @@ export interface components {
                  */
                 image?: string;
             };
+        } | {
+            /** @constant */
+            kind: "activity";
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp
+             */
+            at: string;
+            /** @description Stable within its kind; with kind and at, the entry's place in the timeline. */
+            id: string;
+            /** @enum {string} */
+            activity: "snapshot" | "stream-opened" | "stream-closed";
+            fields: number | null;
+            bytes: number | null;
+            instance: string | null;
+            resumed: boolean | null;
+            openMs: number | null;
+            reason: string | null;
         };
         SupportOfferActionResult: {
             offer: {
@@ -7883,7 +7901,7 @@ export interface operations {
     offersPlayerTimeline: {
         parameters: {
             query?: {
-                /** @description Comma-separated kinds to keep: offer, reward, delivery, support. Absent: all. */
+                /** @description Comma-separated kinds to keep: offer, reward, delivery, support, activity. Absent: all. */
                 kinds?: string;
                 before?: string;
                 limit?: number;
