@@ -18,19 +18,15 @@ export interface ActivityRecord {
   detail: PlayerActivityDetail;
 }
 
-/** A PostgreSQL array literal of text: every element quoted, so commas, quotes and braces in ids stay data. */
-function textArray(values: readonly string[]): string {
-  return `{${values.map((v) => `"${v.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`).join(",")}}`;
-}
-
 /** One statement for any number of rows: one array per column, zipped by unnest. */
 export async function insertActivity(db: OffersDatabase, records: readonly ActivityRecord[]): Promise<void> {
   if (records.length === 0) return;
-  const games = textArray(records.map((r) => r.gameId));
-  const players = textArray(records.map((r) => r.playerId));
-  const kinds = textArray(records.map((r) => r.kind));
-  const ats = textArray(records.map((r) => r.at.toISOString()));
-  const details = textArray(records.map((r) => JSON.stringify(r.detail)));
+  // Each column one array parameter, serialised by the driver (quotes, commas and braces in ids stay data).
+  const games = sql.param(records.map((r) => r.gameId));
+  const players = sql.param(records.map((r) => r.playerId));
+  const kinds = sql.param(records.map((r) => r.kind));
+  const ats = sql.param(records.map((r) => r.at.toISOString()));
+  const details = sql.param(records.map((r) => JSON.stringify(r.detail)));
   await db.execute(sql`
     insert into offers_player_activity (game_id, player_id, kind, at, detail)
     select g, p, k, a, d::jsonb from unnest(${games}::text[], ${players}::text[], ${kinds}::text[], ${ats}::timestamptz[], ${details}::text[]) as r(g, p, k, a, d)`);
