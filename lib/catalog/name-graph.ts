@@ -4,8 +4,6 @@
  * over the whole catalog (the blast radius of a platform service most records depend on) needs no graph
  * built first: no string hashing per step, one byte per node to mark it seen.
  */
-const NONE: readonly number[] = [];
-
 export class IdGraph {
   /** Successors of node i (absent: none). */
   private readonly successors: (number[] | undefined)[] = [];
@@ -26,10 +24,6 @@ export class IdGraph {
     list[at] = list[list.length - 1];
     list.pop();
     if (!list.length) this.successors[from] = undefined;
-  }
-
-  successorsOf(node: number): readonly number[] {
-    return this.successors[node] ?? NONE;
   }
 
   /** How many nodes `start` reaches for which `counted` holds, itself excluded (even through a cycle). */
