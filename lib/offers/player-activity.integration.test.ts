@@ -87,7 +87,9 @@ describe.each(testDatabaseTargets())("player activity on the timeline on %s", (t
     };
     t.clock.advance(1_000);
     const close = await open();
-    await until(() => stream.hub.connectionCount === 1, 3_000, "connected");
+    // Live, not merely connected: the open is recorded once the stream has caught up.
+    const key = { gameId: t.game.gameId, playerId };
+    await until(() => stream.hub.isLive(key), 3_000, "live");
     // Nothing is written while the stream connects: it waits in the buffer.
     expect((await page(playerId, "?kinds=activity")).entries.map((e) => (e.kind === "activity" ? e.activity : null))).toEqual(["snapshot"]);
     t.clock.advance(252_000);
@@ -95,7 +97,7 @@ describe.each(testDatabaseTargets())("player activity on the timeline on %s", (t
     await until(() => stream.hub.connectionCount === 0, 3_000, "closed");
     t.clock.advance(1_000);
     const closeResumed = await open({ "Last-Event-ID": "0" });
-    await until(() => stream.hub.connectionCount === 1, 3_000, "reconnected");
+    await until(() => stream.hub.isLive(key), 3_000, "live again");
     await stream.flushActivity();
 
     const entries = (await page(playerId, "?kinds=activity")).entries.filter((e) => e.kind === "activity");
