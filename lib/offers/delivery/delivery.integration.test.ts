@@ -470,6 +470,16 @@ describe.each(contractDatabaseTargets())("reward delivery on %s", (target) => {
     expect(new Set(receiver.received.map((r) => r.id)).size).toBe(4);
   });
 
+  it("with the poll a minute away, a backlog many times an endpoint's share is sent without waiting for a poll", async () => {
+    const game = await newGame();
+    const { receiver } = await receiverEndpoint(game);
+    for (let i = 0; i < 24; i++) await clientClaim(game, `b${i}`, await claimable(game, `b${i}`));
+    // Its share is 4 held (2 slots, each with one waiting): the first round takes 4 and leaves 20 due.
+    startWorker({ pollMs: 60_000, perEndpoint: 2, concurrency: 8 });
+    await eventually(() => expect(receiver.received).toHaveLength(24), 15_000);
+    expect(new Set(receiver.received.map((r) => r.id)).size).toBe(24);
+  });
+
   it("two endpoints on one host each get their own attempts in flight, past 64 together", async () => {
     const game = await newGame();
     const receiver = await startReceiver();

@@ -46,7 +46,7 @@ describe("delivery round plan", () => {
     const wakers: Array<[string, () => void]> = [
       ["a claim in a game with an endpoint", () => plan.granted("g")],
       ["events fanned out", () => plan.fannedOut(2)],
-      ["deliveries leased", () => plan.leased(1, 10)],
+      ["deliveries leased", () => plan.leased(1, false)],
       ["a lease asked for", () => plan.wantLease()],
       ["a retry scheduled", () => plan.retryAt(Date.now() + 60_000 + Math.random())],
       ["an endpoint changed here", () => plan.endpointsChanged()],
@@ -60,19 +60,19 @@ describe("delivery round plan", () => {
     // A round that found nothing does not count as something happening.
     sleeps();
     plan.fannedOut(0);
-    plan.leased(0, 10);
+    plan.leased(0, false);
     expect(plan.idleMs()).toBe(16 * POLL);
   });
 
   it("leases at the first round, when asked, after a full lease, when a retry is due, else once a poll", () => {
     const plan = new RoundPlan(POLL);
     expect(plan.startLease(5_000, 10)).toBe(true);
-    plan.leased(3, 10);
+    plan.leased(3, false);
     expect(plan.wantsLease).toBe(false);
     expect(plan.startLease(5_100, 10)).toBe(false);
     expect(plan.startLease(6_000, 10)).toBe(true);
 
-    plan.leased(10, 10);
+    plan.leased(10, true);
     expect(plan.wantsLease).toBe(true);
     expect(plan.startLease(6_010, 0), "no room: no lease").toBe(false);
     expect(plan.startLease(6_010, 4)).toBe(true);

@@ -119,9 +119,9 @@ export class RoundPlan {
     return true;
   }
 
-  /** A lease asked for `asked` deliveries and got `got`: a full one likely left more. */
-  leased(got: number, asked: number): void {
-    if (got === asked) this.leaseWanted = true;
+  /** A lease got `got` deliveries; `filled`: it took all it was let (in all or of an endpoint), so it likely left more. */
+  leased(got: number, filled: boolean): void {
+    if (filled) this.leaseWanted = true;
     if (got > 0) this.quietSleeps = 0;
   }
 

@@ -2,7 +2,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { fuzzParameters } from "@/test-support/fuzz";
-import { HELD_PER_SLOT, SlotTable } from "./slots";
+import { HELD_PER_SLOT, leaseFilled, SlotTable } from "./slots";
 
 interface Item {
   id: number;
@@ -187,5 +187,28 @@ describe("delivery slot table", () => {
     expect(table.drain()).toEqual([{ endpointId: "a" }]);
     expect(table.running + table.queued).toBe(0);
     expect(table.room()).toBe(2);
+  });
+});
+
+describe("whether a lease took all it was let", () => {
+  const limits = { total: 512, perEndpoint: 128, busy: new Map([["slow", 100]]) };
+  const times = (n: number, endpointId: string) => Array.from({ length: n }, () => endpointId);
+
+  it("is full when one endpoint's share is taken, far below the instance's room", () => {
+    expect(leaseFilled(times(128, "a"), limits)).toBe(true);
+    expect(leaseFilled([...times(3, "b"), ...times(28, "slow")], limits), "what the busy endpoint had left").toBe(true);
+  });
+
+  it("is not full when every endpoint got less than its share", () => {
+    expect(leaseFilled([], limits)).toBe(false);
+    expect(leaseFilled([...times(127, "a"), ...times(27, "slow")], limits)).toBe(false);
+  });
+
+  it("counts an endpoint that had no room left as full: it may have more due", () => {
+    expect(leaseFilled([], { ...limits, busy: new Map([["a", 128]]) })).toBe(true);
+  });
+
+  it("is full when the instance's room is taken", () => {
+    expect(leaseFilled(["a", "b"], { total: 2, perEndpoint: 128, busy: new Map() })).toBe(true);
   });
 });

@@ -35,6 +35,22 @@ export interface LeaseLimits {
   busy: ReadonlyMap<string, number>;
 }
 
+/**
+ * Whether a lease took all that `limits` let it, in all or of one endpoint, or an endpoint had no room
+ * left to lease into: then more may be due, and the next freed slot is worth a lease. One busy endpoint
+ * fills its own share long before the instance's room, and judging by the room alone left its backlog
+ * to one lease a poll (2 × its slots every 200 ms by default, whatever its speed). An endpoint without
+ * a backlog costs one lease that finds nothing.
+ */
+export function leaseFilled(endpointIds: readonly string[], limits: LeaseLimits): boolean {
+  if (endpointIds.length >= limits.total) return true;
+  for (const held of limits.busy.values()) if (held >= limits.perEndpoint) return true;
+  const taken = new Map<string, number>();
+  for (const endpointId of endpointIds) taken.set(endpointId, (taken.get(endpointId) ?? 0) + 1);
+  for (const [endpointId, count] of taken) if (count >= limits.perEndpoint - (limits.busy.get(endpointId) ?? 0)) return true;
+  return false;
+}
+
 export class SlotTable<T extends Held> {
   private readonly inFlight = new Map<string, number>();
   private inFlightTotal = 0;

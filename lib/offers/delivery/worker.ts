@@ -42,7 +42,7 @@ import { MIN_ROUND_MS, RoundPlan } from "./rounds";
 import { failedRoundWaitMs, LEASE_MS, leaseRenewalMs, mayStartOn, type CompletedAttempt } from "./rules";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./schedule";
 import { createSender, type Sender } from "./sender";
-import { SlotTable } from "./slots";
+import { leaseFilled, SlotTable } from "./slots";
 import { Timers } from "./timers";
 
 export interface DeliveryWorkerOptions {
@@ -198,7 +198,7 @@ export class DeliveryWorker {
     if (this.plan.startLease(Date.now(), limits.total)) {
       const lease = await leaseDue(db, now, { ...limits, leaseMs: this.leaseMs });
       for (const leased of lease.deliveries) this.admit(leasedStage(lease.token, lease.until, leased), readAt, stale);
-      this.plan.leased(lease.deliveries.length, limits.total);
+      this.plan.leased(lease.deliveries.length, leaseFilled(lease.deliveries.map((d) => d.delivery.endpointId), limits));
     }
     if (stale.length > 0) await this.giveBack(stale);
     return fanned.events === this.fanOutBatch;
