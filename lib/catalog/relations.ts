@@ -108,21 +108,14 @@ function nameList(names: ReadonlySet<string> | undefined): NameList {
 interface Held {
   record: RelationRecord;
   declared: Declared;
-  /** The same as ids (names and APIs numbered by the index), for walks over the whole catalog. */
-  ids: DeclaredIds;
+  /** The record's name as numbered by the index; what it declares is numbered when linked (ids never change). */
+  self: number;
 }
 
 /** Nodes of the dependents graph: records (by name id) at even ids, APIs (by API id) at odd ones. */
 const recordNode = (nameId: number) => nameId * 2;
 const apiNode = (apiId: number) => apiId * 2 + 1;
 const isRecordNode = (node: number) => (node & 1) === 0;
-
-interface DeclaredIds {
-  self: number;
-  dependsOn: readonly number[];
-  providesApis: readonly number[];
-  consumesApis: readonly number[];
-}
 
 export class RelationIndex {
   private held = new Map<string, Held>();
@@ -171,7 +164,7 @@ export class RelationIndex {
     }
     if (before) this.unlinkDeclared(record.name, before);
     const declared = declaredBy(record.component);
-    const held = { record, declared, ids: this.idsOf(record.name, declared) };
+    const held = { record, declared, self: this.idOf(this.nameIds, record.name) };
     this.held.set(record.name, held);
     this.linkDeclared(record.name, held);
     this.changed();
@@ -185,22 +178,16 @@ export class RelationIndex {
     this.changed();
   }
 
-  private idsOf(name: string, d: Declared): DeclaredIds {
-    const id = (map: Map<string, number>, key: string) => {
-      let n = map.get(key);
-      if (n === undefined) map.set(key, (n = map.size));
-      return n;
-    };
-    return {
-      self: id(this.nameIds, name),
-      dependsOn: d.dependsOn.map((n) => id(this.nameIds, n)),
-      providesApis: d.providesApis.map((api) => id(this.apiIds, api.name)),
-      consumesApis: d.consumesApis.map((api) => id(this.apiIds, api)),
-    };
+  /** The number of a name or an API name, given it the first time it is seen. */
+  private idOf(ids: Map<string, number>, key: string): number {
+    let n = ids.get(key);
+    if (n === undefined) ids.set(key, (n = ids.size));
+    return n;
   }
 
   private changed(): void {
-    this.radius.clear();
+    // Clearing a map allocates a new table even when it is empty: a load changes 100,000 records in a row.
+    if (this.radius.size) this.radius.clear();
     this.warningList = null;
   }
 
@@ -209,26 +196,41 @@ export class RelationIndex {
     this.changed();
   }
 
-  private linkDeclared(name: string, { declared: d, ids }: Held): void {
+  private linkDeclared(name: string, { declared: d, self }: Held): void {
     if (d === NOTHING) return;
+    const node = recordNode(self);
     if (d.system) link(this.members, d.system, name);
-    for (const target of d.dependsOn) link(this.usedBy, target, name);
-    for (const api of d.providesApis) link(this.providers, api.name, name);
-    for (const api of d.consumesApis) link(this.consumers, api, name);
-    for (const target of ids.dependsOn) this.dependents.addEdge(recordNode(target), recordNode(ids.self));
-    for (const api of ids.providesApis) this.dependents.addEdge(recordNode(ids.self), apiNode(api));
-    for (const api of ids.consumesApis) this.dependents.addEdge(apiNode(api), recordNode(ids.self));
+    for (const target of d.dependsOn) {
+      link(this.usedBy, target, name);
+      this.dependents.addEdge(recordNode(this.idOf(this.nameIds, target)), node);
+    }
+    for (const api of d.providesApis) {
+      link(this.providers, api.name, name);
+      this.dependents.addEdge(node, apiNode(this.idOf(this.apiIds, api.name)));
+    }
+    for (const api of d.consumesApis) {
+      link(this.consumers, api, name);
+      this.dependents.addEdge(apiNode(this.idOf(this.apiIds, api)), node);
+    }
   }
 
-  private unlinkDeclared(name: string, { declared: d, ids }: Held): void {
+  /** The reverse of linkDeclared: every name it numbered has its number already. */
+  private unlinkDeclared(name: string, { declared: d, self }: Held): void {
     if (d === NOTHING) return;
+    const node = recordNode(self);
     if (d.system) unlink(this.members, d.system, name);
-    for (const target of d.dependsOn) unlink(this.usedBy, target, name);
-    for (const api of d.providesApis) unlink(this.providers, api.name, name);
-    for (const api of d.consumesApis) unlink(this.consumers, api, name);
-    for (const target of ids.dependsOn) this.dependents.removeEdge(recordNode(target), recordNode(ids.self));
-    for (const api of ids.providesApis) this.dependents.removeEdge(recordNode(ids.self), apiNode(api));
-    for (const api of ids.consumesApis) this.dependents.removeEdge(apiNode(api), recordNode(ids.self));
+    for (const target of d.dependsOn) {
+      unlink(this.usedBy, target, name);
+      this.dependents.removeEdge(recordNode(this.nameIds.get(target)!), node);
+    }
+    for (const api of d.providesApis) {
+      unlink(this.providers, api.name, name);
+      this.dependents.removeEdge(node, apiNode(this.apiIds.get(api.name)!));
+    }
+    for (const api of d.consumesApis) {
+      unlink(this.consumers, api, name);
+      this.dependents.removeEdge(apiNode(this.apiIds.get(api)!), node);
+    }
   }
 
   /** Edges out of a record: what it depends on, declared or through an API it consumes (its provider). */
@@ -251,7 +253,7 @@ export class RelationIndex {
     if (!this.held.has(name)) return 0;
     let n = this.radius.get(name);
     if (n === undefined) {
-      this.radius.set(name, (n = this.dependents.reachableCount(recordNode(this.held.get(name)!.ids.self), isRecordNode)));
+      this.radius.set(name, (n = this.dependents.reachableCount(recordNode(this.held.get(name)!.self), isRecordNode)));
     }
     return n;
   }
