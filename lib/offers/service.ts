@@ -21,9 +21,8 @@ import { createEventStream, type EventStream } from "./sse";
 import { SurfacingJobRunner } from "./engine/surfacing-jobs";
 import { BulkCompensationRunner } from "./engine/bulk-runner";
 import type { AddressPolicy } from "./delivery/address-guard";
-import { deliveryStats, purgeDeliveries } from "./delivery/delivery-log";
-import { deleteEndedBulkItems } from "./engine/bulk-compensation";
-import { purgeActivity } from "./engine/activity";
+import { deliveryStats } from "./delivery/delivery-log";
+import { sweepOnce } from "./periodic-sweep";
 import { DeliveryWorker } from "./delivery/worker";
 import type { DeliveryStats } from "./contract";
 import { addMetricsSource, cachedFor, countQueryError } from "./metrics";
@@ -169,27 +168,12 @@ export async function startOffersService(options: {
 
   // Expiry is also applied on every read; the sweep makes it visible to players who do not read.
   let sweeping: Promise<void> | undefined;
+  const retention = { deliveryDays: env.OFFERS_DELIVERY_RETENTION_DAYS, bulkDays: env.OFFERS_BULK_RETENTION_DAYS, activityDays: env.OFFERS_ACTIVITY_RETENTION_DAYS };
   const sweep = () => {
     if (sweeping) return;
     sweeping = (async () => {
       try {
-        await app.offers.engine.sweepExpired();
-        await app.offers.tokens.purge();
-        await app.offers.engine.purgeIdempotencyKeys();
-        await app.offers.engine.expireSupportGrants();
-        await app.offers.engine.expireBulkCompensations();
-        if (env.OFFERS_DELIVERY_RETENTION_DAYS > 0) {
-          const endedBefore = new Date(clock.now().getTime() - env.OFFERS_DELIVERY_RETENTION_DAYS * 86_400_000);
-          // Bounded per sweep, so a first purge of a large log does not hold one long statement.
-          await purgeDeliveries(database.db, endedBefore, 10_000);
-        }
-        if (env.OFFERS_BULK_RETENTION_DAYS > 0) {
-          const endedBefore = new Date(clock.now().getTime() - env.OFFERS_BULK_RETENTION_DAYS * 86_400_000);
-          await deleteEndedBulkItems(database.db, endedBefore, clock.now(), 10_000);
-        }
-        if (env.OFFERS_ACTIVITY_RETENTION_DAYS > 0) {
-          await purgeActivity(database.db, new Date(clock.now().getTime() - env.OFFERS_ACTIVITY_RETENTION_DAYS * 86_400_000), 10_000);
-        }
+        await sweepOnce(app.offers, database.db, retention, clock.now());
       } catch (err) {
         logger.warn({ err }, "expiry sweep failed; will retry");
       } finally {
