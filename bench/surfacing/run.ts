@@ -123,7 +123,28 @@ async function assignedCount(): Promise<number> {
   }
 }
 
+/**
+ * Waits until the surfacing jobs the seed's activations queued are done: the pushes are measured in the
+ * steady state of 100 active definitions, not beside 100 jobs walking every player.
+ */
+async function seedJobsDone(): Promise<number> {
+  const started = Date.now();
+  const client = new pg.Client({ connectionString: dbUrl });
+  await client.connect();
+  try {
+    for (;;) {
+      const { rows } = await client.query("select count(*)::int as n from offers_surfacing_jobs where status in ('queued', 'running')");
+      if (rows[0].n === 0) return (Date.now() - started) / 1000;
+      if (Date.now() - started > 300_000) throw new Error(`${rows[0].n} surfacing jobs still pending after 5 minutes`);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  } finally {
+    await client.end();
+  }
+}
+
 async function pushes(): Promise<boolean> {
+  console.log(`the seed's surfacing jobs done after ${(await seedJobsDone()).toFixed(1)} s`);
   const body = () => JSON.stringify(randomSnapshot(`player-${Math.floor(Math.random() * PUSH_PLAYERS)}`));
   const request = (overallRate?: number) =>
     autocannon({
