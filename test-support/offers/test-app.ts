@@ -17,6 +17,7 @@ import { playerState } from "../../lib/offers/admin";
 import { buildOffersApp, type OffersAppDeps } from "../../lib/offers/app";
 import { ManualClock } from "../../lib/offers/clock";
 import { runOffersCli } from "../../lib/offers/cli-commands";
+import { FANOUT_CURSOR } from "../../lib/offers/delivery/feed";
 import { offersMigrations, openOffersDatabase, type OffersDatabase, type OffersDatabaseHandle, type OffersSchema } from "../../lib/offers/db";
 import { builtOffersServiceArgs } from "../built";
 import { openOffersTestDatabase } from "./test-database";
@@ -92,16 +93,24 @@ export async function startOffersTestApp(target: TestDatabaseTarget, extra: Part
 
 /**
  * A digest of everything the offers service stores (every offers_ table, rows in a fixed order),
- * so a test can assert that a refused request changed nothing.
+ * so a test can assert that a refused request changed nothing. Two options leave out what runs
+ * beside the requests and moves on its own time:
+ * - withoutStreamActivity: streams opened and closed, which the hub's buffer writes up to a second after
+ *   the request that opened them (snapshot rows stay: a push writes them in its statement);
+ * - withoutDeliveryWork: the deliveries and the fan-out cursor, which a delivery worker moves while an
+ *   earlier, accepted request's webhooks are fanned out and sent.
  */
-export async function storedStateDigest(db: OffersDatabase, options: { withoutStreamActivity?: boolean } = {}): Promise<string> {
+export async function storedStateDigest(db: OffersDatabase, options: { withoutStreamActivity?: boolean; withoutDeliveryWork?: boolean } = {}): Promise<string> {
   const tables = rowsOf<{ name: string }>(
     await db.execute(sql`select table_name as name from information_schema.tables where table_schema = 'public' and table_name like 'offers\_%' order by 1`),
-  ).map((row) => row.name);
-  // withoutStreamActivity: streams opened and closed are written by the hub's buffer up to a second after
-  // the request that opened them, so a test sending request after request leaves them out.
-  const rowsOfTable = (name: string) =>
-    options.withoutStreamActivity && name === "offers_player_activity" ? sql`(select * from offers_player_activity where kind = 'snapshot')` : sql.identifier(name);
+  )
+    .map((row) => row.name)
+    .filter((name) => !(options.withoutDeliveryWork && name === "offers_webhook_deliveries"));
+  const rowsOfTable = (name: string) => {
+    if (options.withoutStreamActivity && name === "offers_player_activity") return sql`(select * from offers_player_activity where kind = 'snapshot')`;
+    if (options.withoutDeliveryWork && name === "offers_settings") return sql`(select * from offers_settings where name <> ${FANOUT_CURSOR})`;
+    return sql.identifier(name);
+  };
   const parts = tables.map((name) => sql`select ${name} || ':' || coalesce(md5(string_agg(t::text, '|' order by t::text)), '') as digest from ${rowsOfTable(name)} t`);
   const [row] = rowsOf<{ digest: string }>(await db.execute(sql`select string_agg(digest, ',' order by digest) as digest from (${sql.join(parts, sql` union all `)}) d`));
   return row?.digest ?? "";
