@@ -84,37 +84,50 @@ export function createSender(options: { policy: AddressPolicy; timeoutMs: number
         return;
       }
       const client = target.protocol === "https:" ? https : http;
-      const request = client.request(target, {
-        method: "POST",
-        agent: agents[target.protocol as "http:" | "https:"],
-        lookup,
-        headers: {
-          "content-type": "application/json",
-          "content-length": Buffer.byteLength(message.body),
-          "user-agent": userAgent,
-          "webhook-id": message.id,
-          "webhook-timestamp": String(Math.floor(message.timestamp.getTime() / 1000)),
-          "webhook-signature": signatureHeader(secrets, message),
-        },
-      });
+      let request: http.ClientRequest;
       const timer = setTimeout(() => request.destroy(new DeadlineError(options.timeoutMs)), options.timeoutMs);
       const onAbort = () => request.destroy(new Error("delivery interrupted: the service is stopping"));
+      // A kept-alive socket the receiver closed while it sat idle (a server's keep-alive timeout racing
+      // this attempt) fails before any answer: the receiver got nothing, so the attempt is sent once
+      // more on a new connection instead of being logged as a failure and retried minutes later.
+      const post = (agent: http.Agent | false) => {
+        request = client.request(target, {
+          method: "POST",
+          agent,
+          lookup,
+          headers: {
+            "content-type": "application/json",
+            "content-length": Buffer.byteLength(message.body),
+            "user-agent": userAgent,
+            "webhook-id": message.id,
+            "webhook-timestamp": String(Math.floor(message.timestamp.getTime() / 1000)),
+            "webhook-signature": signatureHeader(secrets, message),
+          },
+        });
+        let answered = false;
+        request.on("response", (response) => {
+          answered = true;
+          const statusCode = response.statusCode ?? 0;
+          let read = 0;
+          response.on("data", (chunk: Buffer) => {
+            read += chunk.length;
+            if (read > MAX_ANSWER_BYTES) response.destroy();
+          });
+          const done = () => finish({ ok: statusCode >= 200 && statusCode < 300, statusCode, error: statusCode >= 200 && statusCode < 300 ? null : `HTTP ${statusCode}` });
+          response.on("end", done);
+          response.on("close", done);
+          response.on("error", done);
+        });
+        const sent = request;
+        sent.on("error", (error) => {
+          if (!answered && !settled && agent !== false && sent.reusedSocket && isClosedWhileIdle(error)) post(false);
+          else finish({ ok: false, statusCode: null, error: describeFailure(error, options.timeoutMs) });
+        });
+        sent.end(message.body);
+      };
+      post(agents[target.protocol as "http:" | "https:"]);
       if (signal?.aborted) onAbort();
       signal?.addEventListener("abort", onAbort, { once: true });
-      request.on("response", (response) => {
-        const statusCode = response.statusCode ?? 0;
-        let read = 0;
-        response.on("data", (chunk: Buffer) => {
-          read += chunk.length;
-          if (read > MAX_ANSWER_BYTES) response.destroy();
-        });
-        const done = () => finish({ ok: statusCode >= 200 && statusCode < 300, statusCode, error: statusCode >= 200 && statusCode < 300 ? null : `HTTP ${statusCode}` });
-        response.on("end", done);
-        response.on("close", done);
-        response.on("error", done);
-      });
-      request.on("error", (error) => finish({ ok: false, statusCode: null, error: describeFailure(error, options.timeoutMs) }));
-      request.end(message.body);
     });
   }
 
@@ -125,6 +138,12 @@ export function createSender(options: { policy: AddressPolicy; timeoutMs: number
       agents["https:"].destroy();
     },
   };
+}
+
+/** The failures of a kept-alive socket the other side had closed: reset, or written to after its close. */
+function isClosedWhileIdle(error: unknown): boolean {
+  const code = (error as { code?: string }).code;
+  return code === "ECONNRESET" || code === "EPIPE";
 }
 
 class DeadlineError extends Error {
