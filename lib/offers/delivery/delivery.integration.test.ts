@@ -226,6 +226,28 @@ describe.each(contractDatabaseTargets())("reward delivery on %s", (target) => {
     }
   });
 
+  it.skipIf(target !== "postgres")("with the poll a minute away, an event that an older transaction hid when the worker started is sent as soon as that transaction ends, no claim waking it", async () => {
+    const hooked = await newGame();
+    const { receiver } = await receiverEndpoint(hooked);
+    const instanceId = await claimable(hooked, "p1");
+    const older = new pg.Client({ connectionString: t.database.url });
+    await older.connect();
+    try {
+      await older.query("begin");
+      await older.query("select pg_current_xact_id()");
+      // Committed while the older transaction runs, before this worker starts (as after a restart, or
+      // a claim on another instance): nothing wakes the worker for it.
+      await clientClaim(hooked, "p1", instanceId);
+      startWorker({ pollMs: 60_000 });
+      await new Promise((r) => setTimeout(r, 300));
+      expect(receiver.received).toHaveLength(0);
+      await older.query("commit");
+      await eventually(() => expect(receiver.received).toHaveLength(1), 5_000);
+    } finally {
+      await older.end();
+    }
+  });
+
   it("with the poll a minute away, a claim, a new endpoint's first claim, a test event and a replay are sent at once; a claim in a game without an endpoint runs no round", async () => {
     const hooked = await newGame();
     const { receiver, endpoint } = await receiverEndpoint(hooked);

@@ -38,6 +38,23 @@ describe("delivery round plan", () => {
     expect(plan.idleMs()).toBe(POLL);
   });
 
+  it("a round that finds committed events hidden by an older transaction looks again soon, backing off to a poll while they stay hidden", () => {
+    const plan = new RoundPlan(POLL);
+    for (let i = 0; i < 5; i++) expect(plan.idleMs()).toBeGreaterThanOrEqual(POLL); // quiet: backing off
+    plan.fannedOut(0, true);
+    const waits: number[] = [];
+    for (let i = 0; i < 9; i++) {
+      waits.push(plan.idleMs());
+      plan.fannedOut(0, true);
+    }
+    expect(waits).toEqual([MIN_ROUND_MS, 50, 100, 200, 400, 800, POLL, POLL, POLL]);
+    // They show: the next hidden ones are looked for soon again.
+    plan.fannedOut(4, false);
+    expect(plan.idleMs()).toBe(POLL);
+    plan.fannedOut(0, true);
+    expect(plan.idleMs()).toBe(MIN_ROUND_MS);
+  });
+
   it("while nothing happens, sleeps longer after each quiet round, up to IDLE_BACKOFF_POLLS polls; anything that happens brings it back to a poll", () => {
     const plan = new RoundPlan(POLL);
     const sleeps = () => Array.from({ length: 7 }, () => plan.idleMs());

@@ -38,10 +38,12 @@ export class RoundPlan {
   /** Bumped by each change of endpoints here, so a round that read before it does not restore the old set. */
   private version = 0;
   /**
-   * A claim woke the worker and no round has fanned out an event since: the fan-out reads only events
-   * older than every transaction still running on the server, so an older transaction (of any
-   * database there) can hide a committed claim's event for a while. Rounds then come again after
-   * MIN_ROUND_MS, doubling up to `pollMs`, instead of after a whole poll.
+   * A claim woke the worker and no round has fanned out an event since, or the last round found
+   * committed events hidden: the fan-out reads only events older than every transaction still running
+   * on the server, so an older transaction (of any database there) can hide a committed event for a
+   * while. Rounds then come again after MIN_ROUND_MS, doubling up to `pollMs`, instead of after a
+   * whole poll (or a backed-off idle sleep: events a restarted worker or another instance's claims left
+   * would otherwise wait for it).
    */
   private grantWaiting = false;
   private grantRetryMs = 0;
@@ -76,11 +78,17 @@ export class RoundPlan {
     if (version === this.version) this.subscribedGames = new Set(subscribedGames);
   }
 
-  /** A round fanned out `events` events: a claim's event, if one was awaited, has been read. */
-  fannedOut(events: number): void {
-    if (events > 0) {
+  /**
+   * A round fanned out `events` events, and found committed events still `hidden` or not. Hidden
+   * events are awaited like a claim's, keeping the backoff they reached: a transaction that stays
+   * open for minutes costs a round a poll, no more.
+   */
+  fannedOut(events: number, hidden = false): void {
+    if (events > 0 || hidden) this.quietSleeps = 0;
+    if (hidden) this.grantWaiting = true;
+    else if (events > 0) {
       this.grantWaiting = false;
-      this.quietSleeps = 0;
+      this.grantRetryMs = 0;
     }
   }
 
@@ -91,7 +99,7 @@ export class RoundPlan {
       if (polls < IDLE_BACKOFF_POLLS) this.quietSleeps += 1;
       return this.pollMs * polls;
     }
-    this.grantRetryMs = this.grantRetryMs === 0 ? MIN_ROUND_MS : this.grantRetryMs * 2;
+    this.grantRetryMs = this.grantRetryMs === 0 ? MIN_ROUND_MS : Math.min(this.grantRetryMs * 2, this.pollMs);
     if (this.grantRetryMs < this.pollMs) return this.grantRetryMs;
     this.grantWaiting = false;
     return this.pollMs;

@@ -188,7 +188,7 @@ export class DeliveryWorker {
     const fresh = { token: randomUUID(), until: new Date(now.getTime() + this.leaseMs) };
     const fanned = await fanOut(db, now, this.fanOutBatch, { ...fresh, ...this.slots.leaseLimits() });
     this.plan.endpointsRead(readAt, fanned.subscribedGames);
-    this.plan.fannedOut(fanned.events);
+    this.plan.fannedOut(fanned.events, fanned.hidden);
     const stale: Leased[] = [];
     for (const leased of fanned.leased) this.admit(leasedStage(fresh.token, fresh.until, leased), readAt, stale);
     if (fanned.queued > fanned.leased.length) this.plan.wantLease();
