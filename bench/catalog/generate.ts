@@ -98,3 +98,17 @@ export async function generateCatalog(dir: string, count: number): Promise<void>
     );
   }
 }
+
+/**
+ * Distinct list queries of four shapes over the generated records, more than the portal's query cache
+ * holds (64), so repeating them never hits it: a word with a suffix (200), a team with an environment
+ * (50), a user with a kind (100), a group sorted by display name (50).
+ */
+export function distinctQueries(): string[] {
+  const out = new Set<string>();
+  for (const w of words) for (const s of suffixes) out.add(`q=${w}-${s}`);
+  for (let n = 0; n < 50; n++) out.add(`q=team-${n}&environment=${ENVIRONMENTS[n % ENVIRONMENTS.length]}`);
+  for (let n = 0; n < 100; n++) out.add(`q=user${n * 3}&kind=${COMPONENT_KINDS[n % COMPONENT_KINDS.length]}`);
+  for (let n = 0; n < 50; n++) out.add(`group=org/team-${n}&sort=displayName`);
+  return [...out];
+}

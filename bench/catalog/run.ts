@@ -42,7 +42,7 @@ import path from "node:path";
 import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { promisify } from "node:util";
 import { stringify } from "yaml";
-import { generateCatalog, generateComponent, generatedName } from "./generate";
+import { distinctQueries, generateCatalog, generateComponent, generatedName } from "./generate";
 import { ensureConfigRepo, type ConfigRepo } from "../../lib/catalog/repo";
 import { Catalog } from "../../lib/catalog/catalog";
 import { listQuerySchema } from "../../lib/catalog/query";
@@ -50,7 +50,6 @@ import { snapshotFileFor } from "../../lib/catalog/snapshot";
 import { commitAsOther } from "../../test-support/catalog/temp-catalog";
 import { createBenchDatabase, processCpuMs } from "../lib/common";
 import { BenchResults } from "../lib/results";
-import { COMPONENT_KINDS, ENVIRONMENTS } from "../../lib/catalog/schema";
 import { layoutGraph } from "../../components/catalog/graph/graph-layout";
 import { scorecardFigures } from "./scorecards";
 
@@ -117,18 +116,6 @@ async function openInProcess(dataDir: string, shippedDir: string): Promise<OpenR
   const result = JSON.parse(stdout.trim().split("\n").pop()!) as Omit<OpenResult, "processMs">;
   if (result.components !== count || result.errors) throw new Error(`expected ${count} records, got ${result.components} and ${result.errors} errors`);
   return { ...result, processMs: performance.now() - started };
-}
-
-/** Distinct list queries, more than the portal's query cache holds (64), so repeating them never hits it. */
-function distinctQueries(): string[] {
-  const words = ["checkout", "offers", "player", "match", "leader", "inventory", "payments", "store", "notify", "analytics", "search", "chat", "guild", "quest", "reward", "profile", "session", "billing", "audit", "flags"];
-  const suffixes = ["api", "service", "web", "worker", "sdk", "docs", "cli", "app", "gateway", "ingest"];
-  const out = new Set<string>();
-  for (const w of words) for (const s of suffixes) out.add(`q=${w}-${s}`);
-  for (let n = 0; n < 50; n++) out.add(`q=team-${n}&environment=${ENVIRONMENTS[n % ENVIRONMENTS.length]}`);
-  for (let n = 0; n < 100; n++) out.add(`q=user${n * 3}&kind=${COMPONENT_KINDS[n % COMPONENT_KINDS.length]}`);
-  for (let n = 0; n < 50; n++) out.add(`group=org/team-${n}&sort=displayName`);
-  return [...out];
 }
 
 /** Steps 2–4: cold loads, restarts, a restart after changes, in-process list queries. */

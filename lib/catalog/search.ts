@@ -3,13 +3,15 @@
  * one pass over the records that can match: those holding the rarest trigram of the search's words (a
  * trigram index), or those holding a wanted value of the one dimension filtered on, or all; none for
  * the unfiltered list. What every query of one state of the index shares is built once (see Prepared):
- * counts over all records, the trigram index, the order of all records by a sort field. Facet counts
+ * counts over all records, the trigram index, the records as columns the pass reads (search-columns.ts),
+ * the order of all records by a sort field. Facet counts
  * are "disjunctive": the count of a kind is over records matching every other filter, so chips show
  * what choosing them would give.
  */
 import type { Component } from "./schema";
 import type { FacetCounts, ListCounts, ListQuery } from "./query";
 import { rankOfLevel } from "./scorecards";
+import { buildColumns, countInto, countsOf, DIMS, filterOf, passes, type Columns, type Dim } from "./search-columns";
 
 export interface CatalogEntry {
   name: string;
@@ -109,7 +111,6 @@ function sortKey(entry: CatalogEntry, sort: ListQuery["sort"], levelRank: (entry
   }
 }
 
-type Dim = "kind" | "environment" | "group" | "owner" | "dependency";
 
 interface Computed {
   matched: Indexed[];
@@ -119,26 +120,6 @@ interface Computed {
 
 function count(counts: Map<string, number>, key: string): void {
   counts.set(key, (counts.get(key) ?? 0) + 1);
-}
-
-/** Whether a record passes the query's filter on one dimension (any of the values; dependencies: all of them). */
-function matches(x: Indexed, dim: Dim, kinds: Set<string>, owners: Set<string>, groups: Set<string>, envs: Set<string>, deps: readonly string[]): boolean {
-  switch (dim) {
-    case "kind":
-      return kinds.has(x.entry.component.spec.kind);
-    case "owner":
-      for (const o of x.owners) if (owners.has(o)) return true;
-      return false;
-    case "group":
-      for (const g of x.groups) if (groups.has(g)) return true;
-      return false;
-    case "environment":
-      for (const e of x.environments) if (envs.has(e)) return true;
-      return false;
-    case "dependency":
-      for (const d of deps) if (!x.deps.includes(d)) return false;
-      return true;
-  }
 }
 
 /** Recent query results (without paging), so paging through one result or repeating a popular search is a lookup. */
@@ -155,6 +136,8 @@ interface Prepared {
   postings: Partial<Record<Dim, Map<string, number[]>>>;
   /** Built by the first query with a word of three characters or more. */
   trigrams: TrigramIndex | null;
+  /** Built by the first query that is not the unfiltered list. */
+  columns: Columns | null;
   /**
    * Every record's position in name order, listed in another order (a sort field and direction), built
    * by the first query that sorts many records that way: a sorted answer is then a pass that keeps the
@@ -273,7 +256,12 @@ export class SearchIndex {
     const all = this.ordered();
     let staleCount = 0;
     for (const x of all) if (x.entry.stale) staleCount++;
-    return (this.prep = { staleCount, allCounts: {}, postings: {}, trigrams: null, orders: new Map() });
+    return (this.prep = { staleCount, allCounts: {}, postings: {}, trigrams: null, columns: null, orders: new Map() });
+  }
+
+  private columns(): Columns {
+    const prep = this.prepared();
+    return (prep.columns ??= buildColumns(this.ordered(), { haystack: (x) => x.haystack, stale: (x) => x.entry.stale, values: valuesOf }));
   }
 
   /** One dimension's counts over every record, in name order (as a pass over all of them would count). */
@@ -292,7 +280,7 @@ export class SearchIndex {
    * The records that can pass a query filtering on `dim` alone, in name order: those holding one of the
    * wanted values (dependencies, all of which are wanted: those holding the first).
    */
-  private holdingAny(dim: Dim, wanted: Iterable<string>): Indexed[] {
+  private holdingAny(dim: Dim, wanted: Iterable<string>): number[] {
     const prep = this.prepared();
     const all = this.ordered();
     let lists = prep.postings[dim];
@@ -321,7 +309,7 @@ export class SearchIndex {
       positions.sort((a, b) => a - b);
       positions = positions.filter((p, k) => k === 0 || p !== positions[k - 1]);
     }
-    return positions.map((i) => all[i]);
+    return positions;
   }
 
   /**
@@ -329,7 +317,7 @@ export class SearchIndex {
    * superset of the query's matches: every word is checked after); null when no word is long enough to
    * have a trigram (every record may).
    */
-  private holding(words: readonly string[]): Indexed[] | null {
+  private holding(words: readonly string[]): Int32Array | null {
     if (!words.some((w) => w.length >= 3)) return null;
     const prep = this.prepared();
     const all = this.ordered();
@@ -343,16 +331,14 @@ export class SearchIndex {
         gram = ((gram << 6) | gramCharCode(word, k)) & (GRAMS - 1);
         const start = offsets[gram];
         const end = offsets[gram + 1];
-        if (end === start) return [];
+        if (end === start) return new Int32Array(0);
         if (to < 0 || end - start < to - from) {
           from = start;
           to = end;
         }
       }
     }
-    const out: Indexed[] = new Array(to - from);
-    for (let k = from; k < to; k++) out[k - from] = all[positions[k]];
-    return out;
+    return positions.subarray(from, to);
   }
 
   replaceAll(entries: Iterable<CatalogEntry>): void {
@@ -468,62 +454,63 @@ export class SearchIndex {
     const deps = query.dependency;
     const levels = new Set(query.level.map((l) => rankOfLevel(l, this.levels.names())));
     // Only the dimensions the query filters on can fail; the others are not even looked at.
-    const active: Dim[] = [];
-    if (kinds.size) active.push("kind");
-    if (owners.size) active.push("owner");
-    if (groups.size) active.push("group");
-    if (envs.size) active.push("environment");
-    if (deps.length) active.push("dependency");
-
-    // Counted in maps (one per dimension) rather than on objects with data keys: a pass over 100,000
-    // records counts hundreds of thousands of values. No closure is made per record.
-    const kindCounts = new Map<string, number>();
-    const envCounts = new Map<string, number>();
-    const groupCounts = new Map<string, number>();
-    const ownerCounts = new Map<string, number>();
-    const depCounts = new Map<string, number>();
+    const wanted: Record<Dim, Iterable<string>> = { kind: kinds, owner: owners, group: groups, environment: envs, dependency: deps };
+    const active = DIMS.filter((d) => (d === "dependency" ? deps.length > 0 : (wanted[d] as Set<string>).size > 0));
 
     // Nothing narrows the records but the dimensions' filters.
     const unnarrowed = !words.length && !query.favorites && !query.stale && !levels.size;
     // No filter either (the catalog's first page): every record, with every dimension's counts over all of them.
     const everything = unnarrowed && active.length === 0;
-    const matched: Indexed[] = everything ? this.ordered().slice() : [];
     const { staleCount } = this.prepared();
     // Filtering on one dimension only, its counts are over every record (a record failing it counts there,
     // so does one passing it): the counts of all records, computed once per state of the index; and the
     // pass is over the records holding a wanted value only.
     const whole = unnarrowed && active.length === 1 ? active[0] : null;
-    const wanted: Record<Dim, Iterable<string>> = { kind: kinds, owner: owners, group: groups, environment: envs, dependency: deps };
-    const candidates = everything ? [] : words.length ? (this.holding(words) ?? this.ordered()) : whole ? this.holdingAny(whole, wanted[whole]) : this.ordered();
-    records: for (const x of candidates) {
-      if (query.favorites && !favorites.has(x.entry.name)) continue;
-      if (query.stale && !x.entry.stale) continue;
-      if (levels.size && !levels.has(this.levels.rankOf(x.entry))) continue;
-      for (const w of words) if (!x.haystack.includes(w)) continue records;
+    const of = (dim: Dim, counts: Int32Array | null) =>
+      everything || whole === dim || !counts ? Object.fromEntries(this.allCounts(dim)) : countsOf(this.columns().dims[dim], counts);
+    if (everything) {
+      const facets: FacetCounts = { kind: of("kind", null), environment: of("environment", null), group: of("group", null), owner: of("owner", null), dependency: of("dependency", null) };
+      const all = this.ordered().slice();
+      return { matched: query.sort !== "name" || query.order === "desc" ? this.sortedAs(all, query.sort, query.order) : all, facets, staleCount };
+    }
+
+    const all = this.ordered();
+    const { haystacks, stale, dims } = this.columns();
+    const filters = active.map((d) => filterOf(dims[d], d, wanted[d]));
+    // Each dimension's counts by value id; a record failing one filter counts in that dimension only.
+    const counts = {} as Record<Dim, Int32Array>;
+    for (const d of DIMS) counts[d] = new Int32Array(dims[d].values.length);
+    const matched: Indexed[] = [];
+    const candidates: ArrayLike<number> | null = words.length ? this.holding(words) : whole ? this.holdingAny(whole, wanted[whole]) : null;
+    const n = candidates ? candidates.length : all.length;
+    records: for (let k = 0; k < n; k++) {
+      const i = candidates ? candidates[k] : k;
+      if (query.stale && !stale[i]) continue;
+      if (query.favorites && !favorites.has(all[i].entry.name)) continue;
+      if (levels.size && !levels.has(this.levels.rankOf(all[i].entry))) continue;
+      const haystack = haystacks[i];
+      for (const w of words) if (!haystack.includes(w)) continue records;
       // Which dimensions does this record fail? Facet counts of a dimension ignore its own filter.
-      let failed: Dim | null = null;
-      let failures = 0;
-      for (const d of active) {
-        if (!matches(x, d, kinds, owners, groups, envs, deps)) {
-          if (++failures > 1) continue records;
-          failed = d;
+      let failed = -1;
+      for (let f = 0; f < filters.length; f++) {
+        if (!passes(filters[f], i)) {
+          if (failed >= 0) continue records;
+          failed = f;
         }
       }
-      if (failures === 1 && whole) continue;
-      if ((failures === 0 && whole !== "kind") || failed === "kind") count(kindCounts, x.entry.component.spec.kind);
-      if ((failures === 0 && whole !== "environment") || failed === "environment") for (const e of x.environments) count(envCounts, e);
-      if ((failures === 0 && whole !== "group") || failed === "group") for (const g of x.groups) count(groupCounts, g);
-      if ((failures === 0 && whole !== "owner") || failed === "owner") for (const o of x.owners) count(ownerCounts, o);
-      if ((failures === 0 && whole !== "dependency") || failed === "dependency") for (const d of x.deps) count(depCounts, d);
-      if (failures === 0) matched.push(x);
+      if (failed >= 0) {
+        if (!whole) countInto(counts[active[failed]], dims[active[failed]], i);
+        continue;
+      }
+      for (const d of DIMS) if (d !== whole) countInto(counts[d], dims[d], i);
+      matched.push(all[i]);
     }
-    const of = (dim: Dim, counts: Map<string, number>) => Object.fromEntries(everything || whole === dim ? this.allCounts(dim) : counts);
     const facets: FacetCounts = {
-      kind: of("kind", kindCounts),
-      environment: of("environment", envCounts),
-      group: of("group", groupCounts),
-      owner: of("owner", ownerCounts),
-      dependency: of("dependency", depCounts),
+      kind: of("kind", counts.kind),
+      environment: of("environment", counts.environment),
+      group: of("group", counts.group),
+      owner: of("owner", counts.owner),
+      dependency: of("dependency", counts.dependency),
     };
 
     const inOrder = query.sort !== "name" || query.order === "desc" ? this.sortedAs(matched, query.sort, query.order) : matched;
