@@ -148,6 +148,29 @@ test("audit log, webhooks, live ops, support player and a long config key error 
   }
 });
 
+test("a chart keeps its width until it re-measures (a phone turned): the page does not get wider meanwhile", async ({ page }) => {
+  // Resize observers report 3 s late here, so the charts keep the width they had at 1280 px for a while.
+  await page.addInitScript(() => {
+    const Observer = window.ResizeObserver;
+    window.ResizeObserver = class extends Observer {
+      constructor(callback: ResizeObserverCallback) {
+        super((entries, observer) => setTimeout(() => callback(entries, observer), 3_000));
+      }
+    };
+  });
+  await signInAs(page, "erin", "/catalog/checkout-api");
+  await page.setViewportSize({ width: 1280, height: 900 });
+  // The day's scorecard snapshot is taken as the portal starts: the chart shows once it is there.
+  await expect(async () => {
+    await page.goto("/owners/commerce/backend");
+    await expect(page.getByTestId("group-trend-chart")).toBeVisible({ timeout: 1_000 });
+  }).toPass();
+  await expect(page.getByTestId("group-trend-chart").locator("svg").first()).toBeVisible();
+  await page.waitForTimeout(3_500);
+  await page.setViewportSize({ width: 390, height: 844 });
+  expect(await pageOverflow(page), "a group's page just turned to 390 px is wider than the screen").toBeLessThanOrEqual(1);
+});
+
 test("on a phone the main navigation is a menu that names the current section", async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
   await signInAs(page, "admin", "/live-ops");
