@@ -480,7 +480,8 @@ async function main() {
       await new Promise((r) => setTimeout(r, 1000));
     }
     await database?.drop().catch((e: unknown) => console.error(`the scratch database could not be dropped: ${(e as Error).message}`));
-    await rm(root, { recursive: true, force: true });
+    // A catalog opened here may still be packing its objects or writing a snapshot in the background: retried.
+    await rm(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
   }
 }
 
