@@ -150,8 +150,10 @@ export function CatalogBrowser({ initialState, initialData, options, actions }: 
           ref={searchRef}
           className={`ui-input ${styles.search}`}
           type="search"
-          placeholder="Search name, display name, repository, owner…  (press / )"
-          aria-label="Search components"
+          // Short enough to show whole in a phone's search box; the label names what is searched.
+          placeholder="Search name, repo, owner  (press /)"
+          aria-label="Search components by name, display name, repository or owner"
+          aria-keyshortcuts="/"
           value={typed}
           onChange={(e) => setTyped(e.target.value)}
           data-testid="catalog-search"
