@@ -42,6 +42,18 @@ describe("the development sign-in", () => {
     expect(api.calls).toHaveLength(0);
   });
 
+  it("refuses a pasted name over 64 characters whole, with the limit in words, instead of cutting it", async () => {
+    const api = nextAuth({ body: { url: "http://localhost:3000/tokens" } });
+    const { user } = renderInPortal(<DevSignInForm {...props} />);
+    const input = screen.getByLabelText("User name") as HTMLInputElement;
+    await user.click(input);
+    await user.paste("a".repeat(10_000));
+    expect(input.value).toHaveLength(10_000);
+    await user.click(screen.getByRole("button", { name: "Sign in" }));
+    expect((await screen.findByRole("alert")).textContent).toBe("Use letters, digits, dot, dash or underscore (up to 64).");
+    expect(api.calls).toHaveLength(0);
+  });
+
   it("says so when the server refuses, and lets the user try again", async () => {
     nextAuth({ status: 401, body: { url: "http://localhost:3000/api/auth/error?error=Configuration" } });
     const { user } = renderInPortal(<DevSignInForm {...props} />);

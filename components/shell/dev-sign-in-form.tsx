@@ -16,6 +16,7 @@ export interface DevSignInFormProps {
   groups: { path: string; roles: string[] }[];
 }
 
+// No maxLength on the input: it would cut a pasted name short without a word; the rule says the limit.
 const NAME_RULE = "Use letters, digits, dot, dash or underscore (up to 64).";
 // What the development provider accepts (lib/portal/auth/dev-credentials.ts checks the same on the server).
 const devSignInSchema = z.object({
@@ -48,7 +49,7 @@ export function DevSignInForm({ callbackUrl, users, groups }: DevSignInFormProps
   return (
     <form className="stack" onSubmit={submit} noValidate>
       <Field label="User name" hint="Any name. Its roles come from config/portal.yaml; everyone is an engineer." error={form.formState.errors.username?.message}>
-        {(id) => <Input id={id} autoComplete="username" autoFocus required maxLength={64} list="dev-users" {...form.register("username")} />}
+        {(id) => <Input id={id} autoComplete="username" autoFocus required list="dev-users" {...form.register("username")} />}
       </Field>
       <datalist id="dev-users">
         {users.map((u) => (
