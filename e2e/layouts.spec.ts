@@ -188,6 +188,11 @@ test("on a phone the main navigation is a menu that names the current section", 
   await expect(menu).toHaveAttribute("aria-expanded", "false");
   await expect(menu).toContainText("Audit");
   expect(await pageOverflow(page)).toBeLessThanOrEqual(1);
+  // The longest section's name shows whole beside the brand and the user's avatar, not cut short.
+  await page.goto("/app-orders");
+  await expect(menu).toContainText("App orders");
+  const current = page.getByTestId("nav-current");
+  expect(await current.evaluate((label) => label.scrollWidth - label.clientWidth), "the current section's name is cut short").toBeLessThanOrEqual(0);
 
   // On a desktop the sections are links in the header, no menu.
   await page.setViewportSize({ width: 1440, height: 900 });

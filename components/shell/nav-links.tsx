@@ -38,7 +38,7 @@ export function NavLinks({ items = navItems, pendingOrdersBadge = false, reviews
         {current ? (
           <>
             <span className="visually-hidden">Menu: </span>
-            <span className="shell-nav__current">{current.label}</span>
+            <span className="shell-nav__current" data-testid="nav-current">{current.label}</span>
           </>
         ) : (
           "Menu"
