@@ -106,6 +106,23 @@ describe.each(contractDatabaseTargets())("reward delivery on %s", (target) => {
     await new Promise((r) => setTimeout(r, 100));
   }
 
+  /**
+   * Runs `during` while a transaction that began before it is still open (PostgreSQL), then commits that
+   * transaction: events are fanned out in commit order, so what commits meanwhile waits behind it.
+   */
+  async function whileAnOlderTransactionRuns(during: () => Promise<void>): Promise<void> {
+    const older = new pg.Client({ connectionString: t.database.url });
+    await older.connect();
+    try {
+      await older.query("begin");
+      await older.query("select pg_current_xact_id()");
+      await during();
+      await older.query("commit");
+    } finally {
+      await older.end();
+    }
+  }
+
   async function log(gameId: string) {
     const res = await t.inject({ method: "GET", url: `/v1/admin/games/${gameId}/webhooks/deliveries`, headers: { authorization: `Bearer ${ADMIN}` } });
     return res;
@@ -209,43 +226,27 @@ describe.each(contractDatabaseTargets())("reward delivery on %s", (target) => {
     await worker.idle();
     const instanceId = await claimable(hooked, "p1");
 
-    // A transaction that began earlier and is still running: events are fanned out in commit order,
-    // so the claim's event waits behind it.
-    const older = new pg.Client({ connectionString: t.database.url });
-    await older.connect();
-    try {
-      await older.query("begin");
-      await older.query("select pg_current_xact_id()");
+    await whileAnOlderTransactionRuns(async () => {
       await clientClaim(hooked, "p1", instanceId);
       await new Promise((r) => setTimeout(r, 300));
       expect(receiver.received).toHaveLength(0);
-      await older.query("commit");
-      await eventually(() => expect(receiver.received).toHaveLength(1), 5_000);
-    } finally {
-      await older.end();
-    }
+    });
+    await eventually(() => expect(receiver.received).toHaveLength(1), 5_000);
   });
 
   it.skipIf(target !== "postgres")("with the poll a minute away, an event that an older transaction hid when the worker started is sent as soon as that transaction ends, no claim waking it", async () => {
     const hooked = await newGame();
     const { receiver } = await receiverEndpoint(hooked);
     const instanceId = await claimable(hooked, "p1");
-    const older = new pg.Client({ connectionString: t.database.url });
-    await older.connect();
-    try {
-      await older.query("begin");
-      await older.query("select pg_current_xact_id()");
+    await whileAnOlderTransactionRuns(async () => {
       // Committed while the older transaction runs, before this worker starts (as after a restart, or
       // a claim on another instance): nothing wakes the worker for it.
       await clientClaim(hooked, "p1", instanceId);
       startWorker({ pollMs: 60_000 });
       await new Promise((r) => setTimeout(r, 300));
       expect(receiver.received).toHaveLength(0);
-      await older.query("commit");
-      await eventually(() => expect(receiver.received).toHaveLength(1), 5_000);
-    } finally {
-      await older.end();
-    }
+    });
+    await eventually(() => expect(receiver.received).toHaveLength(1), 5_000);
   });
 
   it("with the poll a minute away, a claim, a new endpoint's first claim, a test event and a replay are sent at once; a claim in a game without an endpoint runs no round", async () => {

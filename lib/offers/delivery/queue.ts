@@ -55,7 +55,7 @@ export async function fanOut(
   const busy = JSON.stringify([...lease.busy].map(([endpoint_id, used]) => ({ endpoint_id, used })));
   const [row] = rowsOf<{
     events: string | number;
-    hidden: boolean | string;
+    hidden: boolean;
     queued: string | number;
     leased: FannedOut[] | string;
     endpoints: Record<string, Record<string, unknown>> | string;
@@ -136,7 +136,7 @@ export async function fanOut(
   });
   return {
     events: Number(row?.events ?? 0),
-    hidden: row?.hidden === true || row?.hidden === "t" || row?.hidden === "true",
+    hidden: row?.hidden === true,
     queued: Number(row?.queued ?? 0),
     leased: leased.sort((a, b) => a.delivery.id - b.delivery.id),
     subscribedGames: parsed(row?.subscribed, []),

@@ -45,8 +45,8 @@ export class RoundPlan {
    * whole poll (or a backed-off idle sleep: events a restarted worker or another instance's claims left
    * would otherwise wait for it).
    */
-  private grantWaiting = false;
-  private grantRetryMs = 0;
+  private eventsAwaited = false;
+  private awaitedRetryMs = 0;
   /** Idle sleeps in a row since something happened here: each doubles the next, up to IDLE_BACKOFF_POLLS polls. */
   private quietSleeps = 0;
 
@@ -56,8 +56,8 @@ export class RoundPlan {
   granted(gameId: string): boolean {
     if (this.subscribedGames && !this.subscribedGames.has(gameId)) return false;
     this.quietSleeps = 0;
-    this.grantWaiting = true;
-    this.grantRetryMs = 0;
+    this.eventsAwaited = true;
+    this.awaitedRetryMs = 0;
     return true;
   }
 
@@ -85,23 +85,23 @@ export class RoundPlan {
    */
   fannedOut(events: number, hidden = false): void {
     if (events > 0 || hidden) this.quietSleeps = 0;
-    if (hidden) this.grantWaiting = true;
+    if (hidden) this.eventsAwaited = true;
     else if (events > 0) {
-      this.grantWaiting = false;
-      this.grantRetryMs = 0;
+      this.eventsAwaited = false;
+      this.awaitedRetryMs = 0;
     }
   }
 
   /** How long to sleep after a round with nothing more to do: a poll, less while a claim's event is awaited, more while nothing happens. */
   idleMs(): number {
-    if (!this.grantWaiting) {
+    if (!this.eventsAwaited) {
       const polls = Math.min(2 ** this.quietSleeps, IDLE_BACKOFF_POLLS);
       if (polls < IDLE_BACKOFF_POLLS) this.quietSleeps += 1;
       return this.pollMs * polls;
     }
-    this.grantRetryMs = this.grantRetryMs === 0 ? MIN_ROUND_MS : Math.min(this.grantRetryMs * 2, this.pollMs);
-    if (this.grantRetryMs < this.pollMs) return this.grantRetryMs;
-    this.grantWaiting = false;
+    this.awaitedRetryMs = this.awaitedRetryMs === 0 ? MIN_ROUND_MS : Math.min(this.awaitedRetryMs * 2, this.pollMs);
+    if (this.awaitedRetryMs < this.pollMs) return this.awaitedRetryMs;
+    this.eventsAwaited = false;
     return this.pollMs;
   }
 

@@ -90,20 +90,16 @@ export function createSender(options: { policy: AddressPolicy; timeoutMs: number
       // A kept-alive socket the receiver closed while it sat idle (a server's keep-alive timeout racing
       // this attempt) fails before any answer: the receiver got nothing, so the attempt is sent once
       // more on a new connection instead of being logged as a failure and retried minutes later.
+      const headers = {
+        "content-type": "application/json",
+        "content-length": Buffer.byteLength(message.body),
+        "user-agent": userAgent,
+        "webhook-id": message.id,
+        "webhook-timestamp": String(Math.floor(message.timestamp.getTime() / 1000)),
+        "webhook-signature": signatureHeader(secrets, message),
+      };
       const post = (agent: http.Agent | false) => {
-        request = client.request(target, {
-          method: "POST",
-          agent,
-          lookup,
-          headers: {
-            "content-type": "application/json",
-            "content-length": Buffer.byteLength(message.body),
-            "user-agent": userAgent,
-            "webhook-id": message.id,
-            "webhook-timestamp": String(Math.floor(message.timestamp.getTime() / 1000)),
-            "webhook-signature": signatureHeader(secrets, message),
-          },
-        });
+        request = client.request(target, { method: "POST", agent, lookup, headers });
         let answered = false;
         request.on("response", (response) => {
           answered = true;
