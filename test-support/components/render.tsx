@@ -1,36 +1,14 @@
 // What rendered component tests share (test support, not shipped): a render with the providers a
 // page gives its components (TanStack Query, Next's app router), a fake `fetch` at the network
-// boundary that answers like the portal's API, and the pieces jsdom lacks (the modal <dialog>, CSS.escape).
-// Importing it registers the cleanup after each test.
-import { afterEach, vi } from "vitest";
-import { cleanup, render, type RenderResult } from "@testing-library/react";
+// boundary that answers like the portal's API. The cleanup after each test and the pieces jsdom lacks are
+// the tier's setup (tests/setup/rendered-components.ts).
+import { vi } from "vitest";
+import { render, type RenderResult } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { AppRouterContext, type AppRouterInstance } from "next/dist/shared/lib/app-router-context.shared-runtime";
 import { PathnameContext, SearchParamsContext } from "next/dist/shared/lib/hooks-client-context.shared-runtime";
 import { useMemo, useSyncExternalStore, type ReactElement, type ReactNode } from "react";
-
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-});
-
-// jsdom has <dialog> but not its modal methods.
-if (typeof HTMLDialogElement !== "undefined" && !HTMLDialogElement.prototype.showModal) {
-  HTMLDialogElement.prototype.showModal = function showModal(this: HTMLDialogElement) {
-    this.setAttribute("open", "");
-  };
-  HTMLDialogElement.prototype.close = function close(this: HTMLDialogElement) {
-    if (!this.hasAttribute("open")) return;
-    this.removeAttribute("open");
-    this.dispatchEvent(new Event("close"));
-  };
-}
-
-// jsdom has no CSS.escape (user-event uses it to walk a radio group with the arrow keys).
-if (typeof window !== "undefined" && !window.CSS?.escape) {
-  Object.defineProperty(window, "CSS", { value: { ...window.CSS, escape: (value: string) => value.replace(/[^\w-]/g, (c) => `\\${c}`) }, configurable: true });
-}
 
 export function fakeRouter(): AppRouterInstance {
   return { back: vi.fn(), forward: vi.fn(), refresh: vi.fn(), push: vi.fn(), replace: vi.fn(), prefetch: vi.fn() } as unknown as AppRouterInstance;
