@@ -120,8 +120,11 @@ function destroyOnce(stop: () => Promise<void>, dir: string): () => Promise<void
   };
 }
 
-/** A PostgreSQL server of its own (initdb into a temporary folder, trust authentication). */
-export async function startThrowawayPostgres(): Promise<ThrowawayServer> {
+/**
+ * A PostgreSQL server of its own (initdb into a temporary folder, trust authentication). `settings`:
+ * more server settings (`-c name=value`), e.g. a library to preload.
+ */
+export async function startThrowawayPostgres(settings: Record<string, string> = {}): Promise<ThrowawayServer> {
   const bin = postgresBinDir();
   if (!bin) throw new Error("no PostgreSQL binaries under /usr/lib/postgresql");
   const dir = mkdtempSync(path.join(os.tmpdir(), "pg-throwaway-"));
@@ -138,7 +141,7 @@ export async function startThrowawayPostgres(): Promise<ThrowawayServer> {
   };
   const start = async () => {
     if (pid !== null) return; // already running
-    await pgCtl(["-D", data, "-l", path.join(dir, "log"), "-w", "-t", "30", "-o", `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`, "start"]);
+    await pgCtl(["-D", data, "-l", path.join(dir, "log"), "-w", "-t", "30", "-o", `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200${Object.entries(settings).map(([name, value]) => ` -c ${name}=${value}`).join("")}`, "start"]);
     pid = Number(readFileSync(path.join(data, "postmaster.pid"), "utf8").split("\n")[0]);
   };
   const stop = async () => {

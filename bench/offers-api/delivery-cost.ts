@@ -11,22 +11,61 @@
  *   BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test): the server to create a scratch database on.
  *   BENCH_DELIVERY_RATE (default 500): events committed per second; BENCH_DELIVERY_SECONDS (default 20, after 5 s of
  *     warm-up, unmeasured).
+ *   BENCH_DELIVERY_HISTORY (default 0): reward events already in the outbox, fanned out before the service starts
+ *     (a service that has run a while keeps its ledger: what a round costs must not grow with it).
+ *   BENCH_DELIVERY_STATEMENTS=1: runs on a PostgreSQL server of its own with pg_stat_statements (fsync off, so its
+ *     totals are not comparable with a run on the shared server) and adds the service's statements one by one:
+ *     calls, planning and execution time per call and per delivered event.
  *   BENCH_SERVICE_NODE_ARGS: node flags of the service (e.g. --cpu-prof).
  *
  * The figures are appended to bench/results/offers-api-delivery-cost.tsv.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import { sql } from "drizzle-orm";
 import pg from "pg";
 import { openOffersDatabase } from "../../lib/offers/db";
 import { WebhookEndpoints } from "../../lib/offers/delivery/endpoints";
+import { FANOUT_CURSOR } from "../../lib/offers/delivery/feed";
 import { GameDirectory } from "../../lib/offers/games";
 import { SecretBox } from "../../lib/offers/secret-box";
 import { postgresCpuMeter, processCpuMs, startBenchRun, waitForHealthy } from "../lib/common";
 import { BenchResults } from "../lib/results";
+import { startThrowawayPostgres, type ThrowawayServer } from "../../test-support/throwaway";
+
+/**
+ * The service's statements by what they do (the first words of their text); the benchmark's own inserts are left out.
+ * Only top-level statements are tracked: a foreign-key check is inside the insert that fired it.
+ */
+const STATEMENT_KINDS: Array<[kind: string, text: RegExp]> = [
+  ["fan_out", /^\s*with cursor as/],
+  ["outcomes", /^\s*with outcome as/],
+  ["lease", /^\s*with busy as/],
+  ["renew", /^\s*update offers_webhook_deliveries d set leased_until/],
+  ["release", /^\s*update "offers_webhook_deliveries" set "lease_token"/],
+];
+const BENCH_OWN = /insert into offers_reward_events|pg_stat_statements|pg_backend_pid|^\s*(begin|commit)\s*$/i;
+
+/** What each kind of the service's statements took, in one database, since the last reset. */
+async function statementTimes(client: pg.Client): Promise<Map<string, { calls: number; ms: number }>> {
+  const { rows } = await client.query<{ query: string; calls: string; ms: number }>(
+    `select query, calls, total_plan_time + total_exec_time as ms from pg_stat_statements s
+     join pg_database d on d.oid = s.dbid where d.datname = current_database()`,
+  );
+  const kinds = new Map<string, { calls: number; ms: number }>();
+  for (const row of rows) {
+    if (BENCH_OWN.test(row.query)) continue;
+    const kind = STATEMENT_KINDS.find(([, text]) => text.test(row.query))?.[0] ?? "other";
+    const sum = kinds.get(kind) ?? { calls: 0, ms: 0 };
+    kinds.set(kind, { calls: sum.calls + Number(row.calls), ms: sum.ms + row.ms });
+  }
+  return kinds;
+}
 
 const RATE = Number(process.env.BENCH_DELIVERY_RATE ?? 500);
 const SECONDS = Number(process.env.BENCH_DELIVERY_SECONDS ?? 20);
+const HISTORY = Number(process.env.BENCH_DELIVERY_HISTORY ?? 0);
+const STATEMENTS = process.env.BENCH_DELIVERY_STATEMENTS === "1";
 const WARMUP_SECONDS = 5;
 /** Transactions per second that commit the events (each commits RATE / COMMITS_PER_SECOND of them). */
 const COMMITS_PER_SECOND = 100;
@@ -42,6 +81,19 @@ function start(command: string, args: string[], env: Record<string, string>): Ch
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function main() {
+  let server: ThrowawayServer | undefined;
+  if (STATEMENTS) {
+    server = await startThrowawayPostgres({ shared_preload_libraries: "pg_stat_statements", "pg_stat_statements.track_planning": "on" });
+    process.env.BENCH_DATABASE_URL = server.url;
+  }
+  try {
+    await measure();
+  } finally {
+    await server?.destroy();
+  }
+}
+
+async function measure() {
   const run = await startBenchRun("bench_delivery", 300_000);
   const database = new URL(run.dbUrl).pathname.slice(1);
   const results = new BenchResults("offers-api-delivery-cost", { rate: RATE, seconds: SECONDS });
@@ -54,6 +106,18 @@ async function main() {
     const receiverUrl = `http://127.0.0.1:${RECEIVER_PORT}/`;
     await waitForHealthy(receiverUrl);
     await new WebhookEndpoints(handle.db, box, { now: () => new Date() }, { allowPrivate: true }).create(GAME, { url: `${receiverUrl}rewards` });
+    if (HISTORY > 0) {
+      // Events of the past, already fanned out: the cursor stands after the last of them.
+      await handle.db.execute(sql`
+        insert into offers_reward_events (game_id, player_id, source_kind, source_id, offer_id, rewards, source, occurred_at)
+        select ${GAME}, 'past-player-' || i, 'offer', 'past-instance-' || i, 'bench-offer',
+          '[{"kind":"coins","rewardId":"coins","name":"Coins","amount":100}]'::jsonb, 'server', now()
+        from generate_series(1, ${HISTORY}::int) i`);
+      await handle.db.execute(sql`
+        insert into offers_settings (name, value, updated_at)
+        select ${FANOUT_CURSOR}, xid::text || ':' || id::text, now() from offers_reward_events order by xid desc, id desc limit 1`);
+      await handle.db.execute(sql`analyze offers_reward_events`);
+    }
     await handle.close();
 
     const nodeArgs = (process.env.BENCH_SERVICE_NODE_ARGS ?? "").split(" ").filter(Boolean);
@@ -117,6 +181,10 @@ async function main() {
     const idleMs = Date.now() - idleStart;
     const idle = { service: processCpuMs(service.pid) - idleService, postgres: idleBackends() };
 
+    if (STATEMENTS) {
+      await inserter.query("create extension if not exists pg_stat_statements");
+      await inserter.query("select pg_stat_statements_reset()");
+    }
     const events = RATE * SECONDS;
     const started = Date.now();
     const serviceCpu = processCpuMs(service.pid);
@@ -132,6 +200,7 @@ async function main() {
       postgres: backends() - (idle.postgres * ms) / idleMs,
       receiver: processCpuMs(receiver.pid) - receiverCpu,
     };
+    const statements = STATEMENTS ? await statementTimes(inserter) : undefined;
     await inserter.end();
     const us = (cpuMs: number) => (cpuMs * 1000) / delivered;
     results
@@ -143,6 +212,13 @@ async function main() {
     console.log(`delivery cost: ${delivered} of ${events} events delivered in ${(ms / 1000).toFixed(1)} s (${RATE}/s committed, ${perCommit} per commit, after ${warmup} unmeasured)
   per delivered event: service ${us(spent.service).toFixed(0)} µs + PostgreSQL ${us(spent.postgres).toFixed(0)} µs = ${us(spent.service + spent.postgres).toFixed(0)} µs of CPU (target ≤ 120); receiver ${us(spent.receiver).toFixed(0)} µs
   idle, subtracted: service ${((idle.service * 1000) / idleMs).toFixed(1)} ms/s, PostgreSQL ${((idle.postgres * 1000) / idleMs).toFixed(1)} ms/s`);
+    if (statements) {
+      console.log("  PostgreSQL time by statement (planning and execution), per delivered event:");
+      for (const [kind, { calls, ms }] of [...statements].sort((a, b) => b[1].ms - a[1].ms)) {
+        results.record(`delivery_cost.statement.${kind}_per_event`, us(ms), "µs");
+        console.log(`    ${kind.padEnd(20)} ${us(ms).toFixed(1).padStart(6)} µs  (${calls} calls, ${((ms * 1000) / Math.max(calls, 1)).toFixed(0)} µs each)`);
+      }
+    }
     results.save();
   } finally {
     await run.finish();

@@ -12,7 +12,7 @@
  * The delivery log, its figures, replays and the purge are in ./delivery-log.
  */
 import { randomUUID } from "node:crypto";
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
 import { fromDriverRow, rowsOf } from "../../db";
 import type { OffersDatabase } from "../db";
 import { rewardEvents, settings, webhookDeliveries, webhookEndpoints } from "../db/schema";
@@ -35,6 +35,15 @@ export async function ensureFanOutCursor(db: OffersDatabase, now: Date): Promise
   await db.insert(settings).values({ name: FANOUT_CURSOR, value: "0:0", updatedAt: now }).onConflictDoNothing();
 }
 
+/** The lease a fan-out gives what it queues for the caller: its token and end, and the caller's free slots. */
+export interface FanOutLease {
+  token: string;
+  until: Date;
+  total: number;
+  perEndpoint: number;
+  busy: ReadonlyMap<string, number>;
+}
+
 /**
  * Turns up to `batch` reward events committed since the last run (in commit order, ./feed) into
  * deliveries, in one statement: the cursor row is taken FOR UPDATE SKIP LOCKED (another instance
@@ -48,11 +57,8 @@ export async function fanOut(
   db: OffersDatabase,
   now: Date,
   batch: number,
-  lease: { token: string; until: Date; total: number; perEndpoint: number; busy: ReadonlyMap<string, number> },
+  lease: FanOutLease,
 ): Promise<{ events: number; hidden: boolean; queued: number; leased: LeasedDelivery[]; subscribedGames: string[] }> {
-  const at = now.toISOString();
-  const until = lease.until.toISOString();
-  const busy = JSON.stringify([...lease.busy].map(([endpoint_id, used]) => ({ endpoint_id, used })));
   const [row] = rowsOf<{
     events: string | number;
     hidden: boolean;
@@ -61,7 +67,34 @@ export async function fanOut(
     endpoints: Record<string, Record<string, unknown>> | string;
     subscribed: string[] | string;
   }>(
-    await db.execute(sql`
+    await db.execute(fanOutStatement(now, batch, lease)),
+  );
+  const parsed = <T>(value: T | string | undefined, empty: T): T => (typeof value === "string" ? (JSON.parse(value) as T) : (value ?? empty));
+  const endpoints = parsed(row?.endpoints, {});
+  const decodedEndpoints = new Map<string, LeasedDelivery["endpoint"]>();
+  const endpointOf = (id: string) => {
+    if (!decodedEndpoints.has(id)) decodedEndpoints.set(id, endpoints[id] ? fromDriverRow(webhookEndpoints, endpoints[id]) : null);
+    return decodedEndpoints.get(id)!;
+  };
+  const leased = parsed(row?.leased, []).map((raw): LeasedDelivery => {
+    const event = fromDriverRow(rewardEvents, raw.event);
+    return { delivery: newDelivery(Number(raw.id), raw.endpoint_id, event, now, lease), event, endpoint: endpointOf(raw.endpoint_id) };
+  });
+  return {
+    events: Number(row?.events ?? 0),
+    hidden: row?.hidden === true,
+    queued: Number(row?.queued ?? 0),
+    leased: leased.sort((a, b) => a.delivery.id - b.delivery.id),
+    subscribedGames: parsed(row?.subscribed, []),
+  };
+}
+
+/** The fan-out as one statement (see fanOut); apart so that a test can read its plan. */
+export function fanOutStatement(now: Date, batch: number, lease: FanOutLease): SQL {
+  const at = now.toISOString();
+  const until = lease.until.toISOString();
+  const busy = JSON.stringify([...lease.busy].map(([endpoint_id, used]) => ({ endpoint_id, used })));
+  return sql`
       with cursor as (
         select value from offers_settings where name = ${FANOUT_CURSOR} for update skip locked
       ), position as (
@@ -105,7 +138,9 @@ export async function fanOut(
         ${ASYNC_COMMIT} as async_commit,
         (select count(*) from batch) as events,
         -- Committed events the horizon still hides (an older transaction runs): worth another look soon.
-        exists (select 1 from offers_reward_events e where e.xid >= pg_snapshot_xmin(pg_current_snapshot())) as hidden,
+        -- The newest event's xid, one probe of the commit index: as a filter, the planner cannot
+        -- bound pg_snapshot_xmin() and read the whole outbox on every round.
+        coalesce((select e.xid from offers_reward_events e order by e.xid desc, e.id desc limit 1) >= pg_snapshot_xmin(pg_current_snapshot()), false) as hidden,
         (select count(*) from queued) as queued,
         (select count(*) from moved) as moved,
         -- json, not jsonb: built and sent as text, without a binary form in between. Each endpoint once.
@@ -121,26 +156,7 @@ export async function fanOut(
         coalesce((
           select jsonb_agg(distinct ep.game_id) from offers_webhook_endpoints ep
           where ep.enabled and ep.event_types ? ${REWARD_GRANTED}
-        ), '[]'::jsonb) as subscribed`),
-  );
-  const parsed = <T>(value: T | string | undefined, empty: T): T => (typeof value === "string" ? (JSON.parse(value) as T) : (value ?? empty));
-  const endpoints = parsed(row?.endpoints, {});
-  const decodedEndpoints = new Map<string, LeasedDelivery["endpoint"]>();
-  const endpointOf = (id: string) => {
-    if (!decodedEndpoints.has(id)) decodedEndpoints.set(id, endpoints[id] ? fromDriverRow(webhookEndpoints, endpoints[id]) : null);
-    return decodedEndpoints.get(id)!;
-  };
-  const leased = parsed(row?.leased, []).map((raw): LeasedDelivery => {
-    const event = fromDriverRow(rewardEvents, raw.event);
-    return { delivery: newDelivery(Number(raw.id), raw.endpoint_id, event, now, lease), event, endpoint: endpointOf(raw.endpoint_id) };
-  });
-  return {
-    events: Number(row?.events ?? 0),
-    hidden: row?.hidden === true,
-    queued: Number(row?.queued ?? 0),
-    leased: leased.sort((a, b) => a.delivery.id - b.delivery.id),
-    subscribedGames: parsed(row?.subscribed, []),
-  };
+        ), '[]'::jsonb) as subscribed`;
 }
 
 /** A delivery the fan-out leased to the caller, as the statement answers it: its id, endpoint and event. */
