@@ -21,12 +21,13 @@
  * The figures are appended to bench/results/offers-api-delivery-cost.tsv.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { randomBytes } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import pg from "pg";
 import { openOffersDatabase } from "../../lib/offers/db";
 import { WebhookEndpoints } from "../../lib/offers/delivery/endpoints";
 import { FANOUT_CURSOR } from "../../lib/offers/delivery/feed";
+import { createSender } from "../../lib/offers/delivery/sender";
 import { GameDirectory } from "../../lib/offers/games";
 import { SecretBox } from "../../lib/offers/secret-box";
 import { postgresCpuMeter, processCpuMs, startBenchRun, waitForHealthy } from "../lib/common";
@@ -105,7 +106,10 @@ async function measure() {
     run.children.push(receiver);
     const receiverUrl = `http://127.0.0.1:${RECEIVER_PORT}/`;
     await waitForHealthy(receiverUrl);
-    await new WebhookEndpoints(handle.db, box, { now: () => new Date() }, { allowPrivate: true }).create(GAME, { url: `${receiverUrl}rewards` });
+    const endpoints = new WebhookEndpoints(handle.db, box, { now: () => new Date() }, { allowPrivate: true });
+    const { secret } = await endpoints.create(GAME, { url: `${receiverUrl}rewards` });
+    // Disabled, so the service never sends to it: its rows are the floor's (see floors()).
+    const { endpointId: floorEndpoint } = await endpoints.create(GAME, { url: `${receiverUrl}floor`, enabled: false });
     if (HISTORY > 0) {
       // Events of the past, already fanned out: the cursor stands after the last of them.
       await handle.db.execute(sql`
@@ -201,6 +205,7 @@ async function measure() {
       receiver: processCpuMs(receiver.pid) - receiverCpu,
     };
     const statements = STATEMENTS ? await statementTimes(inserter) : undefined;
+    const floor = await floors(inserter, inserterPid, floorEndpoint, receiverUrl, secret, warmup + events);
     await inserter.end();
     const us = (cpuMs: number) => (cpuMs * 1000) / delivered;
     results
@@ -208,10 +213,13 @@ async function measure() {
       .record("delivery_cost.postgres_cpu_per_event", us(spent.postgres), "µs")
       .record("delivery_cost.total_cpu_per_event", us(spent.service + spent.postgres), "µs", { text: "<= 120", met: us(spent.service + spent.postgres) <= 120 })
       .record("delivery_cost.receiver_cpu_per_event", us(spent.receiver), "µs")
+      .record("delivery_cost.floor.sender_cpu_per_event", floor.senderUs, "µs")
+      .record("delivery_cost.floor.row_insert_postgres_cpu_per_event", floor.rowUs, "µs")
       .record("delivery_cost.idle_cpu_per_second", ((idle.service + idle.postgres) * 1000) / idleMs, "ms/s");
     console.log(`delivery cost: ${delivered} of ${events} events delivered in ${(ms / 1000).toFixed(1)} s (${RATE}/s committed, ${perCommit} per commit, after ${warmup} unmeasured)
   per delivered event: service ${us(spent.service).toFixed(0)} µs + PostgreSQL ${us(spent.postgres).toFixed(0)} µs = ${us(spent.service + spent.postgres).toFixed(0)} µs of CPU (target ≤ 120); receiver ${us(spent.receiver).toFixed(0)} µs
-  idle, subtracted: service ${((idle.service * 1000) / idleMs).toFixed(1)} ms/s, PostgreSQL ${((idle.postgres * 1000) / idleMs).toFixed(1)} ms/s`);
+  idle, subtracted: service ${((idle.service * 1000) / idleMs).toFixed(1)} ms/s, PostgreSQL ${((idle.postgres * 1000) / idleMs).toFixed(1)} ms/s
+  floor of what every delivery needs, apart: signing and sending it ${floor.senderUs.toFixed(0)} µs + its one row ${floor.rowUs.toFixed(0)} µs = ${(floor.senderUs + floor.rowUs).toFixed(0)} µs`);
     if (statements) {
       console.log("  PostgreSQL time by statement (planning and execution), per delivered event:");
       for (const [kind, { calls, ms }] of [...statements].sort((a, b) => b[1].ms - a[1].ms)) {
@@ -223,6 +231,53 @@ async function measure() {
   } finally {
     await run.finish();
   }
+}
+
+/** Deliveries per round at the committed rate: a round every MIN_ROUND_MS takes what was committed meanwhile. */
+const PER_ROUND = Math.max(1, Math.round((RATE * 25) / 1_000));
+const FLOOR_EVENTS = 10_000;
+
+/**
+ * What every delivery needs at the least, each measured alone after the run, in rounds of PER_ROUND:
+ * - the sender (lib/offers/delivery/sender: sign, POST on a kept-alive connection, read the answer),
+ *   run in this process against the same receiver: this process's CPU per message;
+ * - one row per delivery, written once with its outcome (a multi-row insert into the delivery table, all
+ *   of its indexes, the endpoint's foreign key): the inserting backend's CPU per row.
+ * The service's figures above, less these, are what fan-out, leases, outcomes and the worker add.
+ */
+async function floors(inserter: pg.Client, inserterPid: number, endpointId: string, receiverUrl: string, secret: string, events: number) {
+  const sender = createSender({ policy: { allowPrivate: true }, timeoutMs: 10_000 });
+  const body = JSON.stringify({
+    type: "reward.granted",
+    timestamp: new Date().toISOString(),
+    data: { eventId: randomUUID(), gameId: GAME, playerId: "player-0", rewards: [{ kind: "coins", rewardId: "coins", name: "Coins", amount: 100 }], grantedAt: new Date().toISOString() },
+  });
+  const sendRound = (first: number) =>
+    Promise.all(Array.from({ length: PER_ROUND }, (_, i) => sender.send(`${receiverUrl}floor`, [secret], { id: `floor_${first + i}`, body, timestamp: new Date() })));
+  // Warm-up, unmeasured: the sender's code compiled, its connections open.
+  for (let sent = 0; sent < 3_000; sent += PER_ROUND) await sendRound(-1_000_000 + sent);
+  const cpu = process.cpuUsage();
+  let sent = 0;
+  for (; sent < FLOOR_EVENTS; sent += PER_ROUND) await sendRound(sent);
+  const used = process.cpuUsage(cpu);
+  sender.close();
+  const senderUs = (used.user + used.system) / sent;
+
+  // The run's events, each given a second delivery (to the disabled endpoint).
+  const ids = (await inserter.query<{ id: string }>("select id from offers_reward_events order by id desc limit $1", [Math.min(FLOOR_EVENTS, events)])).rows.map((r) => r.id);
+  const insertRound = (round: string[]) =>
+    inserter.query(
+      `insert into offers_webhook_deliveries
+         (endpoint_id, game_id, message_id, event_type, reward_event_id, status, tries, attempts, last_attempt_at, last_status_code, last_latency_ms, attempt_log, event_at, delivered_at, created_at, updated_at)
+       select $1, e.game_id, e.event_id, e.type, e.id, 'delivered', 1, 1, now(), 200, 1, jsonb_build_array(jsonb_build_object('at', now(), 'statusCode', 200, 'error', null, 'latencyMs', 1)), e.occurred_at, now(), now(), now()
+       from offers_reward_events e where e.id = any($2::bigint[])`,
+      [endpointId, round],
+    );
+  const before = processCpuMs(inserterPid);
+  let inserted = 0;
+  for (; inserted < ids.length; inserted += PER_ROUND) await insertRound(ids.slice(inserted, inserted + PER_ROUND));
+  const rowUs = ((processCpuMs(inserterPid) - before) * 1000) / ids.length;
+  return { senderUs, rowUs };
 }
 
 main().then(
