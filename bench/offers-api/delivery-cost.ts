@@ -30,7 +30,7 @@ import { FANOUT_CURSOR } from "../../lib/offers/delivery/feed";
 import { createSender } from "../../lib/offers/delivery/sender";
 import { GameDirectory } from "../../lib/offers/games";
 import { SecretBox } from "../../lib/offers/secret-box";
-import { postgresCpuMeter, processCpuMs, startBenchRun, waitForHealthy } from "../lib/common";
+import { percentile, postgresCpuMeter, processCpuMs, startBenchRun, waitForHealthy } from "../lib/common";
 import { BenchResults } from "../lib/results";
 import { startThrowawayPostgres, type ThrowawayServer } from "../../test-support/throwaway";
 
@@ -204,6 +204,10 @@ async function measure() {
       postgres: backends() - (idle.postgres * ms) / idleMs,
       receiver: processCpuMs(receiver.pid) - receiverCpu,
     };
+    // From each event's commit (its grantedAt, the transaction's now()) to its arrival at the receiver: what the
+    // batching of rounds costs in latency. The measured events are the last to arrive.
+    const arrivals = ((await (await fetch(receiverUrl)).json()) as { received: Array<{ grantedAt: number; at: number }> }).received;
+    const latencies = arrivals.slice(warmup).map((r) => r.at - r.grantedAt).sort((a, b) => a - b);
     const statements = STATEMENTS ? await statementTimes(inserter) : undefined;
     const floor = await floors(inserter, inserterPid, floorEndpoint, receiverUrl, secret, warmup + events);
     await inserter.end();
@@ -213,11 +217,14 @@ async function measure() {
       .record("delivery_cost.postgres_cpu_per_event", us(spent.postgres), "µs")
       .record("delivery_cost.total_cpu_per_event", us(spent.service + spent.postgres), "µs", { text: "<= 120", met: us(spent.service + spent.postgres) <= 120 })
       .record("delivery_cost.receiver_cpu_per_event", us(spent.receiver), "µs")
+      .record("delivery_cost.latency_p50", percentile(latencies, 50), "ms")
+      .record("delivery_cost.latency_p99", percentile(latencies, 99), "ms")
       .record("delivery_cost.floor.sender_cpu_per_event", floor.senderUs, "µs")
       .record("delivery_cost.floor.row_insert_postgres_cpu_per_event", floor.rowUs, "µs")
       .record("delivery_cost.idle_cpu_per_second", ((idle.service + idle.postgres) * 1000) / idleMs, "ms/s");
     console.log(`delivery cost: ${delivered} of ${events} events delivered in ${(ms / 1000).toFixed(1)} s (${RATE}/s committed, ${perCommit} per commit, after ${warmup} unmeasured)
   per delivered event: service ${us(spent.service).toFixed(0)} µs + PostgreSQL ${us(spent.postgres).toFixed(0)} µs = ${us(spent.service + spent.postgres).toFixed(0)} µs of CPU (target ≤ 120); receiver ${us(spent.receiver).toFixed(0)} µs
+  from commit to receipt: p50 ${percentile(latencies, 50)} ms, p99 ${percentile(latencies, 99)} ms
   idle, subtracted: service ${((idle.service * 1000) / idleMs).toFixed(1)} ms/s, PostgreSQL ${((idle.postgres * 1000) / idleMs).toFixed(1)} ms/s
   floor of what every delivery needs, apart: signing and sending it ${floor.senderUs.toFixed(0)} µs + its one row ${floor.rowUs.toFixed(0)} µs = ${(floor.senderUs + floor.rowUs).toFixed(0)} µs`);
     if (statements) {

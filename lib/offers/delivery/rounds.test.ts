@@ -1,10 +1,25 @@
 /** When the delivery worker runs a round and whether it leases, without a database or timers. */
 import { describe, expect, it } from "vitest";
-import { IDLE_BACKOFF_POLLS, MIN_ROUND_MS, RoundPlan } from "./rounds";
+import { IDLE_BACKOFF_POLLS, MIN_ROUND_MS, ROUND_BATCH_MS, RoundPlan } from "./rounds";
 
 const POLL = 1_000;
 
 describe("delivery round plan", () => {
+  it("paces rounds: ROUND_BATCH_MS apart under a flow of claims, MIN_ROUND_MS while a backlog drains", () => {
+    const plan = new RoundPlan(POLL);
+    // The first round leases whatever is due (a restart may have left some).
+    expect(plan.paceMs(false)).toBe(MIN_ROUND_MS);
+    expect(plan.startLease(0, 64)).toBe(true);
+    expect(plan.paceMs(false)).toBe(ROUND_BATCH_MS);
+    expect(plan.paceMs(true)).toBe(MIN_ROUND_MS);
+    plan.leased(64, true);
+    expect(plan.paceMs(false)).toBe(MIN_ROUND_MS);
+    expect(plan.startLease(10, 64)).toBe(true);
+    plan.leased(3, false);
+    expect(plan.paceMs(false)).toBe(ROUND_BATCH_MS);
+    expect(ROUND_BATCH_MS).toBeGreaterThan(MIN_ROUND_MS);
+  });
+
   it("every claim wakes until a round has read the subscribed games; then only those games' claims", () => {
     const plan = new RoundPlan(POLL);
     expect(plan.granted("any")).toBe(true);

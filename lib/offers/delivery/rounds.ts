@@ -8,11 +8,24 @@
  *   happens (each quiet round doubles the sleep, up to IDLE_BACKOFF_POLLS polls): an idle round costs two
  *   statements, which on the embedded database were most of an idle service's CPU;
  * - whether a round also leases due deliveries (retries, replays, what was given back): when something
- *   is known to be due, after a full lease, else every poll.
+ *   is known to be due, after a full lease, else every poll;
+ * - how soon the next round may start: rounds under a steady flow of claims take what came in the last
+ *   ROUND_BATCH_MS together; a backlog drains at a round every MIN_ROUND_MS.
  */
 
-/** Shortest time from one round's start to the next; also the first wait for a claim's hidden event. */
+/**
+ * Shortest time from one round's start to the next while a backlog drains (the last round's fan-out
+ * was full, or a lease took all it was let); also the first wait for a claim's hidden event.
+ */
 export const MIN_ROUND_MS = 25;
+
+/**
+ * Shortest time from one round's start to the next otherwise: at the claims rate every claim wakes the
+ * worker, and a round's statements cost about as much again as the deliveries in it, so rounds take
+ * what came in the last ROUND_BATCH_MS together. Twice MIN_ROUND_MS: about a sixth less CPU per
+ * delivered event, for about 10 ms more latency at p50 and 20 ms at p99 (decision of 2026-12-07).
+ */
+export const ROUND_BATCH_MS = 50;
 
 /**
  * The longest idle sleep, in polls. Only what this instance is not told of waits for it: deliveries
@@ -103,6 +116,14 @@ export class RoundPlan {
     if (this.awaitedRetryMs < this.pollMs) return this.awaitedRetryMs;
     this.eventsAwaited = false;
     return this.pollMs;
+  }
+
+  /**
+   * How soon after a round's start the next may start: MIN_ROUND_MS while a backlog drains (`full`: the
+   * round's fan-out read a whole batch, or a lease is wanted again), ROUND_BATCH_MS otherwise.
+   */
+  paceMs(full: boolean): number {
+    return full || this.leaseWanted ? MIN_ROUND_MS : ROUND_BATCH_MS;
   }
 
   /** More may be due than the worker took: the next round leases (a full lease, deliveries given back, a replay). */

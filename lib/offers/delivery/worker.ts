@@ -18,8 +18,8 @@
  * back), a lease of those. Rounds run when a claim committed on this instance in a game with an
  * endpoint for it (granted), when a replay or a test event made deliveries due here (due), when a
  * scheduled retry is due, every `pollMs` otherwise, and again while there is more work than a round
- * took, but at most every MIN_ROUND_MS: at the claims rate a round takes every event of the last few
- * milliseconds together. A claim in a game without an endpoint wakes nothing: the next poll moves
+ * took, but at most every ROUND_BATCH_MS (MIN_ROUND_MS while a backlog drains): at the claims rate a
+ * round takes every event of the last few tens of milliseconds together. A claim in a game without an endpoint wakes nothing: the next poll moves
  * the cursor past its event. Outcomes are written in batches, one statement for the attempts that
  * finished in the last FLUSH_MS.
  *
@@ -38,7 +38,7 @@ import type { AddressPolicy } from "./address-guard";
 import { judge, leasedStage, prepare, send, SigningSecretCache, type Judged, type Leased } from "./attempt";
 import type { DeliveryChange } from "./endpoints";
 import { completeAttempts, ensureFanOutCursor, fanOut, leaseDue, releaseLease, renewLeases } from "./queue";
-import { MIN_ROUND_MS, RoundPlan } from "./rounds";
+import { RoundPlan } from "./rounds";
 import { failedRoundWaitMs, LEASE_MS, leaseRenewalMs, mayStartOn, type CompletedAttempt } from "./rules";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./schedule";
 import { createSender, type Sender } from "./sender";
@@ -75,7 +75,7 @@ const FLUSH_MS = 25;
 
 /**
  * The worker's timers, each kind armed at most once: the idle sleep between rounds, the pause that
- * keeps rounds MIN_ROUND_MS apart, the next batched write of outcomes, the wake-up for the
+ * keeps rounds paced (./rounds), the next batched write of outcomes, the wake-up for the
  * earliest retry this instance scheduled, and the next renewal of the leases held.
  */
 type TimerKind = "sleep" | "pace" | "flush" | "due" | "renew";
@@ -228,9 +228,10 @@ export class DeliveryWorker {
       }
       if (this.stopped) break;
       if (!more && !this.woken) await this.timers.wait("sleep", failures > 0 ? failedRoundWaitMs(this.options.pollMs, failures) : this.plan.idleMs(), true);
-      // At the claims rate every claim and every finished attempt wakes the worker: rounds at most every
-      // MIN_ROUND_MS take what came meanwhile together, instead of two statements per event.
-      const wait = MIN_ROUND_MS - (Date.now() - started);
+      // At the claims rate every claim and every finished attempt wakes the worker: paced rounds take what
+      // came meanwhile together, instead of two statements per event (./rounds: ROUND_BATCH_MS, or
+      // MIN_ROUND_MS while a backlog drains).
+      const wait = this.plan.paceMs(more) - (Date.now() - started);
       if (wait > 0 && !this.stopped) await this.timers.wait("pace", wait, false);
     }
   }
