@@ -27,6 +27,7 @@ import pg from "pg";
 import { openOffersDatabase } from "../../lib/offers/db";
 import { WebhookEndpoints } from "../../lib/offers/delivery/endpoints";
 import { FANOUT_CURSOR } from "../../lib/offers/delivery/feed";
+import { MIN_ROUND_MS } from "../../lib/offers/delivery/rounds";
 import { createSender } from "../../lib/offers/delivery/sender";
 import { GameDirectory } from "../../lib/offers/games";
 import { SecretBox } from "../../lib/offers/secret-box";
@@ -240,8 +241,11 @@ async function measure() {
   }
 }
 
-/** Deliveries per round at the committed rate: a round every MIN_ROUND_MS takes what was committed meanwhile. */
-const PER_ROUND = Math.max(1, Math.round((RATE * 25) / 1_000));
+/**
+ * The floor's round: what MIN_ROUND_MS of the committed rate holds (12 at 500/s, as every recorded floor was measured).
+ * Rounds under a steady flow now take ROUND_BATCH_MS, twice as many: the floor per event only falls with them.
+ */
+const PER_ROUND = Math.max(1, Math.round((RATE * MIN_ROUND_MS) / 1_000));
 const FLOOR_EVENTS = 10_000;
 
 /**

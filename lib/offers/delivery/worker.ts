@@ -19,9 +19,9 @@
  * endpoint for it (granted), when a replay or a test event made deliveries due here (due), when a
  * scheduled retry is due, every `pollMs` otherwise, and again while there is more work than a round
  * took, but at most every ROUND_BATCH_MS (MIN_ROUND_MS while a backlog drains): at the claims rate a
- * round takes every event of the last few tens of milliseconds together. A claim in a game without an endpoint wakes nothing: the next poll moves
- * the cursor past its event. Outcomes are written in batches, one statement for the attempts that
- * finished in the last FLUSH_MS.
+ * round takes every event of the last few tens of milliseconds together. A claim in a game without
+ * an endpoint wakes nothing: the next poll moves the cursor past its event. Outcomes are written in
+ * batches, one statement for the attempts that finished in the last FLUSH_MS.
  *
  * The decisions are plain data beside it: the slot table (./slots: what is in flight, what waits, what
  * the next lease may take, what starts when a slot frees), the round plan (./rounds: when a round runs
