@@ -49,19 +49,32 @@ const STATEMENT_KINDS: Array<[kind: string, text: RegExp]> = [
 const BENCH_OWN = /insert into offers_reward_events|pg_stat_statements|pg_backend_pid|^\s*(begin|commit)\s*$/i;
 
 /** What each kind of the service's statements took, in one database, since the last reset. */
-async function statementTimes(client: pg.Client): Promise<Map<string, { calls: number; ms: number }>> {
-  const { rows } = await client.query<{ query: string; calls: string; ms: number }>(
-    `select query, calls, total_plan_time + total_exec_time as ms from pg_stat_statements s
+async function statementTimes(client: pg.Client): Promise<Map<string, StatementTime>> {
+  const { rows } = await client.query<{ query: string; calls: string; plans: string; plan_ms: number; exec_ms: number }>(
+    `select query, calls, plans, total_plan_time as plan_ms, total_exec_time as exec_ms from pg_stat_statements s
      join pg_database d on d.oid = s.dbid where d.datname = current_database()`,
   );
-  const kinds = new Map<string, { calls: number; ms: number }>();
+  const kinds = new Map<string, StatementTime>();
   for (const row of rows) {
     if (BENCH_OWN.test(row.query)) continue;
     const kind = STATEMENT_KINDS.find(([, text]) => text.test(row.query))?.[0] ?? "other";
-    const sum = kinds.get(kind) ?? { calls: 0, ms: 0 };
-    kinds.set(kind, { calls: sum.calls + Number(row.calls), ms: sum.ms + row.ms });
+    const sum = kinds.get(kind) ?? { calls: 0, plans: 0, ms: 0, planMs: 0 };
+    kinds.set(kind, {
+      calls: sum.calls + Number(row.calls),
+      plans: sum.plans + Number(row.plans),
+      ms: sum.ms + row.plan_ms + row.exec_ms,
+      planMs: sum.planMs + row.plan_ms,
+    });
   }
   return kinds;
+}
+
+/** A kind of statement's totals: its calls, the times it was planned (fewer once a named statement keeps a generic plan), its time and the planning's share. */
+interface StatementTime {
+  calls: number;
+  plans: number;
+  ms: number;
+  planMs: number;
 }
 
 const RATE = Number(process.env.BENCH_DELIVERY_RATE ?? 500);
@@ -230,9 +243,13 @@ async function measure() {
   floor of what every delivery needs, apart: signing and sending it ${floor.senderUs.toFixed(0)} µs + its one row ${floor.rowUs.toFixed(0)} µs = ${(floor.senderUs + floor.rowUs).toFixed(0)} µs`);
     if (statements) {
       console.log("  PostgreSQL time by statement (planning and execution), per delivered event:");
-      for (const [kind, { calls, ms }] of [...statements].sort((a, b) => b[1].ms - a[1].ms)) {
+      for (const [kind, { calls, plans, ms, planMs }] of [...statements].sort((a, b) => b[1].ms - a[1].ms)) {
         results.record(`delivery_cost.statement.${kind}_per_event`, us(ms), "µs");
-        console.log(`    ${kind.padEnd(20)} ${us(ms).toFixed(1).padStart(6)} µs  (${calls} calls, ${((ms * 1000) / Math.max(calls, 1)).toFixed(0)} µs each)`);
+        results.record(`delivery_cost.statement.${kind}_planning_per_event`, us(planMs), "µs");
+        const each = (total: number) => ((total * 1000) / Math.max(calls, 1)).toFixed(0);
+        console.log(
+          `    ${kind.padEnd(20)} ${us(ms).toFixed(1).padStart(6)} µs, planning ${us(planMs).toFixed(1)}  (${calls} calls, ${plans} planned; ${each(ms)} µs each, ${each(planMs)} of it planning)`,
+        );
       }
     }
     results.save();
