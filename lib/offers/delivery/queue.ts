@@ -9,13 +9,11 @@
  *   what a dead instance held is due again soon;
  * - complete: the outcome of an attempt is written only by the holder of the lease, with the attempt's log row;
  * - release: an instance that stops gives what it holds back, due at once.
- * The fan-out and the lease run by name: each connection plans them once, where planning them on every
- * call cost a third of the fan-out's PostgreSQL time and four fifths of the lease's.
  * The delivery log, its figures, replays and the purge are in ./delivery-log.
  */
 import { randomUUID } from "node:crypto";
 import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
-import { executeNamed, fromDriverRow, rowsOf } from "../../db";
+import { fromDriverRow, rowsOf } from "../../db";
 import type { OffersDatabase } from "../db";
 import { rewardEvents, settings, webhookDeliveries, webhookEndpoints } from "../db/schema";
 import type { RewardEventRow } from "./events";
@@ -69,7 +67,7 @@ export async function fanOut(
     endpoints: Record<string, Record<string, unknown>> | string;
     subscribed: string[] | string;
   }>(
-    await executeNamed(db, "fan_out", fanOutStatement(now, batch, lease)),
+    await db.execute(fanOutStatement(now, batch, lease)),
   );
   const parsed = <T>(value: T | string | undefined, empty: T): T => (typeof value === "string" ? (JSON.parse(value) as T) : (value ?? empty));
   const endpoints = parsed(row?.endpoints, {});
@@ -103,11 +101,10 @@ export function fanOutStatement(now: Date, batch: number, lease: FanOutLease): S
         select split_part(value, ':', 1)::xid8 as xid, split_part(value, ':', 2)::bigint as id from cursor
       ), batch as (
         -- The position as scalar subqueries: their values become keys of the index scan (a join would scan every event).
-        -- The batch is a constant of the text: costed with "limit $n", the generic plan looked dearer than planning every call again.
         select e.* from offers_reward_events e
         where (e.xid, e.id) > ((select xid from position), (select id from position)) and e.xid < pg_snapshot_xmin(pg_current_snapshot())
         order by e.xid, e.id
-        limit ${sql.raw(String(Math.trunc(batch)))}
+        limit ${batch}
       ), targets as (
         -- Leased to the caller as far as its free slots go (per endpoint and in all); the rest is due at once, for any instance.
         select b.*, ep.endpoint_id as target,
@@ -224,19 +221,9 @@ export async function leaseDue(
 ): Promise<Lease> {
   const token = randomUUID();
   const until = new Date(now.getTime() + options.leaseMs);
-  const result = await executeNamed(db, "lease_due", leaseStatement(now, { token, until }, options));
-  const deliveries = rowsOf<RawLeased>(result).map(toLeased);
-  deliveries.sort((a, b) => a.delivery.id - b.delivery.id);
-  return { token, until, deliveries };
-}
-
-/** The lease as one statement (see leaseDue); apart so that a test can read its plan. */
-export function leaseStatement(now: Date, lease: { token: string; until: Date }, options: { total: number; perEndpoint: number; busy: ReadonlyMap<string, number> }): SQL {
   const busy = JSON.stringify([...options.busy].map(([endpoint_id, used]) => ({ endpoint_id, used })));
   const nowIso = now.toISOString();
-  const token = lease.token;
-  const until = lease.until;
-  return sql`
+  const result = await db.execute(sql`
     with busy as (
       select * from jsonb_to_recordset(${busy}::jsonb) as b(endpoint_id text, used int)
     ), candidates as (
@@ -261,7 +248,10 @@ export function leaseStatement(now: Date, lease: { token: string; until: Date },
     from picked where d.id = picked.id
     returning to_jsonb(d) as delivery,
       (select to_jsonb(e) from offers_reward_events e where e.id = d.reward_event_id) as event,
-      (select to_jsonb(ep) from offers_webhook_endpoints ep where ep.endpoint_id = d.endpoint_id) as endpoint`;
+      (select to_jsonb(ep) from offers_webhook_endpoints ep where ep.endpoint_id = d.endpoint_id) as endpoint`);
+  const deliveries = rowsOf<RawLeased>(result).map(toLeased);
+  deliveries.sort((a, b) => a.delivery.id - b.delivery.id);
+  return { token, until, deliveries };
 }
 
 /** Attempts kept on a delivery row (the oldest are dropped beyond). */
