@@ -28,19 +28,7 @@ export type CampaignRead = { player: PlayerRow | null; offers: InstanceRow[] } |
  * and one execution for many players instead of one each. An unknown game answers null.
  */
 export function preparedCampaignReads(db: OffersDatabase) {
-  const statement = db
-    .select({
-      at: sql<number>`k.at`.mapWith(Number),
-      player: sql<PlayerRow | null>`(select row_to_json(${players}) from ${players} where ${players.gameId} = k.game_id and ${players.playerId} = k.player_id)`.mapWith(
-        playerFromJson,
-      ),
-      offers: sql<InstanceRow[]>`(select coalesce(json_agg(${offerInstances} order by ${offerInstances.createdAt}, ${offerInstances.instanceId}), '[]') from ${offerInstances} where ${offerInstances.gameId} = k.game_id and ${offerInstances.playerId} = k.player_id)`.mapWith(
-        (rows: Record<string, unknown>[]) => rows.map(instanceFromJson),
-      ),
-    })
-    .from(sql`unnest(${sql.placeholder("gameIds")}::text[], ${sql.placeholder("playerIds")}::text[]) with ordinality as k(game_id, player_id, at)`)
-    .innerJoin(games, eq(games.gameId, sql`k.game_id`))
-    .prepare("offers_read_campaigns");
+  const statement = campaignReadQuery(db).prepare("offers_read_campaigns");
   const loader = new DataLoader<{ gameId: string; playerId: string }, CampaignRead>(
     async (keys) => {
       const answers: CampaignRead[] = keys.map(() => null);
@@ -57,6 +45,22 @@ export function preparedCampaignReads(db: OffersDatabase) {
 }
 
 export type CampaignReads = ReturnType<typeof preparedCampaignReads>;
+
+/** The campaigns read as a query, before it is prepared (a test reads its generic plan). */
+export function campaignReadQuery(db: OffersDatabase) {
+  return db
+    .select({
+      at: sql<number>`k.at`.mapWith(Number),
+      player: sql<PlayerRow | null>`(select row_to_json(${players}) from ${players} where ${players.gameId} = k.game_id and ${players.playerId} = k.player_id)`.mapWith(
+        playerFromJson,
+      ),
+      offers: sql<InstanceRow[]>`(select coalesce(json_agg(${offerInstances} order by ${offerInstances.createdAt}, ${offerInstances.instanceId}), '[]') from ${offerInstances} where ${offerInstances.gameId} = k.game_id and ${offerInstances.playerId} = k.player_id)`.mapWith(
+        (rows: Record<string, unknown>[]) => rows.map(instanceFromJson),
+      ),
+    })
+    .from(sql`unnest(${sql.placeholder("gameIds")}::text[], ${sql.placeholder("playerIds")}::text[]) with ordinality as k(game_id, player_id, at)`)
+    .innerJoin(games, eq(games.gameId, sql`k.game_id`));
+}
 
 /**
  * Viewing, inside the player's transaction: surfaced offers become viewed, viewed ones without

@@ -1,0 +1,45 @@
+/**
+ * The generic plan of a named statement: the plan a connection may keep after the statement's fifth
+ * call, made from the tables as they were then and reused whatever the values. Read here by preparing
+ * the text and explaining an EXECUTE under `plan_cache_mode = force_generic_plan` (PGlite and
+ * PostgreSQL alike; EXPLAIN (GENERIC_PLAN) needs PostgreSQL 16).
+ */
+import { sql } from "drizzle-orm";
+import { rowsOf, type AppDatabase } from "../../lib/db";
+
+export type PlanNode = { "Node Type": string; "Relation Name"?: string; Plans?: PlanNode[] };
+
+function nodesOf(node: PlanNode): PlanNode[] {
+  return [node, ...(node.Plans ?? []).flatMap(nodesOf)];
+}
+
+/** Each plan node that reads or writes a table, as "<node type> <table>", e.g. "Index Scan offers_players". */
+export function tableNodesOf(plan: PlanNode): string[] {
+  return nodesOf(plan)
+    .filter((node) => node["Relation Name"])
+    .map((node) => `${node["Node Type"]} ${node["Relation Name"]}`);
+}
+
+/** A value as an SQL literal for EXECUTE's arguments (arrays as array literals of plain words). */
+function literal(value: unknown): string {
+  if (value === null || value === undefined) return "null";
+  if (Array.isArray(value)) return literal(`{${value.join(",")}}`);
+  return `'${String(value).replaceAll("'", "''")}'`;
+}
+
+let probes = 0;
+
+/** The generic plan of `text` (with $1, $2, … for `params`) on `db` as its tables are now. */
+export async function genericPlanOf(db: AppDatabase, text: string, params: readonly unknown[]): Promise<PlanNode> {
+  const name = `generic_plan_probe_${++probes}`;
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`set local plan_cache_mode = force_generic_plan`);
+    await tx.execute(sql.raw(`prepare ${name} as ${text}`));
+    const [row] = rowsOf<{ "QUERY PLAN": Array<{ Plan: PlanNode }> | string }>(
+      await tx.execute(sql.raw(`explain (format json) execute ${name}(${params.map(literal).join(", ")})`)),
+    );
+    await tx.execute(sql.raw(`deallocate ${name}`));
+    const explained = row!["QUERY PLAN"];
+    return (typeof explained === "string" ? (JSON.parse(explained) as Array<{ Plan: PlanNode }>) : explained)[0]!.Plan;
+  });
+}
