@@ -6,18 +6,12 @@
  */
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { rowsOf } from "@/lib/db";
+import { planOf, scansOf } from "@/test-support/db/plans";
 import { contractDatabaseTargets } from "@/test-support/db/test-databases";
 import { openOffersTestDatabase } from "@/test-support/offers/test-database";
 import { ensureFanOutCursor, fanOut, fanOutStatement } from "./queue";
 
 const OUTBOX_EVENTS = 20_000;
-
-type PlanNode = { "Node Type": string; "Relation Name"?: string; Plans?: PlanNode[] };
-
-function nodesOf(node: PlanNode): PlanNode[] {
-  return [node, ...(node.Plans ?? []).flatMap(nodesOf)];
-}
 
 describe.each(contractDatabaseTargets())("the delivery fan-out on %s", (target) => {
   let database: Awaited<ReturnType<typeof openOffersTestDatabase>>;
@@ -39,12 +33,7 @@ describe.each(contractDatabaseTargets())("the delivery fan-out on %s", (target) 
   const lease = () => ({ token: "test-lease", until: new Date(Date.now() + 5_000), total: 64, perEndpoint: 64, busy: new Map<string, number>() });
 
   it("reads the outbox through its index: no plan node scans the whole event table", async () => {
-    const [row] = rowsOf<{ "QUERY PLAN": Array<{ Plan: PlanNode }> | string }>(
-      await database.db.execute(sql`explain (format json) ${fanOutStatement(new Date(), 256, lease())}`),
-    );
-    const explained = row!["QUERY PLAN"];
-    const plan = (typeof explained === "string" ? (JSON.parse(explained) as Array<{ Plan: PlanNode }>) : explained)[0]!.Plan;
-    const scansOfTheOutbox = nodesOf(plan).filter((node) => node["Relation Name"] === "offers_reward_events").map((node) => node["Node Type"]);
+    const scansOfTheOutbox = scansOf(await planOf(database.db, fanOutStatement(new Date(), 256, lease())), "offers_reward_events");
     expect(scansOfTheOutbox.length).toBeGreaterThan(0);
     expect(scansOfTheOutbox).not.toContain("Seq Scan");
   });

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { contractDatabaseTargets } from "@/test-support/db/test-databases";
-import { genericPlanOf, tableNodesOf } from "@/test-support/db/generic-plans";
+import { genericPlanOf, tableNodesOf } from "@/test-support/db/plans";
 import { openOffersTestDatabase } from "@/test-support/offers/test-database";
 import { campaignReadQuery } from "./campaigns";
 import { HOT_CLAIM } from "./claim-rows";
